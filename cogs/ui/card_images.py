@@ -1,0 +1,144 @@
+"""Draw a row of playing cards as a small PNG.
+
+Everything is drawn here: the suit symbols are built from circles and polygons, and the only
+font is the one bundled inside Pillow (``ImageFont.load_default``), so nothing is downloaded and
+no art ships with the project. Messages that carry a picture always carry the same cards as text
+too, for screen readers.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import Protocol
+
+from PIL import Image, ImageDraw, ImageFont
+
+CARD_W, CARD_H = 96, 136
+GAP = 10
+MARGIN = 12
+RADIUS = 10
+
+FELT = (22, 94, 58)
+PAPER = (250, 250, 246)
+EDGE = (60, 60, 60)
+RED = (200, 30, 45)
+BLACK = (25, 25, 30)
+BACK = (40, 70, 160)
+GOLD = (214, 170, 40)
+
+RANK_TEXT = {11: "J", 12: "Q", 13: "K", 14: "A", 10: "10"}
+
+
+class CardLike(Protocol):
+    """What the renderer needs of a card (``engine.cards.Card`` satisfies it)."""
+
+    @property
+    def rank(self) -> int: ...
+
+    @property
+    def suit(self) -> str: ...
+
+    @property
+    def is_joker(self) -> bool: ...
+
+
+@lru_cache(maxsize=8)
+def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    return ImageFont.load_default(size=size)
+
+
+def _heart(d: ImageDraw.ImageDraw, cx: float, cy: float, s: float, fill: tuple[int, int, int]) -> None:
+    r = s * 0.27
+    d.ellipse((cx - 2 * r, cy - s * 0.35, cx, cy - s * 0.35 + 2 * r), fill=fill)
+    d.ellipse((cx, cy - s * 0.35, cx + 2 * r, cy - s * 0.35 + 2 * r), fill=fill)
+    d.polygon(
+        [(cx - 2 * r + 1, cy - s * 0.35 + r * 1.3), (cx + 2 * r - 1, cy - s * 0.35 + r * 1.3),
+         (cx, cy + s * 0.45)],
+        fill=fill,
+    )
+
+
+def _diamond(d: ImageDraw.ImageDraw, cx: float, cy: float, s: float, fill: tuple[int, int, int]) -> None:
+    d.polygon(
+        [(cx, cy - s * 0.5), (cx + s * 0.36, cy), (cx, cy + s * 0.5), (cx - s * 0.36, cy)],
+        fill=fill,
+    )
+
+
+def _club(d: ImageDraw.ImageDraw, cx: float, cy: float, s: float, fill: tuple[int, int, int]) -> None:
+    r = s * 0.2
+    for dx, dy in ((0.0, -0.24), (-0.22, 0.06), (0.22, 0.06)):
+        x, y = cx + dx * s, cy + dy * s
+        d.ellipse((x - r, y - r, x + r, y + r), fill=fill)
+    d.polygon([(cx, cy), (cx - s * 0.16, cy + s * 0.48), (cx + s * 0.16, cy + s * 0.48)], fill=fill)
+
+
+def _spade(d: ImageDraw.ImageDraw, cx: float, cy: float, s: float, fill: tuple[int, int, int]) -> None:
+    r = s * 0.22
+    d.polygon([(cx, cy - s * 0.5), (cx + s * 0.44, cy + s * 0.08), (cx - s * 0.44, cy + s * 0.08)],
+              fill=fill)
+    d.ellipse((cx - 2 * r, cy - r * 0.2, cx, cy + r * 1.8), fill=fill)
+    d.ellipse((cx, cy - r * 0.2, cx + 2 * r, cy + r * 1.8), fill=fill)
+    d.polygon([(cx, cy + s * 0.05), (cx - s * 0.15, cy + s * 0.5), (cx + s * 0.15, cy + s * 0.5)],
+              fill=fill)
+
+
+_SUIT_SHAPES = {"h": _heart, "d": _diamond, "c": _club, "s": _spade}
+
+
+def _draw_card(d: ImageDraw.ImageDraw, x: int, y: int, card: CardLike | None, wild: bool) -> None:
+    box = (x, y, x + CARD_W, y + CARD_H)
+    if card is None:
+        d.rounded_rectangle(box, RADIUS, fill=BACK, outline=EDGE, width=2)
+        d.rounded_rectangle((x + 8, y + 8, x + CARD_W - 8, y + CARD_H - 8), RADIUS - 4,
+                            outline=PAPER, width=2)
+        return
+    d.rounded_rectangle(box, RADIUS, fill=PAPER, outline=GOLD if wild else EDGE,
+                        width=4 if wild else 2)
+    if card.is_joker:
+        d.text((x + CARD_W / 2, y + CARD_H / 2 - 14), "JOKER", font=_font(20), fill=RED,
+               anchor="mm")
+        _star(d, x + CARD_W / 2, y + CARD_H / 2 + 24, 18, GOLD)
+        return
+    colour = RED if card.suit in "hd" else BLACK
+    label = RANK_TEXT.get(card.rank, str(card.rank))
+    d.text((x + 8, y + 6), label, font=_font(26), fill=colour)
+    _SUIT_SHAPES[card.suit](d, x + 8 + 11, y + 48, 20, colour)
+    _SUIT_SHAPES[card.suit](d, x + CARD_W / 2 + 8, y + CARD_H / 2 + 14, 50, colour)
+    if wild:
+        d.text((x + CARD_W - 8, y + CARD_H - 6), "WILD", font=_font(13), fill=GOLD, anchor="rb")
+
+
+def _star(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float, fill: tuple[int, int, int]) -> None:
+    import math
+
+    points = []
+    for i in range(10):
+        radius = r if i % 2 == 0 else r * 0.45
+        angle = math.pi / 2 + i * math.pi / 5
+        points.append((cx + radius * math.cos(angle), cy - radius * math.sin(angle)))
+    d.polygon(points, fill=fill)
+
+
+def render_cards(
+    cards: Sequence[CardLike | None],
+    *,
+    wild: frozenset[CardLike] | set[CardLike] = frozenset(),
+) -> bytes:
+    """Return a PNG of ``cards`` side by side; ``None`` draws a face-down card.
+
+    Cards in ``wild`` get a gold border. The picture is palette-quantised so that even nine
+    cards stay far below Discord's comfortable sizes (a few tens of kilobytes).
+    """
+    count = max(1, len(cards))
+    width = MARGIN * 2 + count * CARD_W + (count - 1) * GAP
+    height = MARGIN * 2 + CARD_H
+    image = Image.new("RGB", (width, height), FELT)
+    draw = ImageDraw.Draw(image)
+    for i, card in enumerate(cards):
+        _draw_card(draw, MARGIN + i * (CARD_W + GAP), MARGIN, card, card is not None and card in wild)
+    out = io.BytesIO()
+    image.quantize(colors=32).save(out, format="PNG", optimize=True)
+    return out.getvalue()
