@@ -1,0 +1,150 @@
+"""The actions a player can take, as small immutable values.
+
+Amounts follow one convention: :class:`Bet` and :class:`Raise` carry the *total* a player will
+have put in during the current betting round ("raise to"), never the increment. :class:`Call`
+and :class:`AllIn` carry no amount; the engine works it out. ``Bet`` and ``Raise`` are accepted
+interchangeably (the engine records whichever the situation makes it).
+
+A :class:`Timeout` stands for a player who did not act in time; the engine turns it into the
+default for the pending decision (see :meth:`engine.table.Table.act`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.cards import Card
+from engine.rules import Direction
+
+__all__ = [
+    "Action",
+    "AllIn",
+    "Arrange",
+    "Bet",
+    "Call",
+    "Check",
+    "ChooseGame",
+    "Declare",
+    "Discard",
+    "Fold",
+    "Keep",
+    "PassCards",
+    "Raise",
+    "Timeout",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Fold:
+    """Give up the hand."""
+
+
+@dataclass(frozen=True, slots=True)
+class Check:
+    """Pass without betting when nothing is owed."""
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """Match the current bet (all-in for less when the stack is short)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Bet:
+    """Open the betting so that this round's total for the player is ``to`` chips."""
+
+    to: int
+
+
+@dataclass(frozen=True, slots=True)
+class Raise:
+    """Raise so that this round's total for the player is ``to`` chips."""
+
+    to: int
+
+
+@dataclass(frozen=True, slots=True)
+class AllIn:
+    """Put every remaining chip in (a call, bet or raise, whichever that amounts to)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Discard:
+    """Discard these cards and draw replacements; no cards means standing pat."""
+
+    cards: tuple[Card, ...] = ()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "cards", tuple(self.cards))
+
+
+@dataclass(frozen=True, slots=True)
+class Keep:
+    """The Bosnian exchange's choice: keep ``card`` (the face-up one), or the face-down card when
+    ``card`` is ``None``."""
+
+    card: Card | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PassCards:
+    """Pass these cards to the neighbour."""
+
+    cards: tuple[Card, ...]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "cards", tuple(self.cards))
+
+
+@dataclass(frozen=True, slots=True)
+class Arrange:
+    """Fix the order of the hand for a rollout, first card to be revealed first."""
+
+    order: tuple[Card, ...]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "order", tuple(self.order))
+
+
+@dataclass(frozen=True, slots=True)
+class Declare:
+    """Declare for the high half, the low half, or both."""
+
+    direction: Direction
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseGame:
+    """Dealer's choice: deal this variant (``slug``) with these modifiers (see
+    :mod:`engine.modifiers`)."""
+
+    slug: str
+    modifiers: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "modifiers", tuple(self.modifiers))
+
+
+@dataclass(frozen=True, slots=True)
+class Timeout:
+    """The player ran out of time: check if possible, else fold; stand pat in a draw; pass the
+    first cards in a pass; keep the dealt order in a rollout; declare high; deal the table's
+    default game in dealer's choice; keep the face-up card in a Bosnian exchange."""
+
+
+Action = (
+    Fold
+    | Check
+    | Call
+    | Bet
+    | Raise
+    | AllIn
+    | Discard
+    | Keep
+    | PassCards
+    | Arrange
+    | Declare
+    | ChooseGame
+    | Timeout
+)
+"""Any action."""

@@ -1,0 +1,220 @@
+"""What the engine is waiting for: pending decisions and their legal options.
+
+``table.pending`` is a tuple of :class:`Decision` values, usually one, several at once during
+simultaneous steps (passing, declaring, arranging a rollout). Each decision's ``legal`` field
+holds the options for its kind:
+
+======================  ===============================
+:class:`DecisionKind`   ``legal``
+======================  ===============================
+``BET``                 :class:`BetOptions`
+``DRAW``                :class:`DrawOptions`
+``KEEP``                :class:`KeepOptions`
+``PASS``                :class:`PassOptions`
+``ARRANGE``             :class:`ArrangeOptions`
+``DECLARE``             :class:`DeclareOptions`
+``CHOOSE_GAME``         :class:`ChooseOptions`
+======================  ===============================
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from engine.cards import Card
+from engine.rules import Direction
+
+__all__ = [
+    "ArrangeOptions",
+    "BetOptions",
+    "ChooseOptions",
+    "Decision",
+    "DecisionKind",
+    "DeclareOptions",
+    "DrawOptions",
+    "KeepOptions",
+    "Options",
+    "PassOptions",
+]
+
+
+class DecisionKind(Enum):
+    """The kind of choice a player has to make."""
+
+    BET = "bet"
+    DRAW = "draw"
+    KEEP = "keep"
+    PASS = "pass"
+    ARRANGE = "arrange"
+    DECLARE = "declare"
+    CHOOSE_GAME = "choose-game"
+
+
+@dataclass(frozen=True, slots=True)
+class BetOptions:
+    """The legal betting actions of the player to act, with exact amounts.
+
+    All ``*_to`` amounts are the player's total for the current round ("raise to").
+
+    * ``can_check``: nothing is owed. ``to_call``: the chips a call puts in now (capped at the
+      stack; 0 when checking is possible). ``call_all_in``: calling uses the whole stack.
+    * ``min_to``/``max_to``: the range of a bet or raise, both ``None`` when the player may not
+      bet or raise (``no_raise_reason`` says why). When the stack cannot reach the full
+      minimum, both equal ``all_in_to``. In fixed limit they are equal.
+    * ``all_in_to``: the round total when every chip goes in; ``can_all_in``: whether
+      :class:`engine.actions.AllIn` is legal now (a call all-in, or a bet or raise within the
+      limits).
+    * ``is_bet``: true when nobody has bet yet in this round (the action is a bet, not a raise).
+    * ``raises_left``: raises still allowed this round, ``None`` when uncapped.
+    * ``current_bet``: the largest round total so far; ``player_bet``: this player's round total;
+      ``pot``: every chip in the middle including this round's bets.
+    """
+
+    can_check: bool
+    can_fold: bool
+    to_call: int
+    call_all_in: bool
+    min_to: int | None
+    max_to: int | None
+    all_in_to: int
+    can_all_in: bool
+    is_bet: bool
+    fixed_limit: bool
+    raises_left: int | None
+    current_bet: int
+    player_bet: int
+    pot: int
+    stack: int
+    no_raise_reason: str | None = None
+
+    @property
+    def can_raise(self) -> bool:
+        """Whether any bet or raise is possible."""
+        return self.min_to is not None
+
+    def is_legal_to(self, to: int) -> bool:
+        """Whether a bet or raise to ``to`` is legal."""
+        return (
+            self.min_to is not None
+            and self.max_to is not None
+            and (self.min_to <= to <= self.max_to)
+        )
+
+    def clamp(self, to: int) -> int | None:
+        """``to`` moved into the legal bet/raise range, or ``None`` when no bet is possible."""
+        if self.min_to is None or self.max_to is None:
+            return None
+        return max(self.min_to, min(self.max_to, to))
+
+    def quick_amounts(self) -> tuple[tuple[str, int], ...]:
+        """The shortcuts a UI offers: ``("min", to)``, ``("half pot", to)``, ``("pot", to)`` and
+        ``("all-in", to)``, clamped to the legal range, duplicates dropped, in increasing order.
+        Empty when no bet or raise is possible."""
+        if self.min_to is None or self.max_to is None:
+            return ()
+        call = self.current_bet - self.player_bet
+        pot_after_call = self.pot + call
+        candidates = [
+            ("min", self.min_to),
+            ("half pot", self.current_bet + pot_after_call // 2),
+            ("pot", self.current_bet + pot_after_call),
+        ]
+        if self.max_to == self.all_in_to:
+            candidates.append(("all-in", self.all_in_to))
+        seen: set[int] = set()
+        result: list[tuple[str, int]] = []
+        for label, to in candidates:
+            amount = max(self.min_to, min(self.max_to, to))
+            if amount not in seen:
+                seen.add(amount)
+                result.append((label, amount))
+        result.sort(key=lambda item: item[1])
+        return tuple(result)
+
+
+@dataclass(frozen=True, slots=True)
+class DrawOptions:
+    """The legal discards in a drawing round.
+
+    * ``cards``: the player's cards.
+    * ``counts``: the numbers of cards that may be discarded, in increasing order (0 = stand pat).
+    * ``ace_count``: a count allowed only when the kept cards include an ace or a wild card
+      (``None`` when there is no such count); ``condition`` says it in words.
+    * ``extra``: cards received beyond the number discarded (four-before).
+    * ``bosnian``: discarding four triggers the Bosnian exchange (a :class:`KeepOptions` choice).
+    """
+
+    cards: tuple[Card, ...]
+    counts: tuple[int, ...]
+    ace_count: int | None = None
+    condition: str | None = None
+    extra: int = 0
+    bosnian: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class KeepOptions:
+    """The Bosnian exchange: take the face-up card or the unseen face-down card as the fourth
+    replacement (``engine.actions.Keep(face_up)`` or ``Keep(None)``)."""
+
+    face_up: Card
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PassOptions:
+    """Choose exactly ``count`` of ``cards`` to pass to the ``to_seat`` player."""
+
+    cards: tuple[Card, ...]
+    count: int
+    to_seat: int
+    direction: str
+
+
+@dataclass(frozen=True, slots=True)
+class ArrangeOptions:
+    """Order ``size`` of ``cards`` for the rollout (the first is revealed first)."""
+
+    cards: tuple[Card, ...]
+    size: int
+
+
+@dataclass(frozen=True, slots=True)
+class DeclareOptions:
+    """Declare one of ``directions``."""
+
+    directions: tuple[Direction, ...] = (Direction.HIGH, Direction.LOW, Direction.BOTH)
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseOptions:
+    """Dealer's choice: pick one of ``slugs`` with any of ``modifiers`` (see
+    :mod:`engine.modifiers`); ``default`` is dealt on a timeout."""
+
+    slugs: tuple[str, ...]
+    modifiers: tuple[str, ...]
+    default: str
+
+
+Options = (
+    BetOptions
+    | DrawOptions
+    | KeepOptions
+    | PassOptions
+    | ArrangeOptions
+    | DeclareOptions
+    | ChooseOptions
+)
+"""Any of the option types."""
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """A choice the engine is waiting for: ``player_id`` in ``seat`` must make a ``kind``
+    decision among ``legal``."""
+
+    seat: int
+    player_id: str
+    kind: DecisionKind
+    legal: Options

@@ -1,0 +1,533 @@
+"""The hand's event log and its result.
+
+Every card movement, forced bet, action, pot award and the end of the hand is recorded as an
+immutable event, appended in order to ``table.events``. ``to_dict()`` gives a JSON-friendly
+dict (with a ``"type"`` key) that includes private cards; ``public_dict()`` gives the same
+event as every player at the table may see it (face-down cards replaced by their number).
+``visible_to(seat)`` says whether a given seat may see the full event.
+
+At the end of a hand the engine also builds a :class:`HandResult`, a compact summary for the
+showdown message.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any, ClassVar
+
+from engine.cards import Card
+
+__all__ = [
+    "Arranged",
+    "BetPlaced",
+    "BetReturned",
+    "BoardDealt",
+    "BosnianKept",
+    "BosnianOffer",
+    "Burned",
+    "Called",
+    "CardRevealed",
+    "CardsPassed",
+    "Checked",
+    "Dealt",
+    "Declared",
+    "Drew",
+    "Event",
+    "Folded",
+    "ForcedBet",
+    "GameChosen",
+    "GameSwitched",
+    "HandEnded",
+    "HandResult",
+    "HandStarted",
+    "OpenersShown",
+    "OpenersSplit",
+    "PassedOut",
+    "PlayerLeft",
+    "PotAwarded",
+    "PotCarried",
+    "PotResult",
+    "PotShare",
+    "Raised",
+    "Reshuffled",
+    "RoundStarted",
+    "Shown",
+    "ShownHand",
+    "TimedOut",
+    "plain",
+]
+
+
+def plain(value: Any) -> Any:
+    """``value`` turned into JSON-friendly data: cards become strings like ``"As"``, enums their
+    values, tuples lists, dataclasses dicts (dict keys become strings)."""
+    if isinstance(value, Card):
+        return str(value)
+    if isinstance(value, Enum):
+        return value.value
+    if isinstance(value, tuple | list | frozenset | set):
+        items = [plain(item) for item in value]
+        if isinstance(value, frozenset | set):
+            items.sort(key=str)
+        return items
+    if isinstance(value, dict):
+        return {str(key): plain(item) for key, item in value.items()}
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    return value
+
+
+class Event:
+    """Base class of all events."""
+
+    __slots__ = ()
+    type: ClassVar[str] = "event"
+    _private: ClassVar[tuple[str, ...]] = ()
+    """Fields that only the owning seat may see (face-down cards)."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """Everything in the event, JSON-friendly."""
+        data: dict[str, Any] = {"type": self.type}
+        for f in dataclasses.fields(self):  # type: ignore[arg-type]
+            data[f.name] = plain(getattr(self, f.name))
+        return data
+
+    def public_dict(self) -> dict[str, Any]:
+        """The event as everyone at the table may see it: private card fields are replaced by
+        their count (``"cards": 3`` instead of the three cards)."""
+        data = self.to_dict()
+        for name in self._private:
+            value = data.get(name)
+            if isinstance(value, list):
+                data[name] = len(value)
+            elif value is not None:
+                data[name] = 1
+        return data
+
+    def visible_to(self, seat: int | None) -> bool:
+        """Whether ``seat`` (``None`` for an observer) may see the private fields."""
+        if not self._private:
+            return True
+        owner = getattr(self, "seat", None)
+        return owner is not None and owner == seat
+
+
+# -- the deal ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class HandStarted(Event):
+    """A hand begins: ``seats`` holds ``(seat, player_id, stack)`` of each player dealt in,
+    clockwise from the dealer's left; stacks are before any forced bet."""
+
+    type: ClassVar[str] = "hand-started"
+    hand_number: int
+    game: str
+    button: int
+    seats: tuple[tuple[int, str, int], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class GameChosen(Event):
+    """Dealer's choice: the dealer in ``seat`` picked this game."""
+
+    type: ClassVar[str] = "game-chosen"
+    seat: int
+    slug: str
+    modifiers: tuple[str, ...]
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class PotCarried(Event):
+    """Chips carried from earlier deals (a passed-out deal, Diablo, trips to win) are in the
+    pot; ``reason`` says why."""
+
+    type: ClassVar[str] = "pot-carried"
+    amount: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class ForcedBet(Event):
+    """A forced bet: ``kind`` is ``"ante"``, ``"blind"``, ``"straddle"`` or ``"diablo"`` (the
+    Diablo opener building a new pot)."""
+
+    type: ClassVar[str] = "forced-bet"
+    seat: int
+    kind: str
+    amount: int
+    all_in: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Dealt(Event):
+    """``cards`` were dealt to ``seat`` in one dealing step (in the order received)."""
+
+    type: ClassVar[str] = "dealt"
+    _private: ClassVar[tuple[str, ...]] = ("cards",)
+    seat: int
+    cards: tuple[Card, ...]
+    face_up: bool
+
+    def public_dict(self) -> dict[str, Any]:
+        """Face-up cards stay visible; face-down ones become a count."""
+        return self.to_dict() if self.face_up else Event.public_dict(self)
+
+    def visible_to(self, seat: int | None) -> bool:
+        """Face-up cards are seen by everyone."""
+        return self.face_up or seat == self.seat
+
+
+@dataclass(frozen=True, slots=True)
+class BoardDealt(Event):
+    """Cards dealt face up to the centre; ``wild_rank`` is the rank they made wild, if any."""
+
+    type: ClassVar[str] = "board-dealt"
+    cards: tuple[Card, ...]
+    wild_rank: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Burned(Event):
+    """A card was burned (face down; nobody sees it)."""
+
+    type: ClassVar[str] = "burned"
+    _private: ClassVar[tuple[str, ...]] = ("card",)
+    card: Card
+
+    def visible_to(self, seat: int | None) -> bool:
+        """Nobody sees a burn card."""
+        return False
+
+
+@dataclass(frozen=True, slots=True)
+class RoundStarted(Event):
+    """A new street: ``kind`` is ``"bet"``, ``"draw"``, ``"pass"``, ``"arrange"``,
+    ``"reveal"`` or ``"declare"``; ``number`` counts rounds of that kind from 1; ``first_seat``
+    is the seat to act first (``None`` for simultaneous steps)."""
+
+    type: ClassVar[str] = "round-started"
+    kind: str
+    number: int
+    first_seat: int | None
+
+
+# -- betting ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class TimedOut(Event):
+    """``seat`` ran out of time; the default action follows."""
+
+    type: ClassVar[str] = "timed-out"
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Folded(Event):
+    """``seat`` folded."""
+
+    type: ClassVar[str] = "folded"
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Checked(Event):
+    """``seat`` checked."""
+
+    type: ClassVar[str] = "checked"
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Called(Event):
+    """``seat`` called, putting ``amount`` more chips in (round total ``to``)."""
+
+    type: ClassVar[str] = "called"
+    seat: int
+    amount: int
+    to: int
+    all_in: bool
+
+
+@dataclass(frozen=True, slots=True)
+class BetPlaced(Event):
+    """``seat`` opened the betting: round total ``to``, ``amount`` new chips."""
+
+    type: ClassVar[str] = "bet"
+    seat: int
+    amount: int
+    to: int
+    all_in: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Raised(Event):
+    """``seat`` raised to ``to`` (``amount`` new chips); ``full`` is false for an all-in short
+    of a full raise, which does not reopen the betting."""
+
+    type: ClassVar[str] = "raised"
+    seat: int
+    amount: int
+    to: int
+    all_in: bool
+    full: bool
+
+
+@dataclass(frozen=True, slots=True)
+class BetReturned(Event):
+    """The uncalled part of a bet went back to ``seat``."""
+
+    type: ClassVar[str] = "bet-returned"
+    seat: int
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class PassedOut(Event):
+    """Nobody opened: the cards are thrown in, ``pot`` chips stay for the next deal."""
+
+    type: ClassVar[str] = "passed-out"
+    pot: int
+
+
+@dataclass(frozen=True, slots=True)
+class GameSwitched(Event):
+    """Nobody opened and the hand goes on as another game (Johnson: lowball)."""
+
+    type: ClassVar[str] = "game-switched"
+    game: str
+
+
+# -- drawing, passing, rollouts, declarations -------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Drew(Event):
+    """``seat`` discarded ``discarded`` and received ``received`` (equal in number, except in
+    four-before). Everyone may know the counts."""
+
+    type: ClassVar[str] = "drew"
+    _private: ClassVar[tuple[str, ...]] = ("discarded", "received")
+    seat: int
+    discarded: tuple[Card, ...]
+    received: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Reshuffled(Event):
+    """The stub ran short: ``count`` cards (burn cards, the bottom card, earlier discards) were
+    shuffled into a new stub."""
+
+    type: ClassVar[str] = "reshuffled"
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class OpenersSplit(Event):
+    """The opener discarded part of the openers; the cards are kept aside to be shown."""
+
+    type: ClassVar[str] = "openers-split"
+    _private: ClassVar[tuple[str, ...]] = ("cards",)
+    seat: int
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class BosnianOffer(Event):
+    """The Bosnian exchange: ``face_up`` is shown, ``face_down`` is not (not even to the
+    player)."""
+
+    type: ClassVar[str] = "bosnian-offer"
+    _private: ClassVar[tuple[str, ...]] = ("face_down",)
+    seat: int
+    face_up: Card
+    face_down: Card
+
+    def visible_to(self, seat: int | None) -> bool:
+        """The face-down card stays unseen by everyone."""
+        return False
+
+
+@dataclass(frozen=True, slots=True)
+class BosnianKept(Event):
+    """The Bosnian choice: ``seat`` took the face-up card (``took_face_up``) or the face-down
+    one; the other went to the discards."""
+
+    type: ClassVar[str] = "bosnian-kept"
+    _private: ClassVar[tuple[str, ...]] = ("kept", "discarded")
+    seat: int
+    took_face_up: bool
+    kept: Card
+    discarded: Card
+
+
+@dataclass(frozen=True, slots=True)
+class CardsPassed(Event):
+    """``seat`` passed ``cards`` to ``to_seat``."""
+
+    type: ClassVar[str] = "cards-passed"
+    _private: ClassVar[tuple[str, ...]] = ("cards",)
+    seat: int
+    to_seat: int
+    cards: tuple[Card, ...]
+
+    def visible_to(self, seat: int | None) -> bool:
+        """The giver and the receiver both know the cards."""
+        return seat is not None and seat in (self.seat, self.to_seat)
+
+
+@dataclass(frozen=True, slots=True)
+class Arranged(Event):
+    """``seat`` fixed the order of its rollout hand."""
+
+    type: ClassVar[str] = "arranged"
+    _private: ClassVar[tuple[str, ...]] = ("order",)
+    seat: int
+    order: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class CardRevealed(Event):
+    """Card number ``index`` of ``seat``'s arranged hand was turned up."""
+
+    type: ClassVar[str] = "card-revealed"
+    seat: int
+    index: int
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
+class Declared(Event):
+    """``seat`` declared ``direction`` (all declarations are logged together once everyone has
+    chosen)."""
+
+    type: ClassVar[str] = "declared"
+    seat: int
+    direction: str
+
+
+# -- the end ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Shown(Event):
+    """``seat`` showed ``cards`` at the showdown; ``high``/``low`` name the hands."""
+
+    type: ClassVar[str] = "shown"
+    seat: int
+    cards: tuple[Card, ...]
+    high: str | None
+    low: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class OpenersShown(Event):
+    """The opener showed ``cards`` to prove the openers (split openers included)."""
+
+    type: ClassVar[str] = "openers-shown"
+    seat: int
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PotAwarded(Event):
+    """Pot number ``pot`` (0 = main pot) of ``amount`` chips was paid out: ``shares`` holds
+    ``(seat, chips, half)`` with ``half`` one of ``"all"``, ``"high"``, ``"low"``."""
+
+    type: ClassVar[str] = "pot-awarded"
+    pot: int
+    amount: int
+    shares: tuple[tuple[int, int, str], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerLeft(Event):
+    """``player_id`` left ``seat`` during the hand (folding if still in)."""
+
+    type: ClassVar[str] = "player-left"
+    seat: int
+    player_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class HandEnded(Event):
+    """The hand is over; ``stacks`` holds ``(seat, stack)`` for every player dealt in, and
+    ``carried`` the chips left in the middle for the next deal."""
+
+    type: ClassVar[str] = "hand-ended"
+    stacks: tuple[tuple[int, int], ...]
+    carried: int
+
+
+# -- the result -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class PotShare:
+    """What one player won from one pot: ``half`` is ``"all"``, ``"high"`` or ``"low"``;
+    ``hand`` names the winning hand (``None`` when won uncontested)."""
+
+    seat: int
+    player_id: str
+    amount: int
+    half: str
+    hand: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class PotResult:
+    """One pot: its ``amount``, the seats ``eligible`` to win it, and the ``shares`` paid."""
+
+    index: int
+    amount: int
+    eligible: tuple[int, ...]
+    shares: tuple[PotShare, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ShownHand:
+    """A hand shown at the showdown, in showdown order."""
+
+    seat: int
+    player_id: str
+    cards: tuple[Card, ...]
+    high: str | None
+    low: str | None
+    declared: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """The summary of a finished hand.
+
+    * ``pots``: every pot with its winners (empty when passed out or carried over).
+    * ``shown``: the hands shown, in showdown order (empty when uncontested).
+    * ``uncontested``: the seat that won without a showdown, if any.
+    * ``openers``: ``(seat, cards)`` when the opener had to show the openers.
+    * ``passed_out``: nobody opened; ``carried``: chips left in the middle for the next deal
+      (passed out, trips not reached, Diablo's new pot).
+    * ``returned``: uncalled bets given back, ``(seat, chips)``.
+    * ``final_stacks``: every dealt-in player's stack after the hand.
+    * ``note``: a sentence for special endings (trips not reached, the opener must match...).
+    """
+
+    hand_number: int
+    game: str
+    pots: tuple[PotResult, ...]
+    shown: tuple[ShownHand, ...]
+    uncontested: int | None
+    openers: tuple[tuple[int, tuple[Card, ...]], ...]
+    passed_out: bool
+    carried: int
+    returned: tuple[tuple[int, int], ...]
+    final_stacks: dict[str, int]
+    note: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-friendly form."""
+        result: dict[str, Any] = plain(self)
+        return result
