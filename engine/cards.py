@@ -1,0 +1,347 @@
+"""Playing cards, the joker, the three decks and seeded shuffles.
+
+A :class:`Card` is a small immutable value. There is exactly one object per
+card: ``Card(14, "s") is parse_card("As")`` holds, so cards compare and hash
+cheaply and can be used freely in sets and as dictionary keys. Hashes are
+deterministic (they do not depend on object addresses), so iterating a set of
+cards gives the same order in every run.
+
+Ranks are integers from 2 to 14 (jack 11, queen 12, king 13, ace 14). Suits
+are the lower-case letters ``"c"``, ``"d"``, ``"h"`` and ``"s"``. The joker is
+the distinguished card :data:`JOKER` with rank 0 and the empty suit.
+
+Nothing in this module keeps hidden state or draws random numbers by itself:
+:func:`shuffled` takes the random generator as an argument.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Iterable
+from typing import Final
+
+__all__ = [
+    "DECK_32",
+    "DECK_52",
+    "DECK_53",
+    "JOKER",
+    "ONE_EYED_JACKS_AND_KING",
+    "RANKS",
+    "SUITS",
+    "Card",
+    "cards_of_rank",
+    "parse_card",
+    "parse_cards",
+    "shuffled",
+]
+
+SUITS: Final = ("c", "d", "h", "s")
+"""The four suits, in the order used for card indices (clubs first)."""
+
+RANKS: Final = tuple(range(2, 15))
+"""The thirteen ranks, deuce (2) to ace (14)."""
+
+_RANK_CHARS: Final = {2: "2", 3: "3", 4: "4", 5: "5", 6: "6", 7: "7", 8: "8", 9: "9"}
+_RANK_CHARS.update({10: "T", 11: "J", 12: "Q", 13: "K", 14: "A"})
+_SUIT_SYMBOLS: Final = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
+_SUIT_NAMES: Final = {"c": "clubs", "d": "diamonds", "h": "hearts", "s": "spades"}
+_RANK_NAMES: Final = {
+    2: "two",
+    3: "three",
+    4: "four",
+    5: "five",
+    6: "six",
+    7: "seven",
+    8: "eight",
+    9: "nine",
+    10: "ten",
+    11: "jack",
+    12: "queen",
+    13: "king",
+    14: "ace",
+}
+
+# Layout of the evaluation code ``Card._k`` (private; engine.hands relies on it).
+# Adding the codes of five different cards never carries between the fields:
+#   bits  0..15  one 4-bit counter per suit (clubs lowest); the joker adds 1 to all four
+#   bits 16..18  always zero (engine.hands puts a wild-card count there)
+#   bits 19..60  one 3-bit counter per rank, deuce lowest, then a 14th one for the joker
+#   bits 64..116 one bit per physical card (card index), so duplicates can be detected
+_SUIT_SHIFT: Final = {"c": 0, "d": 4, "h": 8, "s": 12}
+_RANK_FIELD_SHIFT: Final = 19
+_JOKER_FIELD: Final = 13
+_CARD_BIT_SHIFT: Final = 64
+
+
+def _code(rank: int, suit: str, index: int) -> int:
+    if rank == 0:
+        suit_part = 0x1111
+        rank_part = 1 << (_RANK_FIELD_SHIFT + 3 * _JOKER_FIELD)
+    else:
+        suit_part = 1 << _SUIT_SHIFT[suit]
+        rank_part = 1 << (_RANK_FIELD_SHIFT + 3 * (rank - 2))
+    return (1 << (_CARD_BIT_SHIFT + index)) | rank_part | suit_part
+
+
+class Card:
+    """One playing card, or the joker.
+
+    ``Card(rank, suit)`` returns the unique object for that card; it raises
+    :class:`ValueError` if the rank is not an integer from 2 to 14 or the suit
+    is not one of ``"c"``, ``"d"``, ``"h"``, ``"s"``. ``Card(0, "")`` is the
+    joker (also available as :data:`JOKER`).
+
+    Cards are ordered by rank, then by suit in the order clubs, diamonds,
+    hearts, spades; the joker sorts after every other card. This order is only
+    for tidy display: it says nothing about which hand wins.
+    """
+
+    __slots__ = ("_bit", "_index", "_k", "rank", "suit")
+
+    rank: int
+    """The rank: 2 to 10, 11 jack, 12 queen, 13 king, 14 ace; 0 for the joker."""
+    suit: str
+    """One of ``"c"``, ``"d"``, ``"h"``, ``"s"``; the empty string for the joker."""
+    _index: int
+    _bit: int
+    _k: int
+
+    _instances: dict[tuple[int, str], Card] = {}  # noqa: RUF012 (private interning table)
+
+    def __new__(cls, rank: int, suit: str) -> Card:
+        try:
+            return cls._instances[(rank, suit)]
+        except (KeyError, TypeError):
+            pass
+        if type(rank) is not int or type(suit) is not str:
+            raise ValueError(f"not a card: rank {rank!r}, suit {suit!r}")
+        if (rank, suit) != (0, ""):
+            if not 2 <= rank <= 14:
+                raise ValueError(f"card rank must be 2 to 14 (or 0 for the joker), not {rank!r}")
+            if suit not in _SUIT_SHIFT:
+                raise ValueError(f"card suit must be one of 'c', 'd', 'h', 's', not {suit!r}")
+        raise ValueError(f"not a card: rank {rank!r}, suit {suit!r}")  # pragma: no cover
+
+    @classmethod
+    def _create(cls, rank: int, suit: str) -> Card:
+        index = 52 if rank == 0 else (rank - 2) * 4 + SUITS.index(suit)
+        card = object.__new__(cls)
+        object.__setattr__(card, "rank", rank)
+        object.__setattr__(card, "suit", suit)
+        object.__setattr__(card, "_index", index)
+        object.__setattr__(card, "_bit", 1 << index)
+        object.__setattr__(card, "_k", _code(rank, suit, index))
+        cls._instances[(rank, suit)] = card
+        return card
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"cards are immutable (tried to set {name!r})")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"cards are immutable (tried to delete {name!r})")
+
+    def __reduce__(self) -> tuple[type[Card], tuple[int, str]]:
+        return (Card, (self.rank, self.suit))
+
+    def __copy__(self) -> Card:
+        return self
+
+    def __deepcopy__(self, memo: object) -> Card:
+        return self
+
+    def __hash__(self) -> int:
+        return self._index
+
+    def __eq__(self, other: object) -> bool:
+        return self is other
+
+    def __ne__(self, other: object) -> bool:
+        return self is not other
+
+    def __lt__(self, other: Card) -> bool:
+        if not isinstance(other, Card):
+            return NotImplemented
+        return self._index < other._index
+
+    def __le__(self, other: Card) -> bool:
+        if not isinstance(other, Card):
+            return NotImplemented
+        return self._index <= other._index
+
+    def __gt__(self, other: Card) -> bool:
+        if not isinstance(other, Card):
+            return NotImplemented
+        return self._index > other._index
+
+    def __ge__(self, other: Card) -> bool:
+        if not isinstance(other, Card):
+            return NotImplemented
+        return self._index >= other._index
+
+    @property
+    def is_joker(self) -> bool:
+        """Whether this card is the joker."""
+        return self.rank == 0
+
+    @property
+    def index(self) -> int:
+        """A number unique to the card: 0 to 51 by rank then suit, 52 for the joker."""
+        return self._index
+
+    @property
+    def display(self) -> str:
+        """The card for people: ``"A♠"``, ``"10♦"``, ``"7♣"``; ``"🃏"`` for the joker.
+
+        Tens show as ``10`` here (and as ``T`` in :func:`str`).
+        """
+        if self.rank == 0:
+            return "🃏"
+        rank = "10" if self.rank == 10 else _RANK_CHARS[self.rank]
+        return rank + _SUIT_SYMBOLS[self.suit]
+
+    @property
+    def name(self) -> str:
+        """The card in words: ``"ace of spades"``, ``"joker"``."""
+        if self.rank == 0:
+            return "joker"
+        return f"{_RANK_NAMES[self.rank]} of {_SUIT_NAMES[self.suit]}"
+
+    def __str__(self) -> str:
+        """The short code: ``"As"``, ``"Td"``, ``"7c"``; ``"JK"`` for the joker."""
+        if self.rank == 0:
+            return "JK"
+        return _RANK_CHARS[self.rank] + self.suit
+
+    def __repr__(self) -> str:
+        return f"Card.from_str({str(self)!r})"
+
+    @classmethod
+    def from_str(cls, text: str) -> Card:
+        """The same as :func:`parse_card`."""
+        return parse_card(text)
+
+
+for _rank in RANKS:
+    for _suit in SUITS:
+        Card._create(_rank, _suit)
+
+JOKER: Final = Card._create(0, "")
+"""The joker. Its rank is 0 and its suit is the empty string."""
+
+DECK_52: Final = tuple(Card(rank, suit) for rank in RANKS for suit in SUITS)
+"""The standard 52-card deck, deuces first (order is by :attr:`Card.index`)."""
+
+DECK_53: Final = (*DECK_52, JOKER)
+"""The 52-card deck plus the joker."""
+
+DECK_32: Final = tuple(card for card in DECK_52 if card.rank >= 7)
+"""The stripped deck: ace, king, queen, jack, ten, nine, eight and seven of each suit."""
+
+ONE_EYED_JACKS_AND_KING: Final = frozenset((Card(11, "s"), Card(11, "h"), Card(13, "d")))
+"""The one-eyed cards, often played wild: the jack of spades, the jack of hearts and
+the king of diamonds."""
+
+_TOKEN_RANKS: Final = {char: rank for rank, char in _RANK_CHARS.items()}
+_TOKEN_RANKS["10"] = 10
+_TOKEN_SUITS: Final = {
+    "c": "c",
+    "d": "d",
+    "h": "h",
+    "s": "s",
+    "♣": "c",
+    "♦": "d",
+    "♥": "h",
+    "♠": "s",
+    "♧": "c",
+    "♢": "d",
+    "♡": "h",
+    "♤": "s",
+}
+_JOKER_TOKENS: Final = frozenset(("JK", "🃏"))
+_SEPARATORS: Final = re.compile(r"[\s,]+")
+
+
+def parse_card(text: str) -> Card:
+    """Read one card.
+
+    The rank is one of ``2``-``9``, ``T`` or ``10``, ``J``, ``Q``, ``K``,
+    ``A`` (either case) and the suit one of ``c``, ``d``, ``h``, ``s`` (either
+    case) or a suit symbol such as ``♠``. ``JK`` (either case) or ``🃏`` is the
+    joker. Surrounding white space is ignored.
+
+    >>> parse_card("Td") is Card(10, "d")
+    True
+
+    :raises TypeError: if ``text`` is not a string.
+    :raises ValueError: naming the text, if it is not a card.
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"a card must be given as a string, not {type(text).__name__}")
+    token = text.strip()
+    if token.upper() in _JOKER_TOKENS or token in _JOKER_TOKENS:
+        return JOKER
+    rank = _TOKEN_RANKS.get(token[:-1].upper())
+    suit = _TOKEN_SUITS.get(token[-1:].lower())
+    if rank is None or suit is None:
+        raise ValueError(
+            f"not a card: {text!r} (expected a rank 2-9, T or 10, J, Q, K or A "
+            "followed by a suit c, d, h or s, or JK for the joker)"
+        )
+    return Card(rank, suit)
+
+
+def parse_cards(text: str) -> tuple[Card, ...]:
+    """Read cards separated by white space and/or commas.
+
+    >>> [str(card) for card in parse_cards("As Td 7h 2c JK")]
+    ['As', 'Td', '7h', '2c', 'JK']
+
+    An empty or blank string gives an empty tuple.
+
+    :raises TypeError: if ``text`` is not a string.
+    :raises ValueError: naming the first token that is not a card, or the first
+        card that appears twice.
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"cards must be given as a string, not {type(text).__name__}")
+    cards: list[Card] = []
+    seen: set[Card] = set()
+    for token in _SEPARATORS.split(text.strip()):
+        if not token:
+            continue
+        card = parse_card(token)
+        if card in seen:
+            raise ValueError(f"card {token!r} appears twice in {text!r}")
+        seen.add(card)
+        cards.append(card)
+    return tuple(cards)
+
+
+def cards_of_rank(rank: int, deck: Iterable[Card] = DECK_52) -> frozenset[Card]:
+    """The cards of one rank in ``deck``: ``cards_of_rank(2)`` is the four deuces.
+
+    :raises ValueError: if ``rank`` is not an integer from 2 to 14.
+    """
+    if type(rank) is not int or not 2 <= rank <= 14:
+        raise ValueError(f"rank must be an integer from 2 to 14, not {rank!r}")
+    return frozenset(card for card in deck if card.rank == rank)
+
+
+def shuffled(cards: Iterable[Card], rng: random.Random) -> tuple[Card, ...]:
+    """A new tuple holding ``cards`` in an order drawn from ``rng``.
+
+    The generator is the only source of randomness, so the same seed gives the
+    same order. Real games should pass ``secrets.SystemRandom()``.
+
+    :raises TypeError: if ``rng`` is not a :class:`random.Random` (which
+        includes :class:`random.SystemRandom`), or an item is not a card.
+    """
+    if not isinstance(rng, random.Random):
+        raise TypeError(f"rng must be a random.Random, not {type(rng).__name__}")
+    deck = list(cards)
+    for card in deck:
+        if not isinstance(card, Card):
+            raise TypeError(f"can only shuffle cards, not {card!r}")
+    rng.shuffle(deck)
+    return tuple(deck)

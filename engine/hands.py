@@ -1,0 +1,939 @@
+"""Hand values for every draw game the bot deals.
+
+:func:`evaluate` turns five to nine cards into a :class:`HandValue` under one
+:class:`Ranking`. Values of the same ranking are totally ordered, and the
+greater value is always the better hand, for lowball too. Equal values tie.
+
+Rankings
+--------
+``HIGH``
+    The usual order, high card up to straight flush, with five of a kind on
+    top when wild cards are in play. The ace plays high or below the deuce
+    (5-4-3-2-A is the lowest straight).
+``STRIPPED_HIGH``
+    For the 32-card deck (sevens up; a lower card raises :class:`ValueError`).
+    A flush beats a full house, and the ace also plays below the seven, so
+    A-7-8-9-10 is the lowest straight (ten high). Hands whose ranks tie are
+    decided by a suit, hearts > diamonds > clubs > spades, taken from one card
+    of the combination; only that card's suit counts:
+
+    * high card, straight, flush, straight flush: the top card as it plays
+      (the ten of A-7-8-9-10);
+    * pair, three and four of a kind, five of a kind: the best-suited card of
+      the group;
+    * two pair: the best-suited card of the higher pair;
+    * full house: the best-suited card of the three.
+``ACE_TO_FIVE``
+    Lowball. Aces are low, straights and flushes do not exist; 5-4-3-2-A is
+    the best hand. Pairs are bad: A-A-2-3-4 loses to every hand without a
+    pair and beats every other pair.
+``DEUCE_TO_SEVEN``
+    Lowball. Aces are high only; straights and flushes count as made hands
+    (bad for a low). 7-5-4-3-2 of mixed suits is the best hand; A-5-4-3-2 is
+    an ace-high no-pair hand, not a straight.
+``ACE_TO_SIX``
+    Lowball. Aces are low only, straights and flushes count; 6-4-3-2-A is the
+    best hand and 5-4-3-2-A is a straight. K-Q-J-10-A is no straight here
+    (the ace cannot play high).
+
+Wild cards and the joker
+------------------------
+Any card in ``wild`` is fully wild: it plays as whichever card gives the best
+value. Under a high ranking that can be a fifth card of a rank (five of a
+kind). Otherwise a wild card never plays as a card that the five playing
+cards already hold, so a wild card in a flush is the highest card of that
+suit which the flush lacks, never a second ace.
+
+The joker follows ``wild`` when it is named there. When it is not:
+
+* under ``HIGH`` and ``STRIPPED_HIGH`` it is the *bug*: it plays as an ace, or
+  as any card that makes a straight, flush or straight flush (in a flush,
+  that means the best card of the suit the hand lacks). With four aces it
+  makes five aces, the best hand;
+* under the three lowball rankings it is the *fitter*: it plays as the card
+  that makes the best low. Under ``ACE_TO_FIVE`` that is always the lowest
+  rank the hand lacks; under ``DEUCE_TO_SEVEN`` and ``ACE_TO_SIX`` it also
+  steers clear of straights and flushes, exactly like a wild card.
+
+A card standing for another (wild card, bug or fitter) takes the best suit,
+in the order hearts, diamonds, clubs, spades, whose card of that rank the hand
+does not hold (the flush suit in a flush; away from a suit that would make an
+unwanted flush). This only shows in :attr:`HandValue.cards` and in
+``STRIPPED_HIGH`` suit tie-breaks.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from collections.abc import Set as AbstractSet
+from enum import IntEnum, StrEnum
+from functools import lru_cache
+from itertools import combinations, combinations_with_replacement
+from typing import Final, NamedTuple
+
+from engine.cards import JOKER, Card
+
+__all__ = [
+    "Category",
+    "HandValue",
+    "PlayedCard",
+    "Ranking",
+    "evaluate",
+    "low_qualifies",
+    "minimum_pair",
+    "opening_requirement_met",
+]
+
+
+class Ranking(StrEnum):
+    """How hands are ranked. Each member's value is its kebab-case name, so
+    ``Ranking("ace-to-five") is Ranking.ACE_TO_FIVE``."""
+
+    HIGH = "high"
+    STRIPPED_HIGH = "stripped-high"
+    ACE_TO_FIVE = "ace-to-five"
+    DEUCE_TO_SEVEN = "deuce-to-seven"
+    ACE_TO_SIX = "ace-to-six"
+
+    @property
+    def is_low(self) -> bool:
+        """Whether this is one of the lowball rankings."""
+        return self in _LOW_RANKINGS
+
+
+_LOW_RANKINGS: Final = frozenset((Ranking.ACE_TO_FIVE, Ranking.DEUCE_TO_SEVEN, Ranking.ACE_TO_SIX))
+
+
+class Category(IntEnum):
+    """The kind of combination a hand makes.
+
+    The integer order is the standard high-hand order, so for ``HIGH`` hands
+    ``value.category >= Category.THREE_OF_A_KIND`` means "trips or better".
+    Under ``STRIPPED_HIGH`` a flush beats a full house although its category
+    is smaller; compare :class:`HandValue` objects to decide who wins. Lowball
+    hands without a pair have category ``HIGH_CARD``.
+    """
+
+    HIGH_CARD = 0
+    PAIR = 1
+    TWO_PAIR = 2
+    THREE_OF_A_KIND = 3
+    STRAIGHT = 4
+    FLUSH = 5
+    FULL_HOUSE = 6
+    FOUR_OF_A_KIND = 7
+    STRAIGHT_FLUSH = 8
+    FIVE_OF_A_KIND = 9
+
+
+class PlayedCard(NamedTuple):
+    """One of the five cards of a hand as it plays.
+
+    ``card`` is the card held; ``plays_as`` is the card it counts as. They are
+    the same card except for a wild card, bug or fitter.
+    """
+
+    card: Card
+    plays_as: Card
+
+    @property
+    def is_substitute(self) -> bool:
+        """Whether the card stands for another card (a wild card, bug or fitter)."""
+        return self.card is not self.plays_as
+
+    def __str__(self) -> str:
+        if self.card is self.plays_as:
+            return str(self.card)
+        return f"{self.card}={self.plays_as}"
+
+
+# ---------------------------------------------------------------------------
+# Rules of each ranking, and the strength of five ranks
+# ---------------------------------------------------------------------------
+#
+# A "strength" S is an int that orders hands under a ranking as in high poker:
+# the category's position in the ranking's order times 2**20, plus up to five
+# 4-bit rank values in order of importance. Ranks are "values" here: the ace
+# is 1 in the ace-low rankings and 14 otherwise. The score stored in a
+# HandValue is S for HIGH, 4*S + suit for STRIPPED_HIGH, and -S for lowball
+# (a lower strength is a better low).
+
+_C = Category
+_STANDARD_ORDER: Final = tuple(Category)
+_STRIPPED_ORDER: Final = (
+    _C.HIGH_CARD,
+    _C.PAIR,
+    _C.TWO_PAIR,
+    _C.THREE_OF_A_KIND,
+    _C.STRAIGHT,
+    _C.FULL_HOUSE,
+    _C.FLUSH,
+    _C.FOUR_OF_A_KIND,
+    _C.STRAIGHT_FLUSH,
+    _C.FIVE_OF_A_KIND,
+)
+_SHAPES: Final = {
+    (5,): _C.FIVE_OF_A_KIND,
+    (4, 1): _C.FOUR_OF_A_KIND,
+    (3, 2): _C.FULL_HOUSE,
+    (3, 1, 1): _C.THREE_OF_A_KIND,
+    (2, 2, 1): _C.TWO_PAIR,
+    (2, 1, 1, 1): _C.PAIR,
+}
+_GROUP_SIZES: Final = {
+    _C.HIGH_CARD: (1, 1, 1, 1, 1),
+    _C.PAIR: (2, 1, 1, 1),
+    _C.TWO_PAIR: (2, 2, 1),
+    _C.THREE_OF_A_KIND: (3, 1, 1),
+    _C.STRAIGHT: (5,),
+    _C.FLUSH: (1, 1, 1, 1, 1),
+    _C.FULL_HOUSE: (3, 2),
+    _C.FOUR_OF_A_KIND: (4, 1),
+    _C.STRAIGHT_FLUSH: (5,),
+    _C.FIVE_OF_A_KIND: (5,),
+}
+_SUIT_PREFERENCE: Final = ("h", "d", "c", "s")
+_SUIT_STRENGTH: Final = {"s": 0, "c": 1, "d": 2, "h": 3}
+
+
+class _Rules:
+    """Everything that differs between rankings."""
+
+    __slots__ = (
+        "ace_low",
+        "bug",
+        "flushes",
+        "low",
+        "order",
+        "position",
+        "ranking",
+        "ranks",
+        "straight_plays",
+        "straight_tops",
+        "strengths",
+        "stripped",
+    )
+
+    def __init__(
+        self,
+        ranking: Ranking,
+        *,
+        ranks: tuple[int, ...],
+        ace_low: bool,
+        straights: tuple[tuple[int, ...], ...],
+        flushes: bool,
+        order: tuple[Category, ...],
+    ) -> None:
+        self.ranking = ranking
+        self.ranks = ranks
+        self.ace_low = ace_low
+        self.flushes = flushes
+        self.order = order
+        self.position = {category: i for i, category in enumerate(order)}
+        self.low = ranking in _LOW_RANKINGS
+        self.bug = not self.low
+        self.stripped = ranking is Ranking.STRIPPED_HIGH
+        # ``straights`` lists each straight's real ranks from the top card down.
+        self.straight_tops = {
+            frozenset(self.value(rank) for rank in plays): self.value(plays[0])
+            for plays in straights
+        }
+        self.straight_plays = {self.value(plays[0]): plays for plays in straights}
+        self.strengths: dict[tuple[tuple[int, ...], bool], int] = {}
+
+    def value(self, rank: int) -> int:
+        return 1 if rank == 14 and self.ace_low else rank
+
+    def strength(self, ranks: tuple[int, ...], flush: bool) -> int:
+        """The strength of five real ranks (already sorted), flush or not."""
+        memo_key = (ranks, flush)
+        found = self.strengths.get(memo_key)
+        if found is not None:
+            return found
+        values = [self.value(rank) for rank in ranks]
+        counts = Counter(values)
+        groups = sorted(counts.items(), key=lambda item: (item[1], item[0]), reverse=True)
+        shape = tuple(count for _, count in groups)
+        fields = [value for value, _ in groups]
+        if shape in _SHAPES:
+            category = _SHAPES[shape]
+        else:
+            top = self.straight_tops.get(frozenset(values))
+            is_flush = flush and self.flushes
+            if top is not None:
+                category = _C.STRAIGHT_FLUSH if is_flush else _C.STRAIGHT
+                fields = [top]
+            else:
+                category = _C.FLUSH if is_flush else _C.HIGH_CARD
+        strength = self.position[category] << 20
+        for i, field in enumerate(fields):
+            strength |= field << (16 - 4 * i)
+        self.strengths[memo_key] = strength
+        return strength
+
+    def decode(self, score: int) -> tuple[Category, tuple[int, ...]]:
+        """The category and the deciding rank values of a score."""
+        if self.stripped:
+            strength = score >> 2
+        elif self.low:
+            strength = -score
+        else:
+            strength = score
+        category = self.order[strength >> 20]
+        count = len(_GROUP_SIZES[category])
+        fields = tuple((strength >> (16 - 4 * i)) & 15 for i in range(count))
+        return category, fields
+
+
+def _straights(
+    tops: Iterable[int], *, wheel: tuple[int, ...] | None
+) -> tuple[tuple[int, ...], ...]:
+    found = [tuple(range(top, top - 5, -1)) for top in tops]
+    if wheel is not None:
+        found.insert(0, wheel)
+    return tuple(found)
+
+
+_ALL_RANKS: Final = tuple(range(2, 15))
+_RULES: Final = {
+    Ranking.HIGH: _Rules(
+        Ranking.HIGH,
+        ranks=_ALL_RANKS,
+        ace_low=False,
+        straights=_straights(range(6, 15), wheel=(5, 4, 3, 2, 14)),
+        flushes=True,
+        order=_STANDARD_ORDER,
+    ),
+    Ranking.STRIPPED_HIGH: _Rules(
+        Ranking.STRIPPED_HIGH,
+        ranks=tuple(range(7, 15)),
+        ace_low=False,
+        straights=_straights(range(11, 15), wheel=(10, 9, 8, 7, 14)),
+        flushes=True,
+        order=_STRIPPED_ORDER,
+    ),
+    Ranking.ACE_TO_FIVE: _Rules(
+        Ranking.ACE_TO_FIVE,
+        ranks=_ALL_RANKS,
+        ace_low=True,
+        straights=(),
+        flushes=False,
+        order=_STANDARD_ORDER,
+    ),
+    Ranking.DEUCE_TO_SEVEN: _Rules(
+        Ranking.DEUCE_TO_SEVEN,
+        ranks=_ALL_RANKS,
+        ace_low=False,
+        straights=_straights(range(6, 15), wheel=None),
+        flushes=True,
+        order=_STANDARD_ORDER,
+    ),
+    Ranking.ACE_TO_SIX: _Rules(
+        Ranking.ACE_TO_SIX,
+        ranks=_ALL_RANKS,
+        ace_low=True,
+        straights=_straights(range(6, 14), wheel=(5, 4, 3, 2, 14)),
+        flushes=True,
+        order=_STANDARD_ORDER,
+    ),
+}
+
+
+# ---------------------------------------------------------------------------
+# Lookup tables
+# ---------------------------------------------------------------------------
+#
+# The sum of the five ``Card._k`` codes (see engine.cards) holds a 4-bit count
+# per suit in bits 0..15 and a 3-bit count per rank (plus one for the joker)
+# in bits 19..60. With the codes of the substitute cards taken out, the rank
+# counts of the natural cards shifted right by 16, or-ed with the number of
+# substitutes, is the table key. Two tables per ranking: one for when all
+# natural cards share a suit (a flush is possible), one for when they do not.
+# Entries are computed on first use and kept.
+
+_KEY_MASK: Final = ((1 << 42) - 1) << 3
+_SUIT_MASK: Final = 0xFFFF
+_FLUSH_BITS: Final = 0x8888
+# Adding (8 - natural cards) to each suit counter sets its top bit exactly when
+# every natural card (the bug counts in every suit) has that suit.
+_FLUSH_ADD: Final = tuple((3 + wild_count) * 0x1111 for wild_count in range(6))
+_JOKER_SHIFT: Final = 3 + 3 * 13
+
+
+def _compute_entry(rules: _Rules, key: int, flushable: bool) -> int:
+    """The score of the best hand for one table key (see above)."""
+    wild_count = key & 7
+    naturals: list[int] = []
+    for field, rank in enumerate(_ALL_RANKS):
+        naturals.extend([rank] * ((key >> (3 + 3 * field)) & 7))
+    joker = (key >> _JOKER_SHIFT) & 7
+    if joker and not rules.bug:
+        wild_count += joker
+        joker = 0
+    forced_flush = flushable and wild_count == 0 and joker == 0
+    bug_options: tuple[int | None, ...] = rules.ranks if joker else (None,)
+    best: int | None = None
+    for bug in bug_options:
+        base = naturals if bug is None else [*naturals, bug]
+        for extra in combinations_with_replacement(rules.ranks, wild_count):
+            ranks = tuple(sorted((*base, *extra), reverse=True))
+            counts = Counter(ranks)
+            if len(counts) > 1 and max(counts.values()) > 4:
+                continue
+            if forced_flush:
+                flush_options: tuple[bool, ...] = (True,)
+            elif flushable and len(counts) == 5:
+                flush_options = (False, True)
+            else:
+                flush_options = (False,)
+            for flush in flush_options:
+                strength = rules.strength(ranks, flush)
+                if bug is not None and bug != 14:
+                    category = rules.order[strength >> 20]
+                    if category not in (_C.STRAIGHT, _C.FLUSH, _C.STRAIGHT_FLUSH):
+                        continue
+                score = -strength if rules.low else strength
+                if best is None or score > best:
+                    best = score
+    if best is None:  # pragma: no cover - every key built from real cards has a hand
+        raise AssertionError(f"no hand for table key {key:#x}")
+    return best
+
+
+class _Table(dict[int, int]):
+    """A score table that fills itself in on first use of each key."""
+
+    __slots__ = ("_flushable", "_rules")
+
+    def __init__(self, rules: _Rules, flushable: bool) -> None:
+        super().__init__()
+        self._rules = rules
+        self._flushable = flushable
+
+    def __missing__(self, key: int) -> int:
+        score = _compute_entry(self._rules, key, self._flushable)
+        self[key] = score
+        return score
+
+
+_TABLES: Final = {
+    ranking: (_Table(rules, False), _Table(rules, True), rules) for ranking, rules in _RULES.items()
+}
+
+
+# ---------------------------------------------------------------------------
+# Wild-card sets
+# ---------------------------------------------------------------------------
+
+_CARD_BY_INDEX: Final = {card.index: card for card in (*Card._instances.values(),)}
+
+
+class _WildInfo:
+    """A wild-card set prepared for evaluation: its card bits and, for each
+    subset met so far, the sum of its cards' codes."""
+
+    __slots__ = ("cards", "mask", "sums")
+
+    def __init__(self, cards: frozenset[Card]) -> None:
+        self.cards = cards
+        self.mask = 0
+        for card in cards:
+            self.mask |= card._bit
+        self.sums: dict[int, int] = {}
+
+    def sum_of(self, bits: int) -> int:
+        total = 0
+        rest = bits
+        while rest:
+            low = rest & -rest
+            total += _CARD_BY_INDEX[low.bit_length() - 1]._k
+            rest ^= low
+        if len(self.sums) < 4096:
+            self.sums[bits] = total
+        return total
+
+
+_NO_WILD: Final[frozenset[Card]] = frozenset()
+_WILD_INFOS: dict[AbstractSet[Card], _WildInfo] = {}
+
+
+def _wild_info(wild: object) -> _WildInfo:
+    try:
+        return _WILD_INFOS[wild]  # type: ignore[index]
+    except (KeyError, TypeError):
+        pass
+    if isinstance(wild, (str, bytes)) or not isinstance(wild, Iterable):
+        raise TypeError(f"wild must be a set of cards, not {type(wild).__name__}")
+    items = tuple(wild)
+    for card in items:
+        if not isinstance(card, Card):
+            raise TypeError(f"wild must hold only cards, not {card!r}")
+    cards = frozenset(items)
+    info = _WildInfo(cards)
+    if len(_WILD_INFOS) >= 64:
+        _WILD_INFOS.clear()
+    _WILD_INFOS[cards] = info
+    return info
+
+
+# ---------------------------------------------------------------------------
+# Hand values
+# ---------------------------------------------------------------------------
+
+_RANK_WORDS: Final = {
+    1: ("ace", "aces"),
+    2: ("two", "twos"),
+    3: ("three", "threes"),
+    4: ("four", "fours"),
+    5: ("five", "fives"),
+    6: ("six", "sixes"),
+    7: ("seven", "sevens"),
+    8: ("eight", "eights"),
+    9: ("nine", "nines"),
+    10: ("ten", "tens"),
+    11: ("jack", "jacks"),
+    12: ("queen", "queens"),
+    13: ("king", "kings"),
+    14: ("ace", "aces"),
+}
+
+
+def _one(value: int) -> str:
+    return _RANK_WORDS[value][0]
+
+
+def _many(value: int) -> str:
+    return _RANK_WORDS[value][1]
+
+
+def _describe(rules: _Rules, category: Category, fields: tuple[int, ...]) -> str:
+    """What a player would call the hand."""
+    first = fields[0]
+    if category is _C.HIGH_CARD:
+        if rules.low:
+            return f"{_one(first).capitalize()}-{_one(fields[1])} low"
+        return f"{_one(first).capitalize()}-high"
+    if category is _C.PAIR:
+        return f"Pair of {_many(first)}"
+    if category is _C.TWO_PAIR:
+        return f"Two pair, {_many(first)} and {_many(fields[1])}"
+    if category is _C.THREE_OF_A_KIND:
+        return f"Three of a kind, {_many(first)}"
+    if category is _C.STRAIGHT:
+        return f"Straight, {_one(first)} high"
+    if category is _C.FLUSH:
+        return f"Flush, {_one(first)} high"
+    if category is _C.FULL_HOUSE:
+        return f"Full house, {_many(first)} over {_many(fields[1])}"
+    if category is _C.FOUR_OF_A_KIND:
+        return f"Four of a kind, {_many(first)}"
+    if category is _C.STRAIGHT_FLUSH:
+        if first == 14:
+            return "Royal flush"
+        return f"Straight flush, {_one(first)} high"
+    return f"Five {_many(first)}"
+
+
+def _target_ranks(rules: _Rules, category: Category, fields: tuple[int, ...]) -> list[int]:
+    """The real ranks of the five cards in the order they play."""
+    if category in (_C.STRAIGHT, _C.STRAIGHT_FLUSH):
+        return list(rules.straight_plays[fields[0]])
+    ranks: list[int] = []
+    for value, size in zip(fields, _GROUP_SIZES[category], strict=True):
+        ranks.extend([14 if value == 1 else value] * size)
+    return ranks
+
+
+def _play(
+    rules: _Rules, hand: tuple[Card, ...], wild: frozenset[Card], score: int
+) -> tuple[Category, tuple[int, ...], tuple[PlayedCard, ...]]:
+    """Decode a score and say what each of the five cards plays as."""
+    category, fields = rules.decode(score)
+    substitutes = [card for card in hand if card in wild or card is JOKER]
+    naturals = [card for card in hand if not (card in wild or card is JOKER)]
+    pool: dict[int, list[Card]] = {}
+    for card in sorted(naturals, key=lambda c: _SUIT_PREFERENCE.index(c.suit)):
+        pool.setdefault(card.rank, []).append(card)
+    slots: list[PlayedCard | int] = []
+    for rank in _target_ranks(rules, category, fields):
+        available = pool.get(rank)
+        if available:
+            card = available.pop(0)
+            slots.append(PlayedCard(card, card))
+        else:
+            slots.append(rank)
+    flush = category in (_C.FLUSH, _C.STRAIGHT_FLUSH)
+    held = set(naturals)
+    suits_so_far = {card.suit for card in naturals}
+    flush_suit = next(iter(suits_so_far)) if len(suits_so_far) == 1 else "h"
+    stand_ins = iter(substitutes)
+    played: list[PlayedCard] = []
+    for slot in slots:
+        if isinstance(slot, PlayedCard):
+            played.append(slot)
+            continue
+        if flush:
+            suit = flush_suit
+        else:
+            free = [s for s in _SUIT_PREFERENCE if Card(slot, s) not in held]
+            if len(suits_so_far) == 1 and len(free) > 1:
+                # Keep clear of the one suit seen so far: no accidental flush.
+                free = [s for s in free if s not in suits_so_far] or free
+            suit = free[0] if free else _SUIT_PREFERENCE[0]
+        plays_as = Card(slot, suit)
+        held.add(plays_as)
+        suits_so_far.add(suit)
+        played.append(PlayedCard(next(stand_ins), plays_as))
+    return category, fields, tuple(played)
+
+
+def _stripped_suit(category: Category, played: tuple[PlayedCard, ...]) -> int:
+    """The suit strength that breaks ties between equal STRIPPED_HIGH ranks."""
+    if category in (_C.HIGH_CARD, _C.STRAIGHT, _C.FLUSH, _C.STRAIGHT_FLUSH):
+        return _SUIT_STRENGTH[played[0].plays_as.suit]
+    rank = played[0].plays_as.rank
+    return max(_SUIT_STRENGTH[p.plays_as.suit] for p in played if p.plays_as.rank == rank)
+
+
+class HandValue:
+    """The value of a hand under one ranking; made by :func:`evaluate`.
+
+    Values of the same ranking compare with ``<``, ``==`` and so on, and the
+    greater value is the better hand (for lowball, the better low). Equal
+    values tie and hash alike, whatever cards made them. Ordering values of
+    different rankings raises :class:`TypeError`; they are never equal.
+    """
+
+    __slots__ = ("_detail", "_hand", "_ranking", "_score", "_wild")
+
+    _detail: tuple[Category, tuple[int, ...], tuple[PlayedCard, ...]]
+
+    def __init__(
+        self, ranking: Ranking, score: int, hand: tuple[Card, ...], wild: frozenset[Card]
+    ) -> None:
+        self._ranking = ranking
+        self._score = score
+        self._hand = hand
+        self._wild = wild
+
+    @property
+    def ranking(self) -> Ranking:
+        """The ranking this value belongs to."""
+        return self._ranking
+
+    @property
+    def score(self) -> int:
+        """An integer that orders the values of this ranking (greater is better).
+
+        Only meaningful against scores of the same ranking, in the same
+        version of this module.
+        """
+        return self._score
+
+    def _details(self) -> tuple[Category, tuple[int, ...], tuple[PlayedCard, ...]]:
+        try:
+            return self._detail
+        except AttributeError:
+            wild = self._wild if isinstance(self._wild, frozenset) else frozenset(self._wild)
+            detail = _play(_RULES[self._ranking], self._hand, wild, self._score)
+            self._detail = detail
+            return detail
+
+    @property
+    def category(self) -> Category:
+        """The kind of combination (pair, flush, ...)."""
+        return self._details()[0]
+
+    @property
+    def name(self) -> str:
+        """What a player would say: "Full house, kings over nines", "Seven-five low"."""
+        category, fields, _ = self._details()
+        return _describe(_RULES[self._ranking], category, fields)
+
+    @property
+    def cards(self) -> tuple[PlayedCard, ...]:
+        """The five cards that make the value, in the order they play.
+
+        Groups come first (the three of a full house, then the pair), then the
+        other cards from the most to the least important; straights run from
+        the top card down (5-4-3-2-A). Each item says which card is held and
+        which card it plays as.
+        """
+        return self._details()[2]
+
+    @property
+    def ranks(self) -> tuple[int, ...]:
+        """The ranks the five cards play as, in the order of :attr:`cards` (ace 14)."""
+        return tuple(played.plays_as.rank for played in self._details()[2])
+
+    def _check(self, other: HandValue) -> None:
+        if other._ranking is not self._ranking:
+            raise TypeError(
+                f"cannot compare a {self._ranking.value} hand with a {other._ranking.value} hand"
+            )
+
+    def __lt__(self, other: object) -> bool:
+        if other.__class__ is not HandValue:
+            return NotImplemented
+        assert isinstance(other, HandValue)
+        self._check(other)
+        return self._score < other._score
+
+    def __le__(self, other: object) -> bool:
+        if other.__class__ is not HandValue:
+            return NotImplemented
+        assert isinstance(other, HandValue)
+        self._check(other)
+        return self._score <= other._score
+
+    def __gt__(self, other: object) -> bool:
+        if other.__class__ is not HandValue:
+            return NotImplemented
+        assert isinstance(other, HandValue)
+        self._check(other)
+        return self._score > other._score
+
+    def __ge__(self, other: object) -> bool:
+        if other.__class__ is not HandValue:
+            return NotImplemented
+        assert isinstance(other, HandValue)
+        self._check(other)
+        return self._score >= other._score
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not HandValue:
+            return NotImplemented
+        assert isinstance(other, HandValue)
+        return self._ranking is other._ranking and self._score == other._score
+
+    def __ne__(self, other: object) -> bool:
+        result = self.__eq__(other)
+        return result if result is NotImplemented else not result
+
+    def __hash__(self) -> int:
+        return hash((self._ranking, self._score))
+
+    def __str__(self) -> str:
+        return self.name
+
+    def __repr__(self) -> str:
+        played = " ".join(str(item) for item in self.cards)
+        return f"<HandValue {self._ranking.value}: {self.name!r} [{played}]>"
+
+
+# ---------------------------------------------------------------------------
+# Evaluation
+# ---------------------------------------------------------------------------
+
+_SUBSETS: Final = {n: tuple(combinations(range(n), 5)) for n in range(5, 10)}
+
+
+def _bad_cards(cards: tuple[object, ...]) -> Exception:
+    """The exception that explains what is wrong with ``cards``."""
+    for item in cards:
+        if not isinstance(item, Card):
+            return TypeError(f"hands hold cards, not {item!r}")
+    seen: set[Card] = set()
+    for card in cards:
+        assert isinstance(card, Card)
+        if card in seen:
+            return ValueError(f"card {card} appears twice in the hand")
+        seen.add(card)
+    return ValueError("invalid hand")  # pragma: no cover
+
+
+def _bad_ranking(ranking: object) -> Exception:
+    if isinstance(ranking, str):
+        try:
+            Ranking(ranking)
+        except ValueError:
+            names = ", ".join(repr(member.value) for member in Ranking)
+            return ValueError(f"unknown ranking {ranking!r} (expected one of {names})")
+    return TypeError(f"ranking must be a Ranking, not {type(ranking).__name__}")
+
+
+def evaluate(
+    cards: Iterable[Card], ranking: Ranking, *, wild: AbstractSet[Card] = _NO_WILD
+) -> HandValue:
+    """The value of the best five-card hand in ``cards`` under ``ranking``.
+
+    ``cards`` holds five to nine different cards; their order never matters.
+    With more than five, the value is that of the best five of them (ties
+    between equally good fives keep the first in input order). ``wild`` holds
+    the wild cards, for example ``cards_of_rank(2)`` for deuces wild; pass a
+    frozenset (and the same one each time) for speed. See the module
+    docstring for the rules of each ranking, wild cards and the joker.
+
+    >>> from engine.cards import parse_cards
+    >>> evaluate(parse_cards("Kh Ks Kd 9c 9s"), Ranking.HIGH).name
+    'Full house, kings over nines'
+
+    :raises TypeError: if an item of ``cards`` or ``wild`` is not a card, or
+        ``ranking`` is not a :class:`Ranking`.
+    :raises ValueError: if there are fewer than five or more than nine cards,
+        a card appears twice, or a STRIPPED_HIGH hand holds a card below seven.
+    """
+    try:
+        plain, flushing, rules = _TABLES[ranking]
+    except (KeyError, TypeError):
+        raise _bad_ranking(ranking) from None
+    hand = cards if cards.__class__ is tuple else tuple(cards)
+    if len(hand) == 5 and not rules.stripped:
+        try:
+            a, b, c, d, e = hand
+            total = a._k + b._k + c._k + d._k + e._k
+        except AttributeError:
+            raise _bad_cards(hand) from None
+        if (total >> 64).bit_count() != 5:
+            raise _bad_cards(hand)
+        if not wild:
+            if (total + 0x3333) & _FLUSH_BITS:
+                score = flushing[(total >> 16) & _KEY_MASK]
+            else:
+                score = plain[(total >> 16) & _KEY_MASK]
+            return HandValue(ranking, score, hand, _NO_WILD)
+        try:
+            info = _WILD_INFOS[wild]
+        except (KeyError, TypeError):
+            info = _wild_info(wild)
+        bits = (total >> 64) & info.mask
+        if bits:
+            sub = info.sums.get(bits)
+            natural = total - (info.sum_of(bits) if sub is None else sub)
+            count = bits.bit_count()
+            key = ((natural >> 16) & _KEY_MASK) | count
+            if ((natural & _SUIT_MASK) + _FLUSH_ADD[count]) & _FLUSH_BITS:
+                score = flushing[key]
+            else:
+                score = plain[key]
+        elif (total + 0x3333) & _FLUSH_BITS:
+            score = flushing[(total >> 16) & _KEY_MASK]
+        else:
+            score = plain[(total >> 16) & _KEY_MASK]
+        return HandValue(ranking, score, hand, info.cards)
+    return _evaluate_many(hand, rules, plain, flushing, wild)
+
+
+def _evaluate_many(
+    hand: tuple[object, ...],
+    rules: _Rules,
+    plain: _Table,
+    flushing: _Table,
+    wild: object,
+) -> HandValue:
+    """The general path: any number of cards from five to nine, any ranking."""
+    count = len(hand)
+    if not 5 <= count <= 9:
+        raise ValueError(f"a hand needs 5 to 9 cards, not {count}")
+    if not all(isinstance(card, Card) for card in hand):
+        raise _bad_cards(hand)
+    cards: tuple[Card, ...] = hand  # type: ignore[assignment]
+    if len(set(cards)) != count:
+        raise _bad_cards(hand)
+    if rules.stripped:
+        for card in cards:
+            if 0 < card.rank < 7:
+                raise ValueError(
+                    f"card {card} is not in the 32-card deck used by the stripped-high ranking"
+                )
+    info = _wild_info(wild) if wild else _wild_info(_NO_WILD)
+    mask = info.mask
+    codes = [card._k for card in cards]
+    best_score: int | None = None
+    best_five: tuple[int, ...] = ()
+    for five in _SUBSETS[count]:
+        total = 0
+        bits = 0
+        for i in five:
+            total += codes[i]
+        bits = (total >> 64) & mask
+        if bits:
+            sub = info.sums.get(bits)
+            natural = total - (info.sum_of(bits) if sub is None else sub)
+            wilds = bits.bit_count()
+        else:
+            natural = total
+            wilds = 0
+        key = ((natural >> 16) & _KEY_MASK) | wilds
+        if ((natural & _SUIT_MASK) + _FLUSH_ADD[wilds]) & _FLUSH_BITS:
+            score = flushing[key]
+        else:
+            score = plain[key]
+        if rules.stripped:
+            chosen = tuple(cards[i] for i in five)
+            category, _, played = _play(rules, chosen, info.cards, score << 2)
+            score = (score << 2) | _stripped_suit(category, played)
+        if best_score is None or score > best_score:
+            best_score = score
+            best_five = five
+    assert best_score is not None
+    return HandValue(rules.ranking, best_score, tuple(cards[i] for i in best_five), info.cards)
+
+
+# ---------------------------------------------------------------------------
+# Helpers for game rules
+# ---------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=64)
+def minimum_pair(rank: int, ranking: Ranking = Ranking.HIGH) -> HandValue:
+    """The weakest hand holding a pair of ``rank`` under a high ranking.
+
+    A hand opens "jacks or better" exactly when its value is at least
+    ``minimum_pair(11)``: a pair of jacks with the lowest kickers, which loses
+    to every other hand with a pair of jacks and beats every pair of tens.
+
+    :raises ValueError: if ``ranking`` is a lowball ranking, or ``rank`` is not
+        a rank of the ranking's deck (2 to 14; 7 to 14 for STRIPPED_HIGH).
+    """
+    if ranking not in _RULES:
+        raise _bad_ranking(ranking)
+    rules = _RULES[ranking]
+    if rules.low:
+        raise ValueError(f"minimum_pair is for high rankings, not {ranking.value}")
+    if type(rank) is not int or rank not in rules.ranks:
+        raise ValueError(f"rank must be one of {rules.ranks[0]} to 14 here, not {rank!r}")
+    kickers = [other for other in rules.ranks if other != rank][:3]
+    # Spades and clubs are the weakest suits for the stripped tie-break.
+    hand = (
+        Card(rank, "s"),
+        Card(rank, "c"),
+        Card(kickers[0], "s"),
+        Card(kickers[1], "c"),
+        Card(kickers[2], "d"),
+    )
+    return evaluate(hand, ranking)
+
+
+def opening_requirement_met(
+    cards: Iterable[Card],
+    min_pair_rank: int = 11,
+    ranking: Ranking = Ranking.HIGH,
+    *,
+    wild: AbstractSet[Card] = _NO_WILD,
+) -> bool:
+    """Whether ``cards`` hold a pair of ``min_pair_rank`` or better ("jacks or
+    better" by default; progressive jackpots raise the rank)."""
+    return evaluate(cards, ranking, wild=wild) >= minimum_pair(min_pair_rank, ranking)
+
+
+def low_qualifies(value: HandValue, qualifier: int = 8) -> bool:
+    """Whether a lowball value is "``qualifier`` or better".
+
+    The hand qualifies when it has no pair (and, where they count, no straight
+    or flush) and its highest card is at most ``qualifier``: eight or better
+    by default, ``qualifier=9`` for nine or better. The ace counts as one in
+    ACE_TO_FIVE and ACE_TO_SIX and as fourteen in DEUCE_TO_SEVEN.
+
+    :raises ValueError: if ``value`` is not a lowball value or ``qualifier`` is
+        not an integer from 5 to 14.
+    """
+    if not isinstance(value, HandValue):
+        raise TypeError(f"expected a HandValue, not {type(value).__name__}")
+    if not value.ranking.is_low:
+        raise ValueError(f"low_qualifies needs a lowball value, not a {value.ranking.value} one")
+    if type(qualifier) is not int or not 5 <= qualifier <= 14:
+        raise ValueError(f"qualifier must be an integer from 5 to 14, not {qualifier!r}")
+    category, fields, _ = value._details()
+    return category is _C.HIGH_CARD and fields[0] <= qualifier
