@@ -1,0 +1,84 @@
+"""The data layer: SQLite schema and every query of the bot (see :mod:`data.db`).
+
+Usage::
+
+    from data import Database
+
+    db = await Database.open()  # data/poker.db, created and migrated on first start
+    ...
+    await db.close()
+"""
+
+from data.db import DEFAULT_PATH, Database, HandEventIn
+from data.errors import (
+    ChipsMismatch,
+    Cooldown,
+    DataError,
+    EventConflict,
+    HandInProgress,
+    HandNotFound,
+    InsufficientFunds,
+    InvalidArgument,
+    NoHandInProgress,
+    NotFound,
+    SchemaError,
+    TableClosed,
+    TableExists,
+    TableNotFound,
+    WrongGuild,
+)
+from data.models import (
+    Account,
+    AdminLogEntry,
+    ChipAudit,
+    DailyClaim,
+    GuildSettings,
+    Hand,
+    HandEvent,
+    HandSecrets,
+    LeaderboardEntry,
+    LedgerEntry,
+    LedgerKind,
+    Page,
+    PlayerHandResult,
+    PlayerStats,
+    Table,
+    TablePlayer,
+)
+
+__all__ = [
+    "DEFAULT_PATH",
+    "Account",
+    "AdminLogEntry",
+    "ChipAudit",
+    "ChipsMismatch",
+    "Cooldown",
+    "DailyClaim",
+    "DataError",
+    "Database",
+    "EventConflict",
+    "GuildSettings",
+    "Hand",
+    "HandEvent",
+    "HandEventIn",
+    "HandInProgress",
+    "HandNotFound",
+    "HandSecrets",
+    "InsufficientFunds",
+    "InvalidArgument",
+    "LeaderboardEntry",
+    "LedgerEntry",
+    "LedgerKind",
+    "NoHandInProgress",
+    "NotFound",
+    "Page",
+    "PlayerHandResult",
+    "PlayerStats",
+    "SchemaError",
+    "Table",
+    "TableClosed",
+    "TableExists",
+    "TableNotFound",
+    "TablePlayer",
+    "WrongGuild",
+]
