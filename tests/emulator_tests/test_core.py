@@ -1,0 +1,129 @@
+"""The emulator runs a real discord.py bot: login, sync, slash command, button, select, modal,
+autocomplete, DMs with files, ephemerals, deferrals."""
+
+from __future__ import annotations
+
+import time
+
+import discord
+import pytest
+
+from tests.emulator import Emulator, UserActionError, World
+from tests.emulator.example_bot import create_bot
+from tests.emulator.runner import running_bot
+
+
+async def test_start_up_is_fast_and_syncs_commands(emu: Emulator) -> None:
+    t0 = time.perf_counter()
+    async with running_bot(emu, create_bot) as bot:
+        elapsed = time.perf_counter() - t0
+        assert bot.is_ready()
+        assert bot.user is not None and bot.user.id == emu.bot_user.id
+        assert {c.name for c in emu.commands()} == {"poker", "pokeradmin"}
+        poker = next(c for c in emu.commands() if c.name == "poker")
+        subs = {o["name"] for o in poker.data["options"]}
+        assert {"create", "hand", "slow", "say"} <= subs
+        assert bot.get_guild(emu.world.guild.id) is not None  # type: ignore[union-attr]
+    assert elapsed < 2.0, f"emulator + bot start-up took {elapsed:.2f}s"
+    # The bot's own start-up conversation went to the emulator and nowhere else.
+    assert [c.key for c in emu.calls[:2]] == ["GET /users/@me", "GET /oauth2/applications/@me"]
+    assert discord.http.Route.BASE.startswith("http://127.0.0.1:9/")  # restored (guard value)
+
+
+async def test_slash_command_button_select_modal(emu: Emulator, world: World, start_bot) -> None:
+    await start_bot(create_bot)
+    alice, bob = world.players[:2]
+    created = await emu.run_command(
+        alice, world.channel, "poker create", {"variant": "lowball", "seats": 4}
+    )
+    assert created.type == 4 and not created.ephemeral
+    assert created.content == "Table 1: lowball, 4 seats"
+    assert created.message is not None
+    assert created.message.button_labels == ["Discard", "Bet", "Deal", "Join"]
+    assert created.latency is not None and created.latency < 1.0
+
+    joined = await emu.click(bob, created.message, "table:1:join")
+    assert joined.type == 7
+    assert emu.get_message(created.message.id).content == "Table 1: 1 seated"
+
+    discard = await emu.click(alice, created.message, label="Discard")
+    assert discard.type == 4 and discard.ephemeral
+    # Only alice sees the ephemeral menu.
+    assert discard.message in emu.channel_messages(world.channel, as_user=alice)
+    assert discard.message not in emu.channel_messages(world.channel, as_user=bob)
+    assert discard.message not in emu.channel_messages(world.channel)
+    chosen = await emu.select(alice, discard.message, "discard", ["0", "3"])
+    assert chosen.type == 7 and chosen.content == "Discarding: 0,3" and chosen.components == []
+
+    bet = await emu.click(alice, created.message, "table:bet")
+    assert bet.type == 9 and bet.modal is not None and bet.modal["title"] == "Place a bet"
+    submitted = await emu.submit_modal(alice, bet, {"amount": "50"})
+    assert submitted.type == 7
+    assert emu.get_message(created.message.id).content == "alice bets 50"
+
+    choices = await emu.autocomplete(alice, world.channel, "poker create", "variant", "low")
+    assert choices.type == 8 and choices.choices == [{"name": "lowball", "value": "lowball"}]
+    emu.assert_clean()
+
+
+async def test_modal_from_a_slash_command_context(emu: Emulator, world: World, start_bot) -> None:
+    await start_bot(create_bot)
+    alice = world.players[0]
+    created = await emu.run_command(alice, world.channel, "poker create", {"variant": "badugi"})
+    bet = await emu.click(alice, created.message, "table:bet")
+    answer = await emu.submit_modal(alice, bet, {"amount": "abc", "note": "hi"})
+    assert answer.type == 4 and answer.ephemeral and answer.content == "Amount must be a number."
+
+
+async def test_dm_with_embed_and_png(emu: Emulator, world: World, start_bot) -> None:
+    await start_bot(create_bot)
+    alice = world.players[0]
+    result = await emu.run_command(alice, world.channel, "poker hand")
+    assert result.type == 5 and result.ephemeral
+    await emu.wait_for(lambda: result.message is not None and not result.message.loading)
+    assert result.content == "Check your DMs."
+    dms = emu.dms(alice)
+    assert len(dms) == 1
+    assert dms[0].embeds[0]["title"] == "Your hand"
+    (png,) = dms[0].attachments
+    assert png.filename == "hand.png" and png.data.startswith(b"\x89PNG")
+    assert emu.dms(world.players[1]) == []
+
+
+async def test_deferred_update_then_followup_and_dm(emu: Emulator, world: World, start_bot) -> None:
+    await start_bot(create_bot)
+    alice = world.players[0]
+    created = await emu.run_command(alice, world.channel, "poker create", {"variant": "badugi"})
+    mark = emu.mark()
+    dealt = await emu.click(alice, created.message, "table:deal")
+    assert dealt.type == 6
+    await emu.wait_for(lambda: emu.dms(alice) and dealt.followups)
+    (note,) = dealt.followups
+    assert note.ephemeral and note.content == "Your cards are in your DMs"
+    await emu.idle()
+    counts = emu.count_calls(mark)
+    assert counts == {"interaction_callback": 1, "interaction_webhook": 1, "rest": 2}
+    assert emu.count_routes(mark)["POST /channels/{channel_id}/messages"] == 1
+
+
+async def test_channel_messages_edit_and_visibility(emu: Emulator, world: World, start_bot) -> None:
+    await start_bot(create_bot)
+    alice = world.players[0]
+    await emu.run_command(alice, world.channel, "poker say", {"text": "hello"})
+    await emu.wait_for(lambda: (m := emu.latest(world.channel)) and m.edited_at)
+    latest = emu.latest(world.channel)
+    assert latest is not None and latest.content == "hello (edited)"
+    assert [r["content"] for r in latest.revisions] == ["hello"]
+    # alice additionally sees her ephemeral acknowledgement.
+    mine = emu.channel_messages(world.channel, as_user=alice)
+    assert [m.content for m in mine] == ["posting", "hello (edited)"]
+
+
+async def test_admin_command_needs_manage_server(emu: Emulator, world: World, start_bot) -> None:
+    await start_bot(create_bot)
+    with pytest.raises(UserActionError, match="lacks the permissions"):
+        await emu.run_command(world.players[0], world.channel, "pokeradmin reset")
+    result = await emu.run_command(world.host, world.channel, "pokeradmin reset")
+    assert result.content == "reset done" and result.ephemeral
+    cmd = next(c for c in emu.commands() if c.name == "pokeradmin")
+    assert cmd.to_dict()["default_member_permissions"] == str(0x20)
