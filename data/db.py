@@ -351,6 +351,21 @@ class Database:
         """The schema version of the open file (``PRAGMA user_version``)."""
         return await self._run(schema_version, write=False)
 
+    async def check_integrity(self) -> list[str]:
+        """SQLite's own checks (``integrity_check`` and ``foreign_key_check``): a list of
+        problems, empty when the file is sound. Cheap enough for a start-up check."""
+
+        async def body(conn: aiosqlite.Connection) -> list[str]:
+            problems = [
+                str(r[0]) for r in await _rows(conn, "PRAGMA integrity_check") if r[0] != "ok"
+            ]
+            problems += [
+                f"foreign key: {tuple(r)}" for r in await _rows(conn, "PRAGMA foreign_key_check")
+            ]
+            return problems
+
+        return await self._run(body, write=False)
+
     # ---------------------------------------------------------------- transactions
 
     async def _run(self, body: _Body[T], *, write: bool = True) -> T:

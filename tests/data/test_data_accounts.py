@@ -1,0 +1,210 @@
+"""Accounts, settings, the daily bonus, admin chip changes and the ledger."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from data import (
+    Cooldown,
+    Database,
+    DataError,
+    InsufficientFunds,
+    InvalidArgument,
+)
+
+from .helpers import ADMIN, GUILD, OTHER_GUILD
+
+DAY = 24 * 60 * 60
+
+
+async def test_account_created_lazily_with_starting_bankroll(db: Database) -> None:
+    assert (await db.ledger(GUILD)).total == 0
+    account = await db.account(GUILD, 5, now=123)
+    assert (account.balance, account.created_at, account.last_daily_at) == (1000, 123.0, None)
+    assert await db.balance(GUILD, 5) == 1000  # second call: no new account, no new row
+    page = await db.ledger(GUILD, 5)
+    assert page.total == 1
+    (entry,) = page.items
+    assert (entry.kind, entry.delta, entry.balance_after, entry.created_at) == (
+        "issue",
+        1000,
+        1000,
+        123.0,
+    )
+
+
+async def test_accounts_are_per_server(db: Database) -> None:
+    await db.update_settings(OTHER_GUILD, ADMIN, starting_bankroll=50)
+    assert await db.balance(GUILD, 5) == 1000
+    assert await db.balance(OTHER_GUILD, 5) == 50
+    assert (await db.chip_audit(GUILD)).circulating == 1000
+    assert (await db.chip_audit(OTHER_GUILD)).circulating == 50
+    assert (await db.chip_audit()).circulating == 1050
+
+
+async def test_settings_defaults_update_and_log(db: Database) -> None:
+    settings = await db.get_settings(GUILD)
+    assert (settings.starting_bankroll, settings.daily_amount, settings.daily_cooldown) == (
+        1000,
+        100,
+        DAY,
+    )
+    assert (settings.table_defaults_json, settings.updated_at, settings.updated_by) == (
+        "{}",
+        None,
+        None,
+    )
+    new = await db.update_settings(
+        GUILD,
+        ADMIN,
+        starting_bankroll=500,
+        table_defaults_json='{"seats": 6}',
+        note="smaller stakes",
+        now=50,
+    )
+    assert (new.starting_bankroll, new.daily_amount, new.table_defaults_json) == (
+        500,
+        100,
+        '{"seats": 6}',
+    )
+    assert (new.updated_at, new.updated_by) == (50.0, ADMIN)
+    assert await db.balance(GUILD, 7) == 500  # new accounts use the new starting bankroll
+    (log,) = (await db.admin_log(GUILD)).items
+    assert (log.action, log.actor_id, log.target_id, log.note) == (
+        "settings",
+        ADMIN,
+        None,
+        "smaller stakes",
+    )
+    assert json.loads(log.old_value) == {"starting_bankroll": 1000, "table_defaults": "{}"}
+    assert json.loads(log.new_value) == {"starting_bankroll": 500, "table_defaults": '{"seats": 6}'}
+    assert (await db.get_settings(OTHER_GUILD)).starting_bankroll == 1000
+
+
+async def test_settings_validation_changes_nothing(db: Database) -> None:
+    with pytest.raises(InvalidArgument):
+        await db.update_settings(GUILD, ADMIN)
+    with pytest.raises(InvalidArgument):
+        await db.update_settings(GUILD, ADMIN, daily_amount=-1)
+    with pytest.raises(InvalidArgument, match="JSON"):
+        await db.update_settings(GUILD, ADMIN, table_defaults_json="{not json")
+    assert (await db.get_settings(GUILD)).updated_at is None
+    assert (await db.admin_log(GUILD)).total == 0
+
+
+async def test_daily_and_cooldown(db: Database) -> None:
+    claim = await db.claim_daily(GUILD, 5, now=1000)
+    assert (claim.amount, claim.balance, claim.next_at) == (100, 1100, 1000 + DAY)
+    assert claim.entry.kind == "daily"
+    rows_before = (await db.ledger(GUILD)).total
+
+    with pytest.raises(Cooldown) as info:
+        await db.claim_daily(GUILD, 5, now=1000 + DAY - 90)
+    assert info.value.remaining == 90
+    assert info.value.next_at == 1000 + DAY
+    assert "0h 01m 30s" in str(info.value)
+    assert isinstance(info.value, DataError)
+    assert await db.balance(GUILD, 5) == 1100
+    assert (await db.ledger(GUILD)).total == rows_before
+
+    claim = await db.claim_daily(GUILD, 5, now=1000 + DAY)  # exactly at next_at
+    assert claim.balance == 1200
+    # another member is independent
+    assert (await db.claim_daily(GUILD, 6, now=1000 + DAY)).balance == 1100
+
+
+async def test_daily_follows_settings(db: Database) -> None:
+    await db.update_settings(GUILD, ADMIN, daily_amount=25, daily_cooldown=60)
+    assert (await db.claim_daily(GUILD, 5, now=0)).amount == 25
+    with pytest.raises(Cooldown):
+        await db.claim_daily(GUILD, 5, now=59.5)
+    assert (await db.claim_daily(GUILD, 5, now=60)).balance == 1050
+    # a cooldown that raises time on someone already waiting applies at once
+    await db.update_settings(GUILD, ADMIN, daily_cooldown=3600)
+    with pytest.raises(Cooldown) as info:
+        await db.claim_daily(GUILD, 5, now=120)
+    assert info.value.next_at == 60 + 3600
+
+
+async def test_admin_grant_set_remove(db: Database) -> None:
+    grant = await db.admin_grant(GUILD, ADMIN, 5, 250, note="tournament prize", now=10)
+    assert (grant.kind, grant.delta, grant.balance_after, grant.actor_id) == (
+        "admin_grant",
+        250,
+        1250,
+        ADMIN,
+    )
+    set_down = await db.admin_set(GUILD, ADMIN, 5, 200, now=11)
+    assert (set_down.kind, set_down.delta, set_down.balance_after) == ("admin_set", -1050, 200)
+    set_up = await db.admin_set(GUILD, ADMIN, 5, 300, now=12)
+    assert set_up.delta == 100
+    removed = await db.admin_remove(GUILD, ADMIN, 5, 300, note="cheating", now=13)
+    assert (removed.kind, removed.delta, removed.balance_after) == ("admin_remove", -300, 0)
+
+    log = (await db.admin_log(GUILD)).items  # newest first
+    assert [(e.action, json.loads(e.old_value), json.loads(e.new_value)) for e in log] == [
+        ("remove", 300, 0),
+        ("set", 200, 300),
+        ("set", 1250, 200),
+        ("grant", 1000, 1250),
+    ]
+    assert [e.entry_id for e in log] == [removed.entry_id, set_up.entry_id, set_down.entry_id,
+                                         grant.entry_id]  # fmt: skip
+    assert all(e.target_id == 5 and e.actor_id == ADMIN for e in log)
+
+    audit = await db.chip_audit(GUILD)
+    assert audit.ok, audit
+    assert (audit.issued, audit.removed, audit.bankrolls) == (1000 + 250 + 100, 1050 + 300, 0)
+
+
+async def test_admin_remove_too_much_changes_nothing(db: Database) -> None:
+    # the target has no account yet: it would be created, but the whole transaction rolls back
+    with pytest.raises(InsufficientFunds) as info:
+        await db.admin_remove(GUILD, ADMIN, 5, 1001)
+    assert (info.value.balance, info.value.needed) == (1000, 1001)
+    assert (await db.ledger(GUILD)).total == 0
+    assert (await db.admin_log(GUILD)).total == 0
+    assert (await db.leaderboard(GUILD)).total == 0
+
+
+@pytest.mark.parametrize("amount", [0, -5, True, 1.5, "10"])
+async def test_admin_amounts_validated(db: Database, amount: object) -> None:
+    with pytest.raises(InvalidArgument):
+        await db.admin_grant(GUILD, ADMIN, 5, amount)  # type: ignore[arg-type]
+    with pytest.raises(InvalidArgument):
+        await db.admin_remove(GUILD, ADMIN, 5, amount)  # type: ignore[arg-type]
+    assert (await db.ledger(GUILD)).total == 0
+
+
+async def test_ledger_pages(db: Database) -> None:
+    for i in range(5):
+        await db.admin_grant(GUILD, ADMIN, 5, i + 1, now=i)
+    await db.balance(GUILD, 6)
+    first = await db.ledger(GUILD, 5, offset=0, limit=4)
+    assert first.total == 6 and len(first.items) == 4
+    assert (first.has_previous, first.has_next) == (False, True)
+    assert [e.delta for e in first.items] == [5, 4, 3, 2]
+    second = await db.ledger(GUILD, 5, offset=4, limit=4)
+    assert [e.delta for e in second.items] == [1, 1000]
+    assert (second.has_previous, second.has_next) == (True, False)
+    assert (await db.ledger(GUILD)).total == 7
+    with pytest.raises(InvalidArgument):
+        await db.ledger(GUILD, limit=0)
+    with pytest.raises(InvalidArgument):
+        await db.ledger(GUILD, offset=-1)
+
+
+async def test_now_is_validated(db: Database) -> None:
+    with pytest.raises(InvalidArgument):
+        await db.claim_daily(GUILD, 5, now=float("nan"))
+    with pytest.raises(InvalidArgument):
+        await db.account(GUILD, 5, now="soon")  # type: ignore[arg-type]
+
+
+async def test_closed_database_refuses(db: Database) -> None:
+    await db.close()
+    with pytest.raises(DataError, match="closed"):
+        await db.balance(GUILD, 5)
+    await db.close()  # idempotent

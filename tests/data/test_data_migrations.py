@@ -1,0 +1,191 @@
+"""Opening files, pragmas, and schema migrations (PRAGMA user_version + ordered scripts)."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+import data
+from data import DEFAULT_PATH, Database, SchemaError
+from data.migrations import Migration, load_migrations
+
+from .helpers import GUILD, seat_players, start_hand
+
+SHIPPED = load_migrations()
+
+# A realistic future migration: rebuild `accounts` (the SQLite way, since ALTER TABLE cannot add
+# a CHECK) while the ledger and stats still reference it.
+REBUILD_ACCOUNTS = Migration(
+    len(SHIPPED) + 1,
+    "account_nicknames",
+    """
+    CREATE TABLE accounts_new (
+        guild_id      INTEGER NOT NULL,
+        user_id       INTEGER NOT NULL,
+        balance       INTEGER NOT NULL CHECK (balance >= 0),
+        last_daily_at REAL,
+        created_at    REAL    NOT NULL,
+        updated_at    REAL    NOT NULL,
+        nickname      TEXT CHECK (nickname IS NULL OR length(nickname) <= 32),
+        PRIMARY KEY (guild_id, user_id)
+    ) WITHOUT ROWID;
+    INSERT INTO accounts_new (guild_id, user_id, balance, last_daily_at, created_at, updated_at)
+        SELECT guild_id, user_id, balance, last_daily_at, created_at, updated_at FROM accounts;
+    DROP TABLE accounts;
+    ALTER TABLE accounts_new RENAME TO accounts;
+    """,
+)
+
+
+def raw_query(path: Path, sql: str) -> list[tuple[object, ...]]:
+    conn = sqlite3.connect(path)
+    try:
+        return conn.execute(sql).fetchall()
+    finally:
+        conn.close()
+
+
+async def test_shipped_migrations_are_ordered() -> None:
+    assert [m.version for m in SHIPPED] == list(range(1, len(SHIPPED) + 1))
+    assert SHIPPED[0].name == "initial"
+
+
+async def test_default_path_is_under_data() -> None:
+    assert DEFAULT_PATH == Path(data.__file__).resolve().parent / "poker.db"
+
+
+async def test_new_file_gets_schema_and_pragmas(tmp_path: Path) -> None:
+    path = tmp_path / "nested" / "dir" / "poker.db"
+    db = await Database.open(path)
+    try:
+        assert path.exists()
+        assert await db.schema_version() == len(SHIPPED)
+        conn = db._conn  # white-box: per-connection pragmas
+        assert conn is not None
+        pragmas = {}
+        for name in ("journal_mode", "synchronous", "foreign_keys", "busy_timeout"):
+            pragmas[name] = tuple(next(iter(await conn.execute_fetchall(f"PRAGMA {name}"))))[0]
+        assert pragmas == {
+            "journal_mode": "wal",
+            "synchronous": 2,  # FULL
+            "foreign_keys": 1,
+            "busy_timeout": 10000,
+        }
+        assert await db.check_integrity() == []
+    finally:
+        await db.close()
+    assert raw_query(path, "PRAGMA user_version") == [(len(SHIPPED),)]
+
+
+async def test_normal_synchronous_is_an_option(tmp_path: Path) -> None:
+    db = await Database.open(tmp_path / "p.db", synchronous="NORMAL")
+    try:
+        assert db._conn is not None
+        rows = list(await db._conn.execute_fetchall("PRAGMA synchronous"))
+        assert rows[0][0] == 1
+    finally:
+        await db.close()
+    with pytest.raises(data.InvalidArgument):
+        await Database.open(tmp_path / "p.db", synchronous="OFF")  # type: ignore[arg-type]
+
+
+async def test_reopen_keeps_data_and_does_not_rerun(tmp_path: Path) -> None:
+    path = tmp_path / "poker.db"
+    db = await Database.open(path)
+    await db.admin_grant(GUILD, 9, 5, 10)
+    await db.close()
+    db = await Database.open(path)
+    try:
+        assert await db.balance(GUILD, 5) == 1010
+        assert await db.schema_version() == len(SHIPPED)
+    finally:
+        await db.close()
+
+
+async def test_upgrade_from_older_version_keeps_everything(tmp_path: Path) -> None:
+    path = tmp_path / "poker.db"
+    old = await Database.open(path)  # "the bot as shipped today"
+    table = await old.create_table(GUILD, 100, 5, "{}")
+    stacks = await seat_players(old, table, {5: 300, 6: 200})
+    hand = await start_hand(old, table, stacks)
+    await old.claim_daily(GUILD, 7, now=0)
+    before = (
+        await old.leaderboard(GUILD),
+        await old.ledger(GUILD, limit=100),
+        await old.get_table(table.table_id),
+        await old.hand_events(hand.hand_id, allow_in_progress=True),
+    )
+    await old.close()
+
+    new = await Database.open(path, migrations=[*SHIPPED, REBUILD_ACCOUNTS])  # "next release"
+    try:
+        assert await new.schema_version() == len(SHIPPED) + 1
+        after = (
+            await new.leaderboard(GUILD),
+            await new.ledger(GUILD, limit=100),
+            await new.get_table(table.table_id),
+            await new.hand_events(hand.hand_id, allow_in_progress=True),
+        )
+        assert after == before
+        assert (await new.chip_audit()).ok
+        assert await new.check_integrity() == []
+        # the upgraded schema works, foreign keys included
+        await new.admin_grant(GUILD, 9, 8, 5)
+        assert await new.balance(GUILD, 8) == 1005
+    finally:
+        await new.close()
+    columns = [r[1] for r in raw_query(path, "PRAGMA table_info(accounts)")]
+    assert "nickname" in columns
+    # and older code now refuses the newer file rather than corrupting it
+    with pytest.raises(SchemaError, match="newer|only knows"):
+        await Database.open(path)
+
+
+async def test_failed_migration_rolls_back(tmp_path: Path) -> None:
+    path = tmp_path / "poker.db"
+    db = await Database.open(path)
+    await db.balance(GUILD, 5)
+    await db.close()
+    broken = Migration(
+        len(SHIPPED) + 1,
+        "broken",
+        "ALTER TABLE accounts ADD COLUMN half_done TEXT; SELECT * FROM no_such_table;",
+    )
+    with pytest.raises(SchemaError, match="rolled back"):
+        await Database.open(path, migrations=[*SHIPPED, broken])
+    assert raw_query(path, "PRAGMA user_version") == [(len(SHIPPED),)]
+    assert "half_done" not in [r[1] for r in raw_query(path, "PRAGMA table_info(accounts)")]
+
+    orphan = Migration(
+        len(SHIPPED) + 1,
+        "orphan_rows",
+        "INSERT INTO ledger (guild_id, user_id, delta, balance_after, kind, created_at) "
+        "VALUES (1, 424242, 5, 5, 'issue', 0);",
+    )
+    with pytest.raises(SchemaError, match="foreign-key"):
+        await Database.open(path, migrations=[*SHIPPED, orphan])
+    assert raw_query(path, "SELECT count(*) FROM ledger") == [(1,)]
+
+    db = await Database.open(path)  # still fine for the current code
+    try:
+        assert await db.balance(GUILD, 5) == 1000
+        assert await db.check_integrity() == []
+    finally:
+        await db.close()
+
+
+async def test_migration_list_must_be_contiguous(tmp_path: Path) -> None:
+    gap = Migration(len(SHIPPED) + 2, "gap", "SELECT 1;")
+    with pytest.raises(SchemaError, match="1..N"):
+        await Database.open(tmp_path / "p.db", migrations=[*SHIPPED, gap])
+
+
+async def test_newer_file_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "future.db"
+    conn = sqlite3.connect(path)
+    conn.execute("PRAGMA user_version = 999")
+    conn.close()
+    with pytest.raises(SchemaError, match="999"):
+        await Database.open(path)
