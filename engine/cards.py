@@ -62,26 +62,33 @@ _RANK_NAMES: Final = {
     14: "ace",
 }
 
-# Layout of the evaluation code ``Card._k`` (private; engine.hands relies on it).
-# Adding the codes of five different cards never carries between the fields:
-#   bits  0..15  one 4-bit counter per suit (clubs lowest); the joker adds 1 to all four
-#   bits 16..18  always zero (engine.hands puts a wild-card count there)
-#   bits 19..60  one 3-bit counter per rank, deuce lowest, then a 14th one for the joker
-#   bits 64..116 one bit per physical card (card index), so duplicates can be detected
-_SUIT_SHIFT: Final = {"c": 0, "d": 4, "h": 8, "s": 12}
-_RANK_FIELD_SHIFT: Final = 19
-_JOKER_FIELD: Final = 13
-_CARD_BIT_SHIFT: Final = 64
+# The evaluation code ``Card._k`` (private; engine.hands relies on it). Adding
+# the codes of five different cards never carries from one field to another:
+#   bits  0..32  the ranks as a number in base 5: 5**(rank - 2) per card, and
+#                5**13 for the joker, so each base-5 digit counts one rank
+#   bits 33..56  a 6-bit field per suit (clubs lowest): 7 per card of the suit,
+#                and 7 in every field for the joker; only five cards of one
+#                suit (35) set the field's top bit
+#   bits 57..59  always zero (engine.hands puts a wild-card count there)
+#   bits 60..165 two bits per physical card: bit 60 + 2 * index is the card's
+#                own bit (``Card._bit``); the bit above it is set only when
+#                the same card is added twice
+_SUIT_SHIFT: Final = {"c": 33, "d": 39, "h": 45, "s": 51}
+_CARD_BIT_SHIFT: Final = 60
 
 
 def _code(rank: int, suit: str, index: int) -> int:
     if rank == 0:
-        suit_part = 0x1111
-        rank_part = 1 << (_RANK_FIELD_SHIFT + 3 * _JOKER_FIELD)
+        suit_part = sum(7 << shift for shift in _SUIT_SHIFT.values())
+        rank_part = 5**13
     else:
-        suit_part = 1 << _SUIT_SHIFT[suit]
-        rank_part = 1 << (_RANK_FIELD_SHIFT + 3 * (rank - 2))
-    return (1 << (_CARD_BIT_SHIFT + index)) | rank_part | suit_part
+        suit_part = 7 << _SUIT_SHIFT[suit]
+        rank_part = 5 ** (rank - 2)
+    return _card_bit(index) | suit_part | rank_part
+
+
+def _card_bit(index: int) -> int:
+    return 1 << (_CARD_BIT_SHIFT + 2 * index)
 
 
 class Card:
@@ -130,7 +137,7 @@ class Card:
         object.__setattr__(card, "rank", rank)
         object.__setattr__(card, "suit", suit)
         object.__setattr__(card, "_index", index)
-        object.__setattr__(card, "_bit", 1 << index)
+        object.__setattr__(card, "_bit", _card_bit(index))
         object.__setattr__(card, "_k", _code(rank, suit, index))
         cls._instances[(rank, suit)] = card
         return card

@@ -344,30 +344,43 @@ _RULES: Final = {
 # Lookup tables
 # ---------------------------------------------------------------------------
 #
-# The sum of the five ``Card._k`` codes (see engine.cards) holds a 4-bit count
-# per suit in bits 0..15 and a 3-bit count per rank (plus one for the joker)
-# in bits 19..60. With the codes of the substitute cards taken out, the rank
-# counts of the natural cards shifted right by 16, or-ed with the number of
-# substitutes, is the table key. Two tables per ranking: one for when all
-# natural cards share a suit (a flush is possible), one for when they do not.
-# Entries are computed on first use and kept.
+# The sum of five ``Card._k`` codes (see engine.cards) holds the ranks as a
+# base-5 number (one digit per rank, one for the joker) in bits 0..32, a 6-bit
+# field per suit in bits 33..56 (7 per card of the suit, 7 in each field for
+# the joker) and two bits per card from bit 60 up: the card's own bit, and
+# above it a bit that only a duplicate card can set. Five cards of one suit,
+# or four and the joker, make 35, the only field value with bit 5 set: a
+# flush is possible.
+#
+# To make a table key, take out the codes of the substitute cards (wild
+# cards; the fitter in lowball is handled by the table itself), add 7 per
+# substitute to every suit field (so bit 5 still means "every natural card
+# has this suit") and put the number of substitutes in bits 57..59; then keep
+# the bits in ``_KEY_MASK``. Without wild cards the key is simply the sum
+# masked. The ranks sit in the low bits so that keys hash well. One table per
+# ranking maps keys to scores; entries are computed on first use and kept.
 
-_KEY_MASK: Final = ((1 << 42) - 1) << 3
-_SUIT_MASK: Final = 0xFFFF
-_FLUSH_BITS: Final = 0x8888
-# Adding (8 - natural cards) to each suit counter sets its top bit exactly when
-# every natural card (the bug counts in every suit) has that suit.
-_FLUSH_ADD: Final = tuple((3 + wild_count) * 0x1111 for wild_count in range(6))
-_JOKER_SHIFT: Final = 3 + 3 * 13
+_RANK_PART: Final = (1 << 33) - 1
+_FLUSH_BITS: Final = sum(32 << shift for shift in (33, 39, 45, 51))
+_WILD_SHIFT: Final = 57
+_KEY_MASK: Final = _RANK_PART | _FLUSH_BITS | (7 << _WILD_SHIFT)
+_KEY_ADD: Final = tuple(
+    sum((7 * w) << shift for shift in (33, 39, 45, 51)) + (w << _WILD_SHIFT) for w in range(6)
+)
+_CARD_BITS: Final = sum(1 << (60 + 2 * index) for index in range(53))
+_DUPLICATES: Final = _CARD_BITS << 1
 
 
-def _compute_entry(rules: _Rules, key: int, flushable: bool) -> int:
+def _compute_entry(rules: _Rules, key: int) -> int:
     """The score of the best hand for one table key (see above)."""
-    wild_count = key & 7
+    flushable = bool(key & _FLUSH_BITS)
+    wild_count = (key >> _WILD_SHIFT) & 7
     naturals: list[int] = []
-    for field, rank in enumerate(_ALL_RANKS):
-        naturals.extend([rank] * ((key >> (3 + 3 * field)) & 7))
-    joker = (key >> _JOKER_SHIFT) & 7
+    digits = key & _RANK_PART
+    for rank in _ALL_RANKS:
+        digits, count = divmod(digits, 5)
+        naturals.extend([rank] * count)
+    joker = digits
     if joker and not rules.bug:
         wild_count += joker
         joker = 0
@@ -401,25 +414,19 @@ def _compute_entry(rules: _Rules, key: int, flushable: bool) -> int:
     return best
 
 
-class _Table(dict[int, int]):
-    """A score table that fills itself in on first use of each key."""
-
-    __slots__ = ("_flushable", "_rules")
-
-    def __init__(self, rules: _Rules, flushable: bool) -> None:
-        super().__init__()
-        self._rules = rules
-        self._flushable = flushable
-
-    def __missing__(self, key: int) -> int:
-        score = _compute_entry(self._rules, key, self._flushable)
-        self[key] = score
-        return score
-
-
-_TABLES: Final = {
-    ranking: (_Table(rules, False), _Table(rules, True), rules) for ranking, rules in _RULES.items()
+# STRIPPED_HIGH is missing from _FAST on purpose: its suit tie-break needs the
+# slower general path. Its table still lives in _ALL_TABLES.
+_ALL_TABLES: Final[dict[Ranking, dict[int, int]]] = {ranking: {} for ranking in _RULES}
+_FAST: Final[dict[Ranking, dict[int, int]]] = {
+    ranking: table for ranking, table in _ALL_TABLES.items() if ranking is not Ranking.STRIPPED_HIGH
 }
+
+
+def _fill(ranking: Ranking, key: int) -> int:
+    """Compute, store and return a table entry that was not there yet."""
+    score = _compute_entry(_RULES[ranking], key)
+    _ALL_TABLES[ranking][key] = score
+    return score
 
 
 # ---------------------------------------------------------------------------
@@ -430,28 +437,30 @@ _CARD_BY_INDEX: Final = {card.index: card for card in (*Card._instances.values()
 
 
 class _WildInfo:
-    """A wild-card set prepared for evaluation: its card bits and, for each
-    subset met so far, the sum of its cards' codes."""
+    """A wild-card set prepared for evaluation: its cards' bits and, for each
+    subset of it met so far, what to subtract from a five-card code sum to
+    get the table key of the rest (see "Lookup tables")."""
 
-    __slots__ = ("cards", "mask", "sums")
+    __slots__ = ("cards", "mask", "offsets")
 
     def __init__(self, cards: frozenset[Card]) -> None:
         self.cards = cards
         self.mask = 0
         for card in cards:
             self.mask |= card._bit
-        self.sums: dict[int, int] = {}
+        self.offsets: dict[int, int] = {}
 
-    def sum_of(self, bits: int) -> int:
+    def offset(self, bits: int) -> int:
         total = 0
         rest = bits
         while rest:
             low = rest & -rest
-            total += _CARD_BY_INDEX[low.bit_length() - 1]._k
+            total += _CARD_BY_INDEX[(low.bit_length() - 61) // 2]._k
             rest ^= low
-        if len(self.sums) < 4096:
-            self.sums[bits] = total
-        return total
+        offset = total - _KEY_ADD[bits.bit_count()]
+        if len(self.offsets) < 4096:
+            self.offsets[bits] = offset
+        return offset
 
 
 _NO_WILD: Final[frozenset[Card]] = frozenset()
@@ -726,6 +735,7 @@ class HandValue:
 # Evaluation
 # ---------------------------------------------------------------------------
 
+_new: Final = object.__new__
 _SUBSETS: Final = {n: tuple(combinations(range(n), 5)) for n in range(5, 10)}
 
 
@@ -759,11 +769,12 @@ def evaluate(
     """The value of the best five-card hand in ``cards`` under ``ranking``.
 
     ``cards`` holds five to nine different cards; their order never matters.
-    With more than five, the value is that of the best five of them (ties
-    between equally good fives keep the first in input order). ``wild`` holds
-    the wild cards, for example ``cards_of_rank(2)`` for deuces wild; pass a
-    frozenset (and the same one each time) for speed. See the module
-    docstring for the rules of each ranking, wild cards and the joker.
+    With more than five, the value is that of the best five of them (when
+    several fives are equally good, :attr:`HandValue.cards` shows the first
+    in input order). ``wild`` holds the wild cards, for example
+    ``cards_of_rank(2)`` for deuces wild; passing the same frozenset each time
+    is fastest. See the module docstring for the rules of each ranking, wild
+    cards and the joker.
 
     >>> from engine.cards import parse_cards
     >>> evaluate(parse_cards("Kh Ks Kd 9c 9s"), Ranking.HIGH).name
@@ -774,55 +785,64 @@ def evaluate(
     :raises ValueError: if there are fewer than five or more than nine cards,
         a card appears twice, or a STRIPPED_HIGH hand holds a card below seven.
     """
-    try:
-        plain, flushing, rules = _TABLES[ranking]
-    except (KeyError, TypeError):
-        raise _bad_ranking(ranking) from None
     hand = cards if cards.__class__ is tuple else tuple(cards)
-    if len(hand) == 5 and not rules.stripped:
+    if len(hand) == 5:
+        # The fast path: five cards, any ranking but STRIPPED_HIGH. Anything
+        # unusual (including every error) drops through to _evaluate_many.
+        # The HandValue is filled in here rather than by a constructor call,
+        # which saves a Python frame per evaluation.
         try:
+            table = _FAST[ranking]
             a, b, c, d, e = hand
             total = a._k + b._k + c._k + d._k + e._k
-        except AttributeError:
-            raise _bad_cards(hand) from None
-        if (total >> 64).bit_count() != 5:
-            raise _bad_cards(hand)
-        if not wild:
-            if (total + 0x3333) & _FLUSH_BITS:
-                score = flushing[(total >> 16) & _KEY_MASK]
-            else:
-                score = plain[(total >> 16) & _KEY_MASK]
-            return HandValue(ranking, score, hand, _NO_WILD)
-        try:
-            info = _WILD_INFOS[wild]
-        except (KeyError, TypeError):
-            info = _wild_info(wild)
-        bits = (total >> 64) & info.mask
-        if bits:
-            sub = info.sums.get(bits)
-            natural = total - (info.sum_of(bits) if sub is None else sub)
-            count = bits.bit_count()
-            key = ((natural >> 16) & _KEY_MASK) | count
-            if ((natural & _SUIT_MASK) + _FLUSH_ADD[count]) & _FLUSH_BITS:
-                score = flushing[key]
-            else:
-                score = plain[key]
-        elif (total + 0x3333) & _FLUSH_BITS:
-            score = flushing[(total >> 16) & _KEY_MASK]
+        except (KeyError, TypeError, AttributeError):
+            pass
         else:
-            score = plain[(total >> 16) & _KEY_MASK]
-        return HandValue(ranking, score, hand, info.cards)
-    return _evaluate_many(hand, rules, plain, flushing, wild)
+            if not total & _DUPLICATES:
+                if not wild:
+                    key = total & _KEY_MASK
+                    try:
+                        score = table[key]
+                    except KeyError:
+                        score = _fill(ranking, key)
+                    value = _new(HandValue)
+                    value._ranking = ranking
+                    value._score = score
+                    value._hand = hand
+                    value._wild = _NO_WILD
+                    return value
+                try:
+                    info = _WILD_INFOS[wild]
+                except (KeyError, TypeError):
+                    info = _wild_info(wild)
+                bits = total & info.mask
+                if bits:
+                    try:
+                        key = (total - info.offsets[bits]) & _KEY_MASK
+                    except KeyError:
+                        key = (total - info.offset(bits)) & _KEY_MASK
+                else:
+                    key = total & _KEY_MASK
+                try:
+                    score = table[key]
+                except KeyError:
+                    score = _fill(ranking, key)
+                value = _new(HandValue)
+                value._ranking = ranking
+                value._score = score
+                value._hand = hand
+                value._wild = info.cards
+                return value
+    return _evaluate_many(hand, ranking, wild)
 
 
-def _evaluate_many(
-    hand: tuple[object, ...],
-    rules: _Rules,
-    plain: _Table,
-    flushing: _Table,
-    wild: object,
-) -> HandValue:
-    """The general path: any number of cards from five to nine, any ranking."""
+def _evaluate_many(hand: tuple[object, ...], ranking: object, wild: object) -> HandValue:
+    """The general path: five to nine cards, any ranking, with every check."""
+    if ranking not in _RULES:
+        raise _bad_ranking(ranking)
+    assert isinstance(ranking, Ranking)
+    rules = _RULES[ranking]
+    table = _ALL_TABLES[ranking]
     count = len(hand)
     if not 5 <= count <= 9:
         raise ValueError(f"a hand needs 5 to 9 cards, not {count}")
@@ -837,29 +857,24 @@ def _evaluate_many(
                 raise ValueError(
                     f"card {card} is not in the 32-card deck used by the stripped-high ranking"
                 )
-    info = _wild_info(wild) if wild else _wild_info(_NO_WILD)
+    info = _wild_info(wild if wild else _NO_WILD)
     mask = info.mask
+    offsets = info.offsets
     codes = [card._k for card in cards]
     best_score: int | None = None
     best_five: tuple[int, ...] = ()
     for five in _SUBSETS[count]:
-        total = 0
-        bits = 0
-        for i in five:
-            total += codes[i]
-        bits = (total >> 64) & mask
+        i, j, k, m, n = five
+        total = codes[i] + codes[j] + codes[k] + codes[m] + codes[n]
+        bits = total & mask
         if bits:
-            sub = info.sums.get(bits)
-            natural = total - (info.sum_of(bits) if sub is None else sub)
-            wilds = bits.bit_count()
+            offset = offsets.get(bits)
+            key = (total - (info.offset(bits) if offset is None else offset)) & _KEY_MASK
         else:
-            natural = total
-            wilds = 0
-        key = ((natural >> 16) & _KEY_MASK) | wilds
-        if ((natural & _SUIT_MASK) + _FLUSH_ADD[wilds]) & _FLUSH_BITS:
-            score = flushing[key]
-        else:
-            score = plain[key]
+            key = total & _KEY_MASK
+        score = table.get(key)
+        if score is None:
+            score = _fill(ranking, key)
         if rules.stripped:
             chosen = tuple(cards[i] for i in five)
             category, _, played = _play(rules, chosen, info.cards, score << 2)
@@ -868,7 +883,7 @@ def _evaluate_many(
             best_score = score
             best_five = five
     assert best_score is not None
-    return HandValue(rules.ranking, best_score, tuple(cards[i] for i in best_five), info.cards)
+    return HandValue(ranking, best_score, tuple(cards[i] for i in best_five), info.cards)
 
 
 # ---------------------------------------------------------------------------
