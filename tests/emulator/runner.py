@@ -53,13 +53,17 @@ async def running_bot(
     ready_timeout: float = 10.0,
     expect_sync: bool = True,
     guild_ready_timeout: float | None = 0.05,
+    reidentify_delay: float | None = None,
 ) -> AsyncIterator[Any]:
     """Starts the bot ``factory()`` returns in this event loop against ``emu``; yields it once
     ``on_ready`` has fired (and, with ``expect_sync``, once it has synced commands).
 
     ``guild_ready_timeout`` overrides discord.py's 2 s wait for more GUILD_CREATEs before
     ``on_ready`` (None keeps the bot's own value).  Route.BASE / DEFAULT_GATEWAY are pointed at
-    the emulator for the duration and restored afterwards."""
+    the emulator for the duration and restored afterwards.
+
+    ``reidentify_delay`` replaces discord.py's ``before_identify_hook`` wait (5 s before every
+    IDENTIFY after the first, e.g. after an invalid session); None keeps it."""
     previous = point_discordpy_at(emu.api_base, emu.gateway_url)
     bot: discord.Client | None = None
     task: asyncio.Task[None] | None = None
@@ -69,6 +73,14 @@ async def running_bot(
         bot = await _make(factory)
         if guild_ready_timeout is not None:
             bot._connection.guild_ready_timeout = guild_ready_timeout
+        if reidentify_delay is not None:
+            delay = reidentify_delay
+
+            async def before_identify_hook(shard_id: int | None, *, initial: bool = False) -> None:
+                if not initial:
+                    await asyncio.sleep(delay)
+
+            bot.before_identify_hook = before_identify_hook  # type: ignore[method-assign]
         syncs_before = len(emu.command_syncs)
         await bot.login(token or emu.token)
         task = asyncio.create_task(bot.connect(reconnect=True), name="emulated-bot-connect")
