@@ -19,7 +19,7 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Iterable
-from typing import Final
+from typing import ClassVar, Final
 
 __all__ = [
     "DECK_32",
@@ -114,21 +114,17 @@ class Card:
     _bit: int
     _k: int
 
-    _instances: dict[tuple[int, str], Card] = {}  # noqa: RUF012 (private interning table)
+    _instances: ClassVar[dict[tuple[int, str], Card]] = {}
 
     def __new__(cls, rank: int, suit: str) -> Card:
-        try:
-            return cls._instances[(rank, suit)]
-        except (KeyError, TypeError):
-            pass
         if type(rank) is not int or type(suit) is not str:
             raise ValueError(f"not a card: rank {rank!r}, suit {suit!r}")
-        if (rank, suit) != (0, ""):
-            if not 2 <= rank <= 14:
-                raise ValueError(f"card rank must be 2 to 14 (or 0 for the joker), not {rank!r}")
-            if suit not in _SUIT_SHIFT:
-                raise ValueError(f"card suit must be one of 'c', 'd', 'h', 's', not {suit!r}")
-        raise ValueError(f"not a card: rank {rank!r}, suit {suit!r}")  # pragma: no cover
+        card = cls._instances.get((rank, suit))
+        if card is not None:
+            return card
+        if not 2 <= rank <= 14:
+            raise ValueError(f"card rank must be 2 to 14 (or 0 for the joker), not {rank!r}")
+        raise ValueError(f"card suit must be one of 'c', 'd', 'h', 's', not {suit!r}")
 
     @classmethod
     def _create(cls, rank: int, suit: str) -> Card:
