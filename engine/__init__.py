@@ -1,0 +1,223 @@
+"""The draw-poker engine: pure, typed, deterministic game logic with no I/O.
+
+Everything the bot needs is importable from ``engine`` directly. The parts:
+
+Cards and hand values (:mod:`engine.cards`, :mod:`engine.hands`)
+    ``Card``, ``JOKER``, ``parse_cards("As Td 7h 2c JK")``, the decks, ``shuffled(cards, rng)``;
+    ``evaluate(cards, ranking, wild=...) -> HandValue`` and ``Ranking``.
+
+Rules as data (:mod:`engine.rules`)
+    ``GameRules(name, steps, deck=, split=, high=, low=, low_qualifier=, wild=, max_players=,
+    open_requirement=, progressive=, jackpot_limit=, pass_out_on_checks=, switch_on_pass_out=,
+    win_requirement=, opener_must_win=, seven_rule=, no_check_raise=, forced_bets=)``.
+    Steps: ``Deal(count, face_up=False)``, ``DealBoard(count=1, wild_rank=True, plays=False)``,
+    ``Bet(tier=BetTier.SMALL, scale=1, start=BetStart.AUTO, checking=True, double_min=False,
+    blind=False)``, ``Draw(limit=None, counts=None, extra=0, start=DrawStart.DEALER_LEFT,
+    bosnian=False)``, ``DrawSeries(counts={0, 1, 5})``, ``Pass(count, direction)``,
+    ``Arrange(size=5)``, ``Reveal(index)``, ``Declare()``. Enums ``DeckKind``, ``Split``,
+    ``Direction``, ``PassDirection``, ``BetTier``, ``BetStart``, ``DrawStart``; values
+    ``DrawLimit(most, with_ace=None)`` (``DRAW_THREE``, ``DRAW_FOUR_WITH_ACE``, ``DRAW_FOUR``,
+    ``DRAW_FIVE``), ``WildCards(ranks, cards, joker)``, ``Requirement.pair(rank)`` /
+    ``Requirement.trips()``.
+
+Stakes (:mod:`engine.stakes`)
+    ``FixedLimit(small_bet, big_bet=2*small, max_raises=4)``,
+    ``SpreadLimit(min_bet, max_bet, min_bet_after=min_bet, max_bet_after=max_bet,
+    max_raises=4)``, ``PotLimit(min_bet=1)``, ``NoLimit(min_bet=1)``;
+    ``ForcedBets(ante=0, blinds=(), dealer_edge=False, blinds_from_dealer=False)`` with
+    ``ForcedBets.antes(n)``, ``ForcedBets.dealers_edge(n)``,
+    ``ForcedBets.with_blinds(small, big, straddle=None, ante=0)``.
+
+The catalogue (:mod:`engine.variants`)
+    ``VARIANTS`` (slug -> ``Variant``), ``get_variant(slug)``, ``list_variants()``. A
+    ``Variant`` has ``slug``, ``name``, ``description``, ``rules``, the recommended
+    ``structure``, ``forced_bets`` and ``max_players``, and ``options`` (``VariantOption`` with
+    ``key``, ``label``, ``description``, ``default``); ``variant.build(enabled_keys)`` gives
+    the rules with those options on.
+
+The table (:mod:`engine.table`)
+    ``Table(TableConfig(variant="five-card-draw", structure=None, forced_bets=None,
+    max_seats=None, variant_options=None, options=TableOptions(...)))`` (``None`` = the
+    variant's recommendation). ``TableOptions(pass_out_reante=True, pass_out_deal_passes=True,
+    second_round_from_opener=True, draw_limit=None, diablo_cap=None)``.
+
+    Seats: ``sit(player_id, stack, seat=None) -> seat``, ``leave(player_id) -> stack | None``
+    (``None`` during a hand: the stack is paid out when the hand ends, collect it with
+    ``take_payouts() -> {player_id: chips}``), ``sit_out(player_id)``, ``sit_in(player_id)``,
+    ``add_chips(player_id, amount)`` (between hands), ``seat_of(player_id)``,
+    ``stack(player_id)``. The button moves left each hand.
+
+    Hands: ``can_start() -> reason | None``; ``start_hand(rng, deck=None) -> events``;
+    ``pending -> tuple[Decision, ...]``; ``to_act -> seats``; ``act(seat_or_player_id, action)
+    -> events`` (raises ``IllegalAction``, a ``ValueError``, with the reason, changing
+    nothing); ``events`` (the hand's log); ``result`` (``HandResult`` of the last hand);
+    ``chips()`` (every chip at the table, for conservation checks).
+
+    Views: ``public_view() -> PublicView``, ``private_view(seat_or_player_id) ->
+    PrivateView``, both frozen with ``to_dict()``.
+
+    Persistence: ``to_dict()`` / ``Table.from_dict(data)``: a JSON-compatible snapshot that
+    rebuilds the table and any hand in progress exactly.
+
+Decisions (:mod:`engine.decisions`)
+    ``Decision(seat, player_id, kind, legal)``; ``DecisionKind`` ``BET``, ``DRAW``, ``KEEP``,
+    ``PASS``, ``ARRANGE``, ``DECLARE``, ``CHOOSE_GAME``; ``legal`` is ``BetOptions``
+    (``can_check``, ``to_call``, ``min_to``/``max_to``, ``all_in_to``, ``can_all_in``,
+    ``is_bet``, ``fixed_limit``, ``raises_left``, ``quick_amounts()``...), ``DrawOptions``
+    (``cards``, ``counts``, ``ace_count``, ``condition``, ``extra``, ``bosnian``),
+    ``KeepOptions``, ``PassOptions``, ``ArrangeOptions``, ``DeclareOptions``,
+    ``ChooseOptions``.
+
+Actions (:mod:`engine.actions`)
+    ``Fold()``, ``Check()``, ``Call()``, ``Bet(to)``, ``Raise(to)`` (``to`` = the player's
+    total for the round), ``AllIn()``, ``Discard(cards)`` (empty = stand pat), ``Keep(card)``,
+    ``PassCards(cards)``, ``Arrange(order)``, ``Declare(direction)``, ``ChooseGame(slug,
+    modifiers)``, ``Timeout()``; ``action_to_dict`` / ``action_from_dict``.
+
+Events (:mod:`engine.events`)
+    Frozen events with ``to_dict()``, ``public_dict()`` and ``visible_to(seat)``: deals, burns,
+    draws, reshuffles, passes, board cards, reveals, forced bets, every action, returned
+    bets, pots awarded, hands shown, the end of the hand; ``HandResult`` summarises a hand.
+
+Errors (:mod:`engine.errors`)
+    ``IllegalAction`` and ``TableError``, both ``ValueError``.
+
+Randomness only ever comes from the ``random.Random`` passed to ``start_hand``; the engine
+keeps no global state.
+"""
+
+from __future__ import annotations
+
+from engine.actions import (
+    Action,
+    AllIn,
+    Arrange,
+    Bet,
+    Call,
+    Check,
+    ChooseGame,
+    Declare,
+    Discard,
+    Fold,
+    Keep,
+    PassCards,
+    Raise,
+    Timeout,
+    action_from_dict,
+    action_to_dict,
+)
+from engine.cards import DECK_32, DECK_52, DECK_53, JOKER, Card, parse_cards, shuffled
+from engine.decisions import (
+    ArrangeOptions,
+    BetOptions,
+    ChooseOptions,
+    Decision,
+    DecisionKind,
+    DeclareOptions,
+    DrawOptions,
+    KeepOptions,
+    PassOptions,
+)
+from engine.errors import IllegalAction, TableError
+from engine.events import Event, HandResult, PotResult, PotShare, ShownHand
+from engine.hands import HandValue, Ranking, evaluate
+from engine.rules import (
+    DRAW_FIVE,
+    DRAW_FOUR,
+    DRAW_FOUR_WITH_ACE,
+    DRAW_THREE,
+    BetStart,
+    BetTier,
+    DeckKind,
+    Direction,
+    DrawLimit,
+    DrawStart,
+    GameRules,
+    PassDirection,
+    Requirement,
+    Split,
+    WildCards,
+)
+from engine.stakes import FixedLimit, ForcedBets, NoLimit, PotLimit, SpreadLimit, Structure
+from engine.table import Table, TableConfig, TableOptions
+from engine.variants import VARIANTS, Variant, VariantOption, get_variant, list_variants
+from engine.views import LastAction, PotView, PrivateView, PublicView, SeatView
+
+__all__ = [
+    "DECK_32",
+    "DECK_52",
+    "DECK_53",
+    "DRAW_FIVE",
+    "DRAW_FOUR",
+    "DRAW_FOUR_WITH_ACE",
+    "DRAW_THREE",
+    "JOKER",
+    "VARIANTS",
+    "Action",
+    "AllIn",
+    "Arrange",
+    "ArrangeOptions",
+    "Bet",
+    "BetOptions",
+    "BetStart",
+    "BetTier",
+    "Call",
+    "Card",
+    "Check",
+    "ChooseGame",
+    "ChooseOptions",
+    "Decision",
+    "DecisionKind",
+    "DeckKind",
+    "Declare",
+    "DeclareOptions",
+    "Direction",
+    "Discard",
+    "DrawLimit",
+    "DrawOptions",
+    "DrawStart",
+    "Event",
+    "FixedLimit",
+    "Fold",
+    "ForcedBets",
+    "GameRules",
+    "HandResult",
+    "HandValue",
+    "IllegalAction",
+    "Keep",
+    "KeepOptions",
+    "LastAction",
+    "NoLimit",
+    "PassCards",
+    "PassDirection",
+    "PassOptions",
+    "PotLimit",
+    "PotResult",
+    "PotShare",
+    "PotView",
+    "PrivateView",
+    "PublicView",
+    "Raise",
+    "Ranking",
+    "Requirement",
+    "SeatView",
+    "ShownHand",
+    "Split",
+    "SpreadLimit",
+    "Structure",
+    "Table",
+    "TableConfig",
+    "TableError",
+    "TableOptions",
+    "Timeout",
+    "Variant",
+    "VariantOption",
+    "WildCards",
+    "action_from_dict",
+    "action_to_dict",
+    "evaluate",
+    "get_variant",
+    "list_variants",
+    "parse_cards",
+    "shuffled",
+]

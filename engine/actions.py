@@ -12,6 +12,7 @@ default for the pending decision (see :meth:`engine.table.Table.act`).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from engine.cards import Card
 from engine.rules import Direction
@@ -31,6 +32,8 @@ __all__ = [
     "PassCards",
     "Raise",
     "Timeout",
+    "action_from_dict",
+    "action_to_dict",
 ]
 
 
@@ -148,3 +151,78 @@ Action = (
     | Timeout
 )
 """Any action."""
+
+
+_NAMES: dict[type, str] = {
+    Fold: "fold",
+    Check: "check",
+    Call: "call",
+    Bet: "bet",
+    Raise: "raise",
+    AllIn: "all-in",
+    Discard: "discard",
+    Keep: "keep",
+    PassCards: "pass",
+    Arrange: "arrange",
+    Declare: "declare",
+    ChooseGame: "choose-game",
+    Timeout: "timeout",
+}
+
+
+def action_to_dict(action: Action) -> dict[str, object]:
+    """A JSON-friendly form of ``action``: ``{"type": "raise", "to": 6}``,
+    ``{"type": "discard", "cards": ["As", "7d"]}``..."""
+    data: dict[str, object] = {"type": _NAMES[type(action)]}
+    if isinstance(action, Bet | Raise):
+        data["to"] = action.to
+    elif isinstance(action, Discard | PassCards):
+        data["cards"] = [str(c) for c in action.cards]
+    elif isinstance(action, Keep):
+        data["card"] = None if action.card is None else str(action.card)
+    elif isinstance(action, Arrange):
+        data["order"] = [str(c) for c in action.order]
+    elif isinstance(action, Declare):
+        data["direction"] = action.direction.value
+    elif isinstance(action, ChooseGame):
+        data["slug"] = action.slug
+        data["modifiers"] = list(action.modifiers)
+    return data
+
+
+def action_from_dict(data: dict[str, Any]) -> Action:
+    """The action described by :func:`action_to_dict`'s output.
+
+    :raises ValueError: if the data does not describe an action.
+    """
+    from engine.cards import parse_card
+
+    kind = data.get("type")
+    if kind == "fold":
+        return Fold()
+    if kind == "check":
+        return Check()
+    if kind == "call":
+        return Call()
+    if kind == "bet":
+        return Bet(int(data["to"]))
+    if kind == "raise":
+        return Raise(int(data["to"]))
+    if kind == "all-in":
+        return AllIn()
+    if kind == "discard":
+        return Discard(tuple(parse_card(c) for c in data["cards"]))
+    if kind == "keep":
+        card = data.get("card")
+        return Keep(None if card is None else parse_card(card))
+    if kind == "pass":
+        return PassCards(tuple(parse_card(c) for c in data["cards"]))
+    if kind == "arrange":
+        return Arrange(tuple(parse_card(c) for c in data["order"]))
+    if kind == "declare":
+        return Declare(Direction(data["direction"]))
+    if kind == "choose-game":
+        return ChooseGame(str(data["slug"]), tuple(data.get("modifiers", ())))
+    if kind == "timeout":
+        return Timeout()
+    raise ValueError(f"not an action: {data!r}")

@@ -1,0 +1,573 @@
+"""One hand of draw poker, from the forced bets to the pots being pushed.
+
+:class:`Hand` is the state machine behind :class:`engine.table.Table`: it is built from a
+:class:`HandSetup` (who is dealt in, the deck order, the rules and the stakes), walks through
+the steps of its :class:`engine.rules.GameRules` with one handler per step kind (see
+:mod:`engine.steps`), and ends with a :class:`engine.events.HandResult`. It owns every card of
+the deck and every chip in the middle until the end, so the invariants (cards in exactly one
+place, chips conserved) can be checked at any time with :meth:`Hand.card_locations` and
+:meth:`Hand.chips`.
+
+Callers normally use the table; the hand is public for tests and tools.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from engine import events as ev
+from engine.actions import Action, Timeout
+from engine.cards import Card
+from engine.decisions import Decision
+from engine.errors import IllegalAction
+from engine.hands import HandValue, Ranking
+from engine.rules import Bet, GameRules, Requirement
+from engine.scoring import meets, proof_cards, value
+from engine.stakes import ForcedBets, Structure
+
+if TYPE_CHECKING:
+    from engine.steps.base import Runner
+
+__all__ = ["Hand", "HandOptions", "HandSetup", "Player"]
+
+
+@dataclass(frozen=True, slots=True)
+class HandOptions:
+    """Table settings that change how a hand is played.
+
+    * ``second_round_from_opener``: later betting rounds start with the opener (or the next
+      active player to the opener's left) in games without blinds; when false, with the first
+      active player to the dealer's left.
+    * ``draw_limit``: the discard limit for draws whose rules leave it to the table (``None``:
+      three, or four when keeping an ace or wild card).
+    * ``diablo_cap``: the largest new pot a Diablo opener must build (``None``: no cap).
+    """
+
+    second_round_from_opener: bool = True
+    draw_limit: object | None = None
+    diablo_cap: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class HandSetup:
+    """Everything a hand starts from.
+
+    ``players`` holds ``(seat, player_id, stack)`` clockwise from the dealer's left, so the
+    dealer is last. ``deck`` is the full deck order, top card first. ``seed`` seeds the
+    reshuffles of discards (each one uses ``random.Random`` seeded from it and its number), so a
+    hand replays exactly from the setup and the actions.
+
+    ``carried`` chips from earlier deals join the main pot; ``antes``: whether antes are paid
+    this deal (not after a plain re-deal, not in Diablo's new pot); ``requirement``: the
+    opening requirement in force (progressive jackpots change it); ``jackpot_cap``: with the
+    jackpot limit after a passed-out deal, bets may go up to this amount; ``diablo``:
+    ``(player_id, amount)`` when a Diablo opener must build a new pot before the deal.
+    """
+
+    number: int
+    rules: GameRules
+    structure: Structure
+    forced: ForcedBets
+    button: int
+    players: tuple[tuple[int, str, int], ...]
+    deck: tuple[Card, ...]
+    seed: int
+    options: HandOptions = field(default_factory=HandOptions)
+    carried: int = 0
+    carry_reason: str = ""
+    antes: bool = True
+    requirement: Requirement | None = None
+    jackpot_cap: int | None = None
+    diablo: tuple[str, int] | None = None
+
+
+class Player:
+    """A player's state during one hand (mutable; internal to the engine)."""
+
+    __slots__ = (
+        "acted_checked",
+        "arranged",
+        "aside",
+        "bet",
+        "cards",
+        "committed",
+        "declared",
+        "draws",
+        "folded",
+        "gone",
+        "index",
+        "opening_cards",
+        "pid",
+        "seat",
+        "seven_cap",
+        "stack",
+        "start_stack",
+        "up",
+    )
+
+    def __init__(self, index: int, seat: int, pid: str, stack: int) -> None:
+        self.index = index
+        self.seat = seat
+        self.pid = pid
+        self.stack = stack
+        self.start_stack = stack
+        self.bet = 0
+        """Chips put in during the current betting round."""
+        self.committed = 0
+        """Chips put in during the whole hand (including ``bet``)."""
+        self.folded = False
+        self.gone = False
+        """Left the table during the hand."""
+        self.cards: list[Card] = []
+        self.up: set[Card] = set()
+        self.draws: list[int] = []
+        self.aside: list[Card] = []
+        """Split openers kept aside."""
+        self.opening_cards: tuple[Card, ...] = ()
+        self.declared: str | None = None
+        self.acted_checked = False
+        self.arranged = False
+        self.seven_cap: int | None = None
+        """Seven rule: the player's claim is capped at this committed level."""
+
+    @property
+    def all_in(self) -> bool:
+        """Still in the hand with no chips behind."""
+        return not self.folded and self.stack == 0
+
+    def __repr__(self) -> str:
+        return f"<Player seat={self.seat} {self.pid} stack={self.stack} bet={self.bet}>"
+
+
+class Hand:
+    """The state of one hand in progress (see the module docstring)."""
+
+    def __init__(self, setup: HandSetup) -> None:
+        self.setup = setup
+        self.number = setup.number
+        self.rules = setup.rules
+        self.steps = setup.rules.steps
+        self.structure = setup.structure
+        self.forced = setup.forced
+        self.options = setup.options
+        self.requirement = setup.requirement
+        self.jackpot_cap = setup.jackpot_cap
+        self.button = setup.button
+        self.seed = setup.seed
+        self.players = [Player(i, s, pid, stack) for i, (s, pid, stack) in enumerate(setup.players)]
+        self.by_seat = {p.seat: p for p in self.players}
+        self.by_pid = {p.pid: p for p in self.players}
+        self.n = len(self.players)
+        self.live = self.n
+        # Cards: the stub holds the deck with the top card last, so dealing is list.pop().
+        self.stub: list[Card] = list(reversed(setup.deck))
+        self.bottom_reserved = True
+        self.burns: list[Card] = []
+        self.discards: list[Card] = []
+        self.muck: list[Card] = []
+        self.board: list[Card] = []
+        self.extra_wild_ranks: set[int] = set()
+        self.reshuffles = 0
+        self.burned_this_round = False
+        self.wild = self.rules.wild.resolve(setup.deck)
+        # Chips.
+        self.carried = setup.carried
+        # Progress.
+        self.events: list[ev.Event] = []
+        self.step_index = -1
+        self.runner: Runner | None = None
+        self.counters: dict[str, int] = {}
+        self.opening_pending = True
+        self.opener: Player | None = None
+        self.blinds_posted = False
+        self.last_blind_index: int | None = None
+        self.last_round_bet = 0
+        self.last_round_aggressor: Player | None = None
+        self.last_action: tuple[int | None, str, int | None] | None = None
+        self.passed_out = False
+        self.switched = False
+        self.over = False
+        self.result: ev.HandResult | None = None
+        self.carry_out = 0
+        self.carry_note: str | None = None
+        self.trips_failed = False
+        self.diablo_owed: tuple[str, int] | None = None
+
+    # -- setup --------------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Post the forced bets and run the steps up to the first decision."""
+        s = self.setup
+        self.events.append(
+            ev.HandStarted(
+                self.number,
+                self.rules.name,
+                self.button,
+                tuple((p.seat, p.pid, p.stack) for p in self.players),
+            )
+        )
+        forced = self.forced
+        if s.antes and forced.ante:
+            payers = [self.players[-1]] if forced.dealer_edge else self.players
+            for p in payers:
+                self._post(p, forced.ante, "ante", live=False)
+        if s.diablo is not None:
+            pid, amount = s.diablo
+            builder = self.by_pid.get(pid)
+            if builder is not None and amount > 0:
+                paid = min(amount, builder.stack)
+                builder.stack -= paid
+                self.carried += paid
+                self.events.append(ev.ForcedBet(builder.seat, "diablo", paid, builder.stack == 0))
+        if self.carried:
+            self.events.append(ev.PotCarried(self.carried, s.carry_reason or "carried over"))
+        if forced.blinds:
+            self._post_blinds(forced.blinds)
+        self._advance()
+
+    def _post(self, p: Player, amount: int, kind: str, live: bool) -> None:
+        paid = amount if amount < p.stack else p.stack
+        p.stack -= paid
+        p.committed += paid
+        if live:
+            p.bet += paid
+        self.events.append(ev.ForcedBet(p.seat, kind, paid, p.stack == 0))
+
+    def _post_blinds(self, blinds: tuple[int, ...]) -> None:
+        n = self.n
+        if len(blinds) > n:
+            blinds = blinds[-n:]
+        from_dealer = self.forced.blinds_from_dealer or (n == 2 and len(blinds) >= 2)
+        start = n - 1 if from_dealer else 0
+        index = start
+        for k, amount in enumerate(blinds):
+            index = (start + k) % n
+            p = self.players[index]
+            kind = "straddle" if k >= 2 and not self.forced.blinds_from_dealer else "blind"
+            if p.stack > 0:
+                self._post(p, amount, kind, live=True)
+        self.blinds_posted = True
+        self.last_blind_index = index
+
+    # -- cards --------------------------------------------------------------------------------
+
+    def deal_one(self) -> Card:
+        """The top card of the stub (for the deal; the stub always suffices there)."""
+        return self.stub.pop()
+
+    def supply(self) -> int:
+        """Cards that replacements can still come from: the stub, the burn cards and the
+        discards of players who already drew."""
+        return len(self.stub) + len(self.burns) + len(self.discards)
+
+    def replacements(self, count: int, burn: bool = True) -> list[Card]:
+        """Deal ``count`` replacement cards: one burn card before the first replacement of the
+        drawing round, never the bottom card of the original stub, and a reshuffle of burn
+        cards, the bottom card and earlier discards when the stub runs short."""
+        got: list[Card] = []
+        if count <= 0:
+            return got
+        stub = self.stub
+        if burn and not self.burned_this_round:
+            self.burned_this_round = True
+            if len(stub) > 1:
+                card = stub.pop()
+                self.burns.append(card)
+                self.events.append(ev.Burned(card))
+        while len(got) < count:
+            usable = len(stub) - (1 if self.bottom_reserved else 0)
+            if usable > 0:
+                take = min(usable, count - len(got))
+                for _ in range(take):
+                    got.append(stub.pop())
+            else:
+                self._reshuffle()
+        return got
+
+    def _reshuffle(self) -> None:
+        pool = self.burns + self.stub + self.discards
+        if not pool:
+            raise AssertionError("no cards left to reshuffle")  # guarded by legal counts
+        self.burns = []
+        self.discards = []
+        self.reshuffles += 1
+        rng = random.Random((self.seed << 8) + self.reshuffles)
+        rng.shuffle(pool)
+        self.stub = pool
+        self.bottom_reserved = False
+        self.events.append(ev.Reshuffled(len(pool)))
+
+    def fold(self, p: Player) -> None:
+        """Fold ``p``'s hand: its cards go to the muck."""
+        p.folded = True
+        self.live -= 1
+        self.muck.extend(p.cards)
+        self.muck.extend(p.aside)
+        p.cards = []
+        p.aside = []
+        p.up.clear()
+
+    def card_locations(self) -> dict[str, list[Card]]:
+        """Where every card of the deck is (for invariant checks): ``"stub"``, ``"burns"``,
+        ``"discards"``, ``"muck"``, ``"board"``, ``"runner"`` (cards held by the current step,
+        such as passes in flight) and one entry per seat like ``"seat 3"`` (held cards and
+        split openers)."""
+        where: dict[str, list[Card]] = {
+            "stub": list(self.stub),
+            "burns": list(self.burns),
+            "discards": list(self.discards),
+            "muck": list(self.muck),
+            "board": list(self.board),
+        }
+        for p in self.players:
+            where[f"seat {p.seat}"] = [*p.cards, *p.aside]
+        if self.runner is not None:
+            where["runner"] = self.runner.held_cards()
+        return where
+
+    def chips(self) -> int:
+        """Chips in this hand: stacks, bets and pots together (constant during a hand)."""
+        return sum(p.stack + p.committed for p in self.players) + self.carried
+
+    # -- hand values --------------------------------------------------------------------------
+
+    def playing_cards(self, p: Player) -> tuple[Card, ...]:
+        """The cards ``p`` plays at the showdown (held cards plus a shared board card)."""
+        if self.board and self.rules.board_plays:
+            return (*p.cards, *self.board)
+        return tuple(p.cards)
+
+    def wild_cards(self) -> frozenset[Card]:
+        """The wild cards right now (the rules' plus any rank made wild by a board card)."""
+        if not self.extra_wild_ranks:
+            return self.wild
+        return self.wild | frozenset(
+            c for c in self.setup.deck if not c.is_joker and c.rank in self.extra_wild_ranks
+        )
+
+    def high_value(self, p: Player) -> HandValue | None:
+        """``p``'s high value, when high hands count and the hand is complete."""
+        cards = self.playing_cards(p)
+        if not self.rules.uses_high or not 5 <= len(cards) <= 9:
+            return None
+        return value(cards, self.rules.high, self.wild_cards())
+
+    def low_value(self, p: Player) -> HandValue | None:
+        """``p``'s low value, when low hands count and the hand is complete."""
+        cards = self.playing_cards(p)
+        if not self.rules.uses_low or not 5 <= len(cards) <= 9:
+            return None
+        return value(cards, self.rules.low, self.wild_cards())
+
+    def high_ranking(self) -> Ranking:
+        """The high ranking used for requirements (openers, trips)."""
+        high = self.rules.high
+        return high if not high.is_low else Ranking.HIGH
+
+    def has_openers(self, p: Player) -> bool:
+        """Whether ``p`` may open under the opening requirement in force."""
+        req = self.requirement
+        if req is None:
+            return True
+        cards = self.playing_cards(p)
+        if len(cards) < 5:
+            return True
+        return meets(cards, req, self.high_ranking(), self.wild_cards())
+
+    def record_opener(self, p: Player) -> None:
+        """Remember ``p`` as the opener and, under a requirement, the cards that prove it."""
+        self.opener = p
+        if self.requirement is not None and len(p.cards) >= 5:
+            p.opening_cards = proof_cards(
+                p.cards, self.requirement, self.high_ranking(), self.wild_cards()
+            )
+
+    # -- turn-taking ----------------------------------------------------------------------------
+
+    def pending(self) -> tuple[Decision, ...]:
+        """The decisions the hand is waiting for (empty once it is over)."""
+        if self.over or self.runner is None:
+            return ()
+        return self.runner.decisions()
+
+    def waiting(self) -> list[Player]:
+        """The players with a pending decision (cheaper than :meth:`pending`)."""
+        if self.over or self.runner is None:
+            return []
+        return self.runner.waiting()
+
+    def act(self, p: Player, action: Action) -> None:
+        """Apply ``action`` for ``p`` or raise :class:`IllegalAction` without changing
+        anything."""
+        if self.over:
+            raise IllegalAction("the hand is over")
+        runner = self.runner
+        assert runner is not None
+        if not runner.is_waiting_for(p):
+            raise IllegalAction(f"it is not {p.pid}'s turn to act")
+        if action.__class__ is Timeout:
+            real = runner.timeout_action(p)
+            self.events.append(ev.TimedOut(p.seat))
+            runner.act(p, real)
+        else:
+            runner.act(p, action)
+        self._advance()
+
+    def leave(self, p: Player) -> None:
+        """``p`` left the table: fold the hand unless all-in (an all-in player stays in and
+        every later decision of theirs is taken by the timeout default)."""
+        if p.gone:
+            return
+        p.gone = True
+        self.events.append(ev.PlayerLeft(p.seat, p.pid))
+        if self.over:
+            return
+        if not p.folded and not p.all_in:
+            runner = self.runner
+            self.fold(p)
+            self.events.append(ev.Folded(p.seat))
+            self.last_action = (p.seat, "folds", None)
+            if runner is not None:
+                runner.player_folded(p)
+        self._advance()
+
+    def _advance(self) -> None:
+        """Run steps that need nobody, until a decision is pending or the hand is over."""
+        while not self.over:
+            runner = self.runner
+            if runner is not None and not runner.done:
+                gone = [p for p in runner.waiting() if p.gone]
+                if not gone:
+                    return
+                for p in gone:
+                    if runner.is_waiting_for(p):
+                        self.events.append(ev.TimedOut(p.seat))
+                        runner.act(p, runner.timeout_action(p))
+                continue
+            if self.passed_out:
+                self._end_passed_out()
+                return
+            if self.live <= 1:
+                self._finish()
+                return
+            self.step_index += 1
+            if self.step_index >= len(self.steps):
+                self._finish()
+                return
+            from engine.steps import make_runner
+
+            self.runner = make_runner(self, self.steps[self.step_index])
+            self.runner.begin()
+
+    def next_number(self, kind: str) -> int:
+        """Count rounds of one kind (``"bet"``, ``"draw"``...), starting at 1."""
+        number = self.counters.get(kind, 0) + 1
+        self.counters[kind] = number
+        return number
+
+    def index_after(self, index: int) -> int:
+        """The index of the player to the left of ``index``."""
+        return (index + 1) % self.n
+
+    def first_live_from(self, index: int, need_chips: bool = False) -> Player | None:
+        """The first player at or after ``index`` (going left) still in the hand (and with
+        chips behind when ``need_chips``)."""
+        players = self.players
+        n = self.n
+        for k in range(n):
+            p = players[(index + k) % n]
+            if not p.folded and (not need_chips or p.stack > 0):
+                return p
+        return None
+
+    def live_players_from(self, index: int) -> list[Player]:
+        """Players still in the hand, clockwise starting at ``index``."""
+        players = self.players
+        n = self.n
+        return [players[(index + k) % n] for k in range(n) if not players[(index + k) % n].folded]
+
+    # -- special endings ------------------------------------------------------------------------
+
+    def pass_out(self) -> None:
+        """Nobody opened the opening round: switch games when the rules say so, else end the
+        deal with the pot carried over."""
+        switch = self.rules.switch_on_pass_out
+        if switch is not None and not self.switched:
+            self.switched = True
+            self.rules = switch
+            self.steps = switch.steps
+            self.requirement = switch.open_requirement
+            self.opening_pending = True
+            self.opener = None
+            first_bet = next(i for i, step in enumerate(switch.steps) if isinstance(step, Bet))
+            self.step_index = first_bet - 1
+            self.wild = switch.wild.resolve(self.setup.deck)
+            self.events.append(ev.GameSwitched(switch.name))
+            return
+        self.passed_out = True
+
+    def _end_passed_out(self) -> None:
+        for p in self.players:
+            p.bet = 0
+        pot = self.carried + sum(p.committed for p in self.players)
+        for p in self.players:
+            if not p.folded:
+                self.fold(p)
+        self.events.append(ev.PassedOut(pot))
+        self.carry_out = pot
+        self._close(pots=(), shown=(), uncontested=None, openers=(), returned=())
+
+    # -- the end --------------------------------------------------------------------------------
+
+    def _return_uncalled(self) -> list[tuple[int, int]]:
+        """Give back the part of the largest commitment nobody matched."""
+        returned: list[tuple[int, int]] = []
+        top = max(self.players, key=lambda q: q.committed)
+        second = max((q.committed for q in self.players if q is not top), default=0)
+        excess = top.committed - second
+        if excess > 0:
+            top.committed -= excess
+            top.stack += excess
+            top.bet = max(0, top.bet - excess)
+            returned.append((top.seat, excess))
+            self.events.append(ev.BetReturned(top.seat, excess))
+        return returned
+
+    def _finish(self) -> None:
+        from engine.showdown import settle
+
+        returned = self._return_uncalled()
+        for p in self.players:
+            p.bet = 0
+        settle(self, returned)
+
+    def _close(
+        self,
+        pots: tuple[ev.PotResult, ...],
+        shown: tuple[ev.ShownHand, ...],
+        uncontested: int | None,
+        openers: tuple[tuple[int, tuple[Card, ...]], ...],
+        returned: Sequence[tuple[int, int]],
+    ) -> None:
+        """Record the end of the hand (stacks already paid)."""
+        self.over = True
+        self.runner = None
+        self.events.append(
+            ev.HandEnded(tuple((p.seat, p.stack) for p in self.players), self.carry_out)
+        )
+        self.result = ev.HandResult(
+            hand_number=self.number,
+            game=self.rules.name,
+            pots=pots,
+            shown=shown,
+            uncontested=uncontested,
+            openers=openers,
+            passed_out=self.passed_out,
+            carried=self.carry_out,
+            returned=tuple(returned),
+            final_stacks={p.pid: p.stack for p in self.players},
+            note=self.carry_note,
+        )

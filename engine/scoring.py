@@ -1,0 +1,60 @@
+"""Hand values for the rules of a game: thin glue over :mod:`engine.hands`.
+
+These helpers decide what a player's cards are worth under a :class:`engine.rules.GameRules`
+(high, low, both), whether they meet a requirement (openers, trips to win), and which cards
+prove the openers.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from engine.cards import Card
+from engine.hands import Category, HandValue, Ranking, evaluate, low_qualifies, minimum_pair
+from engine.rules import Requirement
+
+__all__ = ["meets", "proof_cards", "qualifies_low", "value"]
+
+
+def value(cards: Sequence[Card], ranking: Ranking, wild: frozenset[Card]) -> HandValue:
+    """The value of the best five of ``cards`` under ``ranking``."""
+    return evaluate(tuple(cards), ranking, wild=wild)
+
+
+def meets(
+    cards: Sequence[Card], requirement: Requirement, ranking: Ranking, wild: frozenset[Card]
+) -> bool:
+    """Whether ``cards`` hold the hand ``requirement`` asks for, ranked with ``ranking`` (a high
+    ranking)."""
+    hand_value = evaluate(tuple(cards), ranking, wild=wild)
+    if requirement.kind == "trips":
+        return hand_value.category >= Category.THREE_OF_A_KIND
+    return hand_value >= minimum_pair(requirement.rank, ranking)
+
+
+def qualifies_low(hand_value: HandValue, qualifier: int | None) -> bool:
+    """Whether a low value wins low under ``qualifier`` (``None``: every low qualifies)."""
+    return qualifier is None or low_qualifies(hand_value, qualifier)
+
+
+def proof_cards(
+    cards: Sequence[Card], requirement: Requirement, ranking: Ranking, wild: frozenset[Card]
+) -> tuple[Card, ...]:
+    """The cards of ``cards`` a player shows to prove ``requirement``: the qualifying pair,
+    two pair or set when the hand makes one with natural cards, otherwise the whole hand
+    (straights, flushes, and hands that need a wild card or the bug)."""
+    counts = Counter(card.rank for card in cards if card not in wild and not card.is_joker)
+    groups = [rank for rank, count in counts.items() if count >= 2]
+    if requirement.kind == "trips":
+        sets = [rank for rank, count in counts.items() if count >= 3]
+        if sets:
+            return tuple(card for card in cards if card.rank == max(sets) and card not in wild)
+        return tuple(cards)
+    good = [rank for rank in groups if rank >= requirement.rank]
+    if good:
+        best = max(good)
+        return tuple(card for card in cards if card.rank == best and card not in wild)
+    if len(groups) >= 2 or any(counts[rank] >= 3 for rank in groups):
+        return tuple(card for card in cards if card.rank in groups and card not in wild)
+    return tuple(cards)

@@ -1,0 +1,276 @@
+"""The end of a hand: who shows, who wins which pot, and what carries over.
+
+:func:`settle` is called once no more steps remain or only one player is left. It builds the
+main and side pots, shows hands in the proper order (the last player to bet or raise in the
+final betting round, else the opener, else the first player left of the dealer, then
+clockwise), and pays each pot to the best eligible hand(s) under the game's split: high, low,
+high-low with a qualifier, or high-low by declaration. Ties split the pot with the odd chip to
+the first winner left of the dealer (to the high half in high-low). It also applies trips to
+win, Diablo's matching pot and showing the openers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from engine import events as ev
+from engine.cards import Card
+from engine.hands import HandValue
+from engine.pots import build_pots, split_amount
+from engine.rules import Split
+from engine.scoring import meets, proof_cards, qualifies_low
+
+if TYPE_CHECKING:
+    from engine.game import Hand, Player
+
+__all__ = ["settle"]
+
+
+def _best(players: Sequence[Player], values: dict[int, HandValue | None]) -> list[Player]:
+    """The players holding the best value (ties included), in seat order from the dealer's
+    left."""
+    best: HandValue | None = None
+    winners: list[Player] = []
+    for p in players:
+        v = values.get(p.index)
+        if v is None:
+            continue
+        if best is None or v > best:
+            best = v
+            winners = [p]
+        elif v == best:
+            winners.append(p)
+    winners.sort(key=lambda q: q.index)
+    return winners
+
+
+def _pay(
+    shares: list[ev.PotShare],
+    amount: int,
+    winners: list[Player],
+    half: str,
+    names: dict[int, str | None],
+) -> None:
+    for p, chips in zip(winners, split_amount(amount, len(winners)), strict=True):
+        p.stack += chips
+        shares.append(ev.PotShare(p.seat, p.pid, chips, half, names.get(p.index)))
+
+
+def _declare_winners(
+    eligible: list[Player],
+    highs: dict[int, HandValue | None],
+    lows: dict[int, HandValue | None],
+) -> tuple[list[Player], list[Player], Player | None]:
+    """High winners, low winners and a scooper for a declare game.
+
+    A player declaring both must be the only best high and the only best low among the
+    players declaring that way (or both); otherwise they win nothing and are left out, and the
+    others are compared again."""
+    out: set[int] = set()
+    while True:
+        high_side = [p for p in eligible if p.declared in ("high", "both") and p.index not in out]
+        low_side = [p for p in eligible if p.declared in ("low", "both") and p.index not in out]
+        best_high = _best(high_side, highs)
+        best_low = _best(low_side, lows)
+        failed = [
+            p
+            for p in eligible
+            if p.declared == "both"
+            and p.index not in out
+            and not (best_high == [p] and best_low == [p])
+        ]
+        if not failed:
+            break
+        out.update(p.index for p in failed)
+    scooper = next((p for p in eligible if p.declared == "both" and p.index not in out), None)
+    if scooper is not None:
+        return [], [], scooper
+    return best_high, best_low, None
+
+
+def settle(h: Hand, returned: Sequence[tuple[int, int]]) -> None:
+    """Pay the pots of ``h`` and close it (see the module docstring)."""
+    players = h.players
+    rules = h.rules
+    live = [p for p in players if not p.folded]
+    caps = [p.seven_cap for p in players]
+    pots = build_pots(
+        [p.committed for p in players],
+        [not p.folded for p in players],
+        h.carried,
+        caps if any(c is not None for c in caps) else None,
+    )
+    total = sum(amount for amount, _ in pots)
+    wild = h.wild_cards()
+    high_ranking = h.high_ranking()
+    openers: list[tuple[int, tuple[Card, ...]]] = []
+    opener = h.opener
+    if (
+        opener is not None
+        and h.requirement is not None
+        and opener.opening_cards
+        and (not opener.folded)
+    ):
+        proof = opener.opening_cards
+        openers.append((opener.seat, proof))
+    results: list[ev.PotResult] = []
+    shown: list[ev.ShownHand] = []
+
+    if len(live) == 1:
+        winner = live[0]
+        if rules.win_requirement is not None and not _shows_requirement(h, winner):
+            _carry_all(h, total, live, "the winner could not show " + rules.win_requirement.label)
+            _emit_openers(h, openers)
+            h._close((), (), None, tuple(openers), returned)
+            return
+        if rules.win_requirement is not None:
+            proof = proof_cards(h.playing_cards(winner), rules.win_requirement, high_ranking, wild)
+            h.events.append(ev.OpenersShown(winner.seat, proof))
+        _emit_openers(h, openers)
+        for k, (amount, claim) in enumerate(pots):
+            winner.stack += amount
+            share = ev.PotShare(winner.seat, winner.pid, amount, "all", None)
+            results.append(ev.PotResult(k, amount, tuple(players[i].seat for i in claim), (share,)))
+            h.events.append(ev.PotAwarded(k, amount, ((winner.seat, amount, "all"),)))
+        _diablo(h, winner_ids={winner.index}, total=total)
+        h.last_action = (winner.seat, "wins", total)
+        h._close(tuple(results), (), winner.seat, tuple(openers), returned)
+        return
+
+    # The showdown.
+    aggressor = h.last_round_aggressor
+    if aggressor is not None and not aggressor.folded:
+        start = aggressor.index
+    elif opener is not None and not opener.folded:
+        start = opener.index
+    else:
+        start = 0
+    order = h.live_players_from(start)
+    highs: dict[int, HandValue | None] = {}
+    lows: dict[int, HandValue | None] = {}
+    high_names: dict[int, str | None] = {}
+    low_names: dict[int, str | None] = {}
+    for p in order:
+        hv = h.high_value(p)
+        lv = h.low_value(p)
+        highs[p.index] = hv
+        lows[p.index] = lv
+        high_names[p.index] = None if hv is None else hv.name
+        low_names[p.index] = None if lv is None else lv.name
+        cards = h.playing_cards(p)
+        h.events.append(ev.Shown(p.seat, cards, high_names[p.index], low_names[p.index]))
+        shown.append(
+            ev.ShownHand(p.seat, p.pid, cards, high_names[p.index], low_names[p.index], p.declared)
+        )
+    _emit_openers(h, openers)
+
+    if rules.win_requirement is not None:
+        req = rules.win_requirement
+        for p in order:
+            if not meets(h.playing_cards(p), req, high_ranking, wild):
+                highs[p.index] = None
+        if all(highs[p.index] is None for p in order):
+            _carry_all(h, total, live, f"nobody showed {req.label}")
+            h._close((), tuple(shown), None, tuple(openers), returned)
+            return
+
+    low_qualified: dict[int, HandValue | None] = {}
+    for p in order:
+        lv = lows[p.index]
+        low_qualified[p.index] = (
+            lv if lv is not None and qualifies_low(lv, rules.low_qualifier) else None
+        )
+
+    won: set[int] = set()
+    carried_back = 0
+    for k, (amount, eligible_idx) in enumerate(pots):
+        eligible = [players[i] for i in eligible_idx]
+        shares: list[ev.PotShare] = []
+        split = rules.split
+        if split is Split.HIGH:
+            winners = _best(eligible, highs)
+            if not winners:
+                carried_back += amount
+                h.carry_out += amount
+                continue
+            _pay(shares, amount, winners, "all", high_names)
+        elif split is Split.LOW:
+            winners = _best(eligible, lows)
+            _pay(shares, amount, winners, "all", low_names)
+        elif split is Split.HIGH_LOW:
+            high_winners = _best(eligible, highs)
+            low_winners = _best(eligible, low_qualified)
+            if low_winners and high_winners:
+                low_part = amount // 2
+                _pay(shares, amount - low_part, high_winners, "high", high_names)
+                _pay(shares, low_part, low_winners, "low", low_names)
+            elif high_winners:
+                _pay(shares, amount, high_winners, "all", high_names)
+            else:
+                _pay(shares, amount, low_winners, "all", low_names)
+        else:
+            high_winners, low_winners, scooper = _declare_winners(eligible, highs, lows)
+            if scooper is not None:
+                _pay(shares, amount, [scooper], "all", high_names)
+            elif high_winners and low_winners:
+                low_part = amount // 2
+                _pay(shares, amount - low_part, high_winners, "high", high_names)
+                _pay(shares, low_part, low_winners, "low", low_names)
+            elif high_winners:
+                _pay(shares, amount, high_winners, "all", high_names)
+            elif low_winners:
+                _pay(shares, amount, low_winners, "all", low_names)
+            else:
+                # Every declarer failed a scoop: the cards speak instead.
+                fallback_high = _best(eligible, highs)
+                fallback_low = _best(eligible, lows)
+                low_part = amount // 2
+                _pay(shares, amount - low_part, fallback_high, "high", high_names)
+                _pay(shares, low_part, fallback_low, "low", low_names)
+        for share in shares:
+            won.add(h.by_seat[share.seat].index)
+        results.append(
+            ev.PotResult(k, amount, tuple(players[i].seat for i in eligible_idx), tuple(shares))
+        )
+        h.events.append(ev.PotAwarded(k, amount, tuple((s.seat, s.amount, s.half) for s in shares)))
+    if carried_back:
+        h.carry_note = "part of the pot stays: no eligible hand met the requirement to win"
+        h.trips_failed = True
+    _diablo(h, winner_ids=won, total=total - carried_back)
+    h._close(tuple(results), tuple(shown), None, tuple(openers), returned)
+
+
+def _shows_requirement(h: Hand, p: Player) -> bool:
+    req = h.rules.win_requirement
+    cards = h.playing_cards(p)
+    if req is None:
+        return True
+    if len(cards) < 5:
+        return False
+    return meets(cards, req, h.high_ranking(), h.wild_cards())
+
+
+def _emit_openers(h: Hand, openers: list[tuple[int, tuple[Card, ...]]]) -> None:
+    for seat, cards in openers:
+        h.events.append(ev.OpenersShown(seat, cards))
+
+
+def _carry_all(h: Hand, total: int, live: list[Player], note: str) -> None:
+    """Nobody may win: the whole pot stays for a new deal among the players still in."""
+    h.carry_out += total
+    h.trips_failed = True
+    h.carry_note = f"The pot stays: {note}."
+    h.events.append(ev.PotCarried(total, note))
+
+
+def _diablo(h: Hand, winner_ids: set[int], total: int) -> None:
+    """Diablo: an opener who won nothing must build a new pot as large as this one."""
+    opener = h.opener
+    if not h.rules.opener_must_win or opener is None or opener.index in winner_ids:
+        return
+    cap = h.options.diablo_cap
+    amount = total if cap is None else min(total, cap)
+    if amount > 0:
+        h.diablo_owed = (opener.pid, amount)
+        h.carry_note = f"{opener.pid} opened and did not win: they build a new pot of {amount}."

@@ -1,0 +1,406 @@
+"""The betting round.
+
+Players act one at a time, clockwise from the first player named by the step's
+:class:`engine.rules.BetStart`. The round ends when every player still in the hand has either
+matched the largest bet or is all-in and nobody is owed an action, or when only one player is
+left. Rules implemented here:
+
+* limits per structure (:mod:`engine.stakes`), the raise cap of fixed and spread limit, and the
+  jackpot limit after a passed-out deal;
+* in pot and no limit, a raise is at least the largest bet or raise of the round so far; an
+  all-in that falls short of a full raise does not reopen the betting to players who already
+  acted (unless several short all-ins add up to a full raise);
+* the opening requirement (no bet without openers while nobody has opened);
+* open-or-fold rounds, live blinds (which may raise when the action comes back), the seven
+  rule and no check-raise of lowball;
+* uncalled bets go back to the bettor when the round ends; a first round checked around with
+  no blinds passes the deal out.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engine import events as ev
+from engine.actions import Action, AllIn, Bet, Call, Check, Fold, Raise
+from engine.decisions import BetOptions, Decision, DecisionKind
+from engine.errors import IllegalAction
+from engine.hands import low_qualifies
+from engine.rules import Bet as BetStep
+from engine.rules import BetStart, BetTier
+from engine.stakes import FixedLimit
+from engine.steps.base import Runner
+
+if TYPE_CHECKING:
+    from engine.game import Hand, Player
+
+__all__ = ["BettingRound"]
+
+_ORDINALS = ("First", "Second", "Third", "Fourth", "Fifth", "Sixth", "Seventh", "Eighth")
+
+
+class BettingRound(Runner):
+    """One betting round (see the module docstring)."""
+
+    kind = "bet"
+
+    def __init__(self, hand: Hand, step: BetStep) -> None:
+        super().__init__(hand)
+        self.step = step
+        self.current: Player | None = None
+        self.max_bet = 0
+        self.min_bet = 0
+        self.min_incr = 0
+        self.full_level = 0
+        self.limit: int | None = None
+        self.fixed = False
+        self.pot_limit = False
+        self.max_raises: int | None = None
+        self.aggressions = 0
+        self.shorts: list[int] = []
+        self.acted: set[int] = set()
+        self.checked: set[int] = set()
+        self.aggressor: Player | None = None
+        self.opening = False
+        self.after_draw = False
+
+    # -- setup ----------------------------------------------------------------------------------
+
+    def begin(self) -> None:
+        h = self.hand
+        step = self.step
+        self.number = h.next_number("bet")
+        self.opening = h.opening_pending
+        self.after_draw = h.counters.get("draw", 0) > 0
+        limits = h.structure.limits(step.tier is BetTier.BIG, step.scale)
+        min_bet = limits.min_bet
+        if step.double_min and h.last_round_bet:
+            min_bet = max(min_bet, 2 * h.last_round_bet)
+        self.min_bet = min_bet
+        self.limit = limits.max_bet
+        self.fixed = limits.fixed
+        self.pot_limit = limits.pot_limit
+        self.max_raises = limits.max_raises
+        if h.jackpot_cap is not None and self.limit is not None:
+            # Jackpot limit: bets may go up to the pot carried from the passed-out deals.
+            self.limit = max(self.limit, h.jackpot_cap)
+            self.fixed = False
+        players = h.players
+        start = self._start_index()
+        if step.blind:
+            poster = h.first_live_from(0, need_chips=True)
+            if poster is not None:
+                h._post(poster, min_bet, "blind", live=True)
+                start = h.index_after(poster.index)
+        self.max_bet = max(p.bet for p in players)
+        self.full_level = self.max_bet
+        self.min_incr = max(min_bet, self.max_bet)
+        self.aggressions = 1 if self.max_bet > 0 else 0
+        able = [p for p in players if not p.folded and p.stack > 0]
+        if not able or (len(able) == 1 and able[0].bet >= self.max_bet):
+            self._end()
+            return
+        self.current = self._next_from(start)
+        if self.current is None:
+            self._end()
+            return
+        h.events.append(ev.RoundStarted("bet", self.number, self.current.seat))
+
+    def _start_index(self) -> int:
+        h = self.hand
+        start = self.step.start
+        if start is BetStart.AUTO:
+            if self.opening and h.blinds_posted and h.last_blind_index is not None:
+                return h.index_after(h.last_blind_index)
+            if self.opening or h.blinds_posted:
+                return 0
+            if h.options.second_round_from_opener and h.opener is not None:
+                return h.opener.index
+            return 0
+        if start is BetStart.AFTER_BLINDS and h.last_blind_index is not None:
+            return h.index_after(h.last_blind_index)
+        if start is BetStart.OPENER and h.opener is not None:
+            return h.opener.index
+        return 0
+
+    # -- turn order -----------------------------------------------------------------------------
+
+    def _needs(self, p: Player) -> bool:
+        return not p.folded and p.stack > 0 and (p.index not in self.acted or p.bet < self.max_bet)
+
+    def _next_from(self, index: int) -> Player | None:
+        players = self.hand.players
+        n = self.hand.n
+        for k in range(n):
+            p = players[(index + k) % n]
+            if self._needs(p):
+                return p
+        return None
+
+    def waiting(self) -> list[Player]:
+        return [] if self.current is None else [self.current]
+
+    def is_waiting_for(self, p: Player) -> bool:
+        return p is self.current
+
+    @property
+    def current_bet(self) -> int:
+        return self.max_bet
+
+    def street(self) -> str:
+        number = self.number
+        name = _ORDINALS[number - 1] if number <= len(_ORDINALS) else f"Round {number}:"
+        return f"{name} betting round"
+
+    # -- limits ---------------------------------------------------------------------------------
+
+    def _no_raise_reason(self, p: Player, to_call: int) -> str | None:
+        h = self.hand
+        if p.stack <= to_call:
+            return "your stack only covers a call"
+        if self.opening and self.max_bet == 0 and not h.has_openers(p):
+            req = h.requirement
+            assert req is not None
+            return f"you need {req.label} to open"
+        if self.max_raises is not None and self.aggressions > self.max_raises:
+            return f"the betting is capped (a bet and {self.max_raises} raises)"
+        if self.shorts and p.index in self.acted:
+            return "an all-in short of a full raise does not reopen the betting"
+        if (
+            h.rules.no_check_raise
+            and isinstance(h.structure, FixedLimit)
+            and self.after_draw
+            and p.index in self.checked
+        ):
+            return "you checked in this round and may not raise"
+        max_bet = self.max_bet
+        for q in h.players:
+            if q is not p and not q.folded and q.stack + q.bet > max_bet:
+                return None
+        return "nobody left could call a raise"
+
+    def limits(self, p: Player) -> tuple[int, int | None, int | None, str | None]:
+        """``(to_call, min_to, max_to, reason)`` for ``p``; the range is ``None`` (with a
+        reason) when ``p`` may not bet or raise."""
+        max_bet = self.max_bet
+        to_call = max_bet - p.bet
+        if to_call > p.stack:
+            to_call = p.stack
+        reason = self._no_raise_reason(p, to_call)
+        if reason is not None:
+            return to_call, None, None, reason
+        all_in_to = p.bet + p.stack
+        if self.fixed:
+            lo = hi = self.full_level + self.min_bet
+        else:
+            incr = self.min_bet if max_bet == 0 else self.min_incr
+            limit = self.limit
+            if limit is not None and incr > limit:
+                incr = limit
+            lo = max_bet + incr
+            if self.pot_limit:
+                h = self.hand
+                pot = h.carried + sum(q.committed for q in h.players) + (max_bet - p.bet)
+                hi = max(lo, max_bet + pot)
+            elif limit is not None:
+                hi = max_bet + limit
+            else:
+                hi = all_in_to
+        if all_in_to <= lo:
+            lo = hi = all_in_to
+        elif hi > all_in_to:
+            hi = all_in_to
+        return to_call, lo, hi, None
+
+    def _can_check(self, p: Player, lo: int | None) -> bool:
+        return p.bet >= self.max_bet and (self.step.checking or self.max_bet > 0 or lo is None)
+
+    def options(self, p: Player) -> BetOptions:
+        """The legal betting options of ``p``."""
+        to_call, lo, hi, reason = self.limits(p)
+        h = self.hand
+        all_in_to = p.bet + p.stack
+        in_range = lo is not None and hi is not None and lo <= all_in_to <= hi
+        raises_left = None
+        if self.max_raises is not None:
+            raises_left = max(0, self.max_raises - max(0, self.aggressions - 1))
+        return BetOptions(
+            can_check=self._can_check(p, lo),
+            can_fold=True,
+            to_call=to_call,
+            call_all_in=to_call > 0 and to_call >= p.stack,
+            min_to=lo,
+            max_to=hi,
+            all_in_to=all_in_to,
+            can_all_in=p.stack > 0 and (p.stack <= to_call or in_range),
+            is_bet=self.max_bet == 0,
+            fixed_limit=self.fixed,
+            raises_left=raises_left,
+            current_bet=self.max_bet,
+            player_bet=p.bet,
+            pot=h.carried + sum(q.committed for q in h.players),
+            stack=p.stack,
+            no_raise_reason=reason,
+        )
+
+    def decisions(self) -> tuple[Decision, ...]:
+        p = self.current
+        if p is None:
+            return ()
+        return (Decision(p.seat, p.pid, DecisionKind.BET, self.options(p)),)
+
+    def timeout_action(self, p: Player) -> Action:
+        _, lo, _, _ = self.limits(p)
+        return Check() if self._can_check(p, lo) else Fold()
+
+    # -- actions --------------------------------------------------------------------------------
+
+    def act(self, p: Player, action: Action) -> None:
+        cls = action.__class__
+        h = self.hand
+        if cls is Fold:
+            h.fold(p)
+            self.acted.add(p.index)
+            h.events.append(ev.Folded(p.seat))
+            h.last_action = (p.seat, "folds", None)
+        elif cls is Check or cls is Call:
+            to_call, lo, _, _ = self.limits(p)
+            if to_call == 0:
+                if not self._can_check(p, lo):
+                    raise IllegalAction("you may not check in this round: bet or fold")
+                self._check(p)
+            elif cls is Check:
+                raise IllegalAction(f"you cannot check: {to_call} to call")
+            else:
+                self._call(p, to_call)
+        elif cls is Bet or cls is Raise:
+            to = action.to  # type: ignore[union-attr]
+            if isinstance(to, bool) or not isinstance(to, int):
+                raise IllegalAction(f"the amount must be a whole number of chips, not {to!r}")
+            _, lo, hi, reason = self.limits(p)
+            if lo is None or hi is None:
+                raise IllegalAction(f"you cannot bet or raise: {reason}")
+            if not lo <= to <= hi:
+                verb = "bet" if self.max_bet == 0 else "raise"
+                if lo == hi:
+                    raise IllegalAction(f"you can only {verb} to exactly {lo}, not {to}")
+                raise IllegalAction(f"you can {verb} to between {lo} and {hi}, not {to}")
+            self._raise(p, to)
+        elif cls is AllIn:
+            to_call, lo, hi, reason = self.limits(p)
+            if p.stack <= 0:
+                raise IllegalAction("you have no chips left")
+            if p.stack <= to_call:
+                self._call(p, p.stack)
+            elif lo is not None and hi is not None and lo <= p.bet + p.stack <= hi:
+                self._raise(p, p.bet + p.stack)
+            elif lo is None:
+                raise IllegalAction(f"you cannot go all-in: {reason}")
+            else:
+                raise IllegalAction(f"all-in would be {p.bet + p.stack}; the most you can is {hi}")
+        else:
+            raise IllegalAction("this is a betting round: fold, check, call, bet or raise")
+        self._after(p)
+
+    def _check(self, p: Player) -> None:
+        h = self.hand
+        self.acted.add(p.index)
+        self.checked.add(p.index)
+        h.events.append(ev.Checked(p.seat))
+        h.last_action = (p.seat, "checks", None)
+        if h.rules.seven_rule and self.after_draw and p.seven_cap is None:
+            low = h.low_value(p)
+            if low is not None and low_qualifies(low, 7):
+                p.seven_cap = p.committed
+
+    def _call(self, p: Player, amount: int) -> None:
+        h = self.hand
+        p.stack -= amount
+        p.bet += amount
+        p.committed += amount
+        self.acted.add(p.index)
+        h.events.append(ev.Called(p.seat, amount, p.bet, p.stack == 0))
+        h.last_action = (p.seat, "calls", amount)
+
+    def _raise(self, p: Player, to: int) -> None:
+        h = self.hand
+        amount = to - p.bet
+        p.stack -= amount
+        p.bet = to
+        p.committed += amount
+        previous = self.max_bet
+        incr = to - previous
+        if self.fixed:
+            full = to >= self.full_level + self.min_bet
+        else:
+            need = self.min_incr
+            if self.limit is not None and need > self.limit:
+                need = self.limit
+            full = previous == 0 or incr >= need
+        if full:
+            if incr > self.min_incr:
+                self.min_incr = incr
+            self.full_level = to
+            self.acted = {p.index}
+            self.shorts = []
+            self.aggressions += 1
+        else:
+            self.acted.add(p.index)
+            self.shorts.append(incr)
+            if sum(self.shorts) >= self.min_incr:
+                self.shorts = []
+        self.max_bet = to
+        self.aggressor = p
+        if self.opening and h.opener is None:
+            h.record_opener(p)
+        all_in = p.stack == 0
+        if previous == 0:
+            h.events.append(ev.BetPlaced(p.seat, amount, to, all_in))
+            h.last_action = (p.seat, "bets", to)
+        else:
+            h.events.append(ev.Raised(p.seat, amount, to, all_in, full))
+            h.last_action = (p.seat, "raises to", to)
+
+    def _after(self, p: Player) -> None:
+        if self.hand.live <= 1:
+            self._end()
+            return
+        nxt = self._next_from(p.index + 1)
+        if nxt is None:
+            self._end()
+        else:
+            self.current = nxt
+
+    def player_folded(self, p: Player) -> None:
+        self.acted.add(p.index)
+        if self.done:
+            return
+        if self.hand.live <= 1:
+            self._end()
+        elif self.current is p:
+            self._after(p)
+
+    # -- the end of the round -------------------------------------------------------------------
+
+    def _end(self) -> None:
+        h = self.hand
+        self.done = True
+        self.current = None
+        players = h.players
+        if self.max_bet > 0:
+            top = max(players, key=lambda q: q.bet)
+            second = max((q.bet for q in players if q is not top), default=0)
+            if top.bet > second:
+                excess = top.bet - second
+                top.bet = second
+                top.committed -= excess
+                top.stack += excess
+                h.events.append(ev.BetReturned(top.seat, excess))
+        h.last_round_bet = max(q.bet for q in players)
+        h.last_round_aggressor = self.aggressor
+        for q in players:
+            q.bet = 0
+        if self.opening:
+            h.opening_pending = False
+            if self.max_bet == 0 and h.live >= 2 and h.rules.pass_out_on_checks:
+                h.pass_out()

@@ -1,0 +1,97 @@
+"""Steps that need no decision: dealing to the players, dealing to the board, and turning up
+rollout cards."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engine import events as ev
+from engine.actions import Action
+from engine.errors import IllegalAction
+from engine.rules import Deal, DealBoard, Reveal
+from engine.steps.base import Runner
+
+if TYPE_CHECKING:
+    from engine.game import Hand, Player
+
+__all__ = ["BoardDealing", "Dealing", "Revealing"]
+
+
+class _Instant(Runner):
+    def act(self, p: Player, action: Action) -> None:
+        raise IllegalAction("nothing to decide now")
+
+    def timeout_action(self, p: Player) -> Action:
+        raise IllegalAction("nothing to decide now")
+
+
+class Dealing(_Instant):
+    """Deal ``step.count`` cards one at a time, from the dealer's left, to every player still
+    in the hand."""
+
+    kind = "deal"
+
+    def __init__(self, hand: Hand, step: Deal) -> None:
+        super().__init__(hand)
+        self.step = step
+
+    def begin(self) -> None:
+        h = self.hand
+        receivers = [p for p in h.players if not p.folded]
+        stub = h.stub
+        count = self.step.count
+        face_up = self.step.face_up
+        for _ in range(count):
+            for p in receivers:
+                card = stub.pop()
+                p.cards.append(card)
+                if face_up:
+                    p.up.add(card)
+        events = h.events
+        for p in receivers:
+            events.append(ev.Dealt(p.seat, tuple(p.cards[-count:]), face_up))
+        self.done = True
+
+
+class BoardDealing(_Instant):
+    """Deal cards face up to the centre; their rank may become wild."""
+
+    kind = "board"
+
+    def __init__(self, hand: Hand, step: DealBoard) -> None:
+        super().__init__(hand)
+        self.step = step
+
+    def begin(self) -> None:
+        h = self.hand
+        cards = tuple(h.stub.pop() for _ in range(self.step.count))
+        h.board.extend(cards)
+        wild_rank = None
+        if self.step.wild_rank:
+            for card in cards:
+                if not card.is_joker:
+                    h.extra_wild_ranks.add(card.rank)
+                    wild_rank = card.rank
+        h.events.append(ev.BoardDealt(cards, wild_rank))
+        self.done = True
+
+
+class Revealing(_Instant):
+    """Turn up card ``step.index`` of every arranged hand (rollout)."""
+
+    kind = "reveal"
+
+    def __init__(self, hand: Hand, step: Reveal) -> None:
+        super().__init__(hand)
+        self.step = step
+
+    def begin(self) -> None:
+        h = self.hand
+        self.number = h.next_number("reveal")
+        index = self.step.index
+        for p in h.players:
+            if not p.folded and index < len(p.cards):
+                card = p.cards[index]
+                p.up.add(card)
+                h.events.append(ev.CardRevealed(p.seat, index, card))
+        self.done = True

@@ -1,0 +1,349 @@
+"""Drawing rounds: one draw, and all for one's series of draws.
+
+In a draw each player still in the hand, in turn, discards some cards and is dealt as many
+(plus the step's ``extra``). The replacement cards come from the stub after one burn card; the
+bottom card of the original stub is never dealt, and when the stub runs short the burn cards,
+the bottom card and the discards of players who already drew are reshuffled (see
+:meth:`engine.game.Hand.replacements`). The legal discard counts never exceed the cards that
+can still be supplied, so a draw can always be completed.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engine import events as ev
+from engine.actions import Action, Discard, Keep
+from engine.cards import Card
+from engine.decisions import Decision, DecisionKind, DrawOptions, KeepOptions
+from engine.errors import IllegalAction
+from engine.rules import DRAW_FOUR_WITH_ACE, Bet, Draw, DrawLimit, DrawSeries, DrawStart
+from engine.steps.base import Runner
+from engine.steps.betting import BettingRound
+
+if TYPE_CHECKING:
+    from engine.game import Hand, Player
+
+__all__ = ["DrawRound", "DrawSeriesRunner"]
+
+_ORDINALS = ("First", "Second", "Third", "Fourth", "Fifth", "Sixth", "Seventh", "Eighth")
+
+
+class DrawRound(Runner):
+    """One drawing round (see the module docstring).
+
+    ``series`` is set for all for one's rounds: no burn card, no reshuffle, and a full exchange
+    only when the stub still leaves one card for each player after this one.
+    """
+
+    kind = "draw"
+
+    def __init__(
+        self, hand: Hand, step: Draw, start_index: int | None = None, series: bool = False
+    ) -> None:
+        super().__init__(hand)
+        self.step = step
+        self.series = series
+        self.start_index = start_index
+        self.queue: list[Player] = []
+        self.pos = 0
+        self.offer: tuple[Player, Card, Card, list[Card], list[Card]] | None = None
+        self.exchanged = 0
+
+    def begin(self) -> None:
+        h = self.hand
+        h.burned_this_round = False
+        self.number = h.next_number("draw")
+        if self.start_index is not None:
+            start = self.start_index
+        elif self.step.start is DrawStart.AFTER_BLINDS and h.last_blind_index is not None:
+            start = h.index_after(h.last_blind_index)
+        else:
+            start = 0
+        self.queue = h.live_players_from(start)
+        if not self.queue:
+            self.done = True
+            return
+        h.events.append(ev.RoundStarted("draw", self.number, self.queue[0].seat))
+
+    def street(self) -> str:
+        number = self.number
+        name = _ORDINALS[number - 1] if number <= len(_ORDINALS) else f"Round {number}:"
+        return f"{name} draw"
+
+    def _current(self) -> Player | None:
+        if self.done:
+            return None
+        if self.offer is not None:
+            return self.offer[0]
+        return self.queue[self.pos]
+
+    def waiting(self) -> list[Player]:
+        p = self._current()
+        return [] if p is None else [p]
+
+    def is_waiting_for(self, p: Player) -> bool:
+        return p is self._current()
+
+    # -- options --------------------------------------------------------------------------------
+
+    def _limit(self) -> DrawLimit:
+        limit = self.step.limit
+        if limit is None:
+            table_limit = self.hand.options.draw_limit
+            limit = table_limit if isinstance(table_limit, DrawLimit) else DRAW_FOUR_WITH_ACE
+        return limit
+
+    def _supply(self) -> int:
+        h = self.hand
+        return len(h.stub) if self.series else h.supply()
+
+    def counts(self, p: Player) -> tuple[tuple[int, ...], int | None]:
+        """The allowed discard counts for ``p`` and the count that needs an ace kept."""
+        held = len(p.cards)
+        extra = self.step.extra
+        supply = self._supply()
+        ace_count = None
+        if self.step.counts is not None:
+            wanted = sorted(c for c in self.step.counts if c <= held)
+        else:
+            limit = self._limit()
+            wanted = list(range(min(limit.most, held) + 1))
+            if limit.with_ace is not None and limit.with_ace <= held:
+                wanted.extend(range(limit.most + 1, min(limit.with_ace, held - 1) + 1))
+                ace_count = limit.with_ace if limit.with_ace < held else None
+        allowed: list[int] = []
+        later = len(self.queue) - self.pos - 1
+        for c in wanted:
+            need = c + extra + (1 if self.step.bosnian and c == 4 else 0)
+            if need > supply:
+                continue
+            if self.series and c > 1 and supply - need < later:
+                continue
+            allowed.append(c)
+        if ace_count is not None and ace_count not in allowed:
+            ace_count = None
+        return tuple(allowed), ace_count
+
+    def _ace_ok(self, kept: list[Card]) -> bool:
+        wild = self.hand.wild_cards()
+        return any(c.rank == 14 or c.is_joker or c in wild for c in kept)
+
+    def decisions(self) -> tuple[Decision, ...]:
+        p = self._current()
+        if p is None:
+            return ()
+        if self.offer is not None:
+            _, up, _, _, _ = self.offer
+            return (Decision(p.seat, p.pid, DecisionKind.KEEP, KeepOptions(up, tuple(p.cards))),)
+        counts, ace_count = self.counts(p)
+        limit = self._limit() if self.step.counts is None else None
+        condition = None
+        if ace_count is not None and limit is not None:
+            condition = (
+                f"more than {limit.most} only when the cards you keep include an ace or a wild card"
+            )
+        options = DrawOptions(
+            cards=tuple(p.cards),
+            counts=counts,
+            ace_count=ace_count,
+            condition=condition,
+            extra=self.step.extra,
+            bosnian=self.step.bosnian,
+        )
+        return (Decision(p.seat, p.pid, DecisionKind.DRAW, options),)
+
+    def timeout_action(self, p: Player) -> Action:
+        if self.offer is not None:
+            return Keep(self.offer[1])
+        return Discard(())
+
+    # -- actions --------------------------------------------------------------------------------
+
+    def act(self, p: Player, action: Action) -> None:
+        if self.offer is not None:
+            if not isinstance(action, Keep):
+                raise IllegalAction("choose the face-up card or the face-down card to keep")
+            self._keep(p, action)
+            return
+        if not isinstance(action, Discard):
+            raise IllegalAction("this is a draw: discard cards or stand pat")
+        cards = action.cards
+        held = p.cards
+        for card in cards:
+            if not isinstance(card, Card) or card not in held:
+                raise IllegalAction(f"you do not hold {card}")
+        if len(set(cards)) != len(cards):
+            raise IllegalAction("a card is named twice")
+        count = len(cards)
+        counts, _ = self.counts(p)
+        if count not in counts:
+            shown = ", ".join(str(c) for c in counts)
+            raise IllegalAction(f"you may discard {shown} cards, not {count}")
+        kept = [c for c in held if c not in cards]
+        limit = self._limit() if self.step.counts is None else None
+        if limit is not None and count > limit.most and not self._ace_ok(kept):
+            raise IllegalAction(f"you may discard {count} only when keeping an ace or a wild card")
+        self._draw(p, list(cards), kept)
+
+    def _draw(self, p: Player, discarded: list[Card], kept: list[Card]) -> None:
+        h = self.hand
+        count = len(discarded)
+        p.cards = kept
+        to_pile = discarded
+        if (
+            h.opener is p
+            and h.requirement is not None
+            and p.opening_cards
+            and not self.series
+            and count
+        ):
+            split = [c for c in discarded if c in p.opening_cards]
+            if split:
+                p.aside.extend(split)
+                to_pile = [c for c in discarded if c not in split]
+                h.events.append(ev.OpenersSplit(p.seat, tuple(split)))
+        if count:
+            self.exchanged += 1
+        if self.step.bosnian and count == 4:
+            received = h.replacements(3)
+            pair = h.replacements(2)
+            p.cards.extend(received)
+            h.events.append(ev.Drew(p.seat, tuple(discarded), tuple(received)))
+            h.events.append(ev.BosnianOffer(p.seat, pair[0], pair[1]))
+            self.offer = (p, pair[0], pair[1], to_pile, list(discarded))
+            return
+        received = h.replacements(count + self.step.extra, burn=not self.series)
+        p.cards.extend(received)
+        p.draws.append(count)
+        h.discards.extend(to_pile)
+        h.events.append(ev.Drew(p.seat, tuple(discarded), tuple(received)))
+        h.last_action = (p.seat, "stands pat" if count == 0 else "draws", count or None)
+        self._advance()
+
+    def _keep(self, p: Player, action: Keep) -> None:
+        assert self.offer is not None
+        _, up, down, to_pile, _ = self.offer
+        if action.card is not None and action.card is not up:
+            raise IllegalAction(f"keep the face-up {up} or the face-down card, not {action.card}")
+        h = self.hand
+        took_up = action.card is not None
+        chosen, other = (up, down) if took_up else (down, up)
+        p.cards.append(chosen)
+        if took_up:
+            p.up.add(up)
+        p.draws.append(4)
+        h.discards.extend(to_pile)
+        h.discards.append(other)
+        h.events.append(ev.BosnianKept(p.seat, took_up, chosen, other))
+        h.last_action = (p.seat, "draws", 4)
+        self.offer = None
+        self._advance()
+
+    def _advance(self) -> None:
+        self.pos += 1
+        while self.pos < len(self.queue) and self.queue[self.pos].folded:
+            self.pos += 1
+        if self.pos >= len(self.queue):
+            self.done = True
+
+    def player_folded(self, p: Player) -> None:
+        if self.done:
+            return
+        if self.offer is not None and self.offer[0] is p:
+            _, up, down, to_pile, _ = self.offer
+            self.hand.muck.extend((up, down))
+            self.hand.discards.extend(to_pile)
+            self.offer = None
+            self._advance()
+        elif self.queue[self.pos] is p:
+            self._advance()
+
+    def held_cards(self) -> list[Card]:
+        if self.offer is None:
+            return []
+        _, up, down, to_pile, _ = self.offer
+        return [up, down, *to_pile]
+
+
+class DrawSeriesRunner(Runner):
+    """All for one: draw, bet, draw, bet... while the stub holds at least one card per player
+    still in the hand. Each drawing round starts one seat further left than the previous one.
+    The series also ends after a drawing round in which nobody exchanged a card (otherwise
+    players standing pat could go round forever)."""
+
+    kind = "draw"
+
+    def __init__(self, hand: Hand, step: DrawSeries) -> None:
+        super().__init__(hand)
+        self.step = step
+        self.rounds = 0
+        self.sub: Runner | None = None
+        self.last_draw: DrawRound | None = None
+
+    def begin(self) -> None:
+        self._next_phase()
+
+    def _next_phase(self) -> None:
+        h = self.hand
+        while True:
+            sub = self.sub
+            if sub is not None and not sub.done:
+                return
+            if h.live <= 1 or h.passed_out:
+                self.done = True
+                return
+            if isinstance(sub, DrawRound):
+                if sub.exchanged == 0:
+                    self.done = True
+                    return
+                bet = BettingRound(h, Bet(tier=self.step.tier))
+                self.sub = bet
+                bet.begin()
+                continue
+            if len(h.stub) < h.live:
+                self.done = True
+                return
+            start = self.rounds % h.n
+            self.rounds += 1
+            draw = DrawRound(h, Draw(counts=self.step.counts), start_index=start, series=True)
+            self.sub = draw
+            draw.begin()
+
+    def waiting(self) -> list[Player]:
+        return [] if self.sub is None or self.done else self.sub.waiting()
+
+    def is_waiting_for(self, p: Player) -> bool:
+        return self.sub is not None and not self.done and self.sub.is_waiting_for(p)
+
+    def decisions(self) -> tuple[Decision, ...]:
+        return () if self.sub is None or self.done else self.sub.decisions()
+
+    def act(self, p: Player, action: Action) -> None:
+        assert self.sub is not None
+        self.sub.act(p, action)
+        self._next_phase()
+
+    def timeout_action(self, p: Player) -> Action:
+        assert self.sub is not None
+        return self.sub.timeout_action(p)
+
+    def player_folded(self, p: Player) -> None:
+        if self.sub is not None and not self.done:
+            self.sub.player_folded(p)
+            self._next_phase()
+
+    def held_cards(self) -> list[Card]:
+        return [] if self.sub is None else self.sub.held_cards()
+
+    def street(self) -> str:
+        return "All for one" if self.sub is None else self.sub.street()
+
+    @property
+    def current_bet(self) -> int:
+        return 0 if self.sub is None else self.sub.current_bet
+
+    @property
+    def phase(self) -> str:
+        """``"draw"`` or ``"bet"``, whichever sub-round is running."""
+        return "draw" if self.sub is None else self.sub.kind

@@ -1,0 +1,933 @@
+"""A poker table: seats, stacks, the dealer button, and the hands played at it.
+
+>>> import random
+>>> from engine.table import Table, TableConfig
+>>> table = Table(TableConfig("five-card-draw"))
+>>> table.sit("alice", 100)
+0
+>>> table.sit("bob", 100)
+1
+>>> table.can_start() is None
+True
+>>> _ = table.start_hand(random.Random(1))
+>>> [d.player_id for d in table.pending]
+['alice']
+
+A table is between hands until :meth:`Table.start_hand` is called and again once the hand is
+over. Chips are conserved: the stacks, the chips in the middle and the chips carried over from
+earlier deals always add up to the same total, except when players sit down, leave or add
+chips.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine import events as ev
+from engine.actions import Action, action_from_dict, action_to_dict
+from engine.cards import Card, parse_card, shuffled
+from engine.decisions import Decision
+from engine.errors import IllegalAction, TableError
+from engine.game import Hand, HandOptions, HandSetup, Player
+from engine.pots import build_pots
+from engine.rules import DrawLimit, GameRules, Requirement
+from engine.stakes import FixedLimit, ForcedBets, NoLimit, PotLimit, SpreadLimit, Structure
+from engine.views import LastAction, PotView, PrivateView, PublicView, SeatView
+
+__all__ = ["Table", "TableConfig", "TableOptions"]
+
+_PROGRESSIVE = (11, 12, 13, 14, 13, 12)
+
+
+@dataclass(frozen=True, slots=True)
+class TableOptions:
+    """House rules a table chooses.
+
+    * ``pass_out_reante``: after a passed-out deal everyone antes again into the pot that stays
+      (when false, the next deal is played for the same pot without new antes).
+    * ``pass_out_deal_passes``: after a passed-out deal the deal passes left (when false, the
+      same dealer deals again).
+    * ``second_round_from_opener``: betting after the draw starts with the opener (or the next
+      active player to the opener's left) in games without blinds; when false, with the first
+      active player to the dealer's left.
+    * ``draw_limit``: how many cards a player may draw where the game leaves it to the table
+      (``None``: three, or four when keeping an ace or a wild card).
+    * ``diablo_cap``: the most a Diablo opener must put in a new pot (``None``: no cap).
+    """
+
+    pass_out_reante: bool = True
+    pass_out_deal_passes: bool = True
+    second_round_from_opener: bool = True
+    draw_limit: DrawLimit | None = None
+    diablo_cap: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-friendly form."""
+        limit = self.draw_limit
+        return {
+            "pass_out_reante": self.pass_out_reante,
+            "pass_out_deal_passes": self.pass_out_deal_passes,
+            "second_round_from_opener": self.second_round_from_opener,
+            "draw_limit": None if limit is None else [limit.most, limit.with_ace],
+            "diablo_cap": self.diablo_cap,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> TableOptions:
+        """The options described by :meth:`to_dict`'s output."""
+        limit = data.get("draw_limit")
+        return cls(
+            pass_out_reante=bool(data.get("pass_out_reante", True)),
+            pass_out_deal_passes=bool(data.get("pass_out_deal_passes", True)),
+            second_round_from_opener=bool(data.get("second_round_from_opener", True)),
+            draw_limit=None if limit is None else DrawLimit(limit[0], limit[1]),
+            diablo_cap=data.get("diablo_cap"),
+        )
+
+
+def structure_to_dict(structure: Structure) -> dict[str, Any]:
+    """A JSON-friendly form of a betting structure."""
+    if isinstance(structure, FixedLimit):
+        return {
+            "type": "fixed",
+            "small_bet": structure.small_bet,
+            "big_bet": structure.big_bet,
+            "max_raises": structure.max_raises,
+        }
+    if isinstance(structure, SpreadLimit):
+        return {
+            "type": "spread",
+            "min_bet": structure.min_bet,
+            "max_bet": structure.max_bet,
+            "min_bet_after": structure.min_bet_after,
+            "max_bet_after": structure.max_bet_after,
+            "max_raises": structure.max_raises,
+        }
+    if isinstance(structure, PotLimit):
+        return {"type": "pot", "min_bet": structure.min_bet}
+    return {"type": "no-limit", "min_bet": structure.min_bet}
+
+
+def structure_from_dict(data: dict[str, Any]) -> Structure:
+    """The structure described by :func:`structure_to_dict`'s output."""
+    kind = data["type"]
+    if kind == "fixed":
+        return FixedLimit(data["small_bet"], data["big_bet"], data["max_raises"])
+    if kind == "spread":
+        return SpreadLimit(
+            data["min_bet"],
+            data["max_bet"],
+            data["min_bet_after"],
+            data["max_bet_after"],
+            data["max_raises"],
+        )
+    if kind == "pot":
+        return PotLimit(data["min_bet"])
+    if kind == "no-limit":
+        return NoLimit(data["min_bet"])
+    raise ValueError(f"unknown betting structure {kind!r}")
+
+
+def forced_to_dict(forced: ForcedBets) -> dict[str, Any]:
+    """A JSON-friendly form of forced bets."""
+    return {
+        "ante": forced.ante,
+        "blinds": list(forced.blinds),
+        "dealer_edge": forced.dealer_edge,
+        "blinds_from_dealer": forced.blinds_from_dealer,
+    }
+
+
+def forced_from_dict(data: dict[str, Any]) -> ForcedBets:
+    """The forced bets described by :func:`forced_to_dict`'s output."""
+    return ForcedBets(
+        ante=data["ante"],
+        blinds=tuple(data["blinds"]),
+        dealer_edge=data["dealer_edge"],
+        blinds_from_dealer=data["blinds_from_dealer"],
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class TableConfig:
+    """How a table plays.
+
+    * ``variant``: the slug of a game in :mod:`engine.variants`; ``variant_options``: the
+      variant's optional rules switched on (``None``: the variant's defaults).
+    * ``structure``/``forced_bets``: the stakes (``None``: the variant's recommendation).
+      A game that prescribes its own forced bets (Q-Ball's blinds) uses those.
+    * ``max_seats``: 2 to 10 (``None``: the variant's recommended number); never more than the
+      game can deal to.
+    * ``options``: house rules (:class:`TableOptions`).
+    """
+
+    variant: str = "five-card-draw"
+    structure: Structure | None = None
+    forced_bets: ForcedBets | None = None
+    max_seats: int | None = None
+    variant_options: tuple[str, ...] | None = None
+    options: TableOptions = field(default_factory=TableOptions)
+
+    def __post_init__(self) -> None:
+        from engine.variants import get_variant
+
+        variant = get_variant(self.variant)
+        if self.variant_options is not None:
+            object.__setattr__(self, "variant_options", tuple(self.variant_options))
+        rules = self.rules()
+        if self.max_seats is not None and not 2 <= self.max_seats <= rules.max_players:
+            raise ValueError(
+                f"{variant.name} seats 2 to {rules.max_players} players, not {self.max_seats}"
+            )
+
+    def rules(self) -> GameRules:
+        """The game's rules with the chosen options."""
+        from engine.variants import get_variant
+
+        return get_variant(self.variant).build(self.variant_options)
+
+    @property
+    def seats(self) -> int:
+        """The number of seats."""
+        from engine.variants import get_variant
+
+        if self.max_seats is not None:
+            return self.max_seats
+        return min(get_variant(self.variant).max_players, self.rules().max_players)
+
+    @property
+    def stakes(self) -> tuple[Structure, ForcedBets]:
+        """The betting structure and forced bets in force."""
+        from engine.variants import get_variant
+
+        variant = get_variant(self.variant)
+        return (
+            self.structure if self.structure is not None else variant.structure,
+            self.forced_bets if self.forced_bets is not None else variant.forced_bets,
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-friendly form."""
+        return {
+            "variant": self.variant,
+            "structure": None if self.structure is None else structure_to_dict(self.structure),
+            "forced_bets": None if self.forced_bets is None else forced_to_dict(self.forced_bets),
+            "max_seats": self.max_seats,
+            "variant_options": None if self.variant_options is None else list(self.variant_options),
+            "options": self.options.to_dict(),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> TableConfig:
+        """The configuration described by :meth:`to_dict`'s output."""
+        structure = data.get("structure")
+        forced = data.get("forced_bets")
+        options = data.get("variant_options")
+        return cls(
+            variant=data["variant"],
+            structure=None if structure is None else structure_from_dict(structure),
+            forced_bets=None if forced is None else forced_from_dict(forced),
+            max_seats=data.get("max_seats"),
+            variant_options=None if options is None else tuple(options),
+            options=TableOptions.from_dict(data.get("options", {})),
+        )
+
+
+class _Seat:
+    __slots__ = ("leaving", "player_id", "sitting_out", "stack")
+
+    def __init__(self, player_id: str, stack: int) -> None:
+        self.player_id = player_id
+        self.stack = stack
+        self.sitting_out = False
+        self.leaving = False
+
+
+def _check_chips(amount: int, what: str) -> None:
+    if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
+        raise TableError(f"{what} must be a positive whole number of chips, not {amount!r}")
+
+
+class Table:
+    """A table (see the module docstring and :mod:`engine` for the whole interface)."""
+
+    def __init__(self, config: TableConfig | None = None) -> None:
+        self.config = config if config is not None else TableConfig()
+        self.seats: list[_Seat | None] = [None] * self.config.seats
+        self.button: int | None = None
+        self.hand_number = 0
+        self.hand: Hand | None = None
+        self.last_result: ev.HandResult | None = None
+        # What carries from one deal to the next.
+        self.carried = 0
+        self.carry_reason = ""
+        self.reante = True
+        self.deal_passes = True
+        self.restricted: tuple[str, ...] | None = None
+        self.open_level = 0
+        self.jackpot_cap: int | None = None
+        self.diablo: tuple[str, int] | None = None
+        self.payouts: dict[str, int] = {}
+        # Persistence: the state when the current hand began, and the operations since.
+        self._base: dict[str, Any] | None = None
+        self._journal: list[tuple[Any, ...]] = []
+
+    # -- seats ----------------------------------------------------------------------------------
+
+    def _seat_of(self, player_id: str) -> int | None:
+        for index, seat in enumerate(self.seats):
+            if seat is not None and seat.player_id == player_id:
+                return index
+        return None
+
+    def seat_of(self, player_id: str) -> int:
+        """The seat of ``player_id``.
+
+        :raises TableError: if the player is not seated.
+        """
+        index = self._seat_of(player_id)
+        if index is None:
+            raise TableError(f"{player_id} is not seated at this table")
+        return index
+
+    @property
+    def in_hand(self) -> bool:
+        """Whether a hand is in progress."""
+        return self.hand is not None and not self.hand.over
+
+    def _mutate(self, op: tuple[Any, ...]) -> None:
+        """Record a table operation for persistence (see :meth:`to_dict`)."""
+        if self.in_hand:
+            self._journal.append(op)
+        else:
+            self._base = None
+            self._journal = []
+
+    def sit(self, player_id: str, stack: int, seat: int | None = None) -> int:
+        """Seat ``player_id`` with ``stack`` chips, in ``seat`` or the first free seat; returns
+        the seat. A player seated during a hand is dealt in from the next hand.
+
+        :raises TableError: if the player is already seated, the seat is taken or does not
+            exist, the table is full, or the stack is not a positive number of chips.
+        """
+        if not isinstance(player_id, str) or not player_id:
+            raise TableError("a player id must be a non-empty string")
+        _check_chips(stack, "the stack")
+        if self._seat_of(player_id) is not None:
+            raise TableError(f"{player_id} is already seated")
+        if seat is None:
+            free = [i for i, s in enumerate(self.seats) if s is None]
+            if not free:
+                raise TableError("the table is full")
+            seat = free[0]
+        elif (
+            isinstance(seat, bool) or not isinstance(seat, int) or not (0 <= seat < len(self.seats))
+        ):
+            raise TableError(f"there is no seat {seat!r} (seats are 0 to {len(self.seats) - 1})")
+        elif self.seats[seat] is not None:
+            raise TableError(f"seat {seat} is taken")
+        self._mutate(("sit", player_id, stack, seat))
+        self.seats[seat] = _Seat(player_id, stack)
+        return seat
+
+    def leave(self, player_id: str) -> int | None:
+        """``player_id`` stands up. Between hands (or when not dealt in) the stack is returned
+        now. During a hand the player's hand is folded (unless all-in) and ``None`` is returned:
+        the stack is paid out when the hand ends (see :meth:`take_payouts`).
+
+        :raises TableError: if the player is not seated.
+        """
+        index = self.seat_of(player_id)
+        seat = self.seats[index]
+        assert seat is not None
+        hand = self.hand
+        if self.in_hand and hand is not None and player_id in hand.by_pid:
+            if seat.leaving:
+                return None
+            self._mutate(("leave", player_id))
+            seat.leaving = True
+            hand.leave(hand.by_pid[player_id])
+            if hand.over:
+                self._hand_over()
+            return None
+        self._mutate(("leave", player_id))
+        self.seats[index] = None
+        if self.restricted is not None:
+            self.restricted = tuple(p for p in self.restricted if p != player_id)
+        return seat.stack
+
+    def take_payouts(self) -> dict[str, int]:
+        """Stacks of players who left during a hand, paid out once that hand ended (and
+        cleared by this call)."""
+        payouts = self.payouts
+        if payouts:
+            self._mutate(("take_payouts",))
+        self.payouts = {}
+        return payouts
+
+    def sit_out(self, player_id: str) -> None:
+        """``player_id`` keeps the seat but is not dealt in from the next hand.
+
+        :raises TableError: if the player is not seated.
+        """
+        seat = self.seats[self.seat_of(player_id)]
+        assert seat is not None
+        self._mutate(("sit_out", player_id))
+        seat.sitting_out = True
+
+    def sit_in(self, player_id: str) -> None:
+        """``player_id`` is dealt in again from the next hand.
+
+        :raises TableError: if the player is not seated.
+        """
+        seat = self.seats[self.seat_of(player_id)]
+        assert seat is not None
+        self._mutate(("sit_in", player_id))
+        seat.sitting_out = False
+
+    def add_chips(self, player_id: str, amount: int) -> int:
+        """Add chips to ``player_id``'s stack between hands; returns the new stack.
+
+        :raises TableError: during a hand, if the player is not seated, or for a bad amount.
+        """
+        index = self.seat_of(player_id)
+        if self.in_hand:
+            raise TableError("chips can only be added between hands")
+        _check_chips(amount, "the amount")
+        seat = self.seats[index]
+        assert seat is not None
+        self._mutate(("add_chips", player_id, amount))
+        seat.stack += amount
+        return seat.stack
+
+    def stack(self, player_id: str) -> int:
+        """``player_id``'s current stack (during a hand, the chips not yet put in)."""
+        index = self.seat_of(player_id)
+        hand = self.hand
+        if self.in_hand and hand is not None and player_id in hand.by_pid:
+            return hand.by_pid[player_id].stack
+        seat = self.seats[index]
+        assert seat is not None
+        return seat.stack
+
+    # -- starting a hand ------------------------------------------------------------------------
+
+    def _eligible(self) -> list[int]:
+        return [
+            i
+            for i, s in enumerate(self.seats)
+            if s is not None and not s.sitting_out and not s.leaving and s.stack > 0
+        ]
+
+    def _participants(self) -> list[int]:
+        eligible = self._eligible()
+        if self.restricted is not None:
+            chosen = [i for i in eligible if self.seats[i].player_id in self.restricted]  # type: ignore[union-attr]
+            if len(chosen) >= 2:
+                return chosen
+        return eligible
+
+    def can_start(self) -> str | None:
+        """Why a hand cannot start now, or ``None`` when it can."""
+        if self.in_hand:
+            return "a hand is already in progress"
+        players = self._participants()
+        if len(players) < 2:
+            return "at least two players with chips must be sitting in"
+        rules = self.config.rules()
+        if len(players) > rules.max_players:
+            return f"{rules.name} can be dealt to at most {rules.max_players} players"
+        return None
+
+    def _next_button(self, players: list[int]) -> int:
+        if self.button is None:
+            return players[-1]
+        if not self.deal_passes and self.button in players:
+            return self.button
+        size = len(self.seats)
+        for k in range(1, size + 1):
+            seat = (self.button + k) % size
+            if seat in players:
+                return seat
+        return players[0]
+
+    def _complete_deck(
+        self, rules: GameRules, deck: Sequence[Card] | None, rng: random.Random
+    ) -> tuple[Card, ...]:
+        pack = rules.deck.cards()
+        if deck is None:
+            return shuffled(pack, rng)
+        given = tuple(deck)
+        known = set(pack)
+        seen: set[Card] = set()
+        for card in given:
+            if card not in known:
+                raise TableError(f"{card} is not in the {rules.deck.value}-card pack")
+            if card in seen:
+                raise TableError(f"{card} appears twice in the preset deck")
+            seen.add(card)
+        rest = [card for card in pack if card not in seen]
+        return given + tuple(rest)
+
+    def start_hand(
+        self, rng: random.Random, deck: Sequence[Card] | None = None
+    ) -> tuple[ev.Event, ...]:
+        """Deal a new hand and return its first events.
+
+        ``rng`` shuffles the deck and draws the hand's seed (which orders any reshuffle of
+        discards); pass ``secrets.SystemRandom()`` in production. ``deck`` presets the order
+        (top card first) for tests; a partial deck is completed with the remaining cards in
+        pack order.
+
+        :raises TableError: when :meth:`can_start` gives a reason, or for a bad preset deck.
+        """
+        reason = self.can_start()
+        if reason is not None:
+            raise TableError(reason)
+        rules = self.config.rules()
+        full_deck = self._complete_deck(rules, deck, rng)
+        seed = rng.getrandbits(62)
+        return self._start(full_deck, seed)
+
+    def _state(self) -> dict[str, Any]:
+        return {
+            "seats": [
+                None
+                if s is None
+                else {
+                    "player_id": s.player_id,
+                    "stack": s.stack,
+                    "sitting_out": s.sitting_out,
+                }
+                for s in self.seats
+            ],
+            "button": self.button,
+            "hand_number": self.hand_number,
+            "carried": self.carried,
+            "carry_reason": self.carry_reason,
+            "reante": self.reante,
+            "deal_passes": self.deal_passes,
+            "restricted": None if self.restricted is None else list(self.restricted),
+            "open_level": self.open_level,
+            "jackpot_cap": self.jackpot_cap,
+            "diablo": None if self.diablo is None else list(self.diablo),
+            "payouts": dict(self.payouts),
+        }
+
+    def _load_state(self, state: dict[str, Any]) -> None:
+        seats: list[_Seat | None] = []
+        for s in state["seats"]:
+            if s is None:
+                seats.append(None)
+            else:
+                seat = _Seat(s["player_id"], s["stack"])
+                seat.sitting_out = s["sitting_out"]
+                seats.append(seat)
+        self.seats = seats
+        self.button = state["button"]
+        self.hand_number = state["hand_number"]
+        self.carried = state["carried"]
+        self.carry_reason = state["carry_reason"]
+        self.reante = state["reante"]
+        self.deal_passes = state["deal_passes"]
+        restricted = state["restricted"]
+        self.restricted = None if restricted is None else tuple(restricted)
+        self.open_level = state["open_level"]
+        self.jackpot_cap = state["jackpot_cap"]
+        diablo = state["diablo"]
+        self.diablo = None if diablo is None else (diablo[0], diablo[1])
+        self.payouts = dict(state["payouts"])
+
+    def _start(self, deck: tuple[Card, ...], seed: int) -> tuple[ev.Event, ...]:
+        rules = self.config.rules()
+        players = self._participants()
+        self._base = self._state()
+        self._journal = [("start", deck, seed)]
+        button = self._next_button(players)
+        self.button = button
+        size = len(self.seats)
+        order = sorted(players, key=lambda s: (s - button - 1) % size)
+        structure, forced = self.config.stakes
+        if rules.forced_bets is not None:
+            forced = rules.forced_bets
+        requirement = rules.open_requirement
+        if requirement is not None and rules.progressive:
+            requirement = Requirement.pair(_PROGRESSIVE[self.open_level % len(_PROGRESSIVE)])
+        self.hand_number += 1
+        setup = HandSetup(
+            number=self.hand_number,
+            rules=rules,
+            structure=structure,
+            forced=forced,
+            button=button,
+            players=tuple(
+                (s, self.seats[s].player_id, self.seats[s].stack)  # type: ignore[union-attr]
+                for s in order
+            ),
+            deck=deck,
+            seed=seed,
+            options=HandOptions(
+                second_round_from_opener=self.config.options.second_round_from_opener,
+                draw_limit=self.config.options.draw_limit,
+                diablo_cap=self.config.options.diablo_cap,
+            ),
+            carried=self.carried,
+            carry_reason=self.carry_reason,
+            antes=self.reante,
+            requirement=requirement,
+            jackpot_cap=self.jackpot_cap if rules.jackpot_limit else None,
+            diablo=self.diablo,
+        )
+        self.carried = 0
+        self.diablo = None
+        hand = Hand(setup)
+        self.hand = hand
+        hand.start()
+        if hand.over:
+            self._hand_over()
+        return tuple(hand.events)
+
+    def _hand_over(self) -> None:
+        hand = self.hand
+        assert hand is not None and hand.over
+        for p in hand.players:
+            seat = self.seats[p.seat]
+            if seat is None or seat.player_id != p.pid:
+                continue
+            seat.stack = p.stack
+            if seat.leaving:
+                self.payouts[p.pid] = self.payouts.get(p.pid, 0) + p.stack
+                self.seats[p.seat] = None
+        self.last_result = hand.result
+        self.carried = hand.carry_out
+        self.deal_passes = True
+        self.reante = True
+        self.carry_reason = ""
+        self.restricted = None
+        if hand.passed_out:
+            self.carry_reason = "passed out"
+            self.reante = self.config.options.pass_out_reante
+            self.deal_passes = self.config.options.pass_out_deal_passes
+            self.open_level += 1
+            self.jackpot_cap = self.carried
+        else:
+            self.open_level = 0
+            self.jackpot_cap = None
+            if hand.trips_failed:
+                self.carry_reason = "nobody could win"
+                self.restricted = tuple(p.pid for p in hand.players if not p.folded)
+            if hand.diablo_owed is not None:
+                self.diablo = hand.diablo_owed
+                self.reante = False
+                self.carry_reason = "Diablo"
+
+    # -- playing --------------------------------------------------------------------------------
+
+    @property
+    def pending(self) -> tuple[Decision, ...]:
+        """The decisions the table is waiting for: usually one, several in simultaneous steps,
+        none between hands."""
+        hand = self.hand
+        if hand is None or hand.over:
+            return ()
+        return hand.pending()
+
+    @property
+    def to_act(self) -> tuple[int, ...]:
+        """The seats with a pending decision (cheaper than :attr:`pending`)."""
+        hand = self.hand
+        if hand is None or hand.over:
+            return ()
+        return tuple(p.seat for p in hand.waiting())
+
+    def act(self, who: int | str, action: Action) -> tuple[ev.Event, ...]:
+        """Apply ``action`` for the player in seat ``who`` (or with player id ``who``) and
+        return the events it caused.
+
+        A :class:`engine.actions.Timeout` applies the pending decision's default: check when
+        legal, else fold; stand pat; pass the first cards; keep the dealt order; declare high;
+        keep the face-up card of a Bosnian exchange.
+
+        :raises IllegalAction: with the reason, when there is no hand, it is not this player's
+            turn, or the action is not legal; nothing changes then.
+        """
+        hand = self.hand
+        if hand is None or hand.over:
+            raise IllegalAction("no hand is in progress")
+        if isinstance(who, str):
+            p = hand.by_pid.get(who)
+            if p is None:
+                raise IllegalAction(f"{who} is not playing this hand")
+        else:
+            found = hand.by_seat.get(who)
+            if found is None:
+                raise IllegalAction(f"nobody in seat {who!r} is playing this hand")
+            p = found
+        start = len(hand.events)
+        hand.act(p, action)
+        self._journal.append(("act", p.seat, action))
+        if hand.over:
+            self._hand_over()
+        return tuple(hand.events[start:])
+
+    @property
+    def events(self) -> tuple[ev.Event, ...]:
+        """The events of the current hand (or of the last one, between hands)."""
+        return () if self.hand is None else tuple(self.hand.events)
+
+    @property
+    def result(self) -> ev.HandResult | None:
+        """The result of the last finished hand."""
+        return self.last_result
+
+    def chips(self) -> int:
+        """Every chip at the table: stacks, chips in the middle, carried pots, and payouts not
+        yet taken."""
+        total = self.carried + sum(self.payouts.values())
+        hand = self.hand
+        in_hand = hand.by_pid if hand is not None and not hand.over else {}
+        for s in self.seats:
+            if s is not None and s.player_id not in in_hand:
+                total += s.stack
+        if hand is not None and not hand.over:
+            total += hand.chips()
+        return total
+
+    # -- views ----------------------------------------------------------------------------------
+
+    def _requirement_label(self) -> str | None:
+        hand = self.hand
+        if self.in_hand and hand is not None:
+            req = hand.requirement
+        else:
+            rules = self.config.rules()
+            req = rules.open_requirement
+            if req is not None and rules.progressive:
+                req = Requirement.pair(_PROGRESSIVE[self.open_level % len(_PROGRESSIVE)])
+        return None if req is None else f"{req.label[0].upper()}{req.label[1:]} to open"
+
+    def public_view(self) -> PublicView:
+        """Everything anyone at the table may see (see :class:`engine.views.PublicView`)."""
+        hand = self.hand if self.in_hand else None
+        structure, forced = self.config.stakes
+        rules = hand.rules if hand is not None else self.config.rules()
+        if rules.forced_bets is not None:
+            forced = rules.forced_bets
+        waiting = hand.waiting() if hand is not None else []
+        waiting_seats = {p.seat for p in waiting}
+        seats: list[SeatView] = []
+        for index, s in enumerate(self.seats):
+            if s is None:
+                continue
+            p = hand.by_seat.get(index) if hand is not None else None
+            if p is not None and p.pid == s.player_id:
+                seats.append(
+                    SeatView(
+                        seat=index,
+                        player_id=s.player_id,
+                        stack=p.stack,
+                        bet=p.bet,
+                        committed=p.committed,
+                        in_hand=True,
+                        folded=p.folded,
+                        all_in=p.all_in,
+                        sitting_out=s.sitting_out,
+                        leaving=s.leaving,
+                        card_count=len(p.cards),
+                        face_up=tuple(c for c in p.cards if c in p.up),
+                        draws=tuple(p.draws),
+                        split_openers=bool(p.aside),
+                        declared=p.declared,
+                        is_button=index == self.button,
+                        to_act=index in waiting_seats,
+                    )
+                )
+            else:
+                seats.append(
+                    SeatView(
+                        seat=index,
+                        player_id=s.player_id,
+                        stack=s.stack,
+                        bet=0,
+                        committed=0,
+                        in_hand=False,
+                        folded=False,
+                        all_in=False,
+                        sitting_out=s.sitting_out,
+                        leaving=s.leaving,
+                        card_count=0,
+                        face_up=(),
+                        draws=(),
+                        is_button=index == self.button,
+                    )
+                )
+        pots: tuple[PotView, ...] = ()
+        pot_total = self.carried
+        board: tuple[Card, ...] = ()
+        phase = "waiting"
+        street = None
+        to_call = None
+        current_bet = 0
+        last = None
+        wild = None
+        if hand is not None:
+            players = hand.players
+            collected = [p.committed - p.bet for p in players]
+            built = build_pots(collected, [not p.folded for p in players], hand.carried)
+            pots = tuple(
+                PotView(k, amount, tuple(players[i].seat for i in eligible))
+                for k, (amount, eligible) in enumerate(built)
+            )
+            pot_total = hand.carried + sum(p.committed for p in players)
+            board = tuple(hand.board)
+            runner = hand.runner
+            if runner is not None:
+                phase = getattr(runner, "phase", runner.kind)
+                street = runner.street()
+                current_bet = runner.current_bet
+                if len(waiting) == 1 and phase == "bet":
+                    p = waiting[0]
+                    to_call = min(current_bet - p.bet, p.stack)
+            last = self._last_action(hand)
+            wild_cards = hand.wild_cards()
+            if wild_cards:
+                wild = " ".join(str(c) for c in sorted(wild_cards))
+        elif self.hand is not None and self.hand.over:
+            last = self._last_action(self.hand)
+        return PublicView(
+            game=rules.name,
+            hand_number=self.hand_number,
+            phase=phase,
+            street=street,
+            button=self.button,
+            seats=tuple(seats),
+            pots=pots,
+            pot_total=pot_total,
+            carried=hand.carried if hand is not None else self.carried,
+            board=board,
+            wild=wild,
+            to_act=tuple(sorted(waiting_seats)),
+            to_call=to_call,
+            current_bet=current_bet,
+            last_action=last,
+            opening_requirement=self._requirement_label(),
+            structure=structure.label,
+            forced_bets=forced.label,
+        )
+
+    @staticmethod
+    def _last_action(hand: Hand) -> LastAction | None:
+        last = hand.last_action
+        if last is None:
+            return None
+        seat, verb, amount = last
+        pid = None if seat is None else hand.by_seat[seat].pid
+        text = verb if pid is None else f"{pid} {verb}"
+        if amount is not None:
+            text += f" {amount}"
+        return LastAction(seat, pid, verb, amount, text)
+
+    def private_view(self, seat: int | str) -> PrivateView:
+        """What seat ``seat`` (or player id) sees of its own hand.
+
+        :raises TableError: if nobody sits there.
+        """
+        index = self.seat_of(seat) if isinstance(seat, str) else seat
+        if not isinstance(index, int) or not 0 <= index < len(self.seats):
+            raise TableError(f"there is no seat {seat!r}")
+        s = self.seats[index]
+        if s is None:
+            raise TableError(f"nobody sits in seat {index}")
+        hand = self.hand
+        p: Player | None = None
+        if hand is not None and index in hand.by_seat and hand.by_seat[index].pid == s.player_id:
+            p = hand.by_seat[index]
+        if p is None or hand is None:
+            return PrivateView(index, s.player_id, (), None, None, (), (), None)
+        high = low = None
+        if not p.folded and len(hand.playing_cards(p)) >= 5:
+            hv = hand.high_value(p)
+            lv = hand.low_value(p)
+            high = None if hv is None else hv.name
+            low = None if lv is None else lv.name
+        decision = next((d for d in self.pending if d.seat == index), None)
+        return PrivateView(
+            seat=index,
+            player_id=s.player_id,
+            cards=tuple(p.cards),
+            high=high,
+            low=low,
+            split_openers=tuple(p.aside),
+            arranged=tuple(p.cards) if p.arranged else (),
+            decision=decision,
+        )
+
+    # -- persistence ----------------------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-compatible snapshot of the whole table, including a hand in progress.
+
+        The snapshot holds the table's state when the current hand began plus every operation
+        since (the deal, each action, seats taken and left), so :meth:`from_dict` rebuilds the
+        hand exactly, events included.
+        """
+        if self._base is None:
+            state = self._state()
+            journal: list[Any] = []
+        else:
+            state = self._base
+            journal = [_op_to_json(op) for op in self._journal]
+        return {"version": 1, "config": self.config.to_dict(), "state": state, "journal": journal}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Table:
+        """The table saved by :meth:`to_dict`.
+
+        :raises ValueError: if the snapshot is not valid.
+        """
+        if data.get("version") != 1:
+            raise ValueError("unknown table snapshot version")
+        table = cls(TableConfig.from_dict(data["config"]))
+        table._load_state(data["state"])
+        for op in data["journal"]:
+            table._replay(op)
+        return table
+
+    def _replay(self, op: dict[str, Any]) -> None:
+        kind = op["op"]
+        if kind == "start":
+            self._start(tuple(parse_card(c) for c in op["deck"]), int(op["seed"]))
+        elif kind == "act":
+            self.act(int(op["seat"]), action_from_dict(op["action"]))
+        elif kind == "sit":
+            self.sit(op["player_id"], op["stack"], op["seat"])
+        elif kind == "leave":
+            self.leave(op["player_id"])
+        elif kind == "sit_out":
+            self.sit_out(op["player_id"])
+        elif kind == "sit_in":
+            self.sit_in(op["player_id"])
+        elif kind == "add_chips":
+            self.add_chips(op["player_id"], op["amount"])
+        elif kind == "take_payouts":
+            self.take_payouts()
+        else:
+            raise ValueError(f"unknown operation {kind!r} in a table snapshot")
+
+
+def _op_to_json(op: tuple[Any, ...]) -> dict[str, Any]:
+    kind = op[0]
+    if kind == "start":
+        return {"op": "start", "deck": [str(c) for c in op[1]], "seed": op[2]}
+    if kind == "act":
+        return {"op": "act", "seat": op[1], "action": action_to_dict(op[2])}
+    if kind == "sit":
+        return {"op": "sit", "player_id": op[1], "stack": op[2], "seat": op[3]}
+    if kind == "add_chips":
+        return {"op": "add_chips", "player_id": op[1], "amount": op[2]}
+    if kind == "take_payouts":
+        return {"op": "take_payouts"}
+    return {"op": kind, "player_id": op[1]}
