@@ -1,3 +1,5 @@
+# Driver methods annotate ``self: Emulator`` (they are mixed into it): mypy calls that "misc".
+# mypy: disable-error-code="misc"
 """Drivers: what a Discord user does (slash command, autocomplete, button, select, modal).
 
 Each driver builds INTERACTION_CREATE the way Discord does (fresh snowflake id and token, the
@@ -256,7 +258,7 @@ class Drivers:
     ) -> None:
         guild = self.guild_of(channel)
         if opt_type in (USER, MENTIONABLE) and isinstance(value, User | int | str):
-            uid = int(getattr(value, "id", value))
+            uid = value.id if isinstance(value, User) else int(value)
             user = self.users.get(uid)
             if user is not None:
                 resolved.setdefault("users", {})[str(uid)] = user.to_dict()
@@ -326,7 +328,11 @@ class Drivers:
         )
 
     # ----------------------------------------------------------------- components
-    def _resolve_message(self: Emulator, message: Message | InteractionResult | int) -> Message:
+    def _resolve_message(
+        self: Emulator, message: Message | InteractionResult | int | None
+    ) -> Message:
+        if message is None:
+            raise UserActionError("no message given (did the interaction produce one?)")
         if isinstance(message, InteractionResult):
             msg = message.message
             if msg is None:
@@ -358,7 +364,7 @@ class Drivers:
     async def click(
         self: Emulator,
         user: User,
-        message: Message | InteractionResult | int,
+        message: Message | InteractionResult | int | None,
         custom_id: str | None = None,
         *,
         label: str | None = None,
@@ -381,7 +387,7 @@ class Drivers:
     async def select(
         self: Emulator,
         user: User,
-        message: Message | InteractionResult | int,
+        message: Message | InteractionResult | int | None,
         custom_id: str,
         values: Sequence[Any],
         *,

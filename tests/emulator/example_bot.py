@@ -21,7 +21,6 @@ import os
 import re
 import sqlite3
 import struct
-import sys
 import zlib
 from typing import Any
 
@@ -226,6 +225,41 @@ async def say(interaction: discord.Interaction, text: str) -> None:
     await msg.edit(content=text + " (edited)")
 
 
+@poker.command(name="card", description="Shows a card image")
+async def card(interaction: discord.Interaction) -> None:
+    png = discord.File(io.BytesIO(tiny_png(3, 2)), filename="card.png")
+    embed = discord.Embed(title="Your card").set_image(url="attachment://card.png")
+    await interaction.response.send_message(embed=embed, file=png)
+    await interaction.followup.send(
+        "and another",
+        file=discord.File(io.BytesIO(tiny_png()), filename="other.png"),
+        ephemeral=True,
+    )
+
+
+@poker.command(name="thread", description="Opens a thread for a hand")
+async def thread(interaction: discord.Interaction, name: str) -> None:
+    channel = interaction.channel
+    assert isinstance(channel, discord.TextChannel)
+    await interaction.response.defer(ephemeral=True)
+    created = await channel.create_thread(name=name, type=discord.ChannelType.public_thread)
+    await created.send(f"Hand {name} starts")
+    await interaction.edit_original_response(content=f"Opened {created.mention}")
+
+
+class Board(discord.ui.LayoutView):
+    def __init__(self) -> None:
+        super().__init__(timeout=None)
+        row: discord.ui.ActionRow[Any] = discord.ui.ActionRow()
+        row.add_item(discord.ui.Button(label="Fold", custom_id="board:fold"))
+        self.add_item(discord.ui.Container(discord.ui.TextDisplay("Pot: 40"), row))
+
+
+@poker.command(name="board", description="Components V2 table")
+async def board(interaction: discord.Interaction) -> None:
+    await interaction.response.send_message(view=Board())
+
+
 admin = app_commands.Group(
     name="pokeradmin",
     description="Admin tools",
@@ -284,4 +318,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()

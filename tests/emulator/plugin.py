@@ -28,6 +28,9 @@ from .client_setup import point_discordpy_at, restore_endpoints
 from .runner import BotFactory, BotProcess, running_bot
 from .server import Emulator, World
 
+StartBot = Callable[..., Awaitable[Any]]
+SpawnBot = Callable[..., BotProcess]
+
 BLACKHOLE_API = "http://127.0.0.1:9/api/v10"
 BLACKHOLE_GATEWAY = "ws://127.0.0.1:9/gateway"
 
@@ -57,7 +60,7 @@ def world(emu: Emulator) -> World:
 
 
 @pytest_asyncio.fixture
-async def start_bot(emu: Emulator) -> AsyncIterator[Callable[..., Awaitable[Any]]]:
+async def start_bot(emu: Emulator) -> AsyncIterator[StartBot]:
     stack = contextlib.AsyncExitStack()
 
     async def start(factory: BotFactory, **kwargs: Any) -> Any:
@@ -68,7 +71,7 @@ async def start_bot(emu: Emulator) -> AsyncIterator[Callable[..., Awaitable[Any]
 
 
 @pytest_asyncio.fixture
-async def bot_process(emu: Emulator, tmp_path: Path) -> AsyncIterator[Callable[..., BotProcess]]:
+async def bot_process(emu: Emulator, tmp_path: Path) -> AsyncIterator[SpawnBot]:
     made: list[BotProcess] = []
 
     def make(argv: list[str] | None = None, **kwargs: Any) -> BotProcess:

@@ -53,7 +53,7 @@ from .snowflake import Clock, SnowflakeFactory
 
 API_PREFIX = "/api/v10"
 CALL = web.RequestKey("call", RecordedCall)
-PAYLOAD = web.RequestKey("payload", Any)  # type: ignore[arg-type]
+PAYLOAD: web.RequestKey[Any] = web.RequestKey("payload", object)
 FILES = web.RequestKey("files", list[Attachment])
 INTERACTION_DEADLINE = 3.0
 TOKEN_LIFETIME = 15 * 60.0
@@ -87,6 +87,12 @@ class ApiError(Exception):
         self.body = body or {"message": message, "code": code}
         if errors is not None:
             self.body["errors"] = errors
+
+
+def _body(request: web.Request) -> dict[str, Any]:
+    """The request's JSON object (or ``payload_json``), ``{}`` when there is none."""
+    body = request[PAYLOAD]
+    return body if isinstance(body, dict) else {}
 
 
 def form_error(errs: limits.FormErrors) -> ApiError:
@@ -1099,9 +1105,9 @@ class Emulator(Drivers):
         return json_response(self._user(request.match_info["user_id"]).to_dict())
 
     async def _create_dm(self, request: web.Request) -> web.Response:
-        payload = request[PAYLOAD] or {}
+        payload = _body(request)
         try:
-            user = self.users[int(payload.get("recipient_id"))]
+            user = self.users[int(payload.get("recipient_id") or 0)]
         except (KeyError, ValueError, TypeError):
             raise ApiError(400, 50033, "Invalid Recipient(s)") from None
         if user.id == self.bot_user.id:
@@ -1292,7 +1298,7 @@ class Emulator(Drivers):
 
     async def _edit_channel(self, request: web.Request) -> web.Response:
         channel = self._channel(request)
-        payload = request[PAYLOAD] or {}
+        payload = _body(request)
         if "name" in payload:
             limits_errs = limits.FormErrors()
             limits._text(limits_errs, ("name",), payload["name"], 100, minimum=1, required=True)
@@ -1331,7 +1337,7 @@ class Emulator(Drivers):
         parent = self._channel(request)
         if parent.type != GUILD_TEXT:
             raise ApiError(400, 50024, "Cannot execute action on this channel type")
-        payload = request[PAYLOAD] or {}
+        payload = _body(request)
         errs = limits.FormErrors()
         limits._text(errs, ("name",), payload.get("name"), 100, minimum=1, required=True)
         if errs:
@@ -1405,7 +1411,7 @@ class Emulator(Drivers):
     async def _create_message(self, request: web.Request) -> web.Response:
         channel = self._channel(request)
         self._check_can_send(channel)
-        payload = request[PAYLOAD] or {}
+        payload = _body(request)
         files: list[Attachment] = request[FILES]
         self._validate_new_message(payload, files)
         msg = self.new_message(channel, self.bot_user, payload, files)
@@ -1414,7 +1420,7 @@ class Emulator(Drivers):
     async def _edit_message(self, request: web.Request) -> web.Response:
         channel = self._channel(request)
         msg = self._message_in(channel, request.match_info["message_id"])
-        payload = request[PAYLOAD] or {}
+        payload = _body(request)
         if msg.author.id != self.bot_user.id and set(payload) - {"flags"}:
             raise ApiError(403, 50005, "Cannot edit a message authored by another user")
         self._validate_edit(msg, payload, request[FILES])
@@ -1484,7 +1490,8 @@ class Emulator(Drivers):
         out = list(keep)
         for entry in entries:
             try:
-                aid = int(entry.get("id"))
+                raw_id = entry.get("id")
+                aid = int(raw_id if raw_id is not None else -1)
             except (TypeError, ValueError):
                 raise ApiError(400, 50035, "Invalid Form Body") from None
             if aid in existing_by_id:
@@ -1660,7 +1667,7 @@ class Emulator(Drivers):
                 f"first response to interaction {rec.id} after {age:.2f}s (limit 3s)",
             )
             raise ApiError(404, 10062, "Unknown interaction")
-        payload = request[PAYLOAD] or {}
+        payload = _body(request)
         files: list[Attachment] = request[FILES]
         ctype = payload.get("type")
         data = payload.get("data") or {}
@@ -1749,7 +1756,7 @@ class Emulator(Drivers):
             raise ApiError(404, 10015, "Unknown Webhook")
         if rec.response_type in (8, 9):
             raise ApiError(400, 40060, "Interaction has already been acknowledged.")
-        payload = request[PAYLOAD] or {}
+        payload = _body(request)
         files: list[Attachment] = request[FILES]
         self._validate_new_message(payload, files)
         original = self.messages.get(rec.original_message_id or 0)
@@ -1795,7 +1802,7 @@ class Emulator(Drivers):
         if request.method == "DELETE":
             self.delete_message(msg)
             return web.Response(status=204)
-        payload = request[PAYLOAD] or {}
+        payload = _body(request)
         files = request[FILES]
         self._validate_edit(msg, payload, files)
         self.edit_message(msg, payload, files)

@@ -10,6 +10,7 @@ import pytest
 
 from tests.emulator import Emulator, UserActionError, World
 from tests.emulator.example_bot import create_bot
+from tests.emulator.plugin import StartBot
 from tests.emulator.runner import running_bot
 
 
@@ -30,7 +31,9 @@ async def test_start_up_is_fast_and_syncs_commands(emu: Emulator) -> None:
     assert discord.http.Route.BASE.startswith("http://127.0.0.1:9/")  # restored (guard value)
 
 
-async def test_slash_command_button_select_modal(emu: Emulator, world: World, start_bot) -> None:
+async def test_slash_command_button_select_modal(
+    emu: Emulator, world: World, start_bot: StartBot
+) -> None:
     await start_bot(create_bot)
     alice, bob = world.players[:2]
     created = await emu.run_command(
@@ -66,7 +69,9 @@ async def test_slash_command_button_select_modal(emu: Emulator, world: World, st
     emu.assert_clean()
 
 
-async def test_modal_from_a_slash_command_context(emu: Emulator, world: World, start_bot) -> None:
+async def test_modal_from_a_slash_command_context(
+    emu: Emulator, world: World, start_bot: StartBot
+) -> None:
     await start_bot(create_bot)
     alice = world.players[0]
     created = await emu.run_command(alice, world.channel, "poker create", {"variant": "badugi"})
@@ -75,7 +80,7 @@ async def test_modal_from_a_slash_command_context(emu: Emulator, world: World, s
     assert answer.type == 4 and answer.ephemeral and answer.content == "Amount must be a number."
 
 
-async def test_dm_with_embed_and_png(emu: Emulator, world: World, start_bot) -> None:
+async def test_dm_with_embed_and_png(emu: Emulator, world: World, start_bot: StartBot) -> None:
     await start_bot(create_bot)
     alice = world.players[0]
     result = await emu.run_command(alice, world.channel, "poker hand")
@@ -90,7 +95,9 @@ async def test_dm_with_embed_and_png(emu: Emulator, world: World, start_bot) -> 
     assert emu.dms(world.players[1]) == []
 
 
-async def test_deferred_update_then_followup_and_dm(emu: Emulator, world: World, start_bot) -> None:
+async def test_deferred_update_then_followup_and_dm(
+    emu: Emulator, world: World, start_bot: StartBot
+) -> None:
     await start_bot(create_bot)
     alice = world.players[0]
     created = await emu.run_command(alice, world.channel, "poker create", {"variant": "badugi"})
@@ -106,7 +113,9 @@ async def test_deferred_update_then_followup_and_dm(emu: Emulator, world: World,
     assert emu.count_routes(mark)["POST /channels/{channel_id}/messages"] == 1
 
 
-async def test_channel_messages_edit_and_visibility(emu: Emulator, world: World, start_bot) -> None:
+async def test_channel_messages_edit_and_visibility(
+    emu: Emulator, world: World, start_bot: StartBot
+) -> None:
     await start_bot(create_bot)
     alice = world.players[0]
     await emu.run_command(alice, world.channel, "poker say", {"text": "hello"})
@@ -119,7 +128,9 @@ async def test_channel_messages_edit_and_visibility(emu: Emulator, world: World,
     assert [m.content for m in mine] == ["posting", "hello (edited)"]
 
 
-async def test_admin_command_needs_manage_server(emu: Emulator, world: World, start_bot) -> None:
+async def test_admin_command_needs_manage_server(
+    emu: Emulator, world: World, start_bot: StartBot
+) -> None:
     await start_bot(create_bot)
     with pytest.raises(UserActionError, match="lacks the permissions"):
         await emu.run_command(world.players[0], world.channel, "pokeradmin reset")
@@ -127,3 +138,85 @@ async def test_admin_command_needs_manage_server(emu: Emulator, world: World, st
     assert result.content == "reset done" and result.ephemeral
     cmd = next(c for c in emu.commands() if c.name == "pokeradmin")
     assert cmd.to_dict()["default_member_permissions"] == str(0x20)
+
+
+async def test_files_in_interaction_responses(
+    emu: Emulator, world: World, start_bot: StartBot
+) -> None:
+    await start_bot(create_bot)
+    alice = world.players[0]
+    result = await emu.run_command(alice, world.channel, "poker card")
+    assert result.type == 4
+    (att,) = result.attachments
+    assert att.filename == "card.png" and att.data.startswith(b"\x89PNG")
+    # attachment://card.png in the embed now points at the stored file.
+    assert result.embeds[0]["image"]["url"] == att.url
+    await emu.wait_for(lambda: result.followups)
+    (other,) = result.followups
+    assert other.ephemeral and other.attachments[0].filename == "other.png"
+
+
+async def test_threads(emu: Emulator, world: World, start_bot: StartBot) -> None:
+    bot = await start_bot(create_bot)
+    alice = world.players[0]
+    result = await emu.run_command(alice, world.channel, "poker thread", {"name": "hand-1"})
+    await emu.wait_for(lambda: result.content and result.content.startswith("Opened"))
+    (thread,) = emu.threads(world.channel)
+    assert thread.name == "hand-1" and thread.is_thread
+    assert [m.content for m in emu.channel_messages(thread)] == ["Hand hand-1 starts"]
+    assert bot.get_channel(thread.id) is not None  # THREAD_CREATE reached the bot
+    # Commands work inside the thread too.
+    inside = await emu.run_command(alice, thread, "poker create", {"variant": "badugi"})
+    assert inside.message is not None and inside.message.channel_id == thread.id
+
+
+async def test_components_v2_layout(emu: Emulator, world: World, start_bot: StartBot) -> None:
+    await start_bot(create_bot)
+    alice = world.players[0]
+    result = await emu.run_command(alice, world.channel, "poker board")
+    assert result.message is not None and result.message.flags & (1 << 15)
+    assert "Pot: 40" in result.message.text
+    assert result.component(label="Fold") is not None
+    with pytest.raises(UserActionError):
+        await emu.click(alice, result.message, "board:missing")
+
+
+async def test_default_chunking_bot_starts_fast(emu: Emulator, world: World) -> None:
+    from discord.ext import commands
+
+    def factory() -> commands.Bot:
+        intents = discord.Intents.default()
+        intents.members = True
+        return commands.Bot(command_prefix="!", intents=intents)
+
+    t0 = time.perf_counter()
+    async with running_bot(emu, factory, expect_sync=False) as bot:
+        guild = bot.get_guild(world.guild.id)
+        assert guild is not None and guild.chunked
+        assert {m.id for m in guild.members} == {u.id for u in world.users} | {emu.bot_user.id}
+        host = guild.get_member(world.host.id)
+        assert host is not None and host.guild_permissions.manage_guild
+    assert time.perf_counter() - t0 < 2.0
+
+
+async def test_bot_side_message_calls(emu: Emulator, world: World, start_bot: StartBot) -> None:
+    bot = await start_bot(create_bot)
+    assert bot.latency < 1.0  # the first heartbeat was ACKed (inf otherwise)
+    channel = bot.get_channel(world.channel.id)
+    first = await channel.send("one")
+    second = await channel.send("two", embed=discord.Embed(title="t"))
+    await second.edit(content="two!")
+    fetched = await channel.fetch_message(second.id)
+    assert fetched.content == "two!" and fetched.embeds[0].title == "t"
+    history = [m.content async for m in channel.history(limit=10)]
+    assert history == ["two!", "one"]
+    await first.delete()
+    assert emu.get_message(first.id).deleted
+    assert [m.content for m in emu.channel_messages(world.channel)] == ["two!"]
+    with pytest.raises(discord.NotFound):
+        await channel.fetch_message(first.id)
+    user = await bot.fetch_user(world.players[0].id)
+    assert user.name == world.players[0].username
+    counts = emu.count_routes()
+    assert counts["POST /channels/{channel_id}/messages"] == 2
+    assert counts["DELETE /channels/{channel_id}/messages/{message_id}"] == 1

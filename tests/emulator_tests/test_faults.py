@@ -10,11 +10,14 @@ import pytest
 
 from tests.emulator import Emulator, World
 from tests.emulator.example_bot import create_bot
+from tests.emulator.plugin import StartBot
 
 MESSAGES = "POST /channels/{channel_id}/messages"
 
 
-async def test_closed_dms_raise_forbidden_50007(emu: Emulator, world: World, start_bot) -> None:
+async def test_closed_dms_raise_forbidden_50007(
+    emu: Emulator, world: World, start_bot: StartBot
+) -> None:
     bot = await start_bot(create_bot)
     alice = world.players[0]
     alice.dms_open = False
@@ -27,7 +30,7 @@ async def test_closed_dms_raise_forbidden_50007(emu: Emulator, world: World, sta
     assert [c.key for c in emu.errors] == [MESSAGES]
 
 
-async def test_route_429_is_retried(emu: Emulator, world: World, start_bot) -> None:
+async def test_route_429_is_retried(emu: Emulator, world: World, start_bot: StartBot) -> None:
     await start_bot(create_bot)
     fault = emu.faults.rate_limit(MESSAGES, count=2, retry_after=0.1)
     t0 = time.perf_counter()
@@ -40,7 +43,7 @@ async def test_route_429_is_retried(emu: Emulator, world: World, start_bot) -> N
     assert len(emu.channel_messages(world.channel)) == 1  # posted once, not three times
 
 
-async def test_global_429_is_retried(emu: Emulator, world: World, start_bot) -> None:
+async def test_global_429_is_retried(emu: Emulator, world: World, start_bot: StartBot) -> None:
     bot = await start_bot(create_bot)
     emu.faults.rate_limit(None, is_global=True, retry_after=0.05)
     channel = bot.get_channel(world.channel.id)
@@ -50,7 +53,7 @@ async def test_global_429_is_retried(emu: Emulator, world: World, start_bot) -> 
 
 
 async def test_429_on_interaction_callback_is_retried(
-    emu: Emulator, world: World, start_bot
+    emu: Emulator, world: World, start_bot: StartBot
 ) -> None:
     await start_bot(create_bot)
     emu.faults.rate_limit("interaction_callback", retry_after=0.05)
@@ -61,7 +64,7 @@ async def test_429_on_interaction_callback_is_retried(
     assert [c.status for c in emu.calls if c.kind == "interaction_callback"] == [429, 200]
 
 
-async def test_5xx(emu: Emulator, world: World, start_bot) -> None:
+async def test_5xx(emu: Emulator, world: World, start_bot: StartBot) -> None:
     bot = await start_bot(create_bot)
     channel = bot.get_channel(world.channel.id)
     emu.faults.server_error(MESSAGES, status=503)
@@ -73,7 +76,9 @@ async def test_5xx(emu: Emulator, world: World, start_bot) -> None:
     assert [c.status for c in emu.calls if c.key == MESSAGES] == [503, 502, 200]
 
 
-async def test_dropped_gateway_resumes_and_replays(emu: Emulator, world: World, start_bot) -> None:
+async def test_dropped_gateway_resumes_and_replays(
+    emu: Emulator, world: World, start_bot: StartBot
+) -> None:
     bot = await start_bot(create_bot)
     alice = world.players[0]
     before = emu.user_message(alice, world.channel, "before")
@@ -91,7 +96,7 @@ async def test_dropped_gateway_resumes_and_replays(emu: Emulator, world: World, 
 
 
 async def test_interaction_sent_while_disconnected_is_delivered(
-    emu: Emulator, world: World, start_bot
+    emu: Emulator, world: World, start_bot: StartBot
 ) -> None:
     await start_bot(create_bot)
     await emu.drop_gateway()
@@ -101,7 +106,7 @@ async def test_interaction_sent_while_disconnected_is_delivered(
     assert result.type == 4 and emu.resume_count == 1
 
 
-async def test_reconnect_request_resumes(emu: Emulator, world: World, start_bot) -> None:
+async def test_reconnect_request_resumes(emu: Emulator, world: World, start_bot: StartBot) -> None:
     bot = await start_bot(create_bot)
     await emu.request_reconnect()
     await emu.wait_for(lambda: emu.resume_count == 1)
@@ -110,7 +115,7 @@ async def test_reconnect_request_resumes(emu: Emulator, world: World, start_bot)
 
 
 async def test_invalid_session_makes_the_client_identify_again(
-    emu: Emulator, world: World, start_bot
+    emu: Emulator, world: World, start_bot: StartBot
 ) -> None:
     bot = await start_bot(create_bot)
     await emu.invalidate_session(resumable=False)
@@ -126,7 +131,9 @@ async def test_invalid_session_makes_the_client_identify_again(
     assert len([s for s in emu.sessions.values() if not s.invalid]) == 1
 
 
-async def test_reidentify_delay_can_be_shortened(emu: Emulator, world: World, start_bot) -> None:
+async def test_reidentify_delay_can_be_shortened(
+    emu: Emulator, world: World, start_bot: StartBot
+) -> None:
     await start_bot(create_bot, reidentify_delay=0.05)
     t0 = time.perf_counter()
     await emu.invalidate_session()

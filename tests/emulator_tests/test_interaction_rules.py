@@ -15,6 +15,7 @@ import pytest_asyncio
 from tests.emulator import Emulator, NoResponse, World
 from tests.emulator.example_bot import create_bot
 from tests.emulator.models import InteractionRecord
+from tests.emulator.plugin import StartBot
 
 
 @pytest_asyncio.fixture
@@ -49,7 +50,9 @@ def command(emu: Emulator, world: World) -> InteractionRecord:
     return emu.build_interaction(2, world.players[0], world.channel, {"name": "poker"})
 
 
-async def test_only_one_initial_response(emu: Emulator, world: World, http) -> None:
+async def test_only_one_initial_response(
+    emu: Emulator, world: World, http: aiohttp.ClientSession
+) -> None:
     rec = command(emu, world)
     assert (await callback(emu, http, rec, {"type": 5}))[0] == 200
     status, body = await callback(emu, http, rec, {"type": 4, "data": {"content": "again"}})
@@ -74,7 +77,7 @@ async def test_only_one_initial_response(emu: Emulator, world: World, http) -> N
     ],
 )
 async def test_callback_type_rules(
-    emu: Emulator, world: World, http, itype: int, ctype: int, ok: bool
+    emu: Emulator, world: World, http: aiohttp.ClientSession, itype: int, ctype: int, ok: bool
 ) -> None:
     message = emu.new_message(
         world.channel,
@@ -119,7 +122,9 @@ async def test_callback_type_rules(
         assert not rec.acknowledged
 
 
-async def test_late_first_response_is_a_failure(emu: Emulator, world: World, http) -> None:
+async def test_late_first_response_is_a_failure(
+    emu: Emulator, world: World, http: aiohttp.ClientSession
+) -> None:
     rec = command(emu, world)
     emu.clock.advance(3.01)
     status, body = await callback(emu, http, rec, {"type": 4, "data": {"content": "late"}})
@@ -128,7 +133,9 @@ async def test_late_first_response_is_a_failure(emu: Emulator, world: World, htt
     assert emu.failures[0].interaction_id == rec.id
 
 
-async def test_response_just_inside_the_deadline(emu: Emulator, world: World, http) -> None:
+async def test_response_just_inside_the_deadline(
+    emu: Emulator, world: World, http: aiohttp.ClientSession
+) -> None:
     rec = command(emu, world)
     emu.clock.advance(2.9)
     assert (await callback(emu, http, rec, {"type": 5}))[0] == 200
@@ -136,7 +143,7 @@ async def test_response_just_inside_the_deadline(emu: Emulator, world: World, ht
 
 
 async def test_bot_answering_late_sees_404_and_failure_is_recorded(
-    emu: Emulator, world: World, start_bot
+    emu: Emulator, world: World, start_bot: StartBot
 ) -> None:
     bot = await start_bot(create_bot)
     task = asyncio.create_task(
@@ -152,7 +159,9 @@ async def test_bot_answering_late_sees_404_and_failure_is_recorded(
     assert bot.late_errors[0].code == 10062
 
 
-async def test_no_response_raises_and_is_recorded(emu: Emulator, world: World, start_bot) -> None:
+async def test_no_response_raises_and_is_recorded(
+    emu: Emulator, world: World, start_bot: StartBot
+) -> None:
     bot = await start_bot(create_bot)
     with pytest.raises(NoResponse):
         await emu.run_command(world.players[0], world.channel, "poker slow", timeout=0.2)
@@ -161,7 +170,7 @@ async def test_no_response_raises_and_is_recorded(emu: Emulator, world: World, s
 
 
 async def test_followups_need_an_acknowledged_interaction(
-    emu: Emulator, world: World, http
+    emu: Emulator, world: World, http: aiohttp.ClientSession
 ) -> None:
     rec = command(emu, world)
     status, body = await webhook(emu, http, rec, "POST", body={"content": "too early"})
@@ -176,7 +185,9 @@ async def test_followups_need_an_acknowledged_interaction(
     assert not body["flags"] & 64
 
 
-async def test_token_expires_after_15_minutes(emu: Emulator, world: World, http) -> None:
+async def test_token_expires_after_15_minutes(
+    emu: Emulator, world: World, http: aiohttp.ClientSession
+) -> None:
     rec = command(emu, world)
     await callback(emu, http, rec, {"type": 4, "data": {"content": "hi"}})
     emu.clock.advance(14 * 60)

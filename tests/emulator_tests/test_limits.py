@@ -19,6 +19,7 @@ import pytest_asyncio
 from tests.emulator import Emulator, World
 from tests.emulator import limits as L
 from tests.emulator.example_bot import create_bot
+from tests.emulator.plugin import StartBot
 
 
 def btn(cid: str = "b", label: str = "x", **kw: Any) -> dict[str, Any]:
@@ -453,7 +454,7 @@ async def test_unauthorised_rest_call(emu: Emulator, world: World) -> None:
         assert resp.status == 401
 
 
-async def test_discordpy_sees_the_400(emu: Emulator, world: World, start_bot) -> None:
+async def test_discordpy_sees_the_400(emu: Emulator, world: World, start_bot: StartBot) -> None:
     bot = await start_bot(create_bot)
     channel = bot.get_channel(world.channel.id)
     with pytest.raises(discord.HTTPException) as info:
