@@ -22,6 +22,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from .limits import ATTACHMENT_SIZE_LIMIT
 from .models import ADMINISTRATOR, DM, Channel, InteractionRecord, Message, Role, User
 
 if TYPE_CHECKING:
@@ -552,7 +553,7 @@ class Drivers:
             "locale": user.locale,
             "entitlements": [],
             "entitlement_sku_ids": [],
-            "attachment_size_limit": 10 * 1024 * 1024,
+            "attachment_size_limit": ATTACHMENT_SIZE_LIMIT,
             "channel_id": str(channel.id),
             "channel": channel.to_dict(),
         }

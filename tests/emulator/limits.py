@@ -30,6 +30,7 @@ EMBED_FOOTER_TEXT = 2048
 EMBED_AUTHOR_NAME = 256
 EMBED_TOTAL = 6000
 ATTACHMENTS_PER_MESSAGE = 10
+ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024  # bytes per file (the interaction's attachment_size_limit)
 
 # --- components ------------------------------------------------------------------------------
 ACTION_ROWS = 5  # top-level rows on a classic message

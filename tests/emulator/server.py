@@ -57,7 +57,6 @@ PAYLOAD: web.RequestKey[Any] = web.RequestKey("payload", object)
 FILES = web.RequestKey("files", list[Attachment])
 INTERACTION_DEADLINE = 3.0
 TOKEN_LIFETIME = 15 * 60.0
-ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024
 
 # Gateway intents (bits).
 INTENT_GUILDS = 1 << 0
@@ -1434,7 +1433,13 @@ class Emulator(Drivers):
         return web.Response(status=204)
 
     # ------------------------------------------------------------------ messages (shared)
+    @staticmethod
+    def _check_file_sizes(files: list[Attachment]) -> None:
+        if any(len(f.data) > limits.ATTACHMENT_SIZE_LIMIT for f in files):
+            raise ApiError(413, 40005, "Request entity too large")
+
     def _validate_new_message(self, payload: dict[str, Any], files: list[Attachment]) -> None:
+        self._check_file_sizes(files)
         errs = limits.validate_message(payload)
         if errs:
             raise form_error(errs)
@@ -1444,6 +1449,7 @@ class Emulator(Drivers):
     def _validate_edit(
         self, msg: Message, payload: dict[str, Any], files: list[Attachment]
     ) -> None:
+        self._check_file_sizes(files)
         existing = {
             "content": msg.content,
             "embeds": msg.embeds,

@@ -220,3 +220,16 @@ async def test_bot_side_message_calls(emu: Emulator, world: World, start_bot: St
     counts = emu.count_routes()
     assert counts["POST /channels/{channel_id}/messages"] == 2
     assert counts["DELETE /channels/{channel_id}/messages/{message_id}"] == 1
+
+
+async def test_commands_in_dms(emu: Emulator, world: World, start_bot: StartBot) -> None:
+    await start_bot(create_bot)
+    alice = world.players[0]
+    dm = emu.dm_channel(alice)
+    result = await emu.run_command(alice, dm, "poker create", {"variant": "badugi"})
+    assert result.type == 4 and result.message is not None
+    assert emu.dms(alice) == [result.message]
+    joined = await emu.click(alice, result.message, "table:1:join")
+    assert joined.content == "Table 1: 1 seated"
+    with pytest.raises(UserActionError, match="not available in DMs"):
+        await emu.run_command(alice, dm, "pokeradmin reset")

@@ -480,3 +480,22 @@ async def test_callback_message_limits_apply(
         body = await resp.json()
     assert body["resource"]["message"]["content"] == "ok"
     assert body["interaction"]["response_message_id"] == body["resource"]["message"]["id"]
+
+
+@pytest.mark.parametrize(
+    ("size", "status"), [(L.ATTACHMENT_SIZE_LIMIT, 200), (L.ATTACHMENT_SIZE_LIMIT + 1, 413)]
+)
+async def test_attachment_size_limit(
+    emu: Emulator, world: World, http: aiohttp.ClientSession, size: int, status: int
+) -> None:
+    form = aiohttp.FormData(quote_fields=False)
+    form.add_field("payload_json", '{"attachments": [{"id": 0, "filename": "big.bin"}]}')
+    form.add_field("files[0]", b"\0" * size, filename="big.bin")
+    url = f"{emu.api_base}/channels/{world.channel.id}/messages"
+    async with http.post(url, data=form) as resp:
+        assert resp.status == status
+        body = await resp.json()
+    if status == 200:
+        assert body["attachments"][0]["size"] == size
+    else:
+        assert body["code"] == 40005
