@@ -120,16 +120,13 @@ class BetOptions:
             ("half pot", self.current_bet + pot_after_call // 2),
             ("pot", self.current_bet + pot_after_call),
         ]
-        if self.max_to == self.all_in_to:
-            candidates.append(("all-in", self.all_in_to))
-        seen: set[int] = set()
-        result: list[tuple[str, int]] = []
+        labels: dict[int, str] = {}
         for label, to in candidates:
             amount = max(self.min_to, min(self.max_to, to))
-            if amount not in seen:
-                seen.add(amount)
-                result.append((label, amount))
-        result.sort(key=lambda item: item[1])
+            labels.setdefault(amount, label)
+        if self.max_to == self.all_in_to:
+            labels[self.all_in_to] = "all-in"
+        result = sorted(((label, amount) for amount, label in labels.items()), key=lambda i: i[1])
         return tuple(result)
 
 

@@ -285,6 +285,7 @@ class Hand:
                     got.append(stub.pop())
             else:
                 self._reshuffle()
+                stub = self.stub
         return got
 
     def _reshuffle(self) -> None:

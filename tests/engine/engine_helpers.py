@@ -1,0 +1,156 @@
+"""Shared helpers for the engine's table tests: preset decks, tables, random legal play and
+invariant checks."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Sequence
+
+from engine import (
+    AllIn,
+    Arrange,
+    Bet,
+    BetOptions,
+    Call,
+    Check,
+    DecisionKind,
+    Declare,
+    Direction,
+    Discard,
+    DrawOptions,
+    Fold,
+    ForcedBets,
+    Keep,
+    PassCards,
+    Raise,
+    Table,
+    TableConfig,
+    TableOptions,
+)
+from engine.actions import Action
+from engine.cards import Card, parse_cards
+from engine.stakes import Structure
+
+
+def deck_for(hands: Sequence[str], rest: str = "") -> list[Card]:
+    """A deck that deals ``hands`` (clockwise from the dealer's left, five cards each or any
+    equal number) one card at a time, followed by the cards in ``rest`` (burn card first)."""
+    parsed = [parse_cards(h) for h in hands]
+    size = len(parsed[0])
+    assert all(len(h) == size for h in parsed)
+    deck = [h[r] for r in range(size) for h in parsed]
+    deck.extend(parse_cards(rest))
+    assert len(set(deck)) == len(deck), "a card appears twice in the preset deck"
+    return deck
+
+
+def make_table(
+    names: Sequence[str],
+    *,
+    variant: str = "five-card-draw",
+    structure: Structure | None = None,
+    forced: ForcedBets | None = None,
+    stacks: Sequence[int] | int = 100,
+    options: TableOptions | None = None,
+    variant_options: tuple[str, ...] | None = None,
+    seats: int | None = None,
+) -> Table:
+    """A table with ``names`` seated in seats 0, 1, 2... The first hand's dealer is the last
+    name, so the first name is on the dealer's left."""
+    config = TableConfig(
+        variant,
+        structure=structure,
+        forced_bets=forced,
+        max_seats=seats if seats is not None else max(len(names), 2),
+        variant_options=variant_options,
+        options=options if options is not None else TableOptions(),
+    )
+    table = Table(config)
+    amounts = [stacks] * len(names) if isinstance(stacks, int) else list(stacks)
+    for name, stack in zip(names, amounts, strict=True):
+        table.sit(name, stack)
+    return table
+
+
+def play(table: Table, moves: Sequence[tuple[str, Action]]) -> None:
+    """Apply ``moves`` in order, checking each mover is the one the table waits for."""
+    for who, action in moves:
+        waiting = [d.player_id for d in table.pending]
+        assert who in waiting, f"{who} is not to act (waiting for {waiting}) before {action}"
+        table.act(who, action)
+
+
+def random_action(rng: random.Random, table: Table) -> tuple[int, Action]:
+    """A random legal action of one of the pending decisions."""
+    decision = rng.choice(table.pending)
+    legal = decision.legal
+    kind = decision.kind
+    action: Action
+    if kind is DecisionKind.BET:
+        assert isinstance(legal, BetOptions)
+        choices: list[Action] = []
+        if legal.can_check:
+            choices += [Check()] * 3
+        else:
+            choices += [Call()] * 3 + [Fold()]
+        if legal.min_to is not None and legal.max_to is not None:
+            amount = rng.randint(legal.min_to, legal.max_to)
+            choices += [Raise(amount) if not legal.is_bet else Bet(amount)] * 2
+            choices.append(Bet(legal.min_to))
+        if legal.can_all_in:
+            choices.append(AllIn())
+        action = rng.choice(choices)
+    elif kind is DecisionKind.DRAW:
+        assert isinstance(legal, DrawOptions)
+        count = rng.choice(legal.counts)
+        cards = list(legal.cards)
+        if legal.ace_count is not None and count == legal.ace_count:
+            keepers = [c for c in cards if c.rank == 14 or c.is_joker]
+            if not keepers:
+                count = max(c for c in legal.counts if c != legal.ace_count)
+                action = Discard(tuple(rng.sample(cards, count)))
+                return decision.seat, action
+            keep = rng.choice(keepers)
+            pool = [c for c in cards if c is not keep]
+            action = Discard(tuple(rng.sample(pool, count)))
+            return decision.seat, action
+        action = Discard(tuple(rng.sample(cards, count)))
+    elif kind is DecisionKind.KEEP:
+        action = Keep(rng.choice([legal.face_up, None]))  # type: ignore[union-attr]
+    elif kind is DecisionKind.PASS:
+        action = PassCards(tuple(rng.sample(list(legal.cards), legal.count)))  # type: ignore[union-attr]
+    elif kind is DecisionKind.ARRANGE:
+        action = Arrange(tuple(rng.sample(list(legal.cards), legal.size)))  # type: ignore[union-attr]
+    elif kind is DecisionKind.DECLARE:
+        action = Declare(rng.choice(list(Direction)))
+    else:
+        raise AssertionError(f"unexpected decision {decision}")
+    return decision.seat, action
+
+
+def check_cards(table: Table) -> None:
+    """Every card of the pack is in exactly one place."""
+    hand = table.hand
+    assert hand is not None
+    where = hand.card_locations()
+    counts = Counter(card for cards in where.values() for card in cards)
+    doubled = [card for card, n in counts.items() if n > 1]
+    assert not doubled, f"cards in two places: {doubled} ({where})"
+    if not hand.over:
+        assert set(counts) == set(hand.setup.deck), "a card went missing"
+
+
+def play_random_hand(rng: random.Random, table: Table, total: int, max_actions: int = 2000) -> int:
+    """Play the current hand to its end with random legal actions, checking the invariants
+    after every action; returns the number of actions."""
+    actions = 0
+    while table.in_hand:
+        assert table.pending, "the hand stalled: nobody has a decision"
+        seat, action = random_action(rng, table)
+        table.act(seat, action)
+        actions += 1
+        assert table.chips() == total, "chips were created or lost"
+        check_cards(table)
+        assert actions < max_actions, "the hand never ends"
+    return actions
