@@ -280,7 +280,7 @@ def nine_player_table():
 
 
 def test_burn_card_bottom_card_and_reshuffle_of_earlier_discards():
-    table, names = nine_player_table()
+    table, _ = nine_player_table()
     events = table.act("p0", Discard(parse_cards("2c 2d 2h")))
     assert events[0] == ev.Burned(parse_cards("Kd")[0])
     assert events[1].received == parse_cards("Kh Ks Ac")
