@@ -139,6 +139,28 @@ class BetModal(discord.ui.Modal, title="Place a bet"):
             await interaction.response.send_message(text)
 
 
+class RaiseModal(discord.ui.Modal, title="Raise"):
+    amount: discord.ui.Label[Any] = discord.ui.Label(
+        text="Amount",
+        description="Chips to add",
+        component=discord.ui.TextInput(custom_id="raise_amount", max_length=6),
+    )
+    speed: discord.ui.Label[Any] = discord.ui.Label(
+        text="Speed",
+        component=discord.ui.Select(
+            custom_id="speed",
+            options=[discord.SelectOption(label=x, value=x) for x in ("slow", "fast")],
+        ),
+    )
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        assert isinstance(self.amount.component, discord.ui.TextInput)
+        assert isinstance(self.speed.component, discord.ui.Select)
+        await interaction.response.send_message(
+            f"raise {self.amount.component.value} {self.speed.component.values[0]}"
+        )
+
+
 class TableView(discord.ui.View):
     """Persistent: fixed custom_ids, no timeout, registered with add_view at start-up."""
 
@@ -245,6 +267,11 @@ async def thread(interaction: discord.Interaction, name: str) -> None:
     created = await channel.create_thread(name=name, type=discord.ChannelType.public_thread)
     await created.send(f"Hand {name} starts")
     await interaction.edit_original_response(content=f"Opened {created.mention}")
+
+
+@poker.command(name="raise", description="Opens a modal built from labels")
+async def raise_(interaction: discord.Interaction) -> None:
+    await interaction.response.send_modal(RaiseModal())
 
 
 class Board(discord.ui.LayoutView):

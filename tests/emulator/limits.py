@@ -467,14 +467,7 @@ class _ComponentCheck:
         self.custom_id(path, ti.get("custom_id"))
         if ti.get("style") not in (1, 2):
             errs.add((*path, "style"), "BASE_TYPE_CHOICES", "Value must be one of (1, 2).")
-        if in_label:
-            if ti.get("label") is not None:
-                errs.add(
-                    (*path, "label"),
-                    "TEXT_INPUT_LABEL_NOT_ALLOWED",
-                    "A text input inside a label cannot have its own label",
-                )
-        else:
+        if not in_label:
             _text(
                 errs, (*path, "label"), ti.get("label"), TEXT_INPUT_LABEL, minimum=1, required=True
             )

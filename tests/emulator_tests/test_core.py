@@ -233,3 +233,31 @@ async def test_commands_in_dms(emu: Emulator, world: World, start_bot: StartBot)
     assert joined.content == "Table 1: 1 seated"
     with pytest.raises(UserActionError, match="not available in DMs"):
         await emu.run_command(alice, dm, "pokeradmin reset")
+
+
+async def test_modal_with_labels_and_select(
+    emu: Emulator, world: World, start_bot: StartBot
+) -> None:
+    await start_bot(create_bot)
+    alice = world.players[0]
+    opened = await emu.run_command(alice, world.channel, "poker raise")
+    assert opened.modal is not None and opened.modal["components"][0]["type"] == 18
+    with pytest.raises(UserActionError, match="required"):
+        await emu.submit_modal(alice, opened, {"speed": ["fast"]})
+    with pytest.raises(UserActionError, match=r"takes 1\.\.1 values"):
+        await emu.submit_modal(alice, opened, {"raise_amount": "5", "speed": []})
+    with pytest.raises(UserActionError, match="only the user"):
+        await emu.submit_modal(world.players[1], opened, {"raise_amount": "5", "speed": ["fast"]})
+    answer = await emu.submit_modal(alice, opened, {"raise_amount": "25", "speed": ["fast"]})
+    assert answer.type == 4 and answer.content == "raise 25 fast"
+
+
+async def test_autosharded_bot_can_connect(emu: Emulator, world: World) -> None:
+    from discord.ext import commands
+
+    def factory() -> commands.AutoShardedBot:
+        return commands.AutoShardedBot(command_prefix="!", intents=discord.Intents.default())
+
+    async with running_bot(emu, factory, expect_sync=False) as bot:
+        assert bot.shard_count == 1 and bot.get_guild(world.guild.id) is not None
+    assert "GET /gateway/bot" in [c.key for c in emu.calls]
