@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from aiohttp import web
 
 if TYPE_CHECKING:
-    from .models import RecordedCall
+    from .models import RecordedCall, User
 
 RouteMatch = str | Callable[["RecordedCall"], bool] | None
 KINDS = {"interaction_callback", "interaction_webhook", "rest"}
@@ -116,6 +116,16 @@ class Faults:
         if errors is not None:
             body["errors"] = errors
         return self._add(Fault(route, count, status, body, name=f"error_{status}_{code}"))
+
+    @staticmethod
+    def close_dms(user: User) -> None:
+        """Sending ``user`` a DM now fails with 403 ``{"code": 50007}`` (same as
+        ``user.dms_open = False``); creating the DM channel still works, as on Discord."""
+        user.dms_open = False
+
+    @staticmethod
+    def open_dms(user: User) -> None:
+        user.dms_open = True
 
     def _add(self, fault: Fault) -> Fault:
         if fault.remaining < 1:

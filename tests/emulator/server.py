@@ -163,12 +163,13 @@ class Emulator(Drivers):
         host: str = "127.0.0.1",
         port: int = 0,
         bot_name: str = "PokerBot",
+        clock: Clock | None = None,
     ) -> None:
         self.token = token
         self.heartbeat_interval_ms = heartbeat_interval_ms
         self.host = host
         self.port = port
-        self.clock = Clock()
+        self.clock = clock or Clock()
         self.snowflakes = SnowflakeFactory(self.clock)
         self.faults = Faults()
 
@@ -1718,6 +1719,8 @@ class Emulator(Drivers):
             rec.original_message_id = message.id
         elif ctype in (6, 7):
             message = self.messages[rec.source_message_id]  # type: ignore[index]
+            if message.deleted:
+                raise ApiError(404, 10008, "Unknown Message")
             if ctype == 7:
                 self.edit_message(message, data, files)
             rec.original_message_id = message.id

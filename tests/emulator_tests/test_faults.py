@@ -20,7 +20,7 @@ async def test_closed_dms_raise_forbidden_50007(
 ) -> None:
     bot = await start_bot(create_bot)
     alice = world.players[0]
-    alice.dms_open = False
+    emu.faults.close_dms(alice)
     result = await emu.run_command(alice, world.channel, "poker hand")
     await emu.wait_for(lambda: result.message is not None and not result.message.loading)
     (error,) = bot.dm_errors
