@@ -363,12 +363,13 @@ _RULES: Final = {
 _RANK_PART: Final = (1 << 33) - 1
 _FLUSH_BITS: Final = sum(32 << shift for shift in (33, 39, 45, 51))
 _WILD_SHIFT: Final = 57
-_KEY_MASK: Final = _RANK_PART | _FLUSH_BITS | (7 << _WILD_SHIFT)
+_DUPLICATES: Final = sum(2 << (60 + 2 * index) for index in range(53))
+# The duplicate bits are part of the mask: no real key has one, so a hand
+# holding a card twice always misses the table, and _fill reports it.
+_KEY_MASK: Final = _RANK_PART | _FLUSH_BITS | (7 << _WILD_SHIFT) | _DUPLICATES
 _KEY_ADD: Final = tuple(
     sum((7 * w) << shift for shift in (33, 39, 45, 51)) + (w << _WILD_SHIFT) for w in range(6)
 )
-_CARD_BITS: Final = sum(1 << (60 + 2 * index) for index in range(53))
-_DUPLICATES: Final = _CARD_BITS << 1
 
 
 def _compute_entry(rules: _Rules, key: int) -> int:
@@ -422,8 +423,10 @@ _FAST: Final[dict[Ranking, dict[int, int]]] = {
 }
 
 
-def _fill(ranking: Ranking, key: int) -> int:
+def _fill(ranking: Ranking, key: int, hand: tuple[Card, ...]) -> int:
     """Compute, store and return a table entry that was not there yet."""
+    if key & _DUPLICATES:
+        raise _bad_cards(hand)
     score = _compute_entry(_RULES[ranking], key)
     _ALL_TABLES[ranking][key] = score
     return score
@@ -644,7 +647,7 @@ class HandValue:
         try:
             return self._detail
         except AttributeError:
-            wild = self._wild if isinstance(self._wild, frozenset) else frozenset(self._wild)
+            wild = getattr(self, "_wild", _NO_WILD)
             detail = _play(_RULES[self._ranking], self._hand, wild, self._score)
             self._detail = detail
             return detail
@@ -786,54 +789,43 @@ def evaluate(
         a card appears twice, or a STRIPPED_HIGH hand holds a card below seven.
     """
     hand = cards if cards.__class__ is tuple else tuple(cards)
-    if len(hand) == 5:
-        # The fast path: five cards, any ranking but STRIPPED_HIGH. Anything
-        # unusual (including every error) drops through to _evaluate_many.
-        # The HandValue is filled in here rather than by a constructor call,
-        # which saves a Python frame per evaluation.
+    # The fast path: five cards, any ranking but STRIPPED_HIGH. Anything else,
+    # and every error, goes to _evaluate_many. The HandValue is filled in here
+    # rather than through a constructor call, which saves a Python frame.
+    try:
+        table = _FAST[ranking]
+        a, b, c, d, e = hand
+        total = a._k + b._k + c._k + d._k + e._k
+    except (KeyError, TypeError, AttributeError, ValueError):
+        return _evaluate_many(hand, ranking, wild)
+    value = _new(HandValue)
+    value._ranking = ranking
+    value._hand = hand
+    if not wild:
+        key = total & _KEY_MASK
         try:
-            table = _FAST[ranking]
-            a, b, c, d, e = hand
-            total = a._k + b._k + c._k + d._k + e._k
-        except (KeyError, TypeError, AttributeError):
-            pass
-        else:
-            if not total & _DUPLICATES:
-                if not wild:
-                    key = total & _KEY_MASK
-                    try:
-                        score = table[key]
-                    except KeyError:
-                        score = _fill(ranking, key)
-                    value = _new(HandValue)
-                    value._ranking = ranking
-                    value._score = score
-                    value._hand = hand
-                    value._wild = _NO_WILD
-                    return value
-                try:
-                    info = _WILD_INFOS[wild]
-                except (KeyError, TypeError):
-                    info = _wild_info(wild)
-                bits = total & info.mask
-                if bits:
-                    try:
-                        key = (total - info.offsets[bits]) & _KEY_MASK
-                    except KeyError:
-                        key = (total - info.offset(bits)) & _KEY_MASK
-                else:
-                    key = total & _KEY_MASK
-                try:
-                    score = table[key]
-                except KeyError:
-                    score = _fill(ranking, key)
-                value = _new(HandValue)
-                value._ranking = ranking
-                value._score = score
-                value._hand = hand
-                value._wild = info.cards
-                return value
-    return _evaluate_many(hand, ranking, wild)
+            value._score = table[key]
+        except KeyError:
+            value._score = _fill(ranking, key, hand)
+        return value
+    try:
+        info = _WILD_INFOS[wild]
+    except (KeyError, TypeError):
+        info = _wild_info(wild)
+    bits = total & info.mask
+    if bits:
+        try:
+            key = (total - info.offsets[bits]) & _KEY_MASK
+        except KeyError:
+            key = (total - info.offset(bits)) & _KEY_MASK
+    else:
+        key = total & _KEY_MASK
+    try:
+        value._score = table[key]
+    except KeyError:
+        value._score = _fill(ranking, key, hand)
+    value._wild = info.cards
+    return value
 
 
 def _evaluate_many(hand: tuple[object, ...], ranking: object, wild: object) -> HandValue:
@@ -874,7 +866,7 @@ def _evaluate_many(hand: tuple[object, ...], ranking: object, wild: object) -> H
             key = total & _KEY_MASK
         score = table.get(key)
         if score is None:
-            score = _fill(ranking, key)
+            score = _fill(ranking, key, cards)
         if rules.stripped:
             chosen = tuple(cards[i] for i in five)
             category, _, played = _play(rules, chosen, info.cards, score << 2)

@@ -538,6 +538,14 @@ def test_duplicates_are_named() -> None:
         evaluate((*parse_cards("As Kd 4c 3h 9c 8c"), Card(13, "d")), A5)
     with pytest.raises(ValueError, match="card JK appears twice"):
         evaluate((JOKER, *parse_cards("As Kd 4c 3h"), JOKER), D7, wild=DEUCES)
+    for ranking in Ranking:
+        with pytest.raises(ValueError, match="card Ks appears twice"):
+            evaluate((*parse_cards("Ks Kd 8c 9h"), Card(13, "s")), ranking)
+        for wild in (DEUCES, frozenset({JOKER}), frozenset({Card(13, "s")})):
+            with pytest.raises(ValueError, match="card 2s appears twice"):
+                evaluate((*parse_cards("2s Kd 8c 9h"), Card(2, "s")), ranking, wild=wild)
+            with pytest.raises(ValueError, match="card Ks appears twice"):
+                evaluate((*parse_cards("Ks Kd 2c JK"), Card(13, "s")), ranking, wild=wild)
 
 
 def test_non_cards_are_rejected() -> None:
