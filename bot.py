@@ -1,4 +1,33 @@
-"""Entry point. The bot is not wired up yet; the engine comes first."""
+"""Start the poker bot: settings from the environment / .env, then run until stopped."""
+
+from __future__ import annotations
+
+import logging
+import sys
+
+from dotenv import load_dotenv
+
+from cogs.app import create_bot
+from cogs.config import Settings, SettingsError, apply_endpoints
+
+
+def main() -> int:
+    # The process environment wins over .env, so tests and deployments can override it.
+    load_dotenv(override=False)
+    try:
+        settings = Settings.from_env()
+    except SettingsError as exc:
+        print(f"Cannot start: {exc}", file=sys.stderr)
+        return 2
+    logging.basicConfig(
+        level=settings.log_level,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    apply_endpoints(settings)
+    bot = create_bot(settings)
+    bot.run(settings.token, log_handler=None)
+    return 0
+
 
 if __name__ == "__main__":
-    raise SystemExit("The Discord bot is not built yet: see the open issues.")
+    raise SystemExit(main())

@@ -1,0 +1,62 @@
+"""The bot object: owns the database and the table service, loads the cogs, syncs commands."""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+from discord.ext import commands
+
+from cogs.config import Settings
+from data import Database
+
+log = logging.getLogger("poker")
+
+EXTENSIONS = ("cogs.economy", "cogs.poker")
+
+
+class PokerBot(commands.Bot):
+    """A ``commands.Bot`` with the project's services attached.
+
+    ``db`` is opened in :meth:`setup_hook` (so it lives on the bot's event loop) and closed in
+    :meth:`close`. Cogs reach it as ``bot.db``.
+    """
+
+    db: Database
+
+    def __init__(self, settings: Settings, **kwargs: object) -> None:
+        intents = discord.Intents.default()
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            help_command=None,
+            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False),
+            **kwargs,  # type: ignore[arg-type]
+        )
+        self.settings = settings
+
+    async def setup_hook(self) -> None:
+        self.db = await Database.open(self.settings.database_path)
+        for name in EXTENSIONS:
+            await self.load_extension(name)
+        if self.settings.dev_guild_id:
+            guild = discord.Object(id=self.settings.dev_guild_id)
+            self.tree.copy_global_to(guild=guild)
+            await self.tree.sync(guild=guild)
+        else:
+            await self.tree.sync()
+
+    async def on_ready(self) -> None:
+        log.info("Logged in as %s (%s guilds)", self.user, len(self.guilds))
+
+    async def close(self) -> None:
+        for name in list(self.extensions):
+            await self.unload_extension(name)
+        await super().close()
+        if hasattr(self, "db"):
+            await self.db.close()
+
+
+def create_bot(settings: Settings, **kwargs: object) -> PokerBot:
+    """Build the bot (not yet logged in); tests pass emulator-friendly keyword arguments."""
+    return PokerBot(settings, **kwargs)

@@ -1,0 +1,14 @@
+"""Poker tables: commands, buttons and the table service (being built)."""
+
+from __future__ import annotations
+
+from discord.ext import commands
+
+
+class Poker(commands.Cog):
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(Poker(bot))

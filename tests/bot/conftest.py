@@ -1,0 +1,33 @@
+"""Fixtures for tests that drive the real bot (cogs, engine, data) through the emulator."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cogs.app import PokerBot, create_bot
+from cogs.config import Settings
+
+StartPokerBot = Callable[..., Awaitable[PokerBot]]
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "poker.db"
+
+
+@pytest.fixture
+def poker_bot(start_bot: Any, db_path: Path) -> StartPokerBot:
+    """``bot = await poker_bot()`` starts the real bot in this loop against the emulator.
+
+    Keyword arguments go to :class:`cogs.config.Settings` (e.g. ``dev_guild_id``)."""
+
+    async def start(**settings: Any) -> PokerBot:
+        config = Settings(token="emulated", database_path=str(db_path), **settings)
+        bot: PokerBot = await start_bot(lambda: create_bot(config))
+        return bot
+
+    return start
