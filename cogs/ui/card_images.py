@@ -9,6 +9,7 @@ too, for screen readers.
 from __future__ import annotations
 
 import io
+import math
 from collections.abc import Sequence
 from functools import lru_cache
 from typing import Protocol
@@ -27,6 +28,9 @@ RED = (200, 30, 45)
 BLACK = (25, 25, 30)
 BACK = (40, 70, 160)
 GOLD = (214, 170, 40)
+
+RGB = tuple[int, int, int]
+Draw = ImageDraw.ImageDraw
 
 RANK_TEXT = {11: "J", 12: "Q", 13: "K", 14: "A", 10: "10"}
 
@@ -49,25 +53,28 @@ def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
     return ImageFont.load_default(size=size)
 
 
-def _heart(d: ImageDraw.ImageDraw, cx: float, cy: float, s: float, fill: tuple[int, int, int]) -> None:
+def _heart(d: Draw, cx: float, cy: float, s: float, fill: RGB) -> None:
     r = s * 0.27
     d.ellipse((cx - 2 * r, cy - s * 0.35, cx, cy - s * 0.35 + 2 * r), fill=fill)
     d.ellipse((cx, cy - s * 0.35, cx + 2 * r, cy - s * 0.35 + 2 * r), fill=fill)
     d.polygon(
-        [(cx - 2 * r + 1, cy - s * 0.35 + r * 1.3), (cx + 2 * r - 1, cy - s * 0.35 + r * 1.3),
-         (cx, cy + s * 0.45)],
+        [
+            (cx - 2 * r + 1, cy - s * 0.35 + r * 1.3),
+            (cx + 2 * r - 1, cy - s * 0.35 + r * 1.3),
+            (cx, cy + s * 0.45),
+        ],
         fill=fill,
     )
 
 
-def _diamond(d: ImageDraw.ImageDraw, cx: float, cy: float, s: float, fill: tuple[int, int, int]) -> None:
+def _diamond(d: Draw, cx: float, cy: float, s: float, fill: RGB) -> None:
     d.polygon(
         [(cx, cy - s * 0.5), (cx + s * 0.36, cy), (cx, cy + s * 0.5), (cx - s * 0.36, cy)],
         fill=fill,
     )
 
 
-def _club(d: ImageDraw.ImageDraw, cx: float, cy: float, s: float, fill: tuple[int, int, int]) -> None:
+def _club(d: Draw, cx: float, cy: float, s: float, fill: RGB) -> None:
     r = s * 0.2
     for dx, dy in ((0.0, -0.24), (-0.22, 0.06), (0.22, 0.06)):
         x, y = cx + dx * s, cy + dy * s
@@ -75,14 +82,18 @@ def _club(d: ImageDraw.ImageDraw, cx: float, cy: float, s: float, fill: tuple[in
     d.polygon([(cx, cy), (cx - s * 0.16, cy + s * 0.48), (cx + s * 0.16, cy + s * 0.48)], fill=fill)
 
 
-def _spade(d: ImageDraw.ImageDraw, cx: float, cy: float, s: float, fill: tuple[int, int, int]) -> None:
+def _spade(d: Draw, cx: float, cy: float, s: float, fill: RGB) -> None:
     r = s * 0.22
-    d.polygon([(cx, cy - s * 0.5), (cx + s * 0.44, cy + s * 0.08), (cx - s * 0.44, cy + s * 0.08)],
-              fill=fill)
+    d.polygon(
+        [(cx, cy - s * 0.5), (cx + s * 0.44, cy + s * 0.08), (cx - s * 0.44, cy + s * 0.08)],
+        fill=fill,
+    )
     d.ellipse((cx - 2 * r, cy - r * 0.2, cx, cy + r * 1.8), fill=fill)
     d.ellipse((cx, cy - r * 0.2, cx + 2 * r, cy + r * 1.8), fill=fill)
-    d.polygon([(cx, cy + s * 0.05), (cx - s * 0.15, cy + s * 0.5), (cx + s * 0.15, cy + s * 0.5)],
-              fill=fill)
+    d.polygon(
+        [(cx, cy + s * 0.05), (cx - s * 0.15, cy + s * 0.5), (cx + s * 0.15, cy + s * 0.5)],
+        fill=fill,
+    )
 
 
 _SUIT_SHAPES = {"h": _heart, "d": _diamond, "c": _club, "s": _spade}
@@ -92,14 +103,17 @@ def _draw_card(d: ImageDraw.ImageDraw, x: int, y: int, card: CardLike | None, wi
     box = (x, y, x + CARD_W, y + CARD_H)
     if card is None:
         d.rounded_rectangle(box, RADIUS, fill=BACK, outline=EDGE, width=2)
-        d.rounded_rectangle((x + 8, y + 8, x + CARD_W - 8, y + CARD_H - 8), RADIUS - 4,
-                            outline=PAPER, width=2)
+        d.rounded_rectangle(
+            (x + 8, y + 8, x + CARD_W - 8, y + CARD_H - 8), RADIUS - 4, outline=PAPER, width=2
+        )
         return
-    d.rounded_rectangle(box, RADIUS, fill=PAPER, outline=GOLD if wild else EDGE,
-                        width=4 if wild else 2)
+    d.rounded_rectangle(
+        box, RADIUS, fill=PAPER, outline=GOLD if wild else EDGE, width=4 if wild else 2
+    )
     if card.is_joker:
-        d.text((x + CARD_W / 2, y + CARD_H / 2 - 14), "JOKER", font=_font(20), fill=RED,
-               anchor="mm")
+        d.text(
+            (x + CARD_W / 2, y + CARD_H / 2 - 14), "JOKER", font=_font(20), fill=RED, anchor="mm"
+        )
         _star(d, x + CARD_W / 2, y + CARD_H / 2 + 24, 18, GOLD)
         return
     colour = RED if card.suit in "hd" else BLACK
@@ -111,9 +125,7 @@ def _draw_card(d: ImageDraw.ImageDraw, x: int, y: int, card: CardLike | None, wi
         d.text((x + CARD_W - 8, y + CARD_H - 6), "WILD", font=_font(13), fill=GOLD, anchor="rb")
 
 
-def _star(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float, fill: tuple[int, int, int]) -> None:
-    import math
-
+def _star(d: Draw, cx: float, cy: float, r: float, fill: RGB) -> None:
     points = []
     for i in range(10):
         radius = r if i % 2 == 0 else r * 0.45
@@ -138,7 +150,8 @@ def render_cards(
     image = Image.new("RGB", (width, height), FELT)
     draw = ImageDraw.Draw(image)
     for i, card in enumerate(cards):
-        _draw_card(draw, MARGIN + i * (CARD_W + GAP), MARGIN, card, card is not None and card in wild)
+        is_wild = card is not None and card in wild
+        _draw_card(draw, MARGIN + i * (CARD_W + GAP), MARGIN, card, is_wild)
     out = io.BytesIO()
     image.quantize(colors=32).save(out, format="PNG", optimize=True)
     return out.getvalue()
