@@ -203,6 +203,7 @@ class _Rules:
     __slots__ = (
         "ace_low",
         "bug",
+        "candidates",
         "flushes",
         "low",
         "order",
@@ -241,6 +242,7 @@ class _Rules:
         }
         self.straight_plays = {self.value(plays[0]): plays for plays in straights}
         self.strengths: dict[tuple[tuple[int, ...], bool], int] = {}
+        self.candidates: dict[tuple[int, ...], tuple[int, int | None] | None] = {}
 
     def value(self, rank: int) -> int:
         return 1 if rank == 14 and self.ace_low else rank
@@ -271,6 +273,25 @@ class _Rules:
             strength |= field << (16 - 4 * i)
         self.strengths[memo_key] = strength
         return strength
+
+    def candidate(self, ranks: tuple[int, ...]) -> tuple[int, int | None] | None:
+        """For five ranks (sorted, highest first) that wild cards may have
+        chosen: their strength as a non-flush and as a flush (None unless all
+        five differ), or None if no hand has these ranks (a rank five times is
+        five of a kind; more than four otherwise is impossible)."""
+        try:
+            return self.candidates[ranks]
+        except KeyError:
+            pass
+        counts = Counter(ranks)
+        result: tuple[int, int | None] | None
+        if len(counts) > 1 and max(counts.values()) > 4:
+            result = None
+        else:
+            flush = self.strength(ranks, True) if len(counts) == 5 else None
+            result = (self.strength(ranks, False), flush)
+        self.candidates[ranks] = result
+        return result
 
     def decode(self, score: int) -> tuple[Category, tuple[int, ...]]:
         """The category and the deciding rank values of a score."""
@@ -389,20 +410,20 @@ def _compute_entry(rules: _Rules, key: int) -> int:
     bug_options: tuple[int | None, ...] = rules.ranks if joker else (None,)
     best: int | None = None
     for bug in bug_options:
-        base = naturals if bug is None else [*naturals, bug]
+        base = (*naturals, bug) if bug is not None else tuple(naturals)
         for extra in combinations_with_replacement(rules.ranks, wild_count):
-            ranks = tuple(sorted((*base, *extra), reverse=True))
-            counts = Counter(ranks)
-            if len(counts) > 1 and max(counts.values()) > 4:
+            candidate = rules.candidate(tuple(sorted(base + extra, reverse=True)))
+            if candidate is None:
                 continue
+            plain, flush = candidate
             if forced_flush:
-                flush_options: tuple[bool, ...] = (True,)
-            elif flushable and len(counts) == 5:
-                flush_options = (False, True)
+                assert flush is not None
+                strengths: tuple[int, ...] = (flush,)
+            elif flushable and flush is not None:
+                strengths = (plain, flush)
             else:
-                flush_options = (False,)
-            for flush in flush_options:
-                strength = rules.strength(ranks, flush)
+                strengths = (plain,)
+            for strength in strengths:
                 if bug is not None and bug != 14:
                     category = rules.order[strength >> 20]
                     if category not in (_C.STRAIGHT, _C.FLUSH, _C.STRAIGHT_FLUSH):
@@ -418,8 +439,10 @@ def _compute_entry(rules: _Rules, key: int) -> int:
 # STRIPPED_HIGH is missing from _FAST on purpose: its suit tie-break needs the
 # slower general path. Its table still lives in _ALL_TABLES.
 _ALL_TABLES: Final[dict[Ranking, dict[int, int]]] = {ranking: {} for ranking in _RULES}
-_FAST: Final[dict[Ranking, dict[int, int]]] = {
-    ranking: table for ranking, table in _ALL_TABLES.items() if ranking is not Ranking.STRIPPED_HIGH
+_FAST: Final[dict[Ranking, tuple[dict[int, int], Ranking]]] = {
+    ranking: (table, ranking)
+    for ranking, table in _ALL_TABLES.items()
+    if ranking is not Ranking.STRIPPED_HIGH
 }
 
 
@@ -756,6 +779,15 @@ def _bad_cards(cards: tuple[object, ...]) -> Exception:
     return ValueError("invalid hand")  # pragma: no cover
 
 
+def _member(ranking: object) -> Ranking:
+    """The Ranking member for ``ranking`` (a member or its kebab-case value)."""
+    if isinstance(ranking, str):
+        for member in Ranking:
+            if member.value == ranking:
+                return member
+    raise _bad_ranking(ranking)
+
+
 def _bad_ranking(ranking: object) -> Exception:
     if isinstance(ranking, str):
         try:
@@ -793,7 +825,7 @@ def evaluate(
     # and every error, goes to _evaluate_many. The HandValue is filled in here
     # rather than through a constructor call, which saves a Python frame.
     try:
-        table = _FAST[ranking]
+        table, ranking = _FAST[ranking]  # a plain "high" becomes Ranking.HIGH
         a, b, c, d, e = hand
         total = a._k + b._k + c._k + d._k + e._k
     except (KeyError, TypeError, AttributeError, ValueError):
@@ -830,9 +862,7 @@ def evaluate(
 
 def _evaluate_many(hand: tuple[object, ...], ranking: object, wild: object) -> HandValue:
     """The general path: five to nine cards, any ranking, with every check."""
-    if ranking not in _RULES:
-        raise _bad_ranking(ranking)
-    assert isinstance(ranking, Ranking)
+    ranking = _member(ranking)
     rules = _RULES[ranking]
     table = _ALL_TABLES[ranking]
     count = len(hand)
@@ -894,8 +924,7 @@ def minimum_pair(rank: int, ranking: Ranking = Ranking.HIGH) -> HandValue:
     :raises ValueError: if ``ranking`` is a lowball ranking, or ``rank`` is not
         a rank of the ranking's deck (2 to 14; 7 to 14 for STRIPPED_HIGH).
     """
-    if ranking not in _RULES:
-        raise _bad_ranking(ranking)
+    ranking = _member(ranking)
     rules = _RULES[ranking]
     if rules.low:
         raise ValueError(f"minimum_pair is for high rankings, not {ranking.value}")

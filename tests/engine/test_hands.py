@@ -555,6 +555,15 @@ def test_non_cards_are_rejected() -> None:
         evaluate([*parse_cards("Kd 4c 3h 9c 8c"), 14], HIGH)  # type: ignore[list-item]
 
 
+def test_ranking_values_are_accepted_as_strings() -> None:
+    for text in ("Kh Ks Kd 9c 9s", "Kh Ks Kd 9c 9s 7c"):
+        for ranking in Ranking:
+            value = evaluate(parse_cards(text), ranking.value)  # type: ignore[arg-type]
+            assert value.ranking is ranking
+            assert value == ev(text, ranking)
+    assert minimum_pair(11, "high") is minimum_pair(11, HIGH)  # type: ignore[arg-type]
+
+
 def test_bad_rankings_are_rejected() -> None:
     with pytest.raises(ValueError, match="unknown ranking 'lowball'"):
         evaluate(DECK_52[:5], "lowball")  # type: ignore[arg-type]
@@ -562,6 +571,12 @@ def test_bad_rankings_are_rejected() -> None:
         evaluate(DECK_52[:5], 3)  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="must be a Ranking"):
         evaluate(DECK_52[:7], None)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="must be a Ranking"):
+        evaluate(DECK_52[:5], ["high"])  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="unknown ranking 'HIGH'"):
+        evaluate(DECK_52[:5], "HIGH")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="must be a Ranking"):
+        minimum_pair(11, 0)  # type: ignore[arg-type]
 
 
 def test_bad_wild_sets_are_rejected() -> None:
