@@ -4,6 +4,16 @@
 :class:`Ranking`. Values of the same ranking are totally ordered, and the
 greater value is always the better hand, for lowball too. Equal values tie.
 
+>>> from engine.cards import parse_cards
+>>> low = evaluate(parse_cards("7s 5d 4c 3h 2s"), Ranking.DEUCE_TO_SEVEN)
+>>> low.name
+'Seven-five low'
+>>> low > evaluate(parse_cards("8s 5d 4c 3h 2s"), Ranking.DEUCE_TO_SEVEN)
+True
+>>> bug = evaluate(parse_cards("Ah Th 9h 8h JK"), Ranking.HIGH)
+>>> bug.name, [str(played) for played in bug.cards]
+('Flush, ace high', ['Ah', 'JK=Kh', 'Th', '9h', '8h'])
+
 Rankings
 --------
 ``HIGH``
@@ -803,22 +813,25 @@ def evaluate(
 ) -> HandValue:
     """The value of the best five-card hand in ``cards`` under ``ranking``.
 
-    ``cards`` holds five to nine different cards; their order never matters.
-    With more than five, the value is that of the best five of them (when
-    several fives are equally good, :attr:`HandValue.cards` shows the first
-    in input order). ``wild`` holds the wild cards, for example
-    ``cards_of_rank(2)`` for deuces wild; passing the same frozenset each time
-    is fastest. See the module docstring for the rules of each ranking, wild
-    cards and the joker.
+    ``cards`` holds five to nine different cards; their order never changes
+    the value. With more than five, the value is that of the best five of
+    them; when several fives are equally good, :attr:`HandValue.cards` shows
+    the one that comes first among ``itertools.combinations(cards, 5)``.
+    ``ranking`` is a :class:`Ranking` (its kebab-case value, such as
+    ``"ace-to-five"``, is accepted too). ``wild`` holds the wild cards, for
+    example ``cards_of_rank(2)`` for deuces wild; passing the same frozenset
+    each time is fastest. See the module docstring for the rules of each
+    ranking, wild cards and the joker.
 
     >>> from engine.cards import parse_cards
     >>> evaluate(parse_cards("Kh Ks Kd 9c 9s"), Ranking.HIGH).name
     'Full house, kings over nines'
 
     :raises TypeError: if an item of ``cards`` or ``wild`` is not a card, or
-        ``ranking`` is not a :class:`Ranking`.
+        ``ranking`` is neither a :class:`Ranking` nor a string.
     :raises ValueError: if there are fewer than five or more than nine cards,
-        a card appears twice, or a STRIPPED_HIGH hand holds a card below seven.
+        a card appears twice, a STRIPPED_HIGH hand holds a card below seven,
+        or ``ranking`` is a string that names no ranking.
     """
     hand = cards if cards.__class__ is tuple else tuple(cards)
     # The fast path: five cards, any ranking but STRIPPED_HIGH. Anything else,

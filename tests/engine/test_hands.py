@@ -699,3 +699,15 @@ def test_low_qualifies_defaults_and_errors() -> None:
             low_qualifies(ev("8s 7d 6c 5h 4s", A5), bad)  # type: ignore[arg-type]
     with pytest.raises(TypeError):
         low_qualifies("8s 7d 6c 5h 4s")  # type: ignore[arg-type]
+
+
+def test_docstring_examples() -> None:
+    import doctest
+
+    import engine.cards
+    import engine.hands
+
+    for module in (engine.cards, engine.hands):
+        failures, tried = doctest.testmod(module)
+        assert tried > 0
+        assert failures == 0
