@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from itertools import combinations
+from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -51,8 +52,8 @@ def deals(
     return tuple(cards), chosen, wild
 
 
-def sign(x: object, y: object) -> int:
-    return (x > y) - (x < y)  # type: ignore[operator]
+def sign(x: Any, y: Any) -> int:
+    return int(x > y) - int(x < y)
 
 
 @SETTINGS
