@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import random
 from collections.abc import Callable
 
 import pytest
@@ -25,6 +26,7 @@ from engine.hands import (
     low_qualifies,
     minimum_pair,
     opening_requirement_met,
+    prepare,
 )
 
 HIGH = Ranking.HIGH
@@ -713,3 +715,20 @@ def test_docstring_examples() -> None:
         failures, tried = doctest.testmod(module)
         assert tried > 0
         assert failures == 0
+
+
+@pytest.mark.parametrize(
+    ("ranking", "entries"),
+    [(HIGH, 16003), (STRIPPED, 1618), (A5, 16003), (D7, 16003), (A6, 16003)],
+)
+def test_prepare_builds_the_whole_table_for_hands_without_wild_cards(
+    ranking: Ranking, entries: int
+) -> None:
+    # 16003 = 6175 rank patterns + 4 x 1287 suited ones, and with the joker
+    # 1820 patterns of four cards + 4 x 715 suited ones (1618 for 32 cards).
+    assert prepare(ranking) == entries
+    deck = (*(DECK_32 if ranking is STRIPPED else DECK_52), JOKER)
+    rng = random.Random(11)
+    for _ in range(3_000 if ranking is STRIPPED else 20_000):
+        evaluate(tuple(rng.sample(deck, 5)), ranking)
+    assert prepare(ranking.value) == entries  # nothing new was needed
