@@ -67,8 +67,8 @@ _RANK_NAMES: Final = {
 #   bits  0..32  the ranks as a number in base 5: 5**(rank - 2) per card, and
 #                5**13 for the joker, so each base-5 digit counts one rank
 #   bits 33..56  a 6-bit field per suit (clubs lowest): 7 per card of the suit,
-#                and 7 in every field for the joker; only five cards of one
-#                suit (35) set the field's top bit
+#                and 7 in every field for the joker; only 35 (five cards of
+#                the suit, or four and the joker) sets the field's top bit
 #   bits 57..59  always zero (engine.hands puts a wild-card count there)
 #   bits 60..165 two bits per physical card: bit 60 + 2 * index is the card's
 #                own bit (``Card._bit``); the bit above it is set only when
