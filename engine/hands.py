@@ -953,7 +953,8 @@ def prepare(ranking: Ranking) -> int:
     thousand evaluations of a ranking are slower. Calling this at start-up
     (about a fifth of a second per ranking) moves that cost out of play.
     Hands with the bug or the fitter are covered; entries for hands with wild
-    cards are still computed on first use. Returns the number of entries.
+    cards are still computed on first use. Returns the number of entries for
+    hands without wild cards: 16,003 (1,618 for STRIPPED_HIGH).
 
     :raises ValueError: if ``ranking`` is a string that names no ranking.
     :raises TypeError: if ``ranking`` is neither a :class:`Ranking` nor a string.
@@ -961,7 +962,7 @@ def prepare(ranking: Ranking) -> int:
     member = _member(ranking)
     for hand in _representatives(_RULES[member].ranks):
         evaluate(hand, member)
-    return len(_ALL_TABLES[member])
+    return sum(1 for key in _ALL_TABLES[member] if not key >> _WILD_SHIFT & 7)
 
 
 # ---------------------------------------------------------------------------
