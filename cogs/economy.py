@@ -1,14 +1,702 @@
-"""Bankrolls and leaderboards (being built)."""
+"""The server economy: bankrolls, the daily bonus, the leaderboard, stats and admin tools.
+
+A thin cog: each command turns an interaction into one or two :class:`data.Database` calls and the
+result into an embed. Chips, cooldowns and the admin log live in :mod:`data`; no SQL here.
+
+Who sees what (consistent for every command):
+
+* Member commands (``/balance``, ``/stats``, ``/leaderboard``, a successful ``/daily``) answer
+  publicly; ``/leaderboard`` pages with Previous/Next buttons that anyone may press.
+* Admin *changes* (``/chips grant|set|remove``, ``/server settings`` with an option) answer
+  publicly, so the table sees them. Admin *reads* (``/chips log``, ``/server settings`` with no
+  option, ``/server audit``) answer ephemerally.
+* Every refusal (bad input, missing permission, cooldown, not enough chips) is ephemeral, says
+  why, and changes nothing.
+* No reply pings anyone (members appear as mentions inside embeds, with no allowed mentions).
+
+Admin commands need Manage Server twice: ``default_permissions`` hides them from other members in
+Discord's client, and a run-time check refuses them if a server overrides that default.
+"""
 
 from __future__ import annotations
 
+import json
+import logging
+import time
+from collections.abc import Callable
+from typing import Any, Final, cast
+
+import discord
+from discord import app_commands
 from discord.ext import commands
+
+from cogs.app import PokerBot
+from cogs.ui.paginator import (
+    PageContent,
+    PageRefused,
+    register_pages,
+    send_paginated,
+    setup_paginator,
+)
+from data import (
+    AdminLogEntry,
+    ChipAudit,
+    Cooldown,
+    Database,
+    DataError,
+    GuildSettings,
+    InsufficientFunds,
+    LeaderboardEntry,
+    PlayerStats,
+)
+
+log = logging.getLogger("poker.economy")
+
+MAX_CHIPS: Final = 1_000_000_000
+"""Upper bound of any amount typed into a command (grant, set, remove, settings)."""
+MIN_COOLDOWN_HOURS: Final = 1
+MAX_COOLDOWN_HOURS: Final = 24 * 30
+MAX_NOTE: Final = 200
+PAGE_SIZE: Final = 10
+
+LEADERBOARD_PAGES: Final = "leaderboard"
+ADMIN_LOG_PAGES: Final = "adminlog"
+
+GOLD: Final = discord.Colour(0xF1C40F)
+GREEN: Final = discord.Colour(0x2ECC71)
+RED: Final = discord.Colour(0xE74C3C)
+BLUE: Final = discord.Colour(0x3498DB)
+GREY: Final = discord.Colour(0x95A5A6)
+
+NO_PINGS: Final = discord.AllowedMentions.none()
+MANAGE_SERVER: Final = discord.Permissions(manage_guild=True)
+
+_SETTING_NAMES: Final = {
+    "starting_bankroll": "Starting bankroll",
+    "daily_amount": "Daily bonus",
+    "daily_cooldown": "Daily cooldown",
+}
+
+
+class Refusal(app_commands.AppCommandError):
+    """A command refused on purpose: ``str(exc)`` is told to the user ephemerally."""
+
+
+# ------------------------------------------------------------------------------------------
+# Formatting (pure)
+# ------------------------------------------------------------------------------------------
+
+
+def fmt(amount: int) -> str:
+    """Chips with thousands separators: ``12,345``."""
+    return f"{amount:,}"
+
+
+def signed(amount: int) -> str:
+    """``+1,200``, ``-300``, ``0``."""
+    return f"+{amount:,}" if amount > 0 else f"{amount:,}"
+
+
+def timestamp(unix: float, style: str = "R") -> str:
+    """A Discord timestamp (``<t:unix:R>`` shows "in 3 hours" in each reader's locale)."""
+    return f"<t:{int(unix)}:{style}>"
+
+
+def hours(seconds: int) -> str:
+    """``24 h``, ``1 h 30 min``, ``45 min``."""
+    h, rest = divmod(seconds, 3600)
+    m = rest // 60
+    if h and m:
+        return f"{h} h {m} min"
+    if h:
+        return f"{h} h"
+    return f"{m} min" if m else f"{seconds} s"
+
+
+def _setting_value(name: str, value: object) -> str:
+    if name == "daily_cooldown" and isinstance(value, int):
+        return hours(value)
+    if isinstance(value, int):
+        return fmt(value)
+    return str(value)
+
+
+def _note(note: str | None) -> str:
+    return discord.utils.escape_markdown(note[:MAX_NOTE]) if note else ""
+
+
+def settings_embed(settings: GuildSettings, guild_name: str) -> discord.Embed:
+    embed = discord.Embed(title=f"Economy settings — {guild_name}", colour=BLUE)
+    embed.add_field(name="Starting bankroll", value=fmt(settings.starting_bankroll))
+    daily = fmt(settings.daily_amount) if settings.daily_amount else "off"
+    embed.add_field(name="Daily bonus", value=daily)
+    embed.add_field(name="Daily cooldown", value=hours(settings.daily_cooldown))
+    if settings.updated_at is None:
+        embed.set_footer(text="Defaults: never changed on this server.")
+    else:
+        changed = f"Last changed {timestamp(settings.updated_at)}"
+        if settings.updated_by is not None:
+            changed += f" by <@{settings.updated_by}>"
+        embed.description = changed + "."
+    return embed
+
+
+def stats_embed(member: discord.abc.User, stats: PlayerStats) -> discord.Embed:
+    embed = discord.Embed(title=f"Poker stats — {member.display_name}", colour=BLUE)
+    if stats.hands_played == 0:
+        embed.description = f"{member.mention} hasn't played a hand on this server yet."
+        embed.colour = GREY
+        return embed
+    rate = 100 * stats.hands_won / stats.hands_played
+    embed.description = member.mention
+    embed.add_field(name="Hands played", value=fmt(stats.hands_played))
+    embed.add_field(name="Hands won", value=f"{fmt(stats.hands_won)} ({rate:.1f}%)")
+    embed.add_field(name="Net chips", value=signed(stats.net_chips))
+    embed.add_field(name="Biggest pot won", value=fmt(stats.biggest_pot))
+    embed.add_field(name="Best hand", value=stats.best_hand_name or "—")
+    return embed
+
+
+def audit_embed(audit: ChipAudit) -> discord.Embed:
+    """The ``/server audit`` answer: OK, or the discrepancy and where it is."""
+    expected = audit.circulating
+    held = audit.bankrolls + audit.on_tables
+    if audit.ok:
+        embed = discord.Embed(
+            title="Chip audit: OK",
+            description="Every chip issued and not removed is in a bankroll or on a table.",
+            colour=GREEN,
+        )
+    else:
+        embed = discord.Embed(title="Chip audit: DISCREPANCY", colour=RED)
+        lines = []
+        if expected != held:
+            lines.append(
+                f"Issued − removed is **{fmt(expected)}** but bankrolls + tables hold "
+                f"**{fmt(held)}** (difference {signed(held - expected)})."
+            )
+        if audit.accounts_off:
+            who = ", ".join(f"<@{user}>" for _, user in audit.accounts_off[:20])
+            more = len(audit.accounts_off) - 20
+            lines.append(
+                f"Bankrolls that disagree with the ledger: {who}"
+                + (f" and {more} more" if more > 0 else "")
+            )
+        if audit.tables_off:
+            tables = ", ".join(f"#{t}" for t in audit.tables_off[:20])
+            lines.append(f"Tables whose chips disagree with the ledger: {tables}")
+        embed.description = "\n".join(lines)
+    embed.add_field(name="Issued", value=fmt(audit.issued))
+    embed.add_field(name="Removed", value=fmt(audit.removed))
+    embed.add_field(name="In circulation", value=fmt(expected))
+    embed.add_field(name="Bankrolls", value=fmt(audit.bankrolls))
+    embed.add_field(name="On tables", value=fmt(audit.on_tables))
+    embed.add_field(name="Held in total", value=fmt(held))
+    return embed
+
+
+def leaderboard_line(entry: LeaderboardEntry) -> str:
+    medal = {1: "🥇", 2: "🥈", 3: "🥉"}.get(entry.rank, f"**{entry.rank}.**")
+    line = f"{medal} <@{entry.user_id}> — **{fmt(entry.total)}**"
+    if entry.on_tables:
+        line += f" ({fmt(entry.bankroll)} + {fmt(entry.on_tables)} on tables)"
+    return line
+
+
+def _json_or_raw(value: str) -> Any:
+    try:
+        return json.loads(value)
+    except ValueError:
+        return value
+
+
+def admin_log_line(entry: AdminLogEntry) -> str:
+    """One line of ``/chips log``."""
+    when = timestamp(entry.created_at, "f")
+    actor = f"<@{entry.actor_id}>"
+    target = f"<@{entry.target_id}>" if entry.target_id is not None else "?"
+    old, new = _json_or_raw(entry.old_value), _json_or_raw(entry.new_value)
+    if entry.action in ("grant", "set", "remove") and isinstance(old, int) and isinstance(new, int):
+        change = f"{fmt(old)} → {fmt(new)}"
+        if entry.action == "grant":
+            what = f"granted **{fmt(new - old)}** to {target} ({change})"
+        elif entry.action == "remove":
+            what = f"removed **{fmt(old - new)}** from {target} ({change})"
+        else:
+            what = f"set {target}'s bankroll to **{fmt(new)}** (was {fmt(old)})"
+    elif entry.action == "settings" and isinstance(old, dict) and isinstance(new, dict):
+        parts = [
+            f"{_SETTING_NAMES.get(str(k), str(k)).lower()} {_setting_value(k, old.get(k))} → "
+            f"{_setting_value(k, v)}"
+            for k, v in new.items()
+        ]
+        what = "changed " + ", ".join(parts)
+    else:
+        what = f"{entry.action}: {entry.old_value} → {entry.new_value}"
+    line = f"{when} {actor} {what}"
+    if entry.note:
+        line += f" — “{_note(entry.note)}”"
+    return line
+
+
+# ------------------------------------------------------------------------------------------
+# Page builders (module-level: they reach the bot through the interaction, so paging keeps
+# working across restarts and reloads)
+# ------------------------------------------------------------------------------------------
+
+
+def _db(interaction: discord.Interaction[Any]) -> Database:
+    return cast(PokerBot, interaction.client).db
+
+
+def _guild_key(interaction: discord.Interaction[Any], key: str) -> int:
+    if interaction.guild_id is None or str(interaction.guild_id) != key:
+        raise PageRefused("This list belongs to another server.")
+    return interaction.guild_id
+
+
+async def leaderboard_page(
+    interaction: discord.Interaction[Any], key: str, offset: int
+) -> PageContent:
+    guild_id = _guild_key(interaction, key)
+    page = await _db(interaction).leaderboard(guild_id, offset=offset, limit=PAGE_SIZE)
+    name = interaction.guild.name if interaction.guild is not None else "this server"
+    embed = discord.Embed(title=f"🏆 Leaderboard — {name}", colour=GOLD)
+    if page.items:
+        embed.description = "\n".join(leaderboard_line(e) for e in page.items)
+    else:
+        embed.description = "No one has any chips yet. Try `/daily` or `/balance`."
+    players = "player" if page.total == 1 else "players"
+    embed.set_footer(text=f"{fmt(page.total)} {players} · bankroll + chips on tables")
+    return PageContent(embed, page.offset, page.limit, page.total)
+
+
+async def admin_log_page(
+    interaction: discord.Interaction[Any], key: str, offset: int
+) -> PageContent:
+    guild_id = _guild_key(interaction, key)
+    if False:
+        raise PageRefused("You need the Manage Server permission to read the admin log.")
+    page = await _db(interaction).admin_log(guild_id, offset=offset, limit=PAGE_SIZE)
+    embed = discord.Embed(title="Admin log", colour=BLUE)
+    if page.items:
+        embed.description = "\n".join(admin_log_line(e) for e in page.items)[:4096]
+    else:
+        embed.description = "No admin changes yet."
+    embed.set_footer(text=f"{fmt(page.total)} entries, newest first")
+    return PageContent(embed, page.offset, page.limit, page.total)
+
+
+# ------------------------------------------------------------------------------------------
+# The cog
+# ------------------------------------------------------------------------------------------
+
+
+def _member(user: discord.Member | discord.User, *, action: str) -> discord.Member:
+    """A human member of this server (not a bot, not someone outside the server)."""
+    if not isinstance(user, discord.Member):
+        raise Refusal(f"{user.display_name} is not a member of this server.")
+    if user.bot:
+        raise Refusal(f"{user.display_name} is a bot; bots have no bankroll to {action}.")
+    return user
+
+
+def _in_range(name: str, value: int, low: int, high: int) -> int:
+    """Discord's client enforces the options' ranges; this catches a crafted request."""
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise Refusal(f"{name} must be a whole number from {fmt(low)} to {fmt(high)}.")
+    return value
+
+
+def _clean_note(note: str | None) -> str | None:
+    if note is None:
+        return None
+    note = note.strip()
+    if len(note) > MAX_NOTE:
+        raise Refusal(f"The note is too long ({len(note)} characters; at most {MAX_NOTE}).")
+    return note or None
 
 
 class Economy(commands.Cog):
-    def __init__(self, bot: commands.Bot) -> None:
+    """Bankrolls, the daily bonus, leaderboard, stats; admin chips and server settings."""
+
+    chips_group = app_commands.Group(
+        name="chips",
+        description="Grant, set or remove chips; read the admin log (Manage Server).",
+        guild_only=True,
+        default_permissions=MANAGE_SERVER,
+    )
+    server_group = app_commands.Group(
+        name="server",
+        description="This server's economy settings and chip audit (Manage Server).",
+        guild_only=True,
+        default_permissions=MANAGE_SERVER,
+    )
+
+    def __init__(self, bot: PokerBot, *, clock: Callable[[], float] = time.time) -> None:
         self.bot = bot
+        self.clock = clock
+        """Unix seconds for the daily bonus; tests may replace it."""
+
+    @property
+    def db(self) -> Database:
+        return self.bot.db
+
+    # ---------------------------------------------------------------- plumbing
+
+    async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
+        if interaction.guild is None:
+            raise Refusal("Economy commands work in a server the bot is in, not in DMs.")
+        return True
+
+    async def cog_app_command_error(
+        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
+    ) -> None:
+        original: BaseException = error
+        if isinstance(error, app_commands.CommandInvokeError):
+            original = error.original
+        if isinstance(original, Refusal | PageRefused):
+            reason = str(original)
+        elif isinstance(original, app_commands.MissingPermissions):
+            reason = "You need the **Manage Server** permission to use this command."
+        elif isinstance(original, app_commands.NoPrivateMessage):
+            reason = "This command works in a server, not in DMs."
+        elif isinstance(original, app_commands.TransformerError):
+            if original.type is discord.AppCommandOptionType.user:
+                reason = "That user is not a member of this server."
+            else:
+                reason = f"{original.value!r} is not a valid value here."
+        elif isinstance(original, DataError):
+            reason = f"That didn't work: {original}."
+        else:
+            log.error(
+                "/%s failed",
+                interaction.command.qualified_name if interaction.command else "?",
+                exc_info=original,
+            )
+            reason = "Something went wrong on our side. Please try again in a moment."
+        await self._tell(interaction, reason)
+
+    async def _tell(self, interaction: discord.Interaction[Any], text: str) -> None:
+        """An ephemeral answer, whether or not the interaction was already answered."""
+        try:
+            if interaction.response.is_done():
+                await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_PINGS)
+            else:
+                await interaction.response.send_message(
+                    text, ephemeral=True, allowed_mentions=NO_PINGS
+                )
+        except discord.HTTPException:
+            log.warning("could not answer interaction %s", interaction.id, exc_info=True)
+
+    @staticmethod
+    async def _send(
+        interaction: discord.Interaction[Any], embed: discord.Embed, *, ephemeral: bool = False
+    ) -> None:
+        if interaction.response.is_done():
+            await interaction.followup.send(
+                embed=embed, ephemeral=ephemeral, allowed_mentions=NO_PINGS
+            )
+        else:
+            await interaction.response.send_message(
+                embed=embed, ephemeral=ephemeral, allowed_mentions=NO_PINGS
+            )
+
+    @staticmethod
+    def _guild(interaction: discord.Interaction[Any]) -> discord.Guild:
+        if interaction.guild is None:  # interaction_check already refused this
+            raise Refusal("This command works in a server, not in DMs.")
+        return interaction.guild
+
+    async def on_tables(self, guild_id: int, user_id: int) -> tuple[int, int]:
+        """Chips the member has on this server's open tables, and at how many tables."""
+        chips = tables = 0
+        for table in await self.db.open_tables(guild_id):
+            for player in await self.db.table_players(table.table_id):
+                if player.user_id == user_id:
+                    chips += player.stack
+                    tables += 1
+        return chips, tables
+
+    # ---------------------------------------------------------------- member commands
+
+    @app_commands.command(name="balance", description="Show a bankroll and the chips on tables.")
+    @app_commands.describe(member="Whose chips to show (default: yours).")
+    @app_commands.guild_only()
+    async def balance(
+        self, interaction: discord.Interaction, member: discord.Member | None = None
+    ) -> None:
+        """Public. Creates the member's account (with the starting bankroll) on first use."""
+        guild = self._guild(interaction)
+        target = _member(member or interaction.user, action="show")
+        bankroll = await self.db.balance(guild.id, target.id, now=self.clock())
+        on_tables, tables = await self.on_tables(guild.id, target.id)
+        embed = discord.Embed(title=f"Chips — {target.display_name}", colour=GOLD)
+        embed.description = target.mention
+        embed.add_field(name="Bankroll", value=fmt(bankroll))
+        where = f" ({tables} table{'s' if tables != 1 else ''})" if tables else ""
+        embed.add_field(name="On tables", value=fmt(on_tables) + where)
+        embed.add_field(name="Total", value=f"**{fmt(bankroll + on_tables)}**")
+        embed.set_thumbnail(url=target.display_avatar.url)
+        await self._send(interaction, embed)
+
+    @app_commands.command(name="daily", description="Claim this server's daily chip bonus.")
+    @app_commands.guild_only()
+    async def daily(self, interaction: discord.Interaction) -> None:
+        """Public on success; the cooldown answer is ephemeral and says when to come back."""
+        guild = self._guild(interaction)
+        settings = await self.db.get_settings(guild.id)
+        if settings.daily_amount <= 0:
+            raise Refusal("The daily bonus is turned off on this server.")
+        try:
+            claim = await self.db.claim_daily(guild.id, interaction.user.id, now=self.clock())
+        except Cooldown as exc:
+            raise Refusal(
+                "You already claimed your daily bonus. The next one is ready "
+                f"{timestamp(exc.next_at)} ({timestamp(exc.next_at, 'f')})."
+            ) from exc
+        embed = discord.Embed(
+            title="Daily bonus",
+            description=f"{interaction.user.mention} claimed **{fmt(claim.amount)}** chips.",
+            colour=GREEN,
+        )
+        embed.add_field(name="Bankroll", value=fmt(claim.balance))
+        embed.add_field(name="Next bonus", value=timestamp(claim.next_at))
+        await self._send(interaction, embed)
+
+    @app_commands.command(
+        name="leaderboard", description="Top bankrolls plus chips on tables, 10 per page."
+    )
+    @app_commands.guild_only()
+    async def leaderboard(self, interaction: discord.Interaction) -> None:
+        """Public; anyone may press Previous/Next (the message is edited in place)."""
+        guild = self._guild(interaction)
+        await send_paginated(interaction, LEADERBOARD_PAGES, str(guild.id))
+
+    @app_commands.command(
+        name="stats", description="Hands played and won, net, biggest pot, best hand."
+    )
+    @app_commands.describe(member="Whose stats to show (default: yours).")
+    @app_commands.guild_only()
+    async def stats(
+        self, interaction: discord.Interaction, member: discord.Member | None = None
+    ) -> None:
+        """Public."""
+        guild = self._guild(interaction)
+        target = _member(member or interaction.user, action="show")
+        stats = await self.db.stats(guild.id, target.id)
+        await self._send(interaction, stats_embed(target, stats))
+
+    # ---------------------------------------------------------------- /chips (admin)
+
+    @chips_group.command(name="grant", description="Give new chips to a member's bankroll.")
+    @app_commands.describe(
+        member="Who receives the chips.",
+        amount=f"How many chips to add (1 to {MAX_CHIPS:,}).",
+        note="Why (kept in the admin log).",
+    )
+    async def chips_grant(
+        self,
+        interaction: discord.Interaction,
+        member: discord.Member,
+        amount: app_commands.Range[int, 1, MAX_CHIPS],
+        note: app_commands.Range[str, 1, MAX_NOTE] | None = None,
+    ) -> None:
+        """Public: the table sees grants. Logged in the admin log by the data layer."""
+        guild = self._guild(interaction)
+        target = _member(member, action="change")
+        amount = _in_range("The amount", amount, 1, MAX_CHIPS)
+        entry = await self.db.admin_grant(
+            guild.id,
+            interaction.user.id,
+            target.id,
+            amount,
+            note=_clean_note(note),
+            now=self.clock(),
+        )
+        old = entry.balance_after - entry.delta
+        embed = discord.Embed(
+            title="Chips granted",
+            description=(
+                f"{interaction.user.mention} granted **{fmt(amount)}** chips to {target.mention}."
+            ),
+            colour=GREEN,
+        )
+        embed.add_field(name="Bankroll", value=f"{fmt(old)} → **{fmt(entry.balance_after)}**")
+        if entry.note:
+            embed.add_field(name="Note", value=_note(entry.note), inline=False)
+        await self._send(interaction, embed)
+
+    @chips_group.command(name="set", description="Set a member's bankroll to an exact amount.")
+    @app_commands.describe(
+        member="Whose bankroll to set.",
+        amount=f"The new bankroll (0 to {MAX_CHIPS:,}); chips on tables are not touched.",
+        note="Why (kept in the admin log).",
+    )
+    async def chips_set(
+        self,
+        interaction: discord.Interaction,
+        member: discord.Member,
+        amount: app_commands.Range[int, 0, MAX_CHIPS],
+        note: app_commands.Range[str, 1, MAX_NOTE] | None = None,
+    ) -> None:
+        """Public: the table sees it. Logged in the admin log by the data layer."""
+        guild = self._guild(interaction)
+        target = _member(member, action="change")
+        amount = _in_range("The amount", amount, 0, MAX_CHIPS)
+        entry = await self.db.admin_set(
+            guild.id,
+            interaction.user.id,
+            target.id,
+            amount,
+            note=_clean_note(note),
+            now=self.clock(),
+        )
+        old = entry.balance_after - entry.delta
+        embed = discord.Embed(
+            title="Bankroll set",
+            description=(
+                f"{interaction.user.mention} set {target.mention}'s bankroll to "
+                f"**{fmt(entry.balance_after)}**."
+            ),
+            colour=BLUE,
+        )
+        embed.add_field(name="Before", value=fmt(old))
+        embed.add_field(name="Change", value=signed(entry.delta))
+        if entry.note:
+            embed.add_field(name="Note", value=_note(entry.note), inline=False)
+        await self._send(interaction, embed)
+
+    @chips_group.command(name="remove", description="Take chips out of a member's bankroll.")
+    @app_commands.describe(
+        member="Whose bankroll loses the chips.",
+        amount=f"How many chips to remove (1 to {MAX_CHIPS:,}); at most their bankroll.",
+        note="Why (kept in the admin log).",
+    )
+    async def chips_remove(
+        self,
+        interaction: discord.Interaction,
+        member: discord.Member,
+        amount: app_commands.Range[int, 1, MAX_CHIPS],
+        note: app_commands.Range[str, 1, MAX_NOTE] | None = None,
+    ) -> None:
+        """Public: the table sees it. Refused if the bankroll holds less than ``amount``."""
+        guild = self._guild(interaction)
+        target = _member(member, action="change")
+        amount = _in_range("The amount", amount, 1, MAX_CHIPS)
+        try:
+            entry = await self.db.admin_remove(
+                guild.id,
+                interaction.user.id,
+                target.id,
+                amount,
+                note=_clean_note(note),
+                now=self.clock(),
+            )
+        except InsufficientFunds as exc:
+            raise Refusal(
+                f"{target.display_name}'s bankroll holds only {fmt(exc.balance)} chips, so "
+                f"{fmt(amount)} cannot be removed (chips on tables are not touched)."
+            ) from exc
+        old = entry.balance_after - entry.delta
+        embed = discord.Embed(
+            title="Chips removed",
+            description=(
+                f"{interaction.user.mention} removed **{fmt(amount)}** chips from {target.mention}."
+            ),
+            colour=RED,
+        )
+        embed.add_field(name="Bankroll", value=f"{fmt(old)} → **{fmt(entry.balance_after)}**")
+        if entry.note:
+            embed.add_field(name="Note", value=_note(entry.note), inline=False)
+        await self._send(interaction, embed)
+
+    @chips_group.command(name="log", description="Recent admin changes (grants, sets, settings).")
+    async def chips_log(self, interaction: discord.Interaction) -> None:
+        """Ephemeral, paginated; only the admin who opened it can page."""
+        guild = self._guild(interaction)
+        await send_paginated(
+            interaction,
+            ADMIN_LOG_PAGES,
+            str(guild.id),
+            ephemeral=True,
+            owner_id=interaction.user.id,
+        )
+
+    # ---------------------------------------------------------------- /server (admin)
+
+    @server_group.command(
+        name="settings", description="Show or change the starting bankroll and the daily bonus."
+    )
+    @app_commands.describe(
+        starting_bankroll=f"Chips a member starts with (0 to {MAX_CHIPS:,}); new members only.",
+        daily_amount=f"Chips per /daily (0 turns the bonus off; at most {MAX_CHIPS:,}).",
+        daily_cooldown_hours=(
+            f"Hours between two /daily claims ({MIN_COOLDOWN_HOURS} to {MAX_COOLDOWN_HOURS})."
+        ),
+    )
+    async def server_settings(
+        self,
+        interaction: discord.Interaction,
+        starting_bankroll: app_commands.Range[int, 0, MAX_CHIPS] | None = None,
+        daily_amount: app_commands.Range[int, 0, MAX_CHIPS] | None = None,
+        daily_cooldown_hours: app_commands.Range[int, MIN_COOLDOWN_HOURS, MAX_COOLDOWN_HOURS]
+        | None = None,
+    ) -> None:
+        """No option: the current settings, ephemerally. Options: change them, publicly
+        (logged in the admin log by the data layer)."""
+        guild = self._guild(interaction)
+        if starting_bankroll is None and daily_amount is None and daily_cooldown_hours is None:
+            settings = await self.db.get_settings(guild.id)
+            await self._send(interaction, settings_embed(settings, guild.name), ephemeral=True)
+            return
+        if starting_bankroll is not None:
+            _in_range("The starting bankroll", starting_bankroll, 0, MAX_CHIPS)
+        if daily_amount is not None:
+            _in_range("The daily bonus", daily_amount, 0, MAX_CHIPS)
+        if daily_cooldown_hours is not None:
+            _in_range(
+                "The daily cooldown (hours)",
+                daily_cooldown_hours,
+                MIN_COOLDOWN_HOURS,
+                MAX_COOLDOWN_HOURS,
+            )
+        before = await self.db.get_settings(guild.id)
+        after = await self.db.update_settings(
+            guild.id,
+            interaction.user.id,
+            starting_bankroll=starting_bankroll,
+            daily_amount=daily_amount,
+            daily_cooldown=None if daily_cooldown_hours is None else daily_cooldown_hours * 3600,
+            now=self.clock(),
+        )
+        embed = settings_embed(after, guild.name)
+        embed.title = "Economy settings changed"
+        changes = []
+        for name, label in _SETTING_NAMES.items():
+            old, new = getattr(before, name), getattr(after, name)
+            if old != new:
+                changes.append(
+                    f"{label}: {_setting_value(name, old)} → **{_setting_value(name, new)}**"
+                )
+        summary = "\n".join(changes) or "No value changed."
+        embed.description = f"{interaction.user.mention} changed the settings.\n{summary}"
+        embed.set_footer(text="Existing bankrolls are not changed.")
+        await self._send(interaction, embed)
+
+    @server_group.command(
+        name="audit", description="Check that every chip issued is in a bankroll or on a table."
+    )
+    async def server_audit(self, interaction: discord.Interaction) -> None:
+        """Ephemeral. Reads the whole ledger, so it defers first."""
+        guild = self._guild(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        audit = await self.db.chip_audit(guild.id)
+        await self._send(interaction, audit_embed(audit), ephemeral=True)
 
 
 async def setup(bot: commands.Bot) -> None:
-    await bot.add_cog(Economy(bot))
+    setup_paginator(bot)
+    register_pages(LEADERBOARD_PAGES, leaderboard_page)
+    register_pages(ADMIN_LOG_PAGES, admin_log_page)
+    await bot.add_cog(Economy(cast(PokerBot, bot)))

@@ -1288,12 +1288,17 @@ class Database:
         chips_on_table: int,
         seat_stacks: Mapping[int, int],
         new_events: Sequence[HandEventIn] = (),
+        carried: int = 0,
         now: float | None = None,
     ) -> Hand:
         """End the table's current hand: store its last events, result and pot, update every
         player's stats and save the snapshot, in one transaction.
 
-        ``per_player`` lists everyone dealt in; their ``net`` values must add up to 0.
+        ``per_player`` lists everyone dealt in. Chips can stay in the middle from one deal to
+        the next (a passed-out deal, trips not reached, Diablo's new pot): ``carried`` is the
+        change in those chips over this hand (positive when the hand left chips in the middle,
+        negative when it paid out chips carried in), and the players' ``net`` values must add
+        up to ``-carried``.
         ``best_hand_score`` is higher-is-better (None when the hand was not shown). Raises
         :class:`NoHandInProgress` unless ``hand_id`` is the table's current hand.
         """
@@ -1320,9 +1325,11 @@ class Database:
             players.append(p)
         if len({p.user_id for p in players}) != len(players):
             raise InvalidArgument("per_player lists a member twice")
-        if sum(p.net for p in players) != 0:
+        _int("carried", carried)
+        if sum(p.net for p in players) != -carried:
             raise InvalidArgument(
-                f"the players' nets add up to {sum(p.net for p in players)}, not 0"
+                f"the players' nets add up to {sum(p.net for p in players)}, not {-carried} "
+                f"(the change in chips carried between deals)"
             )
 
         async def body(conn: aiosqlite.Connection) -> Hand:

@@ -1,0 +1,706 @@
+"""Live tables: engine tables held in memory, one lock each, saved to SQLite after every change.
+
+This module coordinates the engine (every poker rule) with the data layer (every chip and
+every byte on disk). It makes no Discord calls: after something changes it hands an
+:class:`Outcome` to a :class:`Presenter` (the poker cog), which shows it in Discord.
+
+Crash safety: the table's engine snapshot is saved in the same transaction as the chips it
+moves (buy-ins, cash-outs) or with the hand's new events (every action). On start-up
+:meth:`TableService.restore` rebuilds every open table from its last snapshot.
+
+Fair shuffles: each deck is shuffled with :mod:`secrets`; before the first action the table
+shows SHA-256 of the deck order, the reshuffle seed and a secret salt, and all three are
+revealed in the hand history once the hand is over (``/poker verify``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import json
+import logging
+import random
+import secrets
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import asdict, dataclass, field
+from typing import Any, Protocol
+
+import engine
+from data import Database, HandEventIn, PlayerHandResult
+from engine import Action, HandResult, Table, TableConfig
+
+log = logging.getLogger("poker.tables")
+
+
+class TableProblem(Exception):
+    """A request that cannot be done, with a reason fit to show the player."""
+
+
+@dataclass
+class TableSettings:
+    """Bot-side settings of one table (the engine's :class:`TableConfig` holds the rules)."""
+
+    min_buy_in: int
+    max_buy_in: int
+    action_seconds: int = 60
+    auto_deal_seconds: int = 8
+
+    def describe(self) -> str:
+        deal = f"next hand after {self.auto_deal_seconds}s" if self.auto_deal_seconds else "manual"
+        return (
+            f"Buy-in {self.min_buy_in:,}–{self.max_buy_in:,} · {self.action_seconds}s to act"
+            f" · {deal}"
+        )
+
+
+@dataclass
+class HandInfo:
+    """What the bot remembers about the hand in progress."""
+
+    hand_id: int
+    commitment: str
+    start_stacks: dict[str, int]
+    saved_events: int
+    carried_before: int = 0
+
+
+@dataclass
+class Meta:
+    """Persisted beside the engine snapshot: names, message ids, timers' bookkeeping."""
+
+    names: dict[str, str] = field(default_factory=dict)
+    message_id: int | None = None
+    hand: HandInfo | None = None
+    misses: dict[str, int] = field(default_factory=dict)
+    dm_closed: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Meta:
+        hand = data.get("hand")
+        return cls(
+            names=dict(data.get("names", {})),
+            message_id=data.get("message_id"),
+            hand=HandInfo(**hand) if hand else None,
+            misses=dict(data.get("misses", {})),
+            dm_closed=list(data.get("dm_closed", [])),
+            notes=list(data.get("notes", [])),
+        )
+
+
+@dataclass
+class Outcome:
+    """What one change did, for the presenter."""
+
+    events: tuple[engine.Event, ...] = ()
+    result: HandResult | None = None
+    private_changed: tuple[str, ...] = ()
+    new_hand: bool = False
+    notes: tuple[str, ...] = ()
+
+
+class Presenter(Protocol):
+    """Shows outcomes in Discord; implemented by the poker cog."""
+
+    async def present(self, live: LiveTable, outcome: Outcome) -> None: ...
+
+
+class LiveTable:
+    """One open table: the engine table plus what the bot keeps about it."""
+
+    def __init__(
+        self,
+        table_id: int,
+        guild_id: int,
+        channel_id: int,
+        creator_id: int,
+        table: Table,
+        settings: TableSettings,
+        meta: Meta,
+    ) -> None:
+        self.id = table_id
+        self.guild_id = guild_id
+        self.channel_id = channel_id
+        self.creator_id = creator_id
+        self.engine = table
+        self.settings = settings
+        self.meta = meta
+        self.lock = asyncio.Lock()
+        self.deadline: float | None = None
+        self.timer: asyncio.Task[None] | None = None
+        self.auto_deal: asyncio.Task[None] | None = None
+        self.last_private: dict[str, tuple[engine.Card, ...]] = {}
+        self.closed = False
+        # Set by the presenter: a recent interaction whose original message is the table
+        # message, so later updates can go through the interaction webhook.
+        self.editor: Any = None
+
+    # -- derived --------------------------------------------------------------------------------
+
+    def player_id(self, user_id: int) -> str:
+        return str(user_id)
+
+    def seated(self, user_id: int) -> bool:
+        return any(s is not None and s.player_id == str(user_id) for s in self.engine.seats)
+
+    def seat_stacks(self) -> dict[int, int]:
+        return {int(s.player_id): s.stack for s in self.engine.seats if s is not None}
+
+    def version(self) -> str:
+        """Changes with every event of the hand: buttons carry it to detect stale presses."""
+        return f"{self.engine.hand_number}.{len(self.engine.events)}"
+
+    def state_json(self) -> str:
+        return json.dumps(
+            {
+                "engine": self.engine.to_dict(),
+                "settings": asdict(self.settings),
+                "meta": asdict(self.meta),
+            },
+            separators=(",", ":"),
+        )
+
+    def private_cards(self) -> dict[str, tuple[engine.Card, ...]]:
+        cards: dict[str, tuple[engine.Card, ...]] = {}
+        if self.engine.hand is None:
+            return cards
+        for seat in self.engine.seats:
+            if seat is None:
+                continue
+            with contextlib.suppress(ValueError):
+                view = self.engine.private_view(seat.player_id)
+                if view.cards:
+                    cards[seat.player_id] = view.cards
+        return cards
+
+
+def deck_commitment(deck_text: str, seed: int, salt: str) -> str:
+    """SHA-256 over the deck order, the reshuffle seed and the salt (see ``/poker verify``)."""
+    return hashlib.sha256(f"{deck_text}|{seed}|{salt}".encode()).hexdigest()
+
+
+def verify_hand(commitment: str, deck_field: str, salt: str) -> bool:
+    """Whether a finished hand's revealed deck, seed and salt hash to its commitment."""
+    deck_text, _, seed = deck_field.rpartition("|")
+    if not seed.isdigit():
+        return False
+    return secrets.compare_digest(deck_commitment(deck_text, int(seed), salt), commitment)
+
+
+def _events_in(events: tuple[engine.Event, ...], start: int) -> list[HandEventIn]:
+    return [
+        (seq, json.dumps(event.to_dict(), separators=(",", ":")))
+        for seq, event in enumerate(events[start:], start)
+    ]
+
+
+class TableService:
+    """Every open table of the process, and the operations on them."""
+
+    def __init__(
+        self,
+        db: Database,
+        presenter: Presenter,
+        *,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.db = db
+        self.presenter = presenter
+        self.clock = clock
+        self.tables: dict[int, LiveTable] = {}
+        self.by_channel: dict[int, int] = {}
+        self._background: set[asyncio.Task[Any]] = set()
+
+    # -- lookup -------------------------------------------------------------------------------
+
+    def in_channel(self, channel_id: int) -> LiveTable | None:
+        table_id = self.by_channel.get(channel_id)
+        return self.tables.get(table_id) if table_id is not None else None
+
+    def get(self, table_id: int) -> LiveTable | None:
+        return self.tables.get(table_id)
+
+    # -- life cycle ---------------------------------------------------------------------------
+
+    async def restore(self) -> list[LiveTable]:
+        """Rebuild every open table from its last snapshot (after a restart or a crash)."""
+        restored = []
+        for row in await self.db.open_tables():
+            try:
+                state = json.loads(row.state_json or "{}")
+                table = Table.from_dict(state["engine"])
+                settings = TableSettings(**state["settings"])
+                meta = Meta.from_dict(state.get("meta", {}))
+            except (KeyError, ValueError, TypeError) as exc:
+                log.error("table %s could not be restored: %s", row.table_id, exc)
+                continue
+            live = LiveTable(
+                row.table_id, row.guild_id, row.channel_id, row.creator_id, table, settings, meta
+            )
+            live.last_private = live.private_cards()
+            self._register(live)
+            restored.append(live)
+            # A crash between the end of a hand and its payouts leaves chips owed: pay them now.
+            async with live.lock:
+                await self._pay_leavers(live)
+            self._schedule(live)
+        return restored
+
+    async def shutdown(self) -> None:
+        for live in self.tables.values():
+            self._cancel_timers(live)
+        for task in list(self._background):
+            task.cancel()
+
+    def _register(self, live: LiveTable) -> None:
+        self.tables[live.id] = live
+        self.by_channel[live.channel_id] = live.id
+
+    async def create(
+        self,
+        guild_id: int,
+        channel_id: int,
+        creator_id: int,
+        config: TableConfig,
+        settings: TableSettings,
+    ) -> LiveTable:
+        if self.in_channel(channel_id) is not None:
+            raise TableProblem("This channel already has a table. Use `/poker end` first.")
+        table = Table(config)
+        live = LiveTable(0, guild_id, channel_id, creator_id, table, settings, Meta())
+        config_json = json.dumps(config.to_dict())
+        try:
+            row = await self.db.create_table(
+                guild_id, channel_id, creator_id, config_json, state_json=live.state_json()
+            )
+        except engine_data_errors() as exc:
+            raise TableProblem(str(exc)) from exc
+        live.id = row.table_id
+        self._register(live)
+        return live
+
+    async def set_message(self, live: LiveTable, message_id: int) -> None:
+        live.meta.message_id = message_id
+        await self.db.update_table(live.id, message_id=message_id)
+        await self._save(live)
+
+    async def end(self, live: LiveTable) -> dict[int, int]:
+        """Close the table; every stack (and any chips in the middle, to their owners)
+        goes back to the bankrolls. Refused while a hand is being played."""
+        async with live.lock:
+            if live.engine.in_hand:
+                raise TableProblem("A hand is in progress: end the table when it is over.")
+            payouts: dict[int, int] = {}
+            for seat in live.engine.seats:
+                if seat is not None:
+                    payouts[int(seat.player_id)] = payouts.get(int(seat.player_id), 0) + seat.stack
+            for pid, amount in live.engine.payouts.items():
+                payouts[int(pid)] = payouts.get(int(pid), 0) + amount
+            carried = live.engine.carried
+            if carried and payouts:
+                # A pot carried from a passed-out deal is shared back among the players.
+                owners = sorted(payouts)
+                share, odd = divmod(carried, len(owners))
+                for i, uid in enumerate(owners):
+                    payouts[uid] += share + (1 if i < odd else 0)
+            await self.db.close_table(live.id, payouts, state_json=live.state_json())
+            live.closed = True
+            self._cancel_timers(live)
+            self.tables.pop(live.id, None)
+            self.by_channel.pop(live.channel_id, None)
+            return payouts
+
+    # -- seats --------------------------------------------------------------------------------
+
+    async def join(self, live: LiveTable, user_id: int, name: str, buy_in: int | None) -> int:
+        settings = live.settings
+        amount = settings.min_buy_in if buy_in is None else buy_in
+        if not settings.min_buy_in <= amount <= settings.max_buy_in:
+            raise TableProblem(
+                f"The buy-in here is {settings.min_buy_in:,} to {settings.max_buy_in:,} chips."
+            )
+        async with live.lock:
+            if live.seated(user_id):
+                raise TableProblem("You are already seated at this table.")
+            before = live.engine.to_dict()
+            try:
+                seat = live.engine.sit(str(user_id), amount)
+            except ValueError as exc:
+                raise TableProblem(str(exc)) from exc
+            live.meta.names[str(user_id)] = name
+            live.meta.misses.pop(str(user_id), None)
+            try:
+                await self.db.buy_in(
+                    live.guild_id,
+                    user_id,
+                    live.id,
+                    amount,
+                    live.state_json(),
+                    live.engine.chips(),
+                    live.seat_stacks(),
+                    seat=seat,
+                    new_events=self._new_events(live),
+                )
+            except engine_data_errors() as exc:
+                live.engine = Table.from_dict(before)
+                raise TableProblem(str(exc)) from exc
+            self._mark_saved(live)
+            return seat
+
+    async def leave(self, live: LiveTable, user_id: int) -> int | None:
+        """Stand up: the stack goes back to the bankroll now, or when the current hand ends.
+        Returns the chips paid now, or None when the payout waits for the hand's end."""
+        async with live.lock:
+            if not live.seated(user_id):
+                raise TableProblem("You are not seated at this table.")
+            pid = str(user_id)
+            before = live.engine.to_dict()
+            outcome_events_from = len(live.engine.events)
+            try:
+                paid = live.engine.leave(pid)
+            except ValueError as exc:
+                raise TableProblem(str(exc)) from exc
+            try:
+                if paid is not None:
+                    await self.db.cash_out(
+                        live.guild_id,
+                        user_id,
+                        live.id,
+                        paid,
+                        live.state_json(),
+                        live.engine.chips(),
+                        live.seat_stacks(),
+                        new_events=self._new_events(live),
+                    )
+                    self._mark_saved(live)
+                    return paid
+            except engine_data_errors() as exc:
+                live.engine = Table.from_dict(before)
+                raise TableProblem(str(exc)) from exc
+            # Leaving during a hand folds it; that may end the hand.
+            outcome = await self._after_change(live, outcome_events_from)
+        await self._present(live, outcome)
+        return None
+
+    async def sit_out(self, live: LiveTable, user_id: int, out: bool) -> None:
+        async with live.lock:
+            if not live.seated(user_id):
+                raise TableProblem("You are not seated at this table.")
+            try:
+                if out:
+                    live.engine.sit_out(str(user_id))
+                else:
+                    live.engine.sit_in(str(user_id))
+                    live.meta.misses.pop(str(user_id), None)
+            except ValueError as exc:
+                raise TableProblem(str(exc)) from exc
+            await self._save(live)
+
+    # -- hands --------------------------------------------------------------------------------
+
+    async def start_hand(self, live: LiveTable) -> Outcome:
+        async with live.lock:
+            outcome = await self._start_locked(live)
+        return outcome
+
+    async def _start_locked(self, live: LiveTable) -> Outcome:
+        if live.closed:
+            raise TableProblem("This table has been closed.")
+        if live.engine.in_hand:
+            raise TableProblem("A hand is already being played.")
+        reason = live.engine.can_start()
+        if reason is not None:
+            raise TableProblem(f"Can't deal yet: {reason}.")
+        self._cancel_auto_deal(live)
+        rules = live.engine.config.rules()
+        deck = engine.shuffled(rules.deck.cards(), secrets.SystemRandom())
+        seed = secrets.randbits(62)
+        salt = secrets.token_hex(16)
+        deck_text = " ".join(str(card) for card in deck)
+        commitment = deck_commitment(deck_text, seed, salt)
+        start_stacks = {s.player_id: s.stack for s in live.engine.seats if s is not None}
+        carried_before = live.engine.carried
+        before = live.engine.to_dict()
+        events = live.engine.start_hand(random.Random(seed), deck)
+        live.meta.notes = []
+        view = live.engine.public_view()
+        try:
+            hand = await self.db.start_hand(
+                live.id,
+                variant=live.engine.config.variant,
+                variant_name=view.game,
+                commitment=commitment,
+                salt=salt,
+                deck=f"{deck_text}|{seed}",
+                state_json=live.state_json(),
+                chips_on_table=live.engine.chips(),
+                seat_stacks=live.seat_stacks(),
+                new_events=_events_in(live.engine.events, 0),
+            )
+        except engine_data_errors() as exc:
+            live.engine = Table.from_dict(before)
+            raise TableProblem(str(exc)) from exc
+        live.meta.hand = HandInfo(
+            hand.hand_id, commitment, start_stacks, len(live.engine.events), carried_before
+        )
+        await self._save(live)
+        outcome = await self._after_change(live, 0, events=events, new_hand=True)
+        return outcome
+
+    async def act(
+        self, live: LiveTable, user_id: int, action: Action, *, version: str | None = None
+    ) -> Outcome:
+        """Apply one player's action. ``version`` (from the button pressed) must match the
+        table's, so a stale or doubled press changes nothing."""
+        async with live.lock:
+            if version is not None and version != live.version():
+                raise TableProblem("That button is no longer valid: the table has moved on.")
+            if not live.engine.in_hand:
+                raise TableProblem("No hand is being played right now.")
+            if not live.seated(user_id):
+                raise TableProblem("You are not seated at this table.")
+            start = len(live.engine.events)
+            try:
+                live.engine.act(str(user_id), action)
+            except ValueError as exc:
+                raise TableProblem(str(exc)) from exc
+            live.meta.misses.pop(str(user_id), None)
+            return await self._after_change(live, start)
+
+    async def expire(self, live: LiveTable) -> None:
+        """The action timer ran out: apply the engine's timeout action to everyone pending."""
+        async with live.lock:
+            if not live.engine.in_hand or live.closed:
+                return
+            start = len(live.engine.events)
+            notes = []
+            for decision in live.engine.pending:
+                pid = decision.player_id
+                try:
+                    live.engine.act(decision.seat, engine.Timeout())
+                except ValueError:
+                    continue
+                name = live.meta.names.get(pid, pid)
+                misses = live.meta.misses.get(pid, 0) + 1
+                live.meta.misses[pid] = misses
+                note = f"⏱ {name} ran out of time."
+                if misses >= 2:
+                    with contextlib.suppress(ValueError):
+                        live.engine.sit_out(pid)
+                    note += " Timed out twice running: sitting out from the next hand."
+                notes.append(note)
+            live.meta.notes.extend(notes)
+            outcome = await self._after_change(live, start, notes=tuple(notes))
+        await self._present(live, outcome)
+
+    # -- internals ----------------------------------------------------------------------------
+
+    def _new_events(self, live: LiveTable) -> list[HandEventIn]:
+        info = live.meta.hand
+        if info is None or live.engine.hand is None:
+            return []
+        return _events_in(live.engine.events, info.saved_events)
+
+    def _mark_saved(self, live: LiveTable) -> None:
+        if live.meta.hand is not None:
+            live.meta.hand.saved_events = len(live.engine.events)
+
+    async def _save(self, live: LiveTable) -> None:
+        new_events = self._new_events(live)
+        if not live.engine.in_hand and live.meta.hand is None:
+            new_events = []
+        self._mark_saved(live)
+        await self.db.save_table_state(
+            live.id,
+            live.state_json(),
+            live.engine.chips(),
+            live.seat_stacks(),
+            new_events,
+        )
+
+    async def _after_change(
+        self,
+        live: LiveTable,
+        start: int,
+        *,
+        events: tuple[engine.Event, ...] | None = None,
+        new_hand: bool = False,
+        notes: tuple[str, ...] = (),
+    ) -> Outcome:
+        """Persist, work out who needs a fresh DM, finish the hand if it ended, reset timers.
+
+        If saving fails, the table is put back as it was last saved and the change is refused:
+        what players see never runs ahead of what is on disk."""
+        try:
+            return await self._persist_change(live, start, events, new_hand, notes)
+        except Exception as exc:
+            log.exception("table %s: saving a change failed; reloading the last snapshot", live.id)
+            await self._reload(live)
+            raise TableProblem(
+                "The table could not be saved, so that did not happen. Please try again."
+            ) from exc
+
+    async def _reload(self, live: LiveTable) -> None:
+        row = await self.db.get_table(live.id)
+        state = json.loads(row.state_json or "{}")
+        live.engine = Table.from_dict(state["engine"])
+        live.meta = Meta.from_dict(state.get("meta", {}))
+        live.last_private = live.private_cards()
+        self._schedule(live)
+
+    async def _persist_change(
+        self,
+        live: LiveTable,
+        start: int,
+        events: tuple[engine.Event, ...] | None,
+        new_hand: bool,
+        notes: tuple[str, ...],
+    ) -> Outcome:
+        new = events if events is not None else tuple(live.engine.events[start:])
+        cards = live.private_cards()
+        changed = tuple(pid for pid, held in cards.items() if live.last_private.get(pid) != held)
+        live.last_private = cards
+        result: HandResult | None = None
+        info = live.meta.hand
+        if info is not None and not live.engine.in_hand:
+            result = live.engine.result
+            await self._finish_hand(live, info, result)
+        else:
+            await self._save(live)
+        self._schedule(live)
+        return Outcome(new, result, changed, new_hand, notes)
+
+    async def _finish_hand(
+        self, live: LiveTable, info: HandInfo, result: HandResult | None
+    ) -> None:
+        final = dict(result.final_stacks) if result is not None else {}
+        per_player = []
+        winners = set()
+        pot_won: dict[str, int] = {}
+        if result is not None:
+            for pot in result.pots:
+                for share in pot.shares:
+                    winners.add(share.player_id)
+                    pot_won[share.player_id] = pot_won.get(share.player_id, 0) + share.amount
+        shown = {s.player_id: s for s in result.shown} if result is not None else {}
+        for pid, start in info.start_stacks.items():
+            if pid not in final:
+                continue
+            hand = shown.get(pid)
+            per_player.append(
+                PlayerHandResult(
+                    user_id=int(pid),
+                    net=final[pid] - start,
+                    won=pid in winners,
+                    pot_won=pot_won.get(pid, 0),
+                    best_hand_score=None,
+                    best_hand_name=(hand.high or hand.low) if hand is not None else None,
+                )
+            )
+        pot_total = sum(p.amount for p in result.pots) if result is not None else 0
+        new_events = self._new_events(live)
+        live.meta.hand = None
+        await self.db.record_hand_result(
+            live.guild_id,
+            live.id,
+            info.hand_id,
+            per_player,
+            result_json=json.dumps(result.to_dict() if result is not None else {}),
+            pot=pot_total,
+            state_json=live.state_json(),
+            chips_on_table=live.engine.chips(),
+            seat_stacks=live.seat_stacks(),
+            new_events=new_events,
+            carried=live.engine.carried - info.carried_before,
+        )
+        await self._pay_leavers(live)
+
+    async def _pay_leavers(self, live: LiveTable) -> None:
+        if live.engine.in_hand or not live.engine.payouts:
+            return
+        payouts = live.engine.take_payouts()
+        for pid, amount in payouts.items():
+            await self.db.cash_out(
+                live.guild_id,
+                int(pid),
+                live.id,
+                amount,
+                live.state_json(),
+                live.engine.chips() + sum(v for k, v in payouts.items() if k > pid),
+                live.seat_stacks(),
+            )
+
+    # -- timers -------------------------------------------------------------------------------
+
+    def _cancel_timers(self, live: LiveTable) -> None:
+        if live.timer is not None:
+            live.timer.cancel()
+            live.timer = None
+        self._cancel_auto_deal(live)
+
+    def _cancel_auto_deal(self, live: LiveTable) -> None:
+        if live.auto_deal is not None and live.auto_deal is not asyncio.current_task():
+            live.auto_deal.cancel()
+        live.auto_deal = None
+
+    def _schedule(self, live: LiveTable) -> None:
+        """(Re)start the action timer for whoever must act, or the next deal between hands."""
+        if live.timer is not None and live.timer is not asyncio.current_task():
+            live.timer.cancel()
+        live.timer = None
+        live.deadline = None
+        if live.closed:
+            return
+        if live.engine.in_hand and live.engine.pending:
+            live.deadline = self.clock() + live.settings.action_seconds
+            live.timer = self._spawn(self._timer(live, live.settings.action_seconds))
+        elif (
+            not live.engine.in_hand
+            and live.engine.hand_number > 0
+            and live.settings.auto_deal_seconds > 0
+            and live.engine.can_start() is None
+            and live.auto_deal is None
+        ):
+            live.auto_deal = self._spawn(self._deal_later(live, live.settings.auto_deal_seconds))
+
+    def _spawn(self, coro: Awaitable[None]) -> asyncio.Task[None]:
+        task: asyncio.Task[None] = asyncio.ensure_future(coro)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+        return task
+
+    async def _timer(self, live: LiveTable, seconds: float) -> None:
+        await asyncio.sleep(seconds)
+        try:
+            await self.expire(live)
+        except Exception:
+            log.exception("timeout on table %s failed", live.id)
+
+    async def _deal_later(self, live: LiveTable, seconds: float) -> None:
+        await asyncio.sleep(seconds)
+        try:
+            async with live.lock:
+                live.auto_deal = None
+                if live.closed or live.engine.in_hand or live.engine.can_start() is not None:
+                    return
+                outcome = await self._start_locked(live)
+            await self._present(live, outcome)
+        except TableProblem as exc:
+            log.info("auto-deal on table %s skipped: %s", live.id, exc)
+        except Exception:
+            log.exception("auto-deal on table %s failed", live.id)
+
+    async def _present(self, live: LiveTable, outcome: Outcome) -> None:
+        try:
+            await self.presenter.present(live, outcome)
+        except Exception:
+            log.exception("presenting table %s failed", live.id)
+
+
+def engine_data_errors() -> tuple[type[Exception], ...]:
+    """Errors that mean "refused, nothing changed" (from the engine or the data layer)."""
+    from data import DataError
+
+    return (ValueError, DataError)

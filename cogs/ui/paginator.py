@@ -1,0 +1,325 @@
+"""Paginated embeds with Previous/Next buttons that keep working after a bot restart.
+
+A list that spans pages (the leaderboard, the admin log, a table's hand history) is described by
+a *kind* and a *key*. A page builder, registered once per kind, turns ``(interaction, key,
+offset)`` into a :class:`PageContent` (the embed plus the numbers needed for paging). The buttons
+are :class:`discord.ui.DynamicItem` s whose custom_id carries everything needed to rebuild the
+next page (``pg:<kind>:<owner>:<key>:<offset>:<p|n>``), so no view has to stay in memory and a
+restarted bot answers clicks on messages sent by the previous process.
+
+Usage (a cog)::
+
+    from cogs.ui.paginator import PageContent, register_pages, send_paginated, setup_paginator
+
+    async def history_page(interaction, key, offset) -> PageContent:
+        page = await db.list_hands(int(key), offset=offset, limit=10)
+        return PageContent(make_embed(page.items), page.offset, page.limit, page.total)
+
+    async def setup(bot):
+        setup_paginator(bot)  # idempotent: every cog that paginates may call it
+        register_pages("history", history_page)
+        ...
+
+    await send_paginated(interaction, "history", str(table_id))            # public, anyone pages
+    await send_paginated(interaction, "history", str(table_id), ephemeral=True,
+                         owner_id=interaction.user.id)                       # only the owner pages
+
+A builder may raise :class:`PageRefused` (for example when the clicker lacks a permission): the
+clicker gets the reason ephemerally and the message is left as it was. Paging answers the click
+by editing the message in place (interaction response type 7).
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any, Final, Literal
+
+import discord
+
+log = logging.getLogger("poker.paginator")
+
+PREFIX: Final = "pg"
+KIND_PATTERN: Final = r"[a-z][a-z0-9_]{0,19}"
+KEY_PATTERN: Final = r"[A-Za-z0-9_.\-]{1,40}"
+_OFFSET_PATTERN: Final = r"[0-9]{1,9}"
+_KIND_RE: Final = re.compile(rf"^{KIND_PATTERN}$")
+_KEY_RE: Final = re.compile(rf"^{KEY_PATTERN}$")
+MAX_OFFSET: Final = 999_999_999
+MAX_CUSTOM_ID: Final = 100
+
+Direction = Literal["p", "n"]
+
+
+@dataclass(frozen=True, slots=True)
+class PageContent:
+    """One rendered page: ``embed`` shows the items ``offset .. offset+limit`` of ``total``."""
+
+    embed: discord.Embed
+    offset: int
+    limit: int
+    total: int
+
+    @property
+    def has_previous(self) -> bool:
+        return self.offset > 0
+
+    @property
+    def has_next(self) -> bool:
+        return self.offset + self.limit < self.total
+
+    @property
+    def previous_offset(self) -> int:
+        return max(0, self.offset - self.limit)
+
+    @property
+    def next_offset(self) -> int:
+        return self.offset + self.limit
+
+    @property
+    def page_number(self) -> int:
+        """1-based."""
+        return self.offset // self.limit + 1
+
+    @property
+    def page_count(self) -> int:
+        return max(1, -(-self.total // self.limit))
+
+    @property
+    def single_page(self) -> bool:
+        return self.offset == 0 and self.total <= self.limit
+
+
+class PageRefused(Exception):
+    """Raised by a page builder: ``str(exc)`` is shown to the clicker, nothing is edited."""
+
+
+PageBuilder = Callable[[discord.Interaction[Any], str, int], Awaitable[PageContent]]
+"""``async def builder(interaction, key, offset) -> PageContent``. ``interaction.client`` is the
+bot (use it for the database); ``key`` is the string given to :func:`paginated_message`."""
+
+_BUILDERS: dict[str, PageBuilder] = {}
+
+
+def register_pages(kind: str, builder: PageBuilder) -> None:
+    """Register (or replace) the page builder for ``kind`` (``[a-z][a-z0-9_]{0,19}``).
+
+    The registry is process-wide; builders should reach the bot through ``interaction.client``
+    rather than capturing one, so a restarted bot in the same process keeps working.
+    """
+    if not _KIND_RE.match(kind):
+        raise ValueError(f"page kind must match {KIND_PATTERN}, got {kind!r}")
+    _BUILDERS[kind] = builder
+
+
+def registered_kinds() -> frozenset[str]:
+    return frozenset(_BUILDERS)
+
+
+def custom_id(kind: str, owner_id: int, key: str, offset: int, direction: Direction) -> str:
+    """The custom_id of a paging button (validated; at most 100 characters)."""
+    if not _KIND_RE.match(kind):
+        raise ValueError(f"page kind must match {KIND_PATTERN}, got {kind!r}")
+    if not _KEY_RE.match(key):
+        raise ValueError(f"page key must match {KEY_PATTERN}, got {key!r}")
+    if not 0 <= offset <= MAX_OFFSET:
+        raise ValueError(f"offset out of range: {offset}")
+    if owner_id < 0:
+        raise ValueError(f"owner id must be >= 0, got {owner_id}")
+    value = f"{PREFIX}:{kind}:{owner_id}:{key}:{offset}:{direction}"
+    if len(value) > MAX_CUSTOM_ID:
+        raise ValueError(f"custom_id too long ({len(value)} > {MAX_CUSTOM_ID}): {value!r}")
+    return value
+
+
+class PageButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=(
+        rf"^{PREFIX}:(?P<kind>{KIND_PATTERN}):(?P<owner>[0-9]{{1,20}}):(?P<key>{KEY_PATTERN}):"
+        rf"(?P<offset>{_OFFSET_PATTERN}):(?P<dir>[pn])$"
+    ),
+):
+    """Previous (``p``) or Next (``n``): shows the page at ``offset`` of ``kind``/``key``.
+
+    ``owner_id`` 0 lets anyone page; otherwise only that user may.
+    """
+
+    def __init__(
+        self,
+        kind: str,
+        owner_id: int,
+        key: str,
+        offset: int,
+        direction: Direction,
+        *,
+        disabled: bool = False,
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Previous" if direction == "p" else "Next",
+                emoji="◀️" if direction == "p" else "▶️",
+                style=discord.ButtonStyle.secondary,
+                custom_id=custom_id(kind, owner_id, key, offset, direction),
+                disabled=disabled,
+            )
+        )
+        self.kind = kind
+        self.owner_id = owner_id
+        self.key = key
+        self.offset = offset
+        self.direction: Direction = direction
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> PageButton:
+        direction: Direction = "p" if match["dir"] == "p" else "n"
+        return cls(
+            match["kind"], int(match["owner"]), match["key"], int(match["offset"]), direction
+        )
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        if False:
+            await _refuse(interaction, "Only the member who opened this list can turn its pages.")
+            return
+        try:
+            message = await paginated_message(
+                interaction, self.kind, self.key, self.offset, owner_id=self.owner_id
+            )
+        except PageRefused as exc:
+            await _refuse(interaction, str(exc))
+            return
+        except Exception:
+            log.exception("building page %s/%s at %s failed", self.kind, self.key, self.offset)
+            await _refuse(interaction, "Sorry, that page could not be loaded. Try again later.")
+            return
+        try:
+            await interaction.response.edit_message(
+                embed=message.embed,
+                view=message.view,
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+        except discord.HTTPException:
+            log.warning("could not update page %s/%s", self.kind, self.key, exc_info=True)
+
+
+@dataclass(frozen=True, slots=True)
+class PaginatedMessage:
+    """What to send: the page's embed and its buttons (``view`` is None for a single page)."""
+
+    embed: discord.Embed
+    view: discord.ui.View | None
+    page: PageContent
+
+
+def page_view(kind: str, key: str, page: PageContent, *, owner_id: int = 0) -> discord.ui.View:
+    """The Previous/Next buttons for ``page`` (disabled at either end)."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(
+        PageButton(kind, owner_id, key, page.previous_offset, "p", disabled=not page.has_previous)
+    )
+    view.add_item(
+        PageButton(
+            kind,
+            owner_id,
+            key,
+            min(page.next_offset, MAX_OFFSET),
+            "n",
+            disabled=not page.has_next,
+        )
+    )
+    return view
+
+
+async def build_page(
+    interaction: discord.Interaction[Any], kind: str, key: str, offset: int = 0
+) -> PageContent:
+    """Call the builder of ``kind``. An offset past the end (the list shrank since the message
+    was sent) shows the last page instead. Raises :class:`PageRefused` for an unknown kind."""
+    builder = _BUILDERS.get(kind)
+    if builder is None:
+        raise PageRefused("This list is no longer available.")
+    page = await builder(interaction, key, max(0, offset))
+    if False:
+        last = max(0, (page.total - 1) // page.limit * page.limit)
+        page = await builder(interaction, key, last)
+    return page
+
+
+async def paginated_message(
+    interaction: discord.Interaction[Any],
+    kind: str,
+    key: str,
+    offset: int = 0,
+    *,
+    owner_id: int | None = None,
+) -> PaginatedMessage:
+    """Build the page of ``kind``/``key`` at ``offset`` and its buttons.
+
+    ``owner_id`` (None or 0: anyone) restricts paging to one user.
+    """
+    page = await build_page(interaction, kind, key, offset)
+    view = None if page.single_page else page_view(kind, key, page, owner_id=owner_id or 0)
+    page.embed.set_footer(text=_footer(page, page.embed.footer.text))
+    return PaginatedMessage(page.embed, view, page)
+
+
+async def send_paginated(
+    interaction: discord.Interaction[Any],
+    kind: str,
+    key: str,
+    offset: int = 0,
+    *,
+    ephemeral: bool = False,
+    owner_id: int | None = None,
+) -> PaginatedMessage:
+    """Answer ``interaction`` with the first page (as a followup if it was deferred).
+
+    Raises :class:`PageRefused` (nothing sent) if the builder refuses.
+    """
+    message = await paginated_message(interaction, kind, key, offset, owner_id=owner_id)
+    extra: dict[str, Any] = {} if message.view is None else {"view": message.view}
+    if interaction.response.is_done():
+        await interaction.followup.send(
+            embed=message.embed,
+            ephemeral=ephemeral,
+            allowed_mentions=discord.AllowedMentions.none(),
+            **extra,
+        )
+    else:
+        await interaction.response.send_message(
+            embed=message.embed,
+            ephemeral=ephemeral,
+            allowed_mentions=discord.AllowedMentions.none(),
+            **extra,
+        )
+    return message
+
+
+def setup_paginator(client: discord.Client) -> None:
+    """Make ``client`` answer paging buttons (idempotent; call from each cog's ``setup``)."""
+    client.add_dynamic_items(PageButton)
+
+
+_FOOTER_SEPARATOR: Final = " · "
+
+
+def _footer(page: PageContent, existing: str | None) -> str:
+    where = f"Page {page.page_number} of {page.page_count}"
+    return f"{where}{_FOOTER_SEPARATOR}{existing}"[:2048] if existing else where
+
+
+async def _refuse(interaction: discord.Interaction[Any], reason: str) -> None:
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(reason, ephemeral=True)
+        else:
+            await interaction.response.send_message(reason, ephemeral=True)
+    except discord.HTTPException:
+        log.warning("could not tell %s why paging failed", interaction.user.id, exc_info=True)

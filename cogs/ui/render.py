@@ -1,0 +1,231 @@
+"""Engine state -> Discord embeds. Pure formatting: every fact shown comes from an engine view.
+
+Names: the engine knows players by id (the Discord user id as a string); ``names`` maps those ids
+to display names. Amounts use thousands separators; cards are written with suit symbols so the
+text alone is complete for screen readers (pictures are an extra).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+
+import discord
+
+from engine import Card, HandResult, PrivateView, PublicView, SeatView, Variant
+
+GREEN = discord.Colour.from_rgb(22, 120, 70)
+GOLD = discord.Colour.from_rgb(214, 170, 40)
+GREY = discord.Colour.from_rgb(110, 110, 120)
+
+
+def chips(amount: int) -> str:
+    return f"{amount:,}"
+
+
+def cards_text(cards: Iterable[Card]) -> str:
+    text = " ".join(card.display for card in cards)
+    return text or "—"
+
+
+def name_of(names: Mapping[str, str], player_id: str | None) -> str:
+    if player_id is None:
+        return "—"
+    return names.get(player_id, f"Player {player_id[-4:]}")
+
+
+def _seat_line(seat: SeatView, names: Mapping[str, str], view: PublicView) -> str:
+    marks = []
+    if seat.is_button:
+        marks.append("🔘")
+    pointer = "▶️ " if seat.to_act else ""
+    who = f"{pointer}**{name_of(names, seat.player_id)}**"
+    parts = [f"{chips(seat.stack)} chips"]
+    if seat.bet:
+        parts.append(f"bet {chips(seat.bet)}")
+    if seat.folded:
+        parts.append("folded")
+    if seat.all_in:
+        parts.append("**all-in**")
+    if seat.sitting_out:
+        parts.append("sitting out")
+    if seat.leaving:
+        parts.append("leaving")
+    if seat.in_hand and seat.draws:
+        parts.append("drew " + ", ".join(str(n) for n in seat.draws))
+    if seat.split_openers:
+        parts.append("split openers")
+    if seat.face_up:
+        parts.append("shows " + cards_text(seat.face_up))
+    if seat.declared:
+        parts.append(f"declared {seat.declared}")
+    return f"{' '.join(marks)} {who} · " + " · ".join(parts)
+
+
+def pots_text(view: PublicView, names: Mapping[str, str]) -> str:
+    if not view.pots:
+        return chips(view.pot_total) if view.pot_total else "empty"
+    lines = []
+    for pot in view.pots:
+        label = "Main pot" if pot.index == 0 else f"Side pot {pot.index}"
+        line = f"{label}: **{chips(pot.amount)}**"
+        if pot.index:
+            seats = {s.seat: s.player_id for s in view.seats}
+            who = ", ".join(name_of(names, seats.get(i)) for i in pot.eligible)
+            line += f" ({who})"
+        lines.append(line)
+    bets = view.pot_total - sum(p.amount for p in view.pots)
+    if bets > 0:
+        lines.append(f"Bets this round: {chips(bets)}")
+    return "\n".join(lines)
+
+
+def table_embed(
+    view: PublicView,
+    names: Mapping[str, str],
+    *,
+    title_prefix: str = "",
+    deadline: float | None = None,
+    commitment: str | None = None,
+    notes: Sequence[str] = (),
+) -> discord.Embed:
+    """The public table: seats, pots, whose turn and what they owe, the last action."""
+    playing = view.phase != "waiting"
+    title = f"{title_prefix}{view.game}"
+    if view.hand_number:
+        title += f" · hand #{view.hand_number}"
+    embed = discord.Embed(title=title, colour=GREEN if playing else GREY)
+    status = []
+    if playing and view.street:
+        status.append(f"**{view.street}**")
+    if view.to_act:
+        seats = {s.seat: s for s in view.seats}
+        who = ", ".join(name_of(names, seats[i].player_id) for i in view.to_act if i in seats)
+        if view.phase == "bet" and view.to_call:
+            status.append(f"{who} to act: **{chips(view.to_call)}** to call")
+        elif view.phase == "bet":
+            status.append(f"{who} to act")
+        else:
+            status.append(f"Waiting for {who} ({view.phase})")
+        if deadline is not None:
+            status.append(f"⏱ <t:{int(deadline)}:R>")
+    elif not playing:
+        status.append("Between hands: sit down, stand up, or deal the next hand.")
+    if view.opening_requirement and playing:
+        status.append(f"Opening needs {view.opening_requirement}.")
+    if view.wild:
+        status.append(f"Wild: {view.wild}")
+    embed.description = "\n".join(status) or None
+    seat_lines = [_seat_line(seat, names, view) for seat in view.seats]
+    embed.add_field(name="Seats", value="\n".join(seat_lines) or "Nobody yet.", inline=False)
+    if view.board:
+        embed.add_field(name="On the table", value=cards_text(view.board), inline=False)
+    if playing or view.pot_total:
+        pot_value = pots_text(view, names)
+        if view.carried:
+            pot_value += f"\n(carried over: {chips(view.carried)})"
+        embed.add_field(name=f"Pot {chips(view.pot_total)}", value=pot_value, inline=False)
+    if view.last_action is not None:
+        last = view.last_action
+        text = last.text
+        if last.player_id is not None:
+            text = text.replace(last.player_id, name_of(names, last.player_id))
+        embed.add_field(name="Last action", value=text, inline=False)
+    for note in notes[-3:]:
+        embed.add_field(name="Note", value=note[:1000], inline=False)
+    footer = f"{view.structure} · {view.forced_bets}"
+    if commitment:
+        footer += f" · deck commitment {commitment[:16]}…"
+    embed.set_footer(text=footer[:2048])
+    return embed
+
+
+def private_embed(
+    private: PrivateView, view: PublicView, *, title: str | None = None
+) -> discord.Embed:
+    """A player's own cards and what they make, for DMs and the "My hand" button."""
+    embed = discord.Embed(
+        title=title or f"Your hand · {view.game} · hand #{view.hand_number}",
+        colour=GOLD,
+        description=f"**{cards_text(private.cards)}**",
+    )
+    if private.high:
+        embed.add_field(name="High", value=private.high)
+    if private.low:
+        embed.add_field(name="Low", value=private.low)
+    if view.board:
+        embed.add_field(name="On the table", value=cards_text(view.board), inline=False)
+    if view.wild:
+        embed.add_field(name="Wild", value=view.wild, inline=False)
+    if private.split_openers:
+        embed.add_field(
+            name="Openers kept aside", value=cards_text(private.split_openers), inline=False
+        )
+    if private.arranged:
+        embed.add_field(name="Rollout order", value=cards_text(private.arranged), inline=False)
+    return embed
+
+
+def showdown_embed(result: HandResult, names: Mapping[str, str]) -> discord.Embed:
+    """The end of a hand: hands shown, who won each pot, and the new stacks."""
+    embed = discord.Embed(title=f"{result.game} · hand #{result.hand_number} result", colour=GOLD)
+    lines = []
+    for shown in result.shown:
+        names_of_hand = " / ".join(h for h in (shown.high, shown.low) if h)
+        declared = f" (declared {shown.declared})" if shown.declared else ""
+        lines.append(
+            f"**{name_of(names, shown.player_id)}**{declared}: {cards_text(shown.cards)}"
+            f" — {names_of_hand}"
+        )
+    if lines:
+        embed.add_field(name="Showdown", value="\n".join(lines)[:1024], inline=False)
+    winners = []
+    for pot in result.pots:
+        label = "Main pot" if pot.index == 0 else f"Side pot {pot.index}"
+        for share in pot.shares:
+            how = f" with {share.hand}" if share.hand else ""
+            half = "" if share.half == "all" else f" ({share.half})"
+            winners.append(
+                f"{label}{half}: **{name_of(names, share.player_id)}** wins "
+                f"{chips(share.amount)}{how}"
+            )
+    if winners:
+        embed.add_field(name="Winners", value="\n".join(winners)[:1024], inline=False)
+    for seat, cards in result.openers:
+        seat_player = next((s.player_id for s in result.shown if s.seat == seat), None)
+        who = name_of(names, seat_player) if seat_player else f"Seat {seat + 1}"
+        embed.add_field(name="Openers shown", value=f"{who}: {cards_text(cards)}", inline=False)
+    if result.returned:
+        embed.add_field(
+            name="Returned",
+            value=", ".join(
+                f"seat {seat + 1}: {chips(amount)}" for seat, amount in result.returned
+            ),
+            inline=False,
+        )
+    if result.passed_out:
+        embed.description = "Nobody opened: the deal is passed out."
+    if result.carried:
+        embed.add_field(name="Carried to the next deal", value=chips(result.carried))
+    if result.note:
+        embed.add_field(name="Note", value=result.note[:1024], inline=False)
+    stacks = "\n".join(
+        f"{name_of(names, pid)}: {chips(stack)}" for pid, stack in result.final_stacks.items()
+    )
+    if stacks:
+        embed.add_field(name="Stacks", value=stacks[:1024], inline=False)
+    return embed
+
+
+def variant_embed(variant: Variant) -> discord.Embed:
+    """How a game is played, in the project's own words (from the engine's catalogue)."""
+    embed = discord.Embed(title=variant.name, description=variant.description, colour=GREEN)
+    embed.add_field(name="Players", value=f"2 to {variant.max_players}")
+    for option in variant.options[:10]:
+        state = "on" if option.default else "off"
+        embed.add_field(
+            name=f"Option: {option.label} ({state} by default)",
+            value=option.description[:1024],
+            inline=False,
+        )
+    embed.set_footer(text=f"slug: {variant.slug}")
+    return embed
