@@ -66,7 +66,7 @@ async def test_heads_up_five_card_draw_to_showdown(poker_bot, emu: Emulator, wor
         elif "Draw / stand pat…" in labels:
             opened = await emu.click(actor, table, label="Draw / stand pat…")
             assert opened.type == 6
-            panel = (await emu.wait_for(lambda: opened.followups))[-1]
+            panel = (await emu.wait_for(lambda o=opened: o.followups))[-1]
             assert panel.ephemeral
             r = await emu.click(actor, panel, label="Stand pat")
             assert r.type == 7, (r.content, r.embeds)
