@@ -1,0 +1,171 @@
+"""Bad input never breaks a table; Discord failures are survived; the action timer works."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.bot.test_play import _table, _table_message
+from tests.emulator import Emulator, World
+
+
+def _live(bot: Any, world: World) -> Any:
+    return bot.get_cog("Poker").service.in_channel(world.channel.id)
+
+
+async def _actor(bot: Any, world: World) -> Any:
+    live = _live(bot, world)
+    pid = live.engine.pending[0].player_id
+    return next(p for p in world.players if str(p.id) == pid)
+
+
+async def test_bad_inputs_get_ephemeral_reasons_and_change_nothing(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    bot = await poker_bot()
+    alice, bob, carol = world.players[:3]
+    guild = world.guild.id
+
+    # Table commands with no table in the channel.
+    r = await emu.run_command(alice, world.channel, "poker join", {})
+    assert r.ephemeral and "no table" in r.content.lower()
+
+    lobby = await _table(emu, world, [alice], stake=2, ante=1, auto_deal=0)
+    live = _live(bot, world)
+    # A second table in the same channel.
+    r = await emu.run_command(bob, world.channel, "poker create", {})
+    assert r.ephemeral and "already has a table" in r.content
+    # Joining twice.
+    r = await emu.click(alice, lobby, label="Sit down")
+    assert r.ephemeral and "already seated" in r.content
+    # A buy-in outside the table's range, and more than the bankroll.
+    r = await emu.run_command(bob, world.channel, "poker join", {"buy_in": 5})
+    assert r.ephemeral and "buy-in" in r.content.lower()
+    assert not live.seated(bob.id)
+    await bot.db.admin_set(guild, world.host.id, carol.id, 30)
+    r = await emu.run_command(carol, world.channel, "poker join", {"buy_in": 100})
+    assert r.ephemeral and not live.seated(carol.id)
+    assert await bot.db.balance(guild, carol.id) == 30
+    # Starting with one player.
+    r = await emu.click(alice, lobby, label="Deal")
+    assert r.ephemeral and "can't deal" in r.content.lower()
+    assert not live.engine.in_hand
+    # Acting when not seated: a stale table button from the lobby message.
+    r = await emu.click(bob, lobby, label="Stand up")
+    assert r.ephemeral and "not seated" in r.content
+    # Ending someone else's table without Manage Server.
+    r = await emu.run_command(bob, world.channel, "poker end", {})
+    assert r.ephemeral and _live(bot, world) is live
+    # Table commands in DMs are refused by Discord itself (guild-only commands).
+    audit = await bot.db.chip_audit(guild)
+    assert audit.ok
+    emu.assert_clean()
+
+
+async def test_bet_modal_and_out_of_turn(poker_bot, emu: Emulator, world: World) -> None:
+    bot = await poker_bot()
+    alice, bob = world.players[:2]
+    lobby = await _table(emu, world, [alice, bob], betting="no-limit", stake=2, ante=1, auto_deal=0)
+    await emu.click(alice, lobby, label="Deal")
+    table = await _table_message(emu, world)
+    actor = await _actor(bot, world)
+    other = bob if actor is alice else alice
+    # Out of turn.
+    r = await emu.click(other, table, label="Fold")
+    assert r.ephemeral and "not your turn" in r.content
+    # The amount modal: not a number, out of range, then a legal bet.
+    opened = await emu.click(actor, table, label="Bet…")
+    assert opened.type == 9
+    r = await emu.submit_modal(actor, opened, {"amount": "lots"})
+    assert r.ephemeral and "not a number" in r.content
+    r = await emu.submit_modal(actor, opened, {"amount": "100000"})
+    assert r.ephemeral and "outside the legal range" in r.content
+    live = _live(bot, world)
+    assert live.engine.public_view().current_bet == 0
+    r = await emu.submit_modal(actor, opened, {"amount": "5"})
+    assert r.type == 7, r.content
+    assert live.engine.public_view().current_bet == 5
+    # The modal is single-use: submitting it again is refused and changes nothing.
+    events = len(live.engine.events)
+    r = await emu.submit_modal(actor, opened, {"amount": "9"})
+    assert r.ephemeral and ("no longer valid" in r.content or "not your turn" in r.content)
+    assert len(live.engine.events) == events
+    emu.assert_clean()
+
+
+async def test_closed_dms_and_rate_limited_dms(poker_bot, emu: Emulator, world: World) -> None:
+    bot = await poker_bot()
+    alice, bob, carol = world.players[:3]
+    carol.dms_open = False
+    emu.faults.rate_limit("POST /channels/{channel_id}/messages", count=2, retry_after=0.05)
+    lobby = await _table(emu, world, [alice, bob, carol], stake=2, ante=1, auto_deal=0)
+    await emu.click(alice, lobby, label="Deal")
+    # The 429s are retried: alice and bob still get their cards.
+    await emu.wait_for(lambda: emu.dms(alice) and emu.dms(bob), timeout=10)
+    assert not emu.dms(carol)
+    table = await emu.wait_for(
+        lambda: next(
+            (m for m in emu.channel_messages(world.channel) if "can't DM Carol" in m.text), None
+        ),
+        timeout=5,
+    )
+    assert table is not None
+    # "My hand" still works for carol, ephemerally, with her cards.
+    r = await emu.click(carol, table, label="My hand")
+    assert r.ephemeral and "Your hand" in r.embeds[0]["title"]
+    assert r.attachments
+    live = _live(bot, world)
+    held = live.engine.private_view(str(carol.id)).cards
+    assert held[0].display in r.embeds[0]["description"]
+
+
+async def test_timer_expiry_checks_or_folds_and_sits_out_after_two(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    bot = await poker_bot()
+    alice, bob = world.players[:2]
+    lobby = await _table(emu, world, [alice, bob], stake=2, ante=1, auto_deal=0)
+    live = _live(bot, world)
+    live.settings.action_seconds = 0.3
+    await emu.click(alice, lobby, label="Deal")
+    first = live.engine.pending[0].player_id
+    # Nobody acts: the first player checks on time-out, then the second too: passed out.
+    await emu.wait_for(lambda: not live.engine.in_hand, timeout=5)
+    await emu.idle()
+    texts = " ".join(m.text for m in emu.channel_messages(world.channel))
+    assert "ran out of time" in texts
+    assert live.engine.result is not None and live.engine.result.passed_out
+    assert live.meta.misses.get(first) == 1
+    # A second hand timed out again: that player sits out.
+    r = await emu.run_command(alice, world.channel, "poker start", {})
+    assert r.ephemeral
+    await emu.wait_for(lambda: not live.engine.in_hand, timeout=5)
+    await emu.idle()
+    sat_out = [s.player_id for s in live.engine.seats if s is not None and s.sitting_out]
+    assert sat_out, "a player who timed out twice running is sat out"
+    audit = await bot.db.chip_audit(world.guild.id)
+    assert audit.ok
+
+
+@pytest.mark.parametrize("pressers", [2])
+async def test_two_players_press_at_once_exactly_one_applies(
+    poker_bot, emu: Emulator, world: World, pressers: int
+) -> None:
+    import asyncio
+
+    bot = await poker_bot()
+    alice, bob = world.players[:2]
+    lobby = await _table(emu, world, [alice, bob], stake=2, ante=1, auto_deal=0)
+    await emu.click(alice, lobby, label="Deal")
+    table = await _table_message(emu, world)
+    actor = await _actor(bot, world)
+    live = _live(bot, world)
+    before = len(live.engine.events)
+    # The same player double-clicks Check: one applies, the other is told it is stale.
+    results = await asyncio.gather(
+        emu.click(actor, table, label="Check"), emu.click(actor, table, label="Check")
+    )
+    kinds = sorted(r.type for r in results)
+    assert kinds == [4, 7], [r.content for r in results]
+    assert len(live.engine.events) == before + 1
