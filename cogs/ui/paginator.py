@@ -185,7 +185,7 @@ class PageButton(
         )
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        if False:
+        if self.owner_id and interaction.user.id != self.owner_id:
             await _refuse(interaction, "Only the member who opened this list can turn its pages.")
             return
         try:
@@ -246,7 +246,7 @@ async def build_page(
     if builder is None:
         raise PageRefused("This list is no longer available.")
     page = await builder(interaction, key, max(0, offset))
-    if False:
+    if page.offset > 0 and page.offset >= page.total:
         last = max(0, (page.total - 1) // page.limit * page.limit)
         page = await builder(interaction, key, last)
     return page
