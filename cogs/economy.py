@@ -76,6 +76,7 @@ _SETTING_NAMES: Final = {
     "daily_amount": "Daily bonus",
     "daily_cooldown": "Daily cooldown",
 }
+_LOG_LABELS: Final = {**_SETTING_NAMES, "table_defaults": "Table defaults"}
 
 
 class Refusal(app_commands.AppCommandError):
@@ -118,7 +119,8 @@ def _setting_value(name: str, value: object) -> str:
         return hours(value)
     if isinstance(value, int):
         return fmt(value)
-    return str(value)
+    text = str(value)
+    return text if len(text) <= 60 else text[:59] + "…"
 
 
 def _note(note: str | None) -> str:
@@ -226,7 +228,7 @@ def admin_log_line(entry: AdminLogEntry) -> str:
             what = f"set {target}'s bankroll to **{fmt(new)}** (was {fmt(old)})"
     elif entry.action == "settings" and isinstance(old, dict) and isinstance(new, dict):
         parts = [
-            f"{_SETTING_NAMES.get(str(k), str(k)).lower()} {_setting_value(k, old.get(k))} → "
+            f"{_LOG_LABELS.get(str(k), str(k)).lower()} {_setting_value(k, old.get(k))} → "
             f"{_setting_value(k, v)}"
             for k, v in new.items()
         ]
@@ -275,7 +277,7 @@ async def admin_log_page(
     interaction: discord.Interaction[Any], key: str, offset: int
 ) -> PageContent:
     guild_id = _guild_key(interaction, key)
-    if False:
+    if not interaction.permissions.manage_guild:
         raise PageRefused("You need the Manage Server permission to read the admin log.")
     page = await _db(interaction).admin_log(guild_id, offset=offset, limit=PAGE_SIZE)
     embed = discord.Embed(title="Admin log", colour=BLUE)
@@ -389,17 +391,31 @@ class Economy(commands.Cog):
         except discord.HTTPException:
             log.warning("could not answer interaction %s", interaction.id, exc_info=True)
 
-    @staticmethod
     async def _send(
-        interaction: discord.Interaction[Any], embed: discord.Embed, *, ephemeral: bool = False
+        self,
+        interaction: discord.Interaction[Any],
+        embed: discord.Embed,
+        *,
+        ephemeral: bool = False,
     ) -> None:
-        if interaction.response.is_done():
-            await interaction.followup.send(
-                embed=embed, ephemeral=ephemeral, allowed_mentions=NO_PINGS
-            )
-        else:
-            await interaction.response.send_message(
-                embed=embed, ephemeral=ephemeral, allowed_mentions=NO_PINGS
+        """Answer with ``embed``. The data call has already succeeded when this runs, so a
+        failed reply must not read as "try again" (an admin would grant twice): the member is
+        told, if Discord still lets us, that the change was made."""
+        try:
+            if interaction.response.is_done():
+                await interaction.followup.send(
+                    embed=embed, ephemeral=ephemeral, allowed_mentions=NO_PINGS
+                )
+            else:
+                await interaction.response.send_message(
+                    embed=embed, ephemeral=ephemeral, allowed_mentions=NO_PINGS
+                )
+        except discord.HTTPException:
+            log.warning("could not send the reply to interaction %s", interaction.id, exc_info=True)
+            await self._tell(
+                interaction,
+                "Done, but Discord refused the reply. Nothing needs repeating: "
+                "check `/balance` or `/chips log`.",
             )
 
     @staticmethod
@@ -495,6 +511,7 @@ class Economy(commands.Cog):
         amount=f"How many chips to add (1 to {MAX_CHIPS:,}).",
         note="Why (kept in the admin log).",
     )
+    @app_commands.checks.has_permissions(manage_guild=True)
     async def chips_grant(
         self,
         interaction: discord.Interaction,
@@ -533,6 +550,7 @@ class Economy(commands.Cog):
         amount=f"The new bankroll (0 to {MAX_CHIPS:,}); chips on tables are not touched.",
         note="Why (kept in the admin log).",
     )
+    @app_commands.checks.has_permissions(manage_guild=True)
     async def chips_set(
         self,
         interaction: discord.Interaction,
@@ -573,6 +591,7 @@ class Economy(commands.Cog):
         amount=f"How many chips to remove (1 to {MAX_CHIPS:,}); at most their bankroll.",
         note="Why (kept in the admin log).",
     )
+    @app_commands.checks.has_permissions(manage_guild=True)
     async def chips_remove(
         self,
         interaction: discord.Interaction,
@@ -612,6 +631,7 @@ class Economy(commands.Cog):
         await self._send(interaction, embed)
 
     @chips_group.command(name="log", description="Recent admin changes (grants, sets, settings).")
+    @app_commands.checks.has_permissions(manage_guild=True)
     async def chips_log(self, interaction: discord.Interaction) -> None:
         """Ephemeral, paginated; only the admin who opened it can page."""
         guild = self._guild(interaction)
@@ -635,6 +655,7 @@ class Economy(commands.Cog):
             f"Hours between two /daily claims ({MIN_COOLDOWN_HOURS} to {MAX_COOLDOWN_HOURS})."
         ),
     )
+    @app_commands.checks.has_permissions(manage_guild=True)
     async def server_settings(
         self,
         interaction: discord.Interaction,
@@ -687,6 +708,7 @@ class Economy(commands.Cog):
     @server_group.command(
         name="audit", description="Check that every chip issued is in a bankroll or on a table."
     )
+    @app_commands.checks.has_permissions(manage_guild=True)
     async def server_audit(self, interaction: discord.Interaction) -> None:
         """Ephemeral. Reads the whole ledger, so it defers first."""
         guild = self._guild(interaction)
