@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -23,6 +25,14 @@ NOW = 1_750_000_000.0
 
 
 # ------------------------------------------------------------------------------------ helpers
+
+
+@pytest.fixture(autouse=True)
+def _no_logged_errors(caplog: pytest.LogCaptureFixture) -> Iterator[None]:
+    """Refusals are answers, not errors: nothing the bot does here may log an error."""
+    yield
+    errors = [r for r in caplog.get_records("call") if r.levelno >= logging.ERROR]
+    assert not errors, [r.getMessage() for r in errors]
 
 
 def economy(bot: Any) -> Economy:
@@ -439,6 +449,21 @@ async def test_chips_grant_set_remove(poker_bot, emu, world) -> None:
     assert all(e.actor_id == host.id and e.target_id == alice.id for e in log.items)
     assert log.items[-1].note == "won the raffle"
     emu.assert_clean()
+
+
+async def test_a_failed_reply_does_not_invite_a_second_grant(poker_bot, emu, world) -> None:
+    bot = await poker_bot()
+    alice = world.players[0]
+    emu.faults.error(
+        "interaction_callback", status=400, code=50035, message="Invalid Form Body", count=1
+    )
+    r = await emu.run_command(
+        world.host, world.channel, "chips grant", {"member": alice, "amount": 500}
+    )
+    refused(r, "Done", "Nothing needs repeating")
+    assert await bankroll(bot, world, alice) == 1_500
+    assert (await bot.db.admin_log(world.guild.id)).total == 1
+    assert bot.is_ready()
 
 
 async def test_chips_remove_more_than_bankroll_is_refused(poker_bot, emu, world) -> None:
