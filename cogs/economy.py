@@ -397,10 +397,11 @@ class Economy(commands.Cog):
         embed: discord.Embed,
         *,
         ephemeral: bool = False,
+        changed: bool = False,
     ) -> None:
-        """Answer with ``embed``. The data call has already succeeded when this runs, so a
-        failed reply must not read as "try again" (an admin would grant twice): the member is
-        told, if Discord still lets us, that the change was made."""
+        """Answer with ``embed``. With ``changed`` the data call has already changed chips or
+        settings, so a failed reply must not read as "try again" (an admin would grant twice):
+        the member is told, if Discord still lets us, that the change was made."""
         try:
             if interaction.response.is_done():
                 await interaction.followup.send(
@@ -415,7 +416,9 @@ class Economy(commands.Cog):
             await self._tell(
                 interaction,
                 "Done, but Discord refused the reply. Nothing needs repeating: "
-                "check `/balance` or `/chips log`.",
+                "check `/balance` or `/chips log`."
+                if changed
+                else "Discord refused the reply; please try again in a moment.",
             )
 
     @staticmethod
@@ -478,7 +481,7 @@ class Economy(commands.Cog):
         )
         embed.add_field(name="Bankroll", value=fmt(claim.balance))
         embed.add_field(name="Next bonus", value=timestamp(claim.next_at))
-        await self._send(interaction, embed)
+        await self._send(interaction, embed, changed=True)
 
     @app_commands.command(
         name="leaderboard", description="Top bankrolls plus chips on tables, 10 per page."
@@ -542,7 +545,7 @@ class Economy(commands.Cog):
         embed.add_field(name="Bankroll", value=f"{fmt(old)} → **{fmt(entry.balance_after)}**")
         if entry.note:
             embed.add_field(name="Note", value=_note(entry.note), inline=False)
-        await self._send(interaction, embed)
+        await self._send(interaction, embed, changed=True)
 
     @chips_group.command(name="set", description="Set a member's bankroll to an exact amount.")
     @app_commands.describe(
@@ -583,7 +586,7 @@ class Economy(commands.Cog):
         embed.add_field(name="Change", value=signed(entry.delta))
         if entry.note:
             embed.add_field(name="Note", value=_note(entry.note), inline=False)
-        await self._send(interaction, embed)
+        await self._send(interaction, embed, changed=True)
 
     @chips_group.command(name="remove", description="Take chips out of a member's bankroll.")
     @app_commands.describe(
@@ -628,7 +631,7 @@ class Economy(commands.Cog):
         embed.add_field(name="Bankroll", value=f"{fmt(old)} → **{fmt(entry.balance_after)}**")
         if entry.note:
             embed.add_field(name="Note", value=_note(entry.note), inline=False)
-        await self._send(interaction, embed)
+        await self._send(interaction, embed, changed=True)
 
     @chips_group.command(name="log", description="Recent admin changes (grants, sets, settings).")
     @app_commands.checks.has_permissions(manage_guild=True)
@@ -703,7 +706,7 @@ class Economy(commands.Cog):
         summary = "\n".join(changes) or "No value changed."
         embed.description = f"{interaction.user.mention} changed the settings.\n{summary}"
         embed.set_footer(text="Existing bankrolls are not changed.")
-        await self._send(interaction, embed)
+        await self._send(interaction, embed, changed=True)
 
     @server_group.command(
         name="audit", description="Check that every chip issued is in a bankroll or on a table."

@@ -13,10 +13,11 @@ import logging
 from collections.abc import Iterator
 from typing import Any
 
+import discord
 import pytest
 
 from cogs.economy import MAX_CHIPS, Economy, audit_embed
-from cogs.ui.paginator import custom_id
+from cogs.ui.paginator import PageButton, custom_id
 from data import ChipAudit, PlayerHandResult
 from tests.emulator import InteractionResult, UserActionError
 
@@ -397,10 +398,6 @@ async def test_leaderboard_button_from_another_server_is_refused(poker_bot, emu,
     emu.add_member(other, world.players[0])
     # A message in another server carrying a button keyed to this server's leaderboard.
     forged = bot.get_channel(channel.id) or await bot.fetch_channel(channel.id)
-    import discord
-
-    from cogs.ui.paginator import PageButton
-
     view = discord.ui.View()
     view.add_item(PageButton("leaderboard", 0, str(world.guild.id), 10, "n"))
     sent = await forged.send("forged", view=view)
