@@ -947,6 +947,29 @@ class Poker(commands.Cog):
         )
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
+    @poker.command(name="history", description="The last hands played at this channel's table.")
+    @app_commands.describe(table="A table id (default: this channel's table)")
+    async def history(
+        self, interaction: discord.Interaction[Any], table: int | None = None
+    ) -> None:
+        from cogs import history
+
+        if table is None:
+            live = self.service.in_channel(interaction.channel_id or 0)
+            if live is None:
+                raise TableProblem("There is no table in this channel; give a table id.")
+            table = live.id
+        await history.send_history(interaction, table)
+
+    @poker.command(name="hand", description="Replay a hand from the history.")
+    @app_commands.describe(hand="The hand id (from /poker history)", phh="Attach a .phh file")
+    async def hand(
+        self, interaction: discord.Interaction[Any], hand: int, phh: bool = False
+    ) -> None:
+        from cogs import history
+
+        await history.send_hand(interaction, hand, with_phh=phh)
+
     @poker.command(name="verify", description="Check a finished hand's deck commitment.")
     @app_commands.describe(hand="The hand id (from /poker history)")
     async def verify(self, interaction: discord.Interaction[Any], hand: int) -> None:
