@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from engine._frozen import fast_init
 from engine.cards import Card
 from engine.rules import Direction
 
@@ -37,21 +38,25 @@ __all__ = [
 ]
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Fold:
     """Give up the hand."""
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Check:
     """Pass without betting when nothing is owed."""
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Call:
     """Match the current bet (all-in for less when the stack is short)."""
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Bet:
     """Open the betting so that this round's total for the player is ``to`` chips."""
@@ -59,6 +64,7 @@ class Bet:
     to: int
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Raise:
     """Raise so that this round's total for the player is ``to`` chips."""
@@ -66,11 +72,13 @@ class Raise:
     to: int
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class AllIn:
     """Put every remaining chip in (a call, bet or raise, whichever that amounts to)."""
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Discard:
     """Discard these cards and draw replacements; no cards means standing pat."""
@@ -81,6 +89,7 @@ class Discard:
         object.__setattr__(self, "cards", tuple(self.cards))
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Keep:
     """The Bosnian exchange's choice: keep ``card`` (the face-up one), or the face-down card when
@@ -89,6 +98,7 @@ class Keep:
     card: Card | None = None
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class PassCards:
     """Pass these cards to the neighbour."""
@@ -99,6 +109,7 @@ class PassCards:
         object.__setattr__(self, "cards", tuple(self.cards))
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Arrange:
     """Fix the order of the hand for a rollout, first card to be revealed first."""
@@ -109,6 +120,7 @@ class Arrange:
         object.__setattr__(self, "order", tuple(self.order))
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Declare:
     """Declare for the high half, the low half, or both."""
@@ -116,6 +128,7 @@ class Declare:
     direction: Direction
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class ChooseGame:
     """Dealer's choice: deal this variant (``slug``) with these modifiers (see
@@ -128,6 +141,7 @@ class ChooseGame:
         object.__setattr__(self, "modifiers", tuple(self.modifiers))
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Timeout:
     """The player ran out of time: check if possible, else fold; stand pat in a draw; pass the

@@ -22,6 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
+from engine._frozen import fast_init
 from engine.cards import Card
 from engine.rules import Direction
 
@@ -51,6 +52,7 @@ class DecisionKind(Enum):
     CHOOSE_GAME = "choose-game"
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class BetOptions:
     """The legal betting actions of the player to act, with exact amounts.
@@ -130,6 +132,7 @@ class BetOptions:
         return tuple(result)
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class DrawOptions:
     """The legal discards in a drawing round.
@@ -150,6 +153,7 @@ class DrawOptions:
     bosnian: bool = False
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class KeepOptions:
     """The Bosnian exchange: take the face-up card or the unseen face-down card as the fourth
@@ -159,6 +163,7 @@ class KeepOptions:
     cards: tuple[Card, ...]
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class PassOptions:
     """Choose exactly ``count`` of ``cards`` to pass to the ``to_seat`` player."""
@@ -169,6 +174,7 @@ class PassOptions:
     direction: str
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class ArrangeOptions:
     """Order ``size`` of ``cards`` for the rollout (the first is revealed first)."""
@@ -177,6 +183,7 @@ class ArrangeOptions:
     size: int
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class DeclareOptions:
     """Declare one of ``directions``."""
@@ -184,6 +191,7 @@ class DeclareOptions:
     directions: tuple[Direction, ...] = (Direction.HIGH, Direction.LOW, Direction.BOTH)
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class ChooseOptions:
     """Dealer's choice: pick one of ``slugs`` with any of ``modifiers`` (see
@@ -206,6 +214,7 @@ Options = (
 """Any of the option types."""
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Decision:
     """A choice the engine is waiting for: ``player_id`` in ``seat`` must make a ``kind``

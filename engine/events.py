@@ -17,7 +17,9 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any, ClassVar
 
+from engine._frozen import fast_init
 from engine.cards import Card
+from engine.hands import HandValue
 
 __all__ = [
     "Arranged",
@@ -61,10 +63,13 @@ __all__ = [
 
 
 def plain(value: Any) -> Any:
-    """``value`` turned into JSON-friendly data: cards become strings like ``"As"``, enums their
-    values, tuples lists, dataclasses dicts (dict keys become strings)."""
+    """``value`` turned into JSON-friendly data: cards become strings like ``"As"``, hand values
+    their names, enums their values, tuples lists, objects with a ``to_dict`` method and
+    dataclasses dicts (dict keys become strings)."""
     if isinstance(value, Card):
         return str(value)
+    if isinstance(value, HandValue):
+        return value.name
     if isinstance(value, Enum):
         return value.value
     if isinstance(value, tuple | list | frozenset | set):
@@ -75,8 +80,16 @@ def plain(value: Any) -> Any:
     if isinstance(value, dict):
         return {str(key): plain(item) for key, item in value.items()}
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        to_dict = getattr(value, "to_dict", None)
+        if to_dict is not None:
+            return to_dict()
+        return fields_dict(value)
     return value
+
+
+def fields_dict(value: Any) -> dict[str, Any]:
+    """A dataclass's fields as a JSON-friendly dict (see :func:`plain`)."""
+    return {f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
 
 
 class Event:
@@ -117,6 +130,7 @@ class Event:
 # -- the deal ---------------------------------------------------------------------------------
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class HandStarted(Event):
     """A hand begins: ``seats`` holds ``(seat, player_id, stack)`` of each player dealt in,
@@ -129,6 +143,7 @@ class HandStarted(Event):
     seats: tuple[tuple[int, str, int], ...]
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class GameChosen(Event):
     """Dealer's choice: the dealer in ``seat`` picked this game."""
@@ -140,6 +155,7 @@ class GameChosen(Event):
     name: str
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class PotCarried(Event):
     """Chips carried from earlier deals (a passed-out deal, Diablo, trips to win) are in the
@@ -150,6 +166,7 @@ class PotCarried(Event):
     reason: str
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class ForcedBet(Event):
     """A forced bet: ``kind`` is ``"ante"``, ``"blind"``, ``"straddle"`` or ``"diablo"`` (the
@@ -162,6 +179,7 @@ class ForcedBet(Event):
     all_in: bool
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Dealt(Event):
     """``cards`` were dealt to ``seat`` in one dealing step (in the order received)."""
@@ -181,6 +199,7 @@ class Dealt(Event):
         return self.face_up or seat == self.seat
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class BoardDealt(Event):
     """Cards dealt face up to the centre; ``wild_rank`` is the rank they made wild, if any."""
@@ -190,6 +209,7 @@ class BoardDealt(Event):
     wild_rank: int | None
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Burned(Event):
     """A card was burned (face down; nobody sees it)."""
@@ -203,6 +223,7 @@ class Burned(Event):
         return False
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class RoundStarted(Event):
     """A new street: ``kind`` is ``"bet"``, ``"draw"``, ``"pass"``, ``"arrange"``,
@@ -218,6 +239,7 @@ class RoundStarted(Event):
 # -- betting ----------------------------------------------------------------------------------
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class TimedOut(Event):
     """``seat`` ran out of time; the default action follows."""
@@ -226,6 +248,7 @@ class TimedOut(Event):
     seat: int
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Folded(Event):
     """``seat`` folded."""
@@ -234,6 +257,7 @@ class Folded(Event):
     seat: int
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Checked(Event):
     """``seat`` checked."""
@@ -242,6 +266,7 @@ class Checked(Event):
     seat: int
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Called(Event):
     """``seat`` called, putting ``amount`` more chips in (round total ``to``)."""
@@ -253,6 +278,7 @@ class Called(Event):
     all_in: bool
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class BetPlaced(Event):
     """``seat`` opened the betting: round total ``to``, ``amount`` new chips."""
@@ -264,6 +290,7 @@ class BetPlaced(Event):
     all_in: bool
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Raised(Event):
     """``seat`` raised to ``to`` (``amount`` new chips); ``full`` is false for an all-in short
@@ -277,6 +304,7 @@ class Raised(Event):
     full: bool
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class BetReturned(Event):
     """The uncalled part of a bet went back to ``seat``."""
@@ -286,6 +314,7 @@ class BetReturned(Event):
     amount: int
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class PassedOut(Event):
     """Nobody opened: the cards are thrown in, ``pot`` chips stay for the next deal."""
@@ -294,6 +323,7 @@ class PassedOut(Event):
     pot: int
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class GameSwitched(Event):
     """Nobody opened and the hand goes on as another game (Johnson: lowball)."""
@@ -305,6 +335,7 @@ class GameSwitched(Event):
 # -- drawing, passing, rollouts, declarations -------------------------------------------------
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Drew(Event):
     """``seat`` discarded ``discarded`` and received ``received`` (equal in number, except in
@@ -317,6 +348,7 @@ class Drew(Event):
     received: tuple[Card, ...]
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Reshuffled(Event):
     """The stub ran short: ``count`` cards (burn cards, the bottom card, earlier discards) were
@@ -326,6 +358,7 @@ class Reshuffled(Event):
     count: int
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class OpenersSplit(Event):
     """The opener discarded part of the openers; the cards are kept aside to be shown."""
@@ -336,6 +369,7 @@ class OpenersSplit(Event):
     cards: tuple[Card, ...]
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class BosnianOffer(Event):
     """The Bosnian exchange: ``face_up`` is shown, ``face_down`` is not (not even to the
@@ -352,6 +386,7 @@ class BosnianOffer(Event):
         return False
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class BosnianKept(Event):
     """The Bosnian choice: ``seat`` took the face-up card (``took_face_up``) or the face-down
@@ -365,6 +400,7 @@ class BosnianKept(Event):
     discarded: Card
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class CardsPassed(Event):
     """``seat`` passed ``cards`` to ``to_seat``."""
@@ -380,6 +416,7 @@ class CardsPassed(Event):
         return seat is not None and seat in (self.seat, self.to_seat)
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Arranged(Event):
     """``seat`` fixed the order of its rollout hand."""
@@ -390,6 +427,7 @@ class Arranged(Event):
     order: tuple[Card, ...]
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class CardRevealed(Event):
     """Card number ``index`` of ``seat``'s arranged hand was turned up."""
@@ -400,6 +438,7 @@ class CardRevealed(Event):
     card: Card
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Declared(Event):
     """``seat`` declared ``direction`` (all declarations are logged together once everyone has
@@ -413,17 +452,40 @@ class Declared(Event):
 # -- the end ----------------------------------------------------------------------------------
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Shown(Event):
-    """``seat`` showed ``cards`` at the showdown; ``high``/``low`` name the hands."""
+    """``seat`` showed ``cards`` at the showdown; ``high``/``low`` name the hands (from the
+    values ``high_value``/``low_value``, named on demand)."""
 
     type: ClassVar[str] = "shown"
     seat: int
     cards: tuple[Card, ...]
-    high: str | None
-    low: str | None
+    high_value: HandValue | None
+    low_value: HandValue | None
+
+    @property
+    def high(self) -> str | None:
+        """The name of the high hand, if high hands count."""
+        return None if self.high_value is None else self.high_value.name
+
+    @property
+    def low(self) -> str | None:
+        """The name of the low hand, if low hands count."""
+        return None if self.low_value is None else self.low_value.name
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-friendly form with the hand names."""
+        return {
+            "type": self.type,
+            "seat": self.seat,
+            "cards": plain(self.cards),
+            "high": self.high,
+            "low": self.low,
+        }
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class OpenersShown(Event):
     """The opener showed ``cards`` to prove the openers (split openers included)."""
@@ -433,6 +495,7 @@ class OpenersShown(Event):
     cards: tuple[Card, ...]
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class PotAwarded(Event):
     """Pot number ``pot`` (0 = main pot) of ``amount`` chips was paid out: ``shares`` holds
@@ -444,6 +507,7 @@ class PotAwarded(Event):
     shares: tuple[tuple[int, int, str], ...]
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class PlayerLeft(Event):
     """``player_id`` left ``seat`` during the hand (folding if still in)."""
@@ -453,6 +517,7 @@ class PlayerLeft(Event):
     player_id: str
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class HandEnded(Event):
     """The hand is over; ``stacks`` holds ``(seat, stack)`` for every player dealt in, and
@@ -466,18 +531,35 @@ class HandEnded(Event):
 # -- the result -------------------------------------------------------------------------------
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class PotShare:
     """What one player won from one pot: ``half`` is ``"all"``, ``"high"`` or ``"low"``;
-    ``hand`` names the winning hand (``None`` when won uncontested)."""
+    ``hand`` names the winning hand (``None`` when won uncontested), from ``value``."""
 
     seat: int
     player_id: str
     amount: int
     half: str
-    hand: str | None
+    value: HandValue | None
+
+    @property
+    def hand(self) -> str | None:
+        """The name of the winning hand."""
+        return None if self.value is None else self.value.name
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-friendly form."""
+        return {
+            "seat": self.seat,
+            "player_id": self.player_id,
+            "amount": self.amount,
+            "half": self.half,
+            "hand": self.hand,
+        }
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class PotResult:
     """One pot: its ``amount``, the seats ``eligible`` to win it, and the ``shares`` paid."""
@@ -488,18 +570,42 @@ class PotResult:
     shares: tuple[PotShare, ...]
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class ShownHand:
-    """A hand shown at the showdown, in showdown order."""
+    """A hand shown at the showdown, in showdown order, with the names of its high and low
+    values (``high``/``low``)."""
 
     seat: int
     player_id: str
     cards: tuple[Card, ...]
-    high: str | None
-    low: str | None
+    high_value: HandValue | None
+    low_value: HandValue | None
     declared: str | None = None
 
+    @property
+    def high(self) -> str | None:
+        """The name of the high hand, if high hands count."""
+        return None if self.high_value is None else self.high_value.name
 
+    @property
+    def low(self) -> str | None:
+        """The name of the low hand, if low hands count."""
+        return None if self.low_value is None else self.low_value.name
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-friendly form."""
+        return {
+            "seat": self.seat,
+            "player_id": self.player_id,
+            "cards": plain(self.cards),
+            "high": self.high,
+            "low": self.low,
+            "declared": self.declared,
+        }
+
+
+@fast_init
 @dataclass(frozen=True, slots=True)
 class HandResult:
     """The summary of a finished hand.
@@ -529,5 +635,4 @@ class HandResult:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-friendly form."""
-        result: dict[str, Any] = plain(self)
-        return result
+        return fields_dict(self)

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from engine import events as ev
+from engine._frozen import fast_init
 from engine.actions import Action, Timeout
 from engine.cards import Card
 from engine.decisions import Decision
@@ -26,7 +27,9 @@ from engine.errors import IllegalAction
 from engine.hands import HandValue, Ranking
 from engine.rules import Bet, GameRules, Requirement
 from engine.scoring import meets, proof_cards, value
+from engine.showdown import settle
 from engine.stakes import ForcedBets, Structure
+from engine.steps import make_runner
 
 if TYPE_CHECKING:
     from engine.steps.base import Runner
@@ -51,6 +54,7 @@ class HandOptions:
     diablo_cap: int | None = None
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class HandSetup:
     """Everything a hand starts from.
@@ -195,6 +199,7 @@ class Hand:
         self.carry_note: str | None = None
         self.trips_failed = False
         self.diablo_owed: tuple[str, int] | None = None
+        self.anyone_gone = False
 
     # -- setup --------------------------------------------------------------------------------
 
@@ -423,6 +428,7 @@ class Hand:
         if p.gone:
             return
         p.gone = True
+        self.anyone_gone = True
         self.events.append(ev.PlayerLeft(p.seat, p.pid))
         if self.over:
             return
@@ -440,6 +446,8 @@ class Hand:
         while not self.over:
             runner = self.runner
             if runner is not None and not runner.done:
+                if not self.anyone_gone:
+                    return
                 gone = [p for p in runner.waiting() if p.gone]
                 if not gone:
                     return
@@ -458,8 +466,6 @@ class Hand:
             if self.step_index >= len(self.steps):
                 self._finish()
                 return
-            from engine.steps import make_runner
-
             self.runner = make_runner(self, self.steps[self.step_index])
             self.runner.begin()
 
@@ -538,8 +544,6 @@ class Hand:
         return returned
 
     def _finish(self) -> None:
-        from engine.showdown import settle
-
         returned = self._return_uncalled()
         for p in self.players:
             p.bet = 0

@@ -32,6 +32,12 @@ def build_pots(
     [(30, (0, 1, 2)), (40, (1, 2))]
     """
     if caps is None:
+        alive = [c for c, ok in zip(committed, live, strict=True) if ok]
+        if alive and min(alive) == max(alive) and max(committed) <= alive[0]:
+            # Everyone still in put in the same amount: one pot.
+            eligible_all = tuple(i for i, ok in enumerate(live) if ok)
+            total = sum(committed) + carried
+            return [(total, eligible_all)] if total > 0 else []
         caps = [None] * len(committed)
     levels_set = {c for c, alive in zip(committed, live, strict=True) if alive and c > 0}
     levels_set.update(

@@ -178,6 +178,9 @@ DRAW_FIVE = DrawLimit(5)
 """Zero to five cards."""
 
 
+_NO_CARDS: frozenset[Card] = frozenset()
+
+
 @dataclass(frozen=True, slots=True)
 class WildCards:
     """Which cards are wild: whole ranks (2 = deuces), individual cards (one-eyed jacks), and the
@@ -200,6 +203,8 @@ class WildCards:
     def resolve(self, deck: Iterable[Card], extra_ranks: Iterable[int] = ()) -> frozenset[Card]:
         """The wild cards of ``deck`` under this spec plus the ranks in ``extra_ranks``."""
         ranks = self.ranks.union(extra_ranks)
+        if not ranks and not self.cards and not self.joker:
+            return _NO_CARDS
         return frozenset(
             card
             for card in deck

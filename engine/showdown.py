@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from engine import events as ev
 from engine.cards import Card
-from engine.hands import HandValue
+from engine.hands import HandValue, evaluate
 from engine.pots import build_pots, split_amount
 from engine.rules import Split
 from engine.scoring import meets, proof_cards, qualifies_low
@@ -50,11 +50,11 @@ def _pay(
     amount: int,
     winners: list[Player],
     half: str,
-    names: dict[int, str | None],
+    values: dict[int, HandValue | None],
 ) -> None:
     for p, chips in zip(winners, split_amount(amount, len(winners)), strict=True):
         p.stack += chips
-        shares.append(ev.PotShare(p.seat, p.pid, chips, half, names.get(p.index)))
+        shares.append(ev.PotShare(p.seat, p.pid, chips, half, values.get(p.index)))
 
 
 def _declare_winners(
@@ -99,7 +99,7 @@ def settle(h: Hand, returned: Sequence[tuple[int, int]]) -> None:
         [p.committed for p in players],
         [not p.folded for p in players],
         h.carried,
-        caps if any(c is not None for c in caps) else None,
+        None if caps.count(None) == len(caps) else caps,
     )
     total = sum(amount for amount, _ in pots)
     wild = h.wild_cards()
@@ -149,20 +149,18 @@ def settle(h: Hand, returned: Sequence[tuple[int, int]]) -> None:
     order = h.live_players_from(start)
     highs: dict[int, HandValue | None] = {}
     lows: dict[int, HandValue | None] = {}
-    high_names: dict[int, str | None] = {}
-    low_names: dict[int, str | None] = {}
+    high_rank = rules.high if rules.uses_high else None
+    low_rank = rules.low if rules.uses_low else None
+    events = h.events
     for p in order:
-        hv = h.high_value(p)
-        lv = h.low_value(p)
+        cards = h.playing_cards(p)
+        complete = 5 <= len(cards) <= 9
+        hv = evaluate(cards, high_rank, wild=wild) if high_rank and complete else None
+        lv = evaluate(cards, low_rank, wild=wild) if low_rank and complete else None
         highs[p.index] = hv
         lows[p.index] = lv
-        high_names[p.index] = None if hv is None else hv.name
-        low_names[p.index] = None if lv is None else lv.name
-        cards = h.playing_cards(p)
-        h.events.append(ev.Shown(p.seat, cards, high_names[p.index], low_names[p.index]))
-        shown.append(
-            ev.ShownHand(p.seat, p.pid, cards, high_names[p.index], low_names[p.index], p.declared)
-        )
+        events.append(ev.Shown(p.seat, cards, hv, lv))
+        shown.append(ev.ShownHand(p.seat, p.pid, cards, hv, lv, p.declared))
     _emit_openers(h, openers)
 
     if rules.win_requirement is not None:
@@ -176,11 +174,12 @@ def settle(h: Hand, returned: Sequence[tuple[int, int]]) -> None:
             return
 
     low_qualified: dict[int, HandValue | None] = {}
-    for p in order:
-        lv = lows[p.index]
-        low_qualified[p.index] = (
-            lv if lv is not None and qualifies_low(lv, rules.low_qualifier) else None
-        )
+    if rules.split is Split.HIGH_LOW:
+        for p in order:
+            lv = lows[p.index]
+            low_qualified[p.index] = (
+                lv if lv is not None and qualifies_low(lv, rules.low_qualifier) else None
+            )
 
     won: set[int] = set()
     carried_back = 0
@@ -194,40 +193,40 @@ def settle(h: Hand, returned: Sequence[tuple[int, int]]) -> None:
                 carried_back += amount
                 h.carry_out += amount
                 continue
-            _pay(shares, amount, winners, "all", high_names)
+            _pay(shares, amount, winners, "all", highs)
         elif split is Split.LOW:
             winners = _best(eligible, lows)
-            _pay(shares, amount, winners, "all", low_names)
+            _pay(shares, amount, winners, "all", lows)
         elif split is Split.HIGH_LOW:
             high_winners = _best(eligible, highs)
             low_winners = _best(eligible, low_qualified)
             if low_winners and high_winners:
                 low_part = amount // 2
-                _pay(shares, amount - low_part, high_winners, "high", high_names)
-                _pay(shares, low_part, low_winners, "low", low_names)
+                _pay(shares, amount - low_part, high_winners, "high", highs)
+                _pay(shares, low_part, low_winners, "low", lows)
             elif high_winners:
-                _pay(shares, amount, high_winners, "all", high_names)
+                _pay(shares, amount, high_winners, "all", highs)
             else:
-                _pay(shares, amount, low_winners, "all", low_names)
+                _pay(shares, amount, low_winners, "all", lows)
         else:
             high_winners, low_winners, scooper = _declare_winners(eligible, highs, lows)
             if scooper is not None:
-                _pay(shares, amount, [scooper], "all", high_names)
+                _pay(shares, amount, [scooper], "all", highs)
             elif high_winners and low_winners:
                 low_part = amount // 2
-                _pay(shares, amount - low_part, high_winners, "high", high_names)
-                _pay(shares, low_part, low_winners, "low", low_names)
+                _pay(shares, amount - low_part, high_winners, "high", highs)
+                _pay(shares, low_part, low_winners, "low", lows)
             elif high_winners:
-                _pay(shares, amount, high_winners, "all", high_names)
+                _pay(shares, amount, high_winners, "all", highs)
             elif low_winners:
-                _pay(shares, amount, low_winners, "all", low_names)
+                _pay(shares, amount, low_winners, "all", lows)
             else:
                 # Every declarer failed a scoop: the cards speak instead.
                 fallback_high = _best(eligible, highs)
                 fallback_low = _best(eligible, lows)
                 low_part = amount // 2
-                _pay(shares, amount - low_part, fallback_high, "high", high_names)
-                _pay(shares, low_part, fallback_low, "low", low_names)
+                _pay(shares, amount - low_part, fallback_high, "high", highs)
+                _pay(shares, low_part, fallback_low, "low", lows)
         for share in shares:
             won.add(h.by_seat[share.seat].index)
         results.append(

@@ -28,7 +28,7 @@ from typing import Any
 
 from engine import events as ev
 from engine.actions import Action, action_from_dict, action_to_dict
-from engine.cards import Card, parse_card, shuffled
+from engine.cards import Card, parse_card
 from engine.decisions import Decision
 from engine.errors import IllegalAction, TableError
 from engine.game import Hand, HandOptions, HandSetup, Player
@@ -40,6 +40,7 @@ from engine.views import LastAction, PotView, PrivateView, PublicView, SeatView
 __all__ = ["Table", "TableConfig", "TableOptions"]
 
 _PROGRESSIVE = (11, 12, 13, 14, 13, 12)
+_RULES_CACHE: dict[tuple[str, tuple[str, ...] | None], GameRules] = {}
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,9 +186,14 @@ class TableConfig:
 
     def rules(self) -> GameRules:
         """The game's rules with the chosen options."""
-        from engine.variants import get_variant
+        key = (self.variant, self.variant_options)
+        rules = _RULES_CACHE.get(key)
+        if rules is None:
+            from engine.variants import get_variant
 
-        return get_variant(self.variant).build(self.variant_options)
+            rules = get_variant(self.variant).build(self.variant_options)
+            _RULES_CACHE[key] = rules
+        return rules
 
     @property
     def seats(self) -> int:
@@ -257,6 +263,13 @@ class Table:
     def __init__(self, config: TableConfig | None = None) -> None:
         self.config = config if config is not None else TableConfig()
         self.seats: list[_Seat | None] = [None] * self.config.seats
+        self._stakes = self.config.stakes
+        options = self.config.options
+        self._hand_options = HandOptions(
+            second_round_from_opener=options.second_round_from_opener,
+            draw_limit=options.draw_limit,
+            diablo_cap=options.diablo_cap,
+        )
         self.button: int | None = None
         self.hand_number = 0
         self.hand: Hand | None = None
@@ -459,7 +472,9 @@ class Table:
     ) -> tuple[Card, ...]:
         pack = rules.deck.cards()
         if deck is None:
-            return shuffled(pack, rng)
+            order = list(pack)
+            rng.shuffle(order)
+            return tuple(order)
         given = tuple(deck)
         known = set(pack)
         seen: set[Card] = set()
@@ -550,7 +565,7 @@ class Table:
         self.button = button
         size = len(self.seats)
         order = sorted(players, key=lambda s: (s - button - 1) % size)
-        structure, forced = self.config.stakes
+        structure, forced = self._stakes
         if rules.forced_bets is not None:
             forced = rules.forced_bets
         requirement = rules.open_requirement
@@ -569,11 +584,7 @@ class Table:
             ),
             deck=deck,
             seed=seed,
-            options=HandOptions(
-                second_round_from_opener=self.config.options.second_round_from_opener,
-                draw_limit=self.config.options.draw_limit,
-                diablo_cap=self.config.options.diablo_cap,
-            ),
+            options=self._hand_options,
             carried=self.carried,
             carry_reason=self.carry_reason,
             antes=self.reante,
@@ -641,7 +652,7 @@ class Table:
         hand = self.hand
         if hand is None or hand.over:
             return ()
-        return tuple(p.seat for p in hand.waiting())
+        return tuple([p.seat for p in hand.waiting()])
 
     def act(self, who: int | str, action: Action) -> tuple[ev.Event, ...]:
         """Apply ``action`` for the player in seat ``who`` (or with player id ``who``) and

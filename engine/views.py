@@ -11,13 +11,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from engine._frozen import fast_init
 from engine.cards import Card
 from engine.decisions import Decision
-from engine.events import plain
+from engine.events import fields_dict
 
 __all__ = ["LastAction", "PotView", "PrivateView", "PublicView", "SeatView"]
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class SeatView:
     """One occupied seat as everyone sees it.
@@ -49,6 +51,7 @@ class SeatView:
     to_act: bool = False
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class PotView:
     """A pot (index 0 is the main pot): its ``amount`` so far and the seats eligible to win it.
@@ -59,6 +62,7 @@ class PotView:
     eligible: tuple[int, ...]
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class LastAction:
     """The latest thing that happened, for a status line: ``text`` uses the player id; use
@@ -71,6 +75,7 @@ class LastAction:
     text: str
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class PublicView:
     """Everything anyone at the table may see.
@@ -108,10 +113,10 @@ class PublicView:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-friendly form."""
-        result: dict[str, Any] = plain(self)
-        return result
+        return fields_dict(self)
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class PrivateView:
     """What one seat sees on top of the public view: its cards (in hand order), the names of
@@ -129,5 +134,4 @@ class PrivateView:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-friendly form."""
-        result: dict[str, Any] = plain(self)
-        return result
+        return fields_dict(self)

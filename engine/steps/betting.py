@@ -92,11 +92,20 @@ class BettingRound(Runner):
             if poster is not None:
                 h._post(poster, min_bet, "blind", live=True)
                 start = h.index_after(poster.index)
-        self.max_bet = max(p.bet for p in players)
+        self.max_bet = max([p.bet for p in players])
         self.full_level = self.max_bet
         self.min_incr = max(min_bet, self.max_bet)
         self.aggressions = 1 if self.max_bet > 0 else 0
-        able = [p for p in players if not p.folded and p.stack > 0]
+        live = [p for p in players if not p.folded]
+        totals = sorted([p.bet + p.stack for p in live], reverse=True)
+        if len(totals) > 1:
+            top, second = totals[0], totals[1]
+            for p in live:
+                # A player whose bet already covers everything any other player could put
+                # in has nothing to decide in this round.
+                if p.stack > 0 and p.bet >= (second if p.bet + p.stack == top else top):
+                    self.acted.add(p.index)
+        able = [p for p in live if p.stack > 0 and p.index not in self.acted]
         if not able or (len(able) == 1 and able[0].bet >= self.max_bet):
             self._end()
             return
@@ -131,9 +140,11 @@ class BettingRound(Runner):
     def _next_from(self, index: int) -> Player | None:
         players = self.hand.players
         n = self.hand.n
+        acted = self.acted
+        max_bet = self.max_bet
         for k in range(n):
             p = players[(index + k) % n]
-            if self._needs(p):
+            if not p.folded and p.stack > 0 and (p.index not in acted or p.bet < max_bet):
                 return p
         return None
 
@@ -264,9 +275,14 @@ class BettingRound(Runner):
             h.events.append(ev.Folded(p.seat))
             h.last_action = (p.seat, "folds", None)
         elif cls is Check or cls is Call:
-            to_call, lo, _, _ = self.limits(p)
+            to_call = self.max_bet - p.bet
+            if to_call > p.stack:
+                to_call = p.stack
             if to_call == 0:
-                if not self._can_check(p, lo):
+                step = self.step
+                if not (step.checking or self.max_bet > 0) and not self._can_check(
+                    p, self.limits(p)[1]
+                ):
                     raise IllegalAction("you may not check in this round: bet or fold")
                 self._check(p)
             elif cls is Check:

@@ -41,15 +41,19 @@ class Dealing(_Instant):
         stub = h.stub
         count = self.step.count
         face_up = self.step.face_up
-        for _ in range(count):
-            for p in receivers:
-                card = stub.pop()
-                p.cards.append(card)
-                if face_up:
-                    p.up.add(card)
+        n = len(receivers)
+        total = n * count
+        # Dealt one at a time from the dealer's left: the k-th player gets every n-th card
+        # from the top, starting with the k-th.
+        sequence = stub[-total:][::-1]
+        del stub[-total:]
         events = h.events
-        for p in receivers:
-            events.append(ev.Dealt(p.seat, tuple(p.cards[-count:]), face_up))
+        for k, p in enumerate(receivers):
+            cards = tuple(sequence[k::n])
+            p.cards.extend(cards)
+            if face_up:
+                p.up.update(cards)
+            events.append(ev.Dealt(p.seat, cards, face_up))
         self.done = True
 
 

@@ -49,9 +49,12 @@ class DrawRound(Runner):
         self.pos = 0
         self.offer: tuple[Player, Card, Card, list[Card], list[Card]] | None = None
         self.exchanged = 0
+        self._counts: dict[tuple[int, int, int], tuple[tuple[int, ...], int | None]] = {}
+        self.limit = DRAW_FOUR_WITH_ACE
 
     def begin(self) -> None:
         h = self.hand
+        self.limit = self._limit()
         h.burned_this_round = False
         self.number = h.next_number("draw")
         if self.start_index is not None:
@@ -94,6 +97,16 @@ class DrawRound(Runner):
             limit = table_limit if isinstance(table_limit, DrawLimit) else DRAW_FOUR_WITH_ACE
         return limit
 
+    def _most_needed(self, held: int) -> int:
+        """The most cards a discard from ``held`` cards can require."""
+        step = self.step
+        if step.counts is not None:
+            top = max((c for c in step.counts if c <= held), default=0)
+        else:
+            limit = self.limit
+            top = min(limit.most if limit.with_ace is None else limit.with_ace, held)
+        return top + step.extra + (1 if step.bosnian else 0)
+
     def _supply(self) -> int:
         h = self.hand
         return len(h.stub) if self.series else h.supply()
@@ -101,19 +114,31 @@ class DrawRound(Runner):
     def counts(self, p: Player) -> tuple[tuple[int, ...], int | None]:
         """The allowed discard counts for ``p`` and the count that needs an ace kept."""
         held = len(p.cards)
-        extra = self.step.extra
         supply = self._supply()
+        later = len(self.queue) - self.pos - 1
+        if not self.series and supply >= self._most_needed(held):
+            key = (held, -1, -1)  # plenty of cards: the stub does not limit anything
+        else:
+            key = (held, supply, later)
+        cached = self._counts.get(key)
+        if cached is None:
+            cached = self._counts[key] = self._compute_counts(held, supply, later)
+        return cached
+
+    def _compute_counts(
+        self, held: int, supply: int, later: int
+    ) -> tuple[tuple[int, ...], int | None]:
+        extra = self.step.extra
         ace_count = None
         if self.step.counts is not None:
             wanted = sorted(c for c in self.step.counts if c <= held)
         else:
-            limit = self._limit()
+            limit = self.limit
             wanted = list(range(min(limit.most, held) + 1))
             if limit.with_ace is not None and limit.with_ace <= held:
                 wanted.extend(range(limit.most + 1, min(limit.with_ace, held - 1) + 1))
                 ace_count = limit.with_ace if limit.with_ace < held else None
         allowed: list[int] = []
-        later = len(self.queue) - self.pos - 1
         for c in wanted:
             need = c + extra + (1 if self.step.bosnian and c == 4 else 0)
             if need > supply:
@@ -137,11 +162,11 @@ class DrawRound(Runner):
             _, up, _, _, _ = self.offer
             return (Decision(p.seat, p.pid, DecisionKind.KEEP, KeepOptions(up, tuple(p.cards))),)
         counts, ace_count = self.counts(p)
-        limit = self._limit() if self.step.counts is None else None
         condition = None
-        if ace_count is not None and limit is not None:
+        if ace_count is not None and self.step.counts is None:
             condition = (
-                f"more than {limit.most} only when the cards you keep include an ace or a wild card"
+                f"more than {self.limit.most} only when the cards you keep include an ace or "
+                "a wild card"
             )
         options = DrawOptions(
             cards=tuple(p.cards),
@@ -181,7 +206,7 @@ class DrawRound(Runner):
             shown = ", ".join(str(c) for c in counts)
             raise IllegalAction(f"you may discard {shown} cards, not {count}")
         kept = [c for c in held if c not in cards]
-        limit = self._limit() if self.step.counts is None else None
+        limit = self.limit if self.step.counts is None else None
         if limit is not None and count > limit.most and not self._ace_ok(kept):
             raise IllegalAction(f"you may discard {count} only when keeping an ace or a wild card")
         self._draw(p, list(cards), kept)

@@ -154,3 +154,25 @@ def play_random_hand(rng: random.Random, table: Table, total: int, max_actions: 
         check_cards(table)
         assert actions < max_actions, "the hand never ends"
     return actions
+
+
+def check_result(table: Table) -> None:
+    """Checks on a finished hand: showdown hands have the game's size, every share goes to a
+    player eligible for its pot, and the pots add up."""
+    hand = table.hand
+    assert hand is not None and hand.over
+    result = table.result
+    assert result is not None
+    rules = hand.rules
+    expected = rules.min_hand_size + (rules.board_cards if rules.board_plays else 0)
+    for shown in result.shown:
+        assert len(shown.cards) == expected, f"{shown} should hold {expected} cards"
+    live = {p.seat for p in hand.players if not p.folded}
+    for pot in result.pots:
+        assert set(pot.eligible) <= live or result.passed_out
+        assert sum(s.amount for s in pot.shares) == pot.amount
+        for share in pot.shares:
+            assert share.seat in pot.eligible, f"{share} is not eligible for pot {pot}"
+    paid = sum(p.amount for p in result.pots)
+    committed = sum(p.committed for p in hand.players) + hand.carried
+    assert paid + result.carried == committed

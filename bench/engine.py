@@ -1,0 +1,121 @@
+"""Hands per second: our engine against pokerkit, in the same run.
+
+The scripted hand: four players, blinds 1/2, stacks of 200. Everyone calls (the big blind
+checks), each player discards one card, everybody checks after the draw, and the showdown
+settles the pot. Our engine plays five-card draw (no limit); pokerkit plays its
+``NoLimitDeuceToSevenLowballSingleDraw`` with the same script. Each hand starts from a fresh
+table (ours) or state (pokerkit) and a fresh shuffle.
+
+Run: ``.venv/bin/python bench/engine.py [seconds per engine]``
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import random
+import sys
+import time
+from collections.abc import Callable
+
+if __name__ == "engine":
+    # A script run from bench/ has this directory first on sys.path, so ``import engine``
+    # finds this file rather than the engine package. Step aside for the real package.
+    _here = os.path.dirname(os.path.abspath(__file__))
+    sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.curdir) != _here]
+    del sys.modules["engine"]
+    sys.modules["engine"] = importlib.import_module("engine")
+
+from engine import (
+    Call,
+    Check,
+    Discard,
+    DrawOptions,
+    ForcedBets,
+    NoLimit,
+    Table,
+    TableConfig,
+)
+
+CONFIG = TableConfig(
+    "five-card-draw", structure=NoLimit(2), forced_bets=ForcedBets.with_blinds(1, 2), max_seats=4
+)
+
+
+def our_hand(rng: random.Random) -> None:
+    table = Table(CONFIG)
+    for name in ("a", "b", "c", "d"):
+        table.sit(name, 200)
+    table.start_hand(rng)
+    for _ in range(4):
+        table.act(table.to_act[0], Call())
+    for _ in range(4):
+        decision = table.pending[0]
+        legal = decision.legal
+        assert isinstance(legal, DrawOptions)
+        table.act(decision.seat, Discard(legal.cards[:1]))
+    for _ in range(4):
+        table.act(table.to_act[0], Check())
+    assert not table.in_hand
+
+
+def pokerkit_hand() -> Callable[[random.Random], None]:
+    from pokerkit import Automation, NoLimitDeuceToSevenLowballSingleDraw
+
+    automations = (
+        Automation.ANTE_POSTING,
+        Automation.BET_COLLECTION,
+        Automation.BLIND_OR_STRADDLE_POSTING,
+        Automation.CARD_BURNING,
+        Automation.HOLE_DEALING,
+        Automation.HOLE_CARDS_SHOWING_OR_MUCKING,
+        Automation.HAND_KILLING,
+        Automation.CHIPS_PUSHING,
+        Automation.CHIPS_PULLING,
+    )
+
+    def hand(rng: random.Random) -> None:
+        state = NoLimitDeuceToSevenLowballSingleDraw.create_state(
+            automations, True, 0, (1, 2), 2, 200, 4
+        )
+        for _ in range(4):
+            state.check_or_call()
+        for _ in range(4):
+            index = state.stand_patter_or_discarder_index
+            assert index is not None
+            state.stand_pat_or_discard(state.hole_cards[index][:1])
+        for _ in range(4):
+            state.check_or_call()
+        assert not state.status
+
+    return hand
+
+
+def rate(play: Callable[[random.Random], None], seconds: float) -> float:
+    rng = random.Random(1)
+    for _ in range(20):
+        play(rng)
+    count = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while True:
+        for _ in range(50):
+            play(rng)
+        count += 50
+        now = time.perf_counter()
+        if now >= deadline:
+            return count / (now - start)
+
+
+def main() -> None:
+    seconds = float(sys.argv[1]) if len(sys.argv) > 1 else 3.0
+    ours = rate(our_hand, seconds)
+    theirs = rate(pokerkit_hand(), seconds)
+    print("scripted 4-player hand (blinds 1/2, stacks 200, call, draw one, check down)")
+    print(f"  engine (five-card draw, no limit):                {ours:10,.0f} hands/s")
+    print(f"  pokerkit NoLimitDeuceToSevenLowballSingleDraw:    {theirs:10,.0f} hands/s")
+    print(f"  ratio: {ours / theirs:.1f}x")
+
+
+if __name__ == "__main__":
+    main()

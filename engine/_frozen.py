@@ -1,0 +1,45 @@
+"""A faster ``__init__`` for the engine's hot frozen dataclasses.
+
+A frozen dataclass stores each field through ``object.__setattr__``, which is slow enough to
+matter when a hand creates dozens of events. :func:`fast_init` replaces the generated
+``__init__`` of a frozen, slotted dataclass by one that stores the fields through the slot
+descriptors directly. The class stays frozen: assigning to a field still raises
+:class:`dataclasses.FrozenInstanceError`, and equality, hashing and ``repr`` are unchanged.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, TypeVar
+
+__all__ = ["fast_init"]
+
+T = TypeVar("T")
+
+
+def fast_init(cls: type[T]) -> type[T]:
+    """Give the frozen, slotted dataclass ``cls`` a faster ``__init__`` (see the module
+    docstring). Classes with ``__post_init__`` or default factories are left as they are."""
+    if hasattr(cls, "__post_init__"):
+        return cls
+    fields = [f for f in dataclasses.fields(cls) if f.init]  # type: ignore[arg-type]
+    if any(f.default_factory is not dataclasses.MISSING for f in fields):
+        return cls
+    namespace: dict[str, Any] = {}
+    params = []
+    body = []
+    for k, f in enumerate(fields):
+        namespace[f"_set{k}"] = getattr(cls, f.name).__set__
+        if f.default is dataclasses.MISSING:
+            params.append(f.name)
+        else:
+            namespace[f"_default{k}"] = f.default
+            params.append(f"{f.name}=_default{k}")
+        body.append(f"    _set{k}(self, {f.name})")
+    source = f"def __init__(self, {', '.join(params)}):\n" + ("\n".join(body) or "    pass")
+    exec(source, namespace)
+    init = namespace["__init__"]
+    init.__qualname__ = f"{cls.__qualname__}.__init__"
+    init.__doc__ = cls.__init__.__doc__
+    setattr(cls, "__init__", init)  # noqa: B010 (replacing a method on purpose)
+    return cls
