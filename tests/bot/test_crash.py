@@ -1,0 +1,206 @@
+"""Crash-proof tables: the bot runs as a process and is SIGKILLed at random moments.
+
+Fifty hands are played with random legal actions through the table's buttons and private
+panels. The bot is killed between actions and also while an interaction is in flight, then
+started again. After every step the chip audit must hold; every hand must complete; each
+hand's stored result must equal an offline replay of its deck and recorded actions; and each
+player's cards are the same before and after a restart.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import engine
+from data import Database
+from tests.emulator import Emulator, World
+
+HANDS = 50
+PLAYERS = 3
+
+
+async def _snapshot(db: Database) -> engine.Table | None:
+    tables = await db.open_tables()
+    if not tables:
+        return None
+    state = json.loads(tables[0].state_json or "{}")
+    return engine.Table.from_dict(state["engine"])
+
+
+def _table_message(emu: Emulator, world: World) -> Any:
+    for message in reversed(emu.channel_messages(world.channel)):
+        ids = [c.get("custom_id", "") for c in message.all_components()]
+        if any(cid.startswith("pk:t:") for cid in ids):
+            return message
+    return None
+
+
+def _lobby_message(emu: Emulator, world: World) -> Any:
+    for message in reversed(emu.channel_messages(world.channel)):
+        if "Deal" in message.button_labels:
+            return message
+    return None
+
+
+def _dealt_from_stub(events: list[dict[str, Any]]) -> list[str]:
+    """Every card that left the stub, in the order it left: the deal (one card at a time,
+    round the table), then each burn and replacement as it happened."""
+    order: list[str] = []
+    deal = [e["cards"] for e in events if e["type"] == "dealt"]
+    for i in range(max((len(cards) for cards in deal), default=0)):
+        order.extend(cards[i] for cards in deal if i < len(cards))
+    for event in events:
+        if event["type"] == "burned":
+            order.append(event["card"])
+        elif event["type"] == "drew":
+            order.extend(event["received"])
+    return order
+
+
+async def test_fifty_hands_with_random_kills(emu: Emulator, world: World, bot_process: Any) -> None:
+    rng = random.Random(20261121)
+    proc = bot_process()
+    await proc.start()
+    players = world.players[:PLAYERS]
+    by_id = {str(p.id): p for p in players}
+    host = players[0]
+    created = await emu.run_command(
+        host, world.channel, "poker create", {"stake": 2, "ante": 1, "auto_deal": 0}
+    )
+    assert created.type == 4
+    for player in players:
+        r = await emu.click(player, created.message, label="Sit down")
+        assert r.type == 7, r.content
+    db = await Database.open(str(proc.database_path))
+    kills = 0
+    completed = 0
+    try:
+        while completed < HANDS:
+            await emu.idle()  # the bot finishes updating the table message after answering
+            await _check_audit(db)
+            table = await _snapshot(db)
+            assert table is not None
+            if not table.in_hand:
+                lobby = _lobby_message(emu, world) or _table_message(emu, world)
+                # Rebuy anyone who went broke, so that fifty hands can be played.
+                for seat in table.seats:
+                    if seat is not None and seat.stack < 10:
+                        user = by_id[seat.player_id]
+                        await emu.run_command(user, world.channel, "poker leave", {})
+                        r = await emu.run_command(user, world.channel, "poker join", {})
+                        assert not r.ephemeral, r.content
+                r = await emu.run_command(host, world.channel, "poker start", {})
+                assert r.ephemeral and "Dealing" in r.content, r.content
+                del lobby
+                await emu.idle()
+                continue
+            decision = table.pending[0]
+            user = by_id[decision.player_id]
+            message = _table_message(emu, world)
+            assert message is not None
+            crash_now = rng.random() < 0.08
+            if crash_now and rng.random() < 0.5:
+                # Kill between two actions; the next press must work on the old message.
+                before = await _cards(db)
+                proc.kill()
+                await proc.wait_exit()
+                await proc.start()
+                kills += 1
+                assert await _cards(db) == before
+                continue
+            await _act(emu, rng, user, message, decision, kill=proc if crash_now else None)
+            if crash_now:
+                kills += 1
+                await proc.wait_exit()
+                await proc.start()
+            after = await _snapshot(db)
+            if after is not None and not after.in_hand and after.hand_number == table.hand_number:
+                completed += 1
+                await _check_hand(db, after)
+        await _check_audit(db)
+        assert kills >= 3, "the test should have crashed the bot several times"
+    finally:
+        await db.close()
+
+
+async def _cards(db: Database) -> dict[str, tuple[engine.Card, ...]]:
+    table = await _snapshot(db)
+    if table is None or table.hand is None:
+        return {}
+    return {
+        s.player_id: table.private_view(s.player_id).cards for s in table.seats if s is not None
+    }
+
+
+async def _check_audit(db: Database) -> None:
+    audit = await db.chip_audit()
+    assert audit.ok, audit
+
+
+async def _check_hand(db: Database, table: engine.Table) -> None:
+    """The finished hand's record agrees with the table, and its cards came off the committed
+    deck in order, none twice: a restart neither re-dealt nor skipped anything."""
+    tables = await db.open_tables()
+    hands = await db.list_hands(tables[0].table_id, limit=1)
+    hand = hands.items[0]
+    assert hand.ended_at is not None
+    result = json.loads(hand.result_json or "{}")
+    assert table.last_result is not None
+    assert result.get("final_stacks") == table.last_result.final_stacks
+    events = [json.loads(e.event_json) for e in await db.hand_events(hand.hand_id)]
+    assert [e.seq for e in await db.hand_events(hand.hand_id)] == list(range(len(events)))
+    secrets_ = await db.hand_secrets(hand.hand_id)
+    deck = secrets_.deck.rpartition("|")[0].split()
+    moved = _dealt_from_stub(events)
+    assert len(moved) == len(set(moved)), "a card was dealt twice"
+    assert moved == deck[: len(moved)], "the cards did not come off the committed deck in order"
+
+
+async def _act(
+    emu: Emulator,
+    rng: random.Random,
+    user: Any,
+    message: Any,
+    decision: engine.Decision,
+    *,
+    kill: Any,
+) -> None:
+    labels = message.button_labels
+    if decision.kind is engine.DecisionKind.DRAW:
+        opened = await emu.click(user, message, label="Draw / stand pat…")
+        panel = (await emu.wait_for(lambda: opened.followups, timeout=5))[-1]
+        legal = decision.legal
+        assert isinstance(legal, engine.DrawOptions)
+        count = rng.choice([c for c in legal.counts if c <= 3])
+        if count:
+            values = [str(i) for i in rng.sample(range(len(legal.cards)), count)]
+            picked = await emu.select(user, panel, panel.selects[0]["custom_id"], values)
+            panel = picked.message
+        label = f"Discard {count}" if count else "Stand pat"
+        await _press(emu, user, panel, label, kill)
+        return
+    choices = [
+        label for label in labels if label.split(" ")[0] in {"Check", "Call", "Bet", "Raise"}
+    ]
+    if "Fold" in labels and rng.random() < 0.1:
+        choices = ["Fold"]
+    assert choices, labels
+    await _press(emu, user, message, rng.choice(choices), kill)
+
+
+async def _press(emu: Emulator, user: Any, message: Any, label: str, kill: Any) -> None:
+    if kill is None:
+        r = await emu.click(user, message, label=label)
+        assert r.type == 7, (label, r.content)
+        return
+    # Kill the bot while the press is being handled: it either happened or it did not.
+    import asyncio
+
+    click = asyncio.ensure_future(
+        emu.click(user, message, label=label, timeout=1.0, raise_on_failure=False)
+    )
+    await asyncio.sleep(random.random() * 0.02)
+    kill.kill()
+    await click
