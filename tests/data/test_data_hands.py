@@ -280,3 +280,35 @@ async def test_history_is_tamper_proof_in_sqlite(file_db: Database) -> None:
     finally:
         raw.close()
     assert await file_db.check_integrity() == []
+
+
+async def test_carried_pot_between_deals(db: Database) -> None:
+    """A passed-out deal leaves the antes in the middle; the next hand pays them out."""
+    table, stacks = await table_with_players(db)
+    hand = await start_hand(db, table, stacks)
+    antes = {5: 95, 6: 95, 7: 95}  # 15 chips stay in the middle
+    passed = results((5, -5, False, 0, None, None), (6, -5, False, 0, None, None),
+                     (7, -5, False, 0, None, None))  # fmt: skip
+    args: dict[str, object] = dict(
+        result_json="{}", pot=0, state_json=state(), chips_on_table=300, seat_stacks=antes
+    )
+    with pytest.raises(InvalidArgument, match="add up to -15, not 0"):
+        await db.record_hand_result(GUILD, table.table_id, hand.hand_id, passed, **args)  # type: ignore[arg-type]
+    await db.record_hand_result(
+        GUILD,
+        table.table_id,
+        hand.hand_id,
+        passed,
+        carried=15,
+        **args,  # type: ignore[arg-type]
+    )
+    hand2 = await start_hand(db, table, antes)
+    won = results((5, 25, True, 35, 10, "Pair"), (6, -5, False, 0, None, None),
+                  (7, -5, False, 0, None, None))  # fmt: skip
+    await db.record_hand_result(
+        GUILD, table.table_id, hand2.hand_id, won, result_json="{}", pot=35,
+        state_json=state(), chips_on_table=300, seat_stacks={5: 125, 6: 90, 7: 85},
+        carried=-15,
+    )  # fmt: skip
+    assert (await db.stats(GUILD, 5)).net_chips == 20
+    assert (await db.chip_audit()).ok
