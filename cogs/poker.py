@@ -163,14 +163,15 @@ class Poker(commands.Cog):
         ui = discord.ui.View(timeout=None)
         tid = live.id
         if view.phase == "waiting" or not live.engine.in_hand:
-            for verb, label, style in (
-                ("sit", "Sit down", discord.ButtonStyle.success),
-                ("stand", "Stand up", discord.ButtonStyle.secondary),
-                ("deal", "Deal", discord.ButtonStyle.primary),
-                ("hand", "My hand", discord.ButtonStyle.secondary),
-                ("rules", "Rules", discord.ButtonStyle.secondary),
+            for verb, label, style, row in (
+                ("sit", "Sit down", discord.ButtonStyle.success, 0),
+                ("stand", "Stand up", discord.ButtonStyle.secondary, 0),
+                ("deal", "Deal", discord.ButtonStyle.primary, 0),
+                ("settings", "Settings", discord.ButtonStyle.secondary, 0),
+                ("hand", "My hand", discord.ButtonStyle.secondary, 1),
+                ("rules", "Rules", discord.ButtonStyle.secondary, 1),
             ):
-                ui.add_item(PokerButton(f"pk:l:{tid}:{verb}", label, style, row=0))
+                ui.add_item(PokerButton(f"pk:l:{tid}:{verb}", label, style, row=row))
             return ui
         version = live.version()
         base = f"pk:t:{tid}:{version}"
@@ -419,6 +420,10 @@ class Poker(commands.Cog):
             await self.present(live, outcome, interaction)
         elif verb == "hand":
             await self._show_hand(interaction, live)
+        elif verb == "settings":
+            await interaction.response.send_message(
+                embed=self._settings_embed(live), ephemeral=True
+            )
         elif verb == "rules":
             variant = engine.get_variant(live.engine.config.variant)
             await interaction.response.send_message(
@@ -895,15 +900,47 @@ class Poker(commands.Cog):
             "Welcome back: you're in the next hand.", ephemeral=True
         )
 
-    @poker.command(name="settings", description="Show this table's settings.")
-    async def settings(self, interaction: discord.Interaction[Any]) -> None:
-        live = self._table_here(interaction)
+    def _settings_embed(self, live: LiveTable) -> discord.Embed:
         view = live.engine.public_view()
         embed = discord.Embed(title=f"Table settings: {view.game}", colour=render.GREEN)
         embed.add_field(name="Stakes", value=f"{view.structure}\n{view.forced_bets}", inline=False)
         embed.add_field(name="Table", value=live.settings.describe(), inline=False)
         embed.add_field(name="Seats", value=str(len(live.engine.seats)))
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        embed.set_footer(text="The creator or a server manager can change these: /poker settings")
+        return embed
+
+    @poker.command(name="settings", description="Show or change this table's settings.")
+    @app_commands.describe(
+        timer="Seconds each player has to act",
+        auto_deal="Seconds between hands before the next deal (0 = press Deal)",
+        min_buy_in="Smallest buy-in, in chips",
+        max_buy_in="Largest buy-in, in chips",
+    )
+    async def settings(
+        self,
+        interaction: discord.Interaction[Any],
+        timer: app_commands.Range[int, 10, 600] | None = None,
+        auto_deal: app_commands.Range[int, 0, 120] | None = None,
+        min_buy_in: app_commands.Range[int, 1, 100_000_000] | None = None,
+        max_buy_in: app_commands.Range[int, 1, 100_000_000] | None = None,
+    ) -> None:
+        live = self._table_here(interaction)
+        changes = (timer, auto_deal, min_buy_in, max_buy_in)
+        if all(value is None for value in changes):
+            await interaction.response.send_message(
+                embed=self._settings_embed(live), ephemeral=True
+            )
+            return
+        if interaction.user.id != live.creator_id and not interaction.permissions.manage_guild:
+            raise TableProblem("Only the table's creator or a server manager can change settings.")
+        new = await self.service.update_settings(
+            live,
+            action_seconds=timer,
+            auto_deal_seconds=auto_deal,
+            min_buy_in=min_buy_in,
+            max_buy_in=max_buy_in,
+        )
+        await interaction.response.send_message(f"Table settings: {new.describe()}.")
 
     @poker.command(name="rules", description="How a game is played.")
     @app_commands.describe(variant="The game (default: this channel's game, or the list)")

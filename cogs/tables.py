@@ -384,6 +384,44 @@ class TableService:
         await self._present(live, outcome)
         return None
 
+    async def update_settings(
+        self,
+        live: LiveTable,
+        *,
+        action_seconds: int | None = None,
+        auto_deal_seconds: int | None = None,
+        min_buy_in: int | None = None,
+        max_buy_in: int | None = None,
+    ) -> TableSettings:
+        """Change the table's bot-side settings (None = unchanged); saved with the table."""
+        async with live.lock:
+            new = TableSettings(
+                min_buy_in=live.settings.min_buy_in if min_buy_in is None else min_buy_in,
+                max_buy_in=live.settings.max_buy_in if max_buy_in is None else max_buy_in,
+                action_seconds=(
+                    live.settings.action_seconds if action_seconds is None else action_seconds
+                ),
+                auto_deal_seconds=(
+                    live.settings.auto_deal_seconds
+                    if auto_deal_seconds is None
+                    else auto_deal_seconds
+                ),
+            )
+            if not 0 < new.min_buy_in <= new.max_buy_in:
+                raise TableProblem("The smallest buy-in must be positive and at most the largest.")
+            if not 10 <= new.action_seconds <= 600:
+                raise TableProblem("The action timer is 10 to 600 seconds.")
+            if not 0 <= new.auto_deal_seconds <= 120:
+                raise TableProblem("The pause between hands is 0 to 120 seconds.")
+            old = live.settings
+            live.settings = new
+            try:
+                await self._save(live)
+            except Exception:
+                live.settings = old
+                raise
+            return new
+
     async def sit_out(self, live: LiveTable, user_id: int, out: bool) -> None:
         async with live.lock:
             if not live.seated(user_id):

@@ -169,3 +169,28 @@ async def test_two_players_press_at_once_exactly_one_applies(
     kinds = sorted(r.type for r in results)
     assert kinds == [4, 7], [r.content for r in results]
     assert len(live.engine.events) == before + 1
+
+
+async def test_settings_shown_changed_by_creator_only(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    bot = await poker_bot()
+    alice, bob = world.players[:2]
+    lobby = await _table(emu, world, [alice], stake=2, ante=1, auto_deal=0)
+    live = _live(bot, world)
+    shown = await emu.click(bob, lobby, label="Settings")
+    assert shown.ephemeral and "Buy-in 40–200" in shown.embeds[0]["fields"][1]["value"]
+    r = await emu.run_command(bob, world.channel, "poker settings", {"timer": 30})
+    assert r.ephemeral and "creator" in r.content
+    assert live.settings.action_seconds == 60
+    r = await emu.run_command(alice, world.channel, "poker settings", {"min_buy_in": 500})
+    assert r.ephemeral and "smallest buy-in" in r.content
+    r = await emu.run_command(
+        alice, world.channel, "poker settings", {"timer": 30, "max_buy_in": 300}
+    )
+    assert not r.ephemeral and "30s to act" in r.content
+    assert (live.settings.action_seconds, live.settings.max_buy_in) == (30, 300)
+    # Saved with the table: a restarted bot has the new settings.
+    await bot.close()
+    bot2 = await poker_bot()
+    assert _live(bot2, world).settings.max_buy_in == 300
