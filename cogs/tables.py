@@ -76,6 +76,9 @@ class Meta:
     misses: dict[str, int] = field(default_factory=dict)
     dm_closed: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    # Stacks of players who left during a hand, taken from the engine but not yet paid into
+    # their bankrolls: a restart pays them (see TableService._pay_leavers).
+    owed: dict[str, int] = field(default_factory=dict)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Meta:
@@ -87,6 +90,7 @@ class Meta:
             misses=dict(data.get("misses", {})),
             dm_closed=list(data.get("dm_closed", [])),
             notes=list(data.get("notes", [])),
+            owed={k: int(v) for k, v in data.get("owed", {}).items()},
         )
 
 
@@ -296,7 +300,10 @@ class TableService:
             for seat in live.engine.seats:
                 if seat is not None:
                     payouts[int(seat.player_id)] = payouts.get(int(seat.player_id), 0) + seat.stack
-            for pid, amount in live.engine.payouts.items():
+            owed = {**live.engine.payouts}
+            for pid, amount in live.meta.owed.items():
+                owed[pid] = owed.get(pid, 0) + amount
+            for pid, amount in owed.items():
                 payouts[int(pid)] = payouts.get(int(pid), 0) + amount
             carried = live.engine.carried
             if carried and payouts:
@@ -656,17 +663,25 @@ class TableService:
         await self._pay_leavers(live)
 
     async def _pay_leavers(self, live: LiveTable) -> None:
-        if live.engine.in_hand or not live.engine.payouts:
+        """Pay the stacks of players who left during the hand back to their bankrolls.
+
+        Each payout is its own transaction, and the ones not yet made are saved in the table's
+        meta with it, so a crash between two of them leaves nothing unpaid: the next start
+        pays the rest."""
+        if live.engine.in_hand:
             return
-        payouts = live.engine.take_payouts()
-        for pid, amount in payouts.items():
+        if live.engine.payouts:
+            live.meta.owed.update(live.engine.take_payouts())
+        while live.meta.owed:
+            pid = min(live.meta.owed)
+            amount = live.meta.owed.pop(pid)
             await self.db.cash_out(
                 live.guild_id,
                 int(pid),
                 live.id,
                 amount,
                 live.state_json(),
-                live.engine.chips() + sum(v for k, v in payouts.items() if k > pid),
+                live.engine.chips() + sum(live.meta.owed.values()),
                 live.seat_stacks(),
             )
 

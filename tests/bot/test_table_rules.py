@@ -194,3 +194,34 @@ async def test_settings_shown_changed_by_creator_only(
     await bot.close()
     bot2 = await poker_bot()
     assert _live(bot2, world).settings.max_buy_in == 300
+
+
+async def test_leaving_during_a_hand_folds_and_pays_out_at_the_end(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    bot = await poker_bot()
+    alice, bob, carol = world.players[:3]
+    guild = world.guild.id
+    lobby = await _table(emu, world, [alice, bob, carol], stake=2, ante=1, auto_deal=0)
+    await emu.click(alice, lobby, label="Deal")
+    live = _live(bot, world)
+    leaver = await _actor(bot, world)
+    stack_after_ante = live.engine.public_view().seats[live.engine.seat_of(str(leaver.id))].stack
+    r = await emu.run_command(leaver, world.channel, "poker leave", {})
+    assert r.ephemeral and "stand up when this hand ends" in r.content
+    assert live.engine.in_hand
+    # The other two finish the hand by folding to a bet.
+    while live.engine.in_hand:
+        await emu.idle()
+        table = await _table_message(emu, world)
+        actor = await _actor(bot, world)
+        labels = table.button_labels
+        label = next((b for b in labels if b.startswith("Bet ")), None) or "Fold"
+        r = await emu.click(actor, table, label=label)
+        assert r.type == 7, r.content
+    await emu.idle()
+    assert not live.seated(leaver.id)
+    account = await bot.db.balance(guild, leaver.id)
+    settings = await bot.db.get_settings(guild)
+    assert account == settings.starting_bankroll - 40 + stack_after_ante
+    assert (await bot.db.chip_audit(guild)).ok
