@@ -28,7 +28,7 @@ from engine.hands import HandValue, Ranking
 from engine.rules import Bet, GameRules, Requirement
 from engine.scoring import meets, proof_cards, value
 from engine.showdown import settle
-from engine.stakes import ForcedBets, Structure
+from engine.stakes import ForcedBets, Structure, TierLimits
 from engine.steps import make_runner
 
 if TYPE_CHECKING:
@@ -184,6 +184,7 @@ class Hand:
         self.step_index = -1
         self.runner: Runner | None = None
         self.counters: dict[str, int] = {}
+        self.limits_cache: dict[tuple[object, int], TierLimits] = {}
         self.opening_pending = True
         self.opener: Player | None = None
         self.blinds_posted = False
@@ -194,7 +195,17 @@ class Hand:
         self.passed_out = False
         self.switched = False
         self.over = False
-        self.result: ev.HandResult | None = None
+        self._result: ev.HandResult | None = None
+        self._result_parts: (
+            tuple[
+                tuple[ev.PotResult, ...],
+                tuple[ev.ShownHand, ...],
+                int | None,
+                tuple[tuple[int, tuple[Card, ...]], ...],
+                Sequence[tuple[int, int]],
+            ]
+            | None
+        ) = None
         self.carry_out = 0
         self.carry_note: str | None = None
         self.trips_failed = False
@@ -420,7 +431,8 @@ class Hand:
             runner.act(p, real)
         else:
             runner.act(p, action)
-        self._advance()
+        if runner.done or self.anyone_gone:
+            self._advance()
 
     def leave(self, p: Player) -> None:
         """``p`` left the table: fold the hand unless all-in (an all-in player stays in and
@@ -557,22 +569,31 @@ class Hand:
         openers: tuple[tuple[int, tuple[Card, ...]], ...],
         returned: Sequence[tuple[int, int]],
     ) -> None:
-        """Record the end of the hand (stacks already paid)."""
+        """Record the end of the hand (stacks already paid); the :class:`HandResult` is built
+        when first asked for."""
         self.over = True
         self.runner = None
         self.events.append(
-            ev.HandEnded(tuple((p.seat, p.stack) for p in self.players), self.carry_out)
+            ev.HandEnded(tuple([(p.seat, p.stack) for p in self.players]), self.carry_out)
         )
-        self.result = ev.HandResult(
-            hand_number=self.number,
-            game=self.rules.name,
-            pots=pots,
-            shown=shown,
-            uncontested=uncontested,
-            openers=openers,
-            passed_out=self.passed_out,
-            carried=self.carry_out,
-            returned=tuple(returned),
-            final_stacks={p.pid: p.stack for p in self.players},
-            note=self.carry_note,
-        )
+        self._result_parts = (pots, shown, uncontested, openers, returned)
+
+    @property
+    def result(self) -> ev.HandResult | None:
+        """The summary of the hand once it is over."""
+        if self._result is None and self._result_parts is not None:
+            pots, shown, uncontested, openers, returned = self._result_parts
+            self._result = ev.HandResult(
+                hand_number=self.number,
+                game=self.rules.name,
+                pots=pots,
+                shown=shown,
+                uncontested=uncontested,
+                openers=openers,
+                passed_out=self.passed_out,
+                carried=self.carry_out,
+                returned=tuple(returned),
+                final_stacks={p.pid: p.stack for p in self.players},
+                note=self.carry_note,
+            )
+        return self._result

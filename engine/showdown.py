@@ -103,7 +103,7 @@ def settle(h: Hand, returned: Sequence[tuple[int, int]]) -> None:
     )
     total = sum(amount for amount, _ in pots)
     wild = h.wild_cards()
-    high_ranking = h.high_ranking()
+    high_ranking = h.high_ranking() if h.requirement or rules.win_requirement else rules.high
     openers: list[tuple[int, tuple[Card, ...]]] = []
     opener = h.opener
     if (
@@ -133,7 +133,8 @@ def settle(h: Hand, returned: Sequence[tuple[int, int]]) -> None:
             share = ev.PotShare(winner.seat, winner.pid, amount, "all", None)
             results.append(ev.PotResult(k, amount, tuple(players[i].seat for i in claim), (share,)))
             h.events.append(ev.PotAwarded(k, amount, ((winner.seat, amount, "all"),)))
-        _diablo(h, winner_ids={winner.index}, total=total)
+        if rules.opener_must_win:
+            _diablo(h, winner_ids={winner.index}, total=total)
         h.last_action = (winner.seat, "wins", total)
         h._close(tuple(results), (), winner.seat, tuple(openers), returned)
         return
@@ -161,7 +162,8 @@ def settle(h: Hand, returned: Sequence[tuple[int, int]]) -> None:
         lows[p.index] = lv
         events.append(ev.Shown(p.seat, cards, hv, lv))
         shown.append(ev.ShownHand(p.seat, p.pid, cards, hv, lv, p.declared))
-    _emit_openers(h, openers)
+    if openers:
+        _emit_openers(h, openers)
 
     if rules.win_requirement is not None:
         req = rules.win_requirement
@@ -236,7 +238,8 @@ def settle(h: Hand, returned: Sequence[tuple[int, int]]) -> None:
     if carried_back:
         h.carry_note = "part of the pot stays: no eligible hand met the requirement to win"
         h.trips_failed = True
-    _diablo(h, winner_ids=won, total=total - carried_back)
+    if rules.opener_must_win:
+        _diablo(h, winner_ids=won, total=total - carried_back)
     h._close(tuple(results), tuple(shown), None, tuple(openers), returned)
 
 

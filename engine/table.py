@@ -21,6 +21,7 @@ chips.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -41,6 +42,7 @@ __all__ = ["Table", "TableConfig", "TableOptions"]
 
 _PROGRESSIVE = (11, 12, 13, 14, 13, 12)
 _RULES_CACHE: dict[tuple[str, tuple[str, ...] | None], GameRules] = {}
+_DERIVED: dict[TableConfig, tuple[int, tuple[Structure, ForcedBets], HandOptions]] = {}
 
 
 @dataclass(frozen=True, slots=True)
@@ -242,6 +244,32 @@ class TableConfig:
         )
 
 
+_FACTORIALS: dict[int, int] = {}
+
+
+def _shuffle(pack: Sequence[Card], rng: random.Random) -> tuple[Card, ...]:
+    """``pack`` in a uniformly random order drawn from ``rng``.
+
+    One random integer below ``n!`` (drawn by rejection, so exactly uniform) is read as the
+    digits of a Fisher-Yates shuffle in mixed radix: fewer calls into the generator than
+    :meth:`random.Random.shuffle`, and a single read of the operating system's entropy with
+    :class:`random.SystemRandom`.
+    """
+    n = len(pack)
+    total = _FACTORIALS.get(n)
+    if total is None:
+        total = _FACTORIALS[n] = math.factorial(n)
+    bits = total.bit_length()
+    x = rng.getrandbits(bits)
+    while x >= total:
+        x = rng.getrandbits(bits)
+    order = list(pack)
+    for i in range(n - 1, 0, -1):
+        x, j = divmod(x, i + 1)
+        order[i], order[j] = order[j], order[i]
+    return tuple(order)
+
+
 class _Seat:
     __slots__ = ("leaving", "player_id", "sitting_out", "stack")
 
@@ -261,19 +289,25 @@ class Table:
     """A table (see the module docstring and :mod:`engine` for the whole interface)."""
 
     def __init__(self, config: TableConfig | None = None) -> None:
-        self.config = config if config is not None else TableConfig()
-        self.seats: list[_Seat | None] = [None] * self.config.seats
-        self._stakes = self.config.stakes
-        options = self.config.options
-        self._hand_options = HandOptions(
-            second_round_from_opener=options.second_round_from_opener,
-            draw_limit=options.draw_limit,
-            diablo_cap=options.diablo_cap,
-        )
+        self.config = config = config if config is not None else TableConfig()
+        derived = _DERIVED.get(config)
+        if derived is None:
+            options = config.options
+            derived = _DERIVED[config] = (
+                config.seats,
+                config.stakes,
+                HandOptions(
+                    second_round_from_opener=options.second_round_from_opener,
+                    draw_limit=options.draw_limit,
+                    diablo_cap=options.diablo_cap,
+                ),
+            )
+        seats, self._stakes, self._hand_options = derived
+        self.seats: list[_Seat | None] = [None] * seats
         self.button: int | None = None
         self.hand_number = 0
         self.hand: Hand | None = None
-        self.last_result: ev.HandResult | None = None
+        self._last_hand: Hand | None = None
         # What carries from one deal to the next.
         self.carried = 0
         self.carry_reason = ""
@@ -472,9 +506,7 @@ class Table:
     ) -> tuple[Card, ...]:
         pack = rules.deck.cards()
         if deck is None:
-            order = list(pack)
-            rng.shuffle(order)
-            return tuple(order)
+            return _shuffle(pack, rng)
         given = tuple(deck)
         known = set(pack)
         seen: set[Card] = set()
@@ -502,8 +534,7 @@ class Table:
         reason = self.can_start()
         if reason is not None:
             raise TableError(reason)
-        rules = self.config.rules()
-        full_deck = self._complete_deck(rules, deck, rng)
+        full_deck = self._complete_deck(self.config.rules(), deck, rng)
         seed = rng.getrandbits(62)
         return self._start(full_deck, seed)
 
@@ -612,7 +643,7 @@ class Table:
             if seat.leaving:
                 self.payouts[p.pid] = self.payouts.get(p.pid, 0) + p.stack
                 self.seats[p.seat] = None
-        self.last_result = hand.result
+        self._last_hand = hand
         self.carried = hand.carry_out
         self.deal_passes = True
         self.reante = True
@@ -668,15 +699,12 @@ class Table:
         hand = self.hand
         if hand is None or hand.over:
             raise IllegalAction("no hand is in progress")
-        if isinstance(who, str):
-            p = hand.by_pid.get(who)
-            if p is None:
+        found = hand.by_seat.get(who) if who.__class__ is int else hand.by_pid.get(who)  # type: ignore[arg-type]
+        if found is None:
+            if isinstance(who, str):
                 raise IllegalAction(f"{who} is not playing this hand")
-        else:
-            found = hand.by_seat.get(who)
-            if found is None:
-                raise IllegalAction(f"nobody in seat {who!r} is playing this hand")
-            p = found
+            raise IllegalAction(f"nobody in seat {who!r} is playing this hand")
+        p = found
         start = len(hand.events)
         hand.act(p, action)
         self._journal.append(("act", p.seat, action))
@@ -692,7 +720,12 @@ class Table:
     @property
     def result(self) -> ev.HandResult | None:
         """The result of the last finished hand."""
-        return self.last_result
+        return None if self._last_hand is None else self._last_hand.result
+
+    @property
+    def last_result(self) -> ev.HandResult | None:
+        """The same as :attr:`result`."""
+        return self.result
 
     def chips(self) -> int:
         """Every chip at the table: stacks, chips in the middle, carried pots, and payouts not

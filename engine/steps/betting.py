@@ -44,25 +44,33 @@ class BettingRound(Runner):
 
     kind = "bet"
 
+    # Every other attribute is set by begin(), which always runs right after construction.
+    current: Player | None
+    max_bet: int
+    min_bet: int
+    min_incr: int
+    full_level: int
+    limit: int | None
+    fixed: bool
+    pot_limit: bool
+    max_raises: int | None
+    aggressions: int
+    shorts: list[int]
+    acted: set[int]
+    checked: set[int]
+    aggressor: Player | None
+    opening: bool
+    after_draw: bool
+
     def __init__(self, hand: Hand, step: BetStep) -> None:
-        super().__init__(hand)
+        self.hand = hand
+        self.done = False
         self.step = step
-        self.current: Player | None = None
-        self.max_bet = 0
-        self.min_bet = 0
-        self.min_incr = 0
-        self.full_level = 0
-        self.limit: int | None = None
-        self.fixed = False
-        self.pot_limit = False
-        self.max_raises: int | None = None
-        self.aggressions = 0
-        self.shorts: list[int] = []
-        self.acted: set[int] = set()
-        self.checked: set[int] = set()
-        self.aggressor: Player | None = None
-        self.opening = False
-        self.after_draw = False
+        self.current = None
+        self.shorts = []
+        self.acted = set()
+        self.checked = set()
+        self.aggressor = None
 
     # -- setup ----------------------------------------------------------------------------------
 
@@ -71,8 +79,11 @@ class BettingRound(Runner):
         step = self.step
         self.number = h.next_number("bet")
         self.opening = h.opening_pending
-        self.after_draw = h.counters.get("draw", 0) > 0
-        limits = h.structure.limits(step.tier is BetTier.BIG, step.scale)
+        self.after_draw = "draw" in h.counters
+        key = (step.tier, step.scale)
+        limits = h.limits_cache.get(key)
+        if limits is None:
+            limits = h.limits_cache[key] = h.structure.limits(step.tier is BetTier.BIG, step.scale)
         min_bet = limits.min_bet
         if step.double_min and h.last_round_bet:
             min_bet = max(min_bet, 2 * h.last_round_bet)

@@ -51,6 +51,7 @@ class DrawRound(Runner):
         self.exchanged = 0
         self._counts: dict[tuple[int, int, int], tuple[tuple[int, ...], int | None]] = {}
         self.limit = DRAW_FOUR_WITH_ACE
+        self._needs: dict[int, int] = {}
 
     def begin(self) -> None:
         h = self.hand
@@ -115,13 +116,16 @@ class DrawRound(Runner):
         """The allowed discard counts for ``p`` and the count that needs an ace kept."""
         held = len(p.cards)
         supply = self._supply()
-        later = len(self.queue) - self.pos - 1
-        if not self.series and supply >= self._most_needed(held):
+        need = self._needs.get(held)
+        if need is None:
+            need = self._needs[held] = self._most_needed(held)
+        if not self.series and supply >= need:
             key = (held, -1, -1)  # plenty of cards: the stub does not limit anything
         else:
-            key = (held, supply, later)
+            key = (held, supply, len(self.queue) - self.pos - 1)
         cached = self._counts.get(key)
         if cached is None:
+            later = len(self.queue) - self.pos - 1
             cached = self._counts[key] = self._compute_counts(held, supply, later)
         return cached
 
