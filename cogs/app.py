@@ -12,7 +12,7 @@ from data import Database
 
 log = logging.getLogger("poker")
 
-EXTENSIONS = ("cogs.economy", "cogs.poker")
+EXTENSIONS = ("cogs.economy", "cogs.poker", "cogs.history")
 
 
 class PokerBot(commands.Bot):
