@@ -12,10 +12,34 @@ and number of players that suit it, and the optional rules a table may switch on
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from engine.rules import Bet, BetTier, Deal, Draw, GameRules
-from engine.stakes import FixedLimit, ForcedBets, Structure
+from engine.cards import ONE_EYED_JACKS_AND_KING
+from engine.hands import Ranking
+from engine.modifiers import MODIFIER_KEYS, apply_modifier, apply_modifiers, rollout_steps
+from engine.modifiers import game_name as _name
+from engine.rules import (
+    DRAW_FIVE,
+    DRAW_FOUR,
+    Bet,
+    BetStart,
+    BetTier,
+    Deal,
+    DealBoard,
+    DeckKind,
+    Declare,
+    Draw,
+    DrawLimit,
+    DrawSeries,
+    DrawStart,
+    GameRules,
+    Pass,
+    PassDirection,
+    Requirement,
+    Split,
+    WildCards,
+)
+from engine.stakes import FixedLimit, ForcedBets, NoLimit, Structure
 
 __all__ = [
     "VARIANTS",
@@ -73,18 +97,31 @@ class Variant:
 
     def build(self, enabled: Iterable[str] | None = None) -> GameRules:
         """The rules with the options in ``enabled`` on and the others off (``None``: the
-        defaults).
+        defaults). Besides the variant's own options, any modifier of
+        :mod:`engine.modifiers` may be given (``"wild:13"`` for kings wild); the name then
+        says so ("Five-card draw, kings wild").
 
-        :raises ValueError: for an unknown option.
+        :raises ValueError: for an unknown option or one that does not fit the game.
         """
-        chosen = {o.key for o in self.options if o.default} if enabled is None else set(enabled)
+        own = {o.key: o for o in self.options}
+        if enabled is None:
+            chosen = [o.key for o in self.options if o.default]
+        else:
+            chosen = list(dict.fromkeys(enabled))
         for key in chosen:
-            self.option(key)
+            if key not in own and key not in MODIFIER_KEYS:
+                known = ", ".join(own) or "none"
+                raise ValueError(
+                    f"{self.name} has no option {key!r} (its options: {known}; any modifier "
+                    "of engine.modifiers also works)"
+                )
         rules = self.base_rules
-        for option in self.options:
-            if option.key in chosen:
-                rules = option.apply(rules)
-        return rules
+        for key in chosen:
+            rules = own[key].apply(rules) if key in own else apply_modifier(rules, key)
+        defaults = [o.key for o in self.options if o.default]
+        if chosen == defaults:
+            return replace(rules, name=self.rules.name)
+        return apply_modifiers(rules, (), name=_name(self.rules.name, chosen)).rules
 
     @property
     def base_rules(self) -> GameRules:
@@ -113,10 +150,196 @@ def _variant(
     return Variant(slug, name, description, rules, structure, forced_bets, max_players, options)
 
 
-FIVE_CARD_DRAW_STEPS = (Deal(5), Bet(), Draw(), Bet(tier=BetTier.BIG))
-"""Five cards, a betting round, one draw, a betting round at the big tier."""
+def _option(key: str, label: str, description: str, default: bool = False) -> VariantOption:
+    return VariantOption(key, label, description, lambda rules: apply_modifier(rules, key), default)
 
-FIVE_CARD_DRAW = GameRules("Five-card draw", FIVE_CARD_DRAW_STEPS, max_players=10)
+
+BUG = _option(
+    "bug", "The bug", "A joker joins the pack; it counts as an ace or fills a straight or flush."
+)
+PROGRESSIVE = _option(
+    "progressive",
+    "Progressive jackpots",
+    "After a deal nobody opens, the next one needs queens to open, then kings, then aces, "
+    "then back down.",
+)
+JACKPOT_LIMIT = _option(
+    "jackpot-limit",
+    "Jackpot limit",
+    "After a deal nobody opens, bets may be as large as the pot that was carried over.",
+)
+
+_BIG = BetTier.BIG
+
+
+def _draw_game(name: str, **fields: object) -> GameRules:
+    steps = (Deal(5), Bet(), Draw(), Bet(tier=_BIG))
+    return GameRules(name, steps, **fields)  # type: ignore[arg-type]
+
+
+FIVE_CARD_DRAW = _draw_game("Five-card draw", max_players=10)
+JACKS_OR_BETTER = _draw_game(
+    "Jacks or better", max_players=10, open_requirement=Requirement.pair(11)
+)
+TRIPS_TO_WIN = _draw_game(
+    "Trips to win",
+    max_players=10,
+    open_requirement=Requirement.pair(11),
+    win_requirement=Requirement.trips(),
+)
+DEUCES_WILD = _draw_game(
+    "Deuces wild",
+    max_players=10,
+    open_requirement=Requirement.pair(11),
+    wild=WildCards(ranks=frozenset({2})),
+)
+ONE_EYED_JACKS = _draw_game(
+    "One-eyed jacks", max_players=10, wild=WildCards(cards=ONE_EYED_JACKS_AND_KING)
+)
+WILD_WIDOW = GameRules(
+    "Wild widow",
+    (Deal(4), DealBoard(wild_rank=True), Deal(1), Bet(), Draw(), Bet(tier=_BIG)),
+    max_players=10,
+)
+DIABLO = GameRules(
+    "Diablo",
+    (Deal(5), Bet(), Draw(limit=DrawLimit(2)), Bet(tier=_BIG)),
+    wild=WildCards(ranks=frozenset({2})),
+    opener_must_win=True,
+    max_players=10,
+)
+ALL_FOR_ONE = GameRules(
+    "All for one", (Deal(5), Bet(), DrawSeries()), max_players=8, pass_out_on_checks=True
+)
+STRIPPED_DECK = GameRules(
+    "32-card poker",
+    (Deal(5), Bet(), Draw(), Bet(tier=_BIG)),
+    deck=DeckKind.STRIPPED,
+    high=Ranking.STRIPPED_HIGH,
+    max_players=5,
+)
+SEVEN_CARD_DRAW = GameRules(
+    "Seven-card draw",
+    (
+        Deal(7),
+        Bet(),
+        Draw(limit=DRAW_FOUR, start=DrawStart.AFTER_BLINDS),
+        Bet(tier=_BIG, start=BetStart.DEALER_LEFT, double_min=True),
+    ),
+    max_players=6,
+)
+
+_LOWBALL_STEPS = (Deal(5), Bet(checking=False), Draw(limit=DRAW_FIVE), Bet(tier=_BIG))
+CALIFORNIA_LOWBALL = GameRules(
+    "California lowball",
+    _LOWBALL_STEPS,
+    deck=DeckKind.WITH_JOKER,
+    split=Split.LOW,
+    low=Ranking.ACE_TO_FIVE,
+    seven_rule=True,
+    no_check_raise=True,
+)
+KANSAS_CITY = GameRules(
+    "Kansas City lowball", _LOWBALL_STEPS, split=Split.LOW, low=Ranking.DEUCE_TO_SEVEN
+)
+ACE_TO_SIX = GameRules(
+    "Ace-to-six lowball", _LOWBALL_STEPS, split=Split.LOW, low=Ranking.ACE_TO_SIX
+)
+_TURNED_LOW_STEPS = (
+    Deal(5),
+    Bet(),
+    Draw(limit=DRAW_FIVE),
+    Bet(tier=_BIG, start=BetStart.DEALER_LEFT),
+)
+JOHNSON = GameRules(
+    "Johnson",
+    (Deal(5), Bet(), Draw(), Bet(tier=_BIG)),
+    deck=DeckKind.WITH_JOKER,
+    switch_on_pass_out=GameRules(
+        "Johnson, turned to lowball",
+        _TURNED_LOW_STEPS,
+        deck=DeckKind.WITH_JOKER,
+        split=Split.LOW,
+        low=Ranking.ACE_TO_FIVE,
+        seven_rule=True,
+        no_check_raise=True,
+    ),
+)
+JACKS_BACK = GameRules(
+    "Jacks back",
+    (Deal(5), Bet(), Draw(), Bet(tier=_BIG)),
+    deck=DeckKind.WITH_JOKER,
+    open_requirement=Requirement.pair(11),
+    switch_on_pass_out=GameRules(
+        "Jacks back, turned to lowball",
+        _TURNED_LOW_STEPS,
+        deck=DeckKind.WITH_JOKER,
+        split=Split.LOW,
+        low=Ranking.ACE_TO_FIVE,
+    ),
+)
+CALIFORNIA_HIGH_LOW = _draw_game(
+    "California high-low split",
+    deck=DeckKind.WITH_JOKER,
+    split=Split.HIGH_LOW,
+    low=Ranking.ACE_TO_FIVE,
+    low_qualifier=8,
+)
+HIGH_LOW_DECLARE = GameRules(
+    "High-low declare",
+    (Deal(5), Bet(), Draw(), Bet(tier=_BIG), Declare()),
+    split=Split.DECLARE,
+    low=Ranking.ACE_TO_FIVE,
+)
+DOUBLE_DRAW = apply_modifiers(
+    CALIFORNIA_LOWBALL, ["draws:2"], name="Double-draw California lowball"
+).rules
+TRIPLE_DRAW = apply_modifiers(KANSAS_CITY, ["draws:3"], name="Deuce-to-seven triple draw").rules
+FOUR_BEFORE = apply_modifiers(CALIFORNIA_LOWBALL, ["four-before"], name="Four-before lowball").rules
+Q_BALL = GameRules(
+    "Q-Ball",
+    (
+        Deal(3),
+        Bet(checking=False),
+        Deal(1),
+        Bet(tier=_BIG, start=BetStart.DEALER_LEFT, checking=False),
+        Deal(1),
+        Bet(tier=_BIG, start=BetStart.DEALER_LEFT),
+        Draw(limit=DRAW_FIVE),
+        Bet(tier=_BIG, scale=2),
+    ),
+    deck=DeckKind.WITH_JOKER,
+    split=Split.LOW,
+    low=Ranking.ACE_TO_FIVE,
+)
+SHOTGUN = GameRules("Shotgun", (Deal(5), Bet(), Draw(), *rollout_steps()))
+SKINNY_MINNIE = replace(
+    SHOTGUN, name="Skinny Minnie", split=Split.HIGH_LOW, low=Ranking.ACE_TO_FIVE, low_qualifier=8
+)
+SPIT_IN_THE_OCEAN = GameRules(
+    "Spit in the ocean",
+    (Deal(4), DealBoard(wild_rank=True, plays=True), Bet(), Draw(), Bet(tier=_BIG)),
+    max_players=10,
+)
+ANACONDA = GameRules(
+    "Anaconda",
+    (
+        Deal(7),
+        Bet(),
+        Pass(3, PassDirection.LEFT),
+        Bet(),
+        Pass(2, PassDirection.RIGHT),
+        Bet(tier=_BIG),
+        Pass(1, PassDirection.LEFT),
+        Bet(tier=_BIG),
+    ),
+    max_players=7,
+    pass_out_on_checks=False,
+)
+
+_ANTE = ForcedBets.antes(1)
+_BLINDS = ForcedBets.with_blinds(1, 2)
+_LIMIT = FixedLimit(2)
 
 _CATALOGUE: tuple[Variant, ...] = (
     _variant(
@@ -128,9 +351,324 @@ _CATALOGUE: tuple[Variant, ...] = (
         "best poker hand takes the pot. If nobody bets before the draw, the deal moves on and "
         "the antes stay for the next hand.",
         FIVE_CARD_DRAW,
-        FixedLimit(2),
-        ForcedBets.antes(1),
+        _LIMIT,
+        _ANTE,
         6,
+        (BUG,),
+    ),
+    _variant(
+        "jacks-or-better",
+        "Jacks or better",
+        "Jackpots: five-card draw in which nobody may open the first round without a pair of "
+        "jacks or better (two small pairs do too). Once someone opens, anyone may call or "
+        "raise. A deal nobody opens is thrown in and everyone antes again into the same pot. "
+        "An opener who breaks the openers to chase a better hand keeps the discarded ones "
+        "aside, and the openers are shown when the pot is paid, even without a showdown.",
+        JACKS_OR_BETTER,
+        _LIMIT,
+        _ANTE,
+        7,
+        (PROGRESSIVE, JACKPOT_LIMIT, BUG),
+    ),
+    _variant(
+        "trips-to-win",
+        "Jacks or better, trips to win",
+        "Jacks or better to open, and three of a kind or better to win. A player left alone "
+        "must still show trips to take the pot. When nobody holds trips after the draw, the "
+        "pot stays: those who folded are out, the others ante again and play a new deal for "
+        "it among themselves.",
+        TRIPS_TO_WIN,
+        _LIMIT,
+        _ANTE,
+        7,
+        (PROGRESSIVE, BUG),
+    ),
+    _variant(
+        "deuces-wild",
+        "Deuces wild",
+        "Jacks or better with the four deuces wild: a deuce becomes whatever card helps most, "
+        "so five of a kind is possible and beats a straight flush. A deuce never copies a card "
+        "already in the hand, except to make five of a kind.",
+        DEUCES_WILD,
+        _LIMIT,
+        _ANTE,
+        7,
+        (PROGRESSIVE, BUG),
+    ),
+    _variant(
+        "one-eyed-jacks",
+        "One-eyed jacks",
+        "Five-card draw in which the cards drawn in profile are wild: the jack of spades, the "
+        "jack of hearts and the king of diamonds. Any other rank can be made wild the same way "
+        "with a table option.",
+        ONE_EYED_JACKS,
+        _LIMIT,
+        _ANTE,
+        7,
+        (BUG,),
+    ),
+    _variant(
+        "wild-widow",
+        "Wild widow",
+        "Five-card draw where the wild rank is decided during the deal: after everyone has "
+        "four cards, one card goes face up in the middle, and the other three cards of its "
+        "rank are wild for everybody. Then the fifth card, a betting round, the draw, a last "
+        "round and the showdown.",
+        WILD_WIDOW,
+        _LIMIT,
+        _ANTE,
+        7,
+        (BUG,),
+    ),
+    _variant(
+        "diablo",
+        "Diablo",
+        "Deuces wild, and nobody may draw more than two cards. Whoever opens had better win: "
+        "if anyone else takes the pot, the opener pays a new pot as large as the one just won, "
+        "and the next deal is played for it with no antes. This goes on until an opener wins. "
+        "A table may cap the size of that new pot.",
+        DIABLO,
+        _LIMIT,
+        _ANTE,
+        7,
+    ),
+    _variant(
+        "all-for-one",
+        "All for one and one for all",
+        "Five cards and a betting round, then round after round of drawing and betting while "
+        "the stub lasts. In each drawing round a player stands pat, swaps one card, or throws "
+        "in all five for a fresh hand, and each round starts one seat further left. A full "
+        "swap is refused when the stub could not then give every later player one card; when "
+        "fewer cards remain than players, or nobody swapped anything, the showdown follows.",
+        ALL_FOR_ONE,
+        _LIMIT,
+        _ANTE,
+        6,
+    ),
+    _variant(
+        "32-card-poker",
+        "32-card poker",
+        "Five-card draw with the short pack, aces down to sevens, for up to five players. A "
+        "flush beats a full house, the ace also plays below the seven in a straight (A-7-8-9-10), "
+        "and otherwise equal hands are settled by the suit of their best card: hearts, then "
+        "diamonds, clubs, spades. With the Bosnian exchange, a player drawing four gets three "
+        "cards, then one face up and one face down, and keeps one of those two.",
+        STRIPPED_DECK,
+        _LIMIT,
+        _ANTE,
+        4,
+        (_option("bosnian", "Bosnian exchange", "The Bosnian choice on a four-card draw."),),
+    ),
+    _variant(
+        "seven-card-draw",
+        "Seven-card draw",
+        "Seven cards each after a small and a big blind. The first round starts left of the "
+        "big blind, then each player, from the left of the big blind, may swap up to four "
+        "cards. In the second round, led from the dealer's left, a bet must be at least twice "
+        "the last bet of the first round. The best five of the seven cards win. Best for four "
+        "players; six can play.",
+        SEVEN_CARD_DRAW,
+        NoLimit(2),
+        _BLINDS,
+        4,
+    ),
+    _variant(
+        "california-lowball",
+        "California lowball",
+        "The lowest hand wins, counted ace-to-five: straights and flushes do not count, so "
+        "5-4-3-2-A is the best hand. A joker in the pack fills in as the lowest card the hand "
+        "is missing. Blinds instead of antes, no checking before the draw, and two house "
+        "rules: whoever checks a seven-high or better after the draw cannot win what is bet "
+        "after that check, and in fixed limit a player who checks after the draw may not "
+        "raise in that round.",
+        CALIFORNIA_LOWBALL,
+        _LIMIT,
+        _BLINDS,
+        8,
+    ),
+    _variant(
+        "kansas-city-lowball",
+        "Kansas City lowball",
+        "Deuce-to-seven lowball with one draw: aces are high, straights and flushes count "
+        "against you, and 7-5-4-3-2 of mixed suits is the best hand. No joker and no special "
+        "house rules.",
+        KANSAS_CITY,
+        _LIMIT,
+        _BLINDS,
+        8,
+    ),
+    _variant(
+        "ace-to-six-lowball",
+        "Ace-to-six lowball",
+        "Lowball as played in the eastern United States and Britain: aces are low, but "
+        "straights and flushes count against you, so 6-4-3-2-A is the best hand.",
+        ACE_TO_SIX,
+        _LIMIT,
+        _BLINDS,
+        8,
+    ),
+    _variant(
+        "johnson",
+        "Johnson",
+        "Antes and five cards, with a joker. Anyone may open the first round with anything, "
+        "and then it is five-card draw for high, the joker playing as the bug. If nobody "
+        "opens, the players keep their cards and the game turns into California lowball: the "
+        "player on the dealer's left may open again, now for low. If that round is passed too, "
+        "everyone antes and a new deal follows.",
+        JOHNSON,
+        _LIMIT,
+        _ANTE,
+        6,
+    ),
+    _variant(
+        "jacks-back",
+        "Jacks back",
+        "Johnson with jacks or better needed to open the high round. If nobody opens, the same "
+        "cards are played for low, from the dealer's left; if that is passed too, the cards "
+        "are thrown in. Optional: the player left of the dealer posts a blind when the game "
+        "turns to lowball, and the seven rule and no check-raise apply to the lowball part.",
+        JACKS_BACK,
+        _LIMIT,
+        _ANTE,
+        5,
+        (
+            _option(
+                "lowball-blind",
+                "Blind in the lowball round",
+                "When the game turns to lowball the player left of the dealer posts a blind.",
+            ),
+            _option("seven-rule", "Seven rule", "California lowball's seven rule when low."),
+            _option("no-check-raise", "No check-raise", "No check-raise in the lowball part."),
+        ),
+    ),
+    _variant(
+        "california-high-low",
+        "California high-low split",
+        "Five-card draw with a joker in which the best high hand and the best ace-to-five low "
+        "share the pot. A low needs eight-high or better; if nobody has one, high takes it "
+        "all. Cards speak, and one hand can win both ways (a wheel is a straight and the best "
+        "low). An odd chip goes to the high half.",
+        CALIFORNIA_HIGH_LOW,
+        _LIMIT,
+        _ANTE,
+        8,
+    ),
+    _variant(
+        "high-low-declare",
+        "High-low declare",
+        "After the last betting round everyone still in declares, secretly and at once, for "
+        "high, low or both. High hands compete among those who declared high (or both), low "
+        "hands among those who declared low (or both), with no qualifier. If nobody declares "
+        "one way, the whole pot goes the other way. Declaring both means winning both outright "
+        "with no tie, or winning nothing.",
+        HIGH_LOW_DECLARE,
+        _LIMIT,
+        _ANTE,
+        8,
+        (
+            _option("low:27", "Deuce-to-seven lows", "Lows counted deuce-to-seven."),
+            _option("low:a6", "Ace-to-six lows", "Lows counted ace-to-six."),
+        ),
+    ),
+    _variant(
+        "double-draw-lowball",
+        "Double-draw California lowball",
+        "California lowball with two draws and three betting rounds: more chances to make a "
+        "smooth low, and more rounds to bet it.",
+        DOUBLE_DRAW,
+        _LIMIT,
+        _BLINDS,
+        6,
+    ),
+    _variant(
+        "triple-draw-27",
+        "Deuce-to-seven triple draw",
+        "Deuce-to-seven lowball with three draws and four betting rounds, at fixed limit: the "
+        "small bet in the first two rounds and the big bet in the last two.",
+        TRIPLE_DRAW,
+        _LIMIT,
+        _BLINDS,
+        6,
+    ),
+    _variant(
+        "four-before",
+        "Four-before lowball",
+        "Lowball in which everyone is dealt four cards. After the first betting round each "
+        "player draws one card more than they discard, making five, so nobody starts with a "
+        "complete hand. Then the last round and the showdown.",
+        FOUR_BEFORE,
+        _LIMIT,
+        _BLINDS,
+        8,
+    ),
+    _variant(
+        "q-ball",
+        "Q-Ball",
+        "Ace-to-five lowball with a joker and three blinds: one from the dealer, one from the "
+        "next player, two from the one after. Three cards each and a round with no checking, "
+        "a fourth card and another round in which the first player must open or fold, a fifth "
+        "card and a round where checking is allowed, then a draw and a final round. Best at "
+        "fixed limit 1-2-2-4.",
+        Q_BALL,
+        FixedLimit(1, 2),
+        ForcedBets(blinds=(1, 1, 2), blinds_from_dealer=True),
+        6,
+    ),
+    _variant(
+        "shotgun",
+        "Shotgun (roll 'em out)",
+        "Five cards, a betting round and a draw, then a rollout: each player lays the five "
+        "cards face down in an order that cannot change, and the first card of every hand is "
+        "turned up, followed by a betting round; then the second card, the third and the "
+        "fourth, each with its own round, before the showdown. Played for high here; low and "
+        "high-low are table options.",
+        SHOTGUN,
+        _LIMIT,
+        _ANTE,
+        7,
+        (
+            _option("low:a5", "For low", "Play the rollout for ace-to-five low."),
+            _option("hilo:8", "High-low", "Split high and low, eight or better for low."),
+        ),
+    ),
+    _variant(
+        "skinny-minnie",
+        "Skinny Minnie",
+        "Shotgun played high-low: the rollout decides both halves, and a low needs eight or "
+        "better. With the declare option, players declare instead of needing a qualifier.",
+        SKINNY_MINNIE,
+        _LIMIT,
+        _ANTE,
+        7,
+        (_option("declare", "Declare", "Declare high, low or both instead of a qualifier."),),
+    ),
+    _variant(
+        "spit-in-the-ocean",
+        "Spit in the ocean",
+        "Four cards each and one card face up in the middle that counts as the fifth card of "
+        "every hand. That card, and every card of its rank, is wild. A betting round, a draw "
+        "that keeps hands at four cards, a last round and the showdown, for high.",
+        SPIT_IN_THE_OCEAN,
+        _LIMIT,
+        _ANTE,
+        7,
+    ),
+    _variant(
+        "anaconda",
+        "Anaconda (pass the trash)",
+        "Seven cards each. After a betting round, everyone picks three cards to pass to the "
+        "left, all at once and before seeing what comes from the right; another round, then "
+        "two cards to the right, another round, one card to the left, and a last round. The "
+        "best five of the seven cards win. Tables may drop the first betting round or finish "
+        "with a rollout.",
+        ANACONDA,
+        _LIMIT,
+        _ANTE,
+        6,
+        (
+            _option("no-first-round", "No first round", "No betting before the first pass."),
+            _option("rollout", "Rollout", "Finish with a rollout of five of the seven cards."),
+        ),
     ),
 )
 

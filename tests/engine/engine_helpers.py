@@ -92,8 +92,10 @@ def random_action(rng: random.Random, table: Table) -> tuple[int, Action]:
         choices: list[Action] = []
         if legal.can_check:
             choices += [Check()] * 3
-        else:
+        elif legal.to_call > 0:
             choices += [Call()] * 3 + [Fold()]
+        else:
+            choices.append(Fold())  # open or fold
         if legal.min_to is not None and legal.max_to is not None:
             amount = rng.randint(legal.min_to, legal.max_to)
             choices += [Raise(amount) if not legal.is_bet else Bet(amount)] * 2

@@ -1,0 +1,500 @@
+"""Modifiers: named changes to a game's rules, the way home games bend them.
+
+A modifier is a small function from :class:`engine.rules.GameRules` to new rules, known by a
+stable key. Variants use them for their optional rules (``"progressive"``, ``"bug"``...) and
+dealer's choice uses them for ad-hoc games ("triple-draw California lowball, kings wild").
+
+Keys:
+
+=====================  ==========================================================
+``bug``                add the joker as a bug (fitter in ace-to-five low)
+``no-joker``           take the joker out
+``joker-wild``         add the joker, fully wild
+``wild:R``             rank ``R`` (2-14) wild, e.g. ``wild:2`` for deuces
+``one-eyed``           the one-eyed jacks and the king of diamonds wild
+``draws:N``            ``N`` drawing rounds (1-3), each followed by a betting round
+``four-before``        four cards dealt; the first draw gives one card more than discarded
+``low:a5``             lowball, ace-to-five (``low:27`` deuce-to-seven, ``low:a6`` ace-to-six)
+``high``               high hands only
+``hilo:8``             high-low split, low needs eight or better (``hilo:9``, ``hilo:any``)
+``declare``            high-low split by declaration
+``progressive``        progressive jackpots (openers rise after a passed-out deal)
+``jackpot-limit``      after a passed-out deal, bets up to the pot
+``lowball-blind``      jacks back: a blind when the game turns to lowball
+``seven-rule``         California lowball's seven rule
+``no-check-raise``     no check-raise in fixed-limit rounds after the draw
+``bosnian``            the Bosnian exchange on a four-card draw
+``no-first-round``     no betting round right after the deal (anaconda)
+``rollout``            a rollout instead of the plain showdown
+=====================  ==========================================================
+
+:func:`apply_modifiers` applies several in order and returns the new rules with a readable
+name and the guideline warnings; :func:`check_rules` refuses what cannot be played.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, replace
+
+from engine.cards import ONE_EYED_JACKS_AND_KING, Card
+from engine.hands import Ranking
+from engine.rules import (
+    DRAW_FOUR,
+    Arrange,
+    Bet,
+    BetTier,
+    Deal,
+    DealBoard,
+    DeckKind,
+    Declare,
+    Draw,
+    DrawSeries,
+    GameRules,
+    Pass,
+    Reveal,
+    Split,
+    Step,
+    WildCards,
+)
+
+__all__ = [
+    "MODIFIER_KEYS",
+    "Modified",
+    "apply_modifier",
+    "apply_modifiers",
+    "check_rules",
+    "describe_modifier",
+    "game_name",
+    "rollout_steps",
+    "rules_warnings",
+]
+
+_RANK_WORDS = {
+    2: "deuces",
+    3: "threes",
+    4: "fours",
+    5: "fives",
+    6: "sixes",
+    7: "sevens",
+    8: "eights",
+    9: "nines",
+    10: "tens",
+    11: "jacks",
+    12: "queens",
+    13: "kings",
+    14: "aces",
+}
+_LOWS = {"a5": Ranking.ACE_TO_FIVE, "27": Ranking.DEUCE_TO_SEVEN, "a6": Ranking.ACE_TO_SIX}
+_LOW_NAMES = {
+    Ranking.ACE_TO_FIVE: "ace-to-five",
+    Ranking.DEUCE_TO_SEVEN: "deuce-to-seven",
+    Ranking.ACE_TO_SIX: "ace-to-six",
+}
+
+_PROPER = frozenset(
+    ("California", "Kansas", "Johnson", "Diablo", "Q-Ball", "Skinny", "Anaconda", "Shotgun")
+)
+
+MODIFIER_KEYS: tuple[str, ...] = (
+    "bug",
+    "no-joker",
+    "joker-wild",
+    *(f"wild:{rank}" for rank in range(2, 15)),
+    "one-eyed",
+    "draws:1",
+    "draws:2",
+    "draws:3",
+    "four-before",
+    "low:a5",
+    "low:27",
+    "low:a6",
+    "high",
+    "hilo:8",
+    "hilo:9",
+    "hilo:any",
+    "declare",
+    "progressive",
+    "jackpot-limit",
+    "lowball-blind",
+    "seven-rule",
+    "no-check-raise",
+    "bosnian",
+    "no-first-round",
+    "rollout",
+)
+"""Every modifier key :func:`apply_modifier` knows."""
+
+
+@dataclass(frozen=True, slots=True)
+class Modified:
+    """The result of :func:`apply_modifiers`: the ``rules`` (named for people) and the
+    guideline ``warnings`` they break (too many wild cards, too many cards...)."""
+
+    rules: GameRules
+    warnings: tuple[str, ...]
+
+
+def describe_modifier(key: str) -> str:
+    """A few words for a modifier, as in a game's name ("kings wild").
+
+    :raises ValueError: for an unknown key.
+    """
+    if key.startswith("wild:"):
+        return f"{_RANK_WORDS[_wild_rank(key)]} wild"
+    words = {
+        "bug": "with the bug",
+        "no-joker": "no joker",
+        "joker-wild": "joker wild",
+        "one-eyed": "one-eyed jacks and king wild",
+        "draws:1": "single draw",
+        "draws:2": "double draw",
+        "draws:3": "triple draw",
+        "four-before": "four-before",
+        "low:a5": "ace-to-five low",
+        "low:27": "deuce-to-seven low",
+        "low:a6": "ace-to-six low",
+        "high": "high",
+        "hilo:8": "high-low split, eight or better",
+        "hilo:9": "high-low split, nine or better",
+        "hilo:any": "high-low split, any low",
+        "declare": "high-low declare",
+        "progressive": "progressive",
+        "jackpot-limit": "jackpot limit",
+        "lowball-blind": "blind in the lowball round",
+        "seven-rule": "seven rule",
+        "no-check-raise": "no check-raise",
+        "bosnian": "Bosnian exchange",
+        "no-first-round": "no bet before the first pass",
+        "rollout": "with a rollout",
+    }
+    try:
+        return words[key]
+    except KeyError:
+        raise ValueError(f"unknown modifier {key!r}") from None
+
+
+def _wild_rank(key: str) -> int:
+    try:
+        rank = int(key.split(":", 1)[1])
+    except ValueError:
+        raise ValueError(f"unknown modifier {key!r}") from None
+    if not 2 <= rank <= 14:
+        raise ValueError(f"a wild rank must be 2 to 14, not {rank}")
+    return rank
+
+
+def _steps(rules: GameRules, steps: Iterable[Step]) -> GameRules:
+    return replace(rules, steps=tuple(steps))
+
+
+def _both(rules: GameRules, change: Callable[[GameRules], GameRules]) -> GameRules:
+    """Apply ``change`` to the rules and to the game they switch to on a pass-out."""
+    switch = rules.switch_on_pass_out
+    changed = change(rules)
+    if switch is not None:
+        changed = replace(changed, switch_on_pass_out=change(switch))
+    return changed
+
+
+def _with_joker(rules: GameRules, wild: bool) -> GameRules:
+    if rules.deck is DeckKind.STRIPPED:
+        raise ValueError("the 32-card game is played without a joker")
+    return replace(
+        rules,
+        deck=DeckKind.WITH_JOKER,
+        wild=replace(rules.wild, joker=wild or rules.wild.joker),
+    )
+
+
+def _without_joker(rules: GameRules) -> GameRules:
+    deck = DeckKind.STANDARD if rules.deck is DeckKind.WITH_JOKER else rules.deck
+    return replace(rules, deck=deck, wild=replace(rules.wild, joker=False))
+
+
+def _add_wild(rules: GameRules, ranks: Iterable[int] = (), cards: Iterable[Card] = ()) -> GameRules:
+    wild = rules.wild
+    return replace(
+        rules,
+        wild=WildCards(
+            ranks=wild.ranks | frozenset(ranks),
+            cards=wild.cards | frozenset(cards),
+            joker=wild.joker,
+        ),
+    )
+
+
+def _set_draws(rules: GameRules, count: int) -> GameRules:
+    """``count`` drawing rounds, each followed by a betting round; the first half of the
+    betting rounds up to the last draw use the small tier and the rest the big tier (triple
+    draw: small, small, big, big). Steps after the last draw's betting round (a rollout, a
+    declaration) stay as they are."""
+    if not 1 <= count <= 3:
+        raise ValueError("a game has one to three draws")
+    steps = list(rules.steps)
+    if any(isinstance(s, DrawSeries | Pass) for s in steps):
+        raise ValueError(f"{rules.name} has no single draw to repeat")
+    draws = [i for i, step in enumerate(steps) if isinstance(step, Draw)]
+    if not draws:
+        raise ValueError(f"{rules.name} has no draw to repeat")
+    first = draws[0]
+    template = steps[first]
+    assert isinstance(template, Draw)
+    end = draws[-1] + 1
+    if end < len(steps) and isinstance(steps[end], Bet):
+        end += 1
+    before = steps[:first]
+    rounds = sum(1 for s in before if isinstance(s, Bet)) + count
+    small = (rounds + 1) // 2
+    rebuilt: list[Step] = []
+    number = 0
+    for step in before:
+        if isinstance(step, Bet):
+            step = replace(step, tier=BetTier.SMALL if number < small else BetTier.BIG)
+            number += 1
+        rebuilt.append(step)
+    for k in range(count):
+        rebuilt.append(template if k == 0 else replace(template, extra=0))
+        rebuilt.append(Bet(tier=BetTier.SMALL if number < small else BetTier.BIG))
+        number += 1
+    rebuilt.extend(steps[end:])
+    return _steps(rules, rebuilt)
+
+
+def _four_before(rules: GameRules) -> GameRules:
+    steps = list(rules.steps)
+    deal = next((i for i, s in enumerate(steps) if isinstance(s, Deal)), None)
+    draw = next((i for i, s in enumerate(steps) if isinstance(s, Draw)), None)
+    if deal is None or draw is None or rules.dealt_per_player != 5:
+        raise ValueError(f"{rules.name} cannot be dealt four-before")
+    first = steps[deal]
+    assert isinstance(first, Deal)
+    if first.count == 5:
+        steps[deal] = Deal(4, first.face_up)
+    else:
+        last = max(i for i, s in enumerate(steps) if isinstance(s, Deal))
+        last_deal = steps[last]
+        assert isinstance(last_deal, Deal)
+        if last_deal.count > 1:
+            steps[last] = Deal(last_deal.count - 1, last_deal.face_up)
+        else:
+            del steps[last]
+            draw = next(i for i, s in enumerate(steps) if isinstance(s, Draw))
+    draw_step = steps[draw]
+    assert isinstance(draw_step, Draw)
+    steps[draw] = replace(draw_step, extra=draw_step.extra + 1)
+    return _steps(rules, steps)
+
+
+def _lowball(rules: GameRules, ranking: Ranking) -> GameRules:
+    split = rules.split
+    if split is Split.HIGH:
+        split = Split.LOW
+    return replace(
+        rules,
+        split=split,
+        low=ranking,
+        open_requirement=None if split is Split.LOW else rules.open_requirement,
+        progressive=False if split is Split.LOW else rules.progressive,
+    )
+
+
+def _high_low(rules: GameRules, qualifier: int | None) -> GameRules:
+    steps = [s for s in rules.steps if not isinstance(s, Declare)]
+    return replace(rules, split=Split.HIGH_LOW, low_qualifier=qualifier, steps=tuple(steps))
+
+
+def _declare(rules: GameRules) -> GameRules:
+    steps = [s for s in rules.steps if not isinstance(s, Declare)]
+    return replace(rules, split=Split.DECLARE, low_qualifier=None, steps=(*steps, Declare()))
+
+
+def rollout_steps(size: int = 5) -> tuple[Step, ...]:
+    """The rollout: arrange ``size`` cards, then four reveals each followed by a betting
+    round at the big tier."""
+    steps: list[Step] = [Arrange(size)]
+    for index in range(size - 1):
+        steps += [Reveal(index), Bet(tier=BetTier.BIG)]
+    return tuple(steps)
+
+
+def _rollout(rules: GameRules) -> GameRules:
+    if any(isinstance(s, Arrange) for s in rules.steps):
+        return rules
+    steps = list(rules.steps)
+    declare = [s for s in steps if isinstance(s, Declare)]
+    steps = [s for s in steps if not isinstance(s, Declare)]
+    return _steps(rules, [*steps, *rollout_steps(), *declare])
+
+
+def _no_first_round(rules: GameRules) -> GameRules:
+    steps = list(rules.steps)
+    first_pass = next((i for i, s in enumerate(steps) if isinstance(s, Pass)), None)
+    if first_pass is None:
+        raise ValueError(f"{rules.name} has no pass to bet after")
+    bets = [i for i in range(first_pass) if isinstance(steps[i], Bet)]
+    if bets:
+        del steps[bets[-1]]
+    return _steps(rules, steps)
+
+
+def _bosnian(rules: GameRules) -> GameRules:
+    steps = [
+        replace(s, bosnian=True, limit=DRAW_FOUR if s.limit is None else s.limit)
+        if isinstance(s, Draw)
+        else s
+        for s in rules.steps
+    ]
+    return _steps(rules, steps)
+
+
+def _needs_opening(rules: GameRules, what: str) -> None:
+    if rules.open_requirement is None:
+        raise ValueError(f"{what} needs a game with an opening requirement")
+
+
+def apply_modifier(rules: GameRules, key: str) -> GameRules:
+    """``rules`` changed by the modifier ``key`` (the name is left as it is).
+
+    :raises ValueError: for an unknown key or one that does not fit these rules.
+    """
+    if key == "bug":
+        return _both(rules, lambda r: _with_joker(r, wild=False))
+    if key == "no-joker":
+        return _both(rules, _without_joker)
+    if key == "joker-wild":
+        return _both(rules, lambda r: _with_joker(r, wild=True))
+    if key.startswith("wild:"):
+        rank = _wild_rank(key)
+        if rules.deck is DeckKind.STRIPPED and rank < 7:
+            raise ValueError("the 32-card pack has no cards below seven")
+        return _both(rules, lambda r: _add_wild(r, ranks=(rank,)))
+    if key == "one-eyed":
+        return _both(rules, lambda r: _add_wild(r, cards=ONE_EYED_JACKS_AND_KING))
+    if key.startswith("draws:"):
+        count = {"draws:1": 1, "draws:2": 2, "draws:3": 3}.get(key)
+        if count is None:
+            raise ValueError(f"unknown modifier {key!r}")
+        return _both(rules, lambda r: _set_draws(r, count))
+    if key == "four-before":
+        return _both(rules, _four_before)
+    if key.startswith("low:"):
+        ranking = _LOWS.get(key[4:])
+        if ranking is None:
+            raise ValueError(f"unknown modifier {key!r}")
+        return _lowball(rules, ranking)
+    if key == "high":
+        return replace(rules, split=Split.HIGH, seven_rule=False)
+    if key.startswith("hilo:"):
+        qualifiers = {"hilo:8": 8, "hilo:9": 9, "hilo:any": None}
+        if key not in qualifiers:
+            raise ValueError(f"unknown modifier {key!r}")
+        return _high_low(rules, qualifiers[key])
+    if key == "declare":
+        return _declare(rules)
+    if key == "progressive":
+        _needs_opening(rules, "progressive jackpots")
+        return replace(rules, progressive=True)
+    if key == "jackpot-limit":
+        return replace(rules, jackpot_limit=True)
+    if key == "lowball-blind":
+        switch = rules.switch_on_pass_out
+        if switch is None:
+            raise ValueError("the lowball blind is for games that turn to lowball (jacks back)")
+        steps = list(switch.steps)
+        first = next(i for i, s in enumerate(steps) if isinstance(s, Bet))
+        bet = steps[first]
+        assert isinstance(bet, Bet)
+        steps[first] = replace(bet, blind=True)
+        return replace(rules, switch_on_pass_out=_steps(switch, steps))
+    if key in ("seven-rule", "no-check-raise"):
+        seven = key == "seven-rule"
+
+        def lowball_rule(r: GameRules) -> GameRules:
+            if seven:
+                return replace(r, seven_rule=True)
+            return replace(r, no_check_raise=True)
+
+        switch = rules.switch_on_pass_out
+        if switch is not None:
+            return replace(rules, switch_on_pass_out=lowball_rule(switch))
+        return lowball_rule(rules)
+    if key == "bosnian":
+        return _both(rules, _bosnian)
+    if key == "no-first-round":
+        return _no_first_round(rules)
+    if key == "rollout":
+        return _rollout(rules)
+    raise ValueError(f"unknown modifier {key!r}")
+
+
+def check_rules(rules: GameRules) -> None:
+    """Refuse rules that cannot be played fairly: high-low needs a qualifier or a
+    declaration (the rules' guideline made a requirement), and everything
+    :meth:`engine.rules.GameRules.problem` checks.
+
+    :raises ValueError: with the reason.
+    """
+    problem = rules.problem()
+    if problem is not None:
+        raise ValueError(problem)
+    if (
+        rules.split is Split.HIGH_LOW
+        and rules.low_qualifier is None
+        and not any(isinstance(s, Declare) for s in rules.steps)
+    ):
+        raise ValueError("high-low needs a qualifier for low or a declaration")
+
+
+def rules_warnings(rules: GameRules) -> tuple[str, ...]:
+    """The home-game guidelines these rules break, as sentences (not errors)."""
+    warnings: list[str] = []
+    wild = len(rules.wild.resolve(rules.deck.cards()))
+    if any(isinstance(s, DealBoard) and s.wild_rank for s in rules.steps):
+        wild += 4
+    if wild > 6:
+        warnings.append(f"{wild} wild cards make for many ties and some confusion")
+    if rules.dealt_per_player > 9:
+        warnings.append(f"{rules.dealt_per_player} cards per player usually make a poor game")
+    rounds = rules.betting_rounds + sum(1 for s in rules.steps if isinstance(s, DrawSeries))
+    if rounds > 5:
+        warnings.append(f"{rounds} betting rounds leave little room for skill")
+    return tuple(warnings)
+
+
+def game_name(base: str, keys: Iterable[str]) -> str:
+    """A readable name for the game ``base`` with the modifiers ``keys``."""
+    prefix = ""
+    low_word = ""
+    suffixes: list[str] = []
+    for key in keys:
+        if key in ("draws:2", "draws:3"):
+            prefix = "Double-draw " if key == "draws:2" else "Triple-draw "
+        elif key.startswith("low:"):
+            low_word = describe_modifier(key)
+        elif key in ("draws:1",):
+            continue
+        else:
+            suffixes.append(describe_modifier(key))
+    name = base
+    if prefix:
+        first = name.split(" ", 1)[0]
+        name = prefix + (name if first in _PROPER else name[0].lower() + name[1:])
+    if low_word:
+        suffixes.insert(0, low_word)
+    return ", ".join([name, *suffixes])
+
+
+def apply_modifiers(rules: GameRules, keys: Iterable[str], *, name: str | None = None) -> Modified:
+    """Apply the modifiers ``keys`` in order, name the result (``name`` or the rules' name
+    with the modifiers: "Triple-draw California lowball, kings wild"), check it and collect
+    the guideline warnings.
+
+    :raises ValueError: for an unknown or unfitting modifier, or rules that cannot be played.
+    """
+    keys = tuple(keys)
+    for key in keys:
+        rules = apply_modifier(rules, key)
+    rules = replace(rules, name=name if name is not None else game_name(rules.name, keys))
+    check_rules(rules)
+    return Modified(rules, rules_warnings(rules))
