@@ -146,13 +146,19 @@ class HandStarted(Event):
 @fast_init
 @dataclass(frozen=True, slots=True)
 class GameChosen(Event):
-    """Dealer's choice: the dealer in ``seat`` picked this game."""
+    """Dealer's choice: the dealer in ``seat`` picked the game ``slug`` with ``modifiers``,
+    named ``name``; ``warnings`` lists the home-game guidelines it breaks; ``timed_out`` is
+    true when the table's default game was dealt because the dealer did not choose in time;
+    ``continued`` when Diablo goes on without a new choice."""
 
     type: ClassVar[str] = "game-chosen"
     seat: int
     slug: str
     modifiers: tuple[str, ...]
     name: str
+    warnings: tuple[str, ...] = ()
+    timed_out: bool = False
+    continued: bool = False
 
 
 @fast_init

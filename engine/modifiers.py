@@ -467,6 +467,9 @@ def game_name(base: str, keys: Iterable[str]) -> str:
     prefix = ""
     low_word = ""
     suffixes: list[str] = []
+    keys = list(keys)
+    splits = [k for k in keys if k in ("declare", "high") or k.startswith("hilo:")]
+    keys = [k for k in keys if k not in splits[:-1]]  # only the last split rule counts
     for key in keys:
         if key in ("draws:2", "draws:3"):
             prefix = "Double-draw " if key == "draws:2" else "Triple-draw "

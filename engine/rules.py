@@ -484,7 +484,7 @@ class GameRules:
             if isinstance(step, Draw):
                 size += step.extra
             if isinstance(step, Arrange):
-                size = step.size
+                size = min(size, step.size)
         return size
 
     @property

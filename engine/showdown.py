@@ -57,6 +57,31 @@ def _pay(
         shares.append(ev.PotShare(p.seat, p.pid, chips, half, values.get(p.index)))
 
 
+Award = tuple[int, list["Player"], str, dict[int, HandValue | None]]
+
+
+def _both_ways(
+    amount: int,
+    high_winners: list[Player],
+    low_winners: list[Player],
+    highs: dict[int, HandValue | None],
+    lows: dict[int, HandValue | None],
+) -> list[Award]:
+    """Split ``amount`` between the high and the low winners (the odd chip goes high), or
+    give it all to one side when the other has no winner."""
+    if high_winners and low_winners:
+        low_part = amount // 2
+        return [
+            (amount - low_part, high_winners, "high", highs),
+            (low_part, low_winners, "low", lows),
+        ]
+    if high_winners:
+        return [(amount, high_winners, "all", highs)]
+    if low_winners:
+        return [(amount, low_winners, "all", lows)]
+    return []
+
+
 def _declare_winners(
     eligible: list[Player],
     highs: dict[int, HandValue | None],
@@ -190,45 +215,31 @@ def settle(h: Hand, returned: Sequence[tuple[int, int]]) -> None:
         shares: list[ev.PotShare] = []
         split = rules.split
         if split is Split.HIGH:
-            winners = _best(eligible, highs)
-            if not winners:
-                carried_back += amount
-                h.carry_out += amount
-                continue
-            _pay(shares, amount, winners, "all", highs)
+            awards = _both_ways(amount, _best(eligible, highs), [], highs, lows)
         elif split is Split.LOW:
-            winners = _best(eligible, lows)
-            _pay(shares, amount, winners, "all", lows)
+            awards = _both_ways(amount, [], _best(eligible, lows), highs, lows)
         elif split is Split.HIGH_LOW:
-            high_winners = _best(eligible, highs)
-            low_winners = _best(eligible, low_qualified)
-            if low_winners and high_winners:
-                low_part = amount // 2
-                _pay(shares, amount - low_part, high_winners, "high", highs)
-                _pay(shares, low_part, low_winners, "low", lows)
-            elif high_winners:
-                _pay(shares, amount, high_winners, "all", highs)
-            else:
-                _pay(shares, amount, low_winners, "all", lows)
+            awards = _both_ways(
+                amount, _best(eligible, highs), _best(eligible, low_qualified), highs, lows
+            )
         else:
             high_winners, low_winners, scooper = _declare_winners(eligible, highs, lows)
             if scooper is not None:
-                _pay(shares, amount, [scooper], "all", highs)
-            elif high_winners and low_winners:
-                low_part = amount // 2
-                _pay(shares, amount - low_part, high_winners, "high", highs)
-                _pay(shares, low_part, low_winners, "low", lows)
-            elif high_winners:
-                _pay(shares, amount, high_winners, "all", highs)
-            elif low_winners:
-                _pay(shares, amount, low_winners, "all", lows)
+                awards = [(amount, [scooper], "all", highs)]
+            elif high_winners or low_winners:
+                awards = _both_ways(amount, high_winners, low_winners, highs, lows)
             else:
                 # Every declarer failed a scoop: the cards speak instead.
-                fallback_high = _best(eligible, highs)
-                fallback_low = _best(eligible, lows)
-                low_part = amount // 2
-                _pay(shares, amount - low_part, fallback_high, "high", highs)
-                _pay(shares, low_part, fallback_low, "low", lows)
+                awards = _both_ways(
+                    amount, _best(eligible, highs), _best(eligible, lows), highs, lows
+                )
+        if not awards:
+            # Nobody eligible may win this pot (trips to win): it stays for the next deal.
+            carried_back += amount
+            h.carry_out += amount
+            continue
+        for part, winners, half, values in awards:
+            _pay(shares, part, winners, half, values)
         for share in shares:
             won.add(h.by_seat[share.seat].index)
         results.append(

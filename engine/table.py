@@ -28,9 +28,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine import events as ev
-from engine.actions import Action, action_from_dict, action_to_dict
+from engine.actions import Action, ChooseGame, Timeout, action_from_dict, action_to_dict
 from engine.cards import Card, parse_card
-from engine.decisions import Decision
+from engine.decisions import ChooseOptions, Decision, DecisionKind
 from engine.errors import IllegalAction, TableError
 from engine.game import Hand, HandOptions, HandSetup, Player
 from engine.pots import build_pots
@@ -165,6 +165,9 @@ class TableConfig:
     * ``max_seats``: 2 to 10 (``None``: the variant's recommended number); never more than the
       game can deal to.
     * ``options``: house rules (:class:`TableOptions`).
+    * ``dealers_choice``: before each deal the dealer picks the game from the catalogue,
+      with modifiers (see :mod:`engine.modifiers`); ``variant`` and ``variant_options`` are
+      then the default game, dealt when the dealer does not choose in time.
     """
 
     variant: str = "five-card-draw"
@@ -173,6 +176,7 @@ class TableConfig:
     max_seats: int | None = None
     variant_options: tuple[str, ...] | None = None
     options: TableOptions = field(default_factory=TableOptions)
+    dealers_choice: bool = False
 
     def __post_init__(self) -> None:
         from engine.variants import get_variant
@@ -226,6 +230,7 @@ class TableConfig:
             "max_seats": self.max_seats,
             "variant_options": None if self.variant_options is None else list(self.variant_options),
             "options": self.options.to_dict(),
+            "dealers_choice": self.dealers_choice,
         }
 
     @classmethod
@@ -241,6 +246,7 @@ class TableConfig:
             max_seats=data.get("max_seats"),
             variant_options=None if options is None else tuple(options),
             options=TableOptions.from_dict(data.get("options", {})),
+            dealers_choice=bool(data.get("dealers_choice", False)),
         )
 
 
@@ -318,6 +324,12 @@ class Table:
         self.jackpot_cap: int | None = None
         self.diablo: tuple[str, int] | None = None
         self.payouts: dict[str, int] = {}
+        # Dealer's choice: the pending choice (dealer's seat, seed, preset deck, players), the
+        # game of the current hand (slug, modifiers, chooser's seat), and a Diablo game that
+        # goes on until its opener wins.
+        self._choosing: tuple[int, int, tuple[Card, ...] | None, list[int]] | None = None
+        self._current_choice: tuple[str, tuple[str, ...], int] | None = None
+        self.dc_lock: tuple[str, tuple[str, ...], int] | None = None
         # Persistence: the state when the current hand began, and the operations since.
         self._base: dict[str, Any] | None = None
         self._journal: list[tuple[Any, ...]] = []
@@ -342,8 +354,8 @@ class Table:
 
     @property
     def in_hand(self) -> bool:
-        """Whether a hand is in progress."""
-        return self.hand is not None and not self.hand.over
+        """Whether a hand is in progress (including a dealer choosing the game)."""
+        return self._choosing is not None or (self.hand is not None and not self.hand.over)
 
     def _mutate(self, op: tuple[Any, ...]) -> None:
         """Record a table operation for persistence (see :meth:`to_dict`)."""
@@ -390,8 +402,22 @@ class Table:
         index = self.seat_of(player_id)
         seat = self.seats[index]
         assert seat is not None
+        if self._choosing is not None:
+            if self._choosing[0] == index:
+                # The dealer leaves while choosing: the table's default game is dealt first.
+                self._choose(index, Timeout())
+            else:
+                self._mutate(("leave", player_id))
+                players = [s for s in self._choosing[3] if s != index]
+                self._choosing = (*self._choosing[:3], players)
+                self.seats[index] = None
+                if len(players) < 2:
+                    self._choosing = None
+                    self._base = None
+                    self._journal = []
+                return seat.stack
         hand = self.hand
-        if self.in_hand and hand is not None and player_id in hand.by_pid:
+        if hand is not None and not hand.over and player_id in hand.by_pid:
             if seat.leaving:
                 return None
             self._mutate(("leave", player_id))
@@ -454,7 +480,7 @@ class Table:
         """``player_id``'s current stack (during a hand, the chips not yet put in)."""
         index = self.seat_of(player_id)
         hand = self.hand
-        if self.in_hand and hand is not None and player_id in hand.by_pid:
+        if hand is not None and not hand.over and player_id in hand.by_pid:
             return hand.by_pid[player_id].stack
         seat = self.seats[index]
         assert seat is not None
@@ -534,6 +560,9 @@ class Table:
         reason = self.can_start()
         if reason is not None:
             raise TableError(reason)
+        if self.config.dealers_choice:
+            seed = rng.getrandbits(62)
+            return self._start_choice(seed, None if deck is None else tuple(deck))
         full_deck = self._complete_deck(self.config.rules(), deck, rng)
         seed = rng.getrandbits(62)
         return self._start(full_deck, seed)
@@ -561,6 +590,9 @@ class Table:
             "jackpot_cap": self.jackpot_cap,
             "diablo": None if self.diablo is None else list(self.diablo),
             "payouts": dict(self.payouts),
+            "dc_lock": None
+            if self.dc_lock is None
+            else [self.dc_lock[0], list(self.dc_lock[1]), self.dc_lock[2]],
         }
 
     def _load_state(self, state: dict[str, Any]) -> None:
@@ -586,14 +618,26 @@ class Table:
         diablo = state["diablo"]
         self.diablo = None if diablo is None else (diablo[0], diablo[1])
         self.payouts = dict(state["payouts"])
+        lock = state.get("dc_lock")
+        self.dc_lock = None if lock is None else (lock[0], tuple(lock[1]), lock[2])
 
     def _start(self, deck: tuple[Card, ...], seed: int) -> tuple[ev.Event, ...]:
-        rules = self.config.rules()
         players = self._participants()
         self._base = self._state()
         self._journal = [("start", deck, seed)]
-        button = self._next_button(players)
-        self.button = button
+        self.button = self._next_button(players)
+        return self._deal(self.config.rules(), deck, seed, players)
+
+    def _deal(
+        self,
+        rules: GameRules,
+        deck: tuple[Card, ...],
+        seed: int,
+        players: list[int],
+        chosen: ev.GameChosen | None = None,
+    ) -> tuple[ev.Event, ...]:
+        button = self.button
+        assert button is not None
         size = len(self.seats)
         order = sorted(players, key=lambda s: (s - button - 1) % size)
         structure, forced = self._stakes
@@ -627,10 +671,87 @@ class Table:
         self.diablo = None
         hand = Hand(setup)
         self.hand = hand
+        if chosen is not None:
+            hand.events.append(chosen)
         hand.start()
         if hand.over:
             self._hand_over()
         return tuple(hand.events)
+
+    # -- dealer's choice ------------------------------------------------------------------------
+
+    def _start_choice(self, seed: int, preset: tuple[Card, ...] | None) -> tuple[ev.Event, ...]:
+        players = self._participants()
+        self._base = self._state()
+        self._journal = [("choose", seed, preset)]
+        self.button = self._next_button(players)
+        if self.dc_lock is not None:
+            slug, modifiers, chooser = self.dc_lock
+            rules = self._compose(slug, modifiers)
+            chosen = ev.GameChosen(chooser, slug, modifiers, rules.name, continued=True)
+            self._current_choice = self.dc_lock
+            deck = self._deck_for(rules, preset, seed)
+            return self._deal(rules, deck, seed, players, chosen)
+        self._choosing = (self.button, seed, preset, players)
+        return ()
+
+    @staticmethod
+    def _compose(slug: str, modifiers: tuple[str, ...]) -> GameRules:
+        from engine.modifiers import check_rules
+        from engine.variants import get_variant
+
+        rules = get_variant(slug).build(modifiers)
+        check_rules(rules)
+        return rules
+
+    def _deck_for(
+        self, rules: GameRules, preset: tuple[Card, ...] | None, seed: int
+    ) -> tuple[Card, ...]:
+        if preset is not None:
+            return self._complete_deck(rules, preset, random.Random(seed))
+        return _shuffle(rules.deck.cards(), random.Random(seed))
+
+    def _choice_options(self) -> ChooseOptions:
+        from engine.modifiers import MODIFIER_KEYS
+        from engine.variants import VARIANTS
+
+        return ChooseOptions(tuple(VARIANTS), MODIFIER_KEYS, self.config.variant)
+
+    def _choose(self, seat: int, action: Action) -> tuple[ev.Event, ...]:
+        from engine.modifiers import rules_warnings
+
+        assert self._choosing is not None
+        dealer, seed, preset, players = self._choosing
+        if seat != dealer:
+            raise IllegalAction("the dealer is choosing the game")
+        timed_out = isinstance(action, Timeout)
+        if timed_out:
+            slug = self.config.variant
+            modifiers = tuple(self.config.variant_options or ())
+        elif isinstance(action, ChooseGame):
+            slug, modifiers = action.slug, tuple(action.modifiers)
+        else:
+            raise IllegalAction("choose the game to deal")
+        try:
+            rules = self._compose(slug, modifiers)
+        except ValueError as error:
+            raise IllegalAction(str(error)) from None
+        if len(players) > rules.max_players:
+            raise IllegalAction(f"{rules.name} can be dealt to at most {rules.max_players} players")
+        if preset is not None:
+            try:
+                deck = self._deck_for(rules, preset, seed)
+            except TableError as error:
+                raise IllegalAction(str(error)) from None
+        else:
+            deck = self._deck_for(rules, None, seed)
+        self._choosing = None
+        self._current_choice = (slug, modifiers, dealer)
+        chosen = ev.GameChosen(
+            dealer, slug, modifiers, rules.name, rules_warnings(rules), timed_out=timed_out
+        )
+        self._journal.append(("act", seat, action))
+        return self._deal(rules, deck, seed, players, chosen)
 
     def _hand_over(self) -> None:
         hand = self.hand
@@ -665,6 +786,14 @@ class Table:
                 self.diablo = hand.diablo_owed
                 self.reante = False
                 self.carry_reason = "Diablo"
+        if self.config.dealers_choice and self._current_choice is not None:
+            if hand.rules.opener_must_win and (hand.passed_out or hand.diablo_owed is not None):
+                self.dc_lock = self._current_choice  # Diablo goes on until its opener wins
+            elif self.dc_lock is not None:
+                # Diablo is over: the choice passes to the left of whoever called it.
+                self.button = self.dc_lock[2]
+                self.dc_lock = None
+                self.deal_passes = True
 
     # -- playing --------------------------------------------------------------------------------
 
@@ -672,6 +801,13 @@ class Table:
     def pending(self) -> tuple[Decision, ...]:
         """The decisions the table is waiting for: usually one, several in simultaneous steps,
         none between hands."""
+        if self._choosing is not None:
+            dealer = self._choosing[0]
+            seat = self.seats[dealer]
+            assert seat is not None
+            return (
+                Decision(dealer, seat.player_id, DecisionKind.CHOOSE_GAME, self._choice_options()),
+            )
         hand = self.hand
         if hand is None or hand.over:
             return ()
@@ -680,6 +816,8 @@ class Table:
     @property
     def to_act(self) -> tuple[int, ...]:
         """The seats with a pending decision (cheaper than :attr:`pending`)."""
+        if self._choosing is not None:
+            return (self._choosing[0],)
         hand = self.hand
         if hand is None or hand.over:
             return ()
@@ -696,6 +834,11 @@ class Table:
         :raises IllegalAction: with the reason, when there is no hand, it is not this player's
             turn, or the action is not legal; nothing changes then.
         """
+        if self._choosing is not None:
+            seat = self._seat_of(who) if isinstance(who, str) else who
+            if seat is None:
+                raise IllegalAction(f"{who} is not seated at this table")
+            return self._choose(seat, action)
         hand = self.hand
         if hand is None or hand.over:
             raise IllegalAction("no hand is in progress")
@@ -744,7 +887,7 @@ class Table:
 
     def _requirement_label(self) -> str | None:
         hand = self.hand
-        if self.in_hand and hand is not None:
+        if hand is not None and not hand.over:
             req = hand.requirement
         else:
             rules = self.config.rules()
@@ -755,7 +898,7 @@ class Table:
 
     def public_view(self) -> PublicView:
         """Everything anyone at the table may see (see :class:`engine.views.PublicView`)."""
-        hand = self.hand if self.in_hand else None
+        hand = self.hand if self.hand is not None and not self.hand.over else None
         structure, forced = self.config.stakes
         rules = hand.rules if hand is not None else self.config.rules()
         if rules.forced_bets is not None:
@@ -841,8 +984,14 @@ class Table:
                 wild = " ".join(str(c) for c in sorted(wild_cards))
         elif self.hand is not None and self.hand.over:
             last = self._last_action(self.hand)
+        game = rules.name
+        if self._choosing is not None:
+            game = "Dealer's choice"
+            phase = "choose"
+            street = "The dealer chooses the game"
+            waiting_seats = {self._choosing[0]}
         return PublicView(
-            game=rules.name,
+            game=game,
             hand_number=self.hand_number,
             phase=phase,
             street=street,
@@ -889,15 +1038,15 @@ class Table:
         p: Player | None = None
         if hand is not None and index in hand.by_seat and hand.by_seat[index].pid == s.player_id:
             p = hand.by_seat[index]
-        if p is None or hand is None:
-            return PrivateView(index, s.player_id, (), None, None, (), (), None)
+        decision = next((d for d in self.pending if d.seat == index), None)
+        if p is None or hand is None or self._choosing is not None:
+            return PrivateView(index, s.player_id, (), None, None, (), (), decision)
         high = low = None
         if not p.folded and len(hand.playing_cards(p)) >= 5:
             hv = hand.high_value(p)
             lv = hand.low_value(p)
             high = None if hv is None else hv.name
             low = None if lv is None else lv.name
-        decision = next((d for d in self.pending if d.seat == index), None)
         return PrivateView(
             seat=index,
             player_id=s.player_id,
@@ -944,6 +1093,11 @@ class Table:
         kind = op["op"]
         if kind == "start":
             self._start(tuple(parse_card(c) for c in op["deck"]), int(op["seed"]))
+        elif kind == "choose":
+            preset = op["deck"]
+            self._start_choice(
+                int(op["seed"]), None if preset is None else tuple(parse_card(c) for c in preset)
+            )
         elif kind == "act":
             self.act(int(op["seat"]), action_from_dict(op["action"]))
         elif kind == "sit":
@@ -966,6 +1120,9 @@ def _op_to_json(op: tuple[Any, ...]) -> dict[str, Any]:
     kind = op[0]
     if kind == "start":
         return {"op": "start", "deck": [str(c) for c in op[1]], "seed": op[2]}
+    if kind == "choose":
+        preset = None if op[2] is None else [str(c) for c in op[2]]
+        return {"op": "choose", "seed": op[1], "deck": preset}
     if kind == "act":
         return {"op": "act", "seat": op[1], "action": action_to_dict(op[2])}
     if kind == "sit":

@@ -235,7 +235,7 @@ class DrawRound(Runner):
         if count:
             self.exchanged += 1
         if self.step.bosnian and count == 4:
-            received = h.replacements(3)
+            received = h.replacements(3 + self.step.extra)
             pair = h.replacements(2)
             p.cards.extend(received)
             h.events.append(ev.Drew(p.seat, tuple(discarded), tuple(received)))

@@ -14,6 +14,8 @@ from engine import (
     BetOptions,
     Call,
     Check,
+    ChooseGame,
+    ChooseOptions,
     DecisionKind,
     Declare,
     Direction,
@@ -21,12 +23,14 @@ from engine import (
     DrawOptions,
     Fold,
     ForcedBets,
+    IllegalAction,
     Keep,
     PassCards,
     Raise,
     Table,
     TableConfig,
     TableOptions,
+    Timeout,
 )
 from engine.actions import Action
 from engine.cards import Card, parse_cards
@@ -55,6 +59,7 @@ def make_table(
     options: TableOptions | None = None,
     variant_options: tuple[str, ...] | None = None,
     seats: int | None = None,
+    dealers_choice: bool = False,
 ) -> Table:
     """A table with ``names`` seated in seats 0, 1, 2... The first hand's dealer is the last
     name, so the first name is on the dealer's left."""
@@ -65,6 +70,7 @@ def make_table(
         max_seats=seats if seats is not None else max(len(names), 2),
         variant_options=variant_options,
         options=options if options is not None else TableOptions(),
+        dealers_choice=dealers_choice,
     )
     table = Table(config)
     amounts = [stacks] * len(names) if isinstance(stacks, int) else list(stacks)
@@ -134,7 +140,8 @@ def random_action(rng: random.Random, table: Table) -> tuple[int, Action]:
 def check_cards(table: Table) -> None:
     """Every card of the pack is in exactly one place."""
     hand = table.hand
-    assert hand is not None
+    if hand is None or (hand.over and table.in_hand):
+        return  # dealer's choice: no cards out yet
     where = hand.card_locations()
     counts = Counter(card for cards in where.values() for card in cards)
     doubled = [card for card, n in counts.items() if n > 1]
@@ -143,12 +150,33 @@ def check_cards(table: Table) -> None:
         assert set(counts) == set(hand.setup.deck), "a card went missing"
 
 
+def choose_random_game(rng: random.Random, table: Table) -> None:
+    """Dealer's choice: try random games with random modifiers until one is accepted (a
+    refused choice must change nothing), else let the timeout deal the default game."""
+    decision = table.pending[0]
+    legal = decision.legal
+    assert isinstance(legal, ChooseOptions)
+    for _ in range(30):
+        slug = rng.choice(legal.slugs)
+        modifiers = tuple(rng.sample(legal.modifiers, rng.choice([0, 0, 1, 1, 2, 3])))
+        before = table.to_dict()
+        try:
+            table.act(decision.seat, ChooseGame(slug, modifiers))
+            return
+        except IllegalAction:
+            assert table.to_dict() == before
+    table.act(decision.seat, Timeout())
+
+
 def play_random_hand(rng: random.Random, table: Table, total: int, max_actions: int = 2000) -> int:
     """Play the current hand to its end with random legal actions, checking the invariants
     after every action; returns the number of actions."""
     actions = 0
     while table.in_hand:
         assert table.pending, "the hand stalled: nobody has a decision"
+        if table.pending[0].kind is DecisionKind.CHOOSE_GAME:
+            choose_random_game(rng, table)
+            continue
         seat, action = random_action(rng, table)
         table.act(seat, action)
         actions += 1

@@ -55,3 +55,26 @@ def test_every_variant_keeps_every_invariant(index, data, seed):
         play_random_hand(rng, table, total)
         check_result(table)
         assert table.chips() == total
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(players=st.integers(2, 6), seed=st.integers(0, 2**32), blinds=st.booleans())
+def test_randomly_composed_dealers_choice_games_keep_every_invariant(players, seed, blinds):
+    rng = random.Random(seed)
+    forced = ForcedBets.with_blinds(1, 2) if blinds else ForcedBets.antes(1)
+    stacks = [rng.choice([rng.randint(1, 30), rng.randint(30, 400)]) for _ in range(players)]
+    table = make_table(
+        [f"p{i}" for i in range(players)],
+        forced=forced,
+        stacks=stacks,
+        dealers_choice=True,
+        seats=6,
+    )
+    total = table.chips()
+    for _ in range(3):
+        if table.can_start() is not None:
+            break
+        table.start_hand(rng)
+        play_random_hand(rng, table, total)
+        check_result(table)
+        assert table.chips() == total
