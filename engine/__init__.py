@@ -35,11 +35,28 @@ The catalogue (:mod:`engine.variants`)
     ``key``, ``label``, ``description``, ``default``); ``variant.build(enabled_keys)`` gives
     the rules with those options on.
 
+Modifiers (:mod:`engine.modifiers`)
+    Named changes to a game's rules, shared by variant options and dealer's choice:
+    ``bug``, ``no-joker``, ``joker-wild``, ``wild:R`` (2-14), ``one-eyed``, ``draws:N``
+    (1-3), ``four-before``, ``low:a5``/``low:27``/``low:a6``, ``high``, ``hilo:8``/``hilo:9``
+    (``hilo:any`` only with a declaration), ``declare``, ``progressive``, ``jackpot-limit``,
+    ``lowball-blind``, ``seven-rule``, ``no-check-raise``, ``bosnian``, ``no-first-round``,
+    ``rollout`` (``MODIFIER_KEYS``). ``apply_modifiers(rules, keys, name=None) -> Modified``
+    (``.rules`` named like "Triple-draw California lowball, kings wild", ``.warnings`` for
+    broken guidelines: more than six wild cards, more than nine cards, more than five
+    betting rounds); ``check_rules(rules)`` refuses high-low without a qualifier or a
+    declaration; ``describe_modifier(key)``, ``game_name(base, keys)``.
+
 The table (:mod:`engine.table`)
     ``Table(TableConfig(variant="five-card-draw", structure=None, forced_bets=None,
-    max_seats=None, variant_options=None, options=TableOptions(...)))`` (``None`` = the
-    variant's recommendation). ``TableOptions(pass_out_reante=True, pass_out_deal_passes=True,
-    second_round_from_opener=True, draw_limit=None, diablo_cap=None)``.
+    max_seats=None, variant_options=None, options=TableOptions(...), dealers_choice=False))``
+    (``None`` = the variant's recommendation; ``variant_options`` takes the variant's option
+    keys and any modifier key). ``TableOptions(pass_out_reante=True,
+    pass_out_deal_passes=True, second_round_from_opener=True, draw_limit=None,
+    diablo_cap=None)``. With ``dealers_choice`` each ``start_hand`` first asks the dealer for
+    a ``CHOOSE_GAME`` decision (``ChooseGame(slug, modifiers)``; a ``Timeout`` deals the
+    configured variant); a Diablo game goes on (``table.dc_lock``) until its opener wins, and
+    the choice then passes to the left of the player who called it.
 
     Seats: ``sit(player_id, stack, seat=None) -> seat``, ``leave(player_id) -> stack | None``
     (``None`` during a hand: the stack is paid out when the hand ends, collect it with
@@ -75,9 +92,16 @@ Actions (:mod:`engine.actions`)
     modifiers)``, ``Timeout()``; ``action_to_dict`` / ``action_from_dict``.
 
 Events (:mod:`engine.events`)
-    Frozen events with ``to_dict()``, ``public_dict()`` and ``visible_to(seat)``: deals, burns,
-    draws, reshuffles, passes, board cards, reveals, forced bets, every action, returned
-    bets, pots awarded, hands shown, the end of the hand; ``HandResult`` summarises a hand.
+    Frozen events with ``to_dict()``, ``public_dict()`` (face-down cards replaced by their
+    number) and ``visible_to(seat)``: ``GameChosen``, ``HandStarted``, ``ForcedBet``,
+    ``PotCarried``, ``Dealt``, ``BoardDealt``, ``Burned``, ``RoundStarted``, ``TimedOut``,
+    ``Folded``, ``Checked``, ``Called``, ``BetPlaced``, ``Raised``, ``BetReturned``,
+    ``PassedOut``, ``GameSwitched``, ``Drew``, ``Reshuffled``, ``OpenersSplit``,
+    ``BosnianOffer``, ``BosnianKept``, ``CardsPassed``, ``Arranged``, ``CardRevealed``,
+    ``Declared``, ``Shown``, ``OpenersShown``, ``PotAwarded``, ``PlayerLeft``, ``HandEnded``.
+    ``HandResult`` (``table.result``) summarises a hand: pots with their shares, hands shown in
+    showdown order, the uncontested winner, openers shown, passed-out and carried chips,
+    returned bets, final stacks and a note for special endings.
 
 Errors (:mod:`engine.errors`)
     ``IllegalAction`` and ``TableError``, both ``ValueError``.
@@ -121,6 +145,7 @@ from engine.decisions import (
 from engine.errors import IllegalAction, TableError
 from engine.events import Event, HandResult, PotResult, PotShare, ShownHand
 from engine.hands import HandValue, Ranking, evaluate
+from engine.modifiers import MODIFIER_KEYS, Modified, apply_modifiers, check_rules
 from engine.rules import (
     DRAW_FIVE,
     DRAW_FOUR,
@@ -152,6 +177,7 @@ __all__ = [
     "DRAW_FOUR_WITH_ACE",
     "DRAW_THREE",
     "JOKER",
+    "MODIFIER_KEYS",
     "VARIANTS",
     "Action",
     "AllIn",
@@ -187,6 +213,7 @@ __all__ = [
     "Keep",
     "KeepOptions",
     "LastAction",
+    "Modified",
     "NoLimit",
     "PassCards",
     "PassDirection",
@@ -215,6 +242,8 @@ __all__ = [
     "WildCards",
     "action_from_dict",
     "action_to_dict",
+    "apply_modifiers",
+    "check_rules",
     "evaluate",
     "get_variant",
     "list_variants",

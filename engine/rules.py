@@ -145,6 +145,9 @@ class Split(Enum):
     """High-low with simultaneous declarations instead of a qualifier."""
 
 
+_SPLIT_HIGH, _SPLIT_LOW = Split.HIGH, Split.LOW
+
+
 @dataclass(frozen=True, slots=True)
 class DrawLimit:
     """How many cards a player may discard in a draw.
@@ -500,12 +503,12 @@ class GameRules:
     @property
     def uses_high(self) -> bool:
         """Whether high hands can win (part of) the pot."""
-        return self.split is not Split.LOW
+        return self.split is not _SPLIT_LOW
 
     @property
     def uses_low(self) -> bool:
         """Whether low hands can win (part of) the pot."""
-        return self.split is not Split.HIGH
+        return self.split is not _SPLIT_HIGH
 
     @property
     def betting_rounds(self) -> int:

@@ -26,6 +26,8 @@ if TYPE_CHECKING:
 
 __all__ = ["settle"]
 
+_HIGH, _LOW, _HIGH_LOW = Split.HIGH, Split.LOW, Split.HIGH_LOW
+
 
 def _best(players: Sequence[Player], values: dict[int, HandValue | None]) -> list[Player]:
     """The players holding the best value (ties included), in seat order from the dealer's
@@ -201,7 +203,7 @@ def settle(h: Hand, returned: Sequence[tuple[int, int]]) -> None:
             return
 
     low_qualified: dict[int, HandValue | None] = {}
-    if rules.split is Split.HIGH_LOW:
+    if rules.split is _HIGH_LOW:
         for p in order:
             lv = lows[p.index]
             low_qualified[p.index] = (
@@ -214,11 +216,11 @@ def settle(h: Hand, returned: Sequence[tuple[int, int]]) -> None:
         eligible = [players[i] for i in eligible_idx]
         shares: list[ev.PotShare] = []
         split = rules.split
-        if split is Split.HIGH:
+        if split is _HIGH:
             awards = _both_ways(amount, _best(eligible, highs), [], highs, lows)
-        elif split is Split.LOW:
+        elif split is _LOW:
             awards = _both_ways(amount, [], _best(eligible, lows), highs, lows)
-        elif split is Split.HIGH_LOW:
+        elif split is _HIGH_LOW:
             awards = _both_ways(
                 amount, _best(eligible, highs), _best(eligible, low_qualified), highs, lows
             )

@@ -36,6 +36,10 @@ if TYPE_CHECKING:
 
 __all__ = ["BettingRound"]
 
+_BIG = BetTier.BIG
+_AUTO, _AFTER_BLINDS, _OPENER = BetStart.AUTO, BetStart.AFTER_BLINDS, BetStart.OPENER
+_BET = DecisionKind.BET
+
 _ORDINALS = ("First", "Second", "Third", "Fourth", "Fifth", "Sixth", "Seventh", "Eighth")
 
 
@@ -83,7 +87,7 @@ class BettingRound(Runner):
         key = (step.tier, step.scale)
         limits = h.limits_cache.get(key)
         if limits is None:
-            limits = h.limits_cache[key] = h.structure.limits(step.tier is BetTier.BIG, step.scale)
+            limits = h.limits_cache[key] = h.structure.limits(step.tier is _BIG, step.scale)
         min_bet = limits.min_bet
         if step.double_min and h.last_round_bet:
             min_bet = max(min_bet, 2 * h.last_round_bet)
@@ -129,7 +133,7 @@ class BettingRound(Runner):
     def _start_index(self) -> int:
         h = self.hand
         start = self.step.start
-        if start is BetStart.AUTO:
+        if start is _AUTO:
             if self.opening and h.blinds_posted and h.last_blind_index is not None:
                 return h.index_after(h.last_blind_index)
             if self.opening or h.blinds_posted:
@@ -137,9 +141,9 @@ class BettingRound(Runner):
             if h.options.second_round_from_opener and h.opener is not None:
                 return h.opener.index
             return 0
-        if start is BetStart.AFTER_BLINDS and h.last_blind_index is not None:
+        if start is _AFTER_BLINDS and h.last_blind_index is not None:
             return h.index_after(h.last_blind_index)
-        if start is BetStart.OPENER and h.opener is not None:
+        if start is _OPENER and h.opener is not None:
             return h.opener.index
         return 0
 
@@ -269,7 +273,7 @@ class BettingRound(Runner):
         p = self.current
         if p is None:
             return ()
-        return (Decision(p.seat, p.pid, DecisionKind.BET, self.options(p)),)
+        return (Decision(p.seat, p.pid, _BET, self.options(p)),)
 
     def timeout_action(self, p: Player) -> Action:
         _, lo, _, _ = self.limits(p)

@@ -26,7 +26,10 @@ if TYPE_CHECKING:
 
 __all__ = ["DrawRound", "DrawSeriesRunner"]
 
+_DRAW = DecisionKind.DRAW
+
 _ORDINALS = ("First", "Second", "Third", "Fourth", "Fifth", "Sixth", "Seventh", "Eighth")
+_PLENTY: dict[tuple[Draw, DrawLimit, int], tuple[tuple[int, ...], int | None]] = {}
 
 
 class DrawRound(Runner):
@@ -120,9 +123,14 @@ class DrawRound(Runner):
         if need is None:
             need = self._needs[held] = self._most_needed(held)
         if not self.series and supply >= need:
-            key = (held, -1, -1)  # plenty of cards: the stub does not limit anything
-        else:
-            key = (held, supply, len(self.queue) - self.pos - 1)
+            # Plenty of cards: the stub limits nothing, and the answer depends on the rules
+            # only, so it is shared by every hand.
+            shared = (self.step, self.limit, held)
+            result = _PLENTY.get(shared)
+            if result is None:
+                result = _PLENTY[shared] = self._compute_counts(held, supply, 0)
+            return result
+        key = (held, supply, len(self.queue) - self.pos - 1)
         cached = self._counts.get(key)
         if cached is None:
             later = len(self.queue) - self.pos - 1
@@ -180,7 +188,7 @@ class DrawRound(Runner):
             extra=self.step.extra,
             bosnian=self.step.bosnian,
         )
-        return (Decision(p.seat, p.pid, DecisionKind.DRAW, options),)
+        return (Decision(p.seat, p.pid, _DRAW, options),)
 
     def timeout_action(self, p: Player) -> Action:
         if self.offer is not None:
