@@ -33,7 +33,7 @@ from engine.cards import Card, parse_card
 from engine.decisions import ChooseOptions, Decision, DecisionKind
 from engine.errors import IllegalAction, TableError
 from engine.game import Hand, HandOptions, HandSetup, Player
-from engine.pots import build_pots
+from engine.pots import build_pots, split_amount
 from engine.rules import DrawLimit, GameRules, Requirement
 from engine.stakes import FixedLimit, ForcedBets, NoLimit, PotLimit, SpreadLimit, Structure
 from engine.views import LastAction, PotView, PrivateView, PublicView, SeatView
@@ -475,6 +475,39 @@ class Table:
         self._mutate(("add_chips", player_id, amount))
         seat.stack += amount
         return seat.stack
+
+    def share_carried(self) -> dict[str, int]:
+        """Share the chips carried over from earlier deals (a passed-out pot, a pot nobody
+        could win) among the seated players, as evenly as possible with the odd chips from
+        the dealer's left, and add them to their stacks; returns what each received. Meant for
+        closing a table between hands, so that no chip is lost with it.
+
+        :raises TableError: during a hand, or when nobody is seated.
+        """
+        if self.in_hand:
+            raise TableError("carried chips can only be shared between hands")
+        seated = [i for i, s in enumerate(self.seats) if s is not None]
+        if not seated:
+            raise TableError("nobody is seated to share the carried chips")
+        if not self.carried:
+            return {}
+        start = (self.button or 0) + 1
+        size = len(self.seats)
+        seated.sort(key=lambda i: (i - start) % size)
+        self._mutate(("share_carried",))
+        shares = split_amount(self.carried, len(seated))
+        result: dict[str, int] = {}
+        for index, chips in zip(seated, shares, strict=True):
+            seat = self.seats[index]
+            assert seat is not None
+            seat.stack += chips
+            if chips:
+                result[seat.player_id] = chips
+        self.carried = 0
+        self.carry_reason = ""
+        self.restricted = None
+        self.jackpot_cap = None
+        return result
 
     def stack(self, player_id: str) -> int:
         """``player_id``'s current stack (during a hand, the chips not yet put in)."""
@@ -1112,6 +1145,8 @@ class Table:
             self.add_chips(op["player_id"], op["amount"])
         elif kind == "take_payouts":
             self.take_payouts()
+        elif kind == "share_carried":
+            self.share_carried()
         else:
             raise ValueError(f"unknown operation {kind!r} in a table snapshot")
 
@@ -1129,6 +1164,6 @@ def _op_to_json(op: tuple[Any, ...]) -> dict[str, Any]:
         return {"op": "sit", "player_id": op[1], "stack": op[2], "seat": op[3]}
     if kind == "add_chips":
         return {"op": "add_chips", "player_id": op[1], "amount": op[2]}
-    if kind == "take_payouts":
-        return {"op": "take_payouts"}
+    if kind in ("take_payouts", "share_carried"):
+        return {"op": kind}
     return {"op": kind, "player_id": op[1]}

@@ -14,6 +14,7 @@ from engine import (
     Call,
     Check,
     Discard,
+    ForcedBets,
     IllegalAction,
     NoLimit,
     Table,
@@ -207,3 +208,34 @@ def test_event_dicts_are_json_friendly_and_public_dicts_hide_private_cards():
     while table.in_hand:
         table.act(table.to_act[0], Timeout())
     json.dumps(table.result.to_dict())
+
+
+def test_carried_chips_can_be_shared_when_a_table_closes():
+    table = make_table(["a", "b", "c"], forced=ForcedBets.antes(3))
+    table.start_hand(RNG)
+    for who in "abc":
+        table.act(who, Check())
+    assert table.carried == 9
+    with pytest.raises(TableError, match="between hands"):
+        table.start_hand(RNG)
+        table.share_carried()
+    while table.in_hand:
+        table.act(table.to_act[0], Timeout())
+    carried = table.carried
+    shares = table.share_carried()
+    assert sum(shares.values()) == carried and table.carried == 0
+    assert table.chips() == 300
+
+
+def test_the_dealer_leaving_while_choosing_deals_the_default_game_first():
+    table = make_table(["a", "b", "c"], dealers_choice=True)
+    table.start_hand(RNG)
+    assert table.pending[0].player_id == "c"
+    assert table.leave("c") is None
+    assert table.public_view().game == "Five-card draw"
+    assert table.public_view().seats[2].folded
+    table2 = make_table(["a", "b", "c"], dealers_choice=True)
+    table2.start_hand(RNG)
+    assert table2.leave("a") == 100  # not dealt yet: paid at once
+    table2.act("c", Timeout())
+    assert set(table2.hand.by_pid) == {"b", "c"}
