@@ -29,6 +29,7 @@ from cogs.ui import render
 from cogs.ui.card_images import render_cards
 from cogs.ui.components import AmountModal, PokerButton, PokerSelect
 from data import DataError, HandInProgress, NotFound
+from engine.modifiers import describe_modifier, game_name
 
 log = logging.getLogger("poker.cog")
 
@@ -221,6 +222,7 @@ class Poker(commands.Cog):
                 engine.DecisionKind.PASS: "Pass cards…",
                 engine.DecisionKind.ARRANGE: "Arrange your cards…",
                 engine.DecisionKind.DECLARE: "Declare…",
+                engine.DecisionKind.CHOOSE_GAME: "Choose the game…",
             }
             for kind in kinds:
                 if kind in labels:
@@ -558,14 +560,20 @@ class Poker(commands.Cog):
         await interaction.followup.send(embed=embed, view=view, ephemeral=True)
 
     def _private_panel(
-        self, live: LiveTable, decision: engine.Decision, chosen: tuple[int, ...]
+        self,
+        live: LiveTable,
+        decision: engine.Decision,
+        chosen: tuple[int, ...],
+        state: str = "",
     ) -> tuple[discord.Embed, discord.ui.View]:
         hand_no = live.engine.hand_number
         base = f"{live.id}:{hand_no}"
         legal = decision.legal
         ui = discord.ui.View(timeout=None)
-        private = live.engine.private_view(decision.player_id)
         embed = discord.Embed(colour=render.GOLD)
+        if isinstance(legal, engine.ChooseOptions):
+            return self._choose_panel(base, legal, state)
+        private = live.engine.private_view(decision.player_id)
         cards = private.cards
 
         def options(selected: tuple[int, ...]) -> list[discord.SelectOption]:
@@ -669,6 +677,54 @@ class Poker(commands.Cog):
             embed.title = "Nothing to choose right now"
         return embed, ui
 
+    def _choose_panel(
+        self, base: str, legal: engine.ChooseOptions, state: str
+    ) -> tuple[discord.Embed, discord.ui.View]:
+        """Dealer's choice: a game, wild cards and house rules, then Deal. The choice so far
+        travels in the custom ids (``slug~mod,mod``) so the panel needs no memory."""
+        slug, mods = _decode_choice(state, legal.default)
+        variant = engine.get_variant(slug)
+        embed = discord.Embed(title="Dealer's choice: pick the game", colour=render.GOLD)
+        embed.description = f"**{game_name(variant.name, mods)}**\n{variant.description[:1500]}"
+        ui = discord.ui.View(timeout=None)
+        games = [
+            discord.SelectOption(label=engine.get_variant(s).name[:100], value=s, default=s == slug)
+            for s in legal.slugs[:25]
+        ]
+        ui.add_item(PokerSelect(f"pks:{base}:cg:{_encode_choice(slug, mods)}", games, row=0))
+        wild = [m for m in legal.modifiers if m.startswith(WILD_PREFIXES)]
+        rules = [m for m in legal.modifiers if not m.startswith(WILD_PREFIXES)]
+        for kind, keys, row, placeholder in (
+            ("cw", wild, 1, "Wild cards and the joker"),
+            ("cr", rules, 2, "Draws, lows, high-low and house rules"),
+        ):
+            options = [
+                discord.SelectOption(
+                    label=describe_modifier(m)[:100], value=_safe(m), default=m in mods
+                )
+                for m in keys[:25]
+            ]
+            if options:
+                ui.add_item(
+                    PokerSelect(
+                        f"pks:{base}:{kind}:{_encode_choice(slug, mods)}",
+                        options,
+                        placeholder=placeholder,
+                        min_values=0,
+                        max_values=len(options),
+                        row=row,
+                    )
+                )
+        ui.add_item(
+            PokerButton(
+                f"pk:p:{base}:choose:{_encode_choice(slug, mods)}",
+                "Deal it",
+                discord.ButtonStyle.success,
+                row=3,
+            )
+        )
+        return embed, ui
+
     def _pending_for(self, live: LiveTable, user_id: int, hand_no: int) -> engine.Decision:
         if live.engine.hand_number != hand_no or not live.engine.in_hand:
             raise TableProblem("That choice is no longer valid: the hand is over.")
@@ -688,6 +744,16 @@ class Poker(commands.Cog):
     ) -> None:
         live = self._live(table_id)
         decision = self._pending_for(live, interaction.user.id, hand_no)
+        if kind in ("cg", "cw", "cr"):
+            slug, mods = _decode_choice(payload, "")
+            if kind == "cg":
+                slug = values[0] if values else slug
+            else:
+                keep = [m for m in mods if m.startswith(WILD_PREFIXES) != (kind == "cw")]
+                mods = tuple(keep + [_unsafe(v) for v in values])
+            embed, view = self._private_panel(live, decision, (), _encode_choice(slug, mods))
+            await interaction.response.edit_message(embed=embed, view=view)
+            return
         picked = tuple(sorted(int(v) for v in values))
         if kind == "arrange":
             before = tuple(int(p) for p in payload.split(".") if p)
@@ -705,9 +771,25 @@ class Poker(commands.Cog):
     ) -> None:
         live = self._live(table_id)
         decision = self._pending_for(live, interaction.user.id, hand_no)
-        private = live.engine.private_view(decision.player_id)
-        picked = tuple(private.cards[int(p)] for p in payload.split(".") if p)
         action: engine.Action
+        if kind == "choose":
+            slug, mods = _decode_choice(payload, "")
+            outcome = await self.service.act(
+                live, interaction.user.id, engine.ChooseGame(slug, mods)
+            )
+            await interaction.response.edit_message(
+                embed=discord.Embed(
+                    description=f"You chose {game_name(engine.get_variant(slug).name, mods)}.",
+                    colour=render.GOLD,
+                ),
+                view=None,
+            )
+            await self.present(live, outcome, None)
+            return
+        picked: tuple[engine.Card, ...] = ()
+        if kind in ("draw", "pass", "arrange"):
+            cards = live.engine.private_view(decision.player_id).cards
+            picked = tuple(cards[int(p)] for p in payload.split(".") if p)
         if kind == "draw":
             action = engine.Discard(picked)
             done = f"You discarded {len(picked)}." if picked else "You stand pat."
@@ -768,6 +850,7 @@ class Poker(commands.Cog):
         max_buy_in="Largest buy-in, in chips",
         timer="Seconds each player has to act",
         auto_deal="Seconds between hands before the next deal (0 = press Deal)",
+        dealers_choice="Each dealer picks the game (the variant above is the default)",
     )
     @app_commands.choices(
         betting=[app_commands.Choice(name=v, value=k) for k, v in STRUCTURES.items()]
@@ -786,6 +869,7 @@ class Poker(commands.Cog):
         max_buy_in: app_commands.Range[int, 1, 100_000_000] | None = None,
         timer: app_commands.Range[int, 10, 600] = 60,
         auto_deal: app_commands.Range[int, 0, 120] = 8,
+        dealers_choice: bool = False,
     ) -> None:
         if interaction.guild_id is None or interaction.channel_id is None:
             raise TableProblem("Tables live in server channels.")
@@ -796,7 +880,11 @@ class Poker(commands.Cog):
         structure, forced = build_stakes(chosen, betting, stake, ante, blinds)
         try:
             config = engine.TableConfig(
-                variant=chosen.slug, structure=structure, forced_bets=forced, max_seats=seats
+                variant=chosen.slug,
+                structure=structure,
+                forced_bets=forced,
+                max_seats=seats,
+                dealers_choice=dealers_choice,
             )
         except ValueError as exc:
             raise TableProblem(str(exc)) from exc
@@ -1032,6 +1120,29 @@ class Poker(commands.Cog):
             )[:4000],
         )
         await interaction.response.send_message(embed=embed, ephemeral=True)
+
+
+WILD_PREFIXES = ("wild:", "one-eyed", "joker-wild", "bug", "no-joker")
+
+
+def _safe(modifier: str) -> str:
+    """Modifier keys contain ':', the custom-id separator."""
+    return modifier.replace(":", "=")
+
+
+def _unsafe(value: str) -> str:
+    return value.replace("=", ":")
+
+
+def _encode_choice(slug: str, mods: tuple[str, ...]) -> str:
+    return f"{slug}~{','.join(_safe(m) for m in mods)}"
+
+
+def _decode_choice(state: str, default: str) -> tuple[str, tuple[str, ...]]:
+    if not state:
+        return default, ()
+    slug, _, rest = state.partition("~")
+    return slug or default, tuple(_unsafe(m) for m in rest.split(",") if m)
 
 
 def _modal_value(data: Any, custom_id: str) -> str:

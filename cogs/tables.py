@@ -79,6 +79,9 @@ class Meta:
     # Stacks of players who left during a hand, taken from the engine but not yet paid into
     # their bankrolls: a restart pays them (see TableService._pay_leavers).
     owed: dict[str, int] = field(default_factory=dict)
+    # The last hand number recorded in the database (a dealer's-choice deal is recorded only
+    # once the game is chosen and the cards are dealt).
+    recorded: int = 0
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Meta:
@@ -91,6 +94,7 @@ class Meta:
             dm_closed=list(data.get("dm_closed", [])),
             notes=list(data.get("notes", [])),
             owed={k: int(v) for k, v in data.get("owed", {}).items()},
+            recorded=int(data.get("recorded", 0)),
         )
 
 
@@ -240,6 +244,8 @@ class TableService:
             except (KeyError, ValueError, TypeError) as exc:
                 log.error("table %s could not be restored: %s", row.table_id, exc)
                 continue
+            if meta.hand is not None and row.current_hand_id is not None:
+                meta.hand.hand_id = row.current_hand_id
             live = LiveTable(
                 row.table_id, row.guild_id, row.channel_id, row.creator_id, table, settings, meta
             )
@@ -459,40 +465,48 @@ class TableService:
         if reason is not None:
             raise TableProblem(f"Can't deal yet: {reason}.")
         self._cancel_auto_deal(live)
-        rules = live.engine.config.rules()
-        deck = engine.shuffled(rules.deck.cards(), secrets.SystemRandom())
-        seed = secrets.randbits(62)
-        salt = secrets.token_hex(16)
-        deck_text = " ".join(str(card) for card in deck)
-        commitment = deck_commitment(deck_text, seed, salt)
-        start_stacks = {s.player_id: s.stack for s in live.engine.seats if s is not None}
-        carried_before = live.engine.carried
-        before = live.engine.to_dict()
-        events = live.engine.start_hand(random.Random(seed), deck)
+        # The hand's seed comes from secrets; so does the deck, except in dealer's choice, where
+        # the engine derives it from the seed once the game is known. Either way the
+        # commitment is published when the cards are dealt, before anyone acts.
+        rng = random.Random(secrets.randbits(62))
+        if live.engine.config.dealers_choice:
+            events = live.engine.start_hand(rng)
+        else:
+            pack = live.engine.config.rules().deck.cards()
+            events = live.engine.start_hand(rng, engine.shuffled(pack, secrets.SystemRandom()))
         live.meta.notes = []
-        view = live.engine.public_view()
-        try:
-            hand = await self.db.start_hand(
-                live.id,
-                variant=live.engine.config.variant,
-                variant_name=view.game,
-                commitment=commitment,
-                salt=salt,
-                deck=f"{deck_text}|{seed}",
-                state_json=live.state_json(),
-                chips_on_table=live.engine.chips(),
-                seat_stacks=live.seat_stacks(),
-                new_events=_events_in(live.engine.events, 0),
-            )
-        except engine_data_errors() as exc:
-            live.engine = Table.from_dict(before)
-            raise TableProblem(str(exc)) from exc
+        return await self._after_change(live, 0, events=events, new_hand=True)
+
+    async def _record_new_hand(self, live: LiveTable) -> None:
+        """Store the hand the engine has just dealt, with its deck commitment and first events,
+        in one transaction with the table snapshot that knows about it."""
+        hand = live.engine.hand
+        assert hand is not None
+        setup = hand.setup
+        salt = secrets.token_hex(16)
+        deck_text = " ".join(str(card) for card in setup.deck)
+        commitment = deck_commitment(deck_text, setup.seed, salt)
         live.meta.hand = HandInfo(
-            hand.hand_id, commitment, start_stacks, len(live.engine.events), carried_before
+            hand_id=0,
+            commitment=commitment,
+            start_stacks={pid: stack for _, pid, stack in setup.players},
+            saved_events=len(live.engine.events),
+            carried_before=setup.carried,
         )
-        await self._save(live)
-        outcome = await self._after_change(live, 0, events=events, new_hand=True)
-        return outcome
+        live.meta.recorded = live.engine.hand_number
+        record = await self.db.start_hand(
+            live.id,
+            variant=live.engine.config.variant,
+            variant_name=setup.rules.name,
+            commitment=commitment,
+            salt=salt,
+            deck=f"{deck_text}|{setup.seed}",
+            state_json=live.state_json(),
+            chips_on_table=live.engine.chips(),
+            seat_stacks=live.seat_stacks(),
+            new_events=_events_in(live.engine.events, 0),
+        )
+        live.meta.hand.hand_id = record.hand_id
 
     async def act(
         self, live: LiveTable, user_id: int, action: Action, *, version: str | None = None
@@ -608,11 +622,14 @@ class TableService:
         changed = tuple(pid for pid, held in cards.items() if live.last_private.get(pid) != held)
         live.last_private = cards
         result: HandResult | None = None
+        dealt = live.engine.hand is not None and live.engine.hand_number != live.meta.recorded
+        if dealt:
+            await self._record_new_hand(live)
         info = live.meta.hand
         if info is not None and not live.engine.in_hand:
             result = live.engine.result
             await self._finish_hand(live, info, result)
-        else:
+        elif not dealt:
             await self._save(live)
         self._schedule(live)
         return Outcome(new, result, changed, new_hand, notes)
@@ -634,14 +651,19 @@ class TableService:
             if pid not in final:
                 continue
             hand = shown.get(pid)
+            # Best hands are compared on the standard high ranking only, so scores from
+            # different games stay comparable; lowball hands don't compete for it.
+            value = hand.high_value if hand is not None else None
+            if value is not None and value.ranking is not engine.Ranking.HIGH:
+                value = None
             per_player.append(
                 PlayerHandResult(
                     user_id=int(pid),
                     net=final[pid] - start,
                     won=pid in winners,
                     pot_won=pot_won.get(pid, 0),
-                    best_hand_score=None,
-                    best_hand_name=(hand.high or hand.low) if hand is not None else None,
+                    best_hand_score=value.score if value is not None else None,
+                    best_hand_name=value.name if value is not None else None,
                 )
             )
         pot_total = sum(p.amount for p in result.pots) if result is not None else 0

@@ -1,0 +1,155 @@
+"""Play hands through the bot's real UI, as players would: table buttons and private panels.
+
+The driver looks at the engine (through the bot's table service) only to know whose turn it is
+and what kind of choice is waiting, the way a player knows from the table message; every
+action goes through a button, a select or a modal in the emulator.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+import engine
+from tests.emulator import Emulator, World
+
+Policy = Callable[[engine.Decision, list[str]], str]
+
+
+def live_table(bot: Any, world: World) -> Any:
+    return bot.get_cog("Poker").service.in_channel(world.channel.id)
+
+
+def table_message(emu: Emulator, world: World) -> Any:
+    """The newest public message with table buttons for the hand in progress."""
+    for message in reversed(emu.channel_messages(world.channel)):
+        ids = [c.get("custom_id", "") for c in message.all_components()]
+        if any(cid.startswith("pk:t:") for cid in ids):
+            return message
+    raise AssertionError("no table message with action buttons")
+
+
+def passive(decision: engine.Decision, labels: list[str]) -> str:
+    """Check when possible, else call, else open (for no-check rounds), else fold."""
+    for want in ("Check", "Call"):
+        match = next((label for label in labels if label.startswith(want)), None)
+        if match:
+            return match
+    return next((label for label in labels if label.startswith(("Bet", "Raise"))), "Fold")
+
+
+def opener(decision: engine.Decision, labels: list[str]) -> str:
+    """Bet or raise whenever offered, else check or call."""
+    bet = next((label for label in labels if label.split(" ")[0] in ("Bet", "Raise")), None)
+    return bet or passive(decision, labels)
+
+
+async def create_table(emu: Emulator, world: World, players: list[Any], **options: Any) -> Any:
+    created = await emu.run_command(players[0], world.channel, "poker create", options)
+    assert created.type == 4 and not created.ephemeral, created.content
+    for player in players:
+        r = await emu.click(player, created.message, label="Sit down")
+        assert r.type == 7, r.content
+    return created.message
+
+
+async def open_panel(emu: Emulator, user: Any, message: Any, label: str) -> Any:
+    opened = await emu.click(user, message, label=label)
+    assert opened.type == 6, opened.content
+    followups = await emu.wait_for(lambda: opened.followups, timeout=5)
+    return followups[-1]
+
+
+async def act_once(
+    emu: Emulator,
+    world: World,
+    bot: Any,
+    decision: engine.Decision,
+    *,
+    policy: Policy = passive,
+    rng: random.Random | None = None,
+    declare: str = "High",
+) -> None:
+    """Make one pending decision through the UI."""
+    rng = rng or random.Random(0)
+    user = next(p for p in emu.world.users if str(p.id) == decision.player_id)  # type: ignore[union-attr]
+    message = table_message(emu, world)
+    labels = message.button_labels
+    legal = decision.legal
+    kind = decision.kind
+    if kind is engine.DecisionKind.BET:
+        label = policy(decision, labels)
+        r = await emu.click(user, message, label=label)
+        if r.type == 9:  # an amount modal: take the minimum
+            assert isinstance(legal, engine.BetOptions)
+            r = await emu.submit_modal(user, r, {"amount": str(legal.min_to)})
+        assert r.type == 7, (label, r.content)
+        return
+    private_label = {
+        engine.DecisionKind.DRAW: "Draw / stand pat…",
+        engine.DecisionKind.PASS: "Pass cards…",
+        engine.DecisionKind.ARRANGE: "Arrange your cards…",
+        engine.DecisionKind.DECLARE: "Declare…",
+        engine.DecisionKind.KEEP: "Choose your card…",
+        engine.DecisionKind.CHOOSE_GAME: "Choose the game…",
+    }[kind]
+    panel = await open_panel(emu, user, message, private_label)
+    if kind is engine.DecisionKind.DRAW:
+        assert isinstance(legal, engine.DrawOptions)
+        count = min(1, max(legal.counts)) if 1 in legal.counts else 0
+        if count:
+            values = [str(rng.randrange(len(legal.cards)))]
+            panel = (await emu.select(user, panel, panel.selects[0]["custom_id"], values)).message
+            r = await emu.click(user, panel, label="Discard 1")
+        else:
+            r = await emu.click(user, panel, label="Stand pat")
+    elif kind is engine.DecisionKind.PASS:
+        assert isinstance(legal, engine.PassOptions)
+        values = [str(i) for i in range(legal.count)]
+        panel = (await emu.select(user, panel, panel.selects[0]["custom_id"], values)).message
+        r = await emu.click(user, panel, label="Confirm")
+    elif kind is engine.DecisionKind.ARRANGE:
+        assert isinstance(legal, engine.ArrangeOptions)
+        for _ in range(legal.size):
+            select = panel.selects[0]
+            first = select["options"][0]["value"]
+            panel = (await emu.select(user, panel, select["custom_id"], [first])).message
+        r = await emu.click(user, panel, label="Confirm")
+    elif kind is engine.DecisionKind.DECLARE:
+        r = await emu.click(user, panel, label=declare)
+    elif kind is engine.DecisionKind.KEEP:
+        r = await emu.click(user, panel, label="Take the face-down card")
+    else:
+        r = await emu.click(user, panel, label="Deal it")
+    assert r.type == 7, (kind, r.content)
+
+
+async def play_hand(
+    emu: Emulator,
+    world: World,
+    bot: Any,
+    *,
+    policy: Policy = passive,
+    declares: dict[int, str] | None = None,
+    limit: int = 200,
+) -> engine.HandResult:
+    """Act for whoever must act until the current hand is over; returns its result."""
+    rng = random.Random(7)
+    live = live_table(bot, world)
+    for _ in range(limit):
+        await emu.idle()
+        if not live.engine.in_hand:
+            result = live.engine.result
+            assert result is not None
+            return result  # type: ignore[no-any-return]
+        decision = live.engine.pending[0]
+        declare = (declares or {}).get(int(decision.player_id), "High")
+        await act_once(emu, world, bot, decision, policy=policy, rng=rng, declare=declare)
+    raise AssertionError("the hand did not finish")
+
+
+async def deal(emu: Emulator, world: World, user: Any) -> None:
+    r = await emu.run_command(user, world.channel, "poker start", {})
+    assert r.ephemeral and "Dealing" in r.content, r.content
+    await emu.idle()
