@@ -558,6 +558,10 @@ class Poker(commands.Cog):
         live.editor = interaction
         embed, view = self._private_panel(live, decision, ())
         await interaction.followup.send(embed=embed, view=view, ephemeral=True)
+        # discord.py gives an ephemeral view a 15-minute timeout task, which holds the view in
+        # memory that long (one per draw, thousands at a busy bot). Its items are DynamicItems,
+        # dispatched by custom id without it, so let it go now.
+        view.stop()
 
     def _private_panel(
         self,
