@@ -274,14 +274,18 @@ class Poker(commands.Cog):
         interaction: discord.Interaction[Any] | None,
     ) -> None:
         message: discord.Message | None = None
-        try:
-            if interaction is not None:
+        if interaction is not None:
+            try:
                 message = await interaction.followup.send(embed=embed, view=view, wait=True)
-                live.editor = None
-            else:
+            except discord.HTTPException as exc:
+                # E.g. the interaction was answered too late (a busy bot): the hand is dealt
+                # and saved all the same, so post its table message in the channel instead.
+                log.warning("table %s: followup failed (%s); posting in the channel", live.id, exc)
+        try:
+            if message is None:
                 channel = self.bot.get_partial_messageable(live.channel_id)
                 message = await channel.send(embed=embed, view=view)
-                live.editor = None
+            live.editor = None
         except discord.HTTPException as exc:
             log.warning("table %s: could not post the table message: %s", live.id, exc)
             return
@@ -301,9 +305,14 @@ class Poker(commands.Cog):
         )
         try:
             if interaction is not None and on_table and not interaction.response.is_done():
-                await interaction.response.edit_message(embed=embed, view=view)
-                live.editor = interaction
-                return
+                try:
+                    await interaction.response.edit_message(embed=embed, view=view)
+                    live.editor = interaction
+                    return
+                except discord.NotFound:
+                    # Answered after Discord's 3 s (a busy bot): the change is saved, so show it
+                    # through the webhook or REST below rather than leave the table stale.
+                    log.warning("table %s: interaction expired; editing the message", live.id)
             editor = live.editor
             if editor is not None and not editor.is_expired():
                 with contextlib.suppress(discord.NotFound):
@@ -418,7 +427,9 @@ class Poker(commands.Cog):
                 raise TableProblem("Only seated players can deal.")
             outcome = await self.service.start_hand(live)
             embed, view = self._lobby_closed(live)
-            await interaction.response.edit_message(embed=embed, view=view)
+            # Answered too late (a busy bot): the hand is dealt; present() posts it anyway.
+            with contextlib.suppress(discord.NotFound):
+                await interaction.response.edit_message(embed=embed, view=view)
             await self.present(live, outcome, interaction)
         elif verb == "hand":
             await self._show_hand(interaction, live)
@@ -815,9 +826,11 @@ class Poker(commands.Cog):
         else:
             raise TableProblem("That choice is no longer valid.")
         outcome = await self.service.act(live, interaction.user.id, action)
-        await interaction.response.edit_message(
-            embed=discord.Embed(description=done, colour=render.GOLD), view=None
-        )
+        # Answered too late (a busy bot): the choice is made all the same; show the table.
+        with contextlib.suppress(discord.NotFound):
+            await interaction.response.edit_message(
+                embed=discord.Embed(description=done, colour=render.GOLD), view=None
+            )
         await self.present(live, outcome, None)
 
     # -- slash commands -------------------------------------------------------------------------
