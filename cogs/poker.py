@@ -116,7 +116,19 @@ class Poker(commands.Cog):
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(PokerButton, PokerSelect)
-        await self.service.restore()
+        restored = await self.service.restore()
+        # The process may have died after saving a change but before showing it: bring every
+        # table message up to date (REST works here: setup_hook runs after login).
+        for live in restored:
+            self._spawn(self._refresh(live))
+
+    async def _refresh(self, live: LiveTable) -> None:
+        """Re-render the table message from the current state (after a restart or a stale
+        press)."""
+        if live.meta.message_id is None or live.closed:
+            return
+        embed, view = self.table_message(live)
+        await self._edit_table_message(live, embed, view, None)
 
     async def cog_unload(self) -> None:
         await self.service.shutdown()
@@ -483,6 +495,7 @@ class Poker(commands.Cog):
         if not live.seated(user_id):
             raise TableProblem("You are not seated at this table.")
         if version != live.version():
+            self._spawn(self._refresh(live))
             raise TableProblem("That button is no longer valid: the table has moved on.")
         decision = next((d for d in live.engine.pending if d.player_id == str(user_id)), None)
         if decision is None:
