@@ -1,0 +1,90 @@
+"""The remaining /poker commands: autocomplete, rules, help, end; card pictures; races."""
+
+from __future__ import annotations
+
+import asyncio
+
+import engine
+from tests.bot.driver import create_table, deal, live_table, table_message
+from tests.emulator import Emulator, World
+
+
+async def test_variant_autocomplete_and_rules(poker_bot, emu: Emulator, world: World) -> None:
+    await poker_bot()
+    alice = world.players[0]
+    r = await emu.autocomplete(alice, world.channel, "poker create", focused="variant", value="low")
+    values = {choice["value"] for choice in r.choices}
+    assert {"california-lowball", "kansas-city-lowball", "ace-to-six-lowball"} <= values
+    assert "five-card-draw" not in values
+    r = await emu.autocomplete(alice, world.channel, "poker create", focused="variant", value="")
+    assert len(r.choices) == min(25, len(engine.list_variants()))
+    r = await emu.run_command(alice, world.channel, "poker rules", {"variant": "anaconda"})
+    assert r.ephemeral and r.embeds[0]["title"] == engine.get_variant("anaconda").name
+    assert engine.get_variant("anaconda").description[:60] in r.embeds[0]["description"]
+    r = await emu.run_command(alice, world.channel, "poker rules", {"variant": "go-fish"})
+    assert r.ephemeral and "don't know" in r.content
+    r = await emu.run_command(alice, world.channel, "poker rules", {})
+    assert all(v.name in r.embeds[0]["description"] for v in engine.list_variants())
+    r = await emu.run_command(alice, world.channel, "poker help", {})
+    assert r.ephemeral and "/poker create" in r.embeds[0]["description"]
+
+
+async def test_end_pays_everyone_and_frees_the_channel(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    bot = await poker_bot()
+    alice, bob = world.players[:2]
+    guild = world.guild.id
+    start = (await bot.db.get_settings(guild)).starting_bankroll
+    await create_table(emu, world, [alice, bob], auto_deal=0)
+    assert await bot.db.balance(guild, alice.id) == start - 40
+    r = await emu.run_command(bob, world.channel, "poker end", {})
+    assert r.ephemeral and "creator" in r.content
+    r = await emu.run_command(alice, world.channel, "poker end", {})
+    assert not r.ephemeral and "Table closed" in r.embeds[0]["title"]
+    assert await bot.db.balance(guild, alice.id) == start
+    assert await bot.db.balance(guild, bob.id) == start
+    assert live_table(bot, world) is None
+    r = await emu.run_command(bob, world.channel, "poker create", {})
+    assert r.type == 4 and not r.ephemeral
+    assert (await bot.db.chip_audit(guild)).ok
+
+
+async def test_card_pictures_are_small_pngs_with_text(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    await poker_bot()
+    players = world.players[:2]
+    await create_table(emu, world, players, variant="seven-card-draw", auto_deal=0)
+    await deal(emu, world, players[0])
+    await emu.wait_for(lambda: all(emu.dms(p) for p in players))
+    for player in players:
+        dm = emu.dms(player)[-1]
+        picture = dm.attachments[0]
+        assert picture.data[:8] == b"\x89PNG\r\n\x1a\n"
+        assert len(picture.data) < 100_000, len(picture.data)
+        # The same cards are written out for screen readers.
+        assert dm.embeds[0]["description"].count(" ") >= 6
+
+
+async def test_two_players_press_at_the_same_instant(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    bot = await poker_bot()
+    players = world.players[:3]
+    await create_table(emu, world, players, stake=2, ante=1, auto_deal=0)
+    await deal(emu, world, players[0])
+    live = live_table(bot, world)
+    table = table_message(emu, world)
+    to_act = live.engine.pending[0].player_id
+    actor = next(p for p in players if str(p.id) == to_act)
+    others = [p for p in players if p is not actor]
+    before = len(live.engine.events)
+    results = await asyncio.gather(
+        emu.click(actor, table, label="Check"),
+        *(emu.click(p, table, label="Fold") for p in others),
+    )
+    assert results[0].type == 7
+    assert all(r.ephemeral for r in results[1:])
+    assert len(live.engine.events) == before + 1
+    assert not any(s.folded for s in live.engine.public_view().seats)
