@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from engine import events as ev
@@ -54,6 +54,9 @@ class HandOptions:
     diablo_cap: int | None = None
 
 
+_DEFAULT_OPTIONS = HandOptions()
+
+
 @fast_init
 @dataclass(frozen=True, slots=True)
 class HandSetup:
@@ -79,7 +82,7 @@ class HandSetup:
     players: tuple[tuple[int, str, int], ...]
     deck: tuple[Card, ...]
     seed: int
-    options: HandOptions = field(default_factory=HandOptions)
+    options: HandOptions = _DEFAULT_OPTIONS  # a shared default: fast_init needs no factory
     carried: int = 0
     carry_reason: str = ""
     antes: bool = True
@@ -222,7 +225,7 @@ class Hand:
                 self.number,
                 self.rules.name,
                 self.button,
-                tuple((p.seat, p.pid, p.stack) for p in self.players),
+                tuple([(p.seat, p.pid, p.stack) for p in self.players]),
             )
         )
         forced = self.forced

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import math
 import random
+from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -42,7 +43,12 @@ __all__ = ["Table", "TableConfig", "TableOptions"]
 
 _PROGRESSIVE = (11, 12, 13, 14, 13, 12)
 _RULES_CACHE: dict[tuple[str, tuple[str, ...] | None], GameRules] = {}
-_DERIVED: dict[TableConfig, tuple[int, tuple[Structure, ForcedBets], HandOptions]] = {}
+_Derived = tuple[int, tuple[Structure, ForcedBets], HandOptions, GameRules]
+_DERIVED: dict[TableConfig, _Derived] = {}
+# The same, by the identity of the configuration object (a bot reuses one per table, and
+# hashing a configuration hashes every nested value): id -> (config, derived). Holding the
+# config keeps its id from being reused while the entry lives.
+_DERIVED_BY_ID: dict[int, tuple[TableConfig, _Derived]] = {}
 
 
 @dataclass(frozen=True, slots=True)
@@ -276,6 +282,24 @@ def _shuffle(pack: Sequence[Card], rng: random.Random) -> tuple[Card, ...]:
     return tuple(order)
 
 
+def _derive(config: TableConfig) -> _Derived:
+    """What a table derives from its configuration (cached: configurations are immutable)."""
+    derived = _DERIVED.get(config)
+    if derived is None:
+        options = config.options
+        derived = _DERIVED[config] = (
+            config.seats,
+            config.stakes,
+            HandOptions(
+                second_round_from_opener=options.second_round_from_opener,
+                draw_limit=options.draw_limit,
+                diablo_cap=options.diablo_cap,
+            ),
+            config.rules(),
+        )
+    return derived
+
+
 class _Seat:
     __slots__ = ("leaving", "player_id", "sitting_out", "stack")
 
@@ -296,19 +320,15 @@ class Table:
 
     def __init__(self, config: TableConfig | None = None) -> None:
         self.config = config = config if config is not None else TableConfig()
-        derived = _DERIVED.get(config)
-        if derived is None:
-            options = config.options
-            derived = _DERIVED[config] = (
-                config.seats,
-                config.stakes,
-                HandOptions(
-                    second_round_from_opener=options.second_round_from_opener,
-                    draw_limit=options.draw_limit,
-                    diablo_cap=options.diablo_cap,
-                ),
-            )
-        seats, self._stakes, self._hand_options = derived
+        known = _DERIVED_BY_ID.get(id(config))
+        if known is not None and known[0] is config:
+            derived = known[1]
+        else:
+            derived = _derive(config)
+            if len(_DERIVED_BY_ID) >= 256:
+                _DERIVED_BY_ID.clear()
+            _DERIVED_BY_ID[id(config)] = (config, derived)
+        seats, self._stakes, self._hand_options, self._rules = derived
         self.seats: list[_Seat | None] = [None] * seats
         self.button: int | None = None
         self.hand_number = 0
@@ -359,7 +379,8 @@ class Table:
 
     def _mutate(self, op: tuple[Any, ...]) -> None:
         """Record a table operation for persistence (see :meth:`to_dict`)."""
-        if self.in_hand:
+        hand = self.hand
+        if self._choosing is not None or (hand is not None and not hand.over):
             self._journal.append(op)
         else:
             self._base = None
@@ -374,14 +395,17 @@ class Table:
         """
         if not isinstance(player_id, str) or not player_id:
             raise TableError("a player id must be a non-empty string")
-        _check_chips(stack, "the stack")
-        if self._seat_of(player_id) is not None:
-            raise TableError(f"{player_id} is already seated")
+        if stack.__class__ is not int or stack <= 0:
+            _check_chips(stack, "the stack")
+        seats = self.seats
+        for s in seats:
+            if s is not None and s.player_id == player_id:
+                raise TableError(f"{player_id} is already seated")
         if seat is None:
-            free = [i for i, s in enumerate(self.seats) if s is None]
-            if not free:
-                raise TableError("the table is full")
-            seat = free[0]
+            try:
+                seat = seats.index(None)
+            except ValueError:
+                raise TableError("the table is full") from None
         elif (
             isinstance(seat, bool) or not isinstance(seat, int) or not (0 <= seat < len(self.seats))
         ):
@@ -540,10 +564,12 @@ class Table:
         """Why a hand cannot start now, or ``None`` when it can."""
         if self.in_hand:
             return "a hand is already in progress"
-        players = self._participants()
+        return self._start_reason(self._participants())
+
+    def _start_reason(self, players: list[int]) -> str | None:
         if len(players) < 2:
             return "at least two players with chips must be sitting in"
-        rules = self.config.rules()
+        rules = self._rules
         if len(players) > rules.max_players:
             return f"{rules.name} can be dealt to at most {rules.max_players} players"
         return None
@@ -590,15 +616,18 @@ class Table:
 
         :raises TableError: when :meth:`can_start` gives a reason, or for a bad preset deck.
         """
-        reason = self.can_start()
+        if self.in_hand:
+            raise TableError("a hand is already in progress")
+        players = self._participants()
+        reason = self._start_reason(players)
         if reason is not None:
             raise TableError(reason)
         if self.config.dealers_choice:
             seed = rng.getrandbits(62)
             return self._start_choice(seed, None if deck is None else tuple(deck))
-        full_deck = self._complete_deck(self.config.rules(), deck, rng)
+        full_deck = self._complete_deck(self._rules, deck, rng)
         seed = rng.getrandbits(62)
-        return self._start(full_deck, seed)
+        return self._start(full_deck, seed, players)
 
     def _state(self) -> dict[str, Any]:
         return {
@@ -654,12 +683,15 @@ class Table:
         lock = state.get("dc_lock")
         self.dc_lock = None if lock is None else (lock[0], tuple(lock[1]), lock[2])
 
-    def _start(self, deck: tuple[Card, ...], seed: int) -> tuple[ev.Event, ...]:
-        players = self._participants()
+    def _start(
+        self, deck: tuple[Card, ...], seed: int, players: list[int] | None = None
+    ) -> tuple[ev.Event, ...]:
+        if players is None:
+            players = self._participants()
         self._base = self._state()
         self._journal = [("start", deck, seed)]
         self.button = self._next_button(players)
-        return self._deal(self.config.rules(), deck, seed, players)
+        return self._deal(self._rules, deck, seed, players)
 
     def _deal(
         self,
@@ -671,8 +703,9 @@ class Table:
     ) -> tuple[ev.Event, ...]:
         button = self.button
         assert button is not None
-        size = len(self.seats)
-        order = sorted(players, key=lambda s: (s - button - 1) % size)
+        # Clockwise from the dealer's left (``players`` lists seats in ascending order).
+        left = bisect_right(players, button)
+        order = players[left:] + players[:left]
         structure, forced = self._stakes
         if rules.forced_bets is not None:
             forced = rules.forced_bets
@@ -687,8 +720,11 @@ class Table:
             forced=forced,
             button=button,
             players=tuple(
-                (s, self.seats[s].player_id, self.seats[s].stack)  # type: ignore[union-attr]
-                for s in order
+                [
+                    (s, seat.player_id, seat.stack)
+                    for s in order
+                    if (seat := self.seats[s]) is not None
+                ]
             ),
             deck=deck,
             seed=seed,
