@@ -5,11 +5,13 @@ matter when a hand creates dozens of events. :func:`fast_init` replaces the gene
 ``__init__`` of a frozen, slotted dataclass by one that stores the fields through the slot
 descriptors directly. The class stays frozen: assigning to a field still raises
 :class:`dataclasses.FrozenInstanceError`, and equality, hashing and ``repr`` are unchanged.
+A ``__post_init__`` (normalising or checking fields) is still called at the end.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import inspect
 from typing import Any, TypeVar
 
 __all__ = ["fast_init"]
@@ -19,12 +21,13 @@ T = TypeVar("T")
 
 def fast_init(cls: type[T]) -> type[T]:
     """Give the frozen, slotted dataclass ``cls`` a faster ``__init__`` (see the module
-    docstring). Classes with ``__post_init__`` or default factories are left as they are."""
-    if hasattr(cls, "__post_init__"):
-        return cls
+    docstring). Classes with default factories or init-only variables are left as they are."""
     fields = [f for f in dataclasses.fields(cls) if f.init]  # type: ignore[arg-type]
     if any(f.default_factory is not dataclasses.MISSING for f in fields):
         return cls
+    parameters = list(inspect.signature(cls.__init__).parameters)[1:]
+    if parameters != [f.name for f in fields]:
+        return cls  # init-only variables
     namespace: dict[str, Any] = {}
     params = []
     body = []
@@ -36,6 +39,8 @@ def fast_init(cls: type[T]) -> type[T]:
             namespace[f"_default{k}"] = f.default
             params.append(f"{f.name}=_default{k}")
         body.append(f"    _set{k}(self, {f.name})")
+    if hasattr(cls, "__post_init__"):
+        body.append("    self.__post_init__()")
     source = f"def __init__(self, {', '.join(params)}):\n" + ("\n".join(body) or "    pass")
     exec(source, namespace)
     init = namespace["__init__"]

@@ -86,7 +86,8 @@ class Discard:
     cards: tuple[Card, ...] = ()
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "cards", tuple(self.cards))
+        if self.cards.__class__ is not tuple:
+            object.__setattr__(self, "cards", tuple(self.cards))
 
 
 @fast_init

@@ -156,11 +156,8 @@ class Card:
     def __hash__(self) -> int:
         return self._index
 
-    def __eq__(self, other: object) -> bool:
-        return self is other
-
-    def __ne__(self, other: object) -> bool:
-        return self is not other
+    # Equality is identity (one object per card): object's own == and != say exactly that,
+    # in C, which matters for the many `card in cards` tests of a hand.
 
     def __lt__(self, other: Card) -> bool:
         if not isinstance(other, Card):

@@ -286,9 +286,8 @@ class Hand:
         """Deal ``count`` replacement cards: one burn card before the first replacement of the
         drawing round, never the bottom card of the original stub, and a reshuffle of burn
         cards, the bottom card and earlier discards when the stub runs short."""
-        got: list[Card] = []
         if count <= 0:
-            return got
+            return []
         stub = self.stub
         if burn and not self.burned_this_round:
             self.burned_this_round = True
@@ -296,6 +295,13 @@ class Hand:
                 card = stub.pop()
                 self.burns.append(card)
                 self.events.append(ev.Burned(card))
+        if len(stub) - (1 if self.bottom_reserved else 0) >= count:
+            # The usual case: the stub suffices. Its top is its end, so the cards come in the
+            # order that popping them one by one would give.
+            got = stub[: -count - 1 : -1]
+            del stub[-count:]
+            return got
+        got = []
         while len(got) < count:
             usable = len(stub) - (1 if self.bottom_reserved else 0)
             if usable > 0:

@@ -54,7 +54,9 @@ class DrawRound(Runner):
         self.exchanged = 0
         self._counts: dict[tuple[int, int, int], tuple[tuple[int, ...], int | None]] = {}
         self.limit = DRAW_FOUR_WITH_ACE
-        self._needs: dict[int, int] = {}
+        # held -> (cards needed at most, the shared answer of _PLENTY) for this round.
+        self._plenty: dict[int, tuple[int, tuple[tuple[int, ...], int | None]]] = {}
+        self._condition: str | None = None
 
     def begin(self) -> None:
         h = self.hand
@@ -111,25 +113,26 @@ class DrawRound(Runner):
             top = min(limit.most if limit.with_ace is None else limit.with_ace, held)
         return top + step.extra + (1 if step.bosnian else 0)
 
-    def _supply(self) -> int:
-        h = self.hand
-        return len(h.stub) if self.series else h.supply()
-
     def counts(self, p: Player) -> tuple[tuple[int, ...], int | None]:
         """The allowed discard counts for ``p`` and the count that needs an ace kept."""
         held = len(p.cards)
-        supply = self._supply()
-        need = self._needs.get(held)
-        if need is None:
-            need = self._needs[held] = self._most_needed(held)
-        if not self.series and supply >= need:
-            # Plenty of cards: the stub limits nothing, and the answer depends on the rules
-            # only, so it is shared by every hand.
-            shared = (self.step, self.limit, held)
-            result = _PLENTY.get(shared)
-            if result is None:
-                result = _PLENTY[shared] = self._compute_counts(held, supply, 0)
-            return result
+        if self.series:
+            supply = len(self.hand.stub)
+        else:
+            h = self.hand
+            supply = len(h.stub) + len(h.burns) + len(h.discards)  # h.supply()
+            known = self._plenty.get(held)
+            if known is None:
+                # With plenty of cards the stub limits nothing, and the answer depends on the
+                # rules only, so it is shared by every hand (and remembered for this round).
+                need = self._most_needed(held)
+                shared = (self.step, self.limit, held)
+                result = _PLENTY.get(shared)
+                if result is None:
+                    result = _PLENTY[shared] = self._compute_counts(held, need, 0)
+                known = self._plenty[held] = (need, result)
+            if supply >= known[0]:
+                return known[1]
         key = (held, supply, len(self.queue) - self.pos - 1)
         cached = self._counts.get(key)
         if cached is None:
@@ -174,19 +177,17 @@ class DrawRound(Runner):
             _, up, _, _, _ = self.offer
             return (Decision(p.seat, p.pid, DecisionKind.KEEP, KeepOptions(up, tuple(p.cards))),)
         counts, ace_count = self.counts(p)
+        step = self.step
         condition = None
-        if ace_count is not None and self.step.counts is None:
-            condition = (
-                f"more than {self.limit.most} only when the cards you keep include an ace or "
-                "a wild card"
-            )
+        if ace_count is not None and step.counts is None:
+            condition = self._condition
+            if condition is None:
+                condition = self._condition = (
+                    f"more than {self.limit.most} only when the cards you keep include an ace "
+                    "or a wild card"
+                )
         options = DrawOptions(
-            cards=tuple(p.cards),
-            counts=counts,
-            ace_count=ace_count,
-            condition=condition,
-            extra=self.step.extra,
-            bosnian=self.step.bosnian,
+            tuple(p.cards), counts, ace_count, condition, step.extra, step.bosnian
         )
         return (Decision(p.seat, p.pid, _DRAW, options),)
 
@@ -210,9 +211,9 @@ class DrawRound(Runner):
         for card in cards:
             if not isinstance(card, Card) or card not in held:
                 raise IllegalAction(f"you do not hold {card}")
-        if len(set(cards)) != len(cards):
-            raise IllegalAction("a card is named twice")
         count = len(cards)
+        if count > 1 and len(set(cards)) != count:
+            raise IllegalAction("a card is named twice")
         counts, _ = self.counts(p)
         if count not in counts:
             shown = ", ".join(str(c) for c in counts)
