@@ -553,9 +553,20 @@ class Hand:
     def _return_uncalled(self) -> list[tuple[int, int]]:
         """Give back the part of the largest commitment nobody matched."""
         returned: list[tuple[int, int]] = []
-        top = max(self.players, key=lambda q: q.committed)
-        second = max((q.committed for q in self.players if q is not top), default=0)
-        excess = top.committed - second
+        # The largest commitment (the first player making it) and the largest of the others.
+        players = self.players
+        top = players[0]
+        top_committed = top.committed
+        second = 0
+        for q in players:
+            committed = q.committed
+            if committed > top_committed:
+                second = top_committed
+                top = q
+                top_committed = committed
+            elif committed > second and q is not top:
+                second = committed
+        excess = top_committed - second
         if excess > 0:
             top.committed -= excess
             top.stack += excess

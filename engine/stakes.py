@@ -19,6 +19,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from engine._frozen import fast_init
+
 __all__ = [
     "FixedLimit",
     "ForcedBets",
@@ -30,6 +32,7 @@ __all__ = [
 ]
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class TierLimits:
     """The limits that apply to one betting round, resolved from a structure and a tier.

@@ -888,9 +888,9 @@ class Table:
         if self._choosing is not None:
             return (self._choosing[0],)
         hand = self.hand
-        if hand is None or hand.over:
+        if hand is None or hand.over or hand.runner is None:
             return ()
-        return tuple([p.seat for p in hand.waiting()])
+        return hand.runner.waiting_seats()
 
     def act(self, who: int | str, action: Action) -> tuple[ev.Event, ...]:
         """Apply ``action`` for the player in seat ``who`` (or with player id ``who``) and

@@ -38,6 +38,10 @@ class Runner:
         """The players with a pending decision."""
         return []
 
+    def waiting_seats(self) -> tuple[int, ...]:
+        """The seats of the players with a pending decision."""
+        return tuple([p.seat for p in self.waiting()])
+
     def is_waiting_for(self, p: Player) -> bool:
         """Whether ``p`` has a pending decision."""
         return p in self.waiting()

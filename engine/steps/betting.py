@@ -84,10 +84,11 @@ class BettingRound(Runner):
         self.number = h.next_number("bet")
         self.opening = h.opening_pending
         self.after_draw = "draw" in h.counters
-        key = (step.tier, step.scale)
+        big = step.tier is _BIG
+        key = (big, step.scale)
         limits = h.limits_cache.get(key)
         if limits is None:
-            limits = h.limits_cache[key] = h.structure.limits(step.tier is _BIG, step.scale)
+            limits = h.limits_cache[key] = h.structure.limits(big, step.scale)
         min_bet = limits.min_bet
         if step.double_min and h.last_round_bet:
             min_bet = max(min_bet, 2 * h.last_round_bet)
@@ -165,6 +166,10 @@ class BettingRound(Runner):
 
     def waiting(self) -> list[Player]:
         return [] if self.current is None else [self.current]
+
+    def waiting_seats(self) -> tuple[int, ...]:
+        current = self.current
+        return () if current is None else (current.seat,)
 
     def is_waiting_for(self, p: Player) -> bool:
         return p is self.current
@@ -418,16 +423,27 @@ class BettingRound(Runner):
         self.done = True
         self.current = None
         players = h.players
-        if self.max_bet > 0:
-            top = max(players, key=lambda q: q.bet)
-            second = max((q.bet for q in players if q is not top), default=0)
-            if top.bet > second:
-                excess = top.bet - second
-                top.bet = second
-                top.committed -= excess
-                top.stack += excess
-                h.events.append(ev.BetReturned(top.seat, excess))
-        h.last_round_bet = max(q.bet for q in players)
+        # The largest bet (the first player making it) and the largest bet of the others.
+        top = players[0]
+        top_bet = top.bet
+        second = 0
+        for q in players:
+            bet = q.bet
+            if bet > top_bet:
+                second = top_bet
+                top = q
+                top_bet = bet
+            elif bet > second and q is not top:
+                second = bet
+        if self.max_bet > 0 and top_bet > second:
+            excess = top_bet - second
+            top.bet = second
+            top.committed -= excess
+            top.stack += excess
+            h.events.append(ev.BetReturned(top.seat, excess))
+            h.last_round_bet = second
+        else:
+            h.last_round_bet = top_bet
         h.last_round_aggressor = self.aggressor
         for q in players:
             q.bet = 0

@@ -91,6 +91,10 @@ class DrawRound(Runner):
         p = self._current()
         return [] if p is None else [p]
 
+    def waiting_seats(self) -> tuple[int, ...]:
+        p = self._current()
+        return () if p is None else (p.seat,)
+
     def is_waiting_for(self, p: Player) -> bool:
         return p is self._current()
 
