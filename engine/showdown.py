@@ -32,18 +32,22 @@ _HIGH, _LOW, _HIGH_LOW = Split.HIGH, Split.LOW, Split.HIGH_LOW
 def _best(players: Sequence[Player], values: dict[int, HandValue | None]) -> list[Player]:
     """The players holding the best value (ties included), in seat order from the dealer's
     left."""
-    best: HandValue | None = None
+    # The values all come from one ranking, so their scores order them (HandValue's own
+    # comparisons check the rankings first, through two Python calls each).
+    best = 0
     winners: list[Player] = []
     for p in players:
         v = values.get(p.index)
         if v is None:
             continue
-        if best is None or v > best:
-            best = v
+        score = v._score
+        if not winners or score > best:
+            best = score
             winners = [p]
-        elif v == best:
+        elif score == best:
             winners.append(p)
-    winners.sort(key=lambda q: q.index)
+    if len(winners) > 1:
+        winners.sort(key=lambda q: q.index)
     return winners
 
 
@@ -54,6 +58,11 @@ def _pay(
     half: str,
     values: dict[int, HandValue | None],
 ) -> None:
+    if len(winners) == 1:
+        p = winners[0]
+        p.stack += amount
+        shares.append(ev.PotShare(p.seat, p.pid, amount, half, values.get(p.index)))
+        return
     for p, chips in zip(winners, split_amount(amount, len(winners)), strict=True):
         p.stack += chips
         shares.append(ev.PotShare(p.seat, p.pid, chips, half, values.get(p.index)))
@@ -128,7 +137,7 @@ def settle(h: Hand, returned: Sequence[tuple[int, int]]) -> None:
         h.carried,
         None if caps.count(None) == len(caps) else caps,
     )
-    total = sum(amount for amount, _ in pots)
+    total = sum([amount for amount, _ in pots])
     wild = h.wild_cards()
     high_ranking = h.high_ranking() if h.requirement or rules.win_requirement else rules.high
     openers: list[tuple[int, tuple[Card, ...]]] = []
@@ -245,9 +254,11 @@ def settle(h: Hand, returned: Sequence[tuple[int, int]]) -> None:
         for share in shares:
             won.add(h.by_seat[share.seat].index)
         results.append(
-            ev.PotResult(k, amount, tuple(players[i].seat for i in eligible_idx), tuple(shares))
+            ev.PotResult(k, amount, tuple([players[i].seat for i in eligible_idx]), tuple(shares))
         )
-        h.events.append(ev.PotAwarded(k, amount, tuple((s.seat, s.amount, s.half) for s in shares)))
+        h.events.append(
+            ev.PotAwarded(k, amount, tuple([(s.seat, s.amount, s.half) for s in shares]))
+        )
     if carried_back:
         h.carry_note = "part of the pot stays: no eligible hand met the requirement to win"
         h.trips_failed = True
