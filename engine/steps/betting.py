@@ -336,7 +336,15 @@ class BettingRound(Runner):
                 raise IllegalAction(f"all-in would be {p.bet + p.stack}; the most you can is {hi}")
         else:
             raise IllegalAction("this is a betting round: fold, check, call, bet or raise")
-        self._after(p)
+        # self._after(p), inlined on this hot path
+        if h.live <= 1:
+            self._end()
+            return
+        nxt = self._next_from(p.index + 1)
+        if nxt is None:
+            self._end()
+        else:
+            self.current = nxt
 
     def _check(self, p: Player) -> None:
         h = self.hand
