@@ -24,7 +24,7 @@ from __future__ import annotations
 import math
 import random
 from bisect import bisect_right
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -256,7 +256,41 @@ class TableConfig:
         )
 
 
-_FACTORIALS: dict[int, int] = {}
+_SWAPPERS: dict[int, tuple[int, Callable[[list[Card], int], None]]] = {}
+
+
+def _swapper(n: int) -> Callable[[list[Card], int], None]:
+    """A function applying the swaps of a Fisher-Yates shuffle of ``n`` cards whose digits, in
+    mixed radix, make up an integer below ``n!`` (see :func:`_shuffle`).
+
+    The swaps are written out (no loop), and the digits are taken from the big integer a few
+    at a time: one division by a product of radices below ``2**30`` leaves a one-digit integer
+    whose own digits cost little. The result is exactly the one of the plain loop::
+
+        for i in range(n - 1, 0, -1):
+            x, j = divmod(x, i + 1)
+            order[i], order[j] = order[j], order[i]
+    """
+    lines = ["def swap(o, x):"]
+    i = n - 1
+    while i >= 1:
+        product = 1
+        positions = []
+        while i >= 1 and product * (i + 1) < 1 << 30:
+            product *= i + 1
+            positions.append(i)
+            i -= 1
+        lines.append(f"    x, r = divmod(x, {product})")
+        for k in positions:
+            lines.append(f"    j = r % {k + 1}")
+            lines.append(f"    r //= {k + 1}")
+            lines.append(f"    o[{k}], o[j] = o[j], o[{k}]")
+    if len(lines) == 1:
+        lines.append("    pass")
+    namespace: dict[str, Any] = {}
+    exec("\n".join(lines), namespace)
+    swap: Callable[[list[Card], int], None] = namespace["swap"]
+    return swap
 
 
 def _shuffle(pack: Sequence[Card], rng: random.Random) -> tuple[Card, ...]:
@@ -268,17 +302,16 @@ def _shuffle(pack: Sequence[Card], rng: random.Random) -> tuple[Card, ...]:
     :class:`random.SystemRandom`.
     """
     n = len(pack)
-    total = _FACTORIALS.get(n)
-    if total is None:
-        total = _FACTORIALS[n] = math.factorial(n)
+    known = _SWAPPERS.get(n)
+    if known is None:
+        known = _SWAPPERS[n] = (math.factorial(n), _swapper(n))
+    total, swap = known
     bits = total.bit_length()
     x = rng.getrandbits(bits)
     while x >= total:
         x = rng.getrandbits(bits)
     order = list(pack)
-    for i in range(n - 1, 0, -1):
-        x, j = divmod(x, i + 1)
-        order[i], order[j] = order[j], order[i]
+    swap(order, x)
     return tuple(order)
 
 
