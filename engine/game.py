@@ -152,6 +152,60 @@ class Player:
 class Hand:
     """The state of one hand in progress (see the module docstring)."""
 
+    # Slots: a hand has about fifty attributes, past what an instance dictionary shares with
+    # its class, and the engine reads them all the time.
+    __slots__ = (
+        "_result",
+        "_result_parts",
+        "anyone_gone",
+        "blinds_posted",
+        "board",
+        "bottom_reserved",
+        "burned_this_round",
+        "burns",
+        "button",
+        "by_pid",
+        "by_seat",
+        "carried",
+        "carry_note",
+        "carry_out",
+        "counters",
+        "diablo_owed",
+        "discards",
+        "events",
+        "extra_wild_ranks",
+        "forced",
+        "jackpot_cap",
+        "last_action",
+        "last_blind_index",
+        "last_round_aggressor",
+        "last_round_bet",
+        "limits_cache",
+        "live",
+        "muck",
+        "n",
+        "number",
+        "opener",
+        "opening_pending",
+        "options",
+        "over",
+        "passed_out",
+        "players",
+        "requirement",
+        "reshuffles",
+        "rules",
+        "runner",
+        "seed",
+        "setup",
+        "step_index",
+        "steps",
+        "structure",
+        "stub",
+        "switched",
+        "trips_failed",
+        "wild",
+    )
+
     def __init__(self, setup: HandSetup) -> None:
         self.setup = setup
         self.number = setup.number
