@@ -56,6 +56,20 @@ class HandOptions:
 
 _DEFAULT_OPTIONS = HandOptions()
 
+# The betting limits of each structure by round kind, shared by every hand dealt with the same
+# structure object (``Structure.limits`` depends on nothing else): id -> (structure, cache).
+# Holding the structure keeps its id from being reused while the entry lives.
+_LIMITS: dict[int, tuple[Structure, dict[tuple[object, int], TierLimits]]] = {}
+
+
+def _limits_cache(structure: Structure) -> dict[tuple[object, int], TierLimits]:
+    known = _LIMITS.get(id(structure))
+    if known is None or known[0] is not structure:
+        if len(_LIMITS) >= 256:
+            _LIMITS.clear()
+        known = _LIMITS[id(structure)] = (structure, {})
+    return known[1]
+
 
 @fast_init
 @dataclass(frozen=True, slots=True)
@@ -241,7 +255,7 @@ class Hand:
         self.step_index = -1
         self.runner: Runner | None = None
         self.counters: dict[str, int] = {}
-        self.limits_cache: dict[tuple[object, int], TierLimits] = {}
+        self.limits_cache = _limits_cache(setup.structure)
         self.opening_pending = True
         self.opener: Player | None = None
         self.blinds_posted = False
