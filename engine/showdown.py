@@ -189,8 +189,9 @@ def settle(h: Hand, returned: Sequence[tuple[int, int]]) -> None:
     high_rank = rules.high if rules.uses_high else None
     low_rank = rules.low if rules.uses_low else None
     events = h.events
+    board = h.board if h.board and rules.board_plays else None
     for p in order:
-        cards = h.playing_cards(p)
+        cards = tuple(p.cards) if board is None else (*p.cards, *board)  # h.playing_cards(p)
         complete = 5 <= len(cards) <= 9
         hv = evaluate(cards, high_rank, wild=wild) if high_rank and complete else None
         lv = evaluate(cards, low_rank, wild=wild) if low_rank and complete else None

@@ -45,11 +45,11 @@ class Dealing(_Instant):
         total = n * count
         # Dealt one at a time from the dealer's left: the k-th player gets every n-th card
         # from the top, starting with the k-th.
-        sequence = stub[-total:][::-1]
+        sequence = tuple(stub[-total:][::-1])
         del stub[-total:]
         events = h.events
         for k, p in enumerate(receivers):
-            cards = tuple(sequence[k::n])
+            cards = sequence[k::n]
             p.cards.extend(cards)
             if face_up:
                 p.up.update(cards)

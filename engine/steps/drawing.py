@@ -96,7 +96,10 @@ class DrawRound(Runner):
         return () if p is None else (p.seat,)
 
     def is_waiting_for(self, p: Player) -> bool:
-        return p is self._current()
+        if self.done:  # self._current(), inlined: this runs for every action
+            return False
+        offer = self.offer
+        return p is (self.queue[self.pos] if offer is None else offer[0])
 
     # -- options --------------------------------------------------------------------------------
 
