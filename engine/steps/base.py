@@ -23,6 +23,9 @@ class Runner:
     raise :class:`engine.errors.IllegalAction` when it is not legal.
     """
 
+    # Subclasses that run in every hand declare slots too; the others have a dictionary.
+    __slots__ = ("done", "hand", "number")
+
     kind: ClassVar[str] = "step"
 
     def __init__(self, hand: Hand) -> None:

@@ -46,6 +46,26 @@ _ORDINALS = ("First", "Second", "Third", "Fourth", "Fifth", "Sixth", "Seventh", 
 class BettingRound(Runner):
     """One betting round (see the module docstring)."""
 
+    __slots__ = (
+        "acted",
+        "after_draw",
+        "aggressions",
+        "aggressor",
+        "checked",
+        "current",
+        "fixed",
+        "full_level",
+        "limit",
+        "max_bet",
+        "max_raises",
+        "min_bet",
+        "min_incr",
+        "opening",
+        "pot_limit",
+        "shorts",
+        "step",
+    )
+
     kind = "bet"
 
     # Every other attribute is set by begin(), which always runs right after construction.

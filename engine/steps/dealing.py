@@ -18,6 +18,8 @@ __all__ = ["BoardDealing", "Dealing", "Revealing"]
 
 
 class _Instant(Runner):
+    __slots__ = ()
+
     def act(self, p: Player, action: Action) -> None:
         raise IllegalAction("nothing to decide now")
 
@@ -28,6 +30,8 @@ class _Instant(Runner):
 class Dealing(_Instant):
     """Deal ``step.count`` cards one at a time, from the dealer's left, to every player still
     in the hand."""
+
+    __slots__ = ("step",)
 
     kind = "deal"
 

@@ -39,6 +39,20 @@ class DrawRound(Runner):
     only when the stub still leaves one card for each player after this one.
     """
 
+    __slots__ = (
+        "_condition",
+        "_counts",
+        "_plenty",
+        "exchanged",
+        "limit",
+        "offer",
+        "pos",
+        "queue",
+        "series",
+        "start_index",
+        "step",
+    )
+
     kind = "draw"
 
     def __init__(
