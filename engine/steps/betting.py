@@ -128,21 +128,41 @@ class BettingRound(Runner):
             if poster is not None:
                 h._post(poster, min_bet, "blind", live=True)
                 start = h.index_after(poster.index)
-        self.max_bet = max([p.bet for p in players])
-        self.full_level = self.max_bet
-        self.min_incr = max(min_bet, self.max_bet)
-        self.aggressions = 1 if self.max_bet > 0 else 0
-        live = [p for p in players if not p.folded]
-        totals = sorted([p.bet + p.stack for p in live], reverse=True)
-        if len(totals) > 1:
-            top, second = totals[0], totals[1]
-            for p in live:
+        # One pass: the largest bet, the players still in, and the two largest totals (bet
+        # plus stack) among those (equal when two players share the largest).
+        max_bet = 0
+        live: list[Player] = []
+        top = second = -1
+        for p in players:
+            bet = p.bet
+            if bet > max_bet:
+                max_bet = bet
+            if not p.folded:
+                live.append(p)
+                total = bet + p.stack
+                if total > top:
+                    second = top
+                    top = total
+                elif total > second:
+                    second = total
+        self.max_bet = max_bet
+        self.full_level = max_bet
+        self.min_incr = max(min_bet, max_bet)
+        self.aggressions = 1 if max_bet > 0 else 0
+        several = len(live) > 1
+        acted = self.acted
+        able: Player | None = None  # the last player with a decision to make, and how many
+        able_count = 0
+        for p in live:
+            if p.stack > 0:
                 # A player whose bet already covers everything any other player could put
                 # in has nothing to decide in this round.
-                if p.stack > 0 and p.bet >= (second if p.bet + p.stack == top else top):
-                    self.acted.add(p.index)
-        able = [p for p in live if p.stack > 0 and p.index not in self.acted]
-        if not able or (len(able) == 1 and able[0].bet >= self.max_bet):
+                if several and p.bet >= (second if p.bet + p.stack == top else top):
+                    acted.add(p.index)
+                elif p.index not in acted:
+                    able = p
+                    able_count += 1
+        if able is None or (able_count == 1 and able.bet >= max_bet):
             self._end()
             return
         self.current = self._next_from(start)
