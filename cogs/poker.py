@@ -953,8 +953,7 @@ class Poker(commands.Cog):
             allowed_mentions=discord.AllowedMentions.none(),
         )
         if not live.engine.in_hand:
-            embed, view = self.table_message(live)
-            await self._edit_table_message(live, embed, view, None)
+            await self._refresh(live)
 
     @poker.command(name="leave", description="Stand up; your chips go back to your bankroll.")
     async def leave(self, interaction: discord.Interaction[Any]) -> None:
@@ -970,8 +969,7 @@ class Poker(commands.Cog):
             allowed_mentions=discord.AllowedMentions.none(),
         )
         if not live.engine.in_hand:
-            embed, view = self.table_message(live)
-            await self._edit_table_message(live, embed, view, None)
+            await self._refresh(live)
 
     @poker.command(name="start", description="Deal the next hand.")
     async def start(self, interaction: discord.Interaction[Any]) -> None:
