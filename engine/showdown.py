@@ -129,15 +129,21 @@ def settle(h: Hand, returned: Sequence[tuple[int, int]]) -> None:
     """Pay the pots of ``h`` and close it (see the module docstring)."""
     players = h.players
     rules = h.rules
-    live = [p for p in players if not p.folded]
-    caps = [p.seven_cap for p in players]
-    pots = build_pots(
-        [p.committed for p in players],
-        [not p.folded for p in players],
-        h.carried,
-        None if caps.count(None) == len(caps) else caps,
-    )
-    total = sum([amount for amount, _ in pots])
+    # One loop rather than four comprehensions (each a function call in Python 3.11).
+    live: list[Player] = []
+    alive: list[bool] = []
+    committed: list[int] = []
+    caps: list[int | None] = []
+    for p in players:
+        if not p.folded:
+            live.append(p)
+        alive.append(not p.folded)
+        committed.append(p.committed)
+        caps.append(p.seven_cap)
+    pots = build_pots(committed, alive, h.carried, None if caps.count(None) == len(caps) else caps)
+    total = 0
+    for amount, _ in pots:
+        total += amount
     wild = h.wild_cards()
     high_ranking = h.high_ranking() if h.requirement or rules.win_requirement else rules.high
     openers: list[tuple[int, tuple[Card, ...]]] = []
