@@ -32,12 +32,24 @@ def build_pots(
     [(30, (0, 1, 2)), (40, (1, 2))]
     """
     if caps is None:
-        alive = [c for c, ok in zip(committed, live, strict=True) if ok]
-        if alive and min(alive) == max(alive) and max(committed) <= alive[0]:
+        # One pass: the players still in, the least and most they put in, the most anyone
+        # put in, and the total.
+        still_in: list[int] = []
+        low = high = top = 0
+        total = carried
+        for i, (c, ok) in enumerate(zip(committed, live, strict=True)):
+            total += c
+            if c > top:
+                top = c
+            if ok:
+                if not still_in or c < low:
+                    low = c
+                if not still_in or c > high:
+                    high = c
+                still_in.append(i)
+        if still_in and low == high and top <= low:
             # Everyone still in put in the same amount: one pot.
-            eligible_all = tuple(i for i, ok in enumerate(live) if ok)
-            total = sum(committed) + carried
-            return [(total, eligible_all)] if total > 0 else []
+            return [(total, tuple(still_in))] if total > 0 else []
         caps = [None] * len(committed)
     levels_set = {c for c, alive in zip(committed, live, strict=True) if alive and c > 0}
     levels_set.update(
