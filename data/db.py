@@ -597,11 +597,16 @@ class Database:
             (table_id, json.dumps([user for user, _ in seats])),
         )
         if seats:
-            await conn.executemany(
+            # One statement for every seat, writing only stacks that changed (during a hand
+            # none do): fewer steps in the database thread and fewer pages in the WAL.
+            await _exec(
+                conn,
                 "INSERT INTO table_players (table_id, user_id, guild_id, seat, stack) "
-                "VALUES (?, ?, ?, NULL, ?) "
-                "ON CONFLICT (table_id, user_id) DO UPDATE SET stack = excluded.stack",
-                [(table_id, user, guild_id, stack) for user, stack in seats],
+                "SELECT ?, json_extract(value, '$[0]'), ?, NULL, json_extract(value, '$[1]') "
+                "FROM json_each(?) WHERE true "
+                "ON CONFLICT (table_id, user_id) DO UPDATE SET stack = excluded.stack "
+                "WHERE stack != excluded.stack",
+                (table_id, guild_id, json.dumps(seats)),
             )
 
     async def _append_events(
