@@ -1,0 +1,1052 @@
+"""Load: how many tables one bot process carries, at what latency and API cost (issue 10).
+
+    .venv/bin/python bench/bot_load.py                      # T = 10, 100, 500 (about 5 min)
+    .venv/bin/python bench/bot_load.py --tables 500 --seconds 60 --profile /tmp/prof -v
+
+The real bot (``cogs.app.create_bot``, SQLite on disk with the default ``synchronous=FULL``)
+runs as its own process against the Discord emulator, which runs here with the simulated
+players: on this 2-core machine each side gets a core, and the bot's CPU time is read from
+``/proc`` rather than guessed out of a shared process. Each table has its own channel and six
+players who press buttons like people: concurrently across tables, one at a time within a
+table, each waiting for the table message to change before the next press, after a think time
+(``--think``, default 1-3 s). They play random legal actions: check/call mostly, bets and
+raises, an occasional fold, and random discards through the private draw panel. Hands follow
+each other by auto-deal (``--deal auto``, the table's own timer, 2 s) or by pressing Deal.
+
+After setup (create, six Sit downs) the tables deal their first hands spread over the warm-up,
+which lasts until every player has had a first DM (the bot opens each DM channel once per
+process; that burst is not the steady state). Then ``--seconds`` are measured. Printed per T:
+
+* latency: INTERACTION_CREATE sent by the emulator -> the bot's callback received (p50/p99/max),
+  by kind of press; and the bot's own share, from parsing INTERACTION_CREATE to sending the
+  callback, with both event loops' lag (the emulator shares this process with the players);
+* hands per second and actions (interactions) per second;
+* calls per hand by kind: interaction callbacks and interaction webhooks (followups, @original
+  edits; not counted against Discord's global 50/s limit) and all other REST calls (counted;
+  also as a rate), then by route;
+* peak RSS of the bot; memory per table as RSS growth from no table to T played tables over
+  T, and as the bytes of each table's engine state, meta and settings counted object by object;
+* CPU time of the bot process per action, and how busy each process was;
+* discord.py's view store, live View objects and tasks; the objects the bot's garbage
+  collector tracks and how long one full collection takes (a pause of the event loop).
+
+The emulator answers no rate-limit headers, so discord.py would keep one request in flight per
+route bucket; the emulator here answers Discord-like ones (see :class:`LoadEmulator`). Figures
+only, no assertions. ``--profile DIR`` writes a cProfile of the bot's play window to
+``DIR/bot_T{T}.prof`` and prints its top functions (``py-spy record -p PID`` on the bot process,
+``bench.bot_load --child``, shows the same with less overhead).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import cProfile
+import gc
+import json
+import logging
+import os
+import pstats
+import random
+import re
+import shutil
+import signal
+import statistics
+import sys
+import tempfile
+import time
+import types
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+if __package__ in (None, ""):  # run as a script: make the repo importable
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from aiohttp import web
+
+from tests.emulator import BotProcess, Emulator, InteractionResult, Message, User
+from tests.emulator.models import Attachment, Channel, InteractionRecord
+
+REPO = Path(__file__).resolve().parents[1]
+PLAYERS = 6
+ACTOR = re.compile(r"▶️ \*\*(.+?)\*\*")
+AMOUNT_RANGE = re.compile(r"\(([\d,]+)–([\d,]+)\)")
+CLK_TCK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+# =============================================================================================
+# The bot side: ``python -m bench.bot_load --child`` (the real bot plus a stats hook)
+# =============================================================================================
+
+
+def _proc_status() -> dict[str, int]:
+    out: dict[str, int] = {}
+    with open("/proc/self/status") as fh:
+        for line in fh:
+            key, _, value = line.partition(":")
+            if key in ("VmRSS", "VmHWM"):
+                out[key] = int(value.split()[0]) * 1024
+    return out
+
+
+_SKIP = (
+    type,
+    types.ModuleType,
+    types.FunctionType,
+    types.BuiltinFunctionType,
+    types.MethodType,
+    types.CodeType,
+    types.FrameType,
+    asyncio.Future,
+    asyncio.AbstractEventLoop,
+)
+
+
+def _deep_size(roots: list[Any], seen: set[int]) -> int:
+    """Bytes of everything reachable from ``roots`` not already in ``seen`` (classes, modules,
+    functions, tasks and loops excluded): shared objects are counted once over all calls."""
+    total = 0
+    stack = list(roots)
+    while stack:
+        obj = stack.pop()
+        key = id(obj)
+        if key in seen or isinstance(obj, _SKIP):
+            continue
+        seen.add(key)
+        total += sys.getsizeof(obj)
+        stack.extend(gc.get_referents(obj))
+    return total
+
+
+class _Timing:
+    """Bot-side clocks: from the bot parsing INTERACTION_CREATE to it sending the callback
+    (the bot's own share of the latency), and how late its event loop wakes up."""
+
+    def __init__(self) -> None:
+        self.received: dict[int, float] = {}
+        self.handling: list[float] = []
+        self.lags: list[float] = []
+
+    def install(self) -> None:
+        """Patch discord.py's interaction parser and callback sender (before the bot exists:
+        the connection state binds its parsers when it is made)."""
+        from discord.state import ConnectionState
+        from discord.webhook.async_ import AsyncWebhookAdapter
+
+        parse = ConnectionState.parse_interaction_create
+        send = AsyncWebhookAdapter.create_interaction_response
+        timing = self
+
+        def parse_interaction_create(state: Any, data: Any) -> None:
+            timing.received[int(data["id"])] = time.perf_counter()
+            parse(state, data)
+
+        def create_interaction_response(
+            adapter: Any, interaction_id: int, *args: Any, **kwargs: Any
+        ) -> Any:
+            started = timing.received.pop(int(interaction_id), None)
+            if started is not None:
+                timing.handling.append(time.perf_counter() - started)
+            return send(adapter, interaction_id, *args, **kwargs)
+
+        ConnectionState.parse_interaction_create = parse_interaction_create  # type: ignore[method-assign,assignment]
+        AsyncWebhookAdapter.create_interaction_response = create_interaction_response  # type: ignore[method-assign,assignment]
+
+    async def watch_loop(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            t0 = loop.time()
+            await asyncio.sleep(0.05)
+            self.lags.append(loop.time() - t0 - 0.05)
+
+    def take(self) -> dict[str, list[float]]:
+        """Everything measured since the last call."""
+        out = {"handling": self.handling, "loop_lag": self.lags}
+        self.handling, self.lags = [], []
+        return out
+
+
+def _package(module: object) -> str:
+    return module.split(".")[0] if isinstance(module, str) else "?"
+
+
+def _bot_stats(bot: Any, deep: bool, timing: _Timing) -> dict[str, Any]:
+    stats: dict[str, Any] = {"cpu": time.process_time(), **_proc_status(), **timing.take()}
+    state = bot._connection
+    store = state._view_store
+    stats["view_store"] = {
+        "views": len(store._views),
+        "synced_message_views": len(store._synced_message_views),
+        "modals": len(store._modals),
+        "dynamic_items": len(store._dynamic_items),
+    }
+    stats["tasks"] = len(asyncio.all_tasks())
+    stats["cached_messages"] = len(state._messages or ())
+    cog = bot.get_cog("Poker")
+    if cog is not None:
+        stats["tables"] = len(cog.service.tables)
+        stats["dm_channels"] = len(cog._dm_channels)
+        if deep:
+            seen: set[int] = set()
+            # Shared, process-wide objects (variants, rules, the card deck) count once, not
+            # per table: walk one table first and report it apart.
+            sizes = []
+            for live in cog.service.tables.values():
+                roots = [live.engine, live.meta, live.settings, live.last_private, live.version()]
+                sizes.append(_deep_size(roots, seen))
+            stats["table_bytes"] = sizes
+            stats["state_json_bytes"] = [
+                len(live.state_json()) for live in cog.service.tables.values()
+            ]
+    if deep:
+        started = time.perf_counter()
+        gc.collect()
+        stats["gc_full_ms"] = (time.perf_counter() - started) * 1000
+        import discord
+
+        objects = gc.get_objects()
+        stats["live_views"] = sum(1 for o in objects if isinstance(o, discord.ui.view.BaseView))
+        stats["gc_objects"] = len(objects)
+        stats["gc_types"] = Counter(type(o).__name__ for o in objects).most_common(12)
+        stats["gc_packages"] = Counter(
+            _package(type(o).__dict__.get("__module__")) for o in objects
+        ).most_common(8)
+        del objects
+    return stats
+
+
+def child_main() -> int:
+    """Run the bot as ``bot.py`` does, plus: SIGUSR1 writes stats to $BENCH_STATS, SIGUSR2
+    starts/stops a cProfile written to $BENCH_PROFILE, SIGTERM closes the bot cleanly."""
+    from cogs.app import create_bot
+    from cogs.config import Settings, apply_endpoints
+
+    settings = Settings.from_env()
+    logging.basicConfig(
+        level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
+    apply_endpoints(settings)
+    stats_path = Path(os.environ["BENCH_STATS"])
+    profile_path = os.environ.get("BENCH_PROFILE")
+
+    async def main() -> None:
+        timing = _Timing()
+        timing.install()
+        bot = create_bot(settings, guild_ready_timeout=0.05)
+        watcher = asyncio.create_task(timing.watch_loop())
+        loop = asyncio.get_running_loop()
+        stop = asyncio.Event()
+        profiler: cProfile.Profile | None = None
+        seq = 0
+
+        def write_stats(deep: bool) -> None:
+            nonlocal seq
+            seq += 1
+            stats = _bot_stats(bot, deep, timing)
+            stats["seq"] = seq
+            tmp = stats_path.with_suffix(".tmp")
+            tmp.write_text(json.dumps(stats))
+            tmp.replace(stats_path)
+
+        def toggle_profile() -> None:
+            nonlocal profiler
+            if profiler is None:
+                profiler = cProfile.Profile()
+                profiler.enable()
+            else:
+                profiler.disable()
+                if profile_path:
+                    profiler.dump_stats(profile_path)
+                profiler = None
+
+        loop.add_signal_handler(signal.SIGUSR1, write_stats, False)
+        loop.add_signal_handler(signal.SIGHUP, write_stats, True)
+        loop.add_signal_handler(signal.SIGUSR2, toggle_profile)
+        loop.add_signal_handler(signal.SIGTERM, stop.set)
+        async with bot:
+            runner = asyncio.create_task(bot.start(settings.token))
+            stopper = asyncio.create_task(stop.wait())
+            await asyncio.wait({runner, stopper}, return_when=asyncio.FIRST_COMPLETED)
+            if runner.done():
+                runner.result()
+            stopper.cancel()
+            watcher.cancel()
+            await bot.close()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await runner
+
+    asyncio.run(main())
+    return 0
+
+
+# =============================================================================================
+# The emulator side
+# =============================================================================================
+
+
+@dataclass
+class Tab:
+    """One table as its players see it."""
+
+    index: int
+    channel: Channel
+    players: list[User]
+    by_name: dict[str, User]
+    changed: asyncio.Event = field(default_factory=asyncio.Event)
+    current: int | None = None  # the newest public bot message with poker buttons
+    hands: int = 0  # showdown messages seen
+    dealt: bool = False
+    problems: int = 0
+
+
+class LoadEmulator(Emulator):
+    """The emulator, with a change signal per table channel (instead of every waiter polling
+    the emulator-wide one every 20 ms), no edit history kept (it only grows), and Discord's
+    rate-limit headers on successful calls.
+
+    Discord answers every call with ``X-RateLimit-*`` headers; the emulator answers none, and
+    without them discord.py keeps one request in flight per route bucket (so, e.g., every DM
+    channel the bot opens waits for the previous one). Here each bucket allows 10 calls a
+    second, which lets discord.py pipeline as it does against Discord. Discord's global limit
+    (50 non-interaction calls a second) is not enforced: the report shows the rate instead."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.tabs: dict[int, Tab] = {}
+        self._trimmed_calls = 0
+        self._trimmed_interactions = 0
+        self.dm_recipients: set[int] = set()
+        self._records: list[InteractionRecord] = []
+
+    @web.middleware
+    async def _middleware(self, request: web.Request, handler: Any) -> web.StreamResponse:
+        response = await super()._middleware(request, handler)
+        if response.status < 400 and "X-RateLimit-Limit" not in response.headers:
+            resource = request.match_info.route.resource
+            bucket = resource.canonical if resource is not None else request.path
+            response.headers.update(
+                {
+                    "X-RateLimit-Limit": "10",
+                    "X-RateLimit-Remaining": "9",
+                    "X-RateLimit-Reset": f"{time.time() + 1:.3f}",
+                    "X-RateLimit-Reset-After": "1.000",
+                    "X-RateLimit-Bucket": f"{hash(bucket) & 0xFFFFFFFF:08x}",
+                }
+            )
+        return response
+
+    def trim(self, keep: int = 500) -> None:
+        """Forget the bodies of old calls and the message copies in old interactions (the
+        figures need neither, and at 500 tables they would grow this process by gigabytes)."""
+        for call in self.calls[self._trimmed_calls : len(self.calls) - keep]:
+            call.body = None
+        self._trimmed_calls = max(self._trimmed_calls, len(self.calls) - keep)
+        records = self._records
+        for rec in records[self._trimmed_interactions : len(records) - keep]:
+            if rec.settled.is_set():
+                rec.payload.pop("message", None)
+        self._trimmed_interactions = max(self._trimmed_interactions, len(records) - keep)
+
+    def build_interaction(
+        self,
+        itype: int,
+        user: User,
+        channel: Channel,
+        data: dict[str, Any],
+        *,
+        message: Message | None = None,
+        parent: InteractionRecord | None = None,
+    ) -> InteractionRecord:
+        rec = super().build_interaction(itype, user, channel, data, message=message, parent=parent)
+        self._records.append(rec)
+        return rec
+
+    def new_message(
+        self,
+        channel: Channel,
+        author: User,
+        payload: dict[str, Any],
+        files: list[Attachment] | None = None,
+        *,
+        visible_to: int | None = None,
+        interaction: InteractionRecord | None = None,
+        extra_flags: int = 0,
+    ) -> Message:
+        msg = super().new_message(
+            channel,
+            author,
+            payload,
+            files,
+            visible_to=visible_to,
+            interaction=interaction,
+            extra_flags=extra_flags,
+        )
+        if channel.recipients and author.id == self.bot_user.id:
+            self.dm_recipients.add(channel.recipients[0].id)
+        tab = self.tabs.get(channel.id)
+        if tab is not None:
+            if visible_to is None:
+                if any(str(c.get("custom_id", "")).startswith("pk:") for c in msg.all_components()):
+                    tab.current = msg.id
+                if msg.embeds and str(msg.embeds[0].get("title", "")).endswith(" result"):
+                    tab.hands += 1
+            tab.changed.set()
+        return msg
+
+    def edit_message(
+        self, msg: Message, payload: dict[str, Any], files: list[Attachment] | None = None
+    ) -> None:
+        super().edit_message(msg, payload, files)
+        msg.revisions.clear()
+        tab = self.tabs.get(msg.channel_id)
+        if tab is not None:
+            tab.changed.set()
+
+    async def wait_tab(self, tab: Tab, predicate: Any, timeout: float) -> Any:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            tab.changed.clear()
+            value = predicate()
+            if value:
+                return value
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                raise TimeoutError
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(tab.changed.wait(), remaining)
+
+
+def _ids(msg: Message) -> tuple[str, ...]:
+    return tuple(str(c.get("custom_id", "")) for c in msg.all_components())
+
+
+def _phase(ids: tuple[str, ...]) -> str:
+    if any(i.startswith("pk:t:") for i in ids):
+        return "hand"
+    if any(i.startswith("pk:l:") and i.endswith(":deal") for i in ids):
+        return "lobby"
+    return "none"
+
+
+@dataclass
+class Window:
+    """What one play window measured (parent side)."""
+
+    latencies: dict[str, list[float]] = field(default_factory=dict)
+    failures: int = 0
+    problems: int = 0
+    actions: int = 0
+
+
+class LoadRun:
+    """T tables played against one bot process."""
+
+    def __init__(self, tables: int, args: argparse.Namespace) -> None:
+        self.T = tables
+        self.args = args
+        self.rng = random.Random(args.seed + tables)
+        self.emu = LoadEmulator()
+        self.tabs: list[Tab] = []
+        self.window = Window()
+        self.measuring = False
+        self.stopping = False
+        self.workdir = Path(tempfile.mkdtemp(prefix=f"bot-load-{tables}-"))
+        self.stats_path = self.workdir / "stats.json"
+        self.proc: BotProcess | None = None
+        self.lags: list[float] = []
+        self.child_argv = [sys.executable, "-m", "bench.bot_load", "--child"]
+
+    # -- world and bot ---------------------------------------------------------------------
+
+    def build_world(self) -> None:
+        emu = self.emu
+        host = emu.add_user("host")
+        guild = emu.add_guild("Load Test", owner=host)
+        for t in range(self.T):
+            channel = emu.add_text_channel(guild, f"table-{t}")
+            players = []
+            for p in range(PLAYERS):
+                user = emu.add_user(f"t{t}p{p}")
+                emu.add_member(guild, user)
+                players.append(user)
+            tab = Tab(t, channel, players, {u.global_name or u.username: u for u in players})
+            self.tabs.append(tab)
+            emu.tabs[channel.id] = tab
+
+    async def start_bot(self) -> None:
+        env = {"BENCH_STATS": str(self.stats_path), "LOG_LEVEL": "WARNING"}
+        if self.args.profile:
+            Path(self.args.profile).mkdir(parents=True, exist_ok=True)
+            env["BENCH_PROFILE"] = str(Path(self.args.profile).resolve() / f"bot_T{self.T}.prof")
+        self.proc = BotProcess(
+            self.emu,
+            self.child_argv,
+            database_path=self.workdir / "bot.db",
+            env=env,
+            cwd=REPO,
+            log_path=self.workdir / "bot.log",
+        )
+        await self.proc.start(timeout=60, settle=0.5)
+
+    @property
+    def pid(self) -> int:
+        assert self.proc is not None and self.proc.proc is not None
+        return self.proc.proc.pid
+
+    def bot_cpu(self) -> float:
+        with open(f"/proc/{self.pid}/stat") as fh:
+            fields = fh.read().rpartition(")")[2].split()
+        return (int(fields[11]) + int(fields[12])) / CLK_TCK
+
+    async def bot_stats(self, deep: bool = False) -> dict[str, Any]:
+        before = self._stats_seq()
+        os.kill(self.pid, signal.SIGHUP if deep else signal.SIGUSR1)
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + 120
+        while loop.time() < deadline:
+            await asyncio.sleep(0.02)
+            if self._stats_seq() > before:
+                return dict(json.loads(self.stats_path.read_text()))
+        raise TimeoutError("the bot did not write its stats")
+
+    def _stats_seq(self) -> int:
+        try:
+            return int(json.loads(self.stats_path.read_text())["seq"])
+        except (FileNotFoundError, ValueError, KeyError):
+            return 0
+
+    # -- players ---------------------------------------------------------------------------
+
+    def _record(self, kind: str, result: InteractionResult) -> None:
+        if not self.measuring:
+            return
+        self.window.actions += 1
+        if result.latency is not None:
+            self.window.latencies.setdefault(kind, []).append(result.latency)
+        if not result.interaction.acknowledged:
+            self.window.failures += 1
+
+    async def _think(self) -> None:
+        lo, hi = self.args.think
+        if hi > 0:
+            await asyncio.sleep(self.rng.uniform(lo, hi))
+
+    async def _click(self, kind: str, user: User, msg: Any, label: str) -> InteractionResult:
+        r = await self.emu.click(user, msg, label=label, raise_on_failure=False)
+        self._record(kind, r)
+        return r
+
+    def _problem(self, tab: Tab, what: str) -> None:
+        tab.problems += 1
+        if self.measuring:
+            self.window.problems += 1
+        if self.args.verbose:
+            print(f"\n[table {tab.index}] {what}", file=sys.stderr)
+
+    def _signature(self, tab: Tab) -> tuple[int | None, tuple[str, ...]]:
+        if tab.current is None:
+            return None, ()
+        return tab.current, _ids(self.emu.messages[tab.current])
+
+    async def _await_move(self, tab: Tab, before: Any, timeout: float) -> bool:
+        """Wait until the table message shows something new (a different set of buttons, or a
+        new table message) that players can act on."""
+
+        def moved() -> bool:
+            sig = self._signature(tab)
+            return sig != before and _phase(sig[1]) != "none"
+
+        try:
+            await self.emu.wait_tab(tab, moved, timeout)
+            return True
+        except TimeoutError:
+            return False
+
+    async def setup_table(self, tab: Tab) -> None:
+        options = {
+            "variant": self.args.variant,
+            "auto_deal": self.args.auto_deal if self.args.deal == "auto" else 0,
+            "min_buy_in": 200,
+            "max_buy_in": 1000,
+        }
+        r = await self.emu.run_command(
+            tab.players[0], tab.channel, "poker create", options, raise_on_failure=False
+        )
+        if r.message is None:
+            self._problem(tab, f"create failed: {r.failure}")
+            return
+        for user in tab.players:
+            sat = await self.emu.click(user, r.message, label="Sit down", raise_on_failure=False)
+            if sat.type != 7:
+                self._problem(tab, f"sit failed: {sat.type} {sat.failure}")
+
+    async def play_table(self, tab: Tab) -> None:
+        while not self.stopping:
+            try:
+                await self._step(tab)
+            except Exception as exc:  # keep the table going; count it
+                self._problem(tab, f"{type(exc).__name__}: {exc}")
+                await asyncio.sleep(0.5)
+
+    async def _step(self, tab: Tab) -> None:
+        sig = self._signature(tab)
+        phase = _phase(sig[1])
+        if phase == "none":
+            if not await self._await_move(tab, sig, 10):
+                self._problem(tab, "no table message to act on")
+            return
+        assert tab.current is not None
+        msg = self.emu.messages[tab.current]
+        if phase == "lobby":
+            if self.args.deal == "auto" and tab.dealt:
+                if not await self._await_move(tab, sig, self.args.auto_deal + 15):
+                    self._problem(tab, "auto-deal did not come")
+                    tab.dealt = False  # press Deal instead
+                return
+            if not tab.dealt:  # tables open over a while, not all in the same second
+                await asyncio.sleep(self.rng.uniform(0, self.args.warmup * 0.6))
+            await self._think()
+            r = await self._click("deal", tab.players[0], msg, "Deal")
+            if r.type != 7:
+                self._problem(tab, f"Deal refused: {r.content or r.failure}")
+            tab.dealt = True
+            if not await self._await_move(tab, sig, 10):
+                self._problem(tab, "no hand after Deal")
+            return
+        # A hand: who is to act?
+        seats = next((f for f in msg.embeds[0].get("fields", []) if f["name"] == "Seats"), None)
+        found = ACTOR.search(seats["value"]) if seats else None
+        if found is None or found.group(1) not in tab.by_name:
+            if not await self._await_move(tab, sig, 5):
+                self._problem(tab, "nobody to act")
+            return
+        user = tab.by_name[found.group(1)]
+        labels = [str(b.get("label")) for b in msg.buttons]
+        await self._think()
+        if any(label.endswith("…") and "Bet" not in label and "Raise" not in label
+               for label in labels):  # fmt: skip
+            await self._private(tab, user, msg, labels)
+        else:
+            await self._bet(tab, user, msg, labels)
+        if not await self._await_move(tab, sig, 10):
+            self._problem(tab, "the table message did not change after an action")
+
+    async def _bet(self, tab: Tab, user: User, msg: Message, labels: list[str]) -> None:
+        weighted: list[tuple[str, float]] = []
+        for label in labels:
+            word = label.split(" ")[0]
+            if label == "My hand":
+                continue
+            if word == "Fold":
+                weighted.append((label, 0.02 if "Check" in labels else 0.08))
+            elif word in ("Check", "Call"):
+                weighted.append((label, 0.6))
+            elif word == "All-in":
+                weighted.append((label, 0.01))
+            elif label.endswith("…"):
+                weighted.append((label, 0.08))
+            else:  # "Bet 2", "Raise to 4", quick amounts
+                weighted.append((label, 0.25))
+        if not weighted:
+            self._problem(tab, f"no action among {labels}")
+            return
+        label = self.rng.choices([w[0] for w in weighted], [w[1] for w in weighted])[0]
+        r = await self._click("button", user, msg, label)
+        if r.type == 9:  # the amount modal
+            title = str((r.modal or {}).get("title", ""))
+            found = AMOUNT_RANGE.search(title)
+            low, high = (int(x.replace(",", "")) for x in found.groups()) if found else (0, 0)
+            amount = self.rng.randint(low, min(high, low * 3)) if high else 0
+            custom = next(iter(r.modal["components"]))["components"][0]["custom_id"]  # type: ignore[index]
+            sub = await self.emu.submit_modal(
+                user, r, {custom: str(amount)}, raise_on_failure=False
+            )
+            self._record("modal", sub)
+            if sub.type != 7:
+                self._problem(tab, f"amount {amount} refused: {sub.content}")
+        elif r.type != 7:
+            self._problem(tab, f"{label} refused: {r.content or r.failure}")
+
+    async def _private(self, tab: Tab, user: User, msg: Message, labels: list[str]) -> None:
+        label = next(label for label in labels if label.endswith("…"))
+        opened = await self._click("panel", user, msg, label)
+        if opened.type != 6:
+            self._problem(tab, f"{label} refused: {opened.content or opened.failure}")
+            return
+        try:
+            panels = await self.emu.wait_tab(tab, lambda: opened.followups, 10)
+        except TimeoutError:
+            self._problem(tab, "no draw panel")
+            return
+        panel = panels[-1]
+        selects = panel.selects
+        count = 0
+        if "Draw" in label and selects:
+            select = selects[0]
+            options = [str(o["value"]) for o in select.get("options", [])]
+            count = self.rng.randint(0, min(3, int(select.get("max_values", 1)), len(options)))
+            if count:
+                await self._think()
+                picked = await self.emu.select(
+                    user,
+                    panel,
+                    str(select["custom_id"]),
+                    self.rng.sample(options, count),
+                    raise_on_failure=False,
+                )
+                self._record("select", picked)
+                if picked.type != 7 or picked.message is None:
+                    self._problem(tab, f"select refused: {picked.content}")
+                    return
+                panel = picked.message
+            press = f"Discard {count}" if count else "Stand pat"
+        else:
+            buttons = [str(b.get("label")) for b in panel.buttons]
+            if not buttons:
+                self._problem(tab, f"nothing to press on the panel for {label}")
+                return
+            press = self.rng.choice(buttons)
+        r = await self._click("button", user, panel, press)
+        if r.type != 7:
+            self._problem(tab, f"{press} refused: {r.content or r.failure}")
+
+    # -- phases ----------------------------------------------------------------------------
+
+    async def _monitor_lag(self) -> None:
+        """How late this process's event loop wakes up (the emulator's share of latency)."""
+        loop = asyncio.get_running_loop()
+        ticks = 0
+        while True:
+            t0 = loop.time()
+            await asyncio.sleep(0.05)
+            if self.measuring:
+                self.lags.append(loop.time() - t0 - 0.05)
+            ticks += 1
+            if ticks % 20 == 0:
+                self.emu.trim()
+
+    async def setup(self) -> None:
+        gate = asyncio.Semaphore(self.args.setup_concurrency)
+        done = 0
+
+        async def one(tab: Tab) -> None:
+            nonlocal done
+            async with gate:
+                await self.setup_table(tab)
+            done += 1
+
+        tasks = [asyncio.create_task(one(tab)) for tab in self.tabs]
+        while not all(t.done() for t in tasks):
+            _bar(f"T={self.T} setup", done / self.T, f"{done}/{self.T} tables seated")
+            await asyncio.wait(tasks, timeout=0.25)
+        for task in tasks:
+            task.result()
+        _bar(f"T={self.T} setup", 1.0, f"{self.T}/{self.T} tables seated", end=True)
+
+    async def run(self) -> dict[str, Any]:
+        self.build_world()
+        await self.emu.start()
+        lag = asyncio.create_task(self._monitor_lag())
+        try:
+            await self.start_bot()
+            base = await self.bot_stats()
+            t0 = time.perf_counter()
+            await self.setup()
+            setup_seconds = time.perf_counter() - t0
+            # This process holds every message and call: keep the collector off that heap.
+            gc.collect()
+            gc.freeze()
+            players = [asyncio.create_task(self.play_table(tab)) for tab in self.tabs]
+            # Warm-up: the tables deal their first hands (spread over the first 60% of it) and
+            # every player gets a first DM (the bot opens each DM channel once): that start-up
+            # burst is not the steady state measured after it.
+            warm = self.args.warmup
+            everyone = {u.id for tab in self.tabs for u in tab.players}
+            t0 = time.perf_counter()
+            while (elapsed := time.perf_counter() - t0) < warm or (
+                not everyone <= self.emu.dm_recipients and elapsed < warm + 180
+            ):
+                have = len(everyone & self.emu.dm_recipients)
+                _bar(
+                    f"T={self.T} warm-up",
+                    min(elapsed / warm, have / len(everyone)),
+                    f"{have}/{len(everyone)} players dealt in",
+                )
+                await asyncio.sleep(0.25)
+            warmup_seconds = time.perf_counter() - t0
+            after_setup = await self.bot_stats()
+            # The measured window.
+            if self.args.profile:
+                os.kill(self.pid, signal.SIGUSR2)
+            mark = self.emu.mark()
+            hands0 = sum(tab.hands for tab in self.tabs)
+            first_interaction = self.emu.snowflakes.next()
+            cpu0, emu_cpu0, t0 = self.bot_cpu(), time.process_time(), time.perf_counter()
+            self.measuring = True
+            seconds = self.args.seconds
+            while (elapsed := time.perf_counter() - t0) < seconds:
+                hands = sum(tab.hands for tab in self.tabs) - hands0
+                lat = self.window.latencies.get("button", [])[-2000:]
+                p99 = _pct(lat, 99) * 1000 if lat else 0.0
+                _bar(
+                    f"T={self.T} play",
+                    elapsed / seconds,
+                    f"{hands} hands · {self.window.actions} actions · recent p99 {p99:.0f} ms",
+                )
+                await asyncio.sleep(0.5)
+            self.stopping = True
+            await asyncio.wait(players, timeout=30)
+            for task in players:
+                task.cancel()
+            self.measuring = False
+            wall = time.perf_counter() - t0
+            with contextlib.suppress(TimeoutError):
+                await self.emu.idle(quiet=0.2, timeout=30)
+            cpu = self.bot_cpu() - cpu0
+            emu_cpu = time.process_time() - emu_cpu0
+            wall_idle = time.perf_counter() - t0
+            hands = sum(tab.hands for tab in self.tabs) - hands0
+            calls = self.emu.calls_since(mark)
+            if self.args.profile:
+                os.kill(self.pid, signal.SIGUSR2)
+            end = await self.bot_stats(deep=True)
+            _bar(f"T={self.T} play", 1.0, f"{hands} hands in {wall:.0f} s", end=True)
+            late = [
+                rec
+                for rec in self.emu.interactions.values()
+                if rec.id >= first_interaction and rec.failure is not None
+            ]
+            return {
+                "T": self.T,
+                "setup_seconds": setup_seconds,
+                "warmup_seconds": warmup_seconds,
+                "wall": wall,
+                "wall_idle": wall_idle,
+                "hands": hands,
+                "actions": self.window.actions,
+                "latencies": self.window.latencies,
+                "failures": self.window.failures + len(late),
+                "problems": self.window.problems,
+                "calls": [(c.kind, c.key, c.status) for c in calls],
+                "bot_cpu": cpu,
+                "emu_cpu": emu_cpu,
+                "lags": self.lags,
+                "base": base,
+                "after_setup": after_setup,
+                "end": end,
+                "errors": len(self.emu.errors),
+            }
+        finally:
+            lag.cancel()
+            if self.proc is not None:
+                await self.proc.stop(timeout=10)
+            await self.emu.close()
+            if not self.args.keep:
+                shutil.rmtree(self.workdir, ignore_errors=True)
+            else:
+                print(f"kept {self.workdir}", file=sys.stderr)
+
+
+# =============================================================================================
+# Output
+# =============================================================================================
+
+
+_last_bar: dict[str, int] = {}
+
+
+def _bar(label: str, fraction: float, detail: str, *, end: bool = False) -> None:
+    """A progress bar on stderr (redrawn in place on a terminal, every quarter otherwise)."""
+    width = 30
+    fraction = max(0.0, min(1.0, fraction))
+    filled = int(width * fraction)
+    line = f"{label:<16} [{'#' * filled}{'.' * (width - filled)}] {detail}"
+    if sys.stderr.isatty():
+        sys.stderr.write(f"\r{line:<110}" + ("\n" if end else ""))
+    else:
+        quarter = 4 if end else int(fraction * 4)
+        if _last_bar.get(label) == quarter:
+            return
+        _last_bar[label] = quarter
+        sys.stderr.write(line + "\n")
+    sys.stderr.flush()
+
+
+def _pct(values: list[float], p: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    k = min(len(ordered) - 1, max(0, round(p / 100 * (len(ordered) - 1))))
+    return ordered[k]
+
+
+def summarise(r: dict[str, Any]) -> dict[str, Any]:
+    every = [x for values in r["latencies"].values() for x in values]
+    hands = max(r["hands"], 1)
+    kinds = Counter(kind for kind, _, _ in r["calls"])
+    routes = Counter((kind, key) for kind, key, _ in r["calls"])
+    base, end = r["base"], r["end"]
+    table_bytes = end.get("table_bytes") or [0]
+    return {
+        "T": r["T"],
+        "p50": _pct(every, 50) * 1000,
+        "p99": _pct(every, 99) * 1000,
+        "max": max(every, default=float("nan")) * 1000,
+        "n": len(every),
+        "hands_s": r["hands"] / r["wall"],
+        "actions_s": r["actions"] / r["wall"],
+        "cb": kinds["interaction_callback"] / hands,
+        "wh": kinds["interaction_webhook"] / hands,
+        "rest": kinds["rest"] / hands,
+        "rest_s": kinds["rest"] / r["wall"],
+        "routes": {f"{k} {key}": n / hands for (k, key), n in routes.most_common()},
+        "rss_peak": end["VmHWM"] / 2**20,
+        "kb_table_rss": (end["VmRSS"] - base["VmRSS"]) / r["T"] / 1024,
+        "kb_table_obj": statistics.mean(table_bytes) / 1024,
+        "kb_state_json": statistics.mean(end.get("state_json_bytes") or [0]) / 1024,
+        "cpu_action": r["bot_cpu"] / max(r["actions"], 1) * 1000,
+        "bot_busy": r["bot_cpu"] / r["wall_idle"] * 100,
+        "emu_busy": r["emu_cpu"] / r["wall_idle"] * 100,
+        "lag_p99": _pct(r["lags"], 99) * 1000,
+        "bot_handling": (
+            _pct(end["handling"], 50) * 1000,
+            _pct(end["handling"], 99) * 1000,
+            max(end["handling"], default=float("nan")) * 1000,
+        ),
+        "bot_lag_p99": _pct(end["loop_lag"], 99) * 1000,
+        "failures": r["failures"],
+        "problems": r["problems"],
+        "errors": r["errors"],
+        "hands": r["hands"],
+        "setup_seconds": r["setup_seconds"],
+        "warmup_seconds": r["warmup_seconds"],
+        "by_kind": {
+            k: (_pct(v, 50) * 1000, _pct(v, 99) * 1000, len(v)) for k, v in r["latencies"].items()
+        },
+        "view_store": end.get("view_store"),
+        "live_views": end.get("live_views"),
+        "tasks": end.get("tasks"),
+        "gc_objects": end.get("gc_objects"),
+        "gc_full_ms": end.get("gc_full_ms"),
+        "gc_types": end.get("gc_types"),
+        "gc_packages": end.get("gc_packages"),
+    }
+
+
+def report(results: list[dict[str, Any]], args: argparse.Namespace) -> None:
+    rows = [summarise(r) for r in results]
+    think = f"{args.think[0]:g}-{args.think[1]:g} s" if args.think[1] else "none"
+    deal = f"auto-deal after {args.auto_deal} s" if args.deal == "auto" else "Deal pressed"
+    print(
+        f"\nBot load: {args.variant}, {PLAYERS} players a table, think time {think}, {deal}, "
+        f"{args.seconds:g} s measured per T after a warm-up (at least {args.warmup:g} s)"
+    )
+    header = (
+        f"{'T':>4} {'p50 ms':>7} {'p99 ms':>7} {'max ms':>7} {'hands/s':>8} {'act/s':>6} "
+        f"{'cb/h':>5} {'wh/h':>5} {'rest/h':>6} {'rest/s':>6} {'RSS MB':>7} {'KB/tbl':>7} "
+        f"{'obj KB':>6} {'CPU ms/act':>10} {'bot %':>6} {'emu %':>6}"
+    )
+    print(header)
+    print("-" * len(header))
+    for s in rows:
+        print(
+            f"{s['T']:>4} {s['p50']:>7.1f} {s['p99']:>7.1f} {s['max']:>7.1f} "
+            f"{s['hands_s']:>8.2f} {s['actions_s']:>6.1f} {s['cb']:>5.1f} {s['wh']:>5.1f} "
+            f"{s['rest']:>6.1f} {s['rest_s']:>6.1f} {s['rss_peak']:>7.1f} "
+            f"{s['kb_table_rss']:>7.1f} {s['kb_table_obj']:>6.1f} {s['cpu_action']:>10.2f} "
+            f"{s['bot_busy']:>6.0f} {s['emu_busy']:>6.0f}"
+        )
+    print(
+        "\ncb/h, wh/h: interaction callbacks and webhooks per hand (not counted by Discord's "
+        "global limit);\nrest/h: every other call per hand (counted; rest/s is the rate against "
+        "the 50/s limit).\nKB/tbl: bot RSS growth from no table to T played tables, per table; "
+        "obj KB: each table's engine,\nmeta and settings objects. bot %/emu %: CPU use of the bot "
+        "process and of this process (emulator\n+ players) over the window."
+    )
+    for s in rows:
+        print(
+            f"\nT={s['T']}: {s['hands']} hands, {s['n']} interactions answered (setup "
+            f"{s['setup_seconds']:.0f} s, warm-up {s['warmup_seconds']:.0f} s)"
+        )
+        for kind, (p50, p99, n) in sorted(s["by_kind"].items()):
+            print(f"  latency {kind:<7} p50 {p50:6.1f} ms  p99 {p99:6.1f} ms  ({n})")
+        print(
+            "  bot side, INTERACTION_CREATE parsed -> callback sent: p50 {:.1f} p99 {:.1f} max "
+            "{:.1f} ms".format(*s["bot_handling"])
+        )
+        print(
+            f"  event loop lag p99: bot {s['bot_lag_p99']:.1f} ms, emulator {s['lag_p99']:.1f} ms;"
+            f" failed interactions {s['failures']}, player problems {s['problems']}, error "
+            f"answers {s['errors']}"
+        )
+        print(
+            f"  view store {s['view_store']}, live View objects {s['live_views']}, "
+            f"tasks {s['tasks']}; engine snapshot JSON {s['kb_state_json']:.1f} KB"
+        )
+        print(
+            f"  objects tracked by the bot's garbage collector: {s['gc_objects']:,}; a full "
+            f"collection takes {s['gc_full_ms']:.0f} ms"
+        )
+        if args.verbose:
+            print(f"    by type {s['gc_types']}")
+            print(f"    by package of the type {s['gc_packages']}")
+        print("  calls per hand by route:")
+        for route, n in s["routes"].items():
+            print(f"    {n:6.2f}  {route}")
+    if args.profile:
+        for r in results:
+            path = Path(args.profile) / f"bot_T{r['T']}.prof"
+            if path.exists():
+                print(f"\nProfile of the bot, T={r['T']} ({path}), top 25 by own time:")
+                pstats.Stats(str(path)).sort_stats("tottime").print_stats(25)
+
+
+# =============================================================================================
+
+
+async def _run_one(tables: int, args: argparse.Namespace) -> dict[str, Any]:
+    return await LoadRun(tables, args).run()
+
+
+def _think(text: str) -> tuple[float, float]:
+    lo, _, hi = text.partition("-")
+    return float(lo), float(hi or lo)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--tables", default="10,100,500", help="comma-separated T values")
+    parser.add_argument("--seconds", type=float, default=45.0, help="measured seconds per T")
+    parser.add_argument("--warmup", type=float, default=10.0, help="least warm-up seconds")
+    parser.add_argument(
+        "--think", type=_think, default=(1.0, 3.0), help="seconds before each press: 1-3, 0"
+    )
+    parser.add_argument("--deal", choices=("auto", "button"), default="auto")
+    parser.add_argument("--auto-deal", type=int, default=2, help="the tables' auto_deal seconds")
+    parser.add_argument("--variant", default="five-card-draw")
+    parser.add_argument("--setup-concurrency", type=int, default=50)
+    parser.add_argument("--profile", metavar="DIR", help="cProfile the bot's play window")
+    parser.add_argument("--seed", type=int, default=10)
+    parser.add_argument("--keep", action="store_true", help="keep the database and bot log")
+    parser.add_argument("--json", metavar="FILE", help="also write the raw figures here")
+    parser.add_argument("-v", "--verbose", action="store_true")
+    args = parser.parse_args(argv)
+    if args.child:
+        return child_main()
+    results = []
+    for text in args.tables.split(","):
+        tables = int(text)
+        results.append(asyncio.run(_run_one(tables, args)))
+    report(results, args)
+    if args.json:
+        Path(args.json).write_text(json.dumps([summarise(r) for r in results], indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
