@@ -76,8 +76,13 @@ class _Simultaneous(Runner):
 
     def player_folded(self, p: Player) -> None:
         self.choices.pop(p.index, None)
-        if not self.done and self.hand.live > 1:
+        if self.done:
+            return
+        if self.hand.live > 1:
             self._chosen()
+        else:
+            # One player left: there is nobody to exchange with, and the hand is theirs.
+            self.done = True
 
 
 class Passing(_Simultaneous):

@@ -266,3 +266,44 @@ def test_diablo_in_dealers_choice_goes_on_until_its_opener_wins():
     table.start_hand(RNG)
     # The choice passes to the left of the player who called Diablo (c, in seat 2): a.
     assert table.pending[0].player_id == "a"
+
+
+@pytest.mark.parametrize(
+    ("slug", "kind"),
+    [("anaconda", "pass"), ("shotgun", "arrange"), ("high-low-declare", "declare")],
+)
+def test_everyone_else_leaving_during_a_simultaneous_choice_ends_the_hand(
+    slug: str, kind: str
+) -> None:
+    """Regression: when all but one player leave while choices are being collected at once,
+    the hand must end (it used to wait forever with nothing pending)."""
+    import random as _random
+
+    import engine as _engine
+
+    table = _engine.Table(_engine.TableConfig(variant=slug))
+    for pid in "abc":
+        table.sit(pid, 100)
+    total = table.chips()
+    table.start_hand(_random.Random(5))
+    for _ in range(100):
+        pending = table.pending
+        assert pending, "the hand stalled before the simultaneous step"
+        if pending[0].kind.value == kind:
+            break
+        decision = pending[0]
+        legal = decision.legal
+        if isinstance(legal, _engine.BetOptions) and legal.is_bet and legal.min_to is not None:
+            table.act(decision.seat, _engine.Bet(legal.min_to))  # open, so nobody passes out
+        elif isinstance(legal, _engine.BetOptions):
+            table.act(decision.seat, _engine.Call())
+        else:
+            table.act(decision.seat, _engine.Timeout())
+    else:
+        raise AssertionError(f"never reached a {kind} decision")
+    first = table.pending[0]
+    table.act(first.seat, _engine.Timeout())
+    for decision in table.pending:
+        table.leave(decision.player_id)
+    assert not table.in_hand and table.result is not None
+    assert table.chips() == total
