@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import io
 import logging
 from typing import Any
 
@@ -255,7 +256,7 @@ class Poker(commands.Cog):
         file = None
         if private.cards:
             png = render_cards(private.cards)
-            file = discord.File(fp=_bytes_io(png), filename="hand.png", description="Your cards")
+            file = discord.File(fp=io.BytesIO(png), filename="hand.png", description="Your cards")
             embed.set_image(url="attachment://hand.png")
         return embed, file
 
@@ -348,7 +349,7 @@ class Poker(commands.Cog):
         if rows:
             png = render_cards([card for row in rows[:1] for card in row])
             files.append(
-                discord.File(_bytes_io(png), filename="showdown.png", description="Winning cards")
+                discord.File(io.BytesIO(png), filename="showdown.png", description="Winning cards")
             )
             embed.set_image(url="attachment://showdown.png")
         try:
@@ -1180,12 +1181,6 @@ def _modal_value(data: Any, custom_id: str) -> str:
             if child.get("custom_id") == custom_id:
                 return str(child.get("value", ""))
     return ""
-
-
-def _bytes_io(data: bytes) -> Any:
-    import io
-
-    return io.BytesIO(data)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -28,7 +28,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
 
 import engine
-from data import Database, HandEventIn, PlayerHandResult
+from data import Database, DataError, HandEventIn, PlayerHandResult
 from engine import Action, HandResult, Table, TableConfig
 
 log = logging.getLogger("poker.tables")
@@ -36,6 +36,10 @@ log = logging.getLogger("poker.tables")
 
 class TableProblem(Exception):
     """A request that cannot be done, with a reason fit to show the player."""
+
+
+# Errors that mean "refused, nothing changed": the engine's and the data layer's.
+REFUSED: tuple[type[Exception], ...] = (ValueError, DataError)
 
 
 @dataclass
@@ -146,9 +150,6 @@ class LiveTable:
         self.editor: Any = None
 
     # -- derived --------------------------------------------------------------------------------
-
-    def player_id(self, user_id: int) -> str:
-        return str(user_id)
 
     def seated(self, user_id: int) -> bool:
         return any(s is not None and s.player_id == str(user_id) for s in self.engine.seats)
@@ -285,7 +286,7 @@ class TableService:
             row = await self.db.create_table(
                 guild_id, channel_id, creator_id, config_json, state_json=live.state_json()
             )
-        except engine_data_errors() as exc:
+        except REFUSED as exc:
             raise TableProblem(str(exc)) from exc
         live.id = row.table_id
         self._register(live)
@@ -337,7 +338,6 @@ class TableService:
         async with live.lock:
             if live.seated(user_id):
                 raise TableProblem("You are already seated at this table.")
-            before = live.engine.to_dict()
             try:
                 seat = live.engine.sit(str(user_id), amount)
             except ValueError as exc:
@@ -356,8 +356,8 @@ class TableService:
                     seat=seat,
                     new_events=self._new_events(live),
                 )
-            except engine_data_errors() as exc:
-                live.engine = Table.from_dict(before)
+            except REFUSED as exc:
+                await self._reload(live)
                 raise TableProblem(str(exc)) from exc
             self._mark_saved(live)
             return seat
@@ -369,7 +369,6 @@ class TableService:
             if not live.seated(user_id):
                 raise TableProblem("You are not seated at this table.")
             pid = str(user_id)
-            before = live.engine.to_dict()
             outcome_events_from = len(live.engine.events)
             try:
                 paid = live.engine.leave(pid)
@@ -389,8 +388,8 @@ class TableService:
                     )
                     self._mark_saved(live)
                     return paid
-            except engine_data_errors() as exc:
-                live.engine = Table.from_dict(before)
+            except REFUSED as exc:
+                await self._reload(live)
                 raise TableProblem(str(exc)) from exc
             # Leaving during a hand folds it; that may end the hand.
             outcome = await self._after_change(live, outcome_events_from)
@@ -772,10 +771,3 @@ class TableService:
             await self.presenter.present(live, outcome)
         except Exception:
             log.exception("presenting table %s failed", live.id)
-
-
-def engine_data_errors() -> tuple[type[Exception], ...]:
-    """Errors that mean "refused, nothing changed" (from the engine or the data layer)."""
-    from data import DataError
-
-    return (ValueError, DataError)
