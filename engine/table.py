@@ -1160,6 +1160,25 @@ class Table:
             decision=decision,
         )
 
+    def held_cards(self) -> dict[str, tuple[Card, ...]]:
+        """Each seated player's cards in the current hand, by player id: the ``cards`` of
+        :meth:`private_view` for every seat at once, without naming the hands.
+
+        Players with no cards (not dealt in, or a game still being chosen) are left out. This
+        is the cheap way to notice whose cards changed after an action.
+        """
+        hand = self.hand
+        if hand is None or self._choosing is not None:
+            return {}
+        held: dict[str, tuple[Card, ...]] = {}
+        for index, s in enumerate(self.seats):
+            if s is None:
+                continue
+            p = hand.by_seat.get(index)
+            if p is not None and p.pid == s.player_id and p.cards:
+                held[s.player_id] = tuple(p.cards)
+        return held
+
     # -- persistence ----------------------------------------------------------------------------
 
     def to_dict(self) -> dict[str, Any]:

@@ -150,6 +150,17 @@ def check_cards(table: Table) -> None:
         assert set(counts) == set(hand.setup.deck), "a card went missing"
 
 
+def check_held_cards(table: Table) -> None:
+    """``held_cards`` (the bot's cheap change detector) agrees with every seat's private view."""
+    from_views = {}
+    for seat in table.seats:
+        if seat is not None:
+            cards = table.private_view(seat.player_id).cards
+            if cards:
+                from_views[seat.player_id] = cards
+    assert table.held_cards() == from_views
+
+
 def choose_random_game(rng: random.Random, table: Table) -> None:
     """Dealer's choice: try random games with random modifiers until one is accepted (a
     refused choice must change nothing), else let the timeout deal the default game."""
@@ -182,6 +193,7 @@ def play_random_hand(rng: random.Random, table: Table, total: int, max_actions: 
         actions += 1
         assert table.chips() == total, "chips were created or lost"
         check_cards(table)
+        check_held_cards(table)
         assert actions < max_actions, "the hand never ends"
     return actions
 
