@@ -170,6 +170,20 @@ def _palette() -> Image.Image:
     return sheet.quantize(colors=32)
 
 
+@lru_cache(maxsize=256)
+def _mapped_tile(face: _Face | None, wild: bool) -> Image.Image:
+    """A tile already mapped to the shared palette, so a picture is only pasted, not mapped."""
+    return _tile(face, wild).quantize(palette=_palette(), dither=Image.Dither.NONE)
+
+
+@lru_cache(maxsize=1)
+def _felt_index() -> int:
+    """The palette entry of the felt (a tile's bottom-right pixel lies outside its card)."""
+    index = _mapped_tile(None, False).getpixel((CARD_W, CARD_H))
+    assert isinstance(index, int)
+    return index
+
+
 def render_cards(
     cards: Sequence[CardLike | None],
     *,
@@ -177,17 +191,20 @@ def render_cards(
 ) -> bytes:
     """Return a PNG of ``cards`` side by side; ``None`` draws a face-down card.
 
-    Cards in ``wild`` get a gold border. Each face is drawn once and cached, and every picture
-    shares one small palette, so a hand costs about a millisecond and a few kilobytes.
+    Cards in ``wild`` get a gold border. Each face is drawn and mapped to one shared
+    32-colour palette once and cached; a picture is the cached tiles pasted on the felt and
+    written with light compression (about 0.2 ms and 3-4 KB for five cards: the bot sends
+    one with every private hand).
     """
     count = max(1, len(cards))
     width = MARGIN * 2 + count * CARD_W + (count - 1) * GAP
     height = MARGIN * 2 + CARD_H
-    image = Image.new("RGB", (width, height), FELT)
+    image = Image.new("P", (width, height), _felt_index())
+    image.putpalette(_palette().getpalette() or [])
     for i, card in enumerate(cards):
         face = None if card is None else _face(card)
         is_wild = card is not None and card in wild
-        image.paste(_tile(face, is_wild), (MARGIN + i * (CARD_W + GAP), MARGIN))
+        image.paste(_mapped_tile(face, is_wild), (MARGIN + i * (CARD_W + GAP), MARGIN))
     out = io.BytesIO()
-    image.quantize(palette=_palette(), dither=Image.Dither.NONE).save(out, format="PNG")
+    image.save(out, format="PNG", compress_level=3)
     return out.getvalue()

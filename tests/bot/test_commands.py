@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import io
+
+from PIL import Image
 
 import engine
+from cogs.ui import card_images
 from tests.bot.driver import create_table, deal, live_table, table_message
 from tests.emulator import Emulator, World
 
@@ -63,6 +67,12 @@ async def test_card_pictures_are_small_pngs_with_text(
         picture = dm.attachments[0]
         assert picture.data[:8] == b"\x89PNG\r\n\x1a\n"
         assert len(picture.data) < 100_000, len(picture.data)
+        image = Image.open(io.BytesIO(picture.data))
+        image.load()  # decodes every row: a broken PNG raises here
+        assert image.size == (
+            card_images.MARGIN * 2 + 7 * card_images.CARD_W + 6 * card_images.GAP,
+            card_images.MARGIN * 2 + card_images.CARD_H,
+        )
         # The same cards are written out for screen readers.
         assert dm.embeds[0]["description"].count(" ") >= 6
 
