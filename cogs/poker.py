@@ -28,7 +28,7 @@ from cogs.tables import (
 )
 from cogs.ui import render
 from cogs.ui.card_images import render_cards
-from cogs.ui.components import AmountModal, PokerButton, PokerSelect
+from cogs.ui.components import PREFIXES, AmountModal, Components, PokerButton, PokerSelect
 from data import DataError, HandInProgress, NotFound
 from engine.modifiers import describe_modifier, game_name
 
@@ -116,7 +116,6 @@ class Poker(commands.Cog):
         self._tasks: set[asyncio.Task[Any]] = set()
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(PokerButton, PokerSelect)
         restored = await self.service.restore()
         # The process may have died after saving a change but before showing it: bring every
         # table message up to date (REST works here: setup_hook runs after login).
@@ -174,7 +173,7 @@ class Poker(commands.Cog):
         return embed, self._table_view(live, view)
 
     def _table_view(self, live: LiveTable, view: engine.PublicView) -> discord.ui.View:
-        ui = discord.ui.View(timeout=None)
+        ui = Components()
         tid = live.id
         if view.phase == "waiting" or not live.engine.in_hand:
             for verb, label, style, row in (
@@ -462,7 +461,7 @@ class Poker(commands.Cog):
             description="The hand is being played in the message below.",
             colour=render.GREY,
         )
-        return embed, discord.ui.View(timeout=None)
+        return embed, Components()
 
     async def _refresh_lobby(self, live: LiveTable, interaction: discord.Interaction[Any]) -> None:
         embed, view = self.table_message(live)
@@ -539,10 +538,17 @@ class Poker(commands.Cog):
 
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
-        if interaction.type is not discord.InteractionType.modal_submit:
-            return
+        """Every poker component and the amount modal, routed by custom id (see
+        :mod:`cogs.ui.components`)."""
         data: Any = interaction.data or {}
         custom_id = str(data.get("custom_id", ""))
+        if interaction.type is discord.InteractionType.component:
+            if custom_id.startswith(PREFIXES):
+                values = [str(v) for v in data.get("values", ())]
+                await self.on_component(interaction, custom_id, values)
+            return
+        if interaction.type is not discord.InteractionType.modal_submit:
+            return
         if not custom_id.startswith("pkm:"):
             return
         try:
@@ -583,10 +589,6 @@ class Poker(commands.Cog):
         live.editor = interaction
         embed, view = self._private_panel(live, decision, ())
         await interaction.followup.send(embed=embed, view=view, ephemeral=True)
-        # discord.py gives an ephemeral view a 15-minute timeout task, which holds the view in
-        # memory that long (one per draw, thousands at a busy bot). Its items are DynamicItems,
-        # dispatched by custom id without it, so let it go now.
-        view.stop()
 
     def _private_panel(
         self,
@@ -598,7 +600,7 @@ class Poker(commands.Cog):
         hand_no = live.engine.hand_number
         base = f"{live.id}:{hand_no}"
         legal = decision.legal
-        ui = discord.ui.View(timeout=None)
+        ui = Components()
         embed = discord.Embed(colour=render.GOLD)
         if isinstance(legal, engine.ChooseOptions):
             return self._choose_panel(base, legal, state)
@@ -715,7 +717,7 @@ class Poker(commands.Cog):
         variant = engine.get_variant(slug)
         embed = discord.Embed(title="Dealer's choice: pick the game", colour=render.GOLD)
         embed.description = f"**{game_name(variant.name, mods)}**\n{variant.description[:1500]}"
-        ui = discord.ui.View(timeout=None)
+        ui = Components()
         games = [
             discord.SelectOption(label=engine.get_variant(s).name[:100], value=s, default=s == slug)
             for s in legal.slugs[:25]

@@ -1,8 +1,10 @@
 """Buttons, selects and modals of a poker table, with state carried in their custom ids.
 
-Every component is a :class:`discord.ui.DynamicItem`, so buttons on messages posted before a
-restart keep working: the custom id alone says which table, which moment of the hand and what
-to do. The handlers live in the poker cog (``interaction.client.get_cog("Poker")``).
+The poker cog routes every component and modal whose custom id starts with ``pk`` from its
+``on_interaction`` listener, by custom id alone: buttons on messages posted before a restart
+keep working, and discord.py keeps no view in memory for them. (A DynamicItem would do the
+same, but discord.py rebuilds the whole view of the pressed message for each press, a few
+percent of the bot's time at a busy table count.)
 
 Custom ids (at most 100 characters):
 
@@ -16,26 +18,28 @@ Custom ids (at most 100 characters):
 
 from __future__ import annotations
 
-import re
-from typing import Any, Protocol
+from typing import Any
 
 import discord
 
-
-class Dispatcher(Protocol):
-    async def on_component(
-        self, interaction: discord.Interaction[Any], custom_id: str, values: list[str]
-    ) -> None: ...
+PREFIXES = ("pk:", "pks:")
+"""Custom-id prefixes of the components the poker cog handles."""
 
 
-def _dispatcher(interaction: discord.Interaction[Any]) -> Dispatcher | None:
-    client: Any = interaction.client
-    cog: Dispatcher | None = client.get_cog("Poker")
-    return cog
+class Components(discord.ui.View):
+    """The components of one message, to be sent and then forgotten.
+
+    The view is stopped from the start, so discord.py never stores it: presses reach the
+    poker cog's ``on_interaction`` listener by custom id.
+    """
+
+    def __init__(self) -> None:
+        super().__init__(timeout=None)
+        self.stop()
 
 
-class PokerButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"pk:(?P<rest>.+)"):
-    """Any poker button; the cog parses the rest of the custom id."""
+class PokerButton(discord.ui.Button[Any]):
+    """A poker button; the cog parses its custom id."""
 
     def __init__(
         self,
@@ -48,36 +52,16 @@ class PokerButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"pk:
         disabled: bool = False,
     ) -> None:
         super().__init__(
-            discord.ui.Button(
-                label=label[:80],
-                style=style,
-                custom_id=custom_id,
-                emoji=emoji,
-                disabled=disabled,
-            ),
+            label=label[:80],
+            style=style,
+            custom_id=custom_id,
+            emoji=emoji,
+            disabled=disabled,
             row=row,
         )
 
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-    ) -> PokerButton:
-        button = item if isinstance(item, discord.ui.Button) else None
-        return cls(
-            match.string,
-            (button.label if button and button.label else "…"),
-        )
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        handler = _dispatcher(interaction)
-        if handler is not None:
-            await handler.on_component(interaction, self.item.custom_id or "", [])
-
-
-class PokerSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"pks:(?P<rest>.+)"):
+class PokerSelect(discord.ui.Select[Any]):
     """A string select of a private choice (discards, passes, rollout order)."""
 
     def __init__(
@@ -91,31 +75,13 @@ class PokerSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"pks
         row: int | None = None,
     ) -> None:
         super().__init__(
-            discord.ui.Select(
-                custom_id=custom_id,
-                options=options or [discord.SelectOption(label="…", value="0")],
-                placeholder=placeholder[:150] if placeholder else None,
-                min_values=min_values,
-                max_values=max_values,
-            ),
+            custom_id=custom_id,
+            options=options or [discord.SelectOption(label="…", value="0")],
+            placeholder=placeholder[:150] if placeholder else None,
+            min_values=min_values,
+            max_values=max_values,
             row=row,
         )
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-    ) -> PokerSelect:
-        return cls(match.string)
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        handler = _dispatcher(interaction)
-        if handler is not None:
-            data: Any = interaction.data or {}
-            values = [str(v) for v in data.get("values", [])]
-            await handler.on_component(interaction, self.item.custom_id or "", values)
 
 
 class AmountModal(discord.ui.Modal):
