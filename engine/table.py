@@ -366,7 +366,9 @@ class Table:
         self.button: int | None = None
         self.hand_number = 0
         self.hand: Hand | None = None
-        self._last_hand: Hand | None = None
+        # The result of the hand before ``hand``: kept rather than the hand itself, whose
+        # players, cards and events would otherwise live on through the next hand.
+        self._previous_result: ev.HandResult | None = None
         # What carries from one deal to the next.
         self.carried = 0
         self.carry_reason = ""
@@ -772,6 +774,8 @@ class Table:
         self.carried = 0
         self.diablo = None
         hand = Hand(setup)
+        if self.hand is not None and self.hand.over:
+            self._previous_result = self.hand.result
         self.hand = hand
         if chosen is not None:
             hand.events.append(chosen)
@@ -866,7 +870,6 @@ class Table:
             if seat.leaving:
                 self.payouts[p.pid] = self.payouts.get(p.pid, 0) + p.stack
                 self.seats[p.seat] = None
-        self._last_hand = hand
         self.carried = hand.carry_out
         self.deal_passes = True
         self.reante = True
@@ -965,7 +968,10 @@ class Table:
     @property
     def result(self) -> ev.HandResult | None:
         """The result of the last finished hand."""
-        return None if self._last_hand is None else self._last_hand.result
+        hand = self.hand
+        if hand is not None and hand.over:
+            return hand.result
+        return self._previous_result
 
     @property
     def last_result(self) -> ev.HandResult | None:

@@ -209,6 +209,9 @@ def test_uncontested_pot_is_won_without_showing():
     result = table.result
     assert result.uncontested == 0 and result.shown == ()
     assert result.final_stacks == {"a": 102, "b": 99, "c": 99}
+    # The next deal leaves the last result readable, though the hand itself is let go.
+    table.start_hand(RNG)
+    assert table.in_hand and table.result == result
 
 
 def test_second_round_starts_with_next_active_player_left_of_a_folded_opener():
