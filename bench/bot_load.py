@@ -129,6 +129,9 @@ class _Timing:
         self.received: dict[int, float] = {}
         self.handling: list[float] = []
         self.lags: list[float] = []
+        # (generation, seconds) of each garbage collection: a full one pauses the event loop.
+        self.collections: list[tuple[int, float]] = []
+        self._gc_started = 0.0
 
     def install(self) -> None:
         """Patch discord.py's interaction parser and callback sender (before the bot exists:
@@ -154,6 +157,13 @@ class _Timing:
 
         ConnectionState.parse_interaction_create = parse_interaction_create  # type: ignore[method-assign,assignment]
         AsyncWebhookAdapter.create_interaction_response = create_interaction_response  # type: ignore[method-assign,assignment]
+        gc.callbacks.append(self._on_gc)
+
+    def _on_gc(self, phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            self._gc_started = time.perf_counter()
+        else:
+            self.collections.append((info["generation"], time.perf_counter() - self._gc_started))
 
     async def watch_loop(self) -> None:
         loop = asyncio.get_running_loop()
@@ -164,8 +174,8 @@ class _Timing:
 
     def take(self) -> dict[str, list[float]]:
         """Everything measured since the last call."""
-        out = {"handling": self.handling, "loop_lag": self.lags}
-        self.handling, self.lags = [], []
+        out = {"handling": self.handling, "loop_lag": self.lags, "collections": self.collections}
+        self.handling, self.lags, self.collections = [], [], []
         return out
 
 
@@ -935,9 +945,19 @@ def summarise(r: dict[str, Any]) -> dict[str, Any]:
         "tasks": end.get("tasks"),
         "gc_objects": end.get("gc_objects"),
         "gc_full_ms": end.get("gc_full_ms"),
+        "gc_runs": _collections(end.get("collections", [])),
         "gc_types": end.get("gc_types"),
         "gc_packages": end.get("gc_packages"),
     }
+
+
+def _collections(runs: list[tuple[int, float]]) -> list[tuple[int, tuple[int, float, float]]]:
+    """Per generation: how many collections, the longest and the total, in milliseconds."""
+    out = []
+    for gen in (0, 1, 2):
+        times = [t * 1000 for g, t in runs if g == gen]
+        out.append((gen, (len(times), max(times, default=0.0), sum(times))))
+    return out
 
 
 def report(results: list[dict[str, Any]], args: argparse.Namespace) -> None:
@@ -998,6 +1018,12 @@ def report(results: list[dict[str, Any]], args: argparse.Namespace) -> None:
         print(
             f"  objects tracked by the bot's garbage collector: {s['gc_objects']:,}; a full "
             f"collection takes {s['gc_full_ms']:.0f} ms"
+        )
+        print(
+            "  collections in the window (n, max ms, total ms): "
+            + ", ".join(
+                f"gen{g} {n} / {top:.1f} / {total:.0f}" for g, (n, top, total) in s["gc_runs"]
+            )
         )
         if args.verbose:
             print(f"    by type {s['gc_types']}")
