@@ -28,7 +28,14 @@ from cogs.tables import (
 )
 from cogs.ui import render
 from cogs.ui.card_images import render_cards
-from cogs.ui.components import PREFIXES, AmountModal, Components, PokerButton, PokerSelect
+from cogs.ui.components import (
+    PREFIXES,
+    AmountModal,
+    Components,
+    MessageEditor,
+    PokerButton,
+    PokerSelect,
+)
 from data import DataError, HandInProgress, NotFound
 from engine.modifiers import describe_modifier, game_name
 
@@ -319,16 +326,16 @@ class Poker(commands.Cog):
             if interaction is not None and on_table and not interaction.response.is_done():
                 try:
                     await interaction.response.edit_message(embed=embed, view=view)
-                    live.editor = interaction
+                    live.editor = MessageEditor.of(interaction)
                     return
                 except discord.NotFound:
                     # Answered after Discord's 3 s (a busy bot): the change is saved, so show it
                     # through the webhook or REST below rather than leave the table stale.
                     log.warning("table %s: interaction expired; editing the message", live.id)
             editor = live.editor
-            if editor is not None and not editor.is_expired():
+            if editor is not None and not editor.is_expired() and live.meta.message_id:
                 with contextlib.suppress(discord.NotFound):
-                    await editor.edit_original_response(embed=embed, view=view)
+                    await editor.edit(self.bot, live.meta.message_id, embed=embed, view=view)
                     return
             if live.meta.message_id is not None:
                 channel = self.bot.get_partial_messageable(live.channel_id)
@@ -471,7 +478,7 @@ class Poker(commands.Cog):
         )
         if on_table and not live.engine.in_hand:
             await interaction.response.edit_message(embed=embed, view=view)
-            live.editor = interaction
+            live.editor = MessageEditor.of(interaction)
         else:
             await interaction.response.send_message("Done.", ephemeral=True)
             await self._edit_table_message(live, embed, view, None)
@@ -586,7 +593,7 @@ class Poker(commands.Cog):
         # Deferring as an update keeps this interaction's original message = the table
         # message, so the table can be refreshed through its webhook when the choice is made.
         await interaction.response.defer()
-        live.editor = interaction
+        live.editor = MessageEditor.of(interaction)
         embed, view = self._private_panel(live, decision, ())
         await interaction.followup.send(embed=embed, view=view, ephemeral=True)
 

@@ -147,8 +147,8 @@ class LiveTable:
         self.auto_deal: asyncio.Task[None] | None = None
         self.last_private: dict[str, tuple[engine.Card, ...]] = {}
         self.closed = False
-        # Set by the presenter: a recent interaction whose original message is the table
-        # message, so later updates can go through the interaction webhook.
+        # Set by the presenter (a cogs.ui.components.MessageEditor): the token of a recent
+        # interaction on the table message, so later updates can go through its webhook.
         self.editor: Any = None
 
     # -- derived --------------------------------------------------------------------------------

@@ -84,3 +84,37 @@ async def test_heads_up_five_card_draw_to_showdown(poker_bot, emu: Emulator, wor
     assert audit.ok
     assert await bot.db.balance(world.guild.id, alice.id) == before_alice
     emu.assert_clean()
+
+
+async def test_a_private_choice_updates_the_table_through_the_interaction_webhook(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """Standing pat is answered in the ephemeral panel; the public table is then edited
+    through the webhook of the press that opened the panel, not by a counted REST edit."""
+    bot = await poker_bot()
+    alice, bob = world.players[:2]
+    lobby = await _table(emu, world, [alice, bob], stake=2, ante=1, auto_deal=0)
+    await emu.click(alice, lobby, label="Deal")
+    live = bot.get_cog("Poker").service.in_channel(world.channel.id)
+    for _ in range(10):  # bet and call to the draw (checking around would pass the deal out)
+        table = await _table_message(emu, world)
+        labels = table.button_labels
+        if "Draw / stand pat…" in labels:
+            break
+        actor = alice if live.engine.pending[0].player_id == str(alice.id) else bob
+        label = next(x for x in labels if x.startswith(("Bet ", "Call")))
+        assert (await emu.click(actor, table, label=label)).type == 7
+    else:
+        raise AssertionError("the draw never came")
+    actor = alice if live.engine.pending[0].player_id == str(alice.id) else bob
+    opened = await emu.click(actor, table, label="Draw / stand pat…")
+    panel = (await emu.wait_for(lambda: opened.followups))[-1]
+    before = table.text
+    mark = emu.mark()
+    assert (await emu.click(actor, panel, label="Stand pat")).type == 7
+    await emu.idle()
+    edits = [c for c in emu.calls_since(mark) if c.method == "PATCH"]
+    assert [(c.kind, c.path.rsplit("/", 1)[-1]) for c in edits] == [
+        ("interaction_webhook", str(table.id))
+    ]
+    assert table.text != before and "stands pat" in table.text, table.text
