@@ -172,7 +172,7 @@ class _Timing:
             await asyncio.sleep(0.05)
             self.lags.append(loop.time() - t0 - 0.05)
 
-    def take(self) -> dict[str, list[float]]:
+    def take(self) -> dict[str, Any]:
         """Everything measured since the last call."""
         out = {"handling": self.handling, "loop_lag": self.lags, "collections": self.collections}
         self.handling, self.lags, self.collections = [], [], []
