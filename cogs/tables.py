@@ -143,7 +143,7 @@ class LiveTable:
         self.meta = meta
         self.lock = asyncio.Lock()
         self.deadline: float | None = None
-        self.timer: asyncio.Task[None] | None = None
+        self.timer: asyncio.TimerHandle | None = None
         self.auto_deal: asyncio.Task[None] | None = None
         self.last_private: dict[str, tuple[engine.Card, ...]] = {}
         self.closed = False
@@ -513,9 +513,12 @@ class TableService:
             return await self._after_change(live, start)
 
     async def expire(self, live: LiveTable) -> None:
-        """The action timer ran out: apply the engine's timeout action to everyone pending."""
+        """The action timer ran out: apply the engine's timeout action to everyone pending
+        (unless an action came first and moved the deadline on)."""
         async with live.lock:
             if not live.engine.in_hand or live.closed:
+                return
+            if live.deadline is None or self.clock() < live.deadline:
                 return
             start = len(live.engine.events)
             notes = []
@@ -697,6 +700,7 @@ class TableService:
         if live.timer is not None:
             live.timer.cancel()
             live.timer = None
+        live.deadline = None
         self._cancel_auto_deal(live)
 
     def _cancel_auto_deal(self, live: LiveTable) -> None:
@@ -705,16 +709,25 @@ class TableService:
         live.auto_deal = None
 
     def _schedule(self, live: LiveTable) -> None:
-        """(Re)start the action timer for whoever must act, or the next deal between hands."""
-        if live.timer is not None and live.timer is not asyncio.current_task():
-            live.timer.cancel()
-        live.timer = None
+        """(Re)start the action timer for whoever must act, or the next deal between hands.
+
+        The action timer is lazy: an action only moves ``live.deadline`` on, and the table's one
+        timer, when it fires at an old deadline, sleeps again until the new one. (A new timer
+        task for every action made a handful of objects that lived until the next action: at
+        hundreds of tables, enough to set off a full garbage collection every few seconds.)
+        """
         live.deadline = None
         if live.closed:
             return
         if live.engine.in_hand and live.engine.pending:
-            live.deadline = self.clock() + live.settings.action_seconds
-            live.timer = self._spawn(self._timer(live, live.settings.action_seconds))
+            seconds = live.settings.action_seconds
+            live.deadline = self.clock() + seconds
+            timer = live.timer
+            if timer is not None and timer.when() > asyncio.get_running_loop().time() + seconds:
+                timer.cancel()  # armed for later than the new deadline (a shorter timer now)
+                timer = None
+            if timer is None:
+                self._arm(live, seconds)
         elif (
             not live.engine.in_hand
             and live.engine.hand_number > 0
@@ -724,14 +737,26 @@ class TableService:
         ):
             live.auto_deal = self._spawn(self._deal_later(live, live.settings.auto_deal_seconds))
 
+    def _arm(self, live: LiveTable, seconds: float) -> None:
+        live.timer = asyncio.get_running_loop().call_later(seconds, self._on_deadline, live)
+
+    def _on_deadline(self, live: LiveTable) -> None:
+        live.timer = None
+        if live.closed or live.deadline is None:
+            return
+        remaining = live.deadline - self.clock()
+        if remaining > 0:
+            self._arm(live, remaining)
+        else:
+            self._spawn(self._timed_out(live))
+
     def _spawn(self, coro: Awaitable[None]) -> asyncio.Task[None]:
         task: asyncio.Task[None] = asyncio.ensure_future(coro)
         self._background.add(task)
         task.add_done_callback(self._background.discard)
         return task
 
-    async def _timer(self, live: LiveTable, seconds: float) -> None:
-        await asyncio.sleep(seconds)
+    async def _timed_out(self, live: LiveTable) -> None:
         try:
             await self.expire(live)
         except Exception:

@@ -148,6 +148,32 @@ async def test_timer_expiry_checks_or_folds_and_sits_out_after_two(
     assert audit.ok
 
 
+async def test_an_action_restarts_the_timer_for_the_next_player(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    import asyncio
+
+    bot = await poker_bot()
+    alice, bob = world.players[:2]
+    lobby = await _table(emu, world, [alice, bob], stake=2, ante=1, auto_deal=0)
+    live = _live(bot, world)
+    live.settings.action_seconds = 2
+    await emu.click(alice, lobby, label="Deal")
+    await asyncio.sleep(1)
+    first = live.engine.pending[0].player_id
+    actor = alice if first == str(alice.id) else bob
+    table = await _table_message(emu, world)
+    bet = next(label for label in table.button_labels if label.startswith("Bet "))
+    assert (await emu.click(actor, table, label=bet)).type == 7
+    # Past the first deadline, within the second player's full two seconds: nobody timed out.
+    await asyncio.sleep(1.5)
+    assert live.engine.in_hand and live.engine.pending[0].player_id != first
+    assert "ran out of time" not in " ".join(m.text for m in emu.channel_messages(world.channel))
+    # The second player's own timer still runs out (and folds them: they face a bet).
+    await emu.wait_for(lambda: not live.engine.in_hand, timeout=5)
+    assert live.meta.misses == {str((bob if actor is alice else alice).id): 1}
+
+
 @pytest.mark.parametrize("pressers", [2])
 async def test_two_players_press_at_once_exactly_one_applies(
     poker_bot, emu: Emulator, world: World, pressers: int
