@@ -208,3 +208,36 @@ async def test_closed_database_refuses(db: Database) -> None:
     with pytest.raises(DataError, match="closed"):
         await db.balance(GUILD, 5)
     await db.close()  # idempotent
+
+
+async def test_concurrent_writes_commit_together_and_a_failure_stays_its_own(
+    file_db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Writes asked for at once share commits (group commit), yet each caller gets what it
+    would have got alone: a refused one changes nothing, the others all land."""
+    import asyncio
+
+    import data.db
+
+    groups: list[int] = []
+    real = data.db._group_transaction
+
+    def counting(conn: object, bodies: list[object]) -> list[object]:
+        groups.append(len(bodies))
+        return real(conn, bodies)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(data.db, "_group_transaction", counting)
+    users = range(10, 50)
+    results = await asyncio.gather(
+        *(file_db.admin_grant(GUILD, ADMIN, user, user) for user in users),
+        file_db.admin_remove(GUILD, ADMIN, 5, 5000),  # more than the bankroll holds
+        *(file_db.admin_remove(GUILD, ADMIN, user, 1) for user in users),
+        return_exceptions=True,
+    )
+    refused = [r for r in results if isinstance(r, Exception)]
+    assert len(refused) == 1 and isinstance(refused[0], InsufficientFunds), refused
+    for user in users:
+        assert await file_db.balance(GUILD, user) == 1000 + user - 1
+    assert (await file_db.ledger(GUILD, 5)).total == 0, "the refused removal left no trace"
+    assert (await file_db.chip_audit(GUILD)).ok
+    assert sum(groups) >= 81 and max(groups) > 1, groups  # 81 asked, some of them together
