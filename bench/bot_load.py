@@ -132,6 +132,8 @@ class _Timing:
         # (generation, seconds) of each garbage collection: a full one pauses the event loop.
         self.collections: list[tuple[int, float]] = []
         self._gc_started = 0.0
+        # Seconds from asking the database for a transaction to having its result.
+        self.transactions: list[float] = []
 
     def install(self) -> None:
         """Patch discord.py's interaction parser and callback sender (before the bot exists:
@@ -159,6 +161,19 @@ class _Timing:
         AsyncWebhookAdapter.create_interaction_response = create_interaction_response  # type: ignore[method-assign,assignment]
         gc.callbacks.append(self._on_gc)
 
+        from data.db import Database
+
+        run = Database._run
+
+        async def timed_run(db: Any, *args: Any, **kwargs: Any) -> Any:
+            started = time.perf_counter()
+            try:
+                return await run(db, *args, **kwargs)
+            finally:
+                timing.transactions.append(time.perf_counter() - started)
+
+        Database._run = timed_run  # type: ignore[method-assign,assignment]
+
     def _on_gc(self, phase: str, info: dict[str, Any]) -> None:
         if phase == "start":
             self._gc_started = time.perf_counter()
@@ -174,8 +189,13 @@ class _Timing:
 
     def take(self) -> dict[str, Any]:
         """Everything measured since the last call."""
-        out = {"handling": self.handling, "loop_lag": self.lags, "collections": self.collections}
-        self.handling, self.lags, self.collections = [], [], []
+        out = {
+            "handling": self.handling,
+            "loop_lag": self.lags,
+            "collections": self.collections,
+            "transactions": self.transactions,
+        }
+        self.handling, self.lags, self.collections, self.transactions = [], [], [], []
         return out
 
 
@@ -930,6 +950,12 @@ def summarise(r: dict[str, Any]) -> dict[str, Any]:
             max(end["handling"], default=float("nan")) * 1000,
         ),
         "bot_lag_p99": _pct(end["loop_lag"], 99) * 1000,
+        "db": (
+            len(end["transactions"]),
+            _pct(end["transactions"], 50) * 1000,
+            _pct(end["transactions"], 99) * 1000,
+            max(end["transactions"], default=float("nan")) * 1000,
+        ),
         "failures": r["failures"],
         "problems": r["problems"],
         "errors": r["errors"],
@@ -1010,6 +1036,10 @@ def report(results: list[dict[str, Any]], args: argparse.Namespace) -> None:
             f"  event loop lag p99: bot {s['bot_lag_p99']:.1f} ms, emulator {s['lag_p99']:.1f} ms;"
             f" failed interactions {s['failures']}, player problems {s['problems']}, error "
             f"answers {s['errors']}"
+        )
+        print(
+            "  database transactions: {} (asked -> answered p50 {:.1f} p99 {:.1f} max {:.1f} "
+            "ms)".format(*s["db"])
         )
         print(
             f"  view store {s['view_store']}, live View objects {s['live_views']}, "
