@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -241,3 +242,31 @@ async def test_concurrent_writes_commit_together_and_a_failure_stays_its_own(
     assert (await file_db.ledger(GUILD, 5)).total == 0, "the refused removal left no trace"
     assert (await file_db.chip_audit(GUILD)).ok
     assert sum(groups) >= 81 and max(groups) > 1, groups  # 81 asked, some of them together
+
+
+async def test_the_wal_is_checkpointed_in_the_background_and_stays_bounded(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Commits never checkpoint (that stalled every writer); a second connection does, and
+    restarts a WAL that grew past the limit, so the file stays small under steady writes."""
+    import asyncio
+    import sqlite3
+
+    import data.db
+
+    monkeypatch.setattr(data.db, "WAL_RESTART_FRAMES", 50)
+    path = tmp_path / "poker.db"
+    db = await Database.open(path, checkpoint_every=0.01)
+    try:
+        for user in range(400):
+            await db.admin_grant(GUILD, ADMIN, 10 + user, 5)
+            if user % 20 == 0:
+                await asyncio.sleep(0.02)  # room for the checkpointer to run
+        wal = path.with_name(path.name + "-wal").stat().st_size
+        # 400 commits of several pages each, never checkpointed, would make about 9 MB.
+        assert wal < 2_000_000, wal
+        assert await db.balance(GUILD, 409) == 1005
+    finally:
+        await db.close()
+    with sqlite3.connect(path) as raw:
+        assert raw.execute("SELECT count(*) FROM ledger").fetchone()[0] == 800
