@@ -787,9 +787,12 @@ class LoadRun:
             t0 = time.perf_counter()
             await self.setup()
             setup_seconds = time.perf_counter() - t0
-            # This process holds every message and call: keep the collector off that heap.
+            # This process holds every message and call: keep the collector off that heap, and
+            # its full passes as rare as the bot's (their pauses would send presses in bursts).
             gc.collect()
             gc.freeze()
+            young, middle, _ = gc.get_threshold()
+            gc.set_threshold(young, middle, 100)
             players = [asyncio.create_task(self.play_table(tab)) for tab in self.tabs]
             # Warm-up: the tables deal their first hands (spread over the first 60% of it) and
             # every player gets a first DM (the bot opens each DM channel once): that start-up
