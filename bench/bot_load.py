@@ -67,6 +67,7 @@ if __package__ in (None, ""):  # run as a script: make the repo importable
 
 from aiohttp import web
 
+from cogs.app import GC_THRESHOLDS
 from tests.emulator import BotProcess, Emulator, InteractionResult, Message, User
 from tests.emulator.models import Attachment, Channel, InteractionRecord
 
@@ -791,8 +792,7 @@ class LoadRun:
             # its full passes as rare as the bot's (their pauses would send presses in bursts).
             gc.collect()
             gc.freeze()
-            young, middle, _ = gc.get_threshold()
-            gc.set_threshold(young, middle, 100)
+            gc.set_threshold(*GC_THRESHOLDS)
             players = [asyncio.create_task(self.play_table(tab)) for tab in self.tabs]
             # Warm-up: the tables deal their first hands (spread over the first 60% of it) and
             # every player gets a first DM (the bot opens each DM channel once): that start-up

@@ -15,8 +15,8 @@ log = logging.getLogger("poker")
 
 EXTENSIONS = ("cogs.economy", "cogs.poker", "cogs.history")
 
-FULL_COLLECTION_EVERY = 100
-"""Middle (generation 1) garbage collections between two full ones (Python's default: 10)."""
+GC_THRESHOLDS = (2000, 10, 100)
+"""The garbage collector's thresholds once the bot is up (Python's defaults: 700, 10, 10)."""
 
 
 class PokerBot(commands.Bot):
@@ -62,13 +62,12 @@ class PokerBot(commands.Bot):
         # Start-up objects (modules, the engine's tables) live for the whole process: keep them
         # out of the garbage collector's full passes, which otherwise pause busy bots.
         gc.freeze()
-        # A full collection walks every live object: about 100 ms at 500 tables. By default one
+        # A full collection walks every live object: 100-200 ms at 500 tables. By default one
         # runs whenever a quarter more objects have outlived two young collections, which at a
-        # busy bot is every few seconds; waiting for 100 middle collections instead (tens of
-        # seconds) keeps those pauses rare. Young collections are unchanged; cyclic garbage old
-        # enough to need a full pass just waits a little longer for one.
-        young, middle, _ = gc.get_threshold()
-        gc.set_threshold(young, middle, FULL_COLLECTION_EVERY)
+        # busy bot is every few seconds. Young collections three times further apart let the
+        # objects of one interaction die young (fewer reach the old generation), and waiting
+        # for 100 middle collections instead of 10 makes the full pauses minutes apart.
+        gc.set_threshold(*GC_THRESHOLDS)
 
     async def close(self) -> None:
         for name in list(self.extensions):
