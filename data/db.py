@@ -436,16 +436,6 @@ class Database:
             )
         return db
 
-    async def checkpoint(self) -> tuple[int, int]:
-        """Copy what the WAL holds back into the database file now, as far as readers allow
-        (a PASSIVE checkpoint, after the transactions already asked for). Returns the frames in
-        the WAL and how many of them are now in the database file."""
-        conn = self._conn
-        if conn is None:
-            raise DataError("the database is closed")
-        row = await _row(conn, "PRAGMA wal_checkpoint(PASSIVE)")
-        return int(row[1]), int(row[2])
-
     async def _checkpoint_loop(self, conn: aiosqlite.Connection, every: float) -> None:
         try:
             while True:
