@@ -177,6 +177,12 @@ def _mapped_tile(face: _Face | None, wild: bool) -> Image.Image:
 
 
 @lru_cache(maxsize=1)
+def _palette_values() -> tuple[int, ...]:
+    """The shared palette as Pillow takes it, read once rather than for every picture."""
+    return tuple(_palette().getpalette() or ())
+
+
+@lru_cache(maxsize=1)
 def _felt_index() -> int:
     """The palette entry of the felt (a tile's bottom-right pixel lies outside its card)."""
     index = _mapped_tile(None, False).getpixel((CARD_W, CARD_H))
@@ -200,7 +206,7 @@ def render_cards(
     width = MARGIN * 2 + count * CARD_W + (count - 1) * GAP
     height = MARGIN * 2 + CARD_H
     image = Image.new("P", (width, height), _felt_index())
-    image.putpalette(_palette().getpalette() or [])
+    image.putpalette(_palette_values())
     for i, card in enumerate(cards):
         face = None if card is None else _face(card)
         is_wild = card is not None and card in wild
