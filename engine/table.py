@@ -973,11 +973,6 @@ class Table:
             return hand.result
         return self._previous_result
 
-    @property
-    def last_result(self) -> ev.HandResult | None:
-        """The same as :attr:`result`."""
-        return self.result
-
     def chips(self) -> int:
         """Every chip at the table: stacks, chips in the middle, carried pots, and payouts not
         yet taken."""

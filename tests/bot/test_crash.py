@@ -152,8 +152,8 @@ async def _check_hand(db: Database, table: engine.Table) -> None:
     hand = hands.items[0]
     assert hand.ended_at is not None
     result = json.loads(hand.result_json or "{}")
-    assert table.last_result is not None
-    assert result.get("final_stacks") == table.last_result.final_stacks
+    assert table.result is not None
+    assert result.get("final_stacks") == table.result.final_stacks
     events = [json.loads(e.event_json) for e in await db.hand_events(hand.hand_id)]
     assert [e.seq for e in await db.hand_events(hand.hand_id)] == list(range(len(events)))
     secrets_ = await db.hand_secrets(hand.hand_id)
