@@ -62,8 +62,8 @@ The table (:mod:`engine.table`)
     (``None`` during a hand: the stack is paid out when the hand ends, collect it with
     ``take_payouts() -> {player_id: chips}``), ``sit_out(player_id)``, ``sit_in(player_id)``,
     ``add_chips(player_id, amount)`` (between hands), ``seat_of(player_id)``,
-    ``stack(player_id)``, ``share_carried()`` (between hands, e.g. when closing the table:
-    shares a carried pot among the seated players). The button moves left each hand.
+    ``stack(player_id)``, ``close() -> {player_id: chips}`` (between hands: every chip at
+    the table back to its players, a carried pot shared from the dealer's left). The button moves left each hand.
 
     Hands: ``can_start() -> reason | None``; ``start_hand(rng, deck=None) -> events``;
     ``pending -> tuple[Decision, ...]``; ``to_act -> seats``; ``act(seat_or_player_id, action)

@@ -535,38 +535,62 @@ class Table:
         seat.stack += amount
         return seat.stack
 
-    def share_carried(self) -> dict[str, int]:
-        """Share the chips carried over from earlier deals (a passed-out pot, a pot nobody
-        could win) among the seated players, as evenly as possible with the odd chips from
-        the dealer's left, and add them to their stacks; returns what each received. Meant for
-        closing a table between hands, so that no chip is lost with it.
+    def close(self) -> dict[str, int]:
+        """Close the table between hands: every chip at it goes back to a player, and the
+        table is left empty. Returns what each player is owed, by player id.
 
-        :raises TableError: during a hand, or when nobody is seated.
+        Each seated player gets their stack, and each player who left during the last hand
+        the stack they left with (:attr:`payouts`). Chips carried over from earlier deals (a
+        passed-out pot, a pot nobody could win) are shared as evenly as possible among the
+        seated players, the odd chips going one each from the dealer's left; with nobody
+        seated they go to the players who left, in the order they left. This is the one rule
+        for a carried pot when a game breaks up.
+
+        >>> table = Table(TableConfig("five-card-draw"))
+        >>> table.sit("alice", 100), table.sit("bob", 50)
+        (0, 1)
+        >>> table.carried = 3  # say, a passed-out pot
+        >>> table.button = 1
+        >>> table.close()
+        {'alice': 102, 'bob': 51}
+        >>> table.chips(), [s for s in table.seats if s is not None]
+        (0, [])
+
+        :raises TableError: during a hand, or when carried chips have nobody to go to.
         """
         if self.in_hand:
-            raise TableError("carried chips can only be shared between hands")
-        seated = [i for i, s in enumerate(self.seats) if s is not None]
-        if not seated:
-            raise TableError("nobody is seated to share the carried chips")
-        if not self.carried:
-            return {}
-        start = (self.button or 0) + 1
+            raise TableError("a table can only be closed between hands")
         size = len(self.seats)
-        seated.sort(key=lambda i: (i - start) % size)
-        self._mutate(("share_carried",))
-        shares = split_amount(self.carried, len(seated))
-        result: dict[str, int] = {}
-        for index, chips in zip(seated, shares, strict=True):
+        start = (self.button or 0) + 1
+        seated = sorted(
+            (i for i, s in enumerate(self.seats) if s is not None),
+            key=lambda i: (i - start) % size,
+        )
+        owners = [seat.player_id for i in seated if (seat := self.seats[i]) is not None]
+        if not owners:
+            owners = list(self.payouts)
+        if self.carried and not owners:
+            raise TableError("nobody is at the table to take the carried chips")
+        self._mutate(("close",))
+        owed: dict[str, int] = {}
+        for index in seated:
             seat = self.seats[index]
             assert seat is not None
-            seat.stack += chips
-            if chips:
-                result[seat.player_id] = chips
+            owed[seat.player_id] = owed.get(seat.player_id, 0) + seat.stack
+            self.seats[index] = None
+        for player_id, amount in self.payouts.items():
+            owed[player_id] = owed.get(player_id, 0) + amount
+        if self.carried:
+            for player_id, chips in zip(
+                owners, split_amount(self.carried, len(owners)), strict=True
+            ):
+                owed[player_id] = owed.get(player_id, 0) + chips
+        self.payouts = {}
         self.carried = 0
         self.carry_reason = ""
         self.restricted = None
         self.jackpot_cap = None
-        return result
+        return owed
 
     def stack(self, player_id: str) -> int:
         """``player_id``'s current stack (during a hand, the chips not yet put in)."""
@@ -1234,8 +1258,8 @@ class Table:
             self.add_chips(op["player_id"], op["amount"])
         elif kind == "take_payouts":
             self.take_payouts()
-        elif kind == "share_carried":
-            self.share_carried()
+        elif kind == "close":
+            self.close()
         else:
             raise ValueError(f"unknown operation {kind!r} in a table snapshot")
 
@@ -1253,6 +1277,6 @@ def _op_to_json(op: tuple[Any, ...]) -> dict[str, Any]:
         return {"op": "sit", "player_id": op[1], "stack": op[2], "seat": op[3]}
     if kind == "add_chips":
         return {"op": "add_chips", "player_id": op[1], "amount": op[2]}
-    if kind in ("take_payouts", "share_carried"):
+    if kind in ("take_payouts", "close"):
         return {"op": kind}
     return {"op": kind, "player_id": op[1]}

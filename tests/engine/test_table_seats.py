@@ -210,21 +210,38 @@ def test_event_dicts_are_json_friendly_and_public_dicts_hide_private_cards():
     json.dumps(table.result.to_dict())
 
 
-def test_carried_chips_can_be_shared_when_a_table_closes():
+def test_closing_a_table_pays_every_chip_back_with_the_carried_pot_from_the_dealers_left():
     table = make_table(["a", "b", "c"], forced=ForcedBets.antes(3))
     table.start_hand(RNG)
     for who in "abc":
         table.act(who, Check())
     assert table.carried == 9
+    table.start_hand(RNG)
     with pytest.raises(TableError, match="between hands"):
-        table.start_hand(RNG)
-        table.share_carried()
+        table.close()
     while table.in_hand:
         table.act(table.to_act[0], Timeout())
+    total = table.chips()
     carried = table.carried
-    shares = table.share_carried()
-    assert sum(shares.values()) == carried and table.carried == 0
-    assert table.chips() == 300
+    stacks = {p: table.stack(p) for p in "abc"}
+    after_button = table.seats[(table.button + 1) % 3].player_id
+    owed = table.close()
+    assert sum(owed.values()) == total and table.chips() == 0 and table.carried == 0
+    shares = {p: owed[p] - stacks[p] for p in "abc"}
+    assert sum(shares.values()) == carried
+    # 9 or more carried split three ways; any odd chip goes first to the dealer's left.
+    assert shares[after_button] == max(shares.values())
+    assert all(table.seats[i] is None for i in range(3))
+
+
+def test_closing_a_table_replays_from_its_snapshot():
+    table = make_table(["a", "b"])
+    table.carried = 5
+    table.button = 0
+    owed = table.close()
+    assert owed == {"b": 103, "a": 102}
+    again = Table.from_dict(table.to_dict())
+    assert again.chips() == 0 and all(s is None for s in again.seats)
 
 
 def test_the_dealer_leaving_while_choosing_deals_the_default_game_first():
