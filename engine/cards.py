@@ -26,7 +26,9 @@ __all__ = [
     "DECK_52",
     "DECK_53",
     "JOKER",
+    "ONE_EYED_JACKS",
     "ONE_EYED_JACKS_AND_KING",
+    "ONE_EYED_KING",
     "RANKS",
     "SUITS",
     "Card",
@@ -238,9 +240,15 @@ DECK_53: Final = (*DECK_52, JOKER)
 DECK_32: Final = tuple(card for card in DECK_52 if card.rank >= 7)
 """The stripped deck: ace, king, queen, jack, ten, nine, eight and seven of each suit."""
 
-ONE_EYED_JACKS_AND_KING: Final = frozenset((Card(11, "s"), Card(11, "h"), Card(13, "d")))
-"""The one-eyed cards, often played wild: the jack of spades, the jack of hearts and
-the king of diamonds."""
+ONE_EYED_JACKS: Final = frozenset((Card(11, "s"), Card(11, "h")))
+"""The two jacks drawn in profile, the jack of spades and the jack of hearts: the usual
+"one-eyed jacks" of a wild-card game."""
+
+ONE_EYED_KING: Final = Card(13, "d")
+"""The king of diamonds, also drawn in profile; some tables make it wild with the jacks."""
+
+ONE_EYED_JACKS_AND_KING: Final = ONE_EYED_JACKS | {ONE_EYED_KING}
+"""Every one-eyed court card: both one-eyed jacks and the king of diamonds."""
 
 _TOKEN_RANKS: Final = {char: rank for rank, char in _RANK_CHARS.items()}
 _TOKEN_RANKS["10"] = 10

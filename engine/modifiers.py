@@ -11,7 +11,8 @@ Keys:
 ``no-joker``           take the joker out
 ``joker-wild``         add the joker, fully wild
 ``wild:R``             rank ``R`` (2-14) wild, e.g. ``wild:2`` for deuces
-``one-eyed``           the one-eyed jacks and the king of diamonds wild
+``one-eyed``           the two one-eyed jacks (spades, hearts) wild
+``one-eyed-king``      the king of diamonds wild too (the third one-eyed card)
 ``draws:N``            ``N`` drawing rounds (1-3), each followed by a betting round
 ``four-before``        four cards dealt; the first draw gives one card more than discarded
 ``low:a5``             lowball, ace-to-five (``low:27`` deuce-to-seven, ``low:a6`` ace-to-six)
@@ -37,7 +38,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 
-from engine.cards import ONE_EYED_JACKS_AND_KING, Card
+from engine.cards import ONE_EYED_JACKS, ONE_EYED_KING, Card
 from engine.hands import Ranking
 from engine.rules import (
     DRAW_FOUR,
@@ -102,6 +103,7 @@ MODIFIER_KEYS: tuple[str, ...] = (
     "joker-wild",
     *(f"wild:{rank}" for rank in range(2, 15)),
     "one-eyed",
+    "one-eyed-king",
     "draws:1",
     "draws:2",
     "draws:3",
@@ -146,7 +148,8 @@ def describe_modifier(key: str) -> str:
         "bug": "with the bug",
         "no-joker": "no joker",
         "joker-wild": "joker wild",
-        "one-eyed": "one-eyed jacks and king wild",
+        "one-eyed": "one-eyed jacks wild",
+        "one-eyed-king": "one-eyed king wild",
         "draws:1": "single draw",
         "draws:2": "double draw",
         "draws:3": "triple draw",
@@ -370,7 +373,9 @@ def apply_modifier(rules: GameRules, key: str) -> GameRules:
             raise ValueError("the 32-card pack has no cards below seven")
         return _both(rules, lambda r: _add_wild(r, ranks=(rank,)))
     if key == "one-eyed":
-        return _both(rules, lambda r: _add_wild(r, cards=ONE_EYED_JACKS_AND_KING))
+        return _both(rules, lambda r: _add_wild(r, cards=ONE_EYED_JACKS))
+    if key == "one-eyed-king":
+        return _both(rules, lambda r: _add_wild(r, cards=(ONE_EYED_KING,)))
     if key.startswith("draws:"):
         count = {"draws:1": 1, "draws:2": 2, "draws:3": 3}.get(key)
         if count is None:

@@ -910,7 +910,9 @@ class Table:
             self.jackpot_cap = None
             if hand.trips_failed:
                 self.carry_reason = "nobody could win"
-                self.restricted = tuple(p.pid for p in hand.players if not p.folded)
+                # Only folding before the draw costs a seat in the new deal: whoever
+                # reached the draw (and folded after it, or is still in) plays on.
+                self.restricted = tuple(p.pid for p in hand.players if not p.folded or p.draws)
             if hand.diablo_owed is not None:
                 self.diablo = hand.diablo_owed
                 self.reante = False

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 
-from engine.cards import ONE_EYED_JACKS_AND_KING
+from engine.cards import ONE_EYED_JACKS as _ONE_EYED
 from engine.hands import Ranking
 from engine.modifiers import MODIFIER_KEYS, apply_modifier, apply_modifiers, rollout_steps
 from engine.modifiers import game_name as _name
@@ -193,9 +193,7 @@ DEUCES_WILD = _draw_game(
     open_requirement=Requirement.pair(11),
     wild=WildCards(ranks=frozenset({2})),
 )
-ONE_EYED_JACKS = _draw_game(
-    "One-eyed jacks", max_players=10, wild=WildCards(cards=ONE_EYED_JACKS_AND_KING)
-)
+ONE_EYED_JACKS = _draw_game("One-eyed jacks", max_players=10, wild=WildCards(cards=_ONE_EYED))
 WILD_WIDOW = GameRules(
     "Wild widow",
     (Deal(4), DealBoard(wild_rank=True), Deal(1), Bet(), Draw(), Bet(tier=_BIG)),
@@ -398,14 +396,22 @@ _CATALOGUE: tuple[Variant, ...] = (
     _variant(
         "one-eyed-jacks",
         "One-eyed jacks",
-        "Five-card draw in which the cards drawn in profile are wild: the jack of spades, the "
-        "jack of hearts and the king of diamonds. Any other rank can be made wild the same way "
-        "with a table option.",
+        "Five-card draw with two wild cards: the jacks seen in profile, showing one eye (the "
+        "jack of spades and the jack of hearts). Some tables add the king of diamonds, the "
+        "other court card drawn in profile: that is the one-eyed king option. Any rank can be "
+        "made wild too, with a table option.",
         ONE_EYED_JACKS,
         _LIMIT,
         _ANTE,
         7,
-        (BUG,),
+        (
+            _option(
+                "one-eyed-king",
+                "One-eyed king",
+                "The king of diamonds is wild too, making three wild cards.",
+            ),
+            BUG,
+        ),
     ),
     _variant(
         "wild-widow",
@@ -438,8 +444,10 @@ _CATALOGUE: tuple[Variant, ...] = (
         "Five cards and a betting round, then round after round of drawing and betting while "
         "the stub lasts. In each drawing round a player stands pat, swaps one card, or throws "
         "in all five for a fresh hand, and each round starts one seat further left. A full "
-        "swap is refused when the stub could not then give every later player one card; when "
-        "fewer cards remain than players, or nobody swapped anything, the showdown follows.",
+        "swap is refused when the stub could not then give every later player one card. "
+        "Every drawing round has its betting round after it; once fewer cards remain in the "
+        "stub than players still in, the showdown follows. A round in which nobody swaps and "
+        "nobody bets also ends it, since another one would change nothing.",
         ALL_FOR_ONE,
         _LIMIT,
         _ANTE,

@@ -326,10 +326,16 @@ class DrawRound(Runner):
 
 
 class DrawSeriesRunner(Runner):
-    """All for one: draw, bet, draw, bet... while the stub holds at least one card per player
-    still in the hand. Each drawing round starts one seat further left than the previous one.
-    The series also ends after a drawing round in which nobody exchanged a card (otherwise
-    players standing pat could go round forever)."""
+    """All for one: draw, bet, draw, bet... Every drawing round is followed by its betting
+    round, and the showdown comes once a betting round leaves fewer cards in the stub than
+    players still in the hand. Each drawing round starts one seat further left than the
+    previous one.
+
+    What bounds the series: the stub, for every round in which a card changes hands (an
+    exchange takes at least one card and nothing is ever shuffled back). A round in which
+    nobody exchanges and nobody bets changes nothing at all, so playing it again could only
+    repeat it: the series ends after such a quiet round instead of going round forever.
+    """
 
     kind = "draw"
 
@@ -353,13 +359,19 @@ class DrawSeriesRunner(Runner):
                 self.done = True
                 return
             if isinstance(sub, DrawRound):
-                if sub.exchanged == 0:
-                    self.done = True
-                    return
+                self.last_draw = sub
                 bet = BettingRound(h, Bet(tier=self.step.tier))
                 self.sub = bet
                 bet.begin()
                 continue
+            if (
+                isinstance(sub, BettingRound)
+                and self.last_draw is not None
+                and self.last_draw.exchanged == 0
+                and sub.aggressor is None
+            ):
+                self.done = True
+                return
             if len(h.stub) < h.live:
                 self.done = True
                 return

@@ -232,6 +232,10 @@ def test_deuces_wild_and_a_chosen_rank_and_one_eyed_jacks():
     assert table.private_view("a").high == "Five aces"
     table = make_table(["a", "b"], variant="one-eyed-jacks")
     table.start_hand(RNG, deck_for(["Js Jh Kd 9c 9d", "Jc Qd 9s 7c 3d"]))
+    assert table.private_view("a").high == "Four of a kind, nines"
+    assert table.public_view().wild == "Jh Js"
+    table = make_table(["a", "b"], variant="one-eyed-jacks", variant_options=("one-eyed-king",))
+    table.start_hand(RNG, deck_for(["Js Jh Kd 9c 9d", "Jc Qd 9s 7c 3d"]))
     assert table.private_view("a").high == "Five nines"
     assert table.public_view().wild == "Jh Js Kd"
 
@@ -317,10 +321,12 @@ def test_all_for_one_rounds_rotate_and_limit_full_exchanges():
     assert len(table.hand.stub) < 3 or table.result.shown
 
 
-def test_all_for_one_ends_when_nobody_exchanges():
+def test_all_for_one_ends_after_a_round_with_no_exchange_and_no_bet():
     table = make_table(["a", "b"], variant="all-for-one")
     table.start_hand(RNG)
     play(table, [("a", Bet(2)), ("b", Call()), ("a", Discard()), ("b", Discard())])
+    assert table.public_view().phase == "bet"  # the betting round follows even so
+    play(table, [("a", Check()), ("b", Check())])
     assert not table.in_hand and len(table.result.shown) == 2
 
 

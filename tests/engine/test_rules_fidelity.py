@@ -1,0 +1,75 @@
+"""Issue 17, rules fidelity II: one test per point where the engine used to differ from the
+seeds. Each test names, in a comment, the passage of the seeds it checks."""
+
+from __future__ import annotations
+
+import random
+
+from engine import Bet, Call, Check, Discard, Fold
+from engine import events as ev
+from engine.cards import parse_cards
+from engine.modifiers import apply_modifiers
+from engine.variants import get_variant
+from tests.engine.engine_helpers import deck_for, make_table, play
+
+RNG = random.Random(17)
+
+
+def test_one_eyed_jacks_are_the_two_jacks_and_the_king_is_an_option() -> None:
+    # Seeds, five-card draw with deuces wild: besides deuces a table may play other cards
+    # wild, "one-eyed jacks" being the example given: the two jacks seen in profile.
+    two = frozenset(parse_cards("Js Jh"))
+    assert get_variant("one-eyed-jacks").rules.wild.cards == two
+    base = get_variant("five-card-draw").rules
+    assert apply_modifiers(base, ["one-eyed"]).rules.wild.cards == two
+    with_king = get_variant("one-eyed-jacks").build(["one-eyed-king"])
+    assert with_king.wild.cards == two | set(parse_cards("Kd"))
+    table = make_table(["a", "b"], variant="one-eyed-jacks")
+    table.start_hand(RNG, deck_for(["Js Kd 9s 9c 9h", "Jc Qd 8s 7c 3d"]))
+    # The king of diamonds is a plain king: four nines with the wild jack, not five.
+    assert table.private_view("a").high == "Four of a kind, nines"
+    table = make_table(["a", "b"], variant="one-eyed-jacks", variant_options=("one-eyed-king",))
+    table.start_hand(RNG, deck_for(["Js Kd 9s 9c 9h", "Jc Qd 8s 7c 3d"]))
+    assert table.private_view("a").high == "Five nines"
+
+
+def test_all_for_one_bets_after_every_drawing_round() -> None:
+    # Seeds, all for one and one for all: each drawing round is followed by a betting round,
+    # and only when fewer cards are left in the stub than active players does the drawing
+    # stop for the showdown.
+    table = make_table(["a", "b"], variant="all-for-one")
+    table.start_hand(RNG)
+    play(table, [("a", Bet(2)), ("b", Call()), ("a", Discard()), ("b", Discard())])
+    # Nobody exchanged, and still the betting round is played.
+    assert table.public_view().phase == "bet"
+    play(table, [("a", Bet(4)), ("b", Call())])
+    # A bet was made, so the drawing goes on, starting one seat further round.
+    assert table.in_hand and table.public_view().phase == "draw"
+    assert table.pending[0].player_id == "b"
+    # Drain the stub with single-card exchanges and checks: the hand ends only once fewer
+    # cards remain than players still in.
+    while table.in_hand:
+        decision = table.pending[0]
+        if decision.kind.value == "draw":
+            table.act(decision.seat, Discard(decision.legal.cards[:1]))
+        else:
+            table.act(decision.seat, Check())
+    assert len(table.hand.stub) < 2
+    assert len(table.result.shown) == 2
+
+
+def test_trips_to_win_keeps_players_who_folded_after_the_draw() -> None:
+    # Seeds, trips to win: when no hand holds three of a kind the pot stays, players who
+    # dropped before the draw are out of the game, and those who did not ante again for a new
+    # deal among themselves.
+    hands = ["Qc Qd 9c 7c 2h", "Ah Kd Jd 8s 3d", "As Ks Js 8h 3c", "4c 5d 6h 8c Ts"]
+    table = make_table(["a", "b", "c", "d"], variant="trips-to-win")
+    table.start_hand(RNG, deck_for(hands, "2d 2s 3h 4h 5s 6c 7d 9s"))
+    play(table, [("a", Bet(2)), ("b", Call()), ("c", Call()), ("d", Fold())])
+    play(table, [("a", Discard()), ("b", Discard()), ("c", Discard())])
+    play(table, [("a", Bet(4)), ("b", Fold()), ("c", Call())])
+    assert table.result.pots == () and table.result.carried == 18
+    table.start_hand(RNG)
+    # b folded after the draw and plays the new deal; d folded before it and does not.
+    assert set(table.hand.by_pid) == {"a", "b", "c"}
+    assert not any(isinstance(e, ev.PassedOut) for e in table.events)
