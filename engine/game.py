@@ -85,7 +85,8 @@ class HandSetup:
     this deal (not after a plain re-deal, not in Diablo's new pot); ``requirement``: the
     opening requirement in force (progressive jackpots change it); ``jackpot_cap``: with the
     jackpot limit after a passed-out deal, bets may go up to this amount; ``diablo``:
-    ``(player_id, amount)`` when a Diablo opener must build a new pot before the deal.
+    ``(player_id, amount)`` when a Diablo opener must build a new pot before the deal;
+    ``posts``: ``(player_id, amount)`` for each newcomer who posts a dead blind to come in.
     """
 
     number: int
@@ -103,6 +104,7 @@ class HandSetup:
     requirement: Requirement | None = None
     jackpot_cap: int | None = None
     diablo: tuple[str, int] | None = None
+    posts: tuple[tuple[str, int], ...] = ()
 
 
 class Player:
@@ -319,7 +321,20 @@ class Hand:
             self.events.append(ev.PotCarried(self.carried, s.carry_reason or "carried over"))
         if forced.blinds:
             self._post_blinds(forced.blinds)
+        if s.posts:
+            self._post_newcomers(s.posts)
         self._advance()
+
+    def _post_newcomers(self, posts: tuple[tuple[str, int], ...]) -> None:
+        """Newcomers joining at once put a dead blind in the pot, unless a blind or the
+        dealer's ante already made them pay their way into this hand."""
+        paid = {e.seat for e in self.events if isinstance(e, ev.ForcedBet) and e.kind != "ante"}
+        if self.forced.dealer_edge and self.setup.antes:
+            paid.add(self.players[-1].seat)
+        for pid, amount in posts:
+            p = self.by_pid.get(pid)
+            if p is not None and p.seat not in paid and p.stack > 0 and amount > 0:
+                self._post(p, amount, "post", live=False)
 
     def _post(self, p: Player, amount: int, kind: str, live: bool) -> None:
         paid = amount if amount < p.stack else p.stack

@@ -39,7 +39,10 @@ from engine.rules import DrawLimit, GameRules, Requirement
 from engine.stakes import FixedLimit, ForcedBets, NoLimit, PotLimit, SpreadLimit, Structure
 from engine.views import LastAction, PotView, PrivateView, PublicView, SeatView
 
-__all__ = ["Table", "TableConfig", "TableOptions"]
+__all__ = ["NEWCOMER_RULES", "Table", "TableConfig", "TableOptions"]
+
+NEWCOMER_RULES = ("play", "wait", "post")
+"""The values of :attr:`TableOptions.newcomers`."""
 
 _PROGRESSIVE = (11, 12, 13, 14, 13, 12)
 _RULES_CACHE: dict[tuple[str, tuple[str, ...] | None], GameRules] = {}
@@ -65,6 +68,11 @@ class TableOptions:
     * ``draw_limit``: how many cards a player may draw where the game leaves it to the table
       (``None``: three, or four when keeping an ace or a wild card).
     * ``diablo_cap``: the most a Diablo opener must put in a new pot (``None``: no cap).
+    * ``newcomers``: how a player who sits down after the game has begun joins it:
+      ``"play"`` (dealt into the next hand), ``"wait"`` (waits, seated, until the deal comes
+      round to their seat, then deals and plays) or ``"post"`` (dealt into the next hand after
+      putting a dead blind of the big blind, or of the smallest bet, in the pot). ``None``:
+      ``"wait"`` under dealer's edge, ``"play"`` otherwise.
     """
 
     pass_out_reante: bool = True
@@ -72,6 +80,12 @@ class TableOptions:
     second_round_from_opener: bool = True
     draw_limit: DrawLimit | None = None
     diablo_cap: int | None = None
+    newcomers: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.newcomers is not None and self.newcomers not in NEWCOMER_RULES:
+            known = ", ".join(NEWCOMER_RULES)
+            raise ValueError(f"newcomers must be one of {known}, not {self.newcomers!r}")
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-friendly form."""
@@ -82,6 +96,7 @@ class TableOptions:
             "second_round_from_opener": self.second_round_from_opener,
             "draw_limit": None if limit is None else [limit.most, limit.with_ace],
             "diablo_cap": self.diablo_cap,
+            "newcomers": self.newcomers,
         }
 
     @classmethod
@@ -94,6 +109,7 @@ class TableOptions:
             second_round_from_opener=bool(data.get("second_round_from_opener", True)),
             draw_limit=None if limit is None else DrawLimit(limit[0], limit[1]),
             diablo_cap=data.get("diablo_cap"),
+            newcomers=data.get("newcomers"),
         )
 
 
@@ -334,13 +350,15 @@ def _derive(config: TableConfig) -> _Derived:
 
 
 class _Seat:
-    __slots__ = ("leaving", "player_id", "sitting_out", "stack")
+    __slots__ = ("joining", "leaving", "player_id", "sitting_out", "stack")
 
     def __init__(self, player_id: str, stack: int) -> None:
         self.player_id = player_id
         self.stack = stack
         self.sitting_out = False
         self.leaving = False
+        # A newcomer not dealt in yet: "wait" (for the deal to reach the seat) or "post".
+        self.joining: str | None = None
 
 
 def _check_chips(amount: int, what: str) -> None:
@@ -448,8 +466,21 @@ class Table:
         elif self.seats[seat] is not None:
             raise TableError(f"seat {seat} is taken")
         self._mutate(("sit", player_id, stack, seat))
-        self.seats[seat] = _Seat(player_id, stack)
+        new = self.seats[seat] = _Seat(player_id, stack)
+        if self.hand_number > 0:
+            rule = self.newcomer_rule
+            if rule != "play":
+                new.joining = rule
         return seat
+
+    @property
+    def newcomer_rule(self) -> str:
+        """How a player seated after the first deal joins (see :class:`TableOptions`)."""
+        rule = self.config.options.newcomers
+        if rule is not None:
+            return rule
+        forced = self._rules.forced_bets or self._stakes[1]
+        return "wait" if forced.dealer_edge else "play"
 
     def leave(self, player_id: str) -> int | None:
         """``player_id`` stands up. Between hands (or when not dealt in) the stack is returned
@@ -617,7 +648,17 @@ class Table:
             chosen = [i for i in eligible if self.seats[i].player_id in self.restricted]  # type: ignore[union-attr]
             if len(chosen) >= 2:
                 return chosen
-        return eligible
+        seats = self.seats
+        waiting = [i for i in eligible if seats[i].joining == "wait"]  # type: ignore[union-attr]
+        if not waiting:
+            return eligible
+        playing = [i for i in eligible if i not in waiting]
+        if len(playing) < 2:
+            return eligible  # nobody to wait for: everyone plays
+        # The deal moves round every seat, a waiting one included; the newcomer whose seat it
+        # reaches deals, and plays from that hand on.
+        button = self._next_button(eligible)
+        return sorted([*playing, button]) if button in waiting else playing
 
     def can_start(self) -> str | None:
         """Why a hand cannot start now, or ``None`` when it can."""
@@ -697,6 +738,7 @@ class Table:
                     "player_id": s.player_id,
                     "stack": s.stack,
                     "sitting_out": s.sitting_out,
+                    "joining": s.joining,
                 }
                 for s in self.seats
             ],
@@ -724,6 +766,7 @@ class Table:
             else:
                 seat = _Seat(s["player_id"], s["stack"])
                 seat.sitting_out = s["sitting_out"]
+                seat.joining = s.get("joining")
                 seats.append(seat)
         self.seats = seats
         self.button = state["button"]
@@ -771,6 +814,13 @@ class Table:
         requirement = rules.open_requirement
         if requirement is not None and rules.progressive:
             requirement = Requirement.pair(_PROGRESSIVE[self.open_level % len(_PROGRESSIVE)])
+        posts: list[tuple[str, int]] = []
+        for s in order:
+            seat = self.seats[s]
+            if seat is not None and seat.joining is not None:
+                if seat.joining == "post":
+                    posts.append((seat.player_id, self._post_amount(structure, forced)))
+                seat.joining = None
         self.hand_number += 1
         setup = HandSetup(
             number=self.hand_number,
@@ -794,6 +844,7 @@ class Table:
             requirement=requirement,
             jackpot_cap=self.jackpot_cap if rules.jackpot_limit else None,
             diablo=self.diablo,
+            posts=tuple(posts),
         )
         self.carried = 0
         self.diablo = None
@@ -807,6 +858,14 @@ class Table:
         if hand.over:
             self._hand_over()
         return tuple(hand.events)
+
+    @staticmethod
+    def _post_amount(structure: Structure, forced: ForcedBets) -> int:
+        """What a newcomer posts to be dealt in at once: the big blind, or where there are no
+        blinds the smallest bet of the first round."""
+        if forced.blinds:
+            return max(forced.blinds)
+        return structure.limits(False).min_bet
 
     # -- dealer's choice ------------------------------------------------------------------------
 
@@ -1062,6 +1121,7 @@ class Table:
                     )
                 )
             else:
+                joining = s.joining
                 seats.append(
                     SeatView(
                         seat=index,
@@ -1078,6 +1138,8 @@ class Table:
                         face_up=(),
                         draws=(),
                         is_button=index == self.button,
+                        waiting=joining == "wait",
+                        waiting_reason=_JOINING_REASONS.get(joining) if joining else None,
                     )
                 )
         pots: tuple[PotView, ...] = ()
@@ -1264,6 +1326,12 @@ class Table:
             self.close()
         else:
             raise ValueError(f"unknown operation {kind!r} in a table snapshot")
+
+
+_JOINING_REASONS = {
+    "wait": "new at the table: plays from the hand they deal",
+    "post": "new at the table: posts a blind to play the next hand",
+}
 
 
 def _op_to_json(op: tuple[Any, ...]) -> dict[str, Any]:

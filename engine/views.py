@@ -30,6 +30,9 @@ class SeatView:
       ``leaving``: left during the hand and will be paid out at its end.
     * ``card_count``: cards held; ``face_up``: cards everyone can see; ``draws``: the number of
       cards drawn in each drawing round so far; ``declared``: the revealed declaration.
+    * ``waiting``: a newcomer seated but not dealt in until the deal reaches their seat (see
+      :attr:`engine.table.TableOptions.newcomers`); ``waiting_reason`` says why the seat is
+      out of the next hand or how it joins, for display (``None`` for a seat that plays).
     """
 
     seat: int
@@ -49,6 +52,8 @@ class SeatView:
     declared: str | None = None
     is_button: bool = False
     to_act: bool = False
+    waiting: bool = False
+    waiting_reason: str | None = None
 
 
 @fast_init

@@ -5,7 +5,20 @@ from __future__ import annotations
 
 import random
 
-from engine import Bet, Call, Check, Discard, Fold
+import pytest
+
+from engine import (
+    Bet,
+    Call,
+    Check,
+    Discard,
+    Fold,
+    ForcedBets,
+    Table,
+    TableConfig,
+    TableOptions,
+    Timeout,
+)
 from engine import events as ev
 from engine.cards import parse_cards
 from engine.modifiers import apply_modifiers
@@ -73,3 +86,63 @@ def test_trips_to_win_keeps_players_who_folded_after_the_draw() -> None:
     # b folded after the draw and plays the new deal; d folded before it and does not.
     assert set(table.hand.by_pid) == {"a", "b", "c"}
     assert not any(isinstance(e, ev.PassedOut) for e in table.events)
+
+
+def _pass_out(table: Table) -> None:
+    while table.in_hand:
+        table.act(table.pending[0].seat, Timeout())
+
+
+def test_dealers_edge_newcomer_waits_for_the_deal_and_other_tables_may_choose() -> None:
+    # Seeds, the two kinds of ante in draw poker: under dealer's edge only the dealer antes,
+    # and a player who joins the game is not dealt in before it is their own turn to deal.
+    config = TableConfig("five-card-draw", forced_bets=ForcedBets.dealers_edge(1), max_seats=5)
+    table = Table(config)
+    for name, seat in (("a", 0), ("b", 2), ("c", 4)):
+        table.sit(name, 100, seat)
+    assert table.newcomer_rule == "wait"
+    table.start_hand(RNG)
+    assert table.button == 4
+    table.sit("d", 100, 3)  # mid-hand: a newcomer
+    _pass_out(table)
+    view = {s.player_id: s for s in table.public_view().seats}
+    assert view["d"].waiting and view["d"].waiting_reason is not None
+    assert not view["a"].waiting and view["a"].waiting_reason is None
+    table.start_hand(RNG)  # the deal passes to seat 0, not yet to d
+    assert table.button == 0 and "d" not in table.hand.by_pid
+    _pass_out(table)
+    table.start_hand(RNG)
+    assert table.button == 2 and "d" not in table.hand.by_pid
+    _pass_out(table)
+    events = table.start_hand(RNG)  # now the deal reaches d's seat: d deals and antes
+    assert table.button == 3 and "d" in table.hand.by_pid
+    assert ev.ForcedBet(3, "ante", 1, False) in events
+    assert not any(s.waiting for s in table.public_view().seats)
+    # The state survives a snapshot, and old snapshots without it still load.
+    restored = Table.from_dict(table.to_dict())
+    assert restored.public_view() == table.public_view()
+
+    # Elsewhere newcomers play at once by default; a table may make them wait or post.
+    table = make_table(["a", "b"], seats=3)
+    table.start_hand(RNG)
+    table.sit("c", 100)
+    assert table.newcomer_rule == "play"
+    assert not {s.player_id: s for s in table.public_view().seats}["c"].waiting
+    options = TableOptions(newcomers="post")
+    assert TableOptions.from_dict(options.to_dict()) == options
+    assert TableOptions.from_dict({}).newcomers is None
+    with pytest.raises(ValueError, match="newcomers"):
+        TableOptions(newcomers="sometimes")
+    table = make_table(["a", "b"], options=options, seats=3)
+    table.start_hand(RNG)
+    _pass_out(table)
+    table.sit("c", 100)
+    assert not {s.player_id: s for s in table.public_view().seats}["c"].waiting
+    events = table.start_hand(RNG)
+    assert "c" in table.hand.by_pid
+    # c is not in the blinds of an ante game: c posts a dead blind of the smallest bet.
+    assert ev.ForcedBet(2, "post", 2, False) in events
+    table = make_table(["a", "b"], options=TableOptions(newcomers="wait"), seats=3)
+    table.start_hand(RNG)
+    table.sit("c", 100)
+    assert {s.player_id: s for s in table.public_view().seats}["c"].waiting
