@@ -525,6 +525,18 @@ class PlayerLeft(Event):
 
 @fast_init
 @dataclass(frozen=True, slots=True)
+class LastCardDealt(Event):
+    """The no-five-in-a-row rule: ``seat`` drew five, was dealt four in turn, and gets the
+    last one, ``card``, only now that every later player has drawn."""
+
+    type: ClassVar[str] = "last-card-dealt"
+    _private: ClassVar[tuple[str, ...]] = ("card",)
+    seat: int
+    card: Card
+
+
+@fast_init
+@dataclass(frozen=True, slots=True)
 class HandEnded(Event):
     """The hand is over; ``stacks`` holds ``(seat, stack)`` for every player dealt in, and
     ``carried`` the chips left in the middle for the next deal."""

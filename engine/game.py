@@ -47,11 +47,14 @@ class HandOptions:
     * ``draw_limit``: the discard limit for draws whose rules leave it to the table (``None``:
       three, or four when keeping an ace or wild card).
     * ``diablo_cap``: the largest new pot a Diablo opener must build (``None``: no cap).
+    * ``no_five_in_a_row``: a player drawing five cards gets four in turn and the fifth after
+      everyone else has drawn.
     """
 
     second_round_from_opener: bool = True
     draw_limit: object | None = None
     diablo_cap: int | None = None
+    no_five_in_a_row: bool = False
 
 
 _DEFAULT_OPTIONS = HandOptions()

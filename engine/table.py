@@ -73,6 +73,9 @@ class TableOptions:
       round to their seat, then deals and plays) or ``"post"`` (dealt into the next hand after
       putting a dead blind of the big blind, or of the smallest bet, in the pot). ``None``:
       ``"wait"`` under dealer's edge, ``"play"`` otherwise.
+    * ``no_five_in_a_row``: the casino rule that nobody is dealt five consecutive cards from
+      the deck: a player drawing five (in a game that allows it) gets four in turn, and the
+      fifth once the others have drawn, after a burn card if nobody drew in between.
     """
 
     pass_out_reante: bool = True
@@ -81,6 +84,7 @@ class TableOptions:
     draw_limit: DrawLimit | None = None
     diablo_cap: int | None = None
     newcomers: str | None = None
+    no_five_in_a_row: bool = False
 
     def __post_init__(self) -> None:
         if self.newcomers is not None and self.newcomers not in NEWCOMER_RULES:
@@ -97,6 +101,7 @@ class TableOptions:
             "draw_limit": None if limit is None else [limit.most, limit.with_ace],
             "diablo_cap": self.diablo_cap,
             "newcomers": self.newcomers,
+            "no_five_in_a_row": self.no_five_in_a_row,
         }
 
     @classmethod
@@ -110,6 +115,7 @@ class TableOptions:
             draw_limit=None if limit is None else DrawLimit(limit[0], limit[1]),
             diablo_cap=data.get("diablo_cap"),
             newcomers=data.get("newcomers"),
+            no_five_in_a_row=bool(data.get("no_five_in_a_row", False)),
         )
 
 
@@ -343,6 +349,7 @@ def _derive(config: TableConfig) -> _Derived:
                 second_round_from_opener=options.second_round_from_opener,
                 draw_limit=options.draw_limit,
                 diablo_cap=options.diablo_cap,
+                no_five_in_a_row=options.no_five_in_a_row,
             ),
             config.rules(),
         )

@@ -44,8 +44,10 @@ class DrawRound(Runner):
         "_counts",
         "_plenty",
         "exchanged",
+        "last_from_deck",
         "limit",
         "offer",
+        "owed",
         "pos",
         "queue",
         "series",
@@ -66,6 +68,10 @@ class DrawRound(Runner):
         self.pos = 0
         self.offer: tuple[Player, Card, Card, list[Card], list[Card]] | None = None
         self.exchanged = 0
+        # The no-five-in-a-row rule: players owed their last card, and whoever was dealt the
+        # latest replacement (the burn rule depends on it).
+        self.owed: list[Player] = []
+        self.last_from_deck: Player | None = None
         self._counts: dict[tuple[int, int, int], tuple[tuple[int, ...], int | None]] = {}
         self.limit = DRAW_FOUR_WITH_ACE
         # held -> (cards needed at most, the shared answer of _PLENTY) for this round.
@@ -141,7 +147,8 @@ class DrawRound(Runner):
             supply = len(self.hand.stub)
         else:
             h = self.hand
-            supply = len(h.stub) + len(h.burns) + len(h.discards)  # h.supply()
+            # h.supply(), less the cards already promised to players drawing five.
+            supply = len(h.stub) + len(h.burns) + len(h.discards) - len(self.owed)
             known = self._plenty.get(held)
             if known is None:
                 # With plenty of cards the stub limits nothing, and the answer depends on the
@@ -272,7 +279,13 @@ class DrawRound(Runner):
             h.events.append(ev.BosnianOffer(p.seat, pair[0], pair[1]))
             self.offer = (p, pair[0], pair[1], to_pile, list(discarded))
             return
-        received = h.replacements(count + self.step.extra, burn=not self.series)
+        total = count + self.step.extra
+        hold_back = total >= 5 and not self.series and h.options.no_five_in_a_row
+        received = h.replacements(total - 1 if hold_back else total, burn=not self.series)
+        if hold_back:
+            self.owed.append(p)
+        if received:
+            self.last_from_deck = p
         p.cards.extend(received)
         p.draws.append(count)
         h.discards.extend(to_pile)
@@ -304,7 +317,27 @@ class DrawRound(Runner):
         while self.pos < len(self.queue) and self.queue[self.pos].folded:
             self.pos += 1
         if self.pos >= len(self.queue):
+            if self.owed:
+                self._deal_owed()
             self.done = True
+
+    def _deal_owed(self) -> None:
+        """Give each player who drew five the last card, once everyone else has drawn; a
+        burn card first when nobody drew since, so that the five are never consecutive."""
+        h = self.hand
+        for p in self.owed:
+            if p.folded:
+                continue
+            usable = len(h.stub) - (1 if h.bottom_reserved else 0)
+            if self.last_from_deck is p and usable >= 2:
+                burned = h.stub.pop()
+                h.burns.append(burned)
+                h.events.append(ev.Burned(burned))
+            card = h.replacements(1, burn=False)[0]
+            p.cards.append(card)
+            self.last_from_deck = p
+            h.events.append(ev.LastCardDealt(p.seat, card))
+        self.owed = []
 
     def player_folded(self, p: Player) -> None:
         if self.done:

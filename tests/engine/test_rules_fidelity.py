@@ -23,7 +23,7 @@ from engine import events as ev
 from engine.cards import parse_cards
 from engine.modifiers import apply_modifiers
 from engine.variants import get_variant
-from tests.engine.engine_helpers import deck_for, make_table, play
+from tests.engine.engine_helpers import check_result, deck_for, make_table, play, play_random_hand
 
 RNG = random.Random(17)
 
@@ -146,3 +146,59 @@ def test_dealers_edge_newcomer_waits_for_the_deal_and_other_tables_may_choose() 
     table.start_hand(RNG)
     table.sit("c", 100)
     assert {s.player_id: s for s in table.public_view().seats}["c"].waiting
+
+
+def test_no_five_in_a_row_holds_back_the_fifth_card() -> None:
+    # Seeds, the draw procedure: many casinos never deal one player five cards in a row;
+    # a player replacing all five gets four in turn, the others draw, then the fifth comes
+    # (after a burn card if no later player took a card).
+    hands = ["Kh Kd Qh Qd Jh", "2c 3d 4h 5s 7c", "2d 3h 4s 5c 8d"]
+    rest = "9s 9h 9d 9c 8s 8h 7s 6s 6h"
+    options = TableOptions(no_five_in_a_row=True)
+    assert TableOptions.from_dict(options.to_dict()) == options
+    for b_draws in (True, False):
+        table = make_table(["a", "b", "c"], variant="california-lowball", options=options)
+        table.start_hand(RNG, deck_for(hands, rest))
+        play(table, [("c", Call()), ("a", Call()), ("b", Check())])
+        events = list(table.act("a", Discard(parse_cards(hands[0]))))
+        assert table.private_view("a").cards == parse_cards("9h 9d 9c 8s")
+        b_cards = parse_cards("7c") if b_draws else ()
+        events += table.act("b", Discard(b_cards))
+        events += table.act("c", Discard())
+        last = [e for e in events if isinstance(e, ev.LastCardDealt)]
+        burns = tuple(e.card for e in events if isinstance(e, ev.Burned))
+        if b_draws:
+            # b drew after a: the fifth card follows b's without a burn.
+            assert burns == parse_cards("9s")
+            assert table.private_view("b").cards[-1] == parse_cards("8h")[0]
+            assert last == [ev.LastCardDealt(0, parse_cards("7s")[0])]
+        else:
+            assert burns == parse_cards("9s 8h")
+            assert last == [ev.LastCardDealt(0, parse_cards("7s")[0])]
+        assert len(table.private_view("a").cards) == 5
+        assert table.public_view().phase == "bet"
+    # Without the option the five come at once.
+    table = make_table(["a", "b", "c"], variant="california-lowball")
+    table.start_hand(RNG, deck_for(hands, rest))
+    play(table, [("c", Call()), ("a", Call()), ("b", Check())])
+    table.act("a", Discard(parse_cards(hands[0])))
+    assert table.private_view("a").cards == parse_cards("9h 9d 9c 8s 8h")
+
+
+def test_no_five_in_a_row_keeps_every_card_accounted_for_at_a_full_table() -> None:
+    # The same rule at eight players drawing at random: the held-back card is reserved, so
+    # later players can never take it, and the reshuffle still covers every draw.
+    rng = random.Random(5)
+    options = TableOptions(no_five_in_a_row=True)
+    held_back = 0
+    for variant in ("california-lowball", "four-before"):
+        table = make_table([f"p{i}" for i in range(8)], variant=variant, options=options)
+        total = table.chips()
+        for _ in range(15):
+            if table.can_start() is not None:
+                break
+            table.start_hand(rng)
+            play_random_hand(rng, table, total)
+            check_result(table)
+            held_back += sum(isinstance(e, ev.LastCardDealt) for e in table.events)
+    assert held_back > 0
