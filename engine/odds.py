@@ -1,0 +1,847 @@
+"""Exact odds of the draw: what every replacement set makes of the cards kept.
+
+:func:`draw_odds` counts, for one discard, every set of replacement cards that
+could come from the unseen cards (all equally likely) by the value the final
+hand would have under a ranking. :func:`best_draws` does it for every legal
+discard of a hand and orders the discards, best first. The counts are exact
+integers, not samples, and agree with :func:`engine.hands.evaluate` hand for
+hand.
+
+>>> from engine.cards import parse_cards
+>>> hand = parse_cards("Ah Kh Qh Jh 2c")
+>>> odds = draw_odds(hand, parse_cards("2c"), Ranking.HIGH)
+>>> odds.draws
+47
+>>> odds.categories
+{'straight flush': 1, 'flush': 8, 'straight': 3, 'pair': 12, 'high card': 23}
+>>> odds.against(parse_cards("Ks Kd 7c 7d 3s"))
+(12, 0, 35)
+>>> best = best_draws(hand, Ranking.HIGH)
+>>> [(" ".join(map(str, discard)), odds.improves, odds.draws) for discard, odds in best[:2]]
+[('2c', 45, 47), ('Jh 2c', 564, 1081)]
+
+Lowball counts "N-low or better":
+
+>>> low = draw_odds(parse_cards("7s 5d 4c 2h Kd"), parse_cards("Kd"), Ranking.DEUCE_TO_SEVEN)
+>>> low.low_or_better(8), low.categories["7-low"]
+(12, 8)
+
+How the counting works
+----------------------
+Drawing ``k`` cards from ``n`` unseen ones gives ``C(n, k)`` replacement sets.
+The value of a five-card hand depends only on the ranks of its natural cards,
+how many wild cards and jokers it holds and whether all its natural cards
+share a suit (for ``STRIPPED_HIGH`` also on the suits of the cards of the rank
+that breaks ties). So the sets are counted in groups: by the multiset of
+ranks drawn (a product of binomial coefficients) and, within it, by whether a
+flush stays possible (one set per suit at most, since a suit holds one card
+of each rank). One evaluation of a representative hand gives the value of a
+whole group, and group values are remembered across calls.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from collections.abc import Set as AbstractSet
+from fractions import Fraction
+from itertools import combinations, combinations_with_replacement, product
+from math import comb
+from typing import Final
+
+from engine.cards import DECK_32, DECK_52, JOKER, Card
+from engine.hands import Category, HandValue, Ranking, evaluate, low_qualifies
+from engine.rules import DeckKind
+
+__all__ = ["DrawOdds", "best_draws", "draw_odds"]
+
+# ---------------------------------------------------------------------------
+# Group keys
+# ---------------------------------------------------------------------------
+#
+# A group of final hands is named by one int: the natural ranks as a base-5
+# number (5**(rank - 2) per card), the number of wild cards from bit 40, the
+# number of jokers that are not wild from bit 44, and _FLUSH when every
+# natural card shares a suit. STRIPPED_HIGH keys also carry a suit mask from
+# bit 48 (the flush suit, or the suits of the natural cards of the deciding
+# rank). A key always stands for the same value of a ranking, whatever the
+# hand, the wild cards or the deck, so values are remembered per ranking.
+
+_WILD_SHIFT: Final = 40
+_JOKER_SHIFT: Final = 44
+_FLUSH: Final = 1 << 46
+_SUITS_SHIFT: Final = 48
+_SUIT_BIT: Final = {"c": 1, "d": 2, "h": 4, "s": 8}
+_SUIT_OF_BIT: Final = {1: "c", 2: "d", 4: "h", 8: "s"}
+_POPCOUNT: Final = tuple(bin(mask).count("1") for mask in range(16))
+_MEMO_LIMIT: Final = 400_000
+
+_SCORES: Final[dict[Ranking, dict[int, int]]] = {ranking: {} for ranking in Ranking}
+_VALUES: Final[dict[Ranking, dict[int, HandValue]]] = {ranking: {} for ranking in Ranking}
+_DECIDERS: Final[dict[int, int]] = {}
+
+# A shape: the code of the ranks drawn, how many sets draw exactly those
+# ranks, the suits in which every one of them is still unseen (0 when a rank
+# repeats: no flush), and the ranks themselves.
+_Shape = tuple[int, int, int, tuple[int, ...]]
+
+
+def _rank_code(rank: int) -> int:
+    return int(5 ** (rank - 2))
+
+
+class _Pool:
+    """The unseen cards of one deal, sorted for counting."""
+
+    __slots__ = (
+        "by_rank",
+        "joker",
+        "masks",
+        "ranking",
+        "shapes",
+        "size",
+        "stripped",
+        "wild",
+        "wilds",
+    )
+
+    def __init__(self, ranking: Ranking, wild: frozenset[Card], unseen: tuple[Card, ...]) -> None:
+        self.ranking = ranking
+        self.stripped = ranking is Ranking.STRIPPED_HIGH
+        self.wild = wild
+        self.size = len(unseen)
+        self.wilds = tuple(card for card in unseen if card in wild)
+        self.joker: tuple[Card, ...] = (JOKER,) if JOKER in unseen and JOKER not in wild else ()
+        self.by_rank: dict[int, tuple[Card, ...]] = {}
+        self.masks: dict[int, int] = {}
+        for card in unseen:
+            if card in wild or card is JOKER:
+                continue
+            self.by_rank[card.rank] = (*self.by_rank.get(card.rank, ()), card)
+            self.masks[card.rank] = self.masks.get(card.rank, 0) | _SUIT_BIT[card.suit]
+        self.shapes: dict[int, list[_Shape]] = {}
+
+    def shapes_of(self, size: int) -> list[_Shape]:
+        """Every multiset of ``size`` natural ranks that can be drawn."""
+        found = self.shapes.get(size)
+        if found is not None:
+            return found
+        found = []
+        ranks = sorted(self.by_rank)
+        for drawn in combinations_with_replacement(ranks, size):
+            ways = 1
+            code = 0
+            for rank in set(drawn):
+                ways *= comb(len(self.by_rank[rank]), drawn.count(rank))
+            if not ways:
+                continue
+            suits = 15
+            for rank in drawn:
+                code += _rank_code(rank)
+                suits &= self.masks[rank]
+            if len(set(drawn)) < size:
+                suits = 0
+            found.append((code, ways, suits, drawn))
+        self.shapes[size] = found
+        return found
+
+
+class _Kept:
+    """What the counting needs to know of the cards kept."""
+
+    __slots__ = ("allowed", "cards", "code", "jokers", "naturals", "wilds")
+
+    def __init__(self, cards: tuple[Card, ...], wild: frozenset[Card]) -> None:
+        self.cards = cards
+        self.naturals = tuple(card for card in cards if card not in wild and card is not JOKER)
+        self.wilds = sum(1 for card in cards if card in wild)
+        self.jokers = sum(1 for card in cards if card is JOKER and card not in wild)
+        self.code = sum(_rank_code(card.rank) for card in self.naturals)
+        suits = 0
+        for card in self.naturals:
+            suits |= _SUIT_BIT[card.suit]
+        # The suits a flush could still be made in.
+        self.allowed = 15 if not self.naturals else suits if _POPCOUNT[suits] == 1 else 0
+
+
+def _remember(ranking: Ranking, key: int, value: HandValue) -> int:
+    _SCORES[ranking][key] = value.score
+    _VALUES[ranking].setdefault(value.score, value)
+    return value.score
+
+
+def _trim() -> None:
+    """Forget remembered values once they grow large. Only called between
+    counts, so that no count loses the values of its scores midway."""
+    if sum(len(scores) for scores in _SCORES.values()) + len(_DECIDERS) > _MEMO_LIMIT:
+        for ranking in Ranking:
+            _SCORES[ranking].clear()
+            _VALUES[ranking].clear()
+        _DECIDERS.clear()
+
+
+def _representative(
+    pool: _Pool,
+    kept: _Kept,
+    wilds: int,
+    jokers: int,
+    drawn: tuple[int, ...],
+    *,
+    flush_suit: str | None = None,
+    fixed: tuple[int, tuple[Card, ...]] | None = None,
+) -> HandValue:
+    """The value of one real draw of a group: a flush in ``flush_suit``, or
+    else a draw whose natural cards do not all share a suit (``fixed`` pins
+    the cards drawn of one rank)."""
+    extra = (*pool.wilds[:wilds], *pool.joker[:jokers])
+    counts = {rank: drawn.count(rank) for rank in drawn}
+    if flush_suit is not None:
+        naturals = tuple(Card(rank, flush_suit) for rank in counts)
+        return evaluate((*kept.cards, *extra, *naturals), pool.ranking, wild=pool.wild)
+    options: list[Iterable[tuple[Card, ...]]] = []
+    for rank, count in counts.items():
+        if fixed is not None and fixed[0] == rank:
+            options.append((fixed[1],))
+        else:
+            options.append(combinations(pool.by_rank[rank], count))
+    for choice in product(*options):
+        naturals = tuple(card for cards in choice for card in cards)
+        if len({card.suit for card in (*kept.naturals, *naturals)}) > 1:
+            return evaluate((*kept.cards, *extra, *naturals), pool.ranking, wild=pool.wild)
+    raise AssertionError("no draw of the group misses a flush")  # pragma: no cover
+
+
+def _tally(pool: _Pool, kept: _Kept, size: int) -> dict[int, int]:
+    """How many sets of ``size`` unseen cards give each final score."""
+    tally: dict[int, int] = {}
+    wild_total = len(pool.wilds)
+    for wilds in range(min(size, wild_total) + 1):
+        for jokers in range(min(size - wilds, len(pool.joker)) + 1):
+            naturals = size - wilds - jokers
+            times = comb(wild_total, wilds)
+            base = (
+                kept.code
+                + ((kept.wilds + wilds) << _WILD_SHIFT)
+                + ((kept.jokers + jokers) << _JOKER_SHIFT)
+            )
+            if pool.stripped:
+                _tally_stripped(pool, kept, wilds, jokers, naturals, base, times, tally)
+            elif naturals:
+                _tally_plain(pool, kept, wilds, jokers, naturals, base, times, tally)
+            else:
+                # Only wild cards or jokers drawn: one group, a flush exactly
+                # when the kept naturals allow one.
+                key = base | _FLUSH if kept.allowed else base
+                score = _SCORES[pool.ranking].get(key)
+                if score is None:
+                    cards = (*kept.cards, *pool.wilds[:wilds], *pool.joker[:jokers])
+                    value = evaluate(cards, pool.ranking, wild=pool.wild)
+                    score = _remember(pool.ranking, key, value)
+                tally[score] = tally.get(score, 0) + times
+    return tally
+
+
+def _tally_plain(
+    pool: _Pool,
+    kept: _Kept,
+    wilds: int,
+    jokers: int,
+    naturals: int,
+    base: int,
+    times: int,
+    tally: dict[int, int],
+) -> None:
+    scores = _SCORES[pool.ranking]
+    allowed = kept.allowed
+    popcount = _POPCOUNT
+    for code, ways, suits, drawn in pool.shapes_of(naturals):
+        key = base + code
+        flushes = popcount[suits & allowed]
+        if flushes:
+            score = scores.get(key | _FLUSH)
+            if score is None:
+                suit = _SUIT_OF_BIT[(suits & allowed) & -(suits & allowed)]
+                value = _representative(pool, kept, wilds, jokers, drawn, flush_suit=suit)
+                score = _remember(pool.ranking, key | _FLUSH, value)
+            tally[score] = tally.get(score, 0) + flushes * times
+            ways -= flushes
+        if ways:
+            score = scores.get(key)
+            if score is None:
+                value = _representative(pool, kept, wilds, jokers, drawn)
+                score = _remember(pool.ranking, key, value)
+            tally[score] = tally.get(score, 0) + ways * times
+
+
+def _tally_stripped(
+    pool: _Pool,
+    kept: _Kept,
+    wilds: int,
+    jokers: int,
+    naturals: int,
+    base: int,
+    times: int,
+    tally: dict[int, int],
+) -> None:
+    """As :func:`_tally_plain`, for the suit tie-breaks of STRIPPED_HIGH.
+
+    A flush draw is a single set per suit, so its key carries the suit. Any
+    other draw's score depends, beyond its key, only on the suits of the
+    natural cards of the deciding rank (the top card or the top group), so
+    the cards drawn of that rank are enumerated one by one.
+    """
+    ranking = pool.ranking
+    scores = _SCORES[ranking]
+    allowed = kept.allowed
+    shapes: list[_Shape] = pool.shapes_of(naturals) if naturals else [(0, 1, 15, ())]
+    for code, ways, suits, drawn in shapes:
+        key = base + code
+        flush_suits = (suits & allowed) if drawn else (15 if allowed else 0)
+        if not drawn and allowed:
+            # Nothing drawn: the single set is a flush exactly when the kept
+            # naturals allow one; its suit is theirs.
+            flush_suits = allowed if kept.naturals else 1
+        bits = flush_suits
+        while bits:
+            bit = bits & -bits
+            bits ^= bit
+            flush_key = key | _FLUSH | (bit << _SUITS_SHIFT)
+            score = scores.get(flush_key)
+            if score is None:
+                suit = _SUIT_OF_BIT[bit]
+                value = _representative(pool, kept, wilds, jokers, drawn, flush_suit=suit)
+                score = _remember(ranking, flush_key, value)
+            tally[score] = tally.get(score, 0) + times
+        others = ways - _POPCOUNT[flush_suits]
+        if not others:
+            continue
+        decider = _DECIDERS.get(key)
+        if decider is None:
+            decider = _representative(pool, kept, wilds, jokers, drawn).ranks[0]
+            _DECIDERS[key] = decider
+        held = 0
+        for card in kept.naturals:
+            if card.rank == decider:
+                held |= _SUIT_BIT[card.suit]
+        count = drawn.count(decider)
+        if not count:
+            _add_stripped(pool, kept, wilds, jokers, drawn, key, held, None, others, times, tally)
+            continue
+        each = ways // comb(len(pool.by_rank[decider]), count)
+        for cards in combinations(pool.by_rank[decider], count):
+            mask = 0
+            for card in cards:
+                mask |= _SUIT_BIT[card.suit]
+            # A flush draw of the suit of this one card is counted above.
+            sets = each - 1 if count == 1 and mask & flush_suits else each
+            if sets:
+                fixed = (decider, cards)
+                _add_stripped(
+                    pool, kept, wilds, jokers, drawn, key, held | mask, fixed, sets, times, tally
+                )
+
+
+def _add_stripped(
+    pool: _Pool,
+    kept: _Kept,
+    wilds: int,
+    jokers: int,
+    drawn: tuple[int, ...],
+    key: int,
+    held: int,
+    fixed: tuple[int, tuple[Card, ...]] | None,
+    sets: int,
+    times: int,
+    tally: dict[int, int],
+) -> None:
+    suited_key = key | (held << _SUITS_SHIFT)
+    score = _SCORES[pool.ranking].get(suited_key)
+    if score is None:
+        value = _representative(pool, kept, wilds, jokers, drawn, fixed=fixed)
+        score = _remember(pool.ranking, suited_key, value)
+    tally[score] = tally.get(score, 0) + sets * times
+
+
+# ---------------------------------------------------------------------------
+# Strength against every five-card hand of the deck
+# ---------------------------------------------------------------------------
+
+
+class _Reference:
+    """How each final score fares against all five-card hands of the deck.
+
+    ``points[score]`` is twice the number of hands it beats plus the number it
+    ties, out of ``scale`` (twice the number of hands): a strength of
+    ``points / scale`` between 0 and 1, ties counted half.
+    """
+
+    __slots__ = ("points", "scale")
+
+    def __init__(self, tally: dict[int, int]) -> None:
+        self.points: dict[int, int] = {}
+        below = 0
+        for score in sorted(tally):
+            count = tally[score]
+            self.points[score] = 2 * below + count
+            below += count
+        self.scale = 2 * below
+
+
+_REFERENCES: Final[dict[tuple[Ranking, frozenset[Card], tuple[Card, ...]], _Reference]] = {}
+
+
+def _reference(ranking: Ranking, wild: frozenset[Card], deck: tuple[Card, ...]) -> _Reference:
+    memo_key = (ranking, wild, deck)
+    found = _REFERENCES.get(memo_key)
+    if found is None:
+        if len(_REFERENCES) >= 16:
+            _REFERENCES.clear()
+        pool = _Pool(ranking, wild, deck)
+        found = _Reference(_tally(pool, _Kept((), wild), 5))
+        _REFERENCES[memo_key] = found
+    return found
+
+
+# ---------------------------------------------------------------------------
+# The public API
+# ---------------------------------------------------------------------------
+
+_CATEGORY_LABELS: Final = {
+    Category.HIGH_CARD: "high card",
+    Category.PAIR: "pair",
+    Category.TWO_PAIR: "two pair",
+    Category.THREE_OF_A_KIND: "three of a kind",
+    Category.STRAIGHT: "straight",
+    Category.FLUSH: "flush",
+    Category.FULL_HOUSE: "full house",
+    Category.FOUR_OF_A_KIND: "four of a kind",
+    Category.STRAIGHT_FLUSH: "straight flush",
+    Category.FIVE_OF_A_KIND: "five of a kind",
+}
+_LOW_TOPS: Final = {10: "10", 11: "J", 12: "Q", 13: "K", 14: "A"}
+
+
+def _label(value: HandValue) -> str:
+    """The category a player would name: "two pair", or "9-low" for a lowball
+    hand without a pair, straight or flush."""
+    category = value.category
+    if value.ranking.is_low and category is Category.HIGH_CARD:
+        top = value.ranks[0]  # an ace that plays low comes last
+        return f"{_LOW_TOPS.get(top, str(top))}-low"
+    return _CATEGORY_LABELS[category]
+
+
+class DrawOdds:
+    """Every replacement set of one discard, counted by the final hand's value.
+
+    Made by :func:`draw_odds` and :func:`best_draws`. All counts are out of
+    :attr:`draws`, the number of equally likely replacement sets; a chance is
+    a count divided by it (:meth:`chance`).
+    """
+
+    __slots__ = (
+        "_current",
+        "_deck",
+        "_labels",
+        "_outcomes",
+        "_strength",
+        "_wild",
+        "discard",
+        "draws",
+        "hand",
+        "low",
+        "qualifier",
+        "ranking",
+    )
+
+    hand: tuple[Card, ...]
+    """The five cards held before the draw."""
+    discard: tuple[Card, ...]
+    """The cards thrown away, in the order of :attr:`hand`."""
+    ranking: Ranking
+    """The ranking the final hands are valued by."""
+    draws: int
+    """How many replacement sets there are, all equally likely."""
+    low: DrawOdds | None
+    """For a high-low game, the same sets valued by the low ranking."""
+    qualifier: int | None
+    """For the low half of a high-low game, the highest card a low may have."""
+
+    def __init__(
+        self,
+        hand: tuple[Card, ...],
+        discard: tuple[Card, ...],
+        ranking: Ranking,
+        tally: dict[int, int],
+        current: HandValue,
+        wild: frozenset[Card],
+        deck: tuple[Card, ...],
+        low: DrawOdds | None = None,
+        qualifier: int | None = None,
+    ) -> None:
+        values = _VALUES[ranking]
+        self.hand = hand
+        self.discard = discard
+        self.ranking = ranking
+        self.draws = sum(tally.values())
+        self._outcomes = tuple(
+            (values[score], tally[score]) for score in sorted(tally, reverse=True)
+        )
+        self._current = current
+        self._wild = wild
+        self._deck = deck
+        self._labels: dict[str, int] | None = None
+        self._strength: Fraction | None = None
+        self.low = low
+        self.qualifier = qualifier
+
+    @property
+    def kept(self) -> tuple[Card, ...]:
+        """The cards kept, in the order of :attr:`hand`."""
+        return tuple(card for card in self.hand if card not in self.discard)
+
+    @property
+    def outcomes(self) -> tuple[tuple[HandValue, int], ...]:
+        """Each final value that can come, with its number of sets, best first."""
+        return self._outcomes
+
+    @property
+    def categories(self) -> dict[str, int]:
+        """The sets counted by the category of the final hand, best first.
+
+        Categories are named as in "two pair" or "full house"; a lowball hand
+        without a pair (nor, where they count, a straight or flush) is named by
+        its top card as it plays: "7-low", "10-low", "A-low".
+        """
+        if self._labels is None:
+            labels: dict[str, int] = {}
+            for value, count in self._outcomes:
+                label = _label(value)
+                labels[label] = labels.get(label, 0) + count
+            self._labels = labels
+        return dict(self._labels)
+
+    @property
+    def current(self) -> HandValue:
+        """The value of :attr:`hand` as it stands before the draw."""
+        return self._current
+
+    @property
+    def improves(self) -> int:
+        """How many sets end in a hand better than :attr:`current`."""
+        return self.against(self._current)[0]
+
+    def against(self, target: HandValue | Iterable[Card]) -> tuple[int, int, int]:
+        """(better, tie, worse): how many sets end in a hand that beats, ties or
+        loses to ``target``, a five-card hand or its value under this ranking.
+
+        :raises ValueError: if ``target`` is not a valid hand or is a value of
+            another ranking.
+        """
+        if isinstance(target, HandValue):
+            if target.ranking is not self.ranking:
+                raise ValueError(
+                    f"the target is a {target.ranking.value} hand, "
+                    f"these odds are for {self.ranking.value}"
+                )
+            value = target
+        else:
+            value = evaluate(tuple(target), self.ranking, wild=self._wild)
+        better = tie = 0
+        for outcome, count in self._outcomes:
+            if outcome > value:
+                better += count
+            elif outcome == value:
+                tie += count
+            else:
+                break
+        return better, tie, self.draws - better - tie
+
+    def low_or_better(self, top: int) -> int:
+        """How many sets end in a low with no card above ``top`` (no pair, and
+        no straight or flush where they count): ``low_or_better(8)`` counts
+        "eight or better".
+
+        :raises ValueError: if the ranking is not a lowball ranking or ``top``
+            is not an integer from 5 to 14.
+        """
+        return sum(count for value, count in self._outcomes if low_qualifies(value, top))
+
+    def chance(self, count: int) -> Fraction:
+        """``count`` replacement sets as a share of all of them."""
+        return Fraction(count, self.draws)
+
+    @property
+    def strength(self) -> Fraction:
+        """The expected strength of the final hand: the share of all five-card
+        hands of the deck that it beats, ties counted half, averaged over the
+        replacement sets. For the low half of a high-low game a low that does
+        not qualify has strength 0. This is what :func:`best_draws` ranks by.
+        """
+        if self._strength is None:
+            reference = _reference(self.ranking, self._wild, self._deck)
+            total = 0
+            for value, count in self._outcomes:
+                if self.qualifier is None or low_qualifies(value, self.qualifier):
+                    total += count * reference.points[value.score]
+            self._strength = Fraction(total, self.draws * reference.scale)
+        return self._strength
+
+    def __repr__(self) -> str:
+        discard = " ".join(str(card) for card in self.discard) or "nothing"
+        return (
+            f"<DrawOdds {self.ranking.value}: discard {discard}, {self.draws} draws, "
+            f"{self.improves} improve>"
+        )
+
+
+def _ranking(ranking: object) -> Ranking:
+    if isinstance(ranking, Ranking):
+        return ranking
+    if isinstance(ranking, str):
+        try:
+            return Ranking(ranking)
+        except ValueError:
+            names = ", ".join(repr(member.value) for member in Ranking)
+            raise ValueError(f"unknown ranking {ranking!r} (expected one of {names})") from None
+    raise TypeError(f"ranking must be a Ranking, not {type(ranking).__name__}")
+
+
+def _cards(cards: object, what: str) -> tuple[Card, ...]:
+    if isinstance(cards, (str, bytes)) or not isinstance(cards, Iterable):
+        raise TypeError(f"{what} must be a sequence of cards, not {type(cards).__name__}")
+    found = tuple(cards)
+    for card in found:
+        if not isinstance(card, Card):
+            raise TypeError(f"{what} must hold only cards, not {card!r}")
+    seen: set[Card] = set()
+    for card in found:
+        if card in seen:
+            raise ValueError(f"card {card} appears twice in the {what}")
+        seen.add(card)
+    return found
+
+
+class _Deal:
+    """The checked arguments of one call, and its pool of unseen cards."""
+
+    __slots__ = ("deck", "hand", "pool", "ranking", "wild")
+
+    def __init__(
+        self,
+        hand: object,
+        ranking: object,
+        wild: object,
+        dead: object,
+        deck: object,
+    ) -> None:
+        _trim()
+        self.ranking = _ranking(ranking)
+        self.hand = _cards(hand, "hand")
+        if len(self.hand) != 5:
+            raise ValueError(f"a hand to draw to holds five cards, not {len(self.hand)}")
+        self.wild = frozenset(_cards(wild, "wild cards"))
+        if deck is None:
+            deck = DECK_32 if self.ranking is Ranking.STRIPPED_HIGH else DECK_52
+        elif isinstance(deck, DeckKind):
+            deck = deck.cards()
+        self.deck = _cards(deck, "deck")
+        if self.ranking is Ranking.STRIPPED_HIGH:
+            low = next((card for card in self.deck if 0 < card.rank < 7), None)
+            if low is not None:
+                raise ValueError(
+                    f"the stripped-high ranking needs the 32-card deck, which has no {low}"
+                )
+        in_deck = set(self.deck)
+        dead_cards = _cards(dead, "dead cards")
+        for card in self.hand:
+            if card not in in_deck:
+                raise ValueError(f"card {card} of the hand is not in the deck")
+        held = set(self.hand)
+        for card in dead_cards:
+            if card not in in_deck:
+                raise ValueError(f"dead card {card} is not in the deck")
+            if card in held:
+                raise ValueError(f"card {card} is in the hand, so it cannot be dead")
+        gone = held | set(dead_cards)
+        unseen = tuple(card for card in self.deck if card not in gone)
+        self.pool = _Pool(self.ranking, self.wild, unseen)
+
+    def odds(
+        self,
+        discard: tuple[Card, ...],
+        current: HandValue,
+        low: Ranking | None,
+        qualifier: int | None,
+        low_deal: _Deal | None,
+    ) -> DrawOdds:
+        kept = tuple(card for card in self.hand if card not in discard)
+        ordered = tuple(card for card in self.hand if card in discard)
+        tally = _tally(self.pool, _Kept(kept, self.wild), len(discard))
+        low_odds = None
+        if low is not None and low_deal is not None:
+            low_current = evaluate(self.hand, low, wild=self.wild)
+            low_odds = DrawOdds(
+                self.hand,
+                ordered,
+                low,
+                low_deal.tally(kept, len(discard)),
+                low_current,
+                self.wild,
+                self.deck,
+                qualifier=qualifier,
+            )
+        return DrawOdds(
+            self.hand, ordered, self.ranking, tally, current, self.wild, self.deck, low_odds
+        )
+
+    def tally(self, kept: tuple[Card, ...], size: int) -> dict[int, int]:
+        return _tally(self.pool, _Kept(kept, self.wild), size)
+
+
+def _check_low(low: object, qualifier: object) -> Ranking | None:
+    if low is None:
+        if qualifier is not None:
+            raise ValueError("a low qualifier needs a low ranking")
+        return None
+    member = _ranking(low)
+    if not member.is_low:
+        raise ValueError(f"the low half needs a lowball ranking, not {member.value}")
+    if qualifier is not None and (type(qualifier) is not int or not 5 <= qualifier <= 14):
+        raise ValueError(f"the low qualifier must be an integer from 5 to 14, not {qualifier!r}")
+    return member
+
+
+def draw_odds(
+    hand: Sequence[Card],
+    discard: Sequence[Card],
+    ranking: Ranking,
+    *,
+    wild: AbstractSet[Card] = frozenset(),
+    dead: Iterable[Card] = (),
+    deck: Iterable[Card] | DeckKind | None = None,
+    low: Ranking | None = None,
+    low_qualifier: int | None = None,
+) -> DrawOdds:
+    """The exact odds of throwing ``discard`` from ``hand`` and drawing as many.
+
+    ``hand`` is five different cards and ``discard`` any of them (none to
+    stand pat). The replacements come from ``deck`` (the 52-card deck by
+    default, the 32-card deck for ``STRIPPED_HIGH``; a :class:`DeckKind` or
+    the cards) less the hand and the ``dead`` cards, those known to be out of
+    it. ``wild`` holds the wild cards, as for :func:`engine.hands.evaluate`;
+    an unnamed joker is the bug or the fitter. For a high-low game, ``low``
+    names the low ranking (and ``low_qualifier`` its highest card); the
+    result's :attr:`DrawOdds.low` counts the same sets for the low half.
+
+    :raises TypeError: if an argument is of the wrong type.
+    :raises ValueError: naming the problem, if a card is not in the deck, in
+        the hand twice, both held and dead, the discard holds a card that is
+        not in the hand, or there are fewer unseen cards than discards.
+    """
+    deal = _Deal(hand, ranking, wild, dead, deck)
+    thrown = _cards(discard, "discard")
+    for card in thrown:
+        if card not in deal.hand:
+            raise ValueError(f"card {card} is discarded but not in the hand")
+    if len(thrown) > deal.pool.size:
+        raise ValueError(
+            f"only {deal.pool.size} unseen cards are left, too few to draw {len(thrown)}"
+        )
+    low_member = _check_low(low, low_qualifier)
+    low_deal = None
+    if low_member is not None:
+        low_deal = _Deal(deal.hand, low_member, deal.wild, dead, deal.deck)
+    current = evaluate(deal.hand, deal.ranking, wild=deal.wild)
+    return deal.odds(thrown, current, low_member, low_qualifier, low_deal)
+
+
+def best_draws(
+    hand: Sequence[Card],
+    ranking: Ranking,
+    *,
+    wild: AbstractSet[Card] = frozenset(),
+    dead: Iterable[Card] = (),
+    deck: Iterable[Card] | DeckKind | None = None,
+    against: HandValue | Iterable[Card] | None = None,
+    max_discard: int = 5,
+    low: Ranking | None = None,
+    low_qualifier: int | None = None,
+) -> list[tuple[tuple[Card, ...], DrawOdds]]:
+    """Every legal discard of ``hand`` with its odds, the best first.
+
+    Arguments are as for :func:`draw_odds`; ``max_discard`` caps the number
+    of cards thrown (discards with more than there are unseen cards are left
+    out). Discards are ranked by:
+
+    * without ``against``: :attr:`DrawOdds.strength`, the expected share of
+      all five-card hands of the deck that the final hand beats (ties half);
+      in a high-low game, the sum of that for the high half and for the low
+      half (where a low that does not qualify counts 0);
+    * with ``against`` (a five-card hand): the number of sets that beat it,
+      in a high-low game summed over both halves (a low must qualify to
+      beat it), then the number that tie it, then strength as above.
+
+    Equal discards keep the fewer cards thrown first, then the order of the
+    hand.
+
+    :raises ValueError: as for :func:`draw_odds`, or if ``max_discard`` is not
+        an integer from 0 to 5.
+    """
+    deal = _Deal(hand, ranking, wild, dead, deck)
+    if type(max_discard) is not int or not 0 <= max_discard <= 5:
+        raise ValueError(f"max_discard must be an integer from 0 to 5, not {max_discard!r}")
+    low_member = _check_low(low, low_qualifier)
+    low_deal = None
+    if low_member is not None:
+        low_deal = _Deal(deal.hand, low_member, deal.wild, dead, deal.deck)
+    current = evaluate(deal.hand, deal.ranking, wild=deal.wild)
+    high_target: HandValue | None = None
+    low_target: HandValue | None = None
+    if against is not None:
+        if isinstance(against, HandValue):
+            raise TypeError("against must be the five cards of the hand to beat")
+        target = _cards(against, "target hand")
+        high_target = evaluate(target, deal.ranking, wild=deal.wild)
+        if low_member is not None:
+            low_target = evaluate(target, low_member, wild=deal.wild)
+    ranked: list[tuple[tuple[Fraction | int, ...], int, tuple[int, ...], DrawOdds]] = []
+    limit = min(max_discard, deal.pool.size)
+    for size in range(limit + 1):
+        for positions in combinations(range(5), size):
+            discard = tuple(deal.hand[i] for i in positions)
+            odds = deal.odds(discard, current, low_member, low_qualifier, low_deal)
+            ranked.append((_merit(odds, high_target, low_target), size, positions, odds))
+    ranked.sort(key=lambda item: (tuple(-part for part in item[0]), item[1], item[2]))
+    return [(odds.discard, odds) for _, _, _, odds in ranked]
+
+
+def _merit(
+    odds: DrawOdds, high_target: HandValue | None, low_target: HandValue | None
+) -> tuple[Fraction | int, ...]:
+    strength = odds.strength + (odds.low.strength if odds.low is not None else 0)
+    if high_target is None:
+        return (strength,)
+    better, tie, _ = odds.against(high_target)
+    shares: tuple[Fraction | int, ...] = (
+        Fraction(better, odds.draws),
+        Fraction(tie, odds.draws),
+        strength,
+    )
+    low_odds = odds.low
+    if low_odds is None or low_target is None:
+        return shares
+    qualifier = low_odds.qualifier
+    target_ok = qualifier is None or low_qualifies(low_target, qualifier)
+    low_better = low_tie = 0
+    for value, count in low_odds.outcomes:
+        if qualifier is not None and not low_qualifies(value, qualifier):
+            continue
+        if not target_ok or value > low_target:
+            low_better += count
+        elif value == low_target:
+            low_tie += count
+    return (
+        Fraction(better + low_better, odds.draws),
+        Fraction(tie + low_tie, odds.draws),
+        strength,
+    )
