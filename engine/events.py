@@ -4,7 +4,20 @@ Every card movement, forced bet, action, pot award and the end of the hand is re
 immutable event, appended in order to ``table.events``. ``to_dict()`` gives a JSON-friendly
 dict (with a ``"type"`` key) that includes private cards; ``public_dict()`` gives the same
 event as every player at the table may see it (face-down cards replaced by their number).
-``visible_to(seat)`` says whether a given seat may see the full event.
+``visible_to(seat)`` says whether a given seat may see the full event, and ``masked_for(seat)``
+gives the event as that seat sees it. ``Event.from_dict`` reads ``to_dict()``'s output back, so
+a stored hand can be replayed as real events:
+
+>>> from engine.cards import parse_cards
+>>> dealt = Dealt(2, parse_cards("As Kd"), False)
+>>> dealt.to_dict()
+{'type': 'dealt', 'seat': 2, 'cards': ['As', 'Kd'], 'face_up': False}
+>>> Event.from_dict(dealt.to_dict()) == dealt
+True
+>>> dealt.masked_for(2) is dealt
+True
+>>> dealt.masked_for(0).to_dict()
+{'type': 'dealt', 'seat': 2, 'cards': 2, 'face_up': False}
 
 At the end of a hand the engine also builds a :class:`HandResult`, a compact summary for the
 showdown message.
@@ -13,12 +26,15 @@ showdown message.
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
+import types
+import typing
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, ClassVar
 
 from engine._frozen import fast_init
-from engine.cards import Card
+from engine.cards import Card, parse_card
 from engine.hands import HandValue
 
 __all__ = [
@@ -44,6 +60,7 @@ __all__ = [
     "HandEnded",
     "HandResult",
     "HandStarted",
+    "Masked",
     "OpenersShown",
     "OpenersSplit",
     "PassedOut",
@@ -92,6 +109,12 @@ def fields_dict(value: Any) -> dict[str, Any]:
     return {f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
 
 
+_EVENT_TYPES: dict[str, type[Event]] = {}
+"""Every event class by its ``type``, filled as the classes are defined."""
+
+_HINTS: dict[type[Event], dict[str, Any]] = {}
+
+
 class Event:
     """Base class of all events."""
 
@@ -99,6 +122,85 @@ class Event:
     type: ClassVar[str] = "event"
     _private: ClassVar[tuple[str, ...]] = ()
     """Fields that only the owning seat may see (face-down cards)."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        # Registering here (not in a hand-written table) lets an event class added later be
+        # read back by from_dict with no other change. ``dataclass(slots=True)`` builds a
+        # second class of the same name: it replaces the first.
+        super().__init_subclass__(**kwargs)
+        kind = cls.__dict__.get("type")
+        if not isinstance(kind, str):
+            return
+        known = _EVENT_TYPES.get(kind)
+        if known is not None and known.__qualname__ != cls.__qualname__:
+            raise TypeError(f"{cls.__qualname__} reuses the event type {kind!r}")
+        _EVENT_TYPES[kind] = cls
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Event:
+        """The event that :meth:`to_dict` turned into ``data``, of the class its ``"type"``
+        names. A field missing from ``data`` takes its default, if it has one (an event
+        stored before the field existed).
+
+        >>> Event.from_dict({"type": "folded", "seat": 3})
+        Folded(seat=3)
+        >>> Event.from_dict({"type": "folded", "seat": "3"})
+        Traceback (most recent call last):
+        ...
+        ValueError: folded.seat: expected a whole number, got '3'
+
+        :raises ValueError: for an unknown type, a missing or unexpected field, or a value of
+            the wrong kind (a card that is not a card, a seat that is not a number...).
+        """
+        if not isinstance(data, Mapping):
+            raise ValueError(f"an event is a mapping, got {type(data).__name__}")
+        kind = data.get("type")
+        target = _EVENT_TYPES.get(kind) if isinstance(kind, str) else None
+        if target is None:
+            raise ValueError(f"unknown event type {kind!r}")
+        if not issubclass(target, cls):
+            raise ValueError(f"a {kind!r} event is not a {cls.__name__}")
+        return target._read(data)
+
+    @classmethod
+    def _read(cls, data: Mapping[str, Any]) -> Event:
+        """``from_dict`` for this class: every field read by its annotation."""
+        hints = _HINTS.get(cls)
+        if hints is None:
+            hints = _HINTS[cls] = typing.get_type_hints(cls)
+        values: dict[str, Any] = {}
+        names = {"type"}
+        for f in dataclasses.fields(cls):  # type: ignore[arg-type]
+            if not f.init:
+                continue
+            names.add(f.name)
+            if f.name in data:
+                values[f.name] = _read_value(hints[f.name], data[f.name], f"{cls.type}.{f.name}")
+            elif f.default is dataclasses.MISSING:
+                raise ValueError(f"a {cls.type!r} event needs {f.name!r}")
+        extra = sorted(str(key) for key in data if key not in names)
+        if extra:
+            raise ValueError(f"a {cls.type!r} event has no {', '.join(map(repr, extra))}")
+        return cls(**values)
+
+    def masked_for(self, seat: int | None) -> Event | Masked:
+        """The event as ``seat`` (``None``: someone not dealt in) sees it: the event itself
+        when the seat may see all of it, else a :class:`Masked` view that counts the cards of
+        the private fields instead of naming them. ``masked_for(seat).to_dict()`` is what may
+        be shown to that seat."""
+        if self.visible_to(seat):
+            return self
+        shown: dict[str, Any] = {}
+        counts: dict[str, int] = {}
+        for f in dataclasses.fields(self):  # type: ignore[arg-type]
+            value = getattr(self, f.name)
+            if f.name not in self._private:
+                shown[f.name] = value
+            elif isinstance(value, tuple):
+                counts[f.name] = len(value)
+            elif value is not None:
+                counts[f.name] = 1
+        return Masked(type(self), shown, counts)
 
     def to_dict(self) -> dict[str, Any]:
         """Everything in the event, JSON-friendly."""
@@ -125,6 +227,82 @@ class Event:
             return True
         owner = getattr(self, "seat", None)
         return owner is not None and owner == seat
+
+
+def _read_value(hint: Any, value: Any, where: str) -> Any:
+    """``value`` (JSON data, as :func:`plain` wrote it) read back as the annotated type."""
+    origin = typing.get_origin(hint)
+    args = typing.get_args(hint)
+    if origin is typing.Union or origin is types.UnionType:
+        if value is None and type(None) in args:
+            return None
+        options = [arg for arg in args if arg is not type(None)]
+        if len(options) == 1:
+            return _read_value(options[0], value, where)
+        raise ValueError(f"{where}: no reading for {hint}")
+    if origin is tuple:
+        if not isinstance(value, list | tuple):
+            raise ValueError(f"{where}: expected a list, got {value!r}")
+        if len(args) == 2 and args[1] is Ellipsis:
+            return tuple(_read_value(args[0], item, f"{where}[]") for item in value)
+        if len(value) != len(args):
+            raise ValueError(f"{where}: expected {len(args)} items, got {value!r}")
+        return tuple(
+            _read_value(arg, item, f"{where}[{i}]")
+            for i, (arg, item) in enumerate(zip(args, value, strict=True))
+        )
+    if hint is bool:
+        if not isinstance(value, bool):
+            raise ValueError(f"{where}: expected true or false, got {value!r}")
+        return value
+    if hint is int:
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise ValueError(f"{where}: expected a whole number, got {value!r}")
+        return value
+    if hint is str:
+        if not isinstance(value, str):
+            raise ValueError(f"{where}: expected text, got {value!r}")
+        return value
+    if hint is Card:
+        if not isinstance(value, str):
+            raise ValueError(f"{where}: expected a card, got {value!r}")
+        try:
+            return parse_card(value)
+        except ValueError as exc:
+            raise ValueError(f"{where}: {exc}") from None
+    if isinstance(hint, type) and issubclass(hint, Enum):
+        try:
+            return hint(value)
+        except ValueError:
+            raise ValueError(f"{where}: {value!r} is not a {hint.__name__}") from None
+    raise ValueError(f"{where}: no reading for {hint}")
+
+
+@dataclass(frozen=True, slots=True)
+class Masked:
+    """An event as a seat that may not see all of it sees it (see :meth:`Event.masked_for`):
+    ``kind`` is the event's class, ``shown`` its public fields (as values: seats, cards
+    dealt face up...), ``counts`` the number of cards in each hidden field."""
+
+    kind: type[Event]
+    shown: Mapping[str, Any]
+    counts: Mapping[str, int]
+
+    @property
+    def type(self) -> str:
+        """The event's type, as in :meth:`Event.to_dict`."""
+        return self.kind.type
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-friendly form, fields in the event's order, hidden ones as their count (the
+        event's :meth:`Event.public_dict` when the seat is not the owner)."""
+        data: dict[str, Any] = {"type": self.kind.type}
+        for f in dataclasses.fields(self.kind):  # type: ignore[arg-type]
+            if f.name in self.shown:
+                data[f.name] = plain(self.shown[f.name])
+            elif f.name in self.counts:
+                data[f.name] = self.counts[f.name]
+        return data
 
 
 # -- the deal ---------------------------------------------------------------------------------
@@ -469,16 +647,20 @@ class Shown(Event):
     cards: tuple[Card, ...]
     high_value: HandValue | None
     low_value: HandValue | None
+    # A value needs the game's ranking and wild cards, which the stored form does not hold:
+    # an event read back by from_dict keeps the names alone.
+    high_name: str | None = field(default=None, compare=False, repr=False)
+    low_name: str | None = field(default=None, compare=False, repr=False)
 
     @property
     def high(self) -> str | None:
         """The name of the high hand, if high hands count."""
-        return None if self.high_value is None else self.high_value.name
+        return self.high_name if self.high_value is None else self.high_value.name
 
     @property
     def low(self) -> str | None:
         """The name of the low hand, if low hands count."""
-        return None if self.low_value is None else self.low_value.name
+        return self.low_name if self.low_value is None else self.low_value.name
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-friendly form with the hand names."""
@@ -489,6 +671,30 @@ class Shown(Event):
             "high": self.high,
             "low": self.low,
         }
+
+    @classmethod
+    def _read(cls, data: Mapping[str, Any]) -> Event:
+        """The stored form names the hands (``high``, ``low``) instead of holding values.
+
+        >>> shown = Event.from_dict(
+        ...     {"type": "shown", "seat": 1, "cards": ["As", "Ad"], "high": "A pair", "low": None}
+        ... )
+        >>> shown.high, shown.to_dict()["cards"]
+        ('A pair', ['As', 'Ad'])
+        """
+        extra = sorted(
+            str(key) for key in data if key not in ("type", "seat", "cards", "high", "low")
+        )
+        if extra:
+            raise ValueError(f"a 'shown' event has no {', '.join(map(repr, extra))}")
+        missing = [key for key in ("seat", "cards", "high", "low") if key not in data]
+        if missing:
+            raise ValueError(f"a 'shown' event needs {missing[0]!r}")
+        seat = _read_value(int, data["seat"], "shown.seat")
+        cards = _read_value(tuple[Card, ...], data["cards"], "shown.cards")
+        high = _read_value(str | None, data["high"], "shown.high")
+        low = _read_value(str | None, data["low"], "shown.low")
+        return cls(seat, cards, None, None, high_name=high, low_name=low)
 
 
 @fast_init
