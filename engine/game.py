@@ -466,17 +466,26 @@ class Hand:
             c for c in self.setup.deck if not c.is_joker and c.rank in self.extra_wild_ranks
         )
 
+    def complete(self, cards: Sequence[Card]) -> bool:
+        """Whether ``cards`` (a player's playing cards) make a whole hand of this game: five
+        to nine cards, or exactly the game's size when it deals short hands (three-card
+        games)."""
+        count = len(cards)
+        if 5 <= count <= 9:
+            return True
+        return count == self.rules.min_hand_size and count >= 3 and not self.rules.board_plays
+
     def high_value(self, p: Player) -> HandValue | None:
         """``p``'s high value, when high hands count and the hand is complete."""
         cards = self.playing_cards(p)
-        if not self.rules.uses_high or not 5 <= len(cards) <= 9:
+        if not self.rules.uses_high or not self.complete(cards):
             return None
         return value(cards, self.rules.high, self.wild_cards())
 
     def low_value(self, p: Player) -> HandValue | None:
         """``p``'s low value, when low hands count and the hand is complete."""
         cards = self.playing_cards(p)
-        if not self.rules.uses_low or not 5 <= len(cards) <= 9:
+        if not self.rules.uses_low or not self.complete(cards):
             return None
         return value(cards, self.rules.low, self.wild_cards())
 
@@ -491,14 +500,14 @@ class Hand:
         if req is None:
             return True
         cards = self.playing_cards(p)
-        if len(cards) < 5:
+        if not self.complete(cards):
             return True
         return meets(cards, req, self.high_ranking(), self.wild_cards())
 
     def record_opener(self, p: Player) -> None:
         """Remember ``p`` as the opener and, under a requirement, the cards that prove it."""
         self.opener = p
-        if self.requirement is not None and len(p.cards) >= 5:
+        if self.requirement is not None and self.complete(p.cards):
             p.opening_cards = proof_cards(
                 p.cards, self.requirement, self.high_ranking(), self.wild_cards()
             )

@@ -1,6 +1,7 @@
 """Hand values for every draw game the bot deals.
 
-:func:`evaluate` turns five to nine cards into a :class:`HandValue` under one
+:func:`evaluate` turns five to nine cards (or a short hand of three or four, see below)
+into a :class:`HandValue` under one
 :class:`Ranking`. Values of the same ranking are totally ordered, and the
 greater value is always the better hand, for lowball too. Equal values tie.
 
@@ -70,6 +71,20 @@ in the order hearts, diamonds, clubs, spades, whose card of that rank the hand
 does not hold (the flush suit in a flush; away from a suit that would make an
 unwanted flush). This only shows in :attr:`HandValue.cards` and in
 ``STRIPPED_HIGH`` suit tie-breaks.
+
+Short hands
+-----------
+Games dealt with fewer cards (the ``cards:3`` and ``cards:4`` modifiers) rank
+three- and four-card hands by the common home-game convention: a straight or a
+flush takes five cards, so a short hand only makes pairs, two pair (four
+cards), three of a kind and four of a kind (four cards), then compares its
+cards from the highest down. For low the same holds: the fewer and lower the
+ranks the better, with no pair; aces are low in ``ACE_TO_FIVE`` and
+``ACE_TO_SIX`` (3-2-A is the best three-card low) and high in
+``DEUCE_TO_SEVEN`` (4-3-2 is best). A wild card joins the best group of a high
+hand (or makes aces) and is the best rank a low lacks; the bug is an ace and
+the fitter the lowest rank missing. ``STRIPPED_HIGH`` has no short hands.
+Short values only compare with values of the same size.
 """
 
 from __future__ import annotations
@@ -204,6 +219,30 @@ _GROUP_SIZES: Final = {
     _C.STRAIGHT_FLUSH: (5,),
     _C.FIVE_OF_A_KIND: (5,),
 }
+# Short hands (three or four cards) have no straights or flushes: only groups of a rank count.
+_SHORT_SHAPES: Final = {
+    (1, 1, 1): _C.HIGH_CARD,
+    (2, 1): _C.PAIR,
+    (3,): _C.THREE_OF_A_KIND,
+    (1, 1, 1, 1): _C.HIGH_CARD,
+    (2, 1, 1): _C.PAIR,
+    (2, 2): _C.TWO_PAIR,
+    (3, 1): _C.THREE_OF_A_KIND,
+    (4,): _C.FOUR_OF_A_KIND,
+}
+_SHORT_GROUP_SIZES: Final = {
+    (category, sum(shape)): shape for shape, category in _SHORT_SHAPES.items()
+}
+
+
+def _group_sizes(category: Category, size: int) -> tuple[int, ...]:
+    """How the cards of a ``size``-card hand of ``category`` group by rank, most important
+    group first."""
+    if size == 5:
+        return _GROUP_SIZES[category]
+    return _SHORT_GROUP_SIZES[category, size]
+
+
 _SUIT_PREFERENCE: Final = ("h", "d", "c", "s")
 _SUIT_STRENGTH: Final = {"s": 0, "c": 1, "d": 2, "h": 3}
 
@@ -304,8 +343,9 @@ class _Rules:
         self.candidates[ranks] = result
         return result
 
-    def decode(self, score: int) -> tuple[Category, tuple[int, ...]]:
-        """The category and the deciding rank values of a score."""
+    def decode(self, score: int, size: int = 5) -> tuple[Category, tuple[int, ...]]:
+        """The category and the deciding rank values of a score (of a hand of ``size``
+        cards: five, or three or four for a short hand)."""
         if self.stripped:
             strength = score >> 2
         elif self.low:
@@ -313,7 +353,7 @@ class _Rules:
         else:
             strength = score
         category = self.order[strength >> 20]
-        count = len(_GROUP_SIZES[category])
+        count = len(_group_sizes(category, size))
         fields = tuple((strength >> (16 - 4 * i)) & 15 for i in range(count))
         return category, fields
 
@@ -581,28 +621,31 @@ def _describe(rules: _Rules, category: Category, fields: tuple[int, ...]) -> str
     return f"Five {_many(first)}"
 
 
-def _target_ranks(rules: _Rules, category: Category, fields: tuple[int, ...]) -> list[int]:
-    """The real ranks of the five cards in the order they play."""
+def _target_ranks(
+    rules: _Rules, category: Category, fields: tuple[int, ...], size: int = 5
+) -> list[int]:
+    """The real ranks of the cards in the order they play."""
     if category in (_C.STRAIGHT, _C.STRAIGHT_FLUSH):
         return list(rules.straight_plays[fields[0]])
     ranks: list[int] = []
-    for value, size in zip(fields, _GROUP_SIZES[category], strict=True):
-        ranks.extend([14 if value == 1 else value] * size)
+    for value, count in zip(fields, _group_sizes(category, size), strict=True):
+        ranks.extend([14 if value == 1 else value] * count)
     return ranks
 
 
 def _play(
     rules: _Rules, hand: tuple[Card, ...], wild: frozenset[Card], score: int
 ) -> tuple[Category, tuple[int, ...], tuple[PlayedCard, ...]]:
-    """Decode a score and say what each of the five cards plays as."""
-    category, fields = rules.decode(score)
+    """Decode a score and say what each of the cards plays as."""
+    size = 5 if len(hand) >= 5 else len(hand)
+    category, fields = rules.decode(score, size)
     substitutes = [card for card in hand if card in wild or card is JOKER]
     naturals = [card for card in hand if not (card in wild or card is JOKER)]
     pool: dict[int, list[Card]] = {}
     for card in sorted(naturals, key=lambda c: _SUIT_PREFERENCE.index(c.suit)):
         pool.setdefault(card.rank, []).append(card)
     slots: list[PlayedCard | int] = []
-    for rank in _target_ranks(rules, category, fields):
+    for rank in _target_ranks(rules, category, fields, size):
         available = pool.get(rank)
         if available:
             card = available.pop(0)
@@ -677,6 +720,11 @@ class HandValue:
         """
         return self._score
 
+    @property
+    def size(self) -> int:
+        """How many cards the value is made of: five, or three or four for a short hand."""
+        return 5 if len(self._hand) >= 5 else len(self._hand)
+
     def _details(self) -> tuple[Category, tuple[int, ...], tuple[PlayedCard, ...]]:
         try:
             return self._detail
@@ -718,6 +766,8 @@ class HandValue:
             raise TypeError(
                 f"cannot compare a {self._ranking.value} hand with a {other._ranking.value} hand"
             )
+        if (len(self._hand) < 5 or len(other._hand) < 5) and self.size != other.size:
+            raise TypeError(f"cannot compare a {self.size}-card hand with a {other.size}-card hand")
 
     def __lt__(self, other: object) -> bool:
         if other.__class__ is not HandValue:
@@ -814,7 +864,8 @@ def evaluate(
 ) -> HandValue:
     """The value of the best five-card hand in ``cards`` under ``ranking``.
 
-    ``cards`` holds five to nine different cards; their order never changes
+    ``cards`` holds five to nine different cards, or a short hand of three or four (see
+    "Short hands" in the module docstring); their order never changes
     the value. With more than five, the value is that of the best five of
     them; when several fives are equally good, :attr:`HandValue.cards` shows
     the one that comes first among ``itertools.combinations(cards, 5)``.
@@ -830,7 +881,7 @@ def evaluate(
 
     :raises TypeError: if an item of ``cards`` or ``wild`` is not a card, or
         ``ranking`` is neither a :class:`Ranking` nor a string.
-    :raises ValueError: if there are fewer than five or more than nine cards,
+    :raises ValueError: if there are fewer than three or more than nine cards,
         a card appears twice, a STRIPPED_HIGH hand holds a card below seven,
         or ``ranking`` is a string that names no ranking.
     """
@@ -875,13 +926,15 @@ def evaluate(
 
 
 def _evaluate_many(hand: tuple[object, ...], ranking: object, wild: object) -> HandValue:
-    """The general path: five to nine cards, any ranking, with every check."""
+    """The general path: three to nine cards, any ranking, with every check."""
     ranking = _member(ranking)
     rules = _RULES[ranking]
     table = _ALL_TABLES[ranking]
     count = len(hand)
+    if count in (3, 4) and all(isinstance(card, Card) for card in hand):
+        return _evaluate_short(hand, rules, wild)  # type: ignore[arg-type]
     if not 5 <= count <= 9:
-        raise ValueError(f"a hand needs 5 to 9 cards, not {count}")
+        raise ValueError(f"a hand needs 3 to 9 cards, not {count}")
     if not all(isinstance(card, Card) for card in hand):
         raise _bad_cards(hand)
     cards: tuple[Card, ...] = hand  # type: ignore[assignment]
@@ -920,6 +973,46 @@ def _evaluate_many(hand: tuple[object, ...], ranking: object, wild: object) -> H
             best_five = five
     assert best_score is not None
     return HandValue(ranking, best_score, tuple(cards[i] for i in best_five), info.cards)
+
+
+def _evaluate_short(hand: tuple[Card, ...], rules: _Rules, wild: object) -> HandValue:
+    """A three- or four-card hand. Such hands follow the usual convention for short hands:
+    straights and flushes take five cards, so only pairs, two pair, three and four of a kind
+    count, then the ranks one by one. A wild card joins the best group (high) or becomes the
+    best rank the hand lacks (low); the bug plays as an ace and the fitter as the best rank
+    the low lacks."""
+    if len(set(hand)) != len(hand):
+        raise _bad_cards(hand)
+    if rules.stripped:
+        raise ValueError("the stripped-high ranking needs five cards")
+    info = _wild_info(wild if wild else _NO_WILD)
+    substitutes = [c for c in hand if c in info.cards or c is JOKER]
+    naturals = [c.rank for c in hand if not (c in info.cards or c is JOKER)]
+    if rules.low:
+        # A stand-in avoids pairing: it takes the best ranks the hand does not hold yet.
+        best = sorted(rules.ranks, key=rules.value)
+        free = [rank for rank in best if rank not in naturals]
+        choices = [naturals + free[: len(substitutes)]]
+    else:
+        bugs = [c for c in substitutes if c is JOKER and c not in info.cards]
+        wilds = len(substitutes) - len(bugs)
+        base = naturals + [14] * len(bugs)
+        choices = [base + [rank] * wilds for rank in rules.ranks] if wilds else [base]
+    strength = min if rules.low else max
+    best_strength = strength(_short_strength(rules, ranks) for ranks in choices)
+    score = -best_strength if rules.low else best_strength
+    return HandValue(rules.ranking, score, hand, info.cards)
+
+
+def _short_strength(rules: _Rules, ranks: list[int]) -> int:
+    values = [rules.value(rank) for rank in ranks]
+    counts = Counter(values)
+    groups = sorted(counts.items(), key=lambda item: (item[1], item[0]), reverse=True)
+    category = _SHORT_SHAPES[tuple(count for _, count in groups)]
+    strength = rules.position[category] << 20
+    for i, (field, _) in enumerate(groups):
+        strength |= field << (16 - 4 * i)
+    return strength
 
 
 def _representatives(ranks: tuple[int, ...]) -> Iterable[tuple[Card, ...]]:

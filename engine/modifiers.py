@@ -14,6 +14,7 @@ Keys:
 ``one-eyed``           the two one-eyed jacks (spades, hearts) wild
 ``one-eyed-king``      the king of diamonds wild too (the third one-eyed card)
 ``draws:N``            ``N`` drawing rounds (1-3), each followed by a betting round
+``cards:N``            hands of ``N`` cards (3, 4, 6, 7, 8 or 9) instead of five
 ``four-before``        four cards dealt; the first draw gives one card more than discarded
 ``low:a5``             lowball, ace-to-five (``low:27`` deuce-to-seven, ``low:a6`` ace-to-six)
 ``high``               high hands only
@@ -66,6 +67,7 @@ __all__ = [
     "apply_modifiers",
     "check_rules",
     "describe_modifier",
+    "explain_modifier",
     "game_name",
     "rollout_steps",
     "rules_warnings",
@@ -93,6 +95,11 @@ _LOW_NAMES = {
     Ranking.ACE_TO_SIX: "ace-to-six",
 }
 
+HAND_SIZES: tuple[int, ...] = (3, 4, 6, 7, 8, 9)
+"""The hand sizes the ``cards:N`` modifier offers besides five."""
+
+_SIZE_WORDS = {3: "Three", 4: "Four", 6: "Six", 7: "Seven", 8: "Eight", 9: "Nine"}
+
 _PROPER = frozenset(
     ("California", "Kansas", "Johnson", "Diablo", "Q-Ball", "Skinny", "Anaconda", "Shotgun")
 )
@@ -107,6 +114,7 @@ MODIFIER_KEYS: tuple[str, ...] = (
     "draws:1",
     "draws:2",
     "draws:3",
+    *(f"cards:{size}" for size in HAND_SIZES),
     "four-before",
     "low:a5",
     "low:27",
@@ -144,6 +152,8 @@ def describe_modifier(key: str) -> str:
     """
     if key.startswith("wild:"):
         return f"{_RANK_WORDS[_wild_rank(key)]} wild"
+    if key.startswith("cards:"):
+        return f"{_SIZE_WORDS[_hand_size(key)].lower()}-card hands"
     words = {
         "bug": "with the bug",
         "no-joker": "no joker",
@@ -177,6 +187,36 @@ def describe_modifier(key: str) -> str:
         raise ValueError(f"unknown modifier {key!r}") from None
 
 
+def explain_modifier(key: str) -> str:
+    """A sentence or two of rules text for a modifier, for a game's rules page (the short
+    words of :func:`describe_modifier` are for names and menus).
+
+    >>> explain_modifier("cards:3").split(".")[0]
+    'Every player holds three cards instead of five'
+
+    :raises ValueError: for an unknown key.
+    """
+    if key.startswith("cards:"):
+        size = _hand_size(key)
+        text = f"Every player holds {_SIZE_WORDS[size].lower()} cards instead of five"
+        if size > 5:
+            return text + ", and plays the best five of them."
+        return text + (
+            ". A short hand ranks by its pairs and sets only, as home games usually play it: "
+            "straights and flushes need five cards, so three of a kind is the best three-card "
+            "high hand and four of a kind the best with four. Equal combinations are decided "
+            "card by card from the top. For low the fewest pairs and the lowest cards win; "
+            "3-2-A is the best three-card low with aces low, 4-3-2 in deuce-to-seven."
+        )
+    if key == "one-eyed-king":
+        return (
+            "The king of diamonds, the court card shown in profile with the two one-eyed "
+            "jacks, is wild as well."
+        )
+    words = describe_modifier(key)
+    return words[0].upper() + words[1:] + "."
+
+
 def _wild_rank(key: str) -> int:
     try:
         rank = int(key.split(":", 1)[1])
@@ -185,6 +225,52 @@ def _wild_rank(key: str) -> int:
     if not 2 <= rank <= 14:
         raise ValueError(f"a wild rank must be 2 to 14, not {rank}")
     return rank
+
+
+def _hand_size(key: str) -> int:
+    try:
+        size = int(key.split(":", 1)[1])
+    except ValueError:
+        raise ValueError(f"unknown modifier {key!r}") from None
+    if size not in HAND_SIZES:
+        raise ValueError(f"a hand may have 3, 4 or 6 to 9 cards with this modifier, not {size}")
+    return size
+
+
+def _set_hand_size(rules: GameRules, size: int) -> GameRules:
+    """Deal so that every player ends with ``size`` cards: the change falls on the last
+    deal (and on earlier ones when a short hand needs it; a deal step left with no card goes,
+    with the betting round that followed it). The most players shrink to what the pack can
+    deal."""
+    if rules.board_plays or any(isinstance(s, Pass) for s in rules.steps):
+        raise ValueError(f"{rules.name} has no plain hand size to change")
+    if rules.deck is DeckKind.STRIPPED and size < 5:
+        raise ValueError("the 32-card game ranks five-card hands only")
+    if size < 5 and any(isinstance(s, Arrange) for s in rules.steps):
+        raise ValueError("a rollout needs five cards in every hand")
+    steps = list(rules.steps)
+    change = size - rules.min_hand_size
+    index = len(steps)
+    while change:
+        index = max(i for i, s in enumerate(steps[:index]) if isinstance(s, Deal))
+        deal = steps[index]
+        assert isinstance(deal, Deal)
+        if deal.count + change >= 1:
+            steps[index] = replace(deal, count=deal.count + change)
+            change = 0
+        else:
+            change += deal.count
+            end = (
+                index + 2
+                if index + 1 < len(steps) and isinstance(steps[index + 1], Bet)
+                else index + 1
+            )
+            del steps[index:end]
+    dealt = sum(s.count for s in steps if isinstance(s, Deal))
+    most = min(rules.max_players, (rules.deck.value - rules.board_cards) // dealt)
+    if most < 2:
+        raise ValueError(f"{size}-card hands need more cards than the pack holds")
+    return replace(rules, steps=tuple(steps), max_players=most)
 
 
 def _steps(rules: GameRules, steps: Iterable[Step]) -> GameRules:
@@ -381,6 +467,9 @@ def apply_modifier(rules: GameRules, key: str) -> GameRules:
         if count is None:
             raise ValueError(f"unknown modifier {key!r}")
         return _both(rules, lambda r: _set_draws(r, count))
+    if key.startswith("cards:"):
+        size = _hand_size(key)
+        return _both(rules, lambda r: _set_hand_size(r, size))
     if key == "four-before":
         return _both(rules, _four_before)
     if key.startswith("low:"):
@@ -459,7 +548,7 @@ def rules_warnings(rules: GameRules) -> tuple[str, ...]:
         wild += 4
     if wild > 6:
         warnings.append(f"{wild} wild cards make for many ties and some confusion")
-    if rules.dealt_per_player > 9:
+    if rules.dealt_per_player > 8:
         warnings.append(f"{rules.dealt_per_player} cards per player usually make a poor game")
     rounds = rules.betting_rounds + sum(1 for s in rules.steps if isinstance(s, DrawSeries))
     if rounds > 5:
@@ -470,6 +559,7 @@ def rules_warnings(rules: GameRules) -> tuple[str, ...]:
 def game_name(base: str, keys: Iterable[str]) -> str:
     """A readable name for the game ``base`` with the modifiers ``keys``."""
     prefix = ""
+    size_prefix = ""
     low_word = ""
     suffixes: list[str] = []
     keys = list(keys)
@@ -478,6 +568,8 @@ def game_name(base: str, keys: Iterable[str]) -> str:
     for key in keys:
         if key in ("draws:2", "draws:3"):
             prefix = "Double-draw " if key == "draws:2" else "Triple-draw "
+        elif key.startswith("cards:"):
+            size_prefix = f"{_SIZE_WORDS[_hand_size(key)]}-card "
         elif key.startswith("low:"):
             low_word = describe_modifier(key)
         elif key in ("draws:1",):
@@ -485,9 +577,10 @@ def game_name(base: str, keys: Iterable[str]) -> str:
         else:
             suffixes.append(describe_modifier(key))
     name = base
-    if prefix:
-        first = name.split(" ", 1)[0]
-        name = prefix + (name if first in _PROPER else name[0].lower() + name[1:])
+    for before in (prefix, size_prefix):
+        if before:
+            first = name.split(" ", 1)[0]
+            name = before + (name if first in _PROPER else name[0].lower() + name[1:])
     if low_word:
         suffixes.insert(0, low_word)
     return ", ".join([name, *suffixes])

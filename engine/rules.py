@@ -461,7 +461,10 @@ class GameRules:
         if not 2 <= self.max_players <= 10:
             return "a game is for 2 to 10 players"
         if self.min_hand_size < 5 and not self.board_plays:
-            return "every player must end up with at least five cards"
+            if self.min_hand_size < 3 or not self.short_hands_fit:
+                return "every player must end up with at least five cards (or three or four)"
+            if self.deck is DeckKind.STRIPPED:
+                return "the 32-card game ranks five-card hands only"
         needed = self.max_players * self.dealt_per_player + self.board_cards
         if needed > self.deck.value:
             return (
@@ -489,6 +492,16 @@ class GameRules:
             if isinstance(step, Arrange):
                 size = min(size, step.size)
         return size
+
+    @property
+    def short_hands_fit(self) -> bool:
+        """Whether a game of three- or four-card hands keeps that size to the showdown: every
+        player holds the same number of cards throughout (no pass, no rollout of five)."""
+        size = self.min_hand_size
+        return not any(
+            isinstance(step, Pass) or (isinstance(step, Arrange) and step.size != size)
+            for step in self.steps
+        )
 
     @property
     def board_cards(self) -> int:

@@ -30,6 +30,13 @@ def meets(
     hand_value = evaluate(tuple(cards), ranking, wild=wild)
     if requirement.kind == "trips":
         return hand_value.category >= Category.THREE_OF_A_KIND
+    if hand_value.size < 5:
+        # A short hand has no kickers to compare with the weakest qualifying five: a pair
+        # of the rank or better qualifies, as does any better combination.
+        category = hand_value.category
+        return category > Category.PAIR or (
+            category is Category.PAIR and hand_value.ranks[0] >= requirement.rank
+        )
     return hand_value >= minimum_pair(requirement.rank, ranking)
 
 

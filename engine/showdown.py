@@ -198,7 +198,7 @@ def settle(h: Hand, returned: Sequence[tuple[int, int]]) -> None:
     board = h.board if h.board and rules.board_plays else None
     for p in order:
         cards = tuple(p.cards) if board is None else (*p.cards, *board)  # h.playing_cards(p)
-        complete = 5 <= len(cards) <= 9
+        complete = 5 <= len(cards) <= 9 or h.complete(cards)
         hv = evaluate(cards, high_rank, wild=wild) if high_rank and complete else None
         lv = evaluate(cards, low_rank, wild=wild) if low_rank and complete else None
         highs[p.index] = hv
@@ -279,7 +279,7 @@ def _shows_requirement(h: Hand, p: Player) -> bool:
     cards = h.playing_cards(p)
     if req is None:
         return True
-    if len(cards) < 5:
+    if not h.complete(cards):
         return False
     return meets(cards, req, h.high_ranking(), h.wild_cards())
 

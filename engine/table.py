@@ -1240,7 +1240,7 @@ class Table:
         if p is None or hand is None or self._choosing is not None:
             return PrivateView(index, s.player_id, (), None, None, (), (), decision)
         high = low = None
-        if not p.folded and len(hand.playing_cards(p)) >= 5:
+        if not p.folded and hand.complete(hand.playing_cards(p)):
             hv = hand.high_value(p)
             lv = hand.low_value(p)
             high = None if hv is None else hv.name

@@ -21,6 +21,7 @@ from engine import (
 )
 from engine import events as ev
 from engine.cards import parse_cards
+from engine.hands import HandValue, Ranking, evaluate
 from engine.modifiers import apply_modifiers
 from engine.variants import get_variant
 from tests.engine.engine_helpers import check_result, deck_for, make_table, play, play_random_hand
@@ -202,3 +203,54 @@ def test_no_five_in_a_row_keeps_every_card_accounted_for_at_a_full_table() -> No
             check_result(table)
             held_back += sum(isinstance(e, ev.LastCardDealt) for e in table.events)
     assert held_back > 0
+
+
+def _check_down(table: Table) -> None:
+    """Call or check every bet and stand pat in every draw until the hand ends."""
+    while table.in_hand:
+        decision = table.pending[0]
+        if decision.kind.value == "bet":
+            action = Check() if decision.legal.can_check else Call()
+        else:
+            action = Discard()
+        table.act(decision.seat, action)
+
+
+def test_fewer_cards_three_card_triple_draw_california_lowball_kings_wild() -> None:
+    # Seeds, ad hoc variants: any game may be changed by players' whim, more or fewer cards
+    # among the changes, and a game is announced by its name and its changes, the example
+    # being a three-card triple-draw California lowball with kings wild.
+    keys = ["cards:3", "draws:3", "wild:13"]
+    modified = apply_modifiers(get_variant("california-lowball").rules, keys)
+    rules = modified.rules
+    assert rules.name == "Three-card triple-draw California lowball, kings wild"
+    assert rules.min_hand_size == 3 and rules.draws == 3 and modified.warnings == ()
+    table = make_table(["a", "b"], variant="california-lowball", variant_options=tuple(keys))
+    table.start_hand(RNG, deck_for(["3c 2d Kh", "4c 4d 2h"]))
+    # The wild king becomes the ace the hand lacks: three-two-ace, the best three-card low.
+    assert table.private_view("a").low == "Three-two low"
+    assert table.private_view("b").low == "Pair of fours"
+    _check_down(table)
+    assert [s.seat for s in table.result.pots[0].shares] == [0]
+    assert all(len(shown.cards) == 3 for shown in table.result.shown)
+
+    # Short hands rank by their groups only: no straight or flush in three cards.
+    def high(cards: str) -> HandValue:
+        return evaluate(parse_cards(cards), Ranking.HIGH)
+
+    assert high("7h 6h 5h").name == "Seven-high"
+    assert high("2c 2d 3s") > high("Ah Kh Qh")
+    assert high("Kc Kd Ks") > high("Ac Ad Ks")
+    assert evaluate(parse_cards("Ac 3d 2h"), Ranking.DEUCE_TO_SEVEN).name == "Ace-three low"
+    # A jacks-or-better opening counts a short hand's pair with no kicker to compare.
+    table = make_table(["a", "b"], variant="jacks-or-better", variant_options=("cards:3",))
+    table.start_hand(RNG, deck_for(["Jc Jd 2h", "Tc Td As"]))
+    assert table.pending[0].legal.min_to is not None  # a may open
+    table.act("a", Check())
+    assert table.pending[0].legal.min_to is None  # b, with tens, may not
+    # The guideline warning on big hands, and what cannot be changed.
+    assert apply_modifiers(get_variant("five-card-draw").rules, ["cards:9"]).warnings == (
+        "9 cards per player usually make a poor game",
+    )
+    with pytest.raises(ValueError, match="rollout"):
+        get_variant("shotgun").build(["cards:3"])
