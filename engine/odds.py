@@ -501,7 +501,11 @@ class DrawOdds:
 
     @property
     def outcomes(self) -> tuple[tuple[HandValue, int], ...]:
-        """Each final value that can come, with its number of sets, best first."""
+        """Each final value that can come, with its number of sets, best first.
+
+        A value stands for every hand that ties it; its :attr:`HandValue.cards`
+        are those of one such hand, not necessarily one this draw can make.
+        """
         return self._outcomes
 
     @property
@@ -777,7 +781,7 @@ def best_draws(
       all five-card hands of the deck that the final hand beats (ties half);
       in a high-low game, the sum of that for the high half and for the low
       half (where a low that does not qualify counts 0);
-    * with ``against`` (a five-card hand): the number of sets that beat it,
+    * with ``against`` (a five-card hand, or its value): the number of sets that beat it,
       in a high-low game summed over both halves (a low must qualify to
       beat it), then the number that tie it, then strength as above.
 
@@ -797,9 +801,15 @@ def best_draws(
     current = evaluate(deal.hand, deal.ranking, wild=deal.wild)
     high_target: HandValue | None = None
     low_target: HandValue | None = None
-    if against is not None:
-        if isinstance(against, HandValue):
-            raise TypeError("against must be the five cards of the hand to beat")
+    if isinstance(against, HandValue):
+        if low_member is not None:
+            raise ValueError("in a high-low game, against must be the five cards to beat")
+        if against.ranking is not deal.ranking:
+            raise ValueError(
+                f"against is a {against.ranking.value} hand, the draws are for {deal.ranking.value}"
+            )
+        high_target = against
+    elif against is not None:
         target = _cards(against, "target hand")
         high_target = evaluate(target, deal.ranking, wild=deal.wild)
         if low_member is not None:
