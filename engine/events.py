@@ -743,6 +743,21 @@ class LastCardDealt(Event):
 
 @fast_init
 @dataclass(frozen=True, slots=True)
+class Misdeal(Event):
+    """The deal had to be abandoned before any card or chip moved, and the same ``dealer``
+    deals again from a fresh shuffle; forced bets are paid once, by the new deal. ``case``:
+    ``"imperfect-pack"`` (the cards to deal were not exactly the game's pack) or
+    ``"too-many-hands"`` (the game cannot be dealt to this many players); ``reason`` says
+    what was wrong."""
+
+    type: ClassVar[str] = "misdeal"
+    dealer: int
+    case: str
+    reason: str
+
+
+@fast_init
+@dataclass(frozen=True, slots=True)
 class HandEnded(Event):
     """The hand is over; ``stacks`` holds ``(seat, stack)`` for every player dealt in, and
     ``carried`` the chips left in the middle for the next deal."""

@@ -337,6 +337,25 @@ def _shuffle(pack: Sequence[Card], rng: random.Random) -> tuple[Card, ...]:
     return tuple(order)
 
 
+_PACKS: dict[object, frozenset[Card]] = {}
+
+
+def _imperfect(rules: GameRules, deck: Sequence[Card]) -> str | None:
+    """What is wrong with ``deck`` as the pack of ``rules`` (``None`` when it is exactly that
+    pack): a deal restored from an old or damaged record can be."""
+    kind = rules.deck
+    pack = _PACKS.get(kind)
+    if pack is None:
+        pack = _PACKS[kind] = frozenset(kind.cards())
+    if len(deck) == len(pack) and pack == frozenset(deck):
+        return None
+    if len(set(deck)) != len(deck):
+        return "a card appears twice in the pack"
+    if not pack.issuperset(deck):
+        return f"the pack holds cards that are not in the {len(pack)}-card pack"
+    return f"the pack has {len(deck)} cards instead of {len(pack)}"
+
+
 def _derive(config: TableConfig) -> _Derived:
     """What a table derives from its configuration (cached: configurations are immutable)."""
     derived = _DERIVED.get(config)
@@ -408,6 +427,8 @@ class Table:
         # game of the current hand (slug, modifiers, chooser's seat), and a Diablo game that
         # goes on until its opener wins.
         self._choosing: tuple[int, int, tuple[Card, ...] | None, list[int]] | None = None
+        # A misdeal found before the dealer chose again, told with the deal that follows.
+        self._misdeal: ev.Misdeal | None = None
         self._current_choice: tuple[str, tuple[str, ...], int] | None = None
         self.dc_lock: tuple[str, tuple[str, ...], int] | None = None
         # Persistence: the state when the current hand began, and the operations since.
@@ -812,6 +833,13 @@ class Table:
     ) -> tuple[ev.Event, ...]:
         button = self.button
         assert button is not None
+        misdeal, self._misdeal = self._misdeal, None
+        problem = _imperfect(rules, deck)
+        if problem is not None:
+            # The seeds' imperfect pack: the deal is void and the same dealer deals again from
+            # a new shuffle of a proper pack (derived from the seed, so a replay agrees).
+            misdeal = ev.Misdeal(button, "imperfect-pack", problem)
+            deck = _shuffle(rules.deck.cards(), random.Random(seed))
         # Clockwise from the dealer's left (``players`` lists seats in ascending order).
         left = bisect_right(players, button)
         order = players[left:] + players[:left]
@@ -859,6 +887,8 @@ class Table:
         if self.hand is not None and self.hand.over:
             self._previous_result = self.hand.result
         self.hand = hand
+        if misdeal is not None:
+            hand.events.append(misdeal)
         if chosen is not None:
             hand.events.append(chosen)
         hand.start()
@@ -883,11 +913,22 @@ class Table:
         self.button = self._next_button(players)
         if self.dc_lock is not None:
             slug, modifiers, chooser = self.dc_lock
-            rules = self._compose(slug, modifiers)
-            chosen = ev.GameChosen(chooser, slug, modifiers, rules.name, continued=True)
-            self._current_choice = self.dc_lock
-            deck = self._deck_for(rules, preset, seed)
-            return self._deal(rules, deck, seed, players, chosen)
+            try:
+                rules: GameRules | None = self._compose(slug, modifiers)
+            except ValueError as error:
+                rules, reason = None, f"the game can no longer be dealt: {error}"
+            else:
+                assert rules is not None
+                reason = f"{rules.name} can be dealt to at most {rules.max_players} players"
+                if len(players) <= rules.max_players:
+                    chosen = ev.GameChosen(chooser, slug, modifiers, rules.name, continued=True)
+                    self._current_choice = self.dc_lock
+                    deck = self._deck_for(rules, preset, seed)
+                    return self._deal(rules, deck, seed, players, chosen)
+            # The game that goes on cannot be dealt to everyone now seated: a misdeal. The
+            # pot it was played for stays, and the dealer chooses a game that can be dealt.
+            self._misdeal = ev.Misdeal(self.button, "too-many-hands", reason)
+            self.dc_lock = None
         self._choosing = (self.button, seed, preset, players)
         return ()
 

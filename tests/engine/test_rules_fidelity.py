@@ -11,6 +11,7 @@ from engine import (
     Bet,
     Call,
     Check,
+    ChooseGame,
     Discard,
     Fold,
     ForcedBets,
@@ -24,7 +25,14 @@ from engine.cards import parse_cards
 from engine.hands import HandValue, Ranking, evaluate
 from engine.modifiers import apply_modifiers
 from engine.variants import get_variant
-from tests.engine.engine_helpers import check_result, deck_for, make_table, play, play_random_hand
+from tests.engine.engine_helpers import (
+    check_cards,
+    check_result,
+    deck_for,
+    make_table,
+    play,
+    play_random_hand,
+)
 
 RNG = random.Random(17)
 
@@ -254,3 +262,51 @@ def test_fewer_cards_three_card_triple_draw_california_lowball_kings_wild() -> N
     )
     with pytest.raises(ValueError, match="rollout"):
         get_variant("shotgun").build(["cards:3"])
+
+
+def test_misdeals_that_can_happen_online_void_the_deal_and_the_dealer_deals_again() -> None:
+    # Seeds, misdeals: after a misdeal the cards are shuffled anew and the same dealer deals
+    # again. Among the cases: a faulty pack (a card missing or doubled) and the wrong number
+    # of hands dealt. A program cannot expose or miscount cards, but a deal restored from a
+    # damaged record can hold a faulty pack, and a game carried on can meet more players
+    # than it can be dealt to.
+    table = make_table(["a", "b"])
+    table.start_hand(RNG)
+    snapshot = table.to_dict()
+    deck = snapshot["journal"][0]["deck"]
+    for damage, reason in (
+        ([deck[0], *deck[:-1]], "a card appears twice"),
+        (deck[:-1], "51 cards instead of 52"),
+    ):
+        snapshot["journal"][0]["deck"] = damage
+        restored = Table.from_dict(snapshot)
+        misdeal = restored.events[0]
+        assert isinstance(misdeal, ev.Misdeal) and misdeal.case == "imperfect-pack"
+        assert reason in misdeal.reason and misdeal.dealer == table.button
+        assert restored.button == table.button  # the same dealer deals again
+        assert sorted(restored.hand.setup.deck) == sorted(table.hand.setup.deck)
+        antes = [e for e in restored.events if isinstance(e, ev.ForcedBet)]
+        assert [e.amount for e in antes] == [1, 1]  # the antes are paid once
+        assert restored.chips() == table.chips()
+        check_cards(restored)
+
+    # A dealer's-choice game that goes on (Diablo, until its opener wins) cannot be dealt to
+    # a player who sat down meanwhile: seven cards each leave room for seven players only.
+    names = [f"p{i}" for i in range(7)]
+    table = make_table(names, dealers_choice=True, seats=8)
+    table.start_hand(RNG)
+    table.act(table.pending[0].seat, ChooseGame("diablo", ("cards:7",)))
+    assert table.hand.rules.max_players == 7
+    _pass_out(table)
+    assert table.dc_lock is not None and table.carried > 0
+    carried = table.carried
+    table.sit("late", 100)
+    events = table.start_hand(RNG)
+    assert events == () and table.dc_lock is None
+    decision = table.pending[0]
+    assert decision.kind.value == "choose-game"
+    events = table.act(decision.seat, ChooseGame("five-card-draw", ()))
+    misdeal = next(e for e in events if isinstance(e, ev.Misdeal))
+    assert misdeal.case == "too-many-hands" and "at most 7 players" in misdeal.reason
+    assert misdeal.dealer == decision.seat == table.button
+    assert len(table.hand.players) == 8 and table.hand.carried >= carried
