@@ -247,8 +247,11 @@ def _toml(value: Any) -> str:
 def _cards(view: ev.Event | ev.Masked, name: str) -> str:
     """A card field as PHH writes it: the cards, or ``??`` for each one the viewer can't see."""
     if isinstance(view, ev.Masked):
-        return "??" * view.counts.get(name, 0)
-    value = getattr(view, name)
+        if name in view.counts:
+            return "??" * view.counts[name]
+        value = view.shown[name]
+    else:
+        value = getattr(view, name)
     cards = value if isinstance(value, tuple) else (value,)
     return "".join(str(card) for card in cards)
 
@@ -356,6 +359,10 @@ class _Writer:
                     raise PhhUnsupported("a draw gave a different number of cards than discarded")
                 if received:
                     deals.append(f"d dh {p} {_cards(view, 'received')}")
+            elif kind is ev.BosnianKept and not self.strict:
+                # The kept card joins the hand: dealt, as PHH sees it.
+                self.note(self.describe(event, view))
+                self.actions.append(f"d dh {self.player(seat)} {_cards(view, 'kept')}")
             elif kind is ev.Shown:
                 self.actions.append(f"{self.player(seat)} sm {_cards(view, 'cards')}")
             elif self.strict:
@@ -532,7 +539,7 @@ def export_phh(
     if options:
         lines.append(f"_options = {_toml(list(options))}")
     if code is None:
-        if header.variant in (None, config.variant) and chosen is None:
+        if header.variant in (None, config.variant):
             lines.append(f"_structure = {_toml(config.stakes[0].label)}")
         lines.append(f"_no_phh_code = {_toml(reason)}")
     return "\n".join(lines) + "\n"
