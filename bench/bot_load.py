@@ -216,22 +216,20 @@ def _bot_stats(bot: Any, deep: bool, timing: _Timing) -> dict[str, Any]:
     }
     stats["tasks"] = len(asyncio.all_tasks())
     stats["cached_messages"] = len(state._messages or ())
-    cog = bot.get_cog("Poker")
-    if cog is not None:
-        stats["tables"] = len(cog.service.tables)
-        stats["dm_channels"] = len(cog._dm_channels)
+    service = getattr(bot, "tables", None)
+    if service is not None:
+        stats["tables"] = len(service.tables)
+        stats["dm_channels"] = len(bot.presenter.dm_channels)
         if deep:
             seen: set[int] = set()
             # Shared, process-wide objects (variants, rules, the card deck) count once, not
             # per table: walk one table first and report it apart.
             sizes = []
-            for live in cog.service.tables.values():
+            for live in service.tables.values():
                 roots = [live.engine, live.meta, live.settings, live.last_private, live.version()]
                 sizes.append(_deep_size(roots, seen))
             stats["table_bytes"] = sizes
-            stats["state_json_bytes"] = [
-                len(live.state_json()) for live in cog.service.tables.values()
-            ]
+            stats["state_json_bytes"] = [len(live.state_json()) for live in service.tables.values()]
     if deep:
         started = time.perf_counter()
         gc.collect()

@@ -1,4 +1,9 @@
-"""The bot object: owns the database and the table service, loads the cogs, syncs commands."""
+"""The bot object: owns the database, the table service and its presenter; loads the cogs,
+syncs the commands, and answers every app command's error in one place (:class:`PokerTree`).
+
+Every cog is typed with :class:`PokerBot` (``discord.Interaction[PokerBot]``) and reaches the
+services as ``bot.db``, ``bot.tables`` and ``bot.presenter``.
+"""
 
 from __future__ import annotations
 
@@ -6,27 +11,70 @@ import gc
 import logging
 
 import discord
+from discord import app_commands
 from discord.ext import commands
 
+from cogs import kit
 from cogs.config import Settings
-from data import Database
+from cogs.errors import Refusal
+from cogs.presenter import TablePresenter
+from cogs.table_service import TableService
+from data import Database, DataError
 
 log = logging.getLogger("poker")
 
-EXTENSIONS = ("cogs.economy", "cogs.poker", "cogs.history")
+EXTENSIONS = ("cogs.economy", "cogs.poker", "cogs.routing", "cogs.history")
+"""The cogs: slash commands by theme, and the router of the table's components."""
 
 GC_THRESHOLDS = (2000, 10, 100)
 """The garbage collector's thresholds once the bot is up (Python's defaults: 700, 10, 10)."""
+
+
+class PokerTree(app_commands.CommandTree["PokerBot"]):
+    """The bot's one handler of app-command errors.
+
+    A :class:`~cogs.errors.Refusal` (and Discord's own checks: permissions, DMs, option
+    values) is answered ephemerally with its reason; anything else is a bug: logged with its
+    traceback, and the user only hears that nothing was done.
+    """
+
+    async def on_error(
+        self, interaction: discord.Interaction[PokerBot], error: app_commands.AppCommandError
+    ) -> None:
+        original: BaseException = error
+        if isinstance(error, app_commands.CommandInvokeError):
+            original = error.original
+        if isinstance(original, Refusal):
+            reason = str(original)
+        elif isinstance(original, app_commands.MissingPermissions):
+            reason = "You need the **Manage Server** permission to use this command."
+        elif isinstance(original, app_commands.NoPrivateMessage):
+            reason = "This command works in a server, not in DMs."
+        elif isinstance(original, app_commands.TransformerError):
+            if original.type is discord.AppCommandOptionType.user:
+                reason = "That user is not a member of this server."
+            else:
+                reason = f"{original.value!r} is not a valid value here."
+        elif isinstance(original, DataError):
+            reason = f"That didn't work: {original}."
+        else:
+            command = interaction.command.qualified_name if interaction.command else "?"
+            log.error("/%s failed", command, exc_info=original)
+            reason = "Something went wrong on our side. Please try again in a moment."
+        await kit.reply(interaction, reason)
 
 
 class PokerBot(commands.Bot):
     """A ``commands.Bot`` with the project's services attached.
 
     ``db`` is opened in :meth:`setup_hook` (so it lives on the bot's event loop) and closed in
-    :meth:`close`. Cogs reach it as ``bot.db``.
+    :meth:`close`; ``tables`` (every open table) and ``presenter`` (showing them in Discord)
+    are made next to it, and the open tables are restored before any cog loads.
     """
 
     db: Database
+    tables: TableService
+    presenter: TablePresenter
 
     def __init__(self, settings: Settings, **kwargs: object) -> None:
         # Everything arrives as interactions: the bot needs no message events and no message
@@ -38,7 +86,9 @@ class PokerBot(commands.Bot):
         intents.dm_typing = False
         kwargs.setdefault("max_messages", None)
         super().__init__(
-            command_prefix=commands.when_mentioned,
+            # Slash commands only: no prefix (and no message events to read one from).
+            command_prefix=(),
+            tree_cls=PokerTree,
             intents=intents,
             help_command=None,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False),
@@ -48,6 +98,13 @@ class PokerBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         self.db = await Database.open(self.settings.database_path)
+        self.presenter = TablePresenter(self)
+        self.tables = TableService(self.db, self.presenter)
+        restored = await self.tables.restore()
+        # The process may have died after saving a change but before showing it: bring every
+        # table message up to date (REST works here: setup_hook runs after login).
+        for live in restored:
+            self.presenter.spawn(self.presenter.refresh(live))
         for name in EXTENSIONS:
             await self.load_extension(name)
         if self.settings.dev_guild_id:
@@ -72,6 +129,9 @@ class PokerBot(commands.Bot):
     async def close(self) -> None:
         for name in list(self.extensions):
             await self.unload_extension(name)
+        if hasattr(self, "tables"):
+            await self.tables.shutdown()
+            self.presenter.close()
         await super().close()
         if hasattr(self, "db"):
             await self.db.close()

@@ -24,13 +24,17 @@ import json
 import logging
 import time
 from collections.abc import Callable
-from typing import Any, Final, cast
+from typing import TYPE_CHECKING, Any, Final
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.app import PokerBot
+from cogs import kit
+from cogs.errors import Refusal
+from cogs.kit import BLUE, GOLD, GREEN, GREY, NO_PINGS, RED, signed
+from cogs.kit import chips as fmt
+from cogs.kit import when as timestamp
 from cogs.ui.paginator import (
     PageContent,
     PageRefused,
@@ -43,12 +47,16 @@ from data import (
     ChipAudit,
     Cooldown,
     Database,
-    DataError,
     GuildSettings,
     InsufficientFunds,
     LeaderboardEntry,
     PlayerStats,
 )
+
+if TYPE_CHECKING:
+    from cogs.app import PokerBot
+
+Interaction = discord.Interaction["PokerBot"]
 
 log = logging.getLogger("poker.economy")
 
@@ -62,13 +70,6 @@ PAGE_SIZE: Final = 10
 LEADERBOARD_PAGES: Final = "leaderboard"
 ADMIN_LOG_PAGES: Final = "adminlog"
 
-GOLD: Final = discord.Colour(0xF1C40F)
-GREEN: Final = discord.Colour(0x2ECC71)
-RED: Final = discord.Colour(0xE74C3C)
-BLUE: Final = discord.Colour(0x3498DB)
-GREY: Final = discord.Colour(0x95A5A6)
-
-NO_PINGS: Final = discord.AllowedMentions.none()
 MANAGE_SERVER: Final = discord.Permissions(manage_guild=True)
 
 _SETTING_NAMES: Final = {
@@ -79,28 +80,9 @@ _SETTING_NAMES: Final = {
 _LOG_LABELS: Final = {**_SETTING_NAMES, "table_defaults": "Table defaults"}
 
 
-class Refusal(app_commands.AppCommandError):
-    """A command refused on purpose: ``str(exc)`` is told to the user ephemerally."""
-
-
 # ------------------------------------------------------------------------------------------
 # Formatting (pure)
 # ------------------------------------------------------------------------------------------
-
-
-def fmt(amount: int) -> str:
-    """Chips with thousands separators: ``12,345``."""
-    return f"{amount:,}"
-
-
-def signed(amount: int) -> str:
-    """``+1,200``, ``-300``, ``0``."""
-    return f"+{amount:,}" if amount > 0 else f"{amount:,}"
-
-
-def timestamp(unix: float, style: str = "R") -> str:
-    """A Discord timestamp (``<t:unix:R>`` shows "in 3 hours" in each reader's locale)."""
-    return f"<t:{int(unix)}:{style}>"
 
 
 def hours(seconds: int) -> str:
@@ -247,19 +229,17 @@ def admin_log_line(entry: AdminLogEntry) -> str:
 # ------------------------------------------------------------------------------------------
 
 
-def _db(interaction: discord.Interaction[Any]) -> Database:
-    return cast(PokerBot, interaction.client).db
+def _db(interaction: Interaction) -> Database:
+    return interaction.client.db
 
 
-def _guild_key(interaction: discord.Interaction[Any], key: str) -> int:
+def _guild_key(interaction: Interaction, key: str) -> int:
     if interaction.guild_id is None or str(interaction.guild_id) != key:
         raise PageRefused("This list belongs to another server.")
     return interaction.guild_id
 
 
-async def leaderboard_page(
-    interaction: discord.Interaction[Any], key: str, offset: int
-) -> PageContent:
+async def leaderboard_page(interaction: Interaction, key: str, offset: int) -> PageContent:
     guild_id = _guild_key(interaction, key)
     page = await _db(interaction).leaderboard(guild_id, offset=offset, limit=PAGE_SIZE)
     name = interaction.guild.name if interaction.guild is not None else "this server"
@@ -273,9 +253,7 @@ async def leaderboard_page(
     return PageContent(embed, page.offset, page.limit, page.total)
 
 
-async def admin_log_page(
-    interaction: discord.Interaction[Any], key: str, offset: int
-) -> PageContent:
+async def admin_log_page(interaction: Interaction, key: str, offset: int) -> PageContent:
     guild_id = _guild_key(interaction, key)
     if not interaction.permissions.manage_guild:
         raise PageRefused("You need the Manage Server permission to read the admin log.")
@@ -348,52 +326,13 @@ class Economy(commands.Cog):
 
     async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
         if interaction.guild is None:
-            raise Refusal("Economy commands work in a server the bot is in, not in DMs.")
+            # A check must raise an AppCommandError to reach the bot's error handler.
+            raise app_commands.NoPrivateMessage()
         return True
-
-    async def cog_app_command_error(
-        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
-    ) -> None:
-        original: BaseException = error
-        if isinstance(error, app_commands.CommandInvokeError):
-            original = error.original
-        if isinstance(original, Refusal | PageRefused):
-            reason = str(original)
-        elif isinstance(original, app_commands.MissingPermissions):
-            reason = "You need the **Manage Server** permission to use this command."
-        elif isinstance(original, app_commands.NoPrivateMessage):
-            reason = "This command works in a server, not in DMs."
-        elif isinstance(original, app_commands.TransformerError):
-            if original.type is discord.AppCommandOptionType.user:
-                reason = "That user is not a member of this server."
-            else:
-                reason = f"{original.value!r} is not a valid value here."
-        elif isinstance(original, DataError):
-            reason = f"That didn't work: {original}."
-        else:
-            log.error(
-                "/%s failed",
-                interaction.command.qualified_name if interaction.command else "?",
-                exc_info=original,
-            )
-            reason = "Something went wrong on our side. Please try again in a moment."
-        await self._tell(interaction, reason)
-
-    async def _tell(self, interaction: discord.Interaction[Any], text: str) -> None:
-        """An ephemeral answer, whether or not the interaction was already answered."""
-        try:
-            if interaction.response.is_done():
-                await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_PINGS)
-            else:
-                await interaction.response.send_message(
-                    text, ephemeral=True, allowed_mentions=NO_PINGS
-                )
-        except discord.HTTPException:
-            log.warning("could not answer interaction %s", interaction.id, exc_info=True)
 
     async def _send(
         self,
-        interaction: discord.Interaction[Any],
+        interaction: Interaction,
         embed: discord.Embed,
         *,
         ephemeral: bool = False,
@@ -413,7 +352,7 @@ class Economy(commands.Cog):
                 )
         except discord.HTTPException:
             log.warning("could not send the reply to interaction %s", interaction.id, exc_info=True)
-            await self._tell(
+            await kit.reply(
                 interaction,
                 "Done, but Discord refused the reply. Nothing needs repeating: "
                 "check `/balance` or `/chips log`."
@@ -422,7 +361,7 @@ class Economy(commands.Cog):
             )
 
     @staticmethod
-    def _guild(interaction: discord.Interaction[Any]) -> discord.Guild:
+    def _guild(interaction: Interaction) -> discord.Guild:
         if interaction.guild is None:  # interaction_check already refused this
             raise Refusal("This command works in a server, not in DMs.")
         return interaction.guild
@@ -442,9 +381,7 @@ class Economy(commands.Cog):
     @app_commands.command(name="balance", description="Show a bankroll and the chips on tables.")
     @app_commands.describe(member="Whose chips to show (default: yours).")
     @app_commands.guild_only()
-    async def balance(
-        self, interaction: discord.Interaction, member: discord.Member | None = None
-    ) -> None:
+    async def balance(self, interaction: Interaction, member: discord.Member | None = None) -> None:
         """Public. Creates the member's account (with the starting bankroll) on first use."""
         guild = self._guild(interaction)
         target = _member(member or interaction.user, action="show")
@@ -461,7 +398,7 @@ class Economy(commands.Cog):
 
     @app_commands.command(name="daily", description="Claim this server's daily chip bonus.")
     @app_commands.guild_only()
-    async def daily(self, interaction: discord.Interaction) -> None:
+    async def daily(self, interaction: Interaction) -> None:
         """Public on success; the cooldown answer is ephemeral and says when to come back."""
         guild = self._guild(interaction)
         settings = await self.db.get_settings(guild.id)
@@ -487,7 +424,7 @@ class Economy(commands.Cog):
         name="leaderboard", description="Top bankrolls plus chips on tables, 10 per page."
     )
     @app_commands.guild_only()
-    async def leaderboard(self, interaction: discord.Interaction) -> None:
+    async def leaderboard(self, interaction: Interaction) -> None:
         """Public; anyone may press Previous/Next (the message is edited in place)."""
         guild = self._guild(interaction)
         await send_paginated(interaction, LEADERBOARD_PAGES, str(guild.id))
@@ -497,9 +434,7 @@ class Economy(commands.Cog):
     )
     @app_commands.describe(member="Whose stats to show (default: yours).")
     @app_commands.guild_only()
-    async def stats(
-        self, interaction: discord.Interaction, member: discord.Member | None = None
-    ) -> None:
+    async def stats(self, interaction: Interaction, member: discord.Member | None = None) -> None:
         """Public."""
         guild = self._guild(interaction)
         target = _member(member or interaction.user, action="show")
@@ -517,7 +452,7 @@ class Economy(commands.Cog):
     @app_commands.checks.has_permissions(manage_guild=True)
     async def chips_grant(
         self,
-        interaction: discord.Interaction,
+        interaction: Interaction,
         member: discord.Member,
         amount: app_commands.Range[int, 1, MAX_CHIPS],
         note: app_commands.Range[str, 1, MAX_NOTE] | None = None,
@@ -556,7 +491,7 @@ class Economy(commands.Cog):
     @app_commands.checks.has_permissions(manage_guild=True)
     async def chips_set(
         self,
-        interaction: discord.Interaction,
+        interaction: Interaction,
         member: discord.Member,
         amount: app_commands.Range[int, 0, MAX_CHIPS],
         note: app_commands.Range[str, 1, MAX_NOTE] | None = None,
@@ -597,7 +532,7 @@ class Economy(commands.Cog):
     @app_commands.checks.has_permissions(manage_guild=True)
     async def chips_remove(
         self,
-        interaction: discord.Interaction,
+        interaction: Interaction,
         member: discord.Member,
         amount: app_commands.Range[int, 1, MAX_CHIPS],
         note: app_commands.Range[str, 1, MAX_NOTE] | None = None,
@@ -635,7 +570,7 @@ class Economy(commands.Cog):
 
     @chips_group.command(name="log", description="Recent admin changes (grants, sets, settings).")
     @app_commands.checks.has_permissions(manage_guild=True)
-    async def chips_log(self, interaction: discord.Interaction) -> None:
+    async def chips_log(self, interaction: Interaction) -> None:
         """Ephemeral, paginated; only the admin who opened it can page."""
         guild = self._guild(interaction)
         await send_paginated(
@@ -661,7 +596,7 @@ class Economy(commands.Cog):
     @app_commands.checks.has_permissions(manage_guild=True)
     async def server_settings(
         self,
-        interaction: discord.Interaction,
+        interaction: Interaction,
         starting_bankroll: app_commands.Range[int, 0, MAX_CHIPS] | None = None,
         daily_amount: app_commands.Range[int, 0, MAX_CHIPS] | None = None,
         daily_cooldown_hours: app_commands.Range[int, MIN_COOLDOWN_HOURS, MAX_COOLDOWN_HOURS]
@@ -712,7 +647,7 @@ class Economy(commands.Cog):
         name="audit", description="Check that every chip issued is in a bankroll or on a table."
     )
     @app_commands.checks.has_permissions(manage_guild=True)
-    async def server_audit(self, interaction: discord.Interaction) -> None:
+    async def server_audit(self, interaction: Interaction) -> None:
         """Ephemeral. Reads the whole ledger, so it defers first."""
         guild = self._guild(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
@@ -720,8 +655,8 @@ class Economy(commands.Cog):
         await self._send(interaction, audit_embed(audit), ephemeral=True)
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: PokerBot) -> None:
     setup_paginator(bot)
     register_pages(LEADERBOARD_PAGES, leaderboard_page)
     register_pages(ADMIN_LOG_PAGES, admin_log_page)
-    await bot.add_cog(Economy(cast(PokerBot, bot)))
+    await bot.add_cog(Economy(bot))

@@ -1,186 +1,75 @@
-"""Live tables: engine tables held in memory, one lock each, saved to SQLite after every change.
+"""The table service: every open table, one lock each, saved to SQLite after every change.
 
-This module coordinates the engine (every poker rule) with the data layer (every chip and
-every byte on disk). It makes no Discord calls: after something changes it hands an
-:class:`Outcome` to a :class:`Presenter` (the poker cog), which shows it in Discord.
+It joins the engine (every poker rule) to the data layer (every chip and byte on disk) and
+makes no Discord call: each change is handed as an :class:`~cogs.live_table.Outcome` to the
+presenter (:class:`cogs.presenter.TablePresenter`). The bot owns one, as ``bot.tables``.
 
-Crash safety: the table's engine snapshot is saved in the same transaction as the chips it
-moves (buy-ins, cash-outs) or with the hand's new events (every action). On start-up
-:meth:`TableService.restore` rebuilds every open table from its last snapshot.
+Legality has one source, the engine. Its refusals (:class:`engine.IllegalAction`,
+:class:`engine.TableError`) and the data layer's (:class:`data.DataError`) come back as a
+:class:`~cogs.errors.TableProblem` worded for the player who asked; anything else is a bug.
 
-Fair shuffles: each deck is shuffled with :mod:`secrets`; before the first action the table
-shows SHA-256 of the deck order, the reshuffle seed and a secret salt, and all three are
-revealed in the hand history once the hand is over (``/poker verify``).
+Crash safety: the engine snapshot is saved in the same transaction as the chips it moves or
+with the hand's new events; :meth:`TableService.restore` rebuilds every open table from it.
+Fair shuffles: decks come from :mod:`secrets`, and the deck's commitment
+(:class:`engine.commitment.DeckRecord`) is shown before the first action (``/poker verify``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 import json
 import logging
 import random
+import re
 import secrets
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 import orjson
 
 import engine
+from cogs.errors import TableProblem
+from cogs.live_table import HandInfo, LiveTable, Meta, Outcome, Presenter, TableSettings
 from data import Database, DataError, HandEventIn, PlayerHandResult
-from engine import Action, HandResult, Table, TableConfig
+from engine import Action, HandResult, IllegalAction, Table, TableConfig, TableError
+from engine.commitment import DeckRecord
 
 log = logging.getLogger("poker.tables")
 
-
-class TableProblem(Exception):
-    """A request that cannot be done, with a reason fit to show the player."""
+__all__ = ["StalePress", "TableProblem", "TableService", "refusal"]
 
 
-# Errors that mean "refused, nothing changed": the engine's and the data layer's.
-REFUSED: tuple[type[Exception], ...] = (ValueError, DataError)
+class StalePress(TableProblem):
+    """A button of an older state of the table: the message it was on needs redrawing."""
 
 
-@dataclass
-class TableSettings:
-    """Bot-side settings of one table (the engine's :class:`TableConfig` holds the rules)."""
-
-    min_buy_in: int
-    max_buy_in: int
-    action_seconds: int = 60
-    auto_deal_seconds: int = 8
-
-    def describe(self) -> str:
-        deal = f"next hand after {self.auto_deal_seconds}s" if self.auto_deal_seconds else "manual"
-        return (
-            f"Buy-in {self.min_buy_in:,}–{self.max_buy_in:,} · {self.action_seconds}s to act"
-            f" · {deal}"
-        )
+# Errors that mean "refused, nothing changed": the engine's and the data layer's. A bare
+# ValueError is not one of them: from here it can only be a bug.
+REFUSED: tuple[type[Exception], ...] = (IllegalAction, TableError, DataError)
 
 
-@dataclass
-class HandInfo:
-    """What the bot remembers about the hand in progress."""
+def refusal(exc: Exception, user_id: int | None = None) -> TableProblem:
+    """The engine's or the data layer's reason, as a sentence to the player who asked.
 
-    hand_id: int
-    commitment: str
-    start_stacks: dict[str, int]
-    saved_events: int
-    carried_before: int = 0
+    The engine names players by id; the one asking is "you".
 
-
-@dataclass
-class Meta:
-    """Persisted beside the engine snapshot: names, message ids, timers' bookkeeping."""
-
-    names: dict[str, str] = field(default_factory=dict)
-    message_id: int | None = None
-    hand: HandInfo | None = None
-    misses: dict[str, int] = field(default_factory=dict)
-    dm_closed: list[str] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
-    # Stacks of players who left during a hand, taken from the engine but not yet paid into
-    # their bankrolls: a restart pays them (see TableService._pay_leavers).
-    owed: dict[str, int] = field(default_factory=dict)
-    # The last hand number recorded in the database (a dealer's-choice deal is recorded only
-    # once the game is chosen and the cards are dealt).
-    recorded: int = 0
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Meta:
-        hand = data.get("hand")
-        return cls(
-            names=dict(data.get("names", {})),
-            message_id=data.get("message_id"),
-            hand=HandInfo(**hand) if hand else None,
-            misses=dict(data.get("misses", {})),
-            dm_closed=list(data.get("dm_closed", [])),
-            notes=list(data.get("notes", [])),
-            owed={k: int(v) for k, v in data.get("owed", {}).items()},
-            recorded=int(data.get("recorded", 0)),
-        )
-
-
-@dataclass
-class Outcome:
-    """What one change did, for the presenter."""
-
-    events: tuple[engine.Event, ...] = ()
-    result: HandResult | None = None
-    private_changed: tuple[str, ...] = ()
-    new_hand: bool = False
-    notes: tuple[str, ...] = ()
-
-
-class Presenter(Protocol):
-    """Shows outcomes in Discord; implemented by the poker cog."""
-
-    async def present(self, live: LiveTable, outcome: Outcome) -> None: ...
-
-
-class LiveTable:
-    """One open table: the engine table plus what the bot keeps about it."""
-
-    def __init__(
-        self,
-        table_id: int,
-        guild_id: int,
-        channel_id: int,
-        creator_id: int,
-        table: Table,
-        settings: TableSettings,
-        meta: Meta,
-    ) -> None:
-        self.id = table_id
-        self.guild_id = guild_id
-        self.channel_id = channel_id
-        self.creator_id = creator_id
-        self.engine = table
-        self.settings = settings
-        self.meta = meta
-        self.lock = asyncio.Lock()
-        self.deadline: float | None = None
-        self.timer: asyncio.TimerHandle | None = None
-        self.auto_deal: asyncio.Task[None] | None = None
-        self.last_private: dict[str, tuple[engine.Card, ...]] = {}
-        self.closed = False
-        # Set by the presenter (a cogs.ui.components.MessageEditor): the token of a recent
-        # interaction on the table message, so later updates can go through its webhook.
-        self.editor: Any = None
-
-    # -- derived --------------------------------------------------------------------------------
-
-    def seated(self, user_id: int) -> bool:
-        return any(s is not None and s.player_id == str(user_id) for s in self.engine.seats)
-
-    def seat_stacks(self) -> dict[int, int]:
-        return {int(s.player_id): s.stack for s in self.engine.seats if s is not None}
-
-    def version(self) -> str:
-        """Changes with every event of the hand: buttons carry it to detect stale presses."""
-        return f"{self.engine.hand_number}.{len(self.engine.events)}"
-
-    def state_json(self) -> str:
-        # orjson writes the dataclasses itself: about 15 us against 115 us for asdict plus
-        # json.dumps, and this runs after every action of every table.
-        snapshot = {"engine": self.engine.to_dict(), "settings": self.settings, "meta": self.meta}
-        return orjson.dumps(snapshot).decode()
-
-
-def deck_commitment(deck_text: str, seed: int, salt: str) -> str:
-    """SHA-256 over the deck order, the reshuffle seed and the salt (see ``/poker verify``)."""
-    return hashlib.sha256(f"{deck_text}|{seed}|{salt}".encode()).hexdigest()
-
-
-def verify_hand(commitment: str, deck_field: str, salt: str) -> bool:
-    """Whether a finished hand's revealed deck, seed and salt hash to its commitment."""
-    deck_text, _, seed = deck_field.rpartition("|")
-    if not seed.isdigit():
-        return False
-    return secrets.compare_digest(deck_commitment(deck_text, int(seed), salt), commitment)
+    >>> str(refusal(IllegalAction("it is not 42's turn to act"), 42))
+    'It is not your turn to act.'
+    >>> str(refusal(TableError("42 is not seated at this table"), 42))
+    'You are not seated at this table.'
+    """
+    text = str(exc).strip() or "That can't be done right now"
+    if user_id is not None:
+        pid = re.escape(str(user_id))
+        text = re.sub(rf"\b{pid} is\b", "you are", text)
+        text = re.sub(rf"\b{pid}'s\b", "your", text)
+        text = re.sub(rf"\b{pid}\b", "you", text)
+    text = text[0].upper() + text[1:]
+    problem = TableProblem(text if text.endswith((".", "!", "?")) else f"{text}.")
+    problem.__cause__ = exc
+    return problem
 
 
 def _events_in(events: tuple[engine.Event, ...], start: int) -> list[HandEventIn]:
@@ -272,39 +161,61 @@ class TableService:
                 guild_id, channel_id, creator_id, config_json, state_json=live.state_json()
             )
         except REFUSED as exc:
-            raise TableProblem(str(exc)) from exc
+            raise refusal(exc) from exc
         live.id = row.table_id
         self._register(live)
         return live
 
     async def set_message(self, live: LiveTable, message_id: int) -> None:
+        """Remember the table's public message (the one its buttons are on)."""
+        if live.closed:
+            return
+        # Taken at once, not after waiting for the lock: a change being made meanwhile (a
+        # player leaving as the hand's message is posted) must edit the new message.
         live.meta.message_id = message_id
-        await self.db.update_table(live.id, message_id=message_id)
-        await self._save(live)
+        async with live.lock:
+            if live.closed:
+                return
+            await self.db.update_table(live.id, message_id=message_id)
+            await self._save(live)
+
+    async def note_dm_closed(self, live: LiveTable, player_id: str) -> bool:
+        """This player's DMs are closed: say so on the table once (they can use My hand).
+
+        Returns whether the note is new, i.e. whether the table message needs redrawing."""
+        async with live.lock:
+            if live.closed or player_id in live.meta.dm_closed:
+                return False
+            live.meta.dm_closed.append(player_id)
+            name = live.meta.names.get(player_id, player_id)
+            live.meta.notes.append(f"📪 I can't DM {name}: use **My hand** to see your cards.")
+            await self._save(live)
+            return True
 
     async def end(self, live: LiveTable) -> dict[int, int]:
         """Close the table; every stack (and any chips in the middle, to their owners)
         goes back to the bankrolls. Refused while a hand is being played."""
         async with live.lock:
             if live.engine.in_hand:
+                # The engine would refuse too; this says what to do about it.
                 raise TableProblem("A hand is in progress: end the table when it is over.")
+            try:
+                # The engine's one rule: stacks, leavers' payouts and the carried pot (shared
+                # from the dealer's left).
+                closing = live.engine.close()
+            except TableError as exc:
+                await self._reload(live)
+                raise refusal(exc) from exc
             payouts: dict[int, int] = {}
-            for seat in live.engine.seats:
-                if seat is not None:
-                    payouts[int(seat.player_id)] = payouts.get(int(seat.player_id), 0) + seat.stack
-            owed = {**live.engine.payouts}
-            for pid, amount in live.meta.owed.items():
-                owed[pid] = owed.get(pid, 0) + amount
-            for pid, amount in owed.items():
+            # Stacks of players who left in a hand whose bankroll payout is still to be made.
+            for pid, amount in [*closing.items(), *live.meta.owed.items()]:
                 payouts[int(pid)] = payouts.get(int(pid), 0) + amount
-            carried = live.engine.carried
-            if carried and payouts:
-                # A pot carried from a passed-out deal is shared back among the players.
-                owners = sorted(payouts)
-                share, odd = divmod(carried, len(owners))
-                for i, uid in enumerate(owners):
-                    payouts[uid] += share + (1 if i < odd else 0)
-            await self.db.close_table(live.id, payouts, state_json=live.state_json())
+            live.meta.owed = {}
+            try:
+                await self.db.close_table(live.id, payouts, state_json=live.state_json())
+            except Exception:
+                await self._reload(live)
+                raise
             live.closed = True
             self._cancel_timers(live)
             self.tables.pop(live.id, None)
@@ -325,8 +236,8 @@ class TableService:
                 raise TableProblem("You are already seated at this table.")
             try:
                 seat = live.engine.sit(str(user_id), amount)
-            except ValueError as exc:
-                raise TableProblem(str(exc)) from exc
+            except REFUSED as exc:
+                raise refusal(exc, user_id) from exc
             live.meta.names[str(user_id)] = name
             live.meta.misses.pop(str(user_id), None)
             try:
@@ -343,7 +254,7 @@ class TableService:
                 )
             except REFUSED as exc:
                 await self._reload(live)
-                raise TableProblem(str(exc)) from exc
+                raise refusal(exc, user_id) from exc
             self._mark_saved(live)
             return seat
 
@@ -357,8 +268,8 @@ class TableService:
             outcome_events_from = len(live.engine.events)
             try:
                 paid = live.engine.leave(pid)
-            except ValueError as exc:
-                raise TableProblem(str(exc)) from exc
+            except REFUSED as exc:
+                raise refusal(exc, user_id) from exc
             try:
                 if paid is not None:
                     await self.db.cash_out(
@@ -375,7 +286,7 @@ class TableService:
                     return paid
             except REFUSED as exc:
                 await self._reload(live)
-                raise TableProblem(str(exc)) from exc
+                raise refusal(exc, user_id) from exc
             # Leaving during a hand folds it; that may end the hand.
             outcome = await self._after_change(live, outcome_events_from)
         await self._present(live, outcome)
@@ -429,8 +340,8 @@ class TableService:
                 else:
                     live.engine.sit_in(str(user_id))
                     live.meta.misses.pop(str(user_id), None)
-            except ValueError as exc:
-                raise TableProblem(str(exc)) from exc
+            except REFUSED as exc:
+                raise refusal(exc, user_id) from exc
             await self._save(live)
 
     # -- hands --------------------------------------------------------------------------------
@@ -468,8 +379,8 @@ class TableService:
         assert hand is not None
         setup = hand.setup
         salt = secrets.token_hex(16)
-        deck_text = " ".join(str(card) for card in setup.deck)
-        commitment = deck_commitment(deck_text, setup.seed, salt)
+        record = DeckRecord(tuple(setup.deck), setup.seed)
+        commitment = record.commitment(salt)
         live.meta.hand = HandInfo(
             hand_id=0,
             commitment=commitment,
@@ -478,19 +389,19 @@ class TableService:
             carried_before=setup.carried,
         )
         live.meta.recorded = live.engine.hand_number
-        record = await self.db.start_hand(
+        row = await self.db.start_hand(
             live.id,
             variant=live.engine.config.variant,
             variant_name=setup.rules.name,
             commitment=commitment,
             salt=salt,
-            deck=f"{deck_text}|{setup.seed}",
+            deck=record.encode(),
             state_json=live.state_json(),
             chips_on_table=live.engine.chips(),
             seat_stacks=live.seat_stacks(),
             new_events=_events_in(live.engine.events, 0),
         )
-        live.meta.hand.hand_id = record.hand_id
+        live.meta.hand.hand_id = row.hand_id
 
     async def act(
         self, live: LiveTable, user_id: int, action: Action, *, version: str | None = None
@@ -498,19 +409,23 @@ class TableService:
         """Apply one player's action. ``version`` (from the button pressed) must match the
         table's, so a stale or doubled press changes nothing."""
         async with live.lock:
-            if version is not None and version != live.version():
-                raise TableProblem("That button is no longer valid: the table has moved on.")
-            if not live.engine.in_hand:
-                raise TableProblem("No hand is being played right now.")
-            if not live.seated(user_id):
-                raise TableProblem("You are not seated at this table.")
+            self.check_fresh(live, version)
             start = len(live.engine.events)
             try:
                 live.engine.act(str(user_id), action)
-            except ValueError as exc:
-                raise TableProblem(str(exc)) from exc
+            except REFUSED as exc:
+                raise refusal(exc, user_id) from exc
             live.meta.misses.pop(str(user_id), None)
             return await self._after_change(live, start)
+
+    @staticmethod
+    def check_fresh(live: LiveTable, version: str | None) -> None:
+        """Refuse a press made on an older state of the table (``None``: no version to check).
+
+        :raises StalePress: the table has moved on since the pressed message was drawn.
+        """
+        if version is not None and version != live.version():
+            raise StalePress("That button is no longer valid: the table has moved on.")
 
     async def expire(self, live: LiveTable) -> None:
         """The action timer ran out: apply the engine's timeout action to everyone pending
@@ -526,14 +441,14 @@ class TableService:
                 pid = decision.player_id
                 try:
                     live.engine.act(decision.seat, engine.Timeout())
-                except ValueError:
+                except IllegalAction:
                     continue
                 name = live.meta.names.get(pid, pid)
                 misses = live.meta.misses.get(pid, 0) + 1
                 live.meta.misses[pid] = misses
                 note = f"⏱ {name} ran out of time."
                 if misses >= 2:
-                    with contextlib.suppress(ValueError):
+                    with contextlib.suppress(TableError):
                         live.engine.sit_out(pid)
                     note += " Timed out twice running: sitting out from the next hand."
                 notes.append(note)

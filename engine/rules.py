@@ -494,6 +494,20 @@ class GameRules:
         return size
 
     @property
+    def rounds_after_draw(self) -> bool:
+        """Whether a betting round in the usual order follows a draw: the rounds that the
+        opener begins at a table that plays that way (see ``BetStart.AUTO``)."""
+        drawn = False
+        for step in self.steps:
+            if isinstance(step, DrawSeries):
+                return True
+            if isinstance(step, Draw):
+                drawn = True
+            elif drawn and isinstance(step, Bet) and step.start is BetStart.AUTO:
+                return True
+        return False
+
+    @property
     def short_hands_fit(self) -> bool:
         """Whether a game of three- or four-card hands keeps that size to the showdown: every
         player holds the same number of cards throughout (no pass, no rollout of five)."""

@@ -45,6 +45,7 @@ NEWCOMER_RULES = ("play", "wait", "post")
 """The values of :attr:`TableOptions.newcomers`."""
 
 _PROGRESSIVE = (11, 12, 13, 14, 13, 12)
+_PROGRESSIVE_TO_ACES = (11, 12, 13, 14)
 _RULES_CACHE: dict[tuple[str, tuple[str, ...] | None], GameRules] = {}
 _Derived = tuple[int, tuple[Structure, ForcedBets], HandOptions, GameRules]
 _DERIVED: dict[TableConfig, _Derived] = {}
@@ -73,6 +74,10 @@ class TableOptions:
       round to their seat, then deals and plays) or ``"post"`` (dealt into the next hand after
       putting a dead blind of the big blind, or of the smallest bet, in the pot). ``None``:
       ``"wait"`` under dealer's edge, ``"play"`` otherwise.
+    * ``progressive_back_down``: with progressive jackpots, once aces were needed the
+      requirement comes back down a step after each further deal nobody opens (kings,
+      queens, jacks, then up again); when false it stays at aces until someone opens. The
+      seeds give both.
     * ``no_five_in_a_row``: the casino rule that nobody is dealt five consecutive cards from
       the deck: a player drawing five (in a game that allows it) gets four in turn, and the
       fifth once the others have drawn, after a burn card if nobody drew in between.
@@ -85,6 +90,7 @@ class TableOptions:
     diablo_cap: int | None = None
     newcomers: str | None = None
     no_five_in_a_row: bool = False
+    progressive_back_down: bool = True
 
     def __post_init__(self) -> None:
         if self.newcomers is not None and self.newcomers not in NEWCOMER_RULES:
@@ -102,6 +108,7 @@ class TableOptions:
             "diablo_cap": self.diablo_cap,
             "newcomers": self.newcomers,
             "no_five_in_a_row": self.no_five_in_a_row,
+            "progressive_back_down": self.progressive_back_down,
         }
 
     @classmethod
@@ -116,6 +123,7 @@ class TableOptions:
             diablo_cap=data.get("diablo_cap"),
             newcomers=data.get("newcomers"),
             no_five_in_a_row=bool(data.get("no_five_in_a_row", False)),
+            progressive_back_down=bool(data.get("progressive_back_down", True)),
         )
 
 
@@ -248,6 +256,40 @@ class TableConfig:
             self.structure if self.structure is not None else variant.structure,
             self.forced_bets if self.forced_bets is not None else variant.forced_bets,
         )
+
+    def rules_notes(self) -> tuple[str, ...]:
+        """Where the seeds offer two ways and this table's options pick one: a sentence for
+        each that concerns this game, naming the table option that picks the other way (for
+        the game's rules page)."""
+        rules = self.rules()
+        notes: list[str] = []
+        forced = rules.forced_bets or self.stakes[1]
+        options = self.options
+        if not forced.blinds and rules.rounds_after_draw:
+            if options.second_round_from_opener:
+                notes.append(
+                    "After the draw the opener bets first (or the next player still in to the "
+                    "opener's left); switching off second_round_from_opener starts with the "
+                    "player to the dealer's left."
+                )
+            else:
+                notes.append(
+                    "After the draw the first player still in to the dealer's left bets "
+                    "first; second_round_from_opener makes the opener begin instead."
+                )
+        if rules.progressive:
+            if options.progressive_back_down:
+                notes.append(
+                    "Progressive openers climb to aces, then step back down to jacks while "
+                    "nobody opens; switching off progressive_back_down keeps aces until "
+                    "someone opens."
+                )
+            else:
+                notes.append(
+                    "Progressive openers climb to aces and stay there until someone opens; "
+                    "progressive_back_down brings them back down a step at a time."
+                )
+        return tuple(notes)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-friendly form."""
@@ -848,7 +890,7 @@ class Table:
             forced = rules.forced_bets
         requirement = rules.open_requirement
         if requirement is not None and rules.progressive:
-            requirement = Requirement.pair(_PROGRESSIVE[self.open_level % len(_PROGRESSIVE)])
+            requirement = Requirement.pair(self._progressive_rank())
         posts: list[tuple[str, int]] = []
         for s in order:
             seat = self.seats[s]
@@ -895,6 +937,12 @@ class Table:
         if hand.over:
             self._hand_over()
         return tuple(hand.events)
+
+    def _progressive_rank(self) -> int:
+        """The pair needed to open after ``open_level`` deals in a row nobody opened."""
+        if self.config.options.progressive_back_down:
+            return _PROGRESSIVE[self.open_level % len(_PROGRESSIVE)]
+        return _PROGRESSIVE_TO_ACES[min(self.open_level, len(_PROGRESSIVE_TO_ACES) - 1)]
 
     @staticmethod
     def _post_amount(structure: Structure, forced: ForcedBets) -> int:
@@ -1129,7 +1177,7 @@ class Table:
             rules = self.config.rules()
             req = rules.open_requirement
             if req is not None and rules.progressive:
-                req = Requirement.pair(_PROGRESSIVE[self.open_level % len(_PROGRESSIVE)])
+                req = Requirement.pair(self._progressive_rank())
         return None if req is None else f"{req.label[0].upper()}{req.label[1:]} to open"
 
     def public_view(self) -> PublicView:

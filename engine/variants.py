@@ -147,7 +147,18 @@ def _variant(
     for option in options:
         if option.default:
             rules = option.apply(rules)
+    if not (rules.forced_bets or forced_bets).blinds and rules.rounds_after_draw:
+        description += " " + _OPENER_FIRST
     return Variant(slug, name, description, rules, structure, forced_bets, max_players, options)
+
+
+# The seeds differ on who begins the betting after the draw; every game where it matters says
+# which way the table plays by default and which table option turns it round.
+_OPENER_FIRST = (
+    "After the draw the opener bets first (or the next player still in on the opener's "
+    "left); the table option second_round_from_opener, when off, has the first player left "
+    "of the dealer begin instead."
+)
 
 
 def _option(key: str, label: str, description: str, default: bool = False) -> VariantOption:
@@ -160,8 +171,10 @@ BUG = _option(
 PROGRESSIVE = _option(
     "progressive",
     "Progressive jackpots",
-    "After a deal nobody opens, the next one needs queens to open, then kings, then aces, "
-    "then back down.",
+    "After a deal nobody opens, the next one needs queens to open, then kings, then aces; "
+    "further deals nobody opens bring it back down a step at a time to jacks. Sources differ "
+    "here: with the table option progressive_back_down off, it stays at aces until someone "
+    "opens.",
 )
 JACKPOT_LIMIT = _option(
     "jackpot-limit",

@@ -39,6 +39,8 @@ from typing import Any, Final, Literal
 
 import discord
 
+from cogs.errors import Refusal
+
 log = logging.getLogger("poker.paginator")
 
 PREFIX: Final = "pg"
@@ -92,7 +94,7 @@ class PageContent:
         return self.offset == 0 and self.total <= self.limit
 
 
-class PageRefused(Exception):
+class PageRefused(Refusal):
     """Raised by a page builder: ``str(exc)`` is shown to the clicker, nothing is edited."""
 
 

@@ -1,5 +1,7 @@
 """Play hands through the bot's real UI, as players would: table buttons and private panels.
 
+The one module of helpers shared by the bot's test files (tables, table messages, acting).
+
 The driver looks at the engine (through the bot's table service) only to know whose turn it is
 and what kind of choice is waiting, the way a player knows from the table message; every
 action goes through a button, a select or a modal in the emulator.
@@ -18,16 +20,34 @@ Policy = Callable[[engine.Decision, list[str]], str]
 
 
 def live_table(bot: Any, world: World) -> Any:
-    return bot.get_cog("Poker").service.in_channel(world.channel.id)
+    """The channel's open table in the bot's table service (None once it is closed)."""
+    return bot.tables.in_channel(world.channel.id)
+
+
+def custom_ids(message: Any) -> list[str]:
+    return [c.get("custom_id", "") for c in message.all_components()]
+
+
+def find_table_message(emu: Emulator, world: World) -> Any:
+    """The newest public message with table buttons for the hand in progress, or None."""
+    for message in reversed(emu.channel_messages(world.channel)):
+        if any(cid.startswith("pk:t:") for cid in custom_ids(message)):
+            return message
+    return None
 
 
 def table_message(emu: Emulator, world: World) -> Any:
     """The newest public message with table buttons for the hand in progress."""
-    for message in reversed(emu.channel_messages(world.channel)):
-        ids = [c.get("custom_id", "") for c in message.all_components()]
-        if any(cid.startswith("pk:t:") for cid in ids):
-            return message
-    raise AssertionError("no table message with action buttons")
+    message = find_table_message(emu, world)
+    if message is None:
+        raise AssertionError("no table message with action buttons")
+    return message
+
+
+async def current_table_message(emu: Emulator, world: World) -> Any:
+    """:func:`table_message` once the bot has finished what it was doing."""
+    await emu.idle()
+    return table_message(emu, world)
 
 
 def passive(decision: engine.Decision, labels: list[str]) -> str:
@@ -50,7 +70,7 @@ async def create_table(emu: Emulator, world: World, players: list[Any], **option
     assert created.type == 4 and not created.ephemeral, created.content
     for player in players:
         r = await emu.click(player, created.message, label="Sit down")
-        assert r.type == 7, r.content
+        assert r.type == 7, (r.content, [m.text for m in r.followups])
     return created.message
 
 

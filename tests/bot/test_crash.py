@@ -15,6 +15,7 @@ from typing import Any
 
 import engine
 from data import Database
+from tests.bot.driver import find_table_message
 from tests.emulator import Emulator, World
 
 HANDS = 50
@@ -27,14 +28,6 @@ async def _snapshot(db: Database) -> engine.Table | None:
         return None
     state = json.loads(tables[0].state_json or "{}")
     return engine.Table.from_dict(state["engine"])
-
-
-def _table_message(emu: Emulator, world: World) -> Any:
-    for message in reversed(emu.channel_messages(world.channel)):
-        ids = [c.get("custom_id", "") for c in message.all_components()]
-        if any(cid.startswith("pk:t:") for cid in ids):
-            return message
-    return None
 
 
 def _lobby_message(emu: Emulator, world: World) -> Any:
@@ -84,7 +77,7 @@ async def test_fifty_hands_with_random_kills(emu: Emulator, world: World, bot_pr
             table = await _snapshot(db)
             assert table is not None
             if not table.in_hand:
-                lobby = _lobby_message(emu, world) or _table_message(emu, world)
+                lobby = _lobby_message(emu, world) or find_table_message(emu, world)
                 # Rebuy anyone who went broke, so that fifty hands can be played.
                 for seat in table.seats:
                     if seat is not None and seat.stack < 10:
@@ -99,7 +92,7 @@ async def test_fifty_hands_with_random_kills(emu: Emulator, world: World, bot_pr
                 continue
             decision = table.pending[0]
             user = by_id[decision.player_id]
-            message = _table_message(emu, world)
+            message = find_table_message(emu, world)
             assert message is not None
             crash_now = rng.random() < 0.08
             if crash_now and rng.random() < 0.5:

@@ -2,38 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
-
+from tests.bot.driver import create_table, current_table_message, live_table
 from tests.emulator import Emulator, World
-
-
-async def _table(emu: Emulator, world: World, players: list[Any], **options: Any) -> Any:
-    creator = players[0]
-    created = await emu.run_command(creator, world.channel, "poker create", options)
-    assert created.type == 4 and not created.ephemeral, created.content
-    for player in players:
-        r = await emu.click(player, created.message, label="Sit down")
-        assert r.type == 7, (r.content, [m.text for m in r.followups])
-    return created.message
-
-
-async def _table_message(emu: Emulator, world: World) -> Any:
-    """The current hand's public table message (the newest message with action buttons)."""
-    await emu.idle()
-    for message in reversed(emu.channel_messages(world.channel)):
-        if any(cid.startswith("pk:t:") for cid in _ids(message)):
-            return message
-    raise AssertionError("no table message with action buttons")
-
-
-def _ids(message: Any) -> list[str]:
-    return [c.get("custom_id", "") for c in message.all_components()]
 
 
 async def test_heads_up_five_card_draw_to_showdown(poker_bot, emu: Emulator, world: World) -> None:
     bot = await poker_bot()
     alice, bob = world.players[:2]
-    lobby = await _table(emu, world, [alice, bob], stake=2, ante=1, auto_deal=0)
+    lobby = await create_table(emu, world, [alice, bob], stake=2, ante=1, auto_deal=0)
     before_alice = await bot.db.balance(world.guild.id, alice.id)
 
     dealt = await emu.click(alice, lobby, label="Deal")
@@ -46,10 +22,10 @@ async def test_heads_up_five_card_draw_to_showdown(poker_bot, emu: Emulator, wor
     # Play: whoever is to act checks or calls until the draw, stands pat, checks to showdown.
     for _ in range(20):
         await emu.idle()
-        live = bot.get_cog("Poker").service.in_channel(world.channel.id)
+        live = live_table(bot, world)
         if not live.engine.in_hand:
             break
-        table = await _table_message(emu, world)
+        table = await current_table_message(emu, world)
         decision = live.engine.pending[0]
         actor = alice if decision.player_id == str(alice.id) else bob
         labels = table.button_labels
@@ -72,7 +48,7 @@ async def test_heads_up_five_card_draw_to_showdown(poker_bot, emu: Emulator, wor
             assert r.type == 7, (r.content, r.embeds)
         else:
             raise AssertionError(f"unexpected buttons {labels}")
-    live = bot.get_cog("Poker").service.in_channel(world.channel.id)
+    live = live_table(bot, world)
     assert not live.engine.in_hand
     result = live.engine.result
     assert result is not None and result.pots
@@ -93,11 +69,11 @@ async def test_a_private_choice_updates_the_table_through_the_interaction_webhoo
     through the webhook of the press that opened the panel, not by a counted REST edit."""
     bot = await poker_bot()
     alice, bob = world.players[:2]
-    lobby = await _table(emu, world, [alice, bob], stake=2, ante=1, auto_deal=0)
+    lobby = await create_table(emu, world, [alice, bob], stake=2, ante=1, auto_deal=0)
     await emu.click(alice, lobby, label="Deal")
-    live = bot.get_cog("Poker").service.in_channel(world.channel.id)
+    live = live_table(bot, world)
     for _ in range(10):  # bet and call to the draw (checking around would pass the deal out)
-        table = await _table_message(emu, world)
+        table = await current_table_message(emu, world)
         labels = table.button_labels
         if "Draw / stand pat…" in labels:
             break

@@ -6,16 +6,12 @@ from typing import Any
 
 import pytest
 
-from tests.bot.test_play import _table, _table_message
+from tests.bot.driver import create_table, current_table_message, live_table
 from tests.emulator import Emulator, World
 
 
-def _live(bot: Any, world: World) -> Any:
-    return bot.get_cog("Poker").service.in_channel(world.channel.id)
-
-
 async def _actor(bot: Any, world: World) -> Any:
-    live = _live(bot, world)
+    live = live_table(bot, world)
     pid = live.engine.pending[0].player_id
     return next(p for p in world.players if str(p.id) == pid)
 
@@ -31,8 +27,8 @@ async def test_bad_inputs_get_ephemeral_reasons_and_change_nothing(
     r = await emu.run_command(alice, world.channel, "poker join", {})
     assert r.ephemeral and "no table" in r.content.lower()
 
-    lobby = await _table(emu, world, [alice], stake=2, ante=1, auto_deal=0)
-    live = _live(bot, world)
+    lobby = await create_table(emu, world, [alice], stake=2, ante=1, auto_deal=0)
+    live = live_table(bot, world)
     # A second table in the same channel.
     r = await emu.run_command(bob, world.channel, "poker create", {})
     assert r.ephemeral and "already has a table" in r.content
@@ -56,7 +52,7 @@ async def test_bad_inputs_get_ephemeral_reasons_and_change_nothing(
     assert r.ephemeral and "not seated" in r.content
     # Ending someone else's table without Manage Server.
     r = await emu.run_command(bob, world.channel, "poker end", {})
-    assert r.ephemeral and _live(bot, world) is live
+    assert r.ephemeral and live_table(bot, world) is live
     # Table commands in DMs are refused by Discord itself (guild-only commands).
     audit = await bot.db.chip_audit(guild)
     assert audit.ok
@@ -66,9 +62,11 @@ async def test_bad_inputs_get_ephemeral_reasons_and_change_nothing(
 async def test_bet_modal_and_out_of_turn(poker_bot, emu: Emulator, world: World) -> None:
     bot = await poker_bot()
     alice, bob = world.players[:2]
-    lobby = await _table(emu, world, [alice, bob], betting="no-limit", stake=2, ante=1, auto_deal=0)
+    lobby = await create_table(
+        emu, world, [alice, bob], betting="no-limit", stake=2, ante=1, auto_deal=0
+    )
     await emu.click(alice, lobby, label="Deal")
-    table = await _table_message(emu, world)
+    table = await current_table_message(emu, world)
     actor = await _actor(bot, world)
     other = bob if actor is alice else alice
     # Out of turn.
@@ -80,8 +78,8 @@ async def test_bet_modal_and_out_of_turn(poker_bot, emu: Emulator, world: World)
     r = await emu.submit_modal(actor, opened, {"amount": "lots"})
     assert r.ephemeral and "not a number" in r.content
     r = await emu.submit_modal(actor, opened, {"amount": "100000"})
-    assert r.ephemeral and "outside the legal range" in r.content
-    live = _live(bot, world)
+    assert r.ephemeral and "between" in r.content and "100000" in r.content, r.content
+    live = live_table(bot, world)
     assert live.engine.public_view().current_bet == 0
     r = await emu.submit_modal(actor, opened, {"amount": "5"})
     assert r.type == 7, r.content
@@ -99,7 +97,7 @@ async def test_closed_dms_and_rate_limited_dms(poker_bot, emu: Emulator, world: 
     alice, bob, carol = world.players[:3]
     carol.dms_open = False
     emu.faults.rate_limit("POST /channels/{channel_id}/messages", count=2, retry_after=0.05)
-    lobby = await _table(emu, world, [alice, bob, carol], stake=2, ante=1, auto_deal=0)
+    lobby = await create_table(emu, world, [alice, bob, carol], stake=2, ante=1, auto_deal=0)
     await emu.click(alice, lobby, label="Deal")
     # The 429s are retried: alice and bob still get their cards.
     await emu.wait_for(lambda: emu.dms(alice) and emu.dms(bob), timeout=10)
@@ -115,7 +113,7 @@ async def test_closed_dms_and_rate_limited_dms(poker_bot, emu: Emulator, world: 
     r = await emu.click(carol, table, label="My hand")
     assert r.ephemeral and "Your hand" in r.embeds[0]["title"]
     assert r.attachments
-    live = _live(bot, world)
+    live = live_table(bot, world)
     held = live.engine.private_view(str(carol.id)).cards
     assert held[0].display in r.embeds[0]["description"]
 
@@ -125,8 +123,8 @@ async def test_timer_expiry_checks_or_folds_and_sits_out_after_two(
 ) -> None:
     bot = await poker_bot()
     alice, bob = world.players[:2]
-    lobby = await _table(emu, world, [alice, bob], stake=2, ante=1, auto_deal=0)
-    live = _live(bot, world)
+    lobby = await create_table(emu, world, [alice, bob], stake=2, ante=1, auto_deal=0)
+    live = live_table(bot, world)
     live.settings.action_seconds = 0.3
     await emu.click(alice, lobby, label="Deal")
     first = live.engine.pending[0].player_id
@@ -155,14 +153,14 @@ async def test_an_action_restarts_the_timer_for_the_next_player(
 
     bot = await poker_bot()
     alice, bob = world.players[:2]
-    lobby = await _table(emu, world, [alice, bob], stake=2, ante=1, auto_deal=0)
-    live = _live(bot, world)
+    lobby = await create_table(emu, world, [alice, bob], stake=2, ante=1, auto_deal=0)
+    live = live_table(bot, world)
     live.settings.action_seconds = 2
     await emu.click(alice, lobby, label="Deal")
     await asyncio.sleep(1)
     first = live.engine.pending[0].player_id
     actor = alice if first == str(alice.id) else bob
-    table = await _table_message(emu, world)
+    table = await current_table_message(emu, world)
     bet = next(label for label in table.button_labels if label.startswith("Bet "))
     assert (await emu.click(actor, table, label=bet)).type == 7
     # Past the first deadline, within the second player's full two seconds: nobody timed out.
@@ -182,11 +180,11 @@ async def test_two_players_press_at_once_exactly_one_applies(
 
     bot = await poker_bot()
     alice, bob = world.players[:2]
-    lobby = await _table(emu, world, [alice, bob], stake=2, ante=1, auto_deal=0)
+    lobby = await create_table(emu, world, [alice, bob], stake=2, ante=1, auto_deal=0)
     await emu.click(alice, lobby, label="Deal")
-    table = await _table_message(emu, world)
+    table = await current_table_message(emu, world)
     actor = await _actor(bot, world)
-    live = _live(bot, world)
+    live = live_table(bot, world)
     before = len(live.engine.events)
     # The same player double-clicks Check: one applies, the other is told it is stale.
     results = await asyncio.gather(
@@ -202,8 +200,8 @@ async def test_settings_shown_changed_by_creator_only(
 ) -> None:
     bot = await poker_bot()
     alice, bob = world.players[:2]
-    lobby = await _table(emu, world, [alice], stake=2, ante=1, auto_deal=0)
-    live = _live(bot, world)
+    lobby = await create_table(emu, world, [alice], stake=2, ante=1, auto_deal=0)
+    live = live_table(bot, world)
     shown = await emu.click(bob, lobby, label="Settings")
     assert shown.ephemeral and "Buy-in 40–200" in shown.embeds[0]["fields"][1]["value"]
     r = await emu.run_command(bob, world.channel, "poker settings", {"timer": 30})
@@ -219,7 +217,7 @@ async def test_settings_shown_changed_by_creator_only(
     # Saved with the table: a restarted bot has the new settings.
     await bot.close()
     bot2 = await poker_bot()
-    assert _live(bot2, world).settings.max_buy_in == 300
+    assert live_table(bot2, world).settings.max_buy_in == 300
 
 
 async def test_leaving_during_a_hand_folds_and_pays_out_at_the_end(
@@ -228,9 +226,9 @@ async def test_leaving_during_a_hand_folds_and_pays_out_at_the_end(
     bot = await poker_bot()
     alice, bob, carol = world.players[:3]
     guild = world.guild.id
-    lobby = await _table(emu, world, [alice, bob, carol], stake=2, ante=1, auto_deal=0)
+    lobby = await create_table(emu, world, [alice, bob, carol], stake=2, ante=1, auto_deal=0)
     await emu.click(alice, lobby, label="Deal")
-    live = _live(bot, world)
+    live = live_table(bot, world)
     leaver = await _actor(bot, world)
     stack_after_ante = live.engine.public_view().seats[live.engine.seat_of(str(leaver.id))].stack
     r = await emu.run_command(leaver, world.channel, "poker leave", {})
@@ -239,7 +237,7 @@ async def test_leaving_during_a_hand_folds_and_pays_out_at_the_end(
     # The other two finish the hand by folding to a bet.
     while live.engine.in_hand:
         await emu.idle()
-        table = await _table_message(emu, world)
+        table = await current_table_message(emu, world)
         actor = await _actor(bot, world)
         labels = table.button_labels
         label = next((b for b in labels if b.startswith("Bet ")), None) or "Fold"

@@ -310,3 +310,46 @@ def test_misdeals_that_can_happen_online_void_the_deal_and_the_dealer_deals_agai
     assert misdeal.case == "too-many-hands" and "at most 7 players" in misdeal.reason
     assert misdeal.dealer == decision.seat == table.button
     assert len(table.hand.players) == 8 and table.hand.carried >= carried
+
+
+def test_where_the_seeds_differ_the_rules_text_names_the_choice_and_the_option() -> None:
+    # Seeds: progressive jackpots rise to queens, kings and aces after deals nobody opens;
+    # one text brings the requirement back down from aces, another simply ends at aces. And
+    # the first to bet after the draw: the opener in the detailed rules, while other
+    # passages begin the later rounds at the dealer's left.
+    assert (
+        "progressive_back_down" in get_variant("jacks-or-better").option("progressive").description
+    )
+    assert "second_round_from_opener" in get_variant("five-card-draw").description
+    assert "second_round_from_opener" not in get_variant("california-lowball").description
+    config = TableConfig("jacks-or-better", variant_options=("progressive",))
+    assert len(config.rules_notes()) == 2
+    stay = TableOptions(progressive_back_down=False, second_round_from_opener=False)
+    assert TableOptions.from_dict(stay.to_dict()) == stay
+    assert TableOptions.from_dict({}).progressive_back_down
+    notes = TableConfig("jacks-or-better", variant_options=("progressive",), options=stay)
+    assert "stay there" in notes.rules_notes()[1] and "dealer's left" in notes.rules_notes()[0]
+
+    def requirements(options: TableOptions) -> list[str | None]:
+        table = Table(
+            TableConfig(
+                "jacks-or-better",
+                variant_options=("progressive",),
+                options=options,
+                max_seats=2,
+            )
+        )
+        table.sit("a", 100)
+        table.sit("b", 100)
+        seen = []
+        for _ in range(6):
+            table.start_hand(RNG)
+            seen.append(table.public_view().opening_requirement)
+            _pass_out(table)
+        return seen
+
+    ranks = ["jacks", "queens", "kings", "aces"]
+    back = [f"A pair of {r} or better to open" for r in [*ranks, "kings", "queens"]]
+    assert requirements(TableOptions()) == back
+    stays = [f"A pair of {r} or better to open" for r in [*ranks, "aces", "aces"]]
+    assert requirements(TableOptions(progressive_back_down=False)) == stays

@@ -1,0 +1,108 @@
+"""The Discord layer's shared toolkit: one palette, one chips formatter, one way to refuse.
+
+Every cog and every renderer takes these from here instead of keeping its own copy::
+
+    from cogs import kit
+    from cogs.errors import Refusal
+
+    embed = discord.Embed(title="Chips", colour=kit.GOLD)
+    embed.add_field(name="Bankroll", value=kit.chips(12345))          # "12,345"
+    embed.add_field(name="Next bonus", value=kit.when(next_at))        # "in 3 hours"
+    raise Refusal("The daily bonus is turned off on this server.")     # ephemeral answer
+    await kit.reply(interaction, "Done.")                              # ephemeral, any time
+
+Raising a :class:`~cogs.errors.Refusal` (or a subclass such as
+:class:`~cogs.errors.TableProblem`) from a slash command is enough: the bot's one error
+handler (:class:`cogs.app.PokerTree`) answers it. Component handlers routed by custom id use
+:func:`reply` the same way. Nothing here pings anyone (:data:`NO_PINGS`).
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import UTC, datetime
+from typing import Any, Final
+
+import discord
+
+log = logging.getLogger("poker.kit")
+
+__all__ = [
+    "BLUE",
+    "GOLD",
+    "GREEN",
+    "GREY",
+    "NO_PINGS",
+    "RED",
+    "chips",
+    "reply",
+    "signed",
+    "when",
+]
+
+# One palette for every embed: the felt, the chips, the card backs and the red suits of the
+# card pictures, so messages and pictures match.
+GREEN: Final = discord.Colour.from_rgb(22, 120, 70)
+"""A table in play, a success, a catalogue."""
+GOLD: Final = discord.Colour.from_rgb(214, 170, 40)
+"""Chips and cards: bankrolls, hands, showdowns, private panels."""
+GREY: Final = discord.Colour.from_rgb(110, 110, 120)
+"""Idle or over: a table between hands, a closed table, an empty list."""
+RED: Final = discord.Colour.from_rgb(200, 30, 45)
+"""Chips taken away, a failed check."""
+BLUE: Final = discord.Colour.from_rgb(40, 70, 160)
+"""Information: settings, stats, logs."""
+
+NO_PINGS: Final = discord.AllowedMentions.none()
+
+
+def chips(amount: int) -> str:
+    """Chips with thousands separators.
+
+    >>> chips(12345)
+    '12,345'
+    """
+    return f"{amount:,}"
+
+
+def signed(amount: int) -> str:
+    """A change of chips with its sign.
+
+    >>> signed(1200), signed(-300), signed(0)
+    ('+1,200', '-300', '0')
+    """
+    return f"+{amount:,}" if amount > 0 else f"{amount:,}"
+
+
+def when(unix: float, style: discord.utils.TimestampStyle = "R") -> str:
+    """A Discord timestamp, shown in each reader's own time zone and language.
+
+    >>> when(0), when(90.5, "f")
+    ('<t:0:R>', '<t:90:f>')
+    """
+    return discord.utils.format_dt(datetime.fromtimestamp(unix, tz=UTC), style)
+
+
+async def reply(
+    interaction: discord.Interaction[Any],
+    text: str | None = None,
+    *,
+    embed: discord.Embed | None = None,
+) -> bool:
+    """Answer only the user who interacted, whether or not the interaction was answered already.
+
+    Returns whether Discord took the answer: an expired interaction (a busy bot) is logged,
+    not raised, since there is nobody left to tell.
+    """
+    kwargs: dict[str, Any] = {"ephemeral": True, "allowed_mentions": NO_PINGS}
+    if embed is not None:
+        kwargs["embed"] = embed
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(text or "", **kwargs)
+        else:
+            await interaction.response.send_message(text, **kwargs)
+    except discord.HTTPException as exc:
+        log.warning("could not answer interaction %s: %s", interaction.id, exc)
+        return False
+    return True

@@ -1,0 +1,342 @@
+"""Typed custom ids of the poker table's components: one small codec per kind.
+
+A component's custom id carries all the state its press needs (Discord gives it back verbatim,
+even to a restarted bot), so the router needs no memory. Each kind is a frozen dataclass with
+``encode()`` and ``parse(text)``; ``parse`` accepts exactly what ``encode`` writes and raises
+:class:`CustomIdError` (a ``ValueError``) with the reason for anything else, in the spirit of
+python-chess's ``Move.uci()`` / ``Move.from_uci()``. :func:`parse_custom_id` picks the codec
+by prefix, so the router stays a fast dictionary of handlers by kind.
+
+The text formats are stable: messages posted before an upgrade keep working.
+
+>>> TableButton(7, Version(3, 12), "to", 40).encode()
+'pk:t:7:3.12:to40'
+>>> parse_custom_id("pk:t:7:3.12:to40") == TableButton(7, Version(3, 12), "to", 40)
+True
+>>> PanelButton(7, 3, "draw", picks=(0, 4)).encode()
+'pk:p:7:3:draw:0.4'
+>>> PanelSelect(7, 3, "cw", choice=GameChoice("razz", ("wild:2",))).encode()
+'pks:7:3:cw:razz~wild=2'
+>>> parse_custom_id("pg:leaderboard:0:1:0:n") is None  # not a poker component
+True
+>>> parse_custom_id("pk:l:7:dance")
+Traceback (most recent call last):
+...
+cogs.ui.custom_ids.CustomIdError: malformed lobby button id 'pk:l:7:dance'
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import ClassVar, Final, Literal, TypeAlias, cast, get_args
+
+__all__ = [
+    "AmountModalId",
+    "CustomIdError",
+    "GameChoice",
+    "LobbyButton",
+    "PanelButton",
+    "PanelSelect",
+    "PokerId",
+    "TableButton",
+    "Version",
+    "parse_custom_id",
+]
+
+MAX_LENGTH: Final = 100
+"""Discord's limit on a custom id."""
+
+_ID: Final = r"(0|[1-9][0-9]{0,18})"
+_COUNT: Final = r"(0|[1-9][0-9]{0,8})"
+
+
+class CustomIdError(ValueError):
+    """A custom id that none of the codecs wrote: forged, truncated, or from an old format."""
+
+
+def _match(pattern: re.Pattern[str], text: str, what: str) -> re.Match[str]:
+    found = pattern.fullmatch(text)
+    if found is None:
+        raise CustomIdError(f"malformed {what} id {text[:MAX_LENGTH]!r}")
+    return found
+
+
+@dataclass(frozen=True, slots=True)
+class Version:
+    """A table's position: the hand number and how many events it has had.
+
+    Buttons carry it, so a press on a table that has moved on (a stale or doubled press) is
+    told apart from a fresh one.
+
+    >>> Version.parse("12.7"), str(Version(12, 7))
+    (Version(hand=12, events=7), '12.7')
+    """
+
+    hand: int
+    events: int
+
+    _PATTERN: ClassVar[re.Pattern[str]] = re.compile(rf"{_COUNT}\.{_COUNT}")
+
+    def encode(self) -> str:
+        return f"{self.hand}.{self.events}"
+
+    __str__ = encode
+
+    @classmethod
+    def parse(cls, text: str) -> Version:
+        found = _match(cls._PATTERN, text, "table version")
+        return cls(int(found[1]), int(found[2]))
+
+
+@dataclass(frozen=True, slots=True)
+class GameChoice:
+    """A dealer's choice in progress: the game's slug and the modifiers ticked so far.
+
+    Written ``slug~mod,mod`` with each modifier's ``:`` as ``=`` (``:`` separates the fields
+    of the custom id).
+
+    >>> GameChoice.parse("lowball~wild=2,bug")
+    GameChoice(slug='lowball', mods=('wild:2', 'bug'))
+    >>> GameChoice.parse("razz~"), GameChoice.parse("")  # "": the table's default game
+    (GameChoice(slug='razz', mods=()), GameChoice(slug='', mods=()))
+    """
+
+    slug: str
+    mods: tuple[str, ...] = ()
+
+    _PATTERN: ClassVar[re.Pattern[str]] = re.compile(
+        r"([a-z0-9-]*)(?:~((?:[a-z0-9=-]+)(?:,[a-z0-9=-]+)*)?)?"
+    )
+
+    def encode(self) -> str:
+        if not self.slug and not self.mods:
+            return ""
+        return f"{self.slug}~{','.join(m.replace(':', '=') for m in self.mods)}"
+
+    @classmethod
+    def parse(cls, text: str) -> GameChoice:
+        found = _match(cls._PATTERN, text, "game choice")
+        mods = tuple(m.replace("=", ":") for m in (found[2] or "").split(",") if m)
+        if text and "~" not in text:
+            # ``slug`` alone is not what encode() writes (it always adds ``~``).
+            raise CustomIdError(f"malformed game choice id {text!r}")
+        return cls(found[1], mods)
+
+    def or_default(self, default: str) -> GameChoice:
+        return self if self.slug else GameChoice(default, self.mods)
+
+
+def _picks(text: str) -> tuple[int, ...]:
+    """Card positions in a hand, ``0.2.4``; each at most once."""
+    if not text:
+        return ()
+    if not re.fullmatch(r"[0-9]{1,2}(?:\.[0-9]{1,2}){0,15}", text):
+        raise CustomIdError(f"malformed card positions {text!r}")
+    picks = tuple(int(p) for p in text.split("."))
+    if len(set(picks)) != len(picks):
+        raise CustomIdError(f"a card is picked twice in {text!r}")
+    return picks
+
+
+def _picks_text(picks: tuple[int, ...]) -> str:
+    return ".".join(str(i) for i in picks)
+
+
+LobbyVerb: TypeAlias = Literal["sit", "stand", "deal", "settings", "hand", "rules"]
+TableVerb: TypeAlias = Literal["fold", "check", "call", "allin", "amount", "private", "to"]
+PanelKind: TypeAlias = Literal["draw", "pass", "arrange", "declare", "keep", "choose"]
+SelectKind: TypeAlias = Literal["draw", "pass", "arrange", "cg", "cw", "cr"]
+
+_DIRECTIONS: Final = ("high", "low", "both")
+_CARD_KINDS: Final = ("draw", "pass", "arrange")
+
+
+def _alternatives(alias: object) -> str:
+    return "|".join(get_args(alias))
+
+
+@dataclass(frozen=True, slots=True)
+class LobbyButton:
+    """``pk:l:{table}:{verb}``: a button of the table between hands (and My hand)."""
+
+    table: int
+    verb: LobbyVerb
+
+    _PATTERN: ClassVar[re.Pattern[str]] = re.compile(rf"pk:l:{_ID}:({_alternatives(LobbyVerb)})")
+
+    def encode(self) -> str:
+        return f"pk:l:{self.table}:{self.verb}"
+
+    @classmethod
+    def parse(cls, text: str) -> LobbyButton:
+        found = _match(cls._PATTERN, text, "lobby button")
+        return cls(int(found[1]), found[2])  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True, slots=True)
+class TableButton:
+    """``pk:t:{table}:{version}:{verb}``: a betting button, or the one opening a private panel.
+
+    ``to`` carries its amount (``to40`` = bet or raise to 40).
+    """
+
+    table: int
+    version: Version
+    verb: TableVerb
+    amount: int | None = None
+
+    _PATTERN: ClassVar[re.Pattern[str]] = re.compile(
+        rf"pk:t:{_ID}:([0-9.]+):(fold|check|call|allin|amount|private|to([1-9][0-9]{{0,11}}))"
+    )
+
+    def __post_init__(self) -> None:
+        if (self.verb == "to") != (self.amount is not None):
+            raise CustomIdError("an amount goes with the 'to' verb, and only with it")
+
+    def encode(self) -> str:
+        verb = f"to{self.amount}" if self.verb == "to" else self.verb
+        return f"pk:t:{self.table}:{self.version}:{verb}"
+
+    @classmethod
+    def parse(cls, text: str) -> TableButton:
+        found = _match(cls._PATTERN, text, "table button")
+        version = Version.parse(found[2])
+        if found[4] is not None:
+            return cls(int(found[1]), version, "to", int(found[4]))
+        return cls(int(found[1]), version, found[3])  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True, slots=True)
+class PanelButton:
+    """``pk:p:{table}:{hand}:{kind}:{payload}``: the button that makes a private choice.
+
+    The payload by kind: ``draw``/``pass``/``arrange`` the chosen card positions (``0.3``),
+    ``declare`` a direction, ``keep`` ``up`` or ``down``, ``choose`` a :class:`GameChoice`.
+    """
+
+    table: int
+    hand: int
+    kind: PanelKind
+    picks: tuple[int, ...] = ()
+    word: str = ""
+    choice: GameChoice | None = None
+
+    _PATTERN: ClassVar[re.Pattern[str]] = re.compile(
+        rf"pk:p:{_ID}:{_COUNT}:({_alternatives(PanelKind)}):([a-z0-9.,~=-]*)"
+    )
+
+    def encode(self) -> str:
+        return f"pk:p:{self.table}:{self.hand}:{self.kind}:{self._payload()}"
+
+    def _payload(self) -> str:
+        if self.kind in _CARD_KINDS:
+            return _picks_text(self.picks)
+        if self.kind == "choose":
+            return (self.choice or GameChoice("")).encode()
+        return self.word
+
+    @classmethod
+    def parse(cls, text: str) -> PanelButton:
+        found = _match(cls._PATTERN, text, "private choice")
+        table, hand, payload = int(found[1]), int(found[2]), found[4]
+        kind = cast(PanelKind, found[3])
+        if kind in _CARD_KINDS:
+            return cls(table, hand, kind, picks=_picks(payload))
+        if kind == "choose":
+            choice = GameChoice.parse(payload)
+            if not choice.slug:
+                raise CustomIdError(f"no game in the choice {text!r}")
+            return cls(table, hand, kind, choice=choice)
+        allowed = _DIRECTIONS if kind == "declare" else ("up", "down")
+        if payload not in allowed:
+            raise CustomIdError(f"{kind} takes one of {', '.join(allowed)}, not {payload!r}")
+        return cls(table, hand, kind, word=payload)
+
+
+@dataclass(frozen=True, slots=True)
+class PanelSelect:
+    """``pks:{table}:{hand}:{kind}:{payload}``: a select of a private panel.
+
+    ``draw``/``pass`` carry nothing (the select's values are the choice), ``arrange`` the
+    order chosen so far, ``cg``/``cw``/``cr`` (game, wild cards, house rules) the dealer's
+    :class:`GameChoice` so far.
+    """
+
+    table: int
+    hand: int
+    kind: SelectKind
+    picks: tuple[int, ...] = ()
+    choice: GameChoice | None = None
+
+    _PATTERN: ClassVar[re.Pattern[str]] = re.compile(
+        rf"pks:{_ID}:{_COUNT}:({_alternatives(SelectKind)}):([a-z0-9.,~=-]*)"
+    )
+
+    def encode(self) -> str:
+        if self.kind in ("cg", "cw", "cr"):
+            payload = (self.choice or GameChoice("")).encode()
+        else:
+            payload = _picks_text(self.picks)
+        return f"pks:{self.table}:{self.hand}:{self.kind}:{payload}"
+
+    @classmethod
+    def parse(cls, text: str) -> PanelSelect:
+        found = _match(cls._PATTERN, text, "private select")
+        table, hand, payload = int(found[1]), int(found[2]), found[4]
+        kind = cast(SelectKind, found[3])
+        if kind in ("cg", "cw", "cr"):
+            return cls(table, hand, kind, choice=GameChoice.parse(payload))
+        if kind != "arrange" and payload:
+            raise CustomIdError(f"a {kind} select carries no payload, not {payload!r}")
+        return cls(table, hand, kind, picks=_picks(payload))
+
+
+@dataclass(frozen=True, slots=True)
+class AmountModalId:
+    """``pkm:{table}:{version}``: the bet-or-raise amount modal."""
+
+    table: int
+    version: Version
+
+    _PATTERN: ClassVar[re.Pattern[str]] = re.compile(rf"pkm:{_ID}:([0-9.]+)")
+
+    def encode(self) -> str:
+        return f"pkm:{self.table}:{self.version}"
+
+    @classmethod
+    def parse(cls, text: str) -> AmountModalId:
+        found = _match(cls._PATTERN, text, "amount modal")
+        return cls(int(found[1]), Version.parse(found[2]))
+
+
+PokerId: TypeAlias = LobbyButton | TableButton | PanelButton | PanelSelect | AmountModalId
+
+_CODECS: Final[tuple[tuple[str, type[PokerId]], ...]] = (
+    ("pk:l:", LobbyButton),
+    ("pk:t:", TableButton),
+    ("pk:p:", PanelButton),
+    ("pks:", PanelSelect),
+    ("pkm:", AmountModalId),
+)
+
+PREFIXES: Final = ("pk:", "pks:", "pkm:")
+"""Every poker custom id starts with one of these (a cheap test before parsing)."""
+
+
+def parse_custom_id(text: str) -> PokerId | None:
+    """The poker component ``text`` names; ``None`` when it is not a poker id at all.
+
+    :raises CustomIdError: for a poker prefix with anything :meth:`encode` would not write.
+    """
+    if not text.startswith(PREFIXES):
+        return None
+    if len(text) > MAX_LENGTH:
+        raise CustomIdError(f"a custom id is at most {MAX_LENGTH} characters")
+    for prefix, codec in _CODECS:
+        if text.startswith(prefix):
+            parsed = codec.parse(text)
+            if parsed.encode() != text:
+                raise CustomIdError(f"{text!r} is not written the way this bot writes it")
+            return parsed
+    raise CustomIdError(f"unknown poker component {text!r}")

@@ -1,0 +1,324 @@
+"""Components of a table: engine decisions -> buttons, selects, modals and their embeds.
+
+Pure functions, like :mod:`cogs.ui.render`: each takes engine values (a public view, a pending
+:class:`engine.Decision`, a player's cards) and returns what to send; none reads a live table,
+the clock or Discord. Every custom id is written by a codec of :mod:`cogs.ui.custom_ids`, and
+the router (:mod:`cogs.routing`) reads it back with the same codec.
+
+Adding a kind of private choice: a ``*Options`` class in the engine, a branch in
+:func:`private_panel` that shows it, a :class:`~cogs.ui.custom_ids.PanelButton` kind that
+carries the answer, and its action in ``cogs.routing.panel_action``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import discord
+
+import engine
+from cogs import kit
+from cogs.ui import render
+from cogs.ui.components import AmountModal, Components, PokerButton, PokerSelect
+from cogs.ui.custom_ids import (
+    AmountModalId,
+    GameChoice,
+    LobbyButton,
+    LobbyVerb,
+    PanelButton,
+    PanelKind,
+    PanelSelect,
+    SelectKind,
+    TableButton,
+    TableVerb,
+    Version,
+)
+from engine.modifiers import describe_modifier, game_name
+
+__all__ = [
+    "PRIVATE_LABELS",
+    "WILD_PREFIXES",
+    "amount_modal",
+    "choice_made",
+    "dealt_notice",
+    "lobby_components",
+    "private_panel",
+    "settings_embed",
+    "table_components",
+]
+
+PRIVATE_LABELS: dict[engine.DecisionKind, str] = {
+    engine.DecisionKind.DRAW: "Draw / stand pat…",
+    engine.DecisionKind.KEEP: "Choose your card…",
+    engine.DecisionKind.PASS: "Pass cards…",
+    engine.DecisionKind.ARRANGE: "Arrange your cards…",
+    engine.DecisionKind.DECLARE: "Declare…",
+    engine.DecisionKind.CHOOSE_GAME: "Choose the game…",
+}
+"""The table button that opens each kind of private panel."""
+
+WILD_PREFIXES = ("wild:", "one-eyed", "joker-wild", "bug", "no-joker")
+"""Modifiers listed under "wild cards" in dealer's choice; the others are house rules."""
+
+_LOBBY: tuple[tuple[LobbyVerb, str, discord.ButtonStyle, int], ...] = (
+    ("sit", "Sit down", discord.ButtonStyle.success, 0),
+    ("stand", "Stand up", discord.ButtonStyle.secondary, 0),
+    ("deal", "Deal", discord.ButtonStyle.primary, 0),
+    ("settings", "Settings", discord.ButtonStyle.secondary, 0),
+    ("hand", "My hand", discord.ButtonStyle.secondary, 1),
+    ("rules", "Rules", discord.ButtonStyle.secondary, 1),
+)
+
+
+def lobby_components(table_id: int) -> Components:
+    """Between hands: sit, stand, deal, settings, my hand, rules."""
+    ui = Components()
+    for verb, label, style, row in _LOBBY:
+        ui.add_item(PokerButton(LobbyButton(table_id, verb).encode(), label, style, row=row))
+    return ui
+
+
+def table_components(
+    table_id: int, version: Version, pending: Sequence[engine.Decision]
+) -> Components:
+    """During a hand: the betting buttons of whoever bets, or a button per kind of private
+    choice waiting; and My hand. Only what the engine's decisions allow is offered."""
+    ui = Components()
+    bet = next((d for d in pending if d.kind is engine.DecisionKind.BET), None)
+
+    def button(
+        verb: TableVerb, label: str, style: discord.ButtonStyle, row: int, to: int | None = None
+    ) -> None:
+        custom_id = TableButton(table_id, version, verb, to).encode()
+        ui.add_item(PokerButton(custom_id, label, style, row=row))
+
+    secondary = discord.ButtonStyle.secondary
+    if bet is not None and isinstance(bet.legal, engine.BetOptions):
+        legal = bet.legal
+        button("fold", "Fold", discord.ButtonStyle.danger, 0)
+        if legal.can_check:
+            button("check", "Check", secondary, 0)
+        elif legal.to_call:
+            label = f"Call {kit.chips(legal.to_call)}" + (" (all-in)" if legal.call_all_in else "")
+            button("call", label, discord.ButtonStyle.primary, 0)
+        if legal.can_raise:
+            word = "Bet" if legal.is_bet else "Raise to"
+            if legal.fixed_limit and legal.min_to is not None:
+                label = f"{word} {kit.chips(legal.min_to)}"
+                button("to", label, discord.ButtonStyle.success, 0, legal.min_to)
+            else:
+                button("amount", f"{word}…", discord.ButtonStyle.success, 0)
+                for name, amount in legal.quick_amounts()[:4]:
+                    button("to", f"{name} {kit.chips(amount)}", secondary, 1, amount)
+        if legal.can_all_in and not legal.fixed_limit:
+            button("allin", f"All-in {kit.chips(legal.all_in_to)}", discord.ButtonStyle.danger, 0)
+    else:
+        for kind in {d.kind for d in pending}:
+            if kind in PRIVATE_LABELS:
+                button("private", PRIVATE_LABELS[kind], discord.ButtonStyle.primary, 0)
+    ui.add_item(PokerButton(LobbyButton(table_id, "hand").encode(), "My hand", row=2))
+    return ui
+
+
+def amount_modal(table_id: int, version: Version, legal: engine.BetOptions) -> AmountModal:
+    """Asks for a bet or raise amount; the engine judges it when it is submitted."""
+    word = "Bet" if legal.is_bet else "Raise to"
+    low, high = kit.chips(legal.min_to or 0), kit.chips(legal.max_to or 0)
+    return AmountModal(
+        AmountModalId(table_id, version).encode(),
+        f"{word} ({low}–{high})",
+        f"{word}: {low} to {high}",
+        legal.min_to or 0,
+        legal.max_to or 0,
+    )
+
+
+def dealt_notice(game: str, hand_number: int) -> tuple[discord.Embed, Components]:
+    """What the lobby message becomes once its Deal button has dealt a hand."""
+    embed = discord.Embed(
+        title=f"{game}: hand #{hand_number} dealt",
+        description="The hand is being played in the message below.",
+        colour=kit.GREY,
+    )
+    return embed, Components()
+
+
+def settings_embed(view: engine.PublicView, settings: str, seats: int) -> discord.Embed:
+    embed = discord.Embed(title=f"Table settings: {view.game}", colour=kit.GREEN)
+    embed.add_field(name="Stakes", value=f"{view.structure}\n{view.forced_bets}", inline=False)
+    embed.add_field(name="Table", value=settings, inline=False)
+    embed.add_field(name="Seats", value=str(seats))
+    embed.set_footer(text="The creator or a server manager can change these: /poker settings")
+    return embed
+
+
+def choice_made(text: str) -> discord.Embed:
+    """What a private panel becomes once its choice is made."""
+    return discord.Embed(description=text, colour=kit.GOLD)
+
+
+def private_panel(
+    table_id: int,
+    hand_number: int,
+    decision: engine.Decision,
+    cards: Sequence[engine.Card],
+    chosen: tuple[int, ...] = (),
+    choice: GameChoice | None = None,
+) -> tuple[discord.Embed, Components]:
+    """The ephemeral panel of one private choice: ``chosen`` are the card positions picked so
+    far (draw, pass, arrange), ``choice`` the dealer's choice so far."""
+    legal = decision.legal
+    if isinstance(legal, engine.ChooseOptions):
+        return _choose_panel(table_id, hand_number, legal, choice or GameChoice(""))
+    ui = Components()
+    embed = discord.Embed(colour=kit.GOLD)
+
+    def select_id(kind: SelectKind, picks: tuple[int, ...] = ()) -> str:
+        return PanelSelect(table_id, hand_number, kind, picks).encode()
+
+    def button_id(kind: PanelKind, picks: tuple[int, ...] = (), word: str = "") -> str:
+        return PanelButton(table_id, hand_number, kind, picks, word).encode()
+
+    def options(selected: tuple[int, ...]) -> list[discord.SelectOption]:
+        return [
+            discord.SelectOption(label=card.display, value=str(i), default=i in selected)
+            for i, card in enumerate(cards)
+        ]
+
+    hand_text = render.cards_text(cards)
+    chosen_text = render.cards_text(cards[i] for i in chosen if i < len(cards))
+    if isinstance(legal, engine.DrawOptions):
+        most = max(legal.counts)
+        embed.title = "Draw: choose the cards to throw away"
+        embed.description = (
+            f"Your hand: **{hand_text}**\n"
+            f"You may discard {', '.join(str(c) for c in legal.counts)} cards."
+            + (f"\n{legal.condition}" if legal.condition else "")
+            + f"\nChosen: {chosen_text}"
+        )
+        if most:
+            ui.add_item(
+                PokerSelect(
+                    select_id("draw"),
+                    options(chosen),
+                    placeholder="Cards to discard",
+                    min_values=0,
+                    max_values=min(most, len(cards)),
+                )
+            )
+        label = f"Discard {len(chosen)}" if chosen else "Stand pat"
+        ui.add_item(PokerButton(button_id("draw", chosen), label, discord.ButtonStyle.success))
+    elif isinstance(legal, engine.PassOptions):
+        embed.title = f"Pass {legal.count} cards {legal.direction}"
+        embed.description = f"Your hand: **{hand_text}**\nChosen: {chosen_text}"
+        ui.add_item(
+            PokerSelect(
+                select_id("pass"),
+                options(chosen),
+                placeholder=f"Choose {legal.count}",
+                min_values=legal.count,
+                max_values=legal.count,
+            )
+        )
+        if len(chosen) == legal.count:
+            ui.add_item(
+                PokerButton(button_id("pass", chosen), "Confirm", discord.ButtonStyle.success)
+            )
+    elif isinstance(legal, engine.ArrangeOptions):
+        embed.title = "Arrange the order your cards will be turned up"
+        embed.description = f"Your hand: **{hand_text}**\nOrder so far: {chosen_text}"
+        remaining = [i for i in range(len(cards)) if i not in chosen]
+        if len(chosen) < legal.size and remaining:
+            ui.add_item(
+                PokerSelect(
+                    select_id("arrange", chosen),
+                    [discord.SelectOption(label=cards[i].display, value=str(i)) for i in remaining],
+                    placeholder=f"Card number {len(chosen) + 1}",
+                )
+            )
+        else:
+            ui.add_item(
+                PokerButton(button_id("arrange", chosen), "Confirm", discord.ButtonStyle.success)
+            )
+    elif isinstance(legal, engine.DeclareOptions):
+        embed.title = "Declare (in secret)"
+        embed.description = f"Your hand: **{hand_text}**"
+        for direction in legal.directions:
+            ui.add_item(
+                PokerButton(
+                    button_id("declare", word=direction.value),
+                    direction.value.capitalize(),
+                    discord.ButtonStyle.primary,
+                )
+            )
+    elif isinstance(legal, engine.KeepOptions):
+        embed.title = "Take the face-up card or the face-down one"
+        embed.description = f"Face up: **{legal.face_up.display}**"
+        ui.add_item(
+            PokerButton(
+                button_id("keep", word="up"),
+                f"Take {legal.face_up.display}",
+                discord.ButtonStyle.primary,
+            )
+        )
+        ui.add_item(PokerButton(button_id("keep", word="down"), "Take the face-down card"))
+    else:
+        embed.title = "Nothing to choose right now"
+    return embed, ui
+
+
+def _choose_panel(
+    table_id: int, hand_number: int, legal: engine.ChooseOptions, choice: GameChoice
+) -> tuple[discord.Embed, Components]:
+    """Dealer's choice: a game, wild cards and house rules, then Deal. The choice so far
+    travels in the custom ids, so the panel needs no memory."""
+    choice = choice.or_default(legal.default)
+    variant = engine.get_variant(choice.slug)
+    embed = discord.Embed(title="Dealer's choice: pick the game", colour=kit.GOLD)
+    embed.description = f"**{game_name(variant.name, choice.mods)}**\n{variant.description[:1500]}"
+    ui = Components()
+    games = [
+        discord.SelectOption(
+            label=engine.get_variant(s).name[:100], value=s, default=s == choice.slug
+        )
+        for s in legal.slugs[:25]
+    ]
+    ui.add_item(
+        PokerSelect(PanelSelect(table_id, hand_number, "cg", choice=choice).encode(), games, row=0)
+    )
+    wild = [m for m in legal.modifiers if m.startswith(WILD_PREFIXES)]
+    rules = [m for m in legal.modifiers if not m.startswith(WILD_PREFIXES)]
+    sections: tuple[tuple[SelectKind, list[str], int, str], ...] = (
+        ("cw", wild, 1, "Wild cards and the joker"),
+        ("cr", rules, 2, "Draws, lows, high-low and house rules"),
+    )
+    for kind, keys, row, placeholder in sections:
+        options = [
+            discord.SelectOption(
+                label=describe_modifier(m)[:100],
+                # ':' written as '=' like in custom ids (messages already sent use it).
+                value=m.replace(":", "="),
+                default=m in choice.mods,
+            )
+            for m in keys[:25]
+        ]
+        if options:
+            ui.add_item(
+                PokerSelect(
+                    PanelSelect(table_id, hand_number, kind, choice=choice).encode(),
+                    options,
+                    placeholder=placeholder,
+                    min_values=0,
+                    max_values=len(options),
+                    row=row,
+                )
+            )
+    ui.add_item(
+        PokerButton(
+            PanelButton(table_id, hand_number, "choose", choice=choice).encode(),
+            "Deal it",
+            discord.ButtonStyle.success,
+            row=3,
+        )
+    )
+    return embed, ui
