@@ -11,14 +11,16 @@ Everything here reads what the table service stored (the data layer's ``hands`` 
   (commitment, salt, reshuffle seed, deck order) and how to check it by hand. A hand still being
   played is refused (its history, like its deck, opens when it ends), and so is a hand of
   another server.
-* ``/poker hand <id> phh:true`` also attaches ``hand-<id>.phh`` when the game is one that
-  pokerkit's PHH format can describe (see :func:`phh_game`), or says why it can't.
+* ``/poker hand <id> phh:true`` also attaches ``hand-<id>.phh``, the hand in pokerkit's PHH
+  format (:mod:`engine.notation`: with PHH's variant code when it has one for the game, else
+  with the game named in an extension field).
 
-Who sees which cards: a face-down card is shown only to its owner (the viewer's own seat, from
-the hand's first event), the cards shown at the showdown to everyone, burned cards to no one.
-A player who was not dealt in sees only public information. The rules come from the engine's
-event classes (``_private`` fields and ``visible_to``), applied to the stored JSON events; the
-PHH export follows the same rule (other players' unshown cards are written ``??``).
+Who sees which cards: the stored events are read back as engine events
+(:meth:`engine.events.Event.from_dict`) and each is shown as the engine masks it for the
+viewer's seat (:meth:`~engine.events.Event.masked_for`): a face-down card only to its owner,
+the cards shown at the showdown to everyone, burned cards to no one. A player who was not
+dealt in sees only public information. The PHH export follows the same rule (other players'
+unshown cards are written ``??``).
 
 Note: the revealed deck order, which the commitment needs, determines every card dealt; the
 replay itself never prints another player's unshown cards.
@@ -26,15 +28,13 @@ replay itself never prints another player's unshown cards.
 
 from __future__ import annotations
 
-import contextlib
-import datetime as dt
+import dataclasses
 import io
 import json
 import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from types import SimpleNamespace
-from typing import Any, Final, cast
+from typing import Any, Final
 
 import discord
 
@@ -50,10 +50,9 @@ from cogs.ui.paginator import (
 from data import Hand, HandInProgress, HandSecrets, NotFound
 from data import Table as TableRow
 from engine import events as ev
-from engine.cards import parse_card
+from engine.cards import Card
 from engine.commitment import DeckRecord
-from engine.hands import Ranking
-from engine.rules import Bet, BetStart, Deal, DeckKind, Draw, DrawStart, GameRules, Split
+from engine.notation import PhhHeader, PhhUnsupported, export_phh
 
 log = logging.getLogger("poker.history")
 
@@ -180,90 +179,29 @@ async def load_hand(db: Any, hand_id: int, guild_id: int | None) -> HandRecord:
 
 
 # ---------------------------------------------------------------------------------------------
-# Who may see what (the engine's rules, applied to stored events)
-# ---------------------------------------------------------------------------------------------
-
-_EVENT_CLASSES: Final[dict[str, type[ev.Event]]] = {
-    cls.type: cls
-    for cls in vars(ev).values()
-    if isinstance(cls, type) and issubclass(cls, ev.Event) and cls is not ev.Event
-}
-
-
-def _looks_like_cards(value: Any) -> bool:
-    items = value if isinstance(value, list) else [value]
-    if not items or not all(isinstance(item, str) for item in items):
-        return False
-    try:
-        for item in items:
-            parse_card(item)
-    except ValueError:
-        return False
-    return True
-
-
-def private_fields(event: Mapping[str, Any]) -> tuple[str, ...]:
-    """The fields of a stored event that only some seats may see."""
-    cls = _EVENT_CLASSES.get(str(event.get("type")))
-    if cls is None:  # an event this code does not know: hide anything that looks like cards
-        return tuple(k for k, v in event.items() if k != "type" and _looks_like_cards(v))
-    return cls._private
-
-
-def visible_to(event: Mapping[str, Any], seat: int | None) -> bool:
-    """Whether ``seat`` (``None``: someone not dealt in) may see the event's private fields.
-
-    Applies the engine's own :meth:`engine.events.Event.visible_to` to the stored fields."""
-    fields = private_fields(event)
-    if not fields:
-        return True
-    cls = _EVENT_CLASSES.get(str(event.get("type")))
-    if cls is not None:
-        probe = SimpleNamespace(**{k: v for k, v in event.items() if k != "type"})
-        probe._private = cls._private
-        with contextlib.suppress(Exception):
-            return bool(cls.visible_to(cast(Any, probe), seat))
-    return seat is not None and event.get("seat") == seat
-
-
-def masked(event: Mapping[str, Any], seat: int | None) -> dict[str, Any]:
-    """The event as ``seat`` may see it: hidden card fields become their count."""
-    data = dict(event)
-    if visible_to(event, seat):
-        return data
-    for name in private_fields(event):
-        value = data.get(name)
-        if isinstance(value, list):
-            data[name] = len(value)
-        elif value is not None:
-            data[name] = 1
-    return data
-
-
-# ---------------------------------------------------------------------------------------------
 # The replay as text
 # ---------------------------------------------------------------------------------------------
 
 
-def _card(text: Any) -> str:
-    try:
-        return parse_card(str(text)).display
-    except ValueError:
-        return str(text)
+def _card(card: Card) -> str:
+    return card.display
 
 
-def _cards(values: Any) -> str:
-    if not isinstance(values, list):
-        return _card(values)
-    return " ".join(_card(v) for v in values) or "—"
-
-
-def _count(value: Any) -> int:
-    return len(value) if isinstance(value, list) else int(value or 0)
+def _cards(cards: tuple[Card, ...]) -> str:
+    return " ".join(card.display for card in cards) or "—"
 
 
 def _plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def _shown(value: Any) -> Any:
+    """A field's value in a line of text (cards as players write them)."""
+    if isinstance(value, Card):
+        return value.display
+    if isinstance(value, tuple) and value and all(isinstance(v, Card) for v in value):
+        return _cards(value)
+    return ev.plain(value)
 
 
 _FORCED: Final = {
@@ -282,26 +220,40 @@ _ROUNDS: Final = {
 }
 
 
+def read_events(stored: Sequence[Mapping[str, Any]]) -> list[ev.Event | str]:
+    """The stored events read back as engine events; one that can't be read (written by
+    another version of the engine) is kept as its type name."""
+    events: list[ev.Event | str] = []
+    for data in stored:
+        try:
+            events.append(ev.Event.from_dict(data))
+        except ValueError as exc:
+            log.warning("unreadable stored event: %s", exc)
+            events.append(str(data.get("type")))
+    return events
+
+
 class _Replay:
-    """Turns stored events into lines of text from one seat's point of view."""
+    """Turns a hand's events into lines of text from one seat's point of view: each event is
+    formatted as the engine masks it for that seat (:meth:`engine.events.Event.masked_for`)."""
 
     def __init__(
-        self, events: Sequence[Mapping[str, Any]], names: Mapping[str, str], viewer: int | None
+        self, events: Sequence[ev.Event | str], names: Mapping[str, str], viewer: int | None
     ) -> None:
         self.events = events
         self.names = names
         self.viewer = viewer
         self.showdown = False
-        start = next((e for e in events if e.get("type") == "hand-started"), None)
+        start = next((e for e in events if isinstance(e, ev.HandStarted)), None)
         self.seat_pid: dict[int, str] = {}
         self.start_stacks: dict[int, int] = {}
         if start is not None:
-            for seat, pid, stack in start.get("seats", []):
-                self.seat_pid[int(seat)] = str(pid)
-                self.start_stacks[int(seat)] = int(stack)
+            for seat, pid, stack in start.seats:
+                self.seat_pid[seat] = pid
+                self.start_stacks[seat] = stack
 
-    def who(self, seat: Any) -> str:
-        if not isinstance(seat, int):
+    def who(self, seat: int | None) -> str:
+        if seat is None:
             return "?"
         pid = self.seat_pid.get(seat)
         name = f"**{name_of(self.names, pid)}**" if pid else f"Seat {seat + 1}"
@@ -310,159 +262,169 @@ class _Replay:
     def lines(self) -> list[str]:
         out: list[str] = []
         for event in self.events:
-            try:
-                line = self.line(masked(event, self.viewer), visible_to(event, self.viewer))
-            except (KeyError, TypeError, ValueError):
-                line = self.generic(masked(event, self.viewer))
+            if isinstance(event, str):
+                line: str | None = f"*An event this version can't show ({event}).*"
+            else:
+                view = event.masked_for(self.viewer)
+                line = self.masked(view) if isinstance(view, ev.Masked) else self.line(view)
             if line:
                 out.append(line[:LINE_LIMIT])
         return out
 
-    def line(self, e: dict[str, Any], full: bool) -> str | None:
-        kind = e.get("type")
-        who = self.who(e.get("seat"))
-        if kind == "hand-started":
-            seats = [
-                f"Seat {seat + 1}: {self.who(seat)} · {render.chips(stack)}"
-                + (" 🔘" if seat == e.get("button") else "")
-                for seat, stack in self.start_stacks.items()
-            ]
-            return "__Seats__ (🔘 dealer)\n" + "\n".join(seats)
-        if kind == "game-chosen":
-            return f"{who} chooses **{e['name']}**"
-        if kind == "pot-carried":
-            return f"{render.chips(e['amount'])} chips carried in ({e['reason']})"
-        if kind == "forced-bet":
-            verb = _FORCED.get(str(e["kind"]), str(e["kind"]))
-            return f"{who} {verb} {render.chips(e['amount'])}" + (
-                " (all-in)" if e["all_in"] else ""
-            )
-        if kind == "dealt":
-            if full:
-                up = " face up" if e.get("face_up") else ""
-                return f"{who} is dealt {_cards(e['cards'])}{up}"
-            return f"{who} is dealt {_plural(_count(e['cards']), 'card')} face down"
-        if kind == "board-dealt":
-            wild = f" (wild: rank {e['wild_rank']})" if e.get("wild_rank") else ""
-            return f"On the table: {_cards(e['cards'])}{wild}"
-        if kind == "burned":
+    def masked(self, view: ev.Masked) -> str | None:
+        """An event with cards this seat may not see: only their number is told."""
+        who = self.who(view.shown.get("seat"))
+        n = view.counts
+        kind = view.kind
+        if kind is ev.Dealt:
+            return f"{who} is dealt {_plural(n['cards'], 'card')} face down"
+        if kind in (ev.Burned, ev.Arranged):
             return None
-        if kind == "round-started":
-            label = _ROUNDS.get(str(e["kind"]), str(e["kind"]).title())
-            return f"__{label} {e['number']}__"
-        if kind == "timed-out":
-            return f"⏱ {who} ran out of time"
-        if kind == "folded":
-            return f"{who} folds"
-        if kind == "checked":
-            return f"{who} checks"
-        if kind == "called":
-            all_in = " (all-in)" if e["all_in"] else ""
-            return f"{who} calls {render.chips(e['amount'])}{all_in}"
-        if kind == "bet":
-            return f"{who} bets {render.chips(e['to'])}" + (" (all-in)" if e["all_in"] else "")
-        if kind == "raised":
-            all_in = " (all-in)" if e["all_in"] else ""
-            return f"{who} raises to {render.chips(e['to'])}{all_in}"
-        if kind == "bet-returned":
-            return f"{render.chips(e['amount'])} uncalled returned to {who}"
-        if kind == "passed-out":
-            return f"Nobody opened: passed out; {render.chips(e['pot'])} stay for the next deal"
-        if kind == "game-switched":
-            return f"The hand goes on as **{e['game']}**"
-        if kind == "drew":
-            if full:
-                if not e["discarded"]:
-                    return f"{who} stands pat"
-                return f"{who} discards {_cards(e['discarded'])} and draws {_cards(e['received'])}"
-            out, got = _count(e["discarded"]), _count(e["received"])
+        if kind is ev.Drew:
+            out, got = n["discarded"], n["received"]
             if out == 0 and got == 0:
                 return f"{who} stands pat"
             if out == got:
                 return f"{who} draws {got}"
             return f"{who} discards {out} and draws {got}"
-        if kind == "reshuffled":
-            return f"The stub ran short: {_plural(int(e['count']), 'card')} reshuffled"
-        if kind == "openers-split":
-            if full:
-                return f"{who} splits openers, keeping {_cards(e['cards'])} aside"
+        if kind is ev.OpenersSplit:
             return f"{who} splits openers"
-        if kind == "bosnian-offer":
-            return f"{who} is offered {_card(e['face_up'])} face up and one card face down"
-        if kind == "bosnian-kept":
-            which = "face-up" if e["took_face_up"] else "face-down"
-            if full:
-                return f"{who} keeps {_card(e['kept'])} (the {which} card)"
+        if kind is ev.BosnianOffer:
+            face_up = view.shown["face_up"]
+            return f"{who} is offered {_card(face_up)} face up and one card face down"
+        if kind is ev.BosnianKept:
+            which = "face-up" if view.shown["took_face_up"] else "face-down"
             return f"{who} keeps the {which} card"
-        if kind == "cards-passed":
-            to = self.who(e.get("to_seat"))
-            if full:
-                return f"{who} passes {_cards(e['cards'])} to {to}"
-            return f"{who} passes {_plural(_count(e['cards']), 'card')} to {to}"
-        if kind == "arranged":
-            return f"{who} sets the rollout order {_cards(e['order'])}" if full else None
-        if kind == "card-revealed":
-            return f"{who} turns up {_card(e['card'])}"
-        if kind == "declared":
-            return f"{who} declares {e['direction']}"
-        if kind == "shown":
-            heading = "" if self.showdown else "__Showdown__\n"
-            self.showdown = True
-            hands = " / ".join(str(h) for h in (e.get("high"), e.get("low")) if h)
-            return f"{heading}{who} shows {_cards(e['cards'])}" + (f" — {hands}" if hands else "")
-        if kind == "openers-shown":
-            return f"{who} shows openers {_cards(e['cards'])}"
-        if kind == "pot-awarded":
-            label = "Main pot" if e["pot"] == 0 else f"Side pot {e['pot']}"
-            shares = ", ".join(
-                f"{self.who(seat)} wins {render.chips(amount)}"
-                + ("" if half == "all" else f" ({half})")
-                for seat, amount, half in e["shares"]
-            )
-            return f"💰 {label} ({render.chips(e['amount'])}): {shares or 'no winner'}"
-        if kind == "player-left":
-            return f"{who} leaves the table"
-        if kind == "hand-ended":
-            parts = []
-            for seat, stack in e["stacks"]:
-                delta = int(stack) - self.start_stacks.get(int(seat), int(stack))
-                sign = "+" if delta > 0 else ""
-                parts.append(f"{self.who(seat)} {render.chips(stack)} ({sign}{delta:,})")
-            carried = f"\n{render.chips(e['carried'])} stay in the middle" if e["carried"] else ""
-            return "__Final stacks__\n" + "\n".join(parts) + carried
-        return self.generic(e)
+        if kind is ev.CardsPassed:
+            to = self.who(view.shown["to_seat"])
+            return f"{who} passes {_plural(n['cards'], 'card')} to {to}"
+        return self.generic(view.to_dict(), view.shown)
 
-    def generic(self, e: Mapping[str, Any]) -> str:
+    def line(self, e: ev.Event) -> str | None:
+        who = self.who(getattr(e, "seat", None))
+        match e:
+            case ev.HandStarted(button=button):
+                seats = [
+                    f"Seat {seat + 1}: {self.who(seat)} · {render.chips(stack)}"
+                    + (" 🔘" if seat == button else "")
+                    for seat, stack in self.start_stacks.items()
+                ]
+                return "__Seats__ (🔘 dealer)\n" + "\n".join(seats)
+            case ev.GameChosen(name=name):
+                return f"{who} chooses **{name}**"
+            case ev.PotCarried(amount=amount, reason=reason):
+                return f"{render.chips(amount)} chips carried in ({reason})"
+            case ev.ForcedBet(kind=kind, amount=amount, all_in=all_in):
+                verb = _FORCED.get(kind, kind)
+                return f"{who} {verb} {render.chips(amount)}" + (" (all-in)" if all_in else "")
+            case ev.Dealt(cards=cards, face_up=face_up):
+                return f"{who} is dealt {_cards(cards)}{' face up' if face_up else ''}"
+            case ev.BoardDealt(cards=cards, wild_rank=wild_rank):
+                wild = f" (wild: rank {wild_rank})" if wild_rank else ""
+                return f"On the table: {_cards(cards)}{wild}"
+            case ev.Burned():
+                return None
+            case ev.RoundStarted(kind=kind, number=number):
+                return f"__{_ROUNDS.get(kind, kind.title())} {number}__"
+            case ev.TimedOut():
+                return f"⏱ {who} ran out of time"
+            case ev.Folded():
+                return f"{who} folds"
+            case ev.Checked():
+                return f"{who} checks"
+            case ev.Called(amount=amount, all_in=all_in):
+                return f"{who} calls {render.chips(amount)}" + (" (all-in)" if all_in else "")
+            case ev.BetPlaced(to=to, all_in=all_in):
+                return f"{who} bets {render.chips(to)}" + (" (all-in)" if all_in else "")
+            case ev.Raised(to=to, all_in=all_in):
+                return f"{who} raises to {render.chips(to)}" + (" (all-in)" if all_in else "")
+            case ev.BetReturned(amount=amount):
+                return f"{render.chips(amount)} uncalled returned to {who}"
+            case ev.PassedOut(pot=pot):
+                return f"Nobody opened: passed out; {render.chips(pot)} stay for the next deal"
+            case ev.GameSwitched(game=game):
+                return f"The hand goes on as **{game}**"
+            case ev.Drew(discarded=discarded, received=received):
+                if not discarded:
+                    return f"{who} stands pat"
+                return f"{who} discards {_cards(discarded)} and draws {_cards(received)}"
+            case ev.Reshuffled(count=count):
+                return f"The stub ran short: {_plural(count, 'card')} reshuffled"
+            case ev.OpenersSplit(cards=cards):
+                return f"{who} splits openers, keeping {_cards(cards)} aside"
+            case ev.BosnianOffer(face_up=face_up):
+                return f"{who} is offered {_card(face_up)} face up and one card face down"
+            case ev.BosnianKept(took_face_up=took_face_up, kept=kept):
+                which = "face-up" if took_face_up else "face-down"
+                return f"{who} keeps {_card(kept)} (the {which} card)"
+            case ev.CardsPassed(to_seat=to_seat, cards=cards):
+                return f"{who} passes {_cards(cards)} to {self.who(to_seat)}"
+            case ev.Arranged(order=order):
+                return f"{who} sets the rollout order {_cards(order)}"
+            case ev.CardRevealed(card=card):
+                return f"{who} turns up {_card(card)}"
+            case ev.Declared(direction=direction):
+                return f"{who} declares {direction}"
+            case ev.Shown(cards=cards):
+                heading = "" if self.showdown else "__Showdown__\n"
+                self.showdown = True
+                hands = " / ".join(h for h in (e.high, e.low) if h)
+                return f"{heading}{who} shows {_cards(cards)}" + (f" — {hands}" if hands else "")
+            case ev.OpenersShown(cards=cards):
+                return f"{who} shows openers {_cards(cards)}"
+            case ev.PotAwarded(pot=pot, amount=amount, shares=shares):
+                label = "Main pot" if pot == 0 else f"Side pot {pot}"
+                won = ", ".join(
+                    f"{self.who(seat)} wins {render.chips(chips)}"
+                    + ("" if half == "all" else f" ({half})")
+                    for seat, chips, half in shares
+                )
+                return f"💰 {label} ({render.chips(amount)}): {won or 'no winner'}"
+            case ev.PlayerLeft():
+                return f"{who} leaves the table"
+            case ev.HandEnded(stacks=stacks, carried=carried):
+                parts = []
+                for seat, stack in stacks:
+                    delta = stack - self.start_stacks.get(seat, stack)
+                    sign = "+" if delta > 0 else ""
+                    parts.append(f"{self.who(seat)} {render.chips(stack)} ({sign}{delta:,})")
+                left = f"\n{render.chips(carried)} stay in the middle" if carried else ""
+                return "__Final stacks__\n" + "\n".join(parts) + left
+        values = {f.name: getattr(e, f.name) for f in dataclasses.fields(e)}  # type: ignore[arg-type]
+        return self.generic(e.to_dict(), values)
+
+    def generic(self, data: Mapping[str, Any], values: Mapping[str, Any]) -> str:
+        """A line for an event kind added to the engine after this replay: its fields as the
+        seat may see them (``data``, hidden cards counted), cards written out."""
         details = ", ".join(
-            f"{k}: {_cards(v) if _looks_like_cards(v) else v}"
-            for k, v in e.items()
+            f"{k}: {_shown(values[k]) if k in values else v}"
+            for k, v in data.items()
             if k not in ("type", "seat")
         )
-        who = f"{self.who(e['seat'])} · " if "seat" in e else ""
-        return f"{who}{e.get('type')}: {details}"
+        who = f"{self.who(data['seat'])} · " if isinstance(data.get("seat"), int) else ""
+        return f"{who}{data.get('type')}: {details}"
 
 
 def replay_lines(
     events: Sequence[Mapping[str, Any]], names: Mapping[str, str], viewer_seat: int | None
 ) -> list[str]:
-    """The hand as lines of text, with private cards shown only to ``viewer_seat``."""
-    return _Replay(events, names, viewer_seat).lines()
-
-
-def deck_parts(secrets_: HandSecrets) -> tuple[str, str]:
-    """``(deck order, reshuffle seed)`` from the stored ``"<deck>|<seed>"``."""
-    deck, _, seed = secrets_.deck.rpartition("|")
-    return deck, seed
+    """The hand (its stored events) as lines of text, with private cards shown only to
+    ``viewer_seat``."""
+    return _Replay(read_events(events), names, viewer_seat).lines()
 
 
 def fairness_embed(record: HandRecord) -> discord.Embed:
     """The commitment, what it commits to, whether it matches, and how to check it by hand."""
     s = record.secrets
-    deck, seed = deck_parts(s)
     try:
-        ok = DeckRecord.parse(s.deck).verify(s.commitment, s.salt)
-    except ValueError:
+        deck_record = DeckRecord.parse(s.deck)
+    except ValueError:  # not as the bot writes it: shown as stored, and it can't match
         ok = False
+        deck, _, seed = s.deck.rpartition("|")
+    else:
+        ok = deck_record.verify(s.commitment, s.salt)
+        deck = " ".join(str(card) for card in deck_record.deck)
+        seed = str(deck_record.seed)
     preimage = f"{deck}|{seed}|{s.salt}"
     embed = discord.Embed(
         title=f"Fair deal · hand {record.hand.hand_id}: "
@@ -557,283 +519,36 @@ def replay_messages(record: HandRecord, viewer_seat: int | None) -> list[list[di
 
 
 # ---------------------------------------------------------------------------------------------
-# PHH export (pokerkit's hand history format)
+# PHH export (the notation itself is engine.notation's)
 # ---------------------------------------------------------------------------------------------
 
 
-class PhhUnsupported(Exception):
-    """The hand cannot be written as PHH; ``str(exc)`` says why, for the member."""
+def phh_file(record: HandRecord, viewer_seat: int | None) -> str:
+    """The hand in PHH (see :mod:`engine.notation`), as ``viewer_seat`` may see it.
 
-
-PHH_VARIANTS: Final = {
-    "N2L1D": "no-limit deuce-to-seven single draw",
-    "F2L3D": "fixed-limit deuce-to-seven triple draw",
-}
-"""The PHH draw variants the engine can deal (PHH's third, badugi, is a four-card game)."""
-
-PHH_FIXED_LIMIT_CAP: Final = 4
-"""pokerkit's fixed-limit games allow four completions, bets or raises per betting round."""
-
-
-def _plain_bet(step: Any, tier: engine.BetTier | None) -> bool:
-    return (
-        isinstance(step, Bet)
-        and (tier is None or step.tier is tier)
-        and step.scale == 1
-        and step.start is BetStart.AUTO
-        and step.checking
-        and not step.double_min
-        and not step.blind
-    )
-
-
-def _plain_draw(step: Any) -> bool:
-    return (
-        isinstance(step, Draw)
-        and step.counts is None
-        and step.extra == 0
-        and step.start is DrawStart.DEALER_LEFT
-        and not step.bosnian
-        and (step.limit is None or step.limit.most <= 5)
-    )
-
-
-def _lowball_27(rules: GameRules) -> str | None:
-    """Why the rules are not plain deuce-to-seven lowball, or None when they are."""
-    if rules.deck is not DeckKind.STANDARD:
-        return "PHH's draw games use the plain 52-card pack (no joker, no stripped deck)"
-    if rules.wild:
-        return "PHH has no wild cards"
-    if not (
-        rules.split is Split.LOW and rules.low is Ranking.DEUCE_TO_SEVEN and not rules.low_qualifier
-    ):
-        return (
-            "PHH's only draw games are deuce-to-seven lowball (single draw no limit, triple draw "
-            "fixed limit) and badugi; it has no five-card draw for high hands, no ace-to-five or "
-            "ace-to-six lowball and no high-low split"
-        )
-    special = {
-        "an opening requirement": rules.open_requirement is not None,
-        "a progressive or jackpot rule": rules.progressive or rules.jackpot_limit,
-        "a switch to another game": rules.switch_on_pass_out is not None,
-        "a hand needed to win": rules.win_requirement is not None,
-        "the Diablo rule": rules.opener_must_win,
-        "the seven rule": rules.seven_rule,
-    }
-    named = [label for label, present in special.items() if present]
-    if named:
-        return f"PHH cannot describe {', '.join(named)}"
-    return None
-
-
-def phh_game(config: engine.TableConfig) -> tuple[str, dict[str, Any]]:
-    """The PHH variant code and its stake fields for a table's game.
-
-    Exportable: deuce-to-seven lowball from a plain 52-card pack, no wild cards and no special
-    rules, with exactly two blinds (the player left of the dealer posts the small one; antes
-    from everyone allowed), dealt as
-
-    * ``N2L1D``: five cards, a betting round, one draw of 0 to 5 cards, a betting round, in
-      no limit (``min_bet`` is the table's minimum bet);
-    * ``F2L3D``: five cards and three draws, small bet for the first two betting rounds and big
-      bet for the last two, in fixed limit.
-
-    Five-card draw for high hands, ace-to-five/ace-to-six lowball, high-low games, jokers,
-    pot limit, spread limit, dealer's edge, straddles and antes-only games have no PHH form;
-    they raise :class:`PhhUnsupported` with the reason.
+    :raises PhhUnsupported: when the table's settings or the hand's events can't be read.
     """
-    try:
-        rules = config.rules()
-        structure, forced = config.stakes
-    except (ValueError, KeyError) as exc:
-        raise PhhUnsupported(f"the game is no longer known ({exc})") from exc
-    if rules.forced_bets is not None:
-        forced = rules.forced_bets
-    reason = _lowball_27(rules)
-    if reason is not None:
-        raise PhhUnsupported(reason)
-    if len(forced.blinds) != 2 or forced.blinds_from_dealer or forced.dealer_edge:
-        raise PhhUnsupported(
-            "PHH's lowball games are played with a small and a big blind (antes optional); "
-            f"this table has {forced.label}"
-        )
-    steps = rules.steps
-    big, small = engine.BetTier.BIG, engine.BetTier.SMALL
-    first = len(steps) > 0 and steps[0] == Deal(5)
-    single = (
-        first
-        and len(steps) == 4
-        and _plain_bet(steps[1], None)
-        and _plain_draw(steps[2])
-        and _plain_bet(steps[3], None)
-    )
-    triple = (
-        first
-        and len(steps) == 8
-        and all(_plain_draw(steps[i]) for i in (2, 4, 6))
-        and all(_plain_bet(steps[i], small) for i in (1, 3))
-        and all(_plain_bet(steps[i], big) for i in (5, 7))
-    )
-    stakes: dict[str, Any] = {"blinds_or_straddles": list(forced.blinds), "ante": forced.ante}
-    if single and isinstance(structure, engine.NoLimit):
-        return "N2L1D", {**stakes, "min_bet": structure.min_bet}
-    if triple and isinstance(structure, engine.FixedLimit):
-        return "F2L3D", {**stakes, "small_bet": structure.small_bet, "big_bet": structure.big_bet}
-    if single or triple:
-        wanted = "no limit" if single else "fixed limit"
-        raise PhhUnsupported(f"PHH has this game only in {wanted}, not {structure.label}")
-    raise PhhUnsupported(
-        "PHH's lowball games are single draw (no limit) and triple draw (fixed limit); this "
-        "game's streets are different"
-    )
-
-
-def _toml(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, str):
-        text = json.dumps(value, ensure_ascii=False)
-        return text.replace("\x7f", "\\u007f")
-    if isinstance(value, list):
-        return "[" + ", ".join(_toml(v) for v in value) + "]"
-    raise TypeError(f"no TOML form for {value!r}")
-
-
-def _phh_cards(cards: Any, known: bool) -> str:
-    if known and isinstance(cards, list):
-        return "".join(str(card) for card in cards)
-    return "??" * _count(cards)
-
-
-def phh_actions(
-    events: Sequence[Mapping[str, Any]], viewer_seat: int | None, *, fixed_limit: bool
-) -> tuple[list[str], list[int], list[int]]:
-    """``(actions, starting stacks, finishing stacks)`` in PHH notation, players numbered
-    from the dealer's left (the button last, as PHH does). Only ``viewer_seat``'s cards and
-    the cards shown at the showdown are written; other cards are ``??``."""
-    start = next((e for e in events if e.get("type") == "hand-started"), None)
-    end = next((e for e in events if e.get("type") == "hand-ended"), None)
-    if start is None or end is None:
-        raise PhhUnsupported("the hand did not finish")
-    order = [int(seat) for seat, _pid, _stack in start["seats"]]
-    index = {seat: i + 1 for i, seat in enumerate(order)}
-    starting = [int(stack) for _seat, _pid, stack in start["seats"]]
-    final = {int(seat): int(stack) for seat, stack in end["stacks"]}
-    finishing = [final.get(seat, 0) for seat in order]
-
-    actions: list[str] = []
-    deals: list[str] = []
-    aggressions = 0
-    short = False  # a fixed-limit all-in short of a full bet or raise, this round
-    for e in events:
-        kind = e.get("type")
-        seat = e.get("seat")
-        p = f"p{index[seat]}" if isinstance(seat, int) and seat in index else None
-        known = viewer_seat is not None and seat == viewer_seat
-        if kind not in ("drew", "burned", "reshuffled") and deals:
-            actions.extend(deals)  # replacement cards are dealt once everyone has drawn
-            deals = []
-        if kind in ("hand-started", "forced-bet", "burned", "timed-out", "bet-returned"):
-            continue
-        if kind in ("pot-awarded", "hand-ended"):
-            continue
-        if kind == "round-started":
-            aggressions = 0
-            short = False
-            continue
-        if p is None and kind in ("dealt", "folded", "checked", "called", "bet", "raised"):
-            raise PhhUnsupported("an action of a player who was not dealt in")
-        if kind == "dealt" and not e.get("face_up"):
-            actions.append(f"d dh {p} {_phh_cards(e['cards'], known)}")
-        elif kind == "folded":
-            actions.append(f"{p} f")
-        elif kind in ("checked", "called"):
-            actions.append(f"{p} cc")
-        elif kind in ("bet", "raised"):
-            aggressions += 1
-            if fixed_limit and aggressions > PHH_FIXED_LIMIT_CAP:
-                raise PhhUnsupported(
-                    "a betting round had more bets and raises than PHH's fixed-limit cap of "
-                    f"{PHH_FIXED_LIMIT_CAP}"
-                )
-            if fixed_limit and short:
-                raise PhhUnsupported(
-                    "a short all-in was raised in fixed limit, which pokerkit sizes differently"
-                )
-            short = bool(e.get("all_in")) and not e.get("full", False)
-            actions.append(f"{p} cbr {int(e['to'])}")
-        elif kind == "drew" and p is not None:
-            discarded = _phh_cards(e["discarded"], known)
-            actions.append(f"{p} sd {discarded}".rstrip())
-            if _count(e["received"]) != _count(e["discarded"]):
-                raise PhhUnsupported("a draw gave a different number of cards than discarded")
-            if _count(e["received"]):
-                deals.append(f"d dh {p} {_phh_cards(e['received'], known)}")
-        elif kind == "shown" and p is not None:
-            actions.append(f"{p} sm {_phh_cards(e['cards'], True)}")
-        elif kind == "reshuffled":
-            continue
-        else:
-            raise PhhUnsupported(f"PHH has no notation for this hand's “{kind}” event")
-    actions.extend(deals)
-    return actions, starting, finishing
-
-
-def export_phh(record: HandRecord, viewer_seat: int | None) -> str:
-    """The hand in PHH (pokerkit's TOML hand history), as ``viewer_seat`` may see it.
-
-    Raises :class:`PhhUnsupported` when the game or this hand has no PHH form."""
     config = _table_config(record.table)
     if config is None:
         raise PhhUnsupported("the table's settings could not be read")
-    if config.variant != record.hand.variant:
-        raise PhhUnsupported("the hand was dealt as another game than the table's")
-    code, stakes = phh_game(config)
-    if record.result.get("passed_out") or record.result.get("carried"):
-        raise PhhUnsupported("chips stayed in the middle for the next deal, which PHH can't hold")
-    for e in record.events:
-        if e.get("type") in ("pot-carried", "player-left", "game-chosen", "game-switched"):
-            raise PhhUnsupported(f"PHH has no notation for this hand's “{e['type']}” event")
-    actions, starting, finishing = phh_actions(
-        record.events, viewer_seat, fixed_limit=code.startswith("F")
+    events = read_events(record.events)
+    readable = [e for e in events if not isinstance(e, str)]
+    if len(readable) != len(events):
+        raise PhhUnsupported("this version can't read every event of the hand")
+    start = next((e for e in readable if isinstance(e, ev.HandStarted)), None)
+    pids = [] if start is None else [pid for _seat, pid, _stack in start.seats]
+    header = PhhHeader(
+        hand_id=record.hand.hand_id,
+        number=record.hand.number,
+        table_id=record.hand.table_id,
+        started_at=record.hand.started_at,
+        game_name=record.hand.variant_name,
+        commitment=record.secrets.commitment,
+        seat_count=config.seats,
+        variant=record.hand.variant,
+        names={pid: name_of(record.names, pid, markdown=False) for pid in pids},
     )
-    start = record.start or {}
-    pids = [str(pid) for _seat, pid, _stack in start.get("seats", [])]
-    seats = [int(seat) + 1 for seat, _pid, _stack in start.get("seats", [])]
-    players = len(starting)
-    blinds = stakes["blinds_or_straddles"] + [0] * max(0, players - 2)
-    when = dt.datetime.fromtimestamp(record.hand.started_at, tz=dt.UTC)
-    lines = [
-        f"variant = {_toml(code)}",
-        f"antes = {_toml([stakes['ante']] * players)}",
-        f"blinds_or_straddles = {_toml(blinds[:players])}",
-    ]
-    for key in ("min_bet", "small_bet", "big_bet"):
-        if key in stakes:
-            lines.append(f"{key} = {_toml(int(stakes[key]))}")
-    lines.append(f"starting_stacks = {_toml(starting)}")
-    lines.append("actions = [")
-    lines.extend(f"  {_toml(action)}," for action in actions)
-    lines.append("]")
-    lines += [
-        f"hand = {record.hand.number}",
-        f"table = {record.hand.table_id}",
-        f"seats = {_toml(seats)}",
-        f"seat_count = {config.seats}",
-        f"players = {_toml([name_of(record.names, pid, markdown=False) for pid in pids])}",
-        f"finishing_stacks = {_toml(finishing)}",
-        f"time = {when:%H:%M:%S}",
-        "time_zone = 'UTC'",
-        f"day = {when.day}",
-        f"month = {when.month}",
-        f"year = {when.year}",
-        f"_hand_id = {record.hand.hand_id}",
-        f"_game = {_toml(record.hand.variant_name)}",
-        f"_commitment = {_toml(record.secrets.commitment)}",
-    ]
-    return "\n".join(lines) + "\n"
+    return export_phh(config, readable, viewer_seat, header)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -945,7 +660,7 @@ async def send_hand(interaction: discord.Interaction[Any], hand_id: int, *, with
     files: list[discord.File] = []
     if with_phh:
         try:
-            text = export_phh(record, viewer)
+            text = phh_file(record, viewer)
         except PhhUnsupported as exc:
             content = f"This hand can't be exported as PHH: {exc}."
         else:
@@ -961,6 +676,12 @@ async def send_hand(interaction: discord.Interaction[Any], hand_id: int, *, with
                 if viewer is not None
                 else "Only cards shown at the showdown are in it."
             )
+            # engine.notation writes the variant code first when PHH has one for the hand.
+            if not text.startswith("variant = "):
+                content += (
+                    " PHH has no variant code for this hand, so pokerkit can read the file but "
+                    "not replay it; `_variant` names the game."
+                )
     first, *rest = messages
     await interaction.response.send_message(
         content=content,
@@ -985,18 +706,16 @@ async def setup(bot: Any) -> None:
 __all__ = [
     "HAND_PAGES",
     "PAGE_SIZE",
-    "PHH_VARIANTS",
     "HandRecord",
     "HistoryProblem",
     "PhhUnsupported",
-    "export_phh",
+    "fairness_embed",
     "history_line",
     "load_hand",
-    "phh_actions",
-    "phh_game",
+    "phh_file",
+    "read_events",
     "replay_lines",
     "replay_messages",
     "send_hand",
     "send_history",
-    "visible_to",
 ]

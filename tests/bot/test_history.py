@@ -1,89 +1,41 @@
 """Hand history, replays, fairness checks and PHH export, through the emulator with the real bot.
 
 Hands are played with the table buttons as players would; the tests then read what each member
-is shown by ``/poker history``, ``/poker hand`` and ``/poker verify``. Some pure tests at the end
-check the PHH export against pokerkit over many engine-dealt hands, the visibility rule against
-the engine's own, and the Discord size limits of long replays.
+is shown by ``/poker history``, ``/poker hand`` and ``/poker verify``. Pure tests at the end
+check the Discord size limits of long replays and that recorded hands replay to the text they
+gave when recorded. The PHH notation itself is tested in ``tests/engine/test_notation.py``.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import random
 import re
 import sqlite3
-import warnings
+import tomllib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import discord
 import pokerkit
-import pytest
 
 import engine
 from cogs import history
 from data.models import Hand, HandSecrets
 from data.models import Table as TableRow
-from engine import events as ev
-from engine import variants
-from engine.cards import parse_card, parse_cards
-from engine.hands import Ranking
-from engine.rules import DRAW_FIVE, Bet, BetTier, Deal, Draw, GameRules, Split
+from engine.cards import parse_card
+from engine.commitment import DeckRecord
 from tests.bot.driver import create_table as _table
 from tests.bot.driver import current_table_message as _table_message
 from tests.emulator import Emulator, World
+from tests.engine.test_notation import LOWBALL, lowball, replay_phh
+
+__all__ = ["lowball"]  # a fixture, imported for the PHH test below
 
 # A choice for the player to act: a button label, or the card indexes to discard in a draw.
 Choice = str | tuple[int, ...]
 Chooser = Callable[[Any, Any, list[str]], Choice]
-
-LOWBALL = "test-kansas-city"
-TRIPLE = "test-triple-draw"
-
-
-def _lowball_variants() -> dict[str, variants.Variant]:
-    """Deuce-to-seven single draw and triple draw, as the catalogue would define them."""
-    single = GameRules(
-        "Kansas City lowball",
-        (Deal(5), Bet(), Draw(limit=DRAW_FIVE), Bet(tier=BetTier.BIG)),
-        split=Split.LOW,
-        low=Ranking.DEUCE_TO_SEVEN,
-        max_players=6,
-    )
-    draw_bet = (Draw(limit=DRAW_FIVE), Bet())
-    triple = GameRules(
-        "Deuce-to-seven triple draw",
-        (
-            Deal(5),
-            Bet(),
-            *draw_bet,
-            Draw(limit=DRAW_FIVE),
-            Bet(tier=BetTier.BIG),
-            Draw(limit=DRAW_FIVE),
-            Bet(tier=BetTier.BIG),
-        ),
-        split=Split.LOW,
-        low=Ranking.DEUCE_TO_SEVEN,
-        max_players=6,
-    )
-    blinds = engine.ForcedBets.with_blinds(1, 2)
-    return {
-        LOWBALL: variants.Variant(
-            LOWBALL, single.name, "Test lowball.", single, engine.NoLimit(2), blinds, 6
-        ),
-        TRIPLE: variants.Variant(
-            TRIPLE, triple.name, "Test triple draw.", triple, engine.FixedLimit(2), blinds, 6
-        ),
-    }
-
-
-@pytest.fixture
-def lowball(monkeypatch: pytest.MonkeyPatch) -> None:
-    for slug, variant in _lowball_variants().items():
-        monkeypatch.setitem(variants.VARIANTS, slug, variant)
-
 
 # -- playing through the emulator ---------------------------------------------------------------
 
@@ -362,25 +314,18 @@ async def test_replay_shows_private_cards_only_to_their_owner_and_verifies(
         assert "❌" in _fairness(r)["title"] and "NOT match" in _fairness(r)["title"]
     r = await emu.run_command(dave, world.channel, "poker hand", {"hand": 9999})
     assert r.ephemeral and "no hand #9999" in _said(r)
-    # Five-card draw for high hands has no PHH form: the answer says so, with no file.
+    # Five-card draw has no PHH code: the file names the game in our own field, and says so.
     r = await emu.run_command(alice, world.channel, "poker hand", {"hand": hand_id, "phh": True})
-    assert "can't be exported as PHH" in _said(r) and "five-card draw" in _said(r)
-    assert not r.attachments
+    assert "no variant code" in _said(r) and len(r.attachments) == 1, _said(r)
+    exported = tomllib.loads(r.attachments[0].data.decode())
+    assert exported["_variant"] == "five-card-draw" and "variant" not in exported
+    assert "five-card draw" in exported["_no_phh_code"]
+    p_bob = [pid for _seat, pid, _stack in events[0]["seats"]].index(str(bob.id)) + 1
+    assert f"d dh p{p_bob} ??????????" in exported["actions"]  # Bob's cards stay his
     emu.assert_clean()
 
 
 # -- PHH export ---------------------------------------------------------------------------------
-
-
-def _replay_phh(text: str) -> list[int]:
-    """Load a PHH text with pokerkit, play it through, return the final stacks."""
-    hh = pokerkit.HandHistory.loads(text)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # "??" cards are dealt from pokerkit's own deck
-        states = list(hh)
-    final = states[-1]
-    assert not final.status, "pokerkit did not reach the end of the hand"
-    return [int(stack) for stack in final.stacks]
 
 
 async def test_phh_export_replays_to_the_same_stacks_in_pokerkit(
@@ -430,7 +375,7 @@ async def test_phh_export_replays_to_the_same_stacks_in_pokerkit(
         text = attachment.data.decode()
         answers[user.username] = text
         # pokerkit plays the file to the bot's own final stacks, seat by seat.
-        assert _replay_phh(text) == [result.final_stacks[pid] for pid in order]
+        assert replay_phh(text) == [result.final_stacks[pid] for pid in order]
         hh = pokerkit.HandHistory.loads(text)
         assert hh.variant == "N2L1D" and hh.min_bet == 2
         assert list(hh.blinds_or_straddles or [])[:2] == [1, 2]
@@ -449,149 +394,7 @@ async def test_phh_export_replays_to_the_same_stacks_in_pokerkit(
     emu.assert_clean()
 
 
-def _random_action(decision: Any, rng: random.Random) -> Any:
-    if decision.kind is engine.DecisionKind.DRAW:
-        cards = decision.legal.cards
-        return engine.Discard(tuple(rng.sample(list(cards), rng.choice(decision.legal.counts))))
-    legal = decision.legal
-    options: list[Any] = [engine.Check()] if legal.can_check else [engine.Fold(), engine.Call()]
-    if legal.can_raise and legal.min_to is not None:
-        high = legal.max_to if legal.max_to is not None else legal.min_to
-        for to in (legal.min_to, rng.randint(legal.min_to, high), high):
-            options.append(engine.Bet(to) if legal.is_bet else engine.Raise(to))
-    return rng.choice(options)
-
-
-def _record(table: engine.Table) -> history.HandRecord:
-    """A finished engine hand as the bot stores it (JSON events and result)."""
-    events = tuple(json.loads(json.dumps(e.to_dict())) for e in table.events)
-    assert table.result is not None
-    result = json.loads(json.dumps(table.result.to_dict()))
-    config = json.dumps(table.config.to_dict())
-    hand = Hand(7, 3, 1, 1, table.config.variant, "Game", "0" * 64, 1.7e9, 1.7e9, "{}", 0)
-    row = TableRow(3, 1, 2, 4, "open", config, '{"meta": {"names": {}}}', 0, None, None, 0, 0, None)
-    return history.HandRecord(hand, row, events, result, HandSecrets(7, "0" * 64, "s", "d|1"), {})
-
-
-@pytest.mark.parametrize("slug", [LOWBALL, TRIPLE])
-def test_phh_matches_pokerkit_over_random_hands(slug: str, lowball: None) -> None:
-    """Random legal play (raises, all-ins, short stacks, 2 to 6 players, any draws): every
-    exported hand replays in pokerkit to the engine's final stacks, from every point of view;
-    the hands refused say why."""
-    rng = random.Random(20240509)
-    exported = refused = 0
-    reasons: set[str] = set()
-    for _ in range(120):
-        ante = rng.choice([0, 1])
-        structure = engine.NoLimit(rng.choice([1, 2])) if slug == LOWBALL else None
-        config = engine.TableConfig(
-            slug, structure=structure, forced_bets=engine.ForcedBets.with_blinds(1, 2, ante=ante)
-        )
-        table = engine.Table(config)
-        for i in range(rng.randint(2, 6)):
-            table.sit(str(1000 + i), rng.choice([rng.randint(2, 8), rng.randint(10, 300)]))
-        table.start_hand(rng)
-        while table.in_hand:
-            decision = table.pending[0]
-            table.act(decision.player_id, _random_action(decision, rng))
-        record = _record(table)
-        finishing = [s for _, s in sorted(table.events[-1].to_dict()["stacks"])]
-        for viewer in (None, 0, 1):
-            try:
-                text = history.export_phh(record, viewer)
-            except history.PhhUnsupported as exc:
-                reasons.add(str(exc))
-                refused += 1
-                break
-            order = [seat for seat, _, _ in record.events[0]["seats"]]
-            by_seat = dict(zip(sorted(order), finishing, strict=True))
-            assert _replay_phh(text) == [by_seat[s] for s in order], text
-            exported += 1
-    assert exported > 200 and refused < 40
-    allowed = {
-        "a betting round had more bets and raises than PHH's fixed-limit cap of 4",
-        "a short all-in was raised in fixed limit, which pokerkit sizes differently",
-        "chips stayed in the middle for the next deal, which PHH can't hold",
-    }
-    assert reasons <= allowed, reasons
-    if slug == LOWBALL:
-        assert not reasons & {r for r in allowed if "fixed" in r}
-
-
-def test_phh_coverage_by_rules(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Which tables can export: deuce-to-seven single draw no limit and triple draw fixed
-    limit, with two blinds; not five-card draw, other structures, or other forced bets."""
-    single, triple = _lowball_variants().values()
-    blinds = engine.ForcedBets.with_blinds(1, 2, ante=1)
-
-    def config(variant: variants.Variant, **kwargs: Any) -> engine.TableConfig:
-        monkeypatch.setitem(variants.VARIANTS, variant.slug, variant)
-        return engine.TableConfig(variant.slug, **kwargs)
-
-    def other(slug: str, rules: GameRules) -> variants.Variant:
-        return variants.Variant(slug, slug, "", rules, engine.NoLimit(2), blinds, 6)
-
-    cases: list[tuple[engine.TableConfig, str | None]] = [
-        (config(single, structure=engine.NoLimit(2), forced_bets=blinds), "N2L1D"),
-        (config(triple, structure=engine.FixedLimit(2), forced_bets=blinds), "F2L3D"),
-        (config(single, structure=engine.PotLimit(2), forced_bets=blinds), None),
-        (config(single, structure=engine.FixedLimit(2), forced_bets=blinds), None),
-        (config(triple, structure=engine.NoLimit(2), forced_bets=blinds), None),
-        (config(single, forced_bets=engine.ForcedBets.antes(1)), None),
-        (config(single, forced_bets=engine.ForcedBets.with_blinds(1, 2, straddle=4)), None),
-        (engine.TableConfig("five-card-draw", forced_bets=blinds), None),
-        (engine.TableConfig("five-card-draw", structure=engine.NoLimit(2)), None),
-    ]
-    for table_config, code in cases:
-        if code is None:
-            with pytest.raises(history.PhhUnsupported):
-                history.phh_game(table_config)
-        else:
-            game, stakes = history.phh_game(table_config)
-            assert game == code and stakes["blinds_or_straddles"] == [1, 2]
-    joker = other("test-joker", single.rules.with_(deck=engine.DeckKind.WITH_JOKER))
-    with pytest.raises(history.PhhUnsupported, match="52-card"):
-        history.phh_game(config(joker))
-    ace_five = other("test-a5", single.rules.with_(low=Ranking.ACE_TO_FIVE))
-    with pytest.raises(history.PhhUnsupported, match="ace-to-five"):
-        history.phh_game(config(ace_five))
-    seven = other("test-seven", single.rules.with_(seven_rule=True))
-    with pytest.raises(history.PhhUnsupported, match="seven rule"):
-        history.phh_game(config(seven))
-
-
 # -- pure checks --------------------------------------------------------------------------------
-
-
-def test_visibility_follows_the_engine() -> None:
-    """The rule applied to stored JSON events is the engine's own, for every seat."""
-    cards = parse_cards("As Kd 7c")
-    samples: list[ev.Event] = [
-        ev.Dealt(1, cards, False),
-        ev.Dealt(1, cards[:1], True),
-        ev.Burned(cards[0]),
-        ev.Drew(2, cards[:2], cards[1:]),
-        ev.OpenersSplit(0, cards[:1]),
-        ev.BosnianOffer(1, cards[0], cards[1]),
-        ev.BosnianKept(1, True, cards[0], cards[1]),
-        ev.CardsPassed(0, 2, cards),
-        ev.Arranged(3, cards),
-        ev.Checked(1),
-        ev.CardRevealed(1, 0, cards[0]),
-        ev.PotAwarded(0, 10, ((1, 10, "all"),)),
-    ]
-    for event in samples:
-        stored = json.loads(json.dumps(event.to_dict()))
-        for seat in (None, 0, 1, 2, 3):
-            assert history.visible_to(stored, seat) == event.visible_to(seat), (event, seat)
-            shown = history.masked(stored, seat)
-            if not event.visible_to(seat):
-                assert shown == event.public_dict(), event
-                for name in event._private:
-                    assert not isinstance(shown[name], list | str), (event, name)
-    # An event kind this code does not know: card-like fields stay with their seat.
-    unknown = {"type": "new-thing", "seat": 2, "cards": ["As", "Kd"], "amount": 3}
-    assert history.masked(unknown, 1)["cards"] == 2 and history.masked(unknown, 2) == unknown
 
 
 def test_long_replays_fit_discord_limits() -> None:
@@ -625,3 +428,54 @@ def _record_from(events: list[dict[str, Any]], table: engine.Table) -> history.H
     row = TableRow(1, 1, 1, 1, "open", config, "{}", 0, None, None, 0, 0, None)
     secrets_ = HandSecrets(1, "0" * 64, "s", "As Kd|1")
     return history.HandRecord(hand, row, tuple(events), {}, secrets_, {"1": "Ann", "2": "Ben"})
+
+
+# -- a recorded hand replays to the same text -----------------------------------------------------
+
+GOLDEN = Path(__file__).with_name("history_golden.json")
+
+
+def _golden_record(i: int, recorded: dict[str, Any], names: dict[str, str]) -> history.HandRecord:
+    """A recorded hand as the bot stores it, with a real commitment over its deck."""
+    deck = recorded["deck"]
+    commitment = DeckRecord.parse(deck).commitment("pepper")
+    result = recorded["result"]
+    hand = Hand(
+        100 + i,
+        7,
+        1,
+        i + 1,
+        recorded["slug"],
+        recorded["slug"].title(),
+        commitment,
+        1.7e9 + i,
+        1.7e9 + i + 60,
+        json.dumps(result),
+        10,
+    )
+    state = json.dumps({"meta": {"names": names}})
+    config = json.dumps(recorded["config"])
+    row = TableRow(7, 1, 2, 3, "open", config, state, 0, None, None, 0, 0, None)
+    secrets_ = HandSecrets(100 + i, commitment, "pepper", deck)
+    events = tuple(recorded["events"])
+    return history.HandRecord(hand, row, events, result, secrets_, history.table_names(row))
+
+
+def test_recorded_hands_replay_to_the_recorded_text() -> None:
+    """Thirteen hands recorded from the engine (every event kind, dealer's choice, a player
+    leaving, timeouts, the Bosnian exchange...) replay, from every seat and for an onlooker,
+    to exactly the text the replay gave when they were recorded."""
+    golden = json.loads(GOLDEN.read_text())
+    kinds: set[str] = set()
+    compared = 0
+    for i, recorded in enumerate(golden["hands"]):
+        record = _golden_record(i, recorded, golden["names"])
+        kinds |= {e["type"] for e in recorded["events"]}
+        for viewer, expected in recorded["expected"].items():
+            seat = None if viewer == "None" else int(viewer)
+            messages = history.replay_messages(record, seat)
+            got = [[[e.title, e.description] for e in embeds] for embeds in messages]
+            assert got == expected, (recorded["slug"], viewer)
+            compared += 1
+    assert compared > 40
+    assert {"bosnian-offer", "cards-passed", "arranged", "declared", "player-left"} <= kinds
