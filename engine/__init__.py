@@ -37,15 +37,18 @@ The catalogue (:mod:`engine.variants`)
 
 Modifiers (:mod:`engine.modifiers`)
     Named changes to a game's rules, shared by variant options and dealer's choice:
-    ``bug``, ``no-joker``, ``joker-wild``, ``wild:R`` (2-14), ``one-eyed``, ``draws:N``
-    (1-3), ``four-before``, ``low:a5``/``low:27``/``low:a6``, ``high``, ``hilo:8``/``hilo:9``
+    ``bug``, ``no-joker``, ``joker-wild``, ``wild:R`` (2-14), ``one-eyed`` (the two one-eyed
+    jacks), ``one-eyed-king`` (the king of diamonds too), ``draws:N`` (1-3), ``cards:N``
+    (hands of 3, 4 or 6-9 cards; short hands rank by pairs and sets only), ``four-before``,
+    ``low:a5``/``low:27``/``low:a6``, ``high``, ``hilo:8``/``hilo:9``
     (``hilo:any`` only with a declaration), ``declare``, ``progressive``, ``jackpot-limit``,
     ``lowball-blind``, ``seven-rule``, ``no-check-raise``, ``bosnian``, ``no-first-round``,
     ``rollout`` (``MODIFIER_KEYS``). ``apply_modifiers(rules, keys, name=None) -> Modified``
     (``.rules`` named like "Triple-draw California lowball, kings wild", ``.warnings`` for
-    broken guidelines: more than six wild cards, more than nine cards, more than five
+    broken guidelines: more than six wild cards, more than eight cards, more than five
     betting rounds); ``check_rules(rules)`` refuses high-low without a qualifier or a
-    declaration; ``describe_modifier(key)``, ``game_name(base, keys)``.
+    declaration; ``describe_modifier(key)`` (a few words), ``explain_modifier(key)`` (rules
+    text), ``game_name(base, keys)``.
 
 The table (:mod:`engine.table`)
     ``Table(TableConfig(variant="five-card-draw", structure=None, forced_bets=None,
@@ -53,7 +56,9 @@ The table (:mod:`engine.table`)
     (``None`` = the variant's recommendation; ``variant_options`` takes the variant's option
     keys and any modifier key). ``TableOptions(pass_out_reante=True,
     pass_out_deal_passes=True, second_round_from_opener=True, draw_limit=None,
-    diablo_cap=None)``. With ``dealers_choice`` each ``start_hand`` first asks the dealer for
+    diablo_cap=None, newcomers=None, no_five_in_a_row=False, progressive_back_down=True)``;
+    ``TableConfig.rules_notes()`` says which way the table plays where the rules books
+    differ. With ``dealers_choice`` each ``start_hand`` first asks the dealer for
     a ``CHOOSE_GAME`` decision (``ChooseGame(slug, modifiers)``; a ``Timeout`` deals the
     configured variant); a Diablo game goes on (``table.dc_lock``) until its opener wins, and
     the choice then passes to the left of the player who called it.
@@ -63,7 +68,10 @@ The table (:mod:`engine.table`)
     ``take_payouts() -> {player_id: chips}``), ``sit_out(player_id)``, ``sit_in(player_id)``,
     ``add_chips(player_id, amount)`` (between hands), ``seat_of(player_id)``,
     ``stack(player_id)``, ``close() -> {player_id: chips}`` (between hands: every chip at
-    the table back to its players, a carried pot shared from the dealer's left). The button moves left each hand.
+    the table back to its players, a carried pot shared from the dealer's left). The button
+    moves left each hand. A player seated after the first deal may have to wait for the deal
+    to reach their seat, or post a blind (``TableOptions.newcomers``; ``newcomer_rule``);
+    the public view shows ``SeatView.waiting`` and ``waiting_reason``.
 
     Hands: ``can_start() -> reason | None``; ``start_hand(rng, deck=None) -> events``;
     ``pending -> tuple[Decision, ...]``; ``to_act -> seats``; ``act(seat_or_player_id, action)
@@ -99,7 +107,9 @@ Events (:mod:`engine.events`)
     ``Folded``, ``Checked``, ``Called``, ``BetPlaced``, ``Raised``, ``BetReturned``,
     ``PassedOut``, ``GameSwitched``, ``Drew``, ``Reshuffled``, ``OpenersSplit``,
     ``BosnianOffer``, ``BosnianKept``, ``CardsPassed``, ``Arranged``, ``CardRevealed``,
-    ``Declared``, ``Shown``, ``OpenersShown``, ``PotAwarded``, ``PlayerLeft``, ``HandEnded``.
+    ``Declared``, ``Shown``, ``OpenersShown``, ``PotAwarded``, ``PlayerLeft``,
+    ``LastCardDealt`` (no five in a row), ``Misdeal`` (a void deal, dealt again; it comes
+    first in the new hand's events), ``HandEnded``.
     ``HandResult`` (``table.result``) summarises a hand: pots with their shares, hands shown in
     showdown order, the uncontested winner, openers shown, passed-out and carried chips,
     returned bets, final stacks and a note for special endings.
@@ -146,7 +156,14 @@ from engine.decisions import (
 from engine.errors import IllegalAction, TableError
 from engine.events import Event, HandResult, PotResult, PotShare, ShownHand
 from engine.hands import HandValue, Ranking, evaluate
-from engine.modifiers import MODIFIER_KEYS, Modified, apply_modifiers, check_rules
+from engine.modifiers import (
+    MODIFIER_KEYS,
+    Modified,
+    apply_modifiers,
+    check_rules,
+    describe_modifier,
+    explain_modifier,
+)
 from engine.rules import (
     DRAW_FIVE,
     DRAW_FOUR,
@@ -245,7 +262,9 @@ __all__ = [
     "action_to_dict",
     "apply_modifiers",
     "check_rules",
+    "describe_modifier",
     "evaluate",
+    "explain_modifier",
     "get_variant",
     "list_variants",
     "parse_cards",
