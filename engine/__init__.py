@@ -119,6 +119,22 @@ Errors (:mod:`engine.errors`)
 
 Randomness only ever comes from the ``random.Random`` passed to ``start_hand``; the engine
 keeps no global state.
+
+A hand from the first bet to the result (a preset deck makes it repeatable):
+
+>>> import random
+>>> from engine import Bet, Call, Check, Discard, Table, TableConfig, parse_cards
+>>> table = Table(TableConfig("five-card-draw"))
+>>> table.sit("ann", 100), table.sit("bob", 100)
+(0, 1)
+>>> _ = table.start_hand(random.Random(1), deck=parse_cards("As Kd Ah Kc Ad Ks Qh Qd 2c 3c"))
+>>> for who, action in [("ann", Bet(2)), ("bob", Call()), ("ann", Discard(())),
+...                     ("bob", Discard(())), ("ann", Check()), ("bob", Check())]:
+...     _ = table.act(who, action)
+>>> [(shown.player_id, shown.high) for shown in table.result.shown]
+[('ann', 'Three of a kind, aces'), ('bob', 'Three of a kind, kings')]
+>>> table.result.final_stacks
+{'ann': 103, 'bob': 97}
 """
 
 from __future__ import annotations

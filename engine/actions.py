@@ -7,6 +7,13 @@ interchangeably (the engine records whichever the situation makes it).
 
 A :class:`Timeout` stands for a player who did not act in time; the engine turns it into the
 default for the pending decision (see :meth:`engine.table.Table.act`).
+
+Actions travel as plain dicts (the bot's journal stores them so):
+
+>>> action_to_dict(Raise(6))
+{'type': 'raise', 'to': 6}
+>>> action_from_dict({"type": "raise", "to": 6})
+Raise(to=6)
 """
 
 from __future__ import annotations

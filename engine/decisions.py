@@ -15,6 +15,15 @@ holds the options for its kind:
 ``DECLARE``             :class:`DeclareOptions`
 ``CHOOSE_GAME``         :class:`ChooseOptions`
 ======================  ===============================
+
+>>> import random
+>>> from engine import Table, TableConfig
+>>> table = Table(TableConfig("five-card-draw"))
+>>> _ = table.sit("ann", 100), table.sit("bob", 100)
+>>> _ = table.start_hand(random.Random(7))
+>>> decision = table.pending[0]
+>>> decision.kind is DecisionKind.BET, decision.legal.can_check, decision.legal.min_to
+(True, True, 2)
 """
 
 from __future__ import annotations

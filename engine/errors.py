@@ -2,6 +2,19 @@
 
 Every exception here is a :class:`ValueError`: the engine raises one whenever a caller asks for
 something the rules or the table state do not allow, and in that case nothing has changed.
+
+>>> import random
+>>> from engine import Check, Table, TableConfig
+>>> table = Table(TableConfig())
+>>> _ = table.sit("ann", 50), table.sit("bob", 50)
+>>> _ = table.start_hand(random.Random(3))
+>>> try:
+...     table.act("bob", Check())
+... except IllegalAction as exc:
+...     print(exc)
+it is not bob's turn to act
+>>> issubclass(IllegalAction, ValueError)
+True
 """
 
 from __future__ import annotations

@@ -9,6 +9,17 @@ place, chips conserved) can be checked at any time with :meth:`Hand.card_locatio
 :meth:`Hand.chips`.
 
 Callers normally use the table; the hand is public for tests and tools.
+
+>>> import random
+>>> from engine import Table, TableConfig
+>>> table = Table(TableConfig("five-card-draw"))
+>>> _ = table.sit("ann", 100), table.sit("bob", 100)
+>>> _ = table.start_hand(random.Random(2))
+>>> hand = table.hand
+>>> hand.rules.name, [p.pid for p in hand.players]
+('Five-card draw', ['ann', 'bob'])
+>>> sum(len(cards) for cards in hand.card_locations().values())
+52
 """
 
 from __future__ import annotations

@@ -20,6 +20,10 @@ Step kinds:
 * :class:`Declare` -- simultaneous high/low/both declarations.
 
 The showdown always follows the last step.
+
+>>> rules = GameRules("Plain draw", (Deal(5), Bet(), Draw(), Bet()))
+>>> rules.min_hand_size, rules.split
+(5, <Split.HIGH: 'high'>)
 """
 
 from __future__ import annotations

@@ -3,6 +3,10 @@
 These helpers decide what a player's cards are worth under a :class:`engine.rules.GameRules`
 (high, low, both), whether they meet a requirement (openers, trips to win), and which cards
 prove the openers.
+
+>>> from engine.cards import parse_cards
+>>> value(parse_cards("As Ad Kc 7h 2d"), Ranking.HIGH, frozenset()).name
+'Pair of aces'
 """
 
 from __future__ import annotations

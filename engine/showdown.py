@@ -7,6 +7,19 @@ clockwise), and pays each pot to the best eligible hand(s) under the game's spli
 high-low with a qualifier, or high-low by declaration. Ties split the pot with the odd chip to
 the first winner left of the dealer (to the high half in high-low). It also applies trips to
 win, Diablo's matching pot and showing the openers.
+
+Through a table, a hand checked down after the draw ends here:
+
+>>> import random
+>>> from engine import Bet, Call, Check, Discard, Table, TableConfig, parse_cards
+>>> table = Table(TableConfig("five-card-draw"))
+>>> _ = table.sit("ann", 100), table.sit("bob", 100)
+>>> _ = table.start_hand(random.Random(1), deck=parse_cards("As Kd Ah Kc Ad Ks Qh Qd 2c 3c"))
+>>> for who, action in [("ann", Bet(2)), ("bob", Call()), ("ann", Discard(())),
+...                     ("bob", Discard(())), ("ann", Check()), ("bob", Check())]:
+...     _ = table.act(who, action)
+>>> [(share.player_id, share.amount, share.hand) for share in table.result.pots[0].shares]
+[('ann', 6, 'Three of a kind, aces')]
 """
 
 from __future__ import annotations

@@ -13,6 +13,11 @@ the draw and the big tier after it, as in the usual "1-2" limits.
 * :class:`NoLimit` -- from the minimum bet up to the whole stack (table stakes).
 
 In every structure a player may go all-in for less than the minimum.
+
+>>> FixedLimit(2)
+FixedLimit(small_bet=2, big_bet=4, max_raises=4)
+>>> FixedLimit(2).label, ForcedBets.with_blinds(1, 2).label, ForcedBets.antes(1).label
+('2/4 fixed limit', 'blinds 1/2', 'ante 1')
 """
 
 from __future__ import annotations

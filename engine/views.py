@@ -4,6 +4,16 @@
 the table may see; :meth:`engine.table.Table.private_view` returns a :class:`PrivateView` with
 what one seat sees on top of that. Both are frozen and built on request; ``to_dict()`` gives
 JSON-friendly data.
+
+>>> import random
+>>> from engine import Table, TableConfig, parse_cards
+>>> table = Table(TableConfig("five-card-draw"))
+>>> _ = table.sit("ann", 100), table.sit("bob", 100)
+>>> _ = table.start_hand(random.Random(1), deck=parse_cards("As Kd Ah Kc Ad Ks Qh Qd 2c 3c"))
+>>> table.public_view().street
+'First betting round'
+>>> " ".join(str(card) for card in table.private_view("ann").cards)
+'As Ah Ad Qh 2c'
 """
 
 from __future__ import annotations

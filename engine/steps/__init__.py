@@ -2,6 +2,15 @@
 
 :func:`make_runner` maps a step value to its handler. Adding a step kind means adding a
 dataclass to :mod:`engine.rules` and a handler here; the hand's loop does not change.
+
+>>> import random
+>>> from engine import Table, TableConfig
+>>> from engine.rules import Bet, Deal
+>>> table = Table(TableConfig("five-card-draw"))
+>>> _ = table.sit("ann", 100), table.sit("bob", 100)
+>>> _ = table.start_hand(random.Random(1))
+>>> [type(make_runner(table.hand, step)).__name__ for step in (Deal(5), Bet())]
+['Dealing', 'BettingRound']
 """
 
 from __future__ import annotations
