@@ -44,7 +44,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from collections.abc import Set as AbstractSet
 from fractions import Fraction
-from itertools import combinations, combinations_with_replacement, product
+from itertools import combinations, product
 from math import comb
 from typing import Final
 
@@ -52,7 +52,7 @@ from engine.cards import DECK_32, DECK_52, JOKER, Card
 from engine.hands import Category, HandValue, Ranking, evaluate, low_qualifies
 from engine.rules import DeckKind
 
-__all__ = ["DrawOdds", "best_draws", "draw_odds"]
+__all__ = ["DrawOdds", "best_draws", "draw_odds", "prepare"]
 
 # ---------------------------------------------------------------------------
 # Group keys
@@ -85,8 +85,7 @@ _DECIDERS: Final[dict[int, int]] = {}
 _Shape = tuple[int, int, int, tuple[int, ...]]
 
 
-def _rank_code(rank: int) -> int:
-    return int(5 ** (rank - 2))
+_RANK_CODES: Final = {rank: 5 ** (rank - 2) for rank in range(2, 15)}
 
 
 class _Pool:
@@ -123,42 +122,72 @@ class _Pool:
     def shapes_of(self, size: int) -> list[_Shape]:
         """Every multiset of ``size`` natural ranks that can be drawn."""
         found = self.shapes.get(size)
-        if found is not None:
-            return found
-        found = []
-        ranks = sorted(self.by_rank)
-        for drawn in combinations_with_replacement(ranks, size):
-            ways = 1
-            code = 0
-            for rank in set(drawn):
-                ways *= comb(len(self.by_rank[rank]), drawn.count(rank))
-            if not ways:
-                continue
-            suits = 15
-            for rank in drawn:
-                code += _rank_code(rank)
-                suits &= self.masks[rank]
-            if len(set(drawn)) < size:
-                suits = 0
-            found.append((code, ways, suits, drawn))
-        self.shapes[size] = found
+        if found is None:
+            signature = tuple(
+                (rank, len(cards), self.masks[rank]) for rank, cards in self.by_rank.items()
+            )
+            found = _shapes(tuple(sorted(signature)), size)
+            self.shapes[size] = found
         return found
+
+
+_SHAPES: Final[dict[tuple[tuple[tuple[int, int, int], ...], int], list[_Shape]]] = {}
+_GROWING = tuple[int, int, int, tuple[int, ...], int, int]
+
+
+def _shapes(signature: tuple[tuple[int, int, int], ...], size: int) -> list[_Shape]:
+    """The shapes of ``size`` ranks drawn from unseen natural cards described by
+    ``signature`` (rank, how many, their suits), built one rank at a time in
+    ascending order: adding one more card of a rank already held ``run``
+    times multiplies the ways by (available - run) / (run + 1)."""
+    memo_key = (signature, size)
+    found = _SHAPES.get(memo_key)
+    if found is not None:
+        return found
+    # Growing shapes also carry the index of their last rank and how many
+    # cards of it they hold.
+    growing: list[_GROWING] = [(0, 1, 15, (), 0, 0)]
+    for _ in range(size):
+        grown: list[_GROWING] = []
+        for code, ways, suits, drawn, last, run in growing:
+            for index in range(last, len(signature)):
+                rank, available, mask = signature[index]
+                held = run if drawn and index == last else 0
+                if held >= available:
+                    continue
+                grown.append(
+                    (
+                        code + _RANK_CODES[rank],
+                        ways * (available - held) // (held + 1),
+                        0 if held else suits & mask,
+                        (*drawn, rank),
+                        index,
+                        held + 1,
+                    )
+                )
+        growing = grown
+    found = [(code, ways, suits, drawn) for code, ways, suits, drawn, _, _ in growing]
+    if len(_SHAPES) >= 256:
+        _SHAPES.clear()
+    _SHAPES[memo_key] = found
+    return found
 
 
 class _Kept:
     """What the counting needs to know of the cards kept."""
 
-    __slots__ = ("allowed", "cards", "code", "jokers", "naturals", "wilds")
+    __slots__ = ("allowed", "cards", "code", "jokers", "naturals", "suits", "wilds")
 
     def __init__(self, cards: tuple[Card, ...], wild: frozenset[Card]) -> None:
         self.cards = cards
         self.naturals = tuple(card for card in cards if card not in wild and card is not JOKER)
         self.wilds = sum(1 for card in cards if card in wild)
         self.jokers = sum(1 for card in cards if card is JOKER and card not in wild)
-        self.code = sum(_rank_code(card.rank) for card in self.naturals)
+        self.code = sum(_RANK_CODES[card.rank] for card in self.naturals)
         suits = 0
         for card in self.naturals:
             suits |= _SUIT_BIT[card.suit]
+        self.suits = suits
         # The suits a flush could still be made in.
         self.allowed = 15 if not self.naturals else suits if _POPCOUNT[suits] == 1 else 0
 
@@ -170,12 +199,12 @@ def _remember(ranking: Ranking, key: int, value: HandValue) -> int:
 
 
 def _trim() -> None:
-    """Forget remembered values once they grow large. Only called between
-    counts, so that no count loses the values of its scores midway."""
+    """Forget remembered group keys once they grow large (a safety net: there
+    are only so many groups). Only called between counts. The values are
+    kept: a ranking has only so many, and odds already made refer to them."""
     if sum(len(scores) for scores in _SCORES.values()) + len(_DECIDERS) > _MEMO_LIMIT:
-        for ranking in Ranking:
-            _SCORES[ranking].clear()
-            _VALUES[ranking].clear()
+        for scores in _SCORES.values():
+            scores.clear()
         _DECIDERS.clear()
 
 
@@ -192,11 +221,26 @@ def _representative(
     """The value of one real draw of a group: a flush in ``flush_suit``, or
     else a draw whose natural cards do not all share a suit (``fixed`` pins
     the cards drawn of one rank)."""
-    extra = (*pool.wilds[:wilds], *pool.joker[:jokers])
-    counts = {rank: drawn.count(rank) for rank in drawn}
+    extra = (*kept.cards, *pool.wilds[:wilds], *pool.joker[:jokers])
     if flush_suit is not None:
-        naturals = tuple(Card(rank, flush_suit) for rank in counts)
-        return evaluate((*kept.cards, *extra, *naturals), pool.ranking, wild=pool.wild)
+        naturals = tuple(Card(rank, flush_suit) for rank in drawn)
+        return evaluate((*extra, *naturals), pool.ranking, wild=pool.wild)
+    if fixed is None:
+        # The first cards of each rank (``drawn`` is sorted) usually do; if
+        # they share a suit with everything kept, search below.
+        by_rank = pool.by_rank
+        picked: list[Card] = []
+        previous = run = 0
+        suits = kept.suits
+        for rank in drawn:
+            run = run + 1 if rank == previous else 0
+            card = by_rank[rank][run]
+            picked.append(card)
+            suits |= _SUIT_BIT[card.suit]
+            previous = rank
+        if _POPCOUNT[suits] > 1:
+            return evaluate((*extra, *picked), pool.ranking, wild=pool.wild)
+    counts = {rank: drawn.count(rank) for rank in drawn}
     options: list[Iterable[tuple[Card, ...]]] = []
     for rank, count in counts.items():
         if fixed is not None and fixed[0] == rank:
@@ -206,7 +250,7 @@ def _representative(
     for choice in product(*options):
         naturals = tuple(card for cards in choice for card in cards)
         if len({card.suit for card in (*kept.naturals, *naturals)}) > 1:
-            return evaluate((*kept.cards, *extra, *naturals), pool.ranking, wild=pool.wild)
+            return evaluate((*extra, *naturals), pool.ranking, wild=pool.wild)
     raise AssertionError("no draw of the group misses a flush")  # pragma: no cover
 
 
@@ -439,6 +483,7 @@ class DrawOdds:
     """
 
     __slots__ = (
+        "_counts",
         "_current",
         "_deck",
         "_labels",
@@ -478,14 +523,12 @@ class DrawOdds:
         low: DrawOdds | None = None,
         qualifier: int | None = None,
     ) -> None:
-        values = _VALUES[ranking]
         self.hand = hand
         self.discard = discard
         self.ranking = ranking
         self.draws = sum(tally.values())
-        self._outcomes = tuple(
-            (values[score], tally[score]) for score in sorted(tally, reverse=True)
-        )
+        self._counts = tally
+        self._outcomes: tuple[tuple[HandValue, int], ...] | None = None
         self._current = current
         self._wild = wild
         self._deck = deck
@@ -506,6 +549,12 @@ class DrawOdds:
         A value stands for every hand that ties it; its :attr:`HandValue.cards`
         are those of one such hand, not necessarily one this draw can make.
         """
+        if self._outcomes is None:
+            values = _VALUES[self.ranking]
+            counts = self._counts
+            self._outcomes = tuple(
+                (values[score], counts[score]) for score in sorted(counts, reverse=True)
+            )
         return self._outcomes
 
     @property
@@ -518,7 +567,7 @@ class DrawOdds:
         """
         if self._labels is None:
             labels: dict[str, int] = {}
-            for value, count in self._outcomes:
+            for value, count in self.outcomes:
                 label = _label(value)
                 labels[label] = labels.get(label, 0) + count
             self._labels = labels
@@ -550,14 +599,13 @@ class DrawOdds:
             value = target
         else:
             value = evaluate(tuple(target), self.ranking, wild=self._wild)
+        score = value.score
         better = tie = 0
-        for outcome, count in self._outcomes:
-            if outcome > value:
+        for outcome, count in self._counts.items():
+            if outcome > score:
                 better += count
-            elif outcome == value:
+            elif outcome == score:
                 tie += count
-            else:
-                break
         return better, tie, self.draws - better - tie
 
     def low_or_better(self, top: int) -> int:
@@ -568,7 +616,7 @@ class DrawOdds:
         :raises ValueError: if the ranking is not a lowball ranking or ``top``
             is not an integer from 5 to 14.
         """
-        return sum(count for value, count in self._outcomes if low_qualifies(value, top))
+        return sum(count for value, count in self.outcomes if low_qualifies(value, top))
 
     def chance(self, count: int) -> Fraction:
         """``count`` replacement sets as a share of all of them."""
@@ -583,10 +631,16 @@ class DrawOdds:
         """
         if self._strength is None:
             reference = _reference(self.ranking, self._wild, self._deck)
-            total = 0
-            for value, count in self._outcomes:
-                if self.qualifier is None or low_qualifies(value, self.qualifier):
-                    total += count * reference.points[value.score]
+            points = reference.points
+            if self.qualifier is None:
+                total = sum(count * points[score] for score, count in self._counts.items())
+            else:
+                values = _VALUES[self.ranking]
+                total = sum(
+                    count * points[score]
+                    for score, count in self._counts.items()
+                    if low_qualifies(values[score], self.qualifier)
+                )
             self._strength = Fraction(total, self.draws * reference.scale)
         return self._strength
 
@@ -823,6 +877,33 @@ def best_draws(
             ranked.append((_merit(odds, high_target, low_target), size, positions, odds))
     ranked.sort(key=lambda item: (tuple(-part for part in item[0]), item[1], item[2]))
     return [(odds.discard, odds) for _, _, _, odds in ranked]
+
+
+def prepare(
+    ranking: Ranking,
+    *,
+    wild: AbstractSet[Card] = frozenset(),
+    deck: Iterable[Card] | DeckKind | None = None,
+) -> int:
+    """Count every five-card hand of ``deck`` under ``ranking`` once, ahead of play.
+
+    The first odds of a ranking, wild cards and deck cost the most (about a
+    tenth of a second more): they count the whole deck for
+    :attr:`DrawOdds.strength` and meet most groups for the first time. A bot
+    can pay that at start-up instead. Returns how many five-card hands there are.
+
+    :raises ValueError: as for :func:`draw_odds`.
+    """
+    member = _ranking(ranking)
+    cards = _Deal(_any_hand(member, deck), member, wild, (), deck)
+    return _reference(member, cards.wild, cards.deck).scale // 2
+
+
+def _any_hand(ranking: Ranking, deck: Iterable[Card] | DeckKind | None) -> tuple[Card, ...]:
+    if deck is None:
+        return (DECK_32 if ranking is Ranking.STRIPPED_HIGH else DECK_52)[:5]
+    cards = deck.cards() if isinstance(deck, DeckKind) else tuple(deck)
+    return tuple(cards[:5])
 
 
 def _merit(

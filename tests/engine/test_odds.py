@@ -380,3 +380,11 @@ def test_string_ranking_and_deck_kind() -> None:
 def test_module_doctests() -> None:
     failures, tried = doctest.testmod(engine.odds)
     assert tried > 0 and failures == 0
+
+
+def test_prepare_counts_the_deck() -> None:
+    assert engine.odds.prepare(Ranking.HIGH) == comb(52, 5)
+    assert engine.odds.prepare(Ranking.STRIPPED_HIGH, wild=cards_of_rank(7, DECK_32)) == comb(32, 5)
+    assert engine.odds.prepare("ace-to-five", deck=DeckKind.WITH_JOKER) == comb(53, 5)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="32-card"):
+        engine.odds.prepare(Ranking.STRIPPED_HIGH, deck=DECK_52)
