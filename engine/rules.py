@@ -497,6 +497,22 @@ class GameRules:
                 size = min(size, step.size)
         return size
 
+    def draws_five(self, table_limit: DrawLimit | None = None) -> bool:
+        """Whether a player can be dealt five cards or more in one draw of this game, with
+        ``table_limit`` for the draws that leave the limit to the table (all for one's full
+        exchange is part of its own rules and does not count)."""
+        for step in self.steps:
+            if not isinstance(step, Draw):
+                continue
+            limit = step.limit or table_limit or DRAW_FOUR_WITH_ACE
+            if step.counts is not None:
+                most = max(step.counts)
+            else:
+                most = limit.most if limit.with_ace is None else limit.with_ace
+            if min(most, self.min_hand_size) + step.extra >= 5:
+                return True
+        return False
+
     @property
     def rounds_after_draw(self) -> bool:
         """Whether a betting round in the usual order follows a draw: the rounds that the

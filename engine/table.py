@@ -25,7 +25,7 @@ import math
 import random
 from bisect import bisect_right
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from engine import events as ev
@@ -35,7 +35,7 @@ from engine.decisions import ChooseOptions, Decision, DecisionKind
 from engine.errors import IllegalAction, TableError
 from engine.game import Hand, HandOptions, HandSetup, Player
 from engine.pots import build_pots, split_amount
-from engine.rules import DrawLimit, GameRules, Requirement
+from engine.rules import Draw, DrawLimit, GameRules, Requirement
 from engine.stakes import FixedLimit, ForcedBets, NoLimit, PotLimit, SpreadLimit, Structure
 from engine.views import LastAction, PotView, PrivateView, PublicView, SeatView
 
@@ -290,6 +290,35 @@ class TableConfig:
                     "progressive_back_down brings them back down a step at a time."
                 )
         return tuple(notes)
+
+    def applicable_options(self) -> tuple[str, ...]:
+        """The :class:`TableOptions` fields that change anything in this table's game (a
+        settings screen can hide the others). Under dealer's choice every game may be dealt,
+        so every option counts."""
+        names = [f.name for f in fields(TableOptions)]
+        if self.dealers_choice:
+            return tuple(names)
+        rules = self.rules()
+        forced = rules.forced_bets or self.stakes[1]
+        games = [rules] if rules.switch_on_pass_out is None else [rules, rules.switch_on_pass_out]
+        # A blind is a bet: with blinds nobody can pass a deal out.
+        passes_out = not forced.blinds and any(g.pass_out_on_checks for g in games)
+        applies = {
+            "pass_out_reante": passes_out,
+            "pass_out_deal_passes": passes_out,
+            "second_round_from_opener": not forced.blinds
+            and any(g.rounds_after_draw for g in games),
+            "draw_limit": any(
+                isinstance(step, Draw) and step.limit is None and step.counts is None
+                for g in games
+                for step in g.steps
+            ),
+            "diablo_cap": rules.opener_must_win,
+            "newcomers": True,
+            "no_five_in_a_row": any(g.draws_five(self.options.draw_limit) for g in games),
+            "progressive_back_down": rules.progressive,
+        }
+        return tuple(name for name in names if applies.get(name, True))
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-friendly form."""

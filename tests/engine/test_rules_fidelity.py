@@ -8,6 +8,7 @@ import random
 import pytest
 
 from engine import (
+    DRAW_FIVE,
     Bet,
     Call,
     Check,
@@ -353,3 +354,22 @@ def test_where_the_seeds_differ_the_rules_text_names_the_choice_and_the_option()
     assert requirements(TableOptions()) == back
     stays = [f"A pair of {r} or better to open" for r in [*ranks, "aces", "aces"]]
     assert requirements(TableOptions(progressive_back_down=False)) == stays
+
+
+def test_the_no_five_rule_and_other_options_are_offered_where_they_apply() -> None:
+    # Seeds, the draw procedure: the rule against five cards in a row only means something
+    # where a player may draw five; a settings screen asks the engine which options matter.
+    assert "no_five_in_a_row" in TableConfig("california-lowball").applicable_options()
+    assert "no_five_in_a_row" in TableConfig("four-before").applicable_options()
+    assert "no_five_in_a_row" not in TableConfig("five-card-draw").applicable_options()
+    assert "no_five_in_a_row" not in TableConfig("seven-card-draw").applicable_options()
+    five = TableConfig("five-card-draw", options=TableOptions(draw_limit=DRAW_FIVE))
+    assert "no_five_in_a_row" in five.applicable_options()
+    assert "progressive_back_down" not in TableConfig("jacks-or-better").applicable_options()
+    progressive = TableConfig("jacks-or-better", variant_options=("progressive",))
+    assert "progressive_back_down" in progressive.applicable_options()
+    assert "second_round_from_opener" not in TableConfig("kansas-city-lowball").applicable_options()
+    assert "newcomers" in TableConfig("kansas-city-lowball").applicable_options()
+    assert len(TableConfig(dealers_choice=True).applicable_options()) == len(
+        TableOptions().to_dict()
+    )
