@@ -298,6 +298,8 @@ class _Replay:
         if kind is ev.CardsPassed:
             to = self.who(view.shown["to_seat"])
             return f"{who} passes {_plural(n['cards'], 'card')} to {to}"
+        if kind is ev.LastCardDealt:
+            return f"{who} is dealt the last card, face down"
         return self.generic(view.to_dict(), view.shown)
 
     def line(self, e: ev.Event) -> str | None:
@@ -382,6 +384,8 @@ class _Replay:
                 return f"💰 {label} ({render.chips(amount)}): {won or 'no winner'}"
             case ev.PlayerLeft():
                 return f"{who} leaves the table"
+            case ev.LastCardDealt(card=card):
+                return f"{who} is dealt the last card, {_card(card)}"
             case ev.HandEnded(stacks=stacks, carried=carried):
                 parts = []
                 for seat, stack in stacks:

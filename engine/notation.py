@@ -359,6 +359,9 @@ class _Writer:
                     raise PhhUnsupported("a draw gave a different number of cards than discarded")
                 if received:
                     deals.append(f"d dh {p} {_cards(view, 'received')}")
+            elif kind is ev.LastCardDealt and not self.strict:
+                # The no-five-in-a-row rule holds one replacement back: dealt after the others.
+                self.actions.append(f"d dh {self.player(seat)} {_cards(view, 'card')}")
             elif kind is ev.BosnianKept and not self.strict:
                 # The kept card joins the hand: dealt, as PHH sees it.
                 self.note(self.describe(event, view))

@@ -479,3 +479,28 @@ def test_recorded_hands_replay_to_the_recorded_text() -> None:
             compared += 1
     assert compared > 40
     assert {"bosnian-offer", "cards-passed", "arranged", "declared", "player-left"} <= kinds
+
+
+def test_last_card_and_unreadable_events_show_only_what_the_seat_may_see() -> None:
+    """The no-five-in-a-row card is its owner's alone; an event this version can't read is
+    named by its type, never by its fields."""
+    start = {"type": "hand-started", "hand_number": 1, "game": "G", "button": 1}
+    start["seats"] = [[0, "1", 100], [1, "2", 100]]
+    events = [
+        start,
+        {"type": "last-card-dealt", "seat": 0, "card": "As"},
+        {"type": "from-the-future", "seat": 1, "cards": ["Kd", "Kh"]},
+        {"type": "checked", "seat": 0, "extra": "Qs"},
+        {"type": "hand-ended", "stacks": [[0, 100], [1, 100]], "carried": 0},
+    ]
+    names = {"1": "Ann", "2": "Ben"}
+    own = history.replay_lines(events, names, 0)
+    other = history.replay_lines(events, names, 1)
+    assert "**Ann** (you) is dealt the last card, A♠" in own
+    assert "**Ann** is dealt the last card, face down" in other
+    for lines in (own, other):
+        text = "\n".join(lines)
+        assert "*An event this version can't show (from-the-future).*" in lines
+        assert "*An event this version can't show (checked).*" in lines
+        assert "K♦" not in text and "Kd" not in text and "Q♠" not in text
+    assert "A♠" not in "\n".join(other)

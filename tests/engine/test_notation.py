@@ -259,13 +259,11 @@ def test_every_game_exports(slug: str) -> None:
         table.start_hand(rng)
         play_random_hand(rng, table, 80 * players)
         events = tuple(table.events)
-        public = {
-            str(card)
-            for e in events
-            for card in _cards(e.masked_for(None))
-        }
+        public = {str(card) for e in events for card in _cards(e.masked_for(None))}
         for viewer in (None, 0):
-            data = tomllib.loads(export_phh(table.config, events, viewer, header(table.config, events)))
+            data = tomllib.loads(
+                export_phh(table.config, events, viewer, header(table.config, events))
+            )
             assert data["_variant"] == slug and len(data["starting_stacks"]) == players
             assert len(data["finishing_stacks"]) == players
             if viewer is None:
@@ -297,3 +295,31 @@ def test_an_unfinished_hand_is_refused() -> None:
     events = tuple(table.events)
     with pytest.raises(PhhUnsupported, match="did not finish"):
         export_phh(table.config, events, 0, header(table.config, events))
+
+
+def test_the_held_back_fifth_card_is_dealt_to_its_owner_only() -> None:
+    """With the no-five-in-a-row rule the fifth replacement comes after the others drew: it
+    is written as a deal, the card for its owner and ``??`` for everyone else."""
+    rng = random.Random(3)
+    for _ in range(300):
+        options = engine.TableOptions(no_five_in_a_row=True)
+        table = make_table(["a", "b", "c"], variant="california-lowball", options=options)
+        table.start_hand(rng)
+        play_random_hand(rng, table, 300)
+        last = [e for e in table.events if isinstance(e, ev.LastCardDealt)]
+        if last:
+            break
+    else:
+        raise AssertionError("nobody drew five")
+    events = tuple(table.events)
+    start = events[0]
+    assert isinstance(start, ev.HandStarted)
+    p = [seat for seat, _, _ in start.seats].index(last[0].seat) + 1
+    card = str(last[0].card)
+    own = tomllib.loads(
+        export_phh(table.config, events, last[0].seat, header(table.config, events))
+    )
+    assert f"d dh p{p} {card}" in own["actions"]
+    other = (last[0].seat + 1) % 3
+    theirs = tomllib.loads(export_phh(table.config, events, other, header(table.config, events)))
+    assert f"d dh p{p} ??" in theirs["actions"]
