@@ -1,11 +1,11 @@
-"""Schema migrations: ordered SQL scripts applied on open, tracked by ``PRAGMA user_version``.
+"""Schema migrations: ordered SQL scripts applied on open, and the one runner for them.
 
 Each file ``data/migration_NNNN_<name>.sql`` upgrades the schema from version ``NNNN - 1`` to
 ``NNNN``. Versions start at 1 and must be contiguous. A migration runs in one transaction together
-with the ``user_version`` bump, so a crash or an error mid-migration leaves the previous version
-intact. Foreign-key enforcement is switched off while migrating (so a migration may rebuild a
-table the SQLite way: create new, copy, drop old, rename) and ``PRAGMA foreign_key_check`` must
-come back empty before the migration commits.
+with the bump of the recorded version, so a crash or an error mid-migration leaves the previous
+version intact. How a version is recorded and a script run is the backend's part
+(:class:`SchemaStore`; for SQLite, ``PRAGMA user_version`` and a foreign-key check before the
+commit, see :mod:`data.sqlite`); which migrations are pending and in what order is decided here.
 
 To change the schema later, add the next ``migration_NNNN_<name>.sql``; never edit one that has
 shipped.
@@ -17,8 +17,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import resources
-
-import aiosqlite
+from typing import Protocol
 
 from data.errors import SchemaError
 
@@ -56,58 +55,41 @@ def check_sequence(migrations: Sequence[Migration]) -> None:
             )
 
 
-async def schema_version(conn: aiosqlite.Connection) -> int:
-    """The database's current schema version (``PRAGMA user_version``; 0 for a new file)."""
-    rows = list(await conn.execute_fetchall("PRAGMA user_version"))
-    return int(rows[0][0])
+class SchemaStore(Protocol):
+    """What the runner needs from a backend's connection while it opens the database."""
+
+    async def schema_version(self) -> int:
+        """The version recorded in the database (0 for a new one)."""
+        ...
+
+    async def apply_migration(self, migration: Migration) -> None:
+        """Run ``migration.sql`` and record ``migration.version``, in ONE transaction; on any
+        error roll both back and raise."""
+        ...
 
 
-async def migrate(conn: aiosqlite.Connection, migrations: Sequence[Migration]) -> tuple[int, int]:
+async def migrate(store: SchemaStore, migrations: Sequence[Migration]) -> tuple[int, int]:
     """Apply the pending ``migrations`` in order; return ``(old_version, new_version)``.
 
-    ``conn`` must be in autocommit mode (``isolation_level=None``) and outside a transaction.
-    Raises :class:`SchemaError` if the file is newer than the code or a migration fails (that
-    migration is rolled back; earlier ones stay applied).
+    Raises :class:`SchemaError` if the database is newer than the code or a migration fails
+    (that migration is rolled back; earlier ones stay applied).
     """
     check_sequence(migrations)
-    old = await schema_version(conn)
+    old = await store.schema_version()
     latest = len(migrations)
     if old > latest:
         raise SchemaError(
             f"the database is at schema version {old} but this code only knows up to {latest}; "
             "refusing to open it with older code"
         )
-    if old == latest:
-        return old, old
-    await conn.execute("PRAGMA foreign_keys = OFF")
-    try:
-        for migration in migrations[old:]:
-            await _apply(conn, migration)
-    finally:
-        await conn.execute("PRAGMA foreign_keys = ON")
-    return old, latest
-
-
-async def _apply(conn: aiosqlite.Connection, migration: Migration) -> None:
-    # executescript() commits any open transaction first, so the BEGIN goes inside the script;
-    # the script leaves the transaction open for the foreign-key check and the COMMIT below.
-    script = (
-        f"BEGIN IMMEDIATE;\n{migration.sql}\n;\nPRAGMA user_version = {int(migration.version)};\n"
-    )
-    try:
-        await conn.executescript(script)
-        problems = list(await conn.execute_fetchall("PRAGMA foreign_key_check"))
-        if problems:
-            raise SchemaError(
-                f"migration {migration.version} ({migration.name}) leaves "
-                f"{len(problems)} foreign-key violation(s), e.g. {tuple(problems[0])}"
-            )
-        await conn.execute("COMMIT")
-    except BaseException as exc:
-        if conn.in_transaction:
-            await conn.execute("ROLLBACK")
-        if isinstance(exc, SchemaError) or not isinstance(exc, Exception):
+    for migration in migrations[old:]:
+        try:
+            await store.apply_migration(migration)
+        except SchemaError:
             raise
-        raise SchemaError(
-            f"migration {migration.version} ({migration.name}) failed and was rolled back: {exc}"
-        ) from exc
+        except Exception as exc:
+            raise SchemaError(
+                f"migration {migration.version} ({migration.name}) failed and was rolled back: "
+                f"{exc}"
+            ) from exc
+    return old, latest

@@ -12,17 +12,19 @@ hand event ``{"op": n}`` and save ``"op": n`` in the snapshot. After each operat
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import json
 import random
 import sys
+from pathlib import Path
 from typing import Any
 
-from data import Database, PlayerHandResult, Table
+if __package__ in (None, ""):  # run as a script: make the repo importable
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-GUILD = 1
+from data import Database, PlayerHandResult, Table
+from tests.data.helpers import ADMIN, GUILD, channel_table, commitment
+
 CHANNEL = 777
-ADMIN = 9
 PLAYERS = (11, 12, 13)
 T0 = 1_000_000
 STEP = 100_000  # > the 24 h daily cooldown, so a daily claim always succeeds
@@ -52,7 +54,7 @@ async def last_op(db: Database, table: Table | None) -> int:
 async def step(db: Database, n: int) -> None:
     rng = random.Random(n)
     now = op_time(n)
-    table = await db.open_table_in_channel(CHANNEL)
+    table = await channel_table(db, CHANNEL)
     if table is None:
         initial = {"op": n, "seq": -1, "stacks": {}, "pot": 0, "put_in": {}}
         await db.create_table(GUILD, CHANNEL, ADMIN, "{}", state_json=json.dumps(initial), now=now)
@@ -99,7 +101,7 @@ async def step(db: Database, n: int) -> None:
         seq = 0
         started = await db.start_hand(
             tid, variant="five_card_draw", variant_name="Five-card draw",
-            commitment=hashlib.sha256(f"{salt}:{deck}".encode()).hexdigest(), salt=salt,
+            commitment=commitment(salt, deck), salt=salt,
             deck=deck, state_json=snapshot(), chips_on_table=chips(), seat_stacks=stacks,
             new_events=[(0, json.dumps({"op": n}))], now=now,
         )  # fmt: skip
@@ -154,7 +156,7 @@ async def step(db: Database, n: int) -> None:
 
 async def main(path: str) -> None:
     db = await Database.open(path)
-    n = await last_op(db, await db.open_table_in_channel(CHANNEL)) + 1
+    n = await last_op(db, await channel_table(db, CHANNEL)) + 1
     while True:
         await step(db, n)
         print(n, flush=True)

@@ -21,6 +21,13 @@ def state(**fields: object) -> str:
     return json.dumps(fields, sort_keys=True)
 
 
+async def channel_table(db: Database, channel_id: int) -> Table | None:
+    """The channel's open table, if any (the bot keeps this mapping in memory)."""
+    found = [t for t in await db.open_tables() if t.channel_id == channel_id]
+    assert len(found) <= 1, found  # the schema allows one open table per channel
+    return found[0] if found else None
+
+
 async def seat_players(
     db: Database, table: Table, buy_ins: dict[int, int], *, now: float = 10.0
 ) -> dict[int, int]:

@@ -218,16 +218,16 @@ async def test_concurrent_writes_commit_together_and_a_failure_stays_its_own(
     would have got alone: a refused one changes nothing, the others all land."""
     import asyncio
 
-    import data.db
+    import data.sqlite
 
     groups: list[int] = []
-    real = data.db._group_transaction
+    real = data.sqlite._group_transaction
 
     def counting(conn: object, bodies: list[object]) -> list[object]:
         groups.append(len(bodies))
         return real(conn, bodies)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(data.db, "_group_transaction", counting)
+    monkeypatch.setattr(data.sqlite, "_group_transaction", counting)
     users = range(10, 50)
     results = await asyncio.gather(
         *(file_db.admin_grant(GUILD, ADMIN, user, user) for user in users),
@@ -252,9 +252,9 @@ async def test_the_wal_is_checkpointed_in_the_background_and_stays_bounded(
     import asyncio
     import sqlite3
 
-    import data.db
+    import data.sqlite
 
-    monkeypatch.setattr(data.db, "WAL_RESTART_FRAMES", 50)
+    monkeypatch.setattr(data.sqlite, "WAL_RESTART_FRAMES", 50)
     path = tmp_path / "poker.db"
     db = await Database.open(path, checkpoint_every=0.01)
     try:

@@ -18,7 +18,8 @@ from pathlib import Path
 
 from data import Database, NotFound
 
-from .crash_child import CHANNEL, GUILD, PLAYERS, op_of
+from .crash_child import CHANNEL, PLAYERS, op_of
+from .helpers import GUILD, channel_table
 
 CHILD = Path(__file__).with_name("crash_child.py")
 ROUNDS = 8
@@ -101,7 +102,7 @@ async def verify(path: Path, acknowledged: int) -> int:
         assert tags == set(range(last + 1)), sorted(set(range(last + 1)) - tags)
         assert len(event_ops) == len(set(event_ops))
 
-        table = await db.open_table_in_channel(CHANNEL)
+        table = await channel_table(db, CHANNEL)
         if table is not None:
             # the snapshot, the projection, the chips and the events were written together
             st = json.loads(table.state_json or "{}")

@@ -47,6 +47,13 @@ def raw_query(path: Path, sql: str) -> list[tuple[object, ...]]:
         conn.close()
 
 
+async def pragma(db: Database, name: str) -> object:
+    """A per-connection pragma of the database's own connection (white-box)."""
+    row = await db._backend.run(lambda tx: tx.fetch_one(f"PRAGMA {name}"), write=False)
+    assert row is not None
+    return row[0]
+
+
 async def test_shipped_migrations_are_ordered() -> None:
     assert [m.version for m in SHIPPED] == list(range(1, len(SHIPPED) + 1))
     assert SHIPPED[0].name == "initial"
@@ -62,12 +69,9 @@ async def test_new_file_gets_schema_and_pragmas(tmp_path: Path) -> None:
     try:
         assert path.exists()
         assert await db.schema_version() == len(SHIPPED)
-        conn = db._conn  # white-box: per-connection pragmas
-        assert conn is not None
         pragmas = {}
         for name in ("journal_mode", "synchronous", "foreign_keys", "busy_timeout"):
-            (row,) = await conn.execute_fetchall(f"PRAGMA {name}")
-            pragmas[name] = row[0]
+            pragmas[name] = await pragma(db, name)
         assert pragmas == {
             "journal_mode": "wal",
             "synchronous": 2,  # FULL
@@ -83,9 +87,7 @@ async def test_new_file_gets_schema_and_pragmas(tmp_path: Path) -> None:
 async def test_normal_synchronous_is_an_option(tmp_path: Path) -> None:
     db = await Database.open(tmp_path / "p.db", synchronous="NORMAL")
     try:
-        assert db._conn is not None
-        rows = list(await db._conn.execute_fetchall("PRAGMA synchronous"))
-        assert rows[0][0] == 1
+        assert await pragma(db, "synchronous") == 1
     finally:
         await db.close()
     with pytest.raises(data.InvalidArgument):

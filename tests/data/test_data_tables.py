@@ -19,7 +19,16 @@ from data import (
     WrongGuild,
 )
 
-from .helpers import ADMIN, CHANNEL, GUILD, OTHER_GUILD, seat_players, start_hand, state
+from .helpers import (
+    ADMIN,
+    CHANNEL,
+    GUILD,
+    OTHER_GUILD,
+    channel_table,
+    seat_players,
+    start_hand,
+    state,
+)
 
 
 async def snapshot(db: Database, table_id: int) -> tuple[object, ...]:
@@ -44,8 +53,8 @@ async def test_create_and_read_table(db: Database) -> None:
     )
     assert (table.created_at, table.updated_at, table.closed_at) == (7.0, 7.0, None)
     assert await db.get_table(table.table_id) == table
-    assert await db.open_table_in_channel(CHANNEL) == table
-    assert await db.open_table_in_channel(CHANNEL + 1) is None
+    assert await channel_table(db, CHANNEL) == table
+    assert await channel_table(db, CHANNEL + 1) is None
     assert await db.open_tables() == [table]
     assert await db.open_tables(OTHER_GUILD) == []
 
@@ -258,7 +267,7 @@ async def test_close_table_pays_everyone(db: Database) -> None:
         state(over=1),
     )
     assert await db.table_players(tid) == []
-    assert await db.open_table_in_channel(CHANNEL) is None
+    assert await channel_table(db, CHANNEL) is None
     assert [await db.balance(GUILD, u) for u in (5, 6, 7)] == [900, 1050, 1050]
     assert (await db.chip_audit()).ok
     with pytest.raises(TableClosed):
@@ -315,3 +324,44 @@ async def test_leaderboard_counts_chips_on_tables(db: Database) -> None:
         (8, 0, 1000),
         (5, 300, 900),
     ]
+
+
+async def test_chips_on_tables_in_one_query(db: Database) -> None:
+    """A member's chips on a server's open tables: other servers and closed tables left out."""
+    t1 = await db.create_table(GUILD, CHANNEL, 5, "{}")
+    t2 = await db.create_table(GUILD, CHANNEL + 1, 5, "{}")
+    t3 = await db.create_table(GUILD, CHANNEL + 2, 5, "{}")
+    elsewhere = await db.create_table(OTHER_GUILD, CHANNEL + 3, 5, "{}")
+    await seat_players(db, t1, {5: 500, 6: 100})
+    await seat_players(db, t2, {5: 300})
+    await seat_players(db, t3, {6: 50, 5: 20})
+    await seat_players(db, elsewhere, {5: 70})
+    await db.save_table_state(t1.table_id, state(), 600, {5: 400, 6: 200})
+    await db.save_table_state(t3.table_id, state(), 70, {6: 70, 5: 0})  # busted, still seated
+
+    assert await db.chips_on_tables(GUILD, 5) == (700, 3)
+    assert await db.chips_on_tables(GUILD, 6) == (270, 2)
+    assert await db.chips_on_tables(OTHER_GUILD, 5) == (70, 1)
+    assert await db.chips_on_tables(OTHER_GUILD, 6) == (0, 0)
+    assert await db.chips_on_tables(GUILD, 7) == (0, 0)  # never played: no account made
+
+    await db.close_table(t1.table_id, {5: 400, 6: 200})
+    assert await db.chips_on_tables(GUILD, 5) == (300, 2)
+    assert await db.chips_on_tables(GUILD, 6) == (70, 1)
+    assert (await db.ledger(GUILD, 7)).total == 0
+
+    # White-box: one statement, however many tables the server has open.
+    conn = db._backend._conn  # type: ignore[attr-defined]
+    statements: list[str] = []
+    await conn.set_trace_callback(statements.append)
+    try:
+        await db.chips_on_tables(GUILD, 5)
+    finally:
+        await conn.set_trace_callback(None)
+    assert [s for s in statements if s not in ("BEGIN", "COMMIT")] == [
+        s for s in statements if s.startswith("SELECT")
+    ]
+    assert len(statements) == 3, statements
+
+    with pytest.raises(InvalidArgument):
+        await db.chips_on_tables(GUILD, "5")  # type: ignore[arg-type]

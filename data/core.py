@@ -1,0 +1,121 @@
+"""What the queries need from a database backend, and nothing about any particular one.
+
+The repositories (:mod:`data.accounts`, :mod:`data.tables`, :mod:`data.hands`,
+:mod:`data.stats`) are async functions taking a :class:`Tx`. A backend
+(:mod:`data.sqlite` today) opens the database, upgrades its schema and runs each such function
+as one transaction through :meth:`Backend.run`. Adding a database server means writing one more
+backend; the queries stay as they are.
+
+The SQL the repositories write is the common ground of SQLite and PostgreSQL: ``?``
+placeholders (a backend with numbered ones rewrites them), ``RETURNING``, ``ON CONFLICT ... DO
+UPDATE``, ``coalesce``, ``CASE``; no JSON functions, no engine-specific scalar functions, no
+numbered parameters. Lists are passed as one ``?`` per item (:func:`marks`). What cannot be
+written that way belongs to the backend (``PRAGMA`` checks, the schema version).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Iterable, Sequence
+from typing import Any, Protocol, TypeVar
+
+T = TypeVar("T")
+T_co = TypeVar("T_co", covariant=True)
+
+
+class Row(Protocol):
+    """A result row, read by column position or by column name (``sqlite3.Row`` and
+    ``asyncpg.Record`` both are)."""
+
+    def __getitem__(self, key: int | str, /) -> Any: ...
+
+
+class ConstraintViolation(Exception):
+    """The database refused a statement for breaking a constraint (CHECK, UNIQUE, FOREIGN
+    KEY). A backend raises this in place of its driver's own exception, so that repositories
+    can turn the few expected ones into a :class:`~data.errors.DataError` with a reason.
+
+    After one, a transaction must not run further statements (PostgreSQL aborts it): raise.
+    """
+
+
+class Tx(Protocol):
+    """One open transaction. Every statement either completes or raises; the backend commits
+    when the body returns and rolls back when it raises."""
+
+    async def fetch_all(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        """Run a query; all its rows."""
+        ...
+
+    async def fetch_one(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
+        """Run a query (or a statement with ``RETURNING``); its first row, if any."""
+        ...
+
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
+        """Run a statement; how many rows it changed."""
+        ...
+
+    async def execute_many(self, sql: str, rows: Iterable[Sequence[Any]]) -> int:
+        """Run a statement once per parameter row; how many rows they changed in all."""
+        ...
+
+
+Body = Callable[[Tx], Awaitable[T]]
+"""A transaction's work: awaits only the statements of its :class:`Tx`, nothing else (the
+SQLite backend runs it to the end inside the database thread)."""
+
+
+class Backend(Protocol):
+    """An open database. :class:`data.db.Database` is written against this and nothing more."""
+
+    @property
+    def path(self) -> str:
+        """Where the database lives (a file path, ``":memory:"``, or a server address)."""
+        ...
+
+    async def run(self, body: Body[T], *, write: bool = True) -> T:
+        """Run ``body`` as one transaction and return what it returned.
+
+        Write transactions are serialised against each other; a body that raises changes
+        nothing. A caller cancelled meanwhile does not cut the transaction short: it commits or
+        rolls back whole. Raises :class:`~data.errors.DataError` once closed.
+        """
+        ...
+
+    async def schema_version(self) -> int:
+        """The version of the migrations applied (see :mod:`data.migrations`)."""
+        ...
+
+    async def check_integrity(self) -> list[str]:
+        """The backend's own consistency checks: a list of problems, empty when sound."""
+        ...
+
+    async def close(self) -> None:
+        """Let the running work finish, then close. Idempotent."""
+        ...
+
+
+def seconds(value: float | None) -> float | None:
+    """A time column as the models carry it (SQLite's RETURNING can hand back 2.0 as 2)."""
+    return None if value is None else float(value)
+
+
+def marks(count: int) -> str:
+    """``count`` comma-separated placeholders, for ``IN (...)`` over a list of values.
+
+    >>> marks(3)
+    '?, ?, ?'
+    """
+    return ", ".join("?" * count)
+
+
+async def one(tx: Tx, sql: str, params: Sequence[Any] = ()) -> Row:
+    """The row of a statement that always yields one (``INSERT ... RETURNING``, an aggregate)."""
+    row = await tx.fetch_one(sql, params)
+    if row is None:
+        raise RuntimeError(f"expected a row from: {sql}")
+    return row
+
+
+async def scalar(tx: Tx, sql: str, params: Sequence[Any] = ()) -> Any:
+    """The first column of :func:`one` (a count, a sum)."""
+    return (await one(tx, sql, params))[0]

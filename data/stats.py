@@ -1,0 +1,153 @@
+"""Queries that summarise: players' poker stats, the leaderboard and the chip audit."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from data.core import ConstraintViolation, Tx, one, scalar
+from data.errors import InvalidArgument
+from data.models import ChipAudit, LeaderboardEntry, Page, PlayerHandResult, PlayerStats
+
+# A shown hand replaces the best one only when strictly stronger; an unshown hand (NULL score)
+# never does. -1e308 stands below every score for a member who never showed a hand.
+_STATS_UPSERT: Final = """
+INSERT INTO player_stats (guild_id, user_id, hands_played, hands_won, net_chips, biggest_pot,
+                          best_hand_score, best_hand_name, best_hand_id, updated_at)
+VALUES (?, ?, 1, ?, ?, ?, ?, ?, ?, ?)
+ON CONFLICT (guild_id, user_id) DO UPDATE SET
+    hands_played = player_stats.hands_played + 1,
+    hands_won = player_stats.hands_won + excluded.hands_won,
+    net_chips = player_stats.net_chips + excluded.net_chips,
+    biggest_pot = CASE WHEN excluded.biggest_pot > player_stats.biggest_pot
+                  THEN excluded.biggest_pot ELSE player_stats.biggest_pot END,
+    best_hand_score = CASE
+        WHEN excluded.best_hand_score > coalesce(player_stats.best_hand_score, -1e308)
+        THEN excluded.best_hand_score ELSE player_stats.best_hand_score END,
+    best_hand_name = CASE
+        WHEN excluded.best_hand_score > coalesce(player_stats.best_hand_score, -1e308)
+        THEN excluded.best_hand_name ELSE player_stats.best_hand_name END,
+    best_hand_id = CASE
+        WHEN excluded.best_hand_score > coalesce(player_stats.best_hand_score, -1e308)
+        THEN excluded.best_hand_id ELSE player_stats.best_hand_id END,
+    updated_at = excluded.updated_at
+"""
+
+
+async def add_hand(
+    tx: Tx, guild_id: int, hand_id: int, players: list[PlayerHandResult], now: float
+) -> None:
+    """Count one finished hand in the stats of everyone dealt in."""
+    try:
+        await tx.execute_many(
+            _STATS_UPSERT,
+            [
+                (
+                    guild_id,
+                    p.user_id,
+                    int(p.won),
+                    p.net,
+                    p.pot_won,
+                    p.best_hand_score,
+                    p.best_hand_name,
+                    hand_id if p.best_hand_score is not None else None,
+                    now,
+                )
+                for p in players
+            ],
+        )
+    except ConstraintViolation as exc:
+        raise InvalidArgument(
+            f"every player in per_player needs an account in server {guild_id} ({exc})"
+        ) from exc
+
+
+async def stats(tx: Tx, guild_id: int, user_id: int) -> PlayerStats:
+    r = await tx.fetch_one(
+        "SELECT * FROM player_stats WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
+    )
+    if r is None:
+        return PlayerStats(guild_id, user_id, 0, 0, 0, 0, None, None, None, None)
+    return PlayerStats(
+        r["guild_id"],
+        r["user_id"],
+        r["hands_played"],
+        r["hands_won"],
+        r["net_chips"],
+        r["biggest_pot"],
+        r["best_hand_score"],
+        r["best_hand_name"],
+        r["best_hand_id"],
+        float(r["updated_at"]),
+    )
+
+
+async def leaderboard(tx: Tx, guild_id: int, offset: int, limit: int) -> Page[LeaderboardEntry]:
+    total = await scalar(tx, "SELECT count(*) FROM accounts WHERE guild_id = ?", (guild_id,))
+    rows = await tx.fetch_all(
+        "SELECT a.user_id, a.balance, coalesce(t.chips, 0) AS on_tables, "
+        "a.balance + coalesce(t.chips, 0) AS total "
+        "FROM accounts AS a LEFT JOIN ("
+        "  SELECT user_id, sum(stack) AS chips FROM table_players WHERE guild_id = ? "
+        "  GROUP BY user_id) AS t ON t.user_id = a.user_id "
+        "WHERE a.guild_id = ? ORDER BY total DESC, a.user_id LIMIT ? OFFSET ?",
+        (guild_id, guild_id, limit, offset),
+    )
+    entries = tuple(
+        LeaderboardEntry(offset + i + 1, r[0], r[1], r[2], r[3]) for i, r in enumerate(rows)
+    )
+    return Page(entries, total, offset, limit)
+
+
+async def audit(tx: Tx, guild_id: int | None) -> ChipAudit:
+    # "? IS NULL OR guild_id = ?": one statement for both scopes (the id passed twice).
+    scope = (guild_id, guild_id)
+    supply = await one(
+        tx,
+        "SELECT coalesce(sum(CASE WHEN delta > 0 THEN delta END), 0), "
+        "       coalesce(-sum(CASE WHEN delta < 0 THEN delta END), 0) "
+        "FROM ledger WHERE (? IS NULL OR guild_id = ?) "
+        "AND kind IN (SELECT kind FROM ledger_kinds WHERE supply = 1)",
+        scope,
+    )
+    bankrolls = await scalar(
+        tx, "SELECT coalesce(sum(balance), 0) FROM accounts WHERE ? IS NULL OR guild_id = ?", scope
+    )
+    on_tables = await scalar(
+        tx,
+        "SELECT coalesce(sum(chips_on_table), 0) FROM tables WHERE ? IS NULL OR guild_id = ?",
+        scope,
+    )
+    # Each balance must be the sum of its ledger rows and its last row's balance_after.
+    accounts_off = await tx.fetch_all(
+        "SELECT a.guild_id, a.user_id FROM accounts AS a "
+        "LEFT JOIN (SELECT guild_id, user_id, sum(delta) AS total, "
+        "                  max(entry_id) AS last_entry "
+        "           FROM ledger WHERE ? IS NULL OR guild_id = ? "
+        "           GROUP BY guild_id, user_id) AS l "
+        "       ON l.guild_id = a.guild_id AND l.user_id = a.user_id "
+        "LEFT JOIN ledger AS e ON e.entry_id = l.last_entry "
+        "WHERE (? IS NULL OR a.guild_id = ?) AND (l.total IS NULL "
+        "       OR a.balance != l.total OR a.balance != e.balance_after) "
+        "ORDER BY a.guild_id, a.user_id",
+        scope * 2,
+    )
+    # Each table must hold its buy-ins and top-ups minus its cash-outs.
+    tables_off = await tx.fetch_all(
+        "SELECT t.table_id FROM tables AS t "
+        "LEFT JOIN (SELECT table_id, -sum(delta) AS net FROM ledger "
+        "           WHERE table_id IS NOT NULL "
+        "           AND kind IN (SELECT kind FROM ledger_kinds WHERE supply = 0) "
+        "           GROUP BY table_id) AS l ON l.table_id = t.table_id "
+        "WHERE (? IS NULL OR t.guild_id = ?) AND t.chips_on_table != coalesce(l.net, 0) "
+        "ORDER BY t.table_id",
+        scope,
+    )
+    return ChipAudit(
+        guild_id,
+        supply[0],
+        supply[1],
+        bankrolls,
+        on_tables,
+        tuple((r[0], r[1]) for r in accounts_off),
+        tuple(r[0] for r in tables_off),
+    )

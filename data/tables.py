@@ -1,0 +1,377 @@
+"""Queries about poker tables: opening and closing them, buy-ins, top-ups and cash-outs, and the
+engine snapshot saved after every event (with the seat projection and the hand's new events).
+
+Conservation of chips at a table: ``chips_on_table`` changes only by a buy-in, a top-up or a
+cash-out (each a ledger row written by :func:`data.accounts.move` in the same transaction).
+Every other save must bring the same ``chips_on_table`` as the table holds or it is refused
+(:class:`ChipsMismatch`); hence ``issued - removed == bankrolls + chips on tables`` always.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from data import accounts
+from data.core import ConstraintViolation, Row, Tx, marks, one, seconds
+from data.errors import (
+    ChipsMismatch,
+    EventConflict,
+    InvalidArgument,
+    NoHandInProgress,
+    TableClosed,
+    TableExists,
+    TableNotFound,
+    WrongGuild,
+)
+from data.models import LedgerEntry, Table, TablePlayer
+
+Seats = list[tuple[int, int]]
+"""The seat projection to write: ``(user_id, stack)`` of every seated player."""
+Events = list[tuple[int, str]]
+"""New events of the current hand: ``(seq, event_json)``."""
+
+
+def _table(r: Row) -> Table:
+    return Table(
+        r["table_id"],
+        r["guild_id"],
+        r["channel_id"],
+        r["creator_id"],
+        r["status"],
+        r["config"],
+        r["state"],
+        r["chips_on_table"],
+        r["message_id"],
+        r["current_hand_id"],
+        float(r["created_at"]),
+        float(r["updated_at"]),
+        seconds(r["closed_at"]),
+    )
+
+
+def check_chips(table: Table, expected: int, got: int) -> None:
+    if got != expected:
+        raise ChipsMismatch(table.table_id, expected, got)
+
+
+async def open_table(tx: Tx, table_id: int, guild_id: int | None = None) -> Table:
+    """An OPEN table (TableNotFound / WrongGuild / TableClosed otherwise)."""
+    r = await tx.fetch_one("SELECT * FROM tables WHERE table_id = ?", (table_id,))
+    if r is None:
+        raise TableNotFound(table_id)
+    table = _table(r)
+    if guild_id is not None and table.guild_id != guild_id:
+        raise WrongGuild(table_id, guild_id, table.guild_id)
+    if table.status != "open":
+        raise TableClosed(table_id)
+    return table
+
+
+# ------------------------------------------------------------------------------ reads
+
+
+async def get_table(tx: Tx, table_id: int) -> Table:
+    r = await tx.fetch_one("SELECT * FROM tables WHERE table_id = ?", (table_id,))
+    if r is None:
+        raise TableNotFound(table_id)
+    return _table(r)
+
+
+async def open_tables(tx: Tx, guild_id: int | None) -> list[Table]:
+    if guild_id is None:
+        rows = await tx.fetch_all("SELECT * FROM tables WHERE status = 'open' ORDER BY table_id")
+    else:
+        rows = await tx.fetch_all(
+            "SELECT * FROM tables WHERE status = 'open' AND guild_id = ? ORDER BY table_id",
+            (guild_id,),
+        )
+    return [_table(r) for r in rows]
+
+
+async def table_players(tx: Tx, table_id: int) -> list[TablePlayer]:
+    rows = await tx.fetch_all(
+        "SELECT table_id, user_id, seat, stack FROM table_players WHERE table_id = ? "
+        "ORDER BY seat IS NULL, seat, user_id",
+        (table_id,),
+    )
+    return [TablePlayer(r[0], r[1], r[2], r[3]) for r in rows]
+
+
+async def chips_on_tables(tx: Tx, guild_id: int, user_id: int) -> tuple[int, int]:
+    r = await one(
+        tx,
+        "SELECT coalesce(sum(p.stack), 0), count(*) FROM table_players AS p "
+        "JOIN tables AS t ON t.table_id = p.table_id "
+        "WHERE p.guild_id = ? AND p.user_id = ? AND t.status = 'open'",
+        (guild_id, user_id),
+    )
+    return int(r[0]), int(r[1])
+
+
+# ------------------------------------------------------------------------------ lifecycle
+
+
+async def create_table(
+    tx: Tx,
+    guild_id: int,
+    channel_id: int,
+    creator_id: int,
+    config_json: str,
+    state_json: str | None,
+    message_id: int | None,
+    now: float,
+) -> Table:
+    existing = await tx.fetch_one(
+        "SELECT table_id FROM tables WHERE channel_id = ? AND status = 'open'", (channel_id,)
+    )
+    if existing is not None:
+        raise TableExists(channel_id, existing[0])
+    r = await one(
+        tx,
+        "INSERT INTO tables (guild_id, channel_id, creator_id, config, state, "
+        "message_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING *",
+        (guild_id, channel_id, creator_id, config_json, state_json, message_id, now, now),
+    )
+    return _table(r)
+
+
+async def update_table(
+    tx: Tx, table_id: int, config_json: str | None, message_id: int | None, now: float
+) -> Table:
+    await open_table(tx, table_id)
+    r = await one(
+        tx,
+        "UPDATE tables SET config = coalesce(?, config), "
+        "message_id = coalesce(?, message_id), updated_at = ? WHERE table_id = ? "
+        "RETURNING *",
+        (config_json, message_id, now, table_id),
+    )
+    return _table(r)
+
+
+async def close_table(
+    tx: Tx, table_id: int, pay: list[tuple[int, int]], state_json: str | None, now: float
+) -> list[LedgerEntry]:
+    """``pay`` is ``(user_id, chips)`` sorted by user id."""
+    table = await open_table(tx, table_id)
+    total = sum(amount for _, amount in pay)
+    if total != table.chips_on_table:
+        raise ChipsMismatch(table_id, table.chips_on_table, total, "the sum of payouts")
+    await require_players(tx, table_id, [user for user, _ in pay])
+    entries = [
+        await accounts.move(
+            tx,
+            table.guild_id,
+            user,
+            amount,
+            "cash_out",
+            now,
+            table_id=table_id,
+            hand_id=table.current_hand_id,
+            note="table closed",
+        )
+        for user, amount in pay
+    ]
+    if table.current_hand_id is not None:
+        # An unfinished hand ends without a result, which also unlocks its secrets.
+        await tx.execute(
+            "UPDATE hands SET ended_at = ? WHERE hand_id = ?", (now, table.current_hand_id)
+        )
+    await tx.execute("DELETE FROM table_players WHERE table_id = ?", (table_id,))
+    await tx.execute(
+        "UPDATE tables SET status = 'closed', chips_on_table = 0, current_hand_id = NULL, "
+        "state = coalesce(?, state), updated_at = ?, closed_at = ? WHERE table_id = ?",
+        (state_json, now, now, table_id),
+    )
+    return entries
+
+
+# ------------------------------------------------------------------------------ chips in and out
+
+
+async def buy_in(
+    tx: Tx,
+    guild_id: int,
+    user_id: int,
+    table_id: int,
+    amount: int,
+    state_json: str,
+    chips_on_table: int,
+    seats: Seats,
+    seat: int | None,
+    events: Events,
+    now: float,
+) -> LedgerEntry:
+    table = await open_table(tx, table_id, guild_id)
+    check_chips(table, table.chips_on_table + amount, chips_on_table)
+    await accounts.account(tx, guild_id, user_id, now)
+    seated = await tx.fetch_one(
+        "SELECT 1 FROM table_players WHERE table_id = ? AND user_id = ?", (table_id, user_id)
+    )
+    entry = await accounts.move(
+        tx,
+        guild_id,
+        user_id,
+        -amount,
+        "top_up" if seated else "buy_in",
+        now,
+        table_id=table_id,
+        hand_id=table.current_hand_id,
+    )
+    await save(tx, table, state_json, chips_on_table, seats, events, now, table.current_hand_id)
+    if seat is not None:
+        try:
+            await tx.execute(
+                "UPDATE table_players SET seat = ? WHERE table_id = ? AND user_id = ?",
+                (seat, table_id, user_id),
+            )
+        except ConstraintViolation as exc:
+            raise InvalidArgument(f"seat {seat} is taken at table {table_id}") from exc
+    return entry
+
+
+async def cash_out(
+    tx: Tx,
+    guild_id: int,
+    user_id: int,
+    table_id: int,
+    amount: int,
+    state_json: str,
+    chips_on_table: int,
+    seats: Seats,
+    events: Events,
+    now: float,
+) -> LedgerEntry:
+    table = await open_table(tx, table_id, guild_id)
+    check_chips(table, table.chips_on_table - amount, chips_on_table)
+    await require_players(tx, table_id, [user_id])
+    entry = await accounts.move(
+        tx,
+        guild_id,
+        user_id,
+        amount,
+        "cash_out",
+        now,
+        table_id=table_id,
+        hand_id=table.current_hand_id,
+    )
+    await save(tx, table, state_json, chips_on_table, seats, events, now, table.current_hand_id)
+    return entry
+
+
+async def require_players(tx: Tx, table_id: int, user_ids: list[int]) -> None:
+    """Chips can only go back to members who bought in at this table."""
+    wanted = sorted(set(user_ids))
+    if not wanted:
+        return
+    rows = await tx.fetch_all(
+        "SELECT DISTINCT user_id FROM ledger WHERE table_id = ? "
+        f"AND kind IN ('buy_in', 'top_up') AND user_id IN ({marks(len(wanted))})",
+        (table_id, *wanted),
+    )
+    missing = set(wanted) - {r[0] for r in rows}
+    if missing:
+        raise InvalidArgument(f"member(s) {sorted(missing)} never bought in at table {table_id}")
+
+
+# ------------------------------------------------------------------------------ snapshots
+
+
+async def save_table_state(
+    tx: Tx,
+    table_id: int,
+    state_json: str,
+    chips_on_table: int,
+    seats: Seats,
+    events: Events,
+    now: float,
+) -> None:
+    # The hot path (after every engine event): check and write the snapshot in one statement.
+    r = await tx.fetch_one(
+        "UPDATE tables SET state = ?, updated_at = ? "
+        "WHERE table_id = ? AND status = 'open' AND chips_on_table = ? "
+        "RETURNING table_id, guild_id, current_hand_id",
+        (state_json, now, table_id, chips_on_table),
+    )
+    if r is None:  # say why
+        table = await open_table(tx, table_id)
+        raise ChipsMismatch(table_id, table.chips_on_table, chips_on_table)
+    await write_seats(tx, table_id, r[1], seats)
+    await append_events(tx, table_id, r[2], events, now)
+
+
+async def save(
+    tx: Tx,
+    table: Table,
+    state_json: str,
+    chips_on_table: int,
+    seats: Seats,
+    events: Events,
+    now: float,
+    hand_id: int | None,
+) -> None:
+    """Write the snapshot, the chips, the seat projection and the new events."""
+    await tx.execute(
+        "UPDATE tables SET state = ?, chips_on_table = ?, updated_at = ? WHERE table_id = ?",
+        (state_json, chips_on_table, now, table.table_id),
+    )
+    await write_seats(tx, table.table_id, table.guild_id, seats)
+    await append_events(tx, table.table_id, hand_id, events, now)
+
+
+@cache
+def _keep_seats(count: int) -> str:
+    return f"DELETE FROM table_players WHERE table_id = ? AND user_id NOT IN ({marks(count)})"
+
+
+@cache
+def _upsert_seats(count: int) -> str:
+    # One statement for every seat, writing only stacks that changed (during a hand none do):
+    # fewer steps in the database thread and fewer pages in the WAL.
+    return (
+        "INSERT INTO table_players (table_id, user_id, guild_id, seat, stack) VALUES "
+        + ", ".join(["(?, ?, ?, NULL, ?)"] * count)
+        + " ON CONFLICT (table_id, user_id) DO UPDATE SET stack = excluded.stack "
+        "WHERE table_players.stack != excluded.stack"
+    )
+
+
+async def write_seats(tx: Tx, table_id: int, guild_id: int, seats: Seats) -> None:
+    """Make the seat projection exactly ``seats`` (seat numbers of staying players kept)."""
+    if not seats:
+        await tx.execute("DELETE FROM table_players WHERE table_id = ?", (table_id,))
+        return
+    await tx.execute(_keep_seats(len(seats)), (table_id, *(user for user, _ in seats)))
+    await tx.execute(
+        _upsert_seats(len(seats)),
+        [x for user, stack in seats for x in (table_id, user, guild_id, stack)],
+    )
+
+
+async def append_events(
+    tx: Tx, table_id: int, hand_id: int | None, events: Events, now: float
+) -> None:
+    """Add the hand's new events; saving the very same event again is harmless (a replay after
+    a restart), another event under a stored ``seq`` is refused (history is append-only)."""
+    if not events:
+        return
+    if hand_id is None:
+        raise NoHandInProgress(table_id, f"table {table_id} has no hand to add events to")
+    added = await tx.execute_many(
+        "INSERT INTO hand_events (hand_id, seq, event, created_at) VALUES (?, ?, ?, ?) "
+        "ON CONFLICT (hand_id, seq) DO NOTHING",
+        [(hand_id, seq, event, now) for seq, event in events],
+    )
+    if added == len(events):
+        return
+    stored = {
+        r[0]: r[1]
+        for r in await tx.fetch_all(
+            "SELECT seq, event FROM hand_events WHERE hand_id = ? "
+            f"AND seq IN ({marks(len(events))})",
+            (hand_id, *(seq for seq, _ in events)),
+        )
+    }
+    for seq, event in events:
+        if stored.get(seq) != event:
+            raise EventConflict(hand_id, seq)
