@@ -11,15 +11,22 @@ from collections.abc import Iterable, Mapping, Sequence
 
 import discord
 
+from cogs.kit import GOLD, GREEN, GREY, chips, when
 from engine import Card, HandResult, PrivateView, PublicView, SeatView, Variant
 
-GREEN = discord.Colour.from_rgb(22, 120, 70)
-GOLD = discord.Colour.from_rgb(214, 170, 40)
-GREY = discord.Colour.from_rgb(110, 110, 120)
-
-
-def chips(amount: int) -> str:
-    return f"{amount:,}"
+__all__ = [
+    "GOLD",
+    "GREEN",
+    "GREY",
+    "cards_text",
+    "chips",
+    "name_of",
+    "pots_text",
+    "private_embed",
+    "showdown_embed",
+    "table_embed",
+    "variant_embed",
+]
 
 
 def cards_text(cards: Iterable[Card]) -> str:
@@ -107,7 +114,7 @@ def table_embed(
         else:
             status.append(f"Waiting for {who} ({view.phase})")
         if deadline is not None:
-            status.append(f"⏱ <t:{int(deadline)}:R>")
+            status.append(f"⏱ {when(deadline)}")
     elif not playing:
         status.append("Between hands: sit down, stand up, or deal the next hand.")
     if view.opening_requirement and playing:

@@ -173,3 +173,28 @@ async def deal(emu: Emulator, world: World, user: Any) -> None:
     r = await emu.run_command(user, world.channel, "poker start", {})
     assert r.ephemeral and "Dealing" in r.content, r.content
     await emu.idle()
+
+
+async def forged_press(
+    emu: Emulator,
+    user: Any,
+    message: Any,
+    custom_id: str,
+    *,
+    values: list[str] | None = None,
+    modal_value: str | None = None,
+) -> Any:
+    """A component press (or, with ``modal_value``, an amount-modal submission) carrying any
+    custom id, as a modified client could send: nothing is checked against the message."""
+    channel = emu.channels[message.channel_id]
+    if modal_value is not None:
+        row = {"type": 1, "components": [{"type": 4, "custom_id": "amount", "value": modal_value}]}
+        data: dict[str, Any] = {"custom_id": custom_id, "components": [row]}
+        rec = emu.build_interaction(5, user, channel, data, message=message)
+    else:
+        data = {"custom_id": custom_id, "component_type": 3 if values is not None else 2}
+        if values is not None:
+            data["values"] = values
+        rec = emu.build_interaction(3, user, channel, data, message=message)
+    emu.dispatch("INTERACTION_CREATE", rec.payload)
+    return await emu.await_response(rec)

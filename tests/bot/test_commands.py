@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import io
+from typing import Any
 
 from PIL import Image
 
 import engine
 from cogs.ui import card_images
-from tests.bot.driver import create_table, deal, live_table, table_message
+from tests.bot.driver import create_table, deal, live_table, passive, play_hand, table_message
 from tests.emulator import Emulator, World
 
 
@@ -98,3 +99,50 @@ async def test_two_players_press_at_the_same_instant(
     assert all(r.ephemeral for r in results[1:])
     assert len(live.engine.events) == before + 1
     assert not any(s.folded for s in live.engine.public_view().seats)
+
+
+async def test_end_shares_a_carried_pot_by_the_engines_rule(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """Closing a table pays the carried pot through ``engine.Table.close``: the odd chip goes
+    to the first player on the dealer's left (not, as the bot once did, to the smallest id)."""
+    bot = await poker_bot()
+    alice, bob, carol = world.players[:3]
+    # Seated out of id order, so that wherever the button is, one player can leave and leave
+    # the two rules disagreeing (ids ascending round the table from the dealer's left is the
+    # only case where they agree for every pair).
+    players = [alice, carol, bob]
+    guild = world.guild.id
+    await create_table(emu, world, players, variant="jacks-or-better", ante=1, auto_deal=0)
+    await deal(emu, world, players[0])
+    first = await play_hand(emu, world, bot, policy=passive)
+    assert first.passed_out and first.carried == 3
+    live = live_table(bot, world)
+    button = live.engine.button
+    seat_of = {p.id: live.engine.seat_of(str(p.id)) for p in players}
+    size = len(live.engine.seats)
+
+    def left_of_dealer(stay: list[Any]) -> Any:
+        return min(stay, key=lambda p: (seat_of[p.id] - button - 1) % size)
+
+    # Make the two rules disagree: the one left on the dealer's left has the larger id.
+    leaver = next(
+        p
+        for p in players
+        if (stay := [q for q in players if q is not p])
+        and left_of_dealer(stay).id == max(q.id for q in stay)
+    )
+    stay = [p for p in players if p is not leaver]
+    r = await emu.run_command(leaver, world.channel, "poker leave", {})
+    assert not r.ephemeral, r.content
+    stacks = {p.id: live.engine.stack(str(p.id)) for p in stay}
+    before = {p.id: await bot.db.balance(guild, p.id) for p in stay}
+    creator = players[0]
+    r = await emu.run_command(creator, world.channel, "poker end", {})
+    assert not r.ephemeral and "Table closed" in r.embeds[0]["title"], r.content
+    odd = left_of_dealer(stay)
+    for p in stay:
+        expected = stacks[p.id] + 1 + (1 if p is odd else 0)
+        assert await bot.db.balance(guild, p.id) - before[p.id] == expected, p.username
+    assert (await bot.db.chip_audit(guild)).ok
+    emu.assert_clean()

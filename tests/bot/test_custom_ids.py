@@ -1,0 +1,152 @@
+"""The custom-id codecs: every kind round-trips, and a malformed id of every kind is refused,
+by its codec and then by the bot (an ephemeral "no longer valid", nothing changed)."""
+
+from __future__ import annotations
+
+import pytest
+
+from cogs.ui.custom_ids import (
+    AmountModalId,
+    CustomIdError,
+    GameChoice,
+    LobbyButton,
+    PanelButton,
+    PanelSelect,
+    PokerId,
+    TableButton,
+    Version,
+    parse_custom_id,
+)
+from tests.bot.driver import create_table, deal, forged_press, live_table, table_message
+from tests.emulator import Emulator, World
+
+V = Version(3, 12)
+
+GOOD: list[tuple[PokerId, str]] = [
+    (LobbyButton(7, "sit"), "pk:l:7:sit"),
+    (LobbyButton(7, "hand"), "pk:l:7:hand"),
+    (TableButton(7, V, "fold"), "pk:t:7:3.12:fold"),
+    (TableButton(7, V, "to", 40), "pk:t:7:3.12:to40"),
+    (TableButton(7, V, "private"), "pk:t:7:3.12:private"),
+    (PanelButton(7, 3, "draw"), "pk:p:7:3:draw:"),
+    (PanelButton(7, 3, "draw", picks=(0, 4)), "pk:p:7:3:draw:0.4"),
+    (PanelButton(7, 3, "arrange", picks=(4, 0, 2)), "pk:p:7:3:arrange:4.0.2"),
+    (PanelButton(7, 3, "declare", word="both"), "pk:p:7:3:declare:both"),
+    (PanelButton(7, 3, "keep", word="up"), "pk:p:7:3:keep:up"),
+    (
+        PanelButton(7, 3, "choose", choice=GameChoice("razz", ("wild:2", "bug"))),
+        "pk:p:7:3:choose:razz~wild=2,bug",
+    ),
+    (PanelButton(7, 3, "choose", choice=GameChoice("razz")), "pk:p:7:3:choose:razz~"),
+    (PanelSelect(7, 3, "draw"), "pks:7:3:draw:"),
+    (PanelSelect(7, 3, "arrange", picks=(1,)), "pks:7:3:arrange:1"),
+    (PanelSelect(7, 3, "cw", choice=GameChoice("razz", ("wild:13",))), "pks:7:3:cw:razz~wild=13"),
+    (AmountModalId(7, V), "pkm:7:3.12"),
+]
+
+MALFORMED = [
+    # lobby buttons
+    "pk:l:7:dance",
+    "pk:l:x:sit",
+    "pk:l:07:sit",
+    "pk:l:7:sit:extra",
+    "pk:l::sit",
+    "pk:l:-7:sit",
+    "pk:l:٧:sit",  # a digit, but not an ASCII one
+    # table buttons
+    "pk:t:7:3.12",
+    "pk:t:7:3:fold",
+    "pk:t:7:3.12.1:fold",
+    "pk:t:7:3.x:fold",
+    "pk:t:7:3.12:to",
+    "pk:t:7:3.12:to0",
+    "pk:t:7:3.12:to-5",
+    "pk:t:7:3.12:to1e3",
+    "pk:t:7:3.12:raise",
+    "pk:t:7:03.12:fold",
+    # private-choice buttons
+    "pk:p:7:3:draw:0.0",
+    "pk:p:7:3:draw:0..1",
+    "pk:p:7:3:draw:a",
+    "pk:p:7:3:draw:123",
+    "pk:p:7:3:declare:sideways",
+    "pk:p:7:3:declare:",
+    "pk:p:7:3:keep:left",
+    "pk:p:7:3:choose:",
+    "pk:p:7:3:choose:razz",
+    "pk:p:7:3:choose:razz~WILD",
+    "pk:p:7:3:choose:razz~a,,b",
+    "pk:p:7:3:fold:",
+    "pk:p:7:draw:0",
+    # private-panel selects
+    "pks:7:3:draw:1",
+    "pks:7:3:pass:0.1",
+    "pks:7:3:arrange:1.1",
+    "pks:7:3:cg:razz",
+    "pks:7:3:zz:",
+    "pks:7:3",
+    # amount modals
+    "pkm:7",
+    "pkm:7:3",
+    "pkm:7:3.12:9",
+    "pkm:x:3.12",
+    # unknown poker kinds and oversized ids
+    "pk:x:7",
+    "pk:",
+    "pks:",
+    "pk:l:7:" + "sit" * 40,
+]
+
+
+@pytest.mark.parametrize(("value", "text"), GOOD)
+def test_every_kind_round_trips(value: PokerId, text: str) -> None:
+    assert value.encode() == text
+    assert parse_custom_id(text) == value
+    assert type(value).parse(text) == value
+
+
+@pytest.mark.parametrize("text", MALFORMED)
+def test_a_malformed_id_of_every_kind_is_refused_with_a_reason(text: str) -> None:
+    with pytest.raises(CustomIdError) as refused:
+        parse_custom_id(text)
+    assert str(refused.value), "the refusal says why"
+
+
+def test_ids_of_other_components_are_not_ours() -> None:
+    assert parse_custom_id("pg:leaderboard:0:1:0:n") is None
+    assert parse_custom_id("") is None
+    with pytest.raises(CustomIdError):
+        TableButton(7, V, "to")  # an amount goes with "to"
+
+
+async def test_the_bot_refuses_malformed_ids_and_changes_nothing(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    bot = await poker_bot()
+    alice, bob = world.players[:2]
+    await create_table(emu, world, [alice, bob], stake=2, ante=1, auto_deal=0)
+    await deal(emu, world, alice)
+    live = live_table(bot, world)
+    message = table_message(emu, world)
+    actor = next(p for p in (alice, bob) if str(p.id) == live.engine.pending[0].player_id)
+    version = live.version()
+    state = live.state_json()
+    forged = [*MALFORMED, f"pk:p:{live.id}:{live.engine.hand_number}:draw:7"]  # no draw now
+    for custom_id in forged:
+        r = await forged_press(emu, actor, message, custom_id)
+        assert r.ephemeral and "no longer valid" in r.content, (custom_id, r.content)
+    # Well formed, but the amount is the engine's to judge: it says why not.
+    r = await forged_press(emu, actor, message, f"pk:t:{live.id}:{version}:to99999999")
+    assert r.ephemeral and "not 99999999" in r.content, r.content
+    for custom_id in MALFORMED[:3]:
+        r = await forged_press(emu, actor, message, custom_id, values=["0"])
+        assert r.ephemeral and "no longer valid" in r.content, (custom_id, r.content)
+    r = await forged_press(emu, actor, message, f"pkm:{live.id}:{version}:x", modal_value="5")
+    assert r.ephemeral and "no longer valid" in r.content, r.content
+    # A modal id pressed as a button, and a button id submitted as a modal.
+    r = await forged_press(emu, actor, message, f"pkm:{live.id}:{version}")
+    assert r.ephemeral and "no longer valid" in r.content, r.content
+    r = await forged_press(emu, actor, message, f"pk:l:{live.id}:sit", modal_value="5")
+    assert r.ephemeral and "no longer valid" in r.content, r.content
+    assert live.version() == version and live.state_json() == state
+    emu.assert_clean()
