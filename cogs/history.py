@@ -96,16 +96,19 @@ class HandRecord:
     names: dict[str, str]
 
     @property
-    def start(self) -> dict[str, Any] | None:
+    def start(self) -> ev.HandStarted | None:
         """The hand-started event (who was dealt in, from the dealer's left)."""
-        return next((e for e in self.events if e.get("type") == "hand-started"), None)
+        stored = next((e for e in self.events if e.get("type") == "hand-started"), None)
+        try:
+            start = None if stored is None else ev.Event.from_dict(stored)
+        except ValueError:
+            return None
+        return start if isinstance(start, ev.HandStarted) else None
 
     def seats(self) -> dict[int, str]:
         """Seat -> player id of everyone dealt in."""
         start = self.start
-        if start is None:
-            return {}
-        return {int(seat): str(pid) for seat, pid, _stack in start.get("seats", [])}
+        return {} if start is None else {seat: pid for seat, pid, _stack in start.seats}
 
     def seat_of(self, user_id: int) -> int | None:
         return next((s for s, pid in self.seats().items() if pid == str(user_id)), None)
