@@ -368,13 +368,7 @@ class Economy(commands.Cog):
 
     async def on_tables(self, guild_id: int, user_id: int) -> tuple[int, int]:
         """Chips the member has on this server's open tables, and at how many tables."""
-        chips = tables = 0
-        for table in await self.db.open_tables(guild_id):
-            for player in await self.db.table_players(table.table_id):
-                if player.user_id == user_id:
-                    chips += player.stack
-                    tables += 1
-        return chips, tables
+        return await self.db.chips_on_tables(guild_id, user_id)
 
     # ---------------------------------------------------------------- member commands
 
