@@ -102,8 +102,25 @@ def deals(
 def test_counts_equal_brute_force(ranking: Ranking, data: st.DataObject) -> None:
     hand, discard, wild, dead, deck = data.draw(deals(ranking))
     odds = draw_odds(hand, discard, ranking, wild=wild, dead=dead, deck=deck)
-    assert counted(odds) == brute(hand, discard, ranking, wild, dead, deck)
+    expected = brute(hand, discard, ranking, wild, dead, deck)
+    assert counted(odds) == expected
     assert odds.draws == comb(len(deck) - 5 - len(dead), len(discard))
+    target = data.draw(st.lists(st.sampled_from(deck), min_size=5, max_size=5, unique=True))
+    value = evaluate(target, ranking, wild=wild)
+    assert odds.against(target) == (
+        sum(count for score, count in expected.items() if score > value.score),
+        expected[value.score],
+        sum(count for score, count in expected.items() if score < value.score),
+    )
+    if ranking.is_low and len(discard) <= 2:
+        kept = tuple(card for card in hand if card not in discard)
+        unseen = [card for card in deck if card not in hand and card not in dead]
+        for top in (7, 8, 9):
+            assert odds.low_or_better(top) == sum(
+                1
+                for drawn in combinations(unseen, len(discard))
+                if low_qualifies(evaluate((*kept, *drawn), ranking, wild=wild), top)
+            )
 
 
 FIXED = {
@@ -388,3 +405,37 @@ def test_prepare_counts_the_deck() -> None:
     assert engine.odds.prepare("ace-to-five", deck=DeckKind.WITH_JOKER) == comb(53, 5)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="32-card"):
         engine.odds.prepare(Ranking.STRIPPED_HIGH, deck=DECK_52)
+
+
+def test_high_low_against_counts_both_halves_by_brute_force() -> None:
+    """With a target, high-low discards are ordered by the halves won outright
+    (a low must be eight or better), counted here one set at a time."""
+    hand = parse_cards("As 2d 3c Kh Kd")
+    target = parse_cards("Qs Qd 7c 5h 4d")
+    rest = [card for card in DECK_52 if card not in hand]
+    random.Random(8).shuffle(rest)
+    dead = tuple(rest[:30])
+    unseen = rest[30:]
+    found = best_draws(
+        hand,
+        Ranking.HIGH,
+        dead=dead,
+        against=target,
+        low=Ranking.ACE_TO_FIVE,
+        low_qualifier=8,
+    )
+    high_target = evaluate(target, Ranking.HIGH)
+    low_target = evaluate(target, Ranking.ACE_TO_FIVE)
+    target_low_ok = low_qualifies(low_target, 8)
+    shares = []
+    for discard, odds in found:
+        kept = tuple(card for card in hand if card not in discard)
+        won = 0
+        for drawn in combinations(unseen, len(discard)):
+            final = (*kept, *drawn)
+            won += evaluate(final, Ranking.HIGH) > high_target
+            low = evaluate(final, Ranking.ACE_TO_FIVE)
+            won += low_qualifies(low, 8) and (not target_low_ok or low > low_target)
+        shares.append(Fraction(won, odds.draws))
+    assert shares == sorted(shares, reverse=True)
+    assert shares[0] > shares[-1]
