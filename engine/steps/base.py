@@ -1,4 +1,11 @@
-"""The interface every step handler implements."""
+"""The interface every step handler implements.
+
+Every handler is a :class:`Runner`, picked by :func:`engine.steps.make_runner`:
+
+>>> from engine.steps.betting import BettingRound
+>>> issubclass(BettingRound, Runner), BettingRound.kind != Runner.kind
+(True, True)
+"""
 
 from __future__ import annotations
 

@@ -15,6 +15,17 @@ left. Rules implemented here:
   rule and no check-raise of lowball;
 * uncalled bets go back to the bettor when the round ends; a first round checked around with
   no blinds passes the deal out.
+
+The options of the first player to act, at a 2/4 fixed-limit table with antes:
+
+>>> import random
+>>> from engine import Table, TableConfig
+>>> table = Table(TableConfig("five-card-draw"))
+>>> _ = table.sit("ann", 100), table.sit("bob", 100)
+>>> _ = table.start_hand(random.Random(1))
+>>> legal = table.pending[0].legal
+>>> legal.can_check, legal.min_to, legal.max_to, legal.raises_left
+(True, 2, 2, 4)
 """
 
 from __future__ import annotations

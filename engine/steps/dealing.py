@@ -1,5 +1,13 @@
 """Steps that need no decision: dealing to the players, dealing to the board, and turning up
-rollout cards."""
+rollout cards.
+
+>>> import random
+>>> from engine import Table, TableConfig
+>>> table = Table(TableConfig("five-card-draw"))
+>>> _ = table.sit("ann", 100), table.sit("bob", 100)
+>>> [(e.type, getattr(e, "seat", None)) for e in table.start_hand(random.Random(1))][3:5]
+[('dealt', 0), ('dealt', 1)]
+"""
 
 from __future__ import annotations
 

@@ -6,6 +6,19 @@ bottom card of the original stub is never dealt, and when the stub runs short th
 the bottom card and the discards of players who already drew are reshuffled (see
 :meth:`engine.game.Hand.replacements`). The legal discard counts never exceed the cards that
 can still be supplied, so a draw can always be completed.
+
+After the first betting round, the first player draws (the counts follow the table's draw
+limit; here ann keeps an ace and may throw away four):
+
+>>> import random
+>>> from engine import Bet, Call, Table, TableConfig, parse_cards
+>>> table = Table(TableConfig("five-card-draw"))
+>>> _ = table.sit("ann", 100), table.sit("bob", 100)
+>>> _ = table.start_hand(random.Random(1), deck=parse_cards("As Kd Ah Kc Ad Ks Qh Qd 2c 3c"))
+>>> _ = table.act("ann", Bet(2)), table.act("bob", Call())
+>>> decision = table.pending[0]
+>>> decision.kind.name, decision.player_id, decision.legal.counts
+('DRAW', 'ann', (0, 1, 2, 3, 4))
 """
 
 from __future__ import annotations

@@ -3,6 +3,19 @@ arranging a rollout, declaring high or low.
 
 Choices are collected privately and take effect together once everyone has chosen, so nobody
 learns anything from another player's choice before making their own.
+
+In anaconda everyone passes three cards at once, so every player has a decision pending:
+
+>>> import random
+>>> from engine import Call, Check, Table, TableConfig
+>>> table = Table(TableConfig("anaconda"))
+>>> _ = [table.sit(name, 100) for name in ("ann", "bob", "cy")]
+>>> _ = table.start_hand(random.Random(4))
+>>> while table.pending[0].kind.name == "BET":
+...     d = table.pending[0]
+...     _ = table.act(d.player_id, Check() if d.legal.can_check else Call())
+>>> [(d.player_id, d.kind.name, d.legal.count) for d in table.pending]
+[('ann', 'PASS', 3), ('bob', 'PASS', 3), ('cy', 'PASS', 3)]
 """
 
 from __future__ import annotations
