@@ -1,4 +1,5 @@
-"""The data layer: SQLite schema and every query of the bot (see :mod:`data.db`).
+"""The data layer: the schema and every query of the bot, behind :class:`Database` (the layout
+is described in :mod:`data.db`).
 
 Usage::
 

@@ -7,10 +7,13 @@ as one transaction through :meth:`Backend.run`. Adding a database server means w
 backend; the queries stay as they are.
 
 The SQL the repositories write is the common ground of SQLite and PostgreSQL: ``?``
-placeholders (a backend with numbered ones rewrites them), ``RETURNING``, ``ON CONFLICT ... DO
-UPDATE``, ``coalesce``, ``CASE``; no JSON functions, no engine-specific scalar functions, no
-numbered parameters. Lists are passed as one ``?`` per item (:func:`marks`). What cannot be
-written that way belongs to the backend (``PRAGMA`` checks, the schema version).
+placeholders (a backend with numbered ones rewrites them; no ``?`` ever appears inside a string
+literal), ``RETURNING``, ``ON CONFLICT ... DO UPDATE`` with the target's columns qualified by
+its table name, ``coalesce``, ``CASE``; no JSON functions, no engine-specific scalar functions,
+no numbered parameters, no parameter whose type only the value tells (``? IS NULL``). Lists are
+passed as one ``?`` per item (:func:`marks`). A constraint violation ends the transaction
+(:class:`ConstraintViolation`). What cannot be written that way belongs to the backend
+(``PRAGMA`` checks, the schema version).
 """
 
 from __future__ import annotations
@@ -60,8 +63,10 @@ class Tx(Protocol):
 
 
 Body = Callable[[Tx], Awaitable[T]]
-"""A transaction's work: awaits only the statements of its :class:`Tx`, nothing else (the
-SQLite backend runs it to the end inside the database thread)."""
+"""A transaction's work. It awaits only the statements of its :class:`Tx` (the SQLite backend
+runs it to the end inside the database thread) and touches nothing outside it, because it may
+run more than once: a failed group commit runs each body again alone, and a server backend
+retries a transaction that lost a race with another process."""
 
 
 class Backend(Protocol):

@@ -98,47 +98,54 @@ async def leaderboard(tx: Tx, guild_id: int, offset: int, limit: int) -> Page[Le
     return Page(entries, total, offset, limit)
 
 
+def _scope(column: str, guild_id: int | None) -> tuple[str, tuple[int, ...]]:
+    """A filter on one server, or none (``1 = 1``): an untyped ``? IS NULL`` would not do on
+    PostgreSQL, which must know every parameter's type."""
+    if guild_id is None:
+        return "1 = 1", ()
+    return f"{column} = ?", (guild_id,)
+
+
 async def audit(tx: Tx, guild_id: int | None) -> ChipAudit:
-    # "? IS NULL OR guild_id = ?": one statement for both scopes (the id passed twice).
-    scope = (guild_id, guild_id)
+    where, scope = _scope("guild_id", guild_id)
     supply = await one(
         tx,
         "SELECT coalesce(sum(CASE WHEN delta > 0 THEN delta END), 0), "
         "       coalesce(-sum(CASE WHEN delta < 0 THEN delta END), 0) "
-        "FROM ledger WHERE (? IS NULL OR guild_id = ?) "
+        f"FROM ledger WHERE {where} "
         "AND kind IN (SELECT kind FROM ledger_kinds WHERE supply = 1)",
         scope,
     )
     bankrolls = await scalar(
-        tx, "SELECT coalesce(sum(balance), 0) FROM accounts WHERE ? IS NULL OR guild_id = ?", scope
+        tx, f"SELECT coalesce(sum(balance), 0) FROM accounts WHERE {where}", scope
     )
     on_tables = await scalar(
-        tx,
-        "SELECT coalesce(sum(chips_on_table), 0) FROM tables WHERE ? IS NULL OR guild_id = ?",
-        scope,
+        tx, f"SELECT coalesce(sum(chips_on_table), 0) FROM tables WHERE {where}", scope
     )
     # Each balance must be the sum of its ledger rows and its last row's balance_after.
+    accounts_where, _ = _scope("a.guild_id", guild_id)
     accounts_off = await tx.fetch_all(
         "SELECT a.guild_id, a.user_id FROM accounts AS a "
         "LEFT JOIN (SELECT guild_id, user_id, sum(delta) AS total, "
         "                  max(entry_id) AS last_entry "
-        "           FROM ledger WHERE ? IS NULL OR guild_id = ? "
+        f"           FROM ledger WHERE {where} "
         "           GROUP BY guild_id, user_id) AS l "
         "       ON l.guild_id = a.guild_id AND l.user_id = a.user_id "
         "LEFT JOIN ledger AS e ON e.entry_id = l.last_entry "
-        "WHERE (? IS NULL OR a.guild_id = ?) AND (l.total IS NULL "
+        f"WHERE {accounts_where} AND (l.total IS NULL "
         "       OR a.balance != l.total OR a.balance != e.balance_after) "
         "ORDER BY a.guild_id, a.user_id",
         scope * 2,
     )
     # Each table must hold its buy-ins and top-ups minus its cash-outs.
+    tables_where, _ = _scope("t.guild_id", guild_id)
     tables_off = await tx.fetch_all(
         "SELECT t.table_id FROM tables AS t "
         "LEFT JOIN (SELECT table_id, -sum(delta) AS net FROM ledger "
         "           WHERE table_id IS NOT NULL "
         "           AND kind IN (SELECT kind FROM ledger_kinds WHERE supply = 0) "
         "           GROUP BY table_id) AS l ON l.table_id = t.table_id "
-        "WHERE (? IS NULL OR t.guild_id = ?) AND t.chips_on_table != coalesce(l.net, 0) "
+        f"WHERE {tables_where} AND t.chips_on_table != coalesce(l.net, 0) "
         "ORDER BY t.table_id",
         scope,
     )

@@ -270,3 +270,34 @@ async def test_the_wal_is_checkpointed_in_the_background_and_stays_bounded(
         await db.close()
     with sqlite3.connect(path) as raw:
         assert raw.execute("SELECT count(*) FROM ledger").fetchone()[0] == 800
+
+
+async def test_without_aiosqlites_queue_transactions_still_hold(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The fallback for an aiosqlite without its private queueing method (one trip to the
+    thread per statement, under a lock) keeps every guarantee, refusals included."""
+    import asyncio
+
+    import data.sqlite
+
+    monkeypatch.setattr(data.sqlite, "_IN_THREAD", False)
+    db = await Database.open(tmp_path / "poker.db")
+    try:
+        users = range(10, 30)
+        results = await asyncio.gather(
+            *(db.admin_grant(GUILD, ADMIN, user, user) for user in users),
+            db.admin_remove(GUILD, ADMIN, 5, 5000),
+            return_exceptions=True,
+        )
+        assert [type(r) for r in results if isinstance(r, Exception)] == [InsufficientFunds]
+        assert [await db.balance(GUILD, user) for user in users] == [1000 + u for u in users]
+        assert (await db.ledger(GUILD, 5)).total == 0
+        with pytest.raises(InvalidArgument, match="JSON"):
+            await db.update_settings(GUILD, ADMIN, table_defaults_json="{not json")
+        assert (await db.get_settings(GUILD)).updated_at is None
+        assert (await db.chip_audit()).ok
+    finally:
+        await db.close()
+    with pytest.raises(DataError, match="closed"):
+        await db.balance(GUILD, 5)

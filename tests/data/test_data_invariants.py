@@ -11,7 +11,9 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import sqlite3
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import pytest
 
@@ -24,7 +26,7 @@ from data import (
     TableExists,
 )
 
-from .helpers import ADMIN, commitment, state
+from .helpers import ADMIN, commitment, seat_players, state
 
 GUILDS = (1, 2)
 USERS = (11, 12, 13, 14, 15)
@@ -400,3 +402,38 @@ async def test_cancelled_callers_leave_no_partial_transaction(db: Database) -> N
         assert audit.ok, audit
     assert chips > 0  # some got through (the late cancels)
     assert await db.check_integrity() == []
+
+
+async def test_the_audit_finds_chips_moved_behind_the_ledgers_back(tmp_path: Path) -> None:
+    """Edit a bankroll and a table's chips outside the API: the audit names both, each in its
+    own server's scope and both in the global one."""
+    path = tmp_path / "poker.db"
+    db = await Database.open(path)
+    table = await db.create_table(1, 101, ADMIN, "{}")
+    await seat_players(db, table, {11: 100, 12: 50})
+    await db.balance(2, 12)
+    assert (await db.chip_audit()).ok
+    await db.close()
+    raw = sqlite3.connect(path)
+    with raw:
+        raw.execute("UPDATE accounts SET balance = balance + 5 WHERE guild_id = 2 AND user_id = 12")
+        raw.execute(
+            "UPDATE tables SET chips_on_table = chips_on_table - 1 WHERE table_id = ?",
+            (table.table_id,),
+        )
+    raw.close()
+    db = await Database.open(path)
+    try:
+        everywhere, first, second = (
+            await db.chip_audit(),
+            await db.chip_audit(1),
+            await db.chip_audit(2),
+        )
+    finally:
+        await db.close()
+    assert not everywhere.ok and not first.ok and not second.ok
+    assert (everywhere.accounts_off, everywhere.tables_off) == (((2, 12),), (table.table_id,))
+    assert (first.accounts_off, first.tables_off) == ((), (table.table_id,))
+    assert (first.circulating, first.bankrolls, first.on_tables) == (2000, 1850, 149)
+    assert (second.accounts_off, second.tables_off) == (((2, 12),), ())
+    assert (second.circulating, second.bankrolls, second.on_tables) == (1000, 1005, 0)
