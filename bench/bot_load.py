@@ -164,16 +164,19 @@ class _Timing:
 
         from data.db import Database
 
-        run = Database._run
+        def timed(run: Any) -> Any:
+            async def timed_run(db: Any, *args: Any, **kwargs: Any) -> Any:
+                started = time.perf_counter()
+                try:
+                    return await run(db, *args, **kwargs)
+                finally:
+                    timing.transactions.append(time.perf_counter() - started)
 
-        async def timed_run(db: Any, *args: Any, **kwargs: Any) -> Any:
-            started = time.perf_counter()
-            try:
-                return await run(db, *args, **kwargs)
-            finally:
-                timing.transactions.append(time.perf_counter() - started)
+            return timed_run
 
-        Database._run = timed_run  # type: ignore[method-assign,assignment]
+        # Every transaction, reads and writes, goes through one of these two.
+        Database._write = timed(Database._write)  # type: ignore[method-assign]
+        Database._read = timed(Database._read)  # type: ignore[method-assign]
 
     def _on_gc(self, phase: str, info: dict[str, Any]) -> None:
         if phase == "start":

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gc
 import logging
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -76,7 +77,7 @@ class PokerBot(commands.Bot):
     tables: TableService
     presenter: TablePresenter
 
-    def __init__(self, settings: Settings, **kwargs: object) -> None:
+    def __init__(self, settings: Settings, **kwargs: Any) -> None:
         # Everything arrives as interactions: the bot needs no message events and no message
         # cache, which at hundreds of tables would only cost memory and CPU.
         intents = discord.Intents.default()
@@ -92,7 +93,7 @@ class PokerBot(commands.Bot):
             intents=intents,
             help_command=None,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False),
-            **kwargs,  # type: ignore[arg-type]
+            **kwargs,
         )
         self.settings = settings
 
@@ -137,6 +138,6 @@ class PokerBot(commands.Bot):
             await self.db.close()
 
 
-def create_bot(settings: Settings, **kwargs: object) -> PokerBot:
+def create_bot(settings: Settings, **kwargs: Any) -> PokerBot:
     """Build the bot (not yet logged in); tests pass emulator-friendly keyword arguments."""
     return PokerBot(settings, **kwargs)

@@ -9,12 +9,15 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import orjson
 
 import engine
 from engine import HandResult, Table
+
+if TYPE_CHECKING:
+    from cogs.ui.components import MessageEditor
 
 __all__ = ["HandInfo", "LiveTable", "Meta", "Outcome", "Presenter", "TableSettings"]
 
@@ -124,7 +127,7 @@ class LiveTable:
         self.closed = False
         # Set by the presenter (a cogs.ui.components.MessageEditor): the token of a recent
         # interaction on the table message, so later updates can go through its webhook.
-        self.editor: Any = None
+        self.editor: MessageEditor | None = None
 
     # -- derived --------------------------------------------------------------------------------
 

@@ -1,19 +1,12 @@
 """Buttons, selects and modals of a poker table, with state carried in their custom ids.
 
-The poker cog routes every component and modal whose custom id starts with ``pk`` from its
-``on_interaction`` listener, by custom id alone: buttons on messages posted before a restart
-keep working, and discord.py keeps no view in memory for them. (A DynamicItem would do the
-same, but discord.py rebuilds the whole view of the pressed message for each press, a few
-percent of the bot's time at a busy table count.)
-
-Custom ids (at most 100 characters):
-
-* ``pk:t:{table}:{version}:{verb}`` — table buttons (``version`` = hand and event count, so a
-  stale or doubled press is refused);
-* ``pk:l:{table}:{verb}`` — lobby buttons (sit, stand, deal, hand, rules);
-* ``pk:p:{table}:{hand}:{kind}:{payload}`` — private choices in an ephemeral message;
-* ``pks:{table}:{hand}:{kind}:{payload}`` — the selects of those private choices;
-* ``pkm:{table}:{version}`` — the bet-amount modal.
+The router (:mod:`cogs.routing`) answers every component and modal whose custom id starts
+with ``pk``, from its ``on_interaction`` listener, by custom id alone: buttons on messages
+posted before a restart keep working, and discord.py keeps no view in memory for them. (A
+DynamicItem would do the same, but discord.py rebuilds the whole view of the pressed message
+for each press, a few percent of the bot's time at a busy table count.) The custom ids are
+written and read by the codecs of :mod:`cogs.ui.custom_ids`; :mod:`cogs.ui.panels` builds
+the components from the engine's decisions.
 """
 
 from __future__ import annotations
@@ -24,15 +17,12 @@ from typing import Any
 
 import discord
 
-PREFIXES = ("pk:", "pks:")
-"""Custom-id prefixes of the components the poker cog handles."""
-
 
 class Components(discord.ui.View):
     """The components of one message, to be sent and then forgotten.
 
     The view is stopped from the start, so discord.py never stores it: presses reach the
-    poker cog's ``on_interaction`` listener by custom id.
+    router's ``on_interaction`` listener by custom id.
     """
 
     def __init__(self) -> None:
@@ -80,7 +70,7 @@ class MessageEditor:
 
 
 class PokerButton(discord.ui.Button[Any]):
-    """A poker button; the cog parses its custom id."""
+    """A poker button; the router parses its custom id."""
 
     def __init__(
         self,
@@ -126,7 +116,7 @@ class PokerSelect(discord.ui.Select[Any]):
 
 
 class AmountModal(discord.ui.Modal):
-    """Asks for a bet or raise amount. Its submission is handled by the cog's interaction
+    """Asks for a bet or raise amount. Its submission is handled by the router's interaction
     listener (by custom id), so a modal opened before a restart still works."""
 
     def __init__(self, custom_id: str, title: str, label: str, low: int, high: int) -> None:
@@ -141,5 +131,5 @@ class AmountModal(discord.ui.Modal):
         self.add_item(self.amount)
 
     async def on_submit(self, interaction: discord.Interaction[Any]) -> None:
-        # Handled in Poker.on_interaction (by custom id) so it survives restarts.
+        # Handled in cogs.routing (by custom id) so it survives restarts.
         return None

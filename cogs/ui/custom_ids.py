@@ -171,7 +171,7 @@ class LobbyButton:
     @classmethod
     def parse(cls, text: str) -> LobbyButton:
         found = _match(cls._PATTERN, text, "lobby button")
-        return cls(int(found[1]), found[2])  # type: ignore[arg-type]
+        return cls(int(found[1]), cast(LobbyVerb, found[2]))
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,7 +204,7 @@ class TableButton:
         version = Version.parse(found[2])
         if found[4] is not None:
             return cls(int(found[1]), version, "to", int(found[4]))
-        return cls(int(found[1]), version, found[3])  # type: ignore[arg-type]
+        return cls(int(found[1]), version, cast(TableVerb, found[3]))
 
 
 @dataclass(frozen=True, slots=True)
