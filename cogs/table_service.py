@@ -232,8 +232,6 @@ class TableService:
                 f"The buy-in here is {settings.min_buy_in:,} to {settings.max_buy_in:,} chips."
             )
         async with live.lock:
-            if live.seated(user_id):
-                raise TableProblem("You are already seated at this table.")
             try:
                 seat = live.engine.sit(str(user_id), amount)
             except REFUSED as exc:
@@ -262,8 +260,6 @@ class TableService:
         """Stand up: the stack goes back to the bankroll now, or when the current hand ends.
         Returns the chips paid now, or None when the payout waits for the hand's end."""
         async with live.lock:
-            if not live.seated(user_id):
-                raise TableProblem("You are not seated at this table.")
             pid = str(user_id)
             outcome_events_from = len(live.engine.events)
             try:
@@ -332,8 +328,6 @@ class TableService:
 
     async def sit_out(self, live: LiveTable, user_id: int, out: bool) -> None:
         async with live.lock:
-            if not live.seated(user_id):
-                raise TableProblem("You are not seated at this table.")
             try:
                 if out:
                     live.engine.sit_out(str(user_id))
