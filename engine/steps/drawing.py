@@ -83,7 +83,7 @@ class DrawRound(Runner):
         self.exchanged = 0
         # The no-five-in-a-row rule: players owed their last card, and whoever was dealt the
         # latest replacement (the burn rule depends on it).
-        self.owed: list[Player] = []
+        self.owed: list[tuple[Player, list[Card]]] = []
         self.last_from_deck: Player | None = None
         self._counts: dict[tuple[int, int, int], tuple[tuple[int, ...], int | None]] = {}
         self.limit = DRAW_FOUR_WITH_ACE
@@ -296,7 +296,7 @@ class DrawRound(Runner):
         hold_back = total >= 5 and not self.series and h.options.no_five_in_a_row
         received = h.replacements(total - 1 if hold_back else total, burn=not self.series)
         if hold_back:
-            self.owed.append(p)
+            self.owed.append((p, to_pile))
         if received:
             self.last_from_deck = p
         p.cards.extend(received)
@@ -338,7 +338,7 @@ class DrawRound(Runner):
         """Give each player who drew five the last card, once everyone else has drawn; a
         burn card first when nobody drew since, so that the five are never consecutive."""
         h = self.hand
-        for p in self.owed:
+        for p, discarded in self.owed:
             if p.folded:
                 continue
             usable = len(h.stub) - (1 if h.bottom_reserved else 0)
@@ -346,7 +346,15 @@ class DrawRound(Runner):
                 burned = h.stub.pop()
                 h.burns.append(burned)
                 h.events.append(ev.Burned(burned))
+            # Should the stub run dry, a player is never dealt back a card of their own
+            # discard, as long as other cards remain to reshuffle.
+            own = set(discarded).intersection(h.discards)
+            if own and usable < 1 and h.supply() - len(own) < 1:
+                own = set()
+            if own:
+                h.discards = [c for c in h.discards if c not in own]
             card = h.replacements(1, burn=False)[0]
+            h.discards.extend(c for c in discarded if c in own)
             p.cards.append(card)
             self.last_from_deck = p
             h.events.append(ev.LastCardDealt(p.seat, card))
