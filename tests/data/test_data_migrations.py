@@ -9,7 +9,7 @@ import pytest
 
 import data
 from data import DEFAULT_PATH, Database, SchemaError
-from data.migrations import Migration, load_migrations
+from data.migrations import Migration, load_migrations, migrate
 
 from .helpers import GUILD, seat_players, start_hand
 
@@ -192,3 +192,42 @@ async def test_newer_file_is_refused(tmp_path: Path) -> None:
     conn.close()
     with pytest.raises(SchemaError, match="999"):
         await Database.open(path)
+
+
+class FakeStore:
+    """A schema store kept in a list, standing in for any backend: the runner decides alone
+    which migrations run, in what order, and what a failure means."""
+
+    def __init__(self, version: int, fail_at: int | None = None) -> None:
+        self.version = version
+        self.fail_at = fail_at
+        self.applied: list[int] = []
+
+    async def schema_version(self) -> int:
+        return self.version
+
+    async def apply_migration(self, migration: Migration) -> None:
+        if migration.version == self.fail_at:
+            raise RuntimeError("boom")
+        self.applied.append(migration.version)
+        self.version = migration.version
+
+
+async def test_the_runner_is_the_same_for_every_backend() -> None:
+    steps = [Migration(v, f"step{v}", "-- nothing") for v in (1, 2, 3, 4)]
+
+    store = FakeStore(version=1)
+    assert await migrate(store, steps) == (1, 4)
+    assert store.applied == [2, 3, 4]
+    assert await migrate(store, steps) == (4, 4)
+    assert store.applied == [2, 3, 4]
+
+    failing = FakeStore(version=0, fail_at=3)
+    with pytest.raises(SchemaError, match=r"migration 3 \(step3\) failed.*boom"):
+        await migrate(failing, steps)
+    assert (failing.applied, failing.version) == ([1, 2], 2)
+
+    with pytest.raises(SchemaError, match="only knows up to 4"):
+        await migrate(FakeStore(version=5), steps)
+    with pytest.raises(SchemaError, match=r"1\.\.N"):
+        await migrate(FakeStore(version=0), [steps[0], steps[2]])
