@@ -40,6 +40,7 @@ from typing import Any, Final, Literal
 import discord
 
 from cogs.errors import Refusal
+from cogs.kit import reply
 
 log = logging.getLogger("poker.paginator")
 
@@ -188,18 +189,18 @@ class PageButton(
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         if self.owner_id and interaction.user.id != self.owner_id:
-            await _refuse(interaction, "Only the member who opened this list can turn its pages.")
+            await reply(interaction, "Only the member who opened this list can turn its pages.")
             return
         try:
             message = await paginated_message(
                 interaction, self.kind, self.key, self.offset, owner_id=self.owner_id
             )
         except PageRefused as exc:
-            await _refuse(interaction, str(exc))
+            await reply(interaction, str(exc))
             return
         except Exception:
             log.exception("building page %s/%s at %s failed", self.kind, self.key, self.offset)
-            await _refuse(interaction, "Sorry, that page could not be loaded. Try again later.")
+            await reply(interaction, "Sorry, that page could not be loaded. Try again later.")
             return
         try:
             await interaction.response.edit_message(
@@ -315,13 +316,3 @@ _FOOTER_SEPARATOR: Final = " · "
 def _footer(page: PageContent, existing: str | None) -> str:
     where = f"Page {page.page_number} of {page.page_count}"
     return f"{where}{_FOOTER_SEPARATOR}{existing}"[:2048] if existing else where
-
-
-async def _refuse(interaction: discord.Interaction[Any], reason: str) -> None:
-    try:
-        if interaction.response.is_done():
-            await interaction.followup.send(reason, ephemeral=True)
-        else:
-            await interaction.response.send_message(reason, ephemeral=True)
-    except discord.HTTPException:
-        log.warning("could not tell %s why paging failed", interaction.user.id, exc_info=True)
