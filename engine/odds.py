@@ -339,11 +339,14 @@ def _tally_stripped(
     shapes: list[_Shape] = pool.shapes_of(naturals) if naturals else [(0, 1, 15, ())]
     for code, ways, suits, drawn in shapes:
         key = base + code
-        flush_suits = (suits & allowed) if drawn else (15 if allowed else 0)
-        if not drawn and allowed:
-            # Nothing drawn: the single set is a flush exactly when the kept
-            # naturals allow one; its suit is theirs.
+        if drawn:
+            flush_suits = suits & allowed
+        elif allowed:
+            # No natural card drawn: the one set is a flush in the kept
+            # naturals' suit (any single suit names it when there are none).
             flush_suits = allowed if kept.naturals else 1
+        else:
+            flush_suits = 0
         bits = flush_suits
         while bits:
             bit = bits & -bits
