@@ -3,8 +3,12 @@ by its codec and then by the bot (an ephemeral "no longer valid", nothing change
 
 from __future__ import annotations
 
+import doctest
+
 import pytest
 
+from cogs import kit, table_service
+from cogs.ui import custom_ids
 from cogs.ui.custom_ids import (
     AmountModalId,
     CustomIdError,
@@ -150,3 +154,9 @@ async def test_the_bot_refuses_malformed_ids_and_changes_nothing(
     assert r.ephemeral and "no longer valid" in r.content, r.content
     assert live.version() == version and live.state_json() == state
     emu.assert_clean()
+
+
+@pytest.mark.parametrize("module", [custom_ids, kit, table_service])
+def test_the_examples_in_the_docstrings_hold(module: object) -> None:
+    failures, tried = doctest.testmod(module, raise_on_error=False)  # type: ignore[arg-type]
+    assert tried and not failures
