@@ -57,6 +57,8 @@ def _seat_line(seat: SeatView, names: Mapping[str, str], view: PublicView) -> st
         parts.append("sitting out")
     if seat.leaving:
         parts.append("leaving")
+    if seat.waiting_reason and not seat.in_hand:
+        parts.append(seat.waiting_reason)
     if seat.in_hand and seat.draws:
         parts.append("drew " + ", ".join(str(n) for n in seat.draws))
     if seat.split_openers:
