@@ -14,7 +14,8 @@ For each ranking, without and with wild cards, the same hands go through:
   evaluations per hand for the 52-card deck, 201,376 for the 32-card deck).
   The line says whether its counts equal ours, discard by discard.
 * brute force with eval7 (C): the same loops through ``eval7.evaluate``, for
-  the high ranking without wild cards (eval7 knows no other).
+  the high ranking without wild cards (eval7 knows no other). Both brute
+  forces include the Python loops that build each hand, as any caller's would.
 
 Only one hand per configuration goes through brute force (it takes seconds).
 Nothing here asserts anything; the figures are for the README and issue 19.
@@ -46,6 +47,7 @@ def forget() -> None:
         values.clear()
     engine.odds._DECIDERS.clear()
     engine.odds._REFERENCES.clear()
+    engine.odds._SHAPES.clear()
 
 
 def time_ours(
