@@ -593,15 +593,7 @@ class DrawOdds:
         :raises ValueError: if ``target`` is not a valid hand or is a value of
             another ranking.
         """
-        if isinstance(target, HandValue):
-            if target.ranking is not self.ranking:
-                raise ValueError(
-                    f"the target is a {target.ranking.value} hand, "
-                    f"these odds are for {self.ranking.value}"
-                )
-            value = target
-        else:
-            value = evaluate(tuple(target), self.ranking, wild=self._wild)
+        value = _target(target, self.ranking, self._wild)
         score = value.score
         better = tie = 0
         for outcome, count in self._counts.items():
@@ -759,6 +751,21 @@ class _Deal:
         return _tally(self.pool, _Kept(kept, self.wild), size)
 
 
+def _target(target: object, ranking: Ranking, wild: frozenset[Card]) -> HandValue:
+    """The value of the hand to beat, given as its five cards or its value."""
+    if isinstance(target, HandValue):
+        if target.ranking is not ranking:
+            raise ValueError(
+                f"the hand to beat is valued as {target.ranking.value}, "
+                f"these odds are for {ranking.value}"
+            )
+        return target
+    cards = _cards(target, "hand to beat")
+    if len(cards) != 5:
+        raise ValueError(f"the hand to beat holds five cards, not {len(cards)}")
+    return evaluate(cards, ranking, wild=wild)
+
+
 def _check_low(low: object, qualifier: object) -> Ranking | None:
     if low is None:
         if qualifier is not None:
@@ -858,19 +865,12 @@ def best_draws(
     current = evaluate(deal.hand, deal.ranking, wild=deal.wild)
     high_target: HandValue | None = None
     low_target: HandValue | None = None
-    if isinstance(against, HandValue):
+    if isinstance(against, HandValue) and low_member is not None:
+        raise ValueError("in a high-low game, against must be the five cards to beat")
+    if against is not None:
+        high_target = _target(against, deal.ranking, deal.wild)
         if low_member is not None:
-            raise ValueError("in a high-low game, against must be the five cards to beat")
-        if against.ranking is not deal.ranking:
-            raise ValueError(
-                f"against is a {against.ranking.value} hand, the draws are for {deal.ranking.value}"
-            )
-        high_target = against
-    elif against is not None:
-        target = _cards(against, "target hand")
-        high_target = evaluate(target, deal.ranking, wild=deal.wild)
-        if low_member is not None:
-            low_target = evaluate(target, low_member, wild=deal.wild)
+            low_target = _target(against, low_member, deal.wild)
     ranked: list[tuple[tuple[Fraction | int, ...], int, tuple[int, ...], DrawOdds]] = []
     limit = min(max_discard, deal.pool.size)
     for size in range(limit + 1):

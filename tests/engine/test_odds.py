@@ -192,6 +192,12 @@ def test_against_sums_to_draws_and_value_target() -> None:
     assert odds.against(evaluate(target, Ranking.HIGH)) == (better, tie, worse)
     with pytest.raises(ValueError, match="ace-to-five"):
         odds.against(evaluate(target, Ranking.ACE_TO_FIVE))
+    with pytest.raises(ValueError, match="five cards, not 4"):
+        odds.against(target[:4])
+    with pytest.raises(ValueError, match="high-low"):
+        best_draws(
+            hand, Ranking.HIGH, against=evaluate(target, Ranking.HIGH), low=Ranking.ACE_TO_FIVE
+        )
 
 
 def test_lowball_labels_and_low_or_better() -> None:
