@@ -392,6 +392,17 @@ def test_wrong_types_are_type_errors() -> None:
         draw_odds(hand, (), 3)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="twice"):
         draw_odds((*hand[:4], hand[0]), (), Ranking.HIGH)
+    with pytest.raises(TypeError, match="only cards"):
+        draw_odds((*hand[:4], "Ts"), (), Ranking.HIGH)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="qualifier"):
+        draw_odds(hand, (), Ranking.HIGH, low_qualifier=8)
+    with pytest.raises(ValueError, match="qualifier"):
+        draw_odds(hand, (), Ranking.HIGH, low=Ranking.ACE_TO_FIVE, low_qualifier=4)
+
+
+def test_repr_names_the_discard() -> None:
+    odds = draw_odds(parse_cards("Ah Kh Qh Jh 2c"), parse_cards("2c"), Ranking.HIGH)
+    assert repr(odds) == "<DrawOdds high: discard 2c, 47 draws, 45 improve>"
 
 
 def test_string_ranking_and_deck_kind() -> None:
