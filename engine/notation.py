@@ -263,6 +263,10 @@ def _count(view: ev.Event | ev.Masked, name: str) -> int:
     return len(value) if isinstance(value, tuple) else 1
 
 
+_UNWRITTEN: Final = (ev.HandStarted, ev.Burned, ev.BetReturned, ev.PotAwarded, ev.HandEnded)
+"""Events PHH leaves out: the stacks and the pots follow from the actions."""
+
+
 class _Writer:
     """Turns one hand's events into PHH actions; ``strict`` is for a hand written with a PHH
     code (anything a PHH reader would replay differently raises :class:`PhhUnsupported`),
@@ -303,83 +307,84 @@ class _Writer:
         aggressions = 0
         short = False  # a fixed-limit all-in short of a full bet or raise, this round
         for event in self.events:
+            # Fields that are not cards come from the event; cards from the viewer's mask.
             view = event.masked_for(self.viewer)
-            kind = view.kind if isinstance(view, ev.Masked) else type(view)
-            if kind not in (ev.Drew, ev.Burned, ev.Reshuffled) and deals:
+            if not isinstance(event, ev.Drew | ev.Burned | ev.Reshuffled) and deals:
                 self.actions.extend(deals)  # replacement cards are dealt once everyone has drawn
                 deals = []
-            seat = getattr(event, "seat", None)
-            if kind in (ev.HandStarted, ev.Burned, ev.BetReturned, ev.PotAwarded, ev.HandEnded):
-                continue
-            if kind is ev.RoundStarted:
-                aggressions = 0
-                short = False
-            elif kind is ev.ForcedBet:
-                assert isinstance(event, ev.ForcedBet)
-                if event.kind not in ("ante", "blind", "straddle"):
-                    self.note(f"{self.player(seat)} puts in {event.amount} ({event.kind})")
-            elif kind is ev.TimedOut:
-                if not self.strict:
-                    self.note(f"{self.player(seat)} ran out of time")
-            elif kind is ev.Reshuffled:
-                assert isinstance(event, ev.Reshuffled)
-                if not self.strict:
-                    self.note(f"the stub ran short: {event.count} cards reshuffled")
-            elif kind is ev.Dealt:
-                assert isinstance(event, ev.Dealt)
-                if event.face_up and self.strict:
-                    raise PhhUnsupported("PHH's draw games deal no face-up cards")
-                self.actions.append(f"d dh {self.player(seat)} {_cards(view, 'cards')}")
-            elif kind is ev.BoardDealt:
-                self.note_or(f"d db {_cards(view, 'cards')}")
-            elif kind is ev.Folded:
-                self.actions.append(f"{self.player(seat)} f")
-            elif kind in (ev.Checked, ev.Called):
-                self.actions.append(f"{self.player(seat)} cc")
-            elif kind in (ev.BetPlaced, ev.Raised):
-                assert isinstance(event, ev.BetPlaced | ev.Raised)
-                p = self.player(seat)
-                aggressions += 1
-                if self.strict and self.fixed_limit and aggressions > PHH_FIXED_LIMIT_CAP:
+            match event:
+                case _ if isinstance(event, _UNWRITTEN):
+                    pass
+                case ev.RoundStarted():
+                    aggressions = 0
+                    short = False
+                case ev.ForcedBet(seat=seat, kind=kind, amount=amount):
+                    if kind not in ("ante", "blind", "straddle"):
+                        self.note(f"{self.player(seat)} puts in {amount} ({kind})")
+                case ev.TimedOut(seat=seat):
+                    if not self.strict:
+                        self.note(f"{self.player(seat)} ran out of time")
+                case ev.Reshuffled(count=count):
+                    if not self.strict:
+                        self.note(f"the stub ran short: {count} cards reshuffled")
+                case ev.Dealt(seat=seat, face_up=face_up):
+                    if face_up and self.strict:
+                        raise PhhUnsupported("PHH's draw games deal no face-up cards")
+                    self.actions.append(f"d dh {self.player(seat)} {_cards(view, 'cards')}")
+                case ev.BoardDealt():
+                    if self.strict:
+                        raise PhhUnsupported("PHH's draw games deal no cards to the board")
+                    self.actions.append(f"d db {_cards(view, 'cards')}")
+                case ev.Folded(seat=seat):
+                    self.actions.append(f"{self.player(seat)} f")
+                case ev.Checked(seat=seat) | ev.Called(seat=seat):
+                    self.actions.append(f"{self.player(seat)} cc")
+                case (
+                    ev.BetPlaced(seat=seat, to=to, all_in=all_in)
+                    | ev.Raised(seat=seat, to=to, all_in=all_in)
+                ):
+                    p = self.player(seat)
+                    aggressions += 1
+                    if self.strict and self.fixed_limit and aggressions > PHH_FIXED_LIMIT_CAP:
+                        raise PhhUnsupported(
+                            "a betting round had more bets and raises than PHH's fixed-limit cap "
+                            f"of {PHH_FIXED_LIMIT_CAP}"
+                        )
+                    if self.strict and self.fixed_limit and short:
+                        raise PhhUnsupported(
+                            "a short all-in was raised in fixed limit, which pokerkit sizes "
+                            "differently"
+                        )
+                    short = all_in and not (isinstance(event, ev.Raised) and event.full)
+                    self.actions.append(f"{p} cbr {to}")
+                case ev.Drew(seat=seat):
+                    p = self.player(seat)
+                    self.actions.append(f"{p} sd {_cards(view, 'discarded')}".rstrip())
+                    received = _count(view, "received")
+                    if self.strict and received != _count(view, "discarded"):
+                        raise PhhUnsupported(
+                            "a draw gave a different number of cards than discarded"
+                        )
+                    if received:
+                        deals.append(f"d dh {p} {_cards(view, 'received')}")
+                case ev.Shown(seat=seat):
+                    self.actions.append(f"{self.player(seat)} sm {_cards(view, 'cards')}")
+                case _ if self.strict:
                     raise PhhUnsupported(
-                        "a betting round had more bets and raises than PHH's fixed-limit cap "
-                        f"of {PHH_FIXED_LIMIT_CAP}"
+                        f"PHH has no notation for this hand's “{event.type}” event"
                     )
-                if self.strict and self.fixed_limit and short:
-                    raise PhhUnsupported(
-                        "a short all-in was raised in fixed limit, which pokerkit sizes differently"
-                    )
-                short = event.all_in and not (isinstance(event, ev.Raised) and event.full)
-                self.actions.append(f"{p} cbr {event.to}")
-            elif kind is ev.Drew:
-                p = self.player(seat)
-                self.actions.append(f"{p} sd {_cards(view, 'discarded')}".rstrip())
-                received = _count(view, "received")
-                if self.strict and received != _count(view, "discarded"):
-                    raise PhhUnsupported("a draw gave a different number of cards than discarded")
-                if received:
-                    deals.append(f"d dh {p} {_cards(view, 'received')}")
-            elif kind is ev.LastCardDealt and not self.strict:
-                # The no-five-in-a-row rule holds one replacement back: dealt after the others.
-                self.actions.append(f"d dh {self.player(seat)} {_cards(view, 'card')}")
-            elif kind is ev.BosnianKept and not self.strict:
-                # The kept card joins the hand: dealt, as PHH sees it.
-                self.note(self.describe(event, view))
-                self.actions.append(f"d dh {self.player(seat)} {_cards(view, 'kept')}")
-            elif kind is ev.Shown:
-                self.actions.append(f"{self.player(seat)} sm {_cards(view, 'cards')}")
-            elif self.strict:
-                raise PhhUnsupported(f"PHH has no notation for this hand's “{event.type}” event")
-            else:
-                self.note(self.describe(event, view))
+                case ev.LastCardDealt(seat=seat):
+                    # The no-five-in-a-row rule holds one replacement back: dealt after the
+                    # others drew.
+                    self.actions.append(f"d dh {self.player(seat)} {_cards(view, 'card')}")
+                case ev.BosnianKept(seat=seat):
+                    # The kept card joins the hand: for PHH, it is dealt.
+                    self.note(self.describe(event, view))
+                    self.actions.append(f"d dh {self.player(seat)} {_cards(view, 'kept')}")
+                case _:
+                    self.note(self.describe(event, view))
         self.actions.extend(deals)
         return self.actions
-
-    def note_or(self, action: str) -> None:
-        """An action PHH has, but not in its draw games."""
-        if self.strict:
-            raise PhhUnsupported("PHH's draw games deal no cards to the board")
-        self.actions.append(action)
 
     def describe(self, event: ev.Event, view: ev.Event | ev.Masked) -> str:
         """A commentary for an event PHH has no action for, with only what the viewer saw."""
