@@ -34,12 +34,13 @@ import json
 import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import discord
 
 import engine
-from cogs.ui import render
+from cogs import kit
+from cogs.errors import Refusal
 from cogs.ui.paginator import (
     PageContent,
     PageRefused,
@@ -47,12 +48,17 @@ from cogs.ui.paginator import (
     send_paginated,
     setup_paginator,
 )
-from data import Hand, HandInProgress, HandSecrets, NotFound
+from data import Database, Hand, HandInProgress, HandSecrets, NotFound
 from data import Table as TableRow
 from engine import events as ev
 from engine.cards import Card
 from engine.commitment import DeckRecord
 from engine.notation import PhhHeader, PhhUnsupported, export_phh
+
+if TYPE_CHECKING:
+    from cogs.app import PokerBot
+
+Interaction = discord.Interaction["PokerBot"]
 
 log = logging.getLogger("poker.history")
 
@@ -75,8 +81,8 @@ MAX_MESSAGES: Final = 4
 LINE_LIMIT: Final = 1000
 
 
-class HistoryProblem(Exception):
-    """A request that cannot be answered, with a reason fit to show the member."""
+class HistoryProblem(Refusal):
+    """A history request that cannot be answered, with a reason fit to show the member."""
 
 
 # ---------------------------------------------------------------------------------------------
@@ -140,7 +146,7 @@ def _table_config(table: TableRow) -> engine.TableConfig | None:
         return None
 
 
-async def load_hand(db: Any, hand_id: int, guild_id: int | None) -> HandRecord:
+async def load_hand(db: Database, hand_id: int, guild_id: int | None) -> HandRecord:
     """A finished hand of this server, or :class:`HistoryProblem` saying why not."""
     try:
         hand: Hand = await db.get_hand(hand_id)
@@ -310,7 +316,7 @@ class _Replay:
         match e:
             case ev.HandStarted(button=button):
                 seats = [
-                    f"Seat {seat + 1}: {self.who(seat)} · {render.chips(stack)}"
+                    f"Seat {seat + 1}: {self.who(seat)} · {kit.chips(stack)}"
                     + (" 🔘" if seat == button else "")
                     for seat, stack in self.start_stacks.items()
                 ]
@@ -318,10 +324,10 @@ class _Replay:
             case ev.GameChosen(name=name):
                 return f"{who} chooses **{name}**"
             case ev.PotCarried(amount=amount, reason=reason):
-                return f"{render.chips(amount)} chips carried in ({reason})"
+                return f"{kit.chips(amount)} chips carried in ({reason})"
             case ev.ForcedBet(kind=kind, amount=amount, all_in=all_in):
                 verb = _FORCED.get(kind, kind)
-                return f"{who} {verb} {render.chips(amount)}" + (" (all-in)" if all_in else "")
+                return f"{who} {verb} {kit.chips(amount)}" + (" (all-in)" if all_in else "")
             case ev.Dealt(cards=cards, face_up=face_up):
                 return f"{who} is dealt {_cards(cards)}{' face up' if face_up else ''}"
             case ev.BoardDealt(cards=cards, wild_rank=wild_rank):
@@ -338,15 +344,15 @@ class _Replay:
             case ev.Checked():
                 return f"{who} checks"
             case ev.Called(amount=amount, all_in=all_in):
-                return f"{who} calls {render.chips(amount)}" + (" (all-in)" if all_in else "")
+                return f"{who} calls {kit.chips(amount)}" + (" (all-in)" if all_in else "")
             case ev.BetPlaced(to=to, all_in=all_in):
-                return f"{who} bets {render.chips(to)}" + (" (all-in)" if all_in else "")
+                return f"{who} bets {kit.chips(to)}" + (" (all-in)" if all_in else "")
             case ev.Raised(to=to, all_in=all_in):
-                return f"{who} raises to {render.chips(to)}" + (" (all-in)" if all_in else "")
+                return f"{who} raises to {kit.chips(to)}" + (" (all-in)" if all_in else "")
             case ev.BetReturned(amount=amount):
-                return f"{render.chips(amount)} uncalled returned to {who}"
+                return f"{kit.chips(amount)} uncalled returned to {who}"
             case ev.PassedOut(pot=pot):
-                return f"Nobody opened: passed out; {render.chips(pot)} stay for the next deal"
+                return f"Nobody opened: passed out; {kit.chips(pot)} stay for the next deal"
             case ev.GameSwitched(game=game):
                 return f"The hand goes on as **{game}**"
             case ev.Drew(discarded=discarded, received=received):
@@ -380,11 +386,11 @@ class _Replay:
             case ev.PotAwarded(pot=pot, amount=amount, shares=shares):
                 label = "Main pot" if pot == 0 else f"Side pot {pot}"
                 won = ", ".join(
-                    f"{self.who(seat)} wins {render.chips(chips)}"
+                    f"{self.who(seat)} wins {kit.chips(chips)}"
                     + ("" if half == "all" else f" ({half})")
                     for seat, chips, half in shares
                 )
-                return f"💰 {label} ({render.chips(amount)}): {won or 'no winner'}"
+                return f"💰 {label} ({kit.chips(amount)}): {won or 'no winner'}"
             case ev.PlayerLeft():
                 return f"{who} leaves the table"
             case ev.LastCardDealt(card=card):
@@ -393,9 +399,8 @@ class _Replay:
                 parts = []
                 for seat, stack in stacks:
                     delta = stack - self.start_stacks.get(seat, stack)
-                    sign = "+" if delta > 0 else ""
-                    parts.append(f"{self.who(seat)} {render.chips(stack)} ({sign}{delta:,})")
-                left = f"\n{render.chips(carried)} stay in the middle" if carried else ""
+                    parts.append(f"{self.who(seat)} {kit.chips(stack)} ({kit.signed(delta)})")
+                left = f"\n{kit.chips(carried)} stay in the middle" if carried else ""
                 return "__Final stacks__\n" + "\n".join(parts) + left
         values = {f.name: getattr(e, f.name) for f in dataclasses.fields(e)}  # type: ignore[arg-type]
         return self.generic(e.to_dict(), values)
@@ -436,7 +441,7 @@ def fairness_embed(record: HandRecord) -> discord.Embed:
     embed = discord.Embed(
         title=f"Fair deal · hand {record.hand.hand_id}: "
         + ("✅ the deck matches its commitment" if ok else "❌ the deck does NOT match"),
-        colour=render.GREEN if ok else discord.Colour.red(),
+        colour=kit.GREEN if ok else kit.RED,
     )
     embed.description = (
         f"Commitment (shown when dealt): `{s.commitment}`\n"
@@ -451,7 +456,7 @@ def fairness_embed(record: HandRecord) -> discord.Embed:
 def _header(record: HandRecord, viewer_seat: int | None) -> str:
     hand = record.hand
     config = _table_config(record.table)
-    parts = [f"Table {hand.table_id}, hand #{hand.number} · dealt <t:{int(hand.started_at)}:f>"]
+    parts = [f"Table {hand.table_id}, hand #{hand.number} · dealt {kit.when(hand.started_at, 'f')}"]
     if config is not None:
         structure, forced = config.stakes
         parts.append(f"{structure.label} · {forced.label}")
@@ -480,7 +485,7 @@ def _pack(lines: Sequence[str], title: str, proof: discord.Embed) -> list[list[d
 
     def embed_of(text: str) -> discord.Embed:
         heading = title if not messages[0] else f"{title} (continued)"
-        return discord.Embed(title=heading, description=text, colour=render.GOLD)
+        return discord.Embed(title=heading, description=text, colour=kit.GOLD)
 
     def room() -> int:
         return min(CHUNK, MESSAGE_BUDGET - size - len(title) - 20)
@@ -584,15 +589,15 @@ def _winners(hand: Hand, names: Mapping[str, str]) -> str:
 
 
 def history_line(hand: Hand, names: Mapping[str, str]) -> str:
-    pot = "–" if hand.pot is None else render.chips(hand.pot)
+    pot = "–" if hand.pot is None else kit.chips(hand.pot)
     return (
         f"`#{hand.hand_id}` hand {hand.number} · {hand.variant_name} · pot {pot} · "
-        f"{_winners(hand, names)} · <t:{int(hand.started_at)}:R> · "
+        f"{_winners(hand, names)} · {kit.when(hand.started_at)} · "
         f"`{hand.commitment[:COMMITMENT_PREFIX]}`"
     )
 
 
-async def _table_here(db: Any, table_id: int, guild_id: int | None) -> TableRow:
+async def _table_here(db: Database, table_id: int, guild_id: int | None) -> TableRow:
     try:
         table: TableRow = await db.get_table(table_id)
     except NotFound as exc:
@@ -611,7 +616,7 @@ async def history_page(interaction: discord.Interaction[Any], key: str, offset: 
         raise PageRefused(str(exc)) from exc
     page = await db.list_hands(table.table_id, offset=offset, limit=PAGE_SIZE)
     names = table_names(table)
-    embed = discord.Embed(title=f"Hand history · table {table.table_id}", colour=render.GREEN)
+    embed = discord.Embed(title=f"Hand history · table {table.table_id}", colour=kit.GREEN)
     if page.items:
         embed.description = "\n".join(history_line(hand, names) for hand in page.items)
     else:
@@ -623,28 +628,14 @@ async def history_page(interaction: discord.Interaction[Any], key: str, offset: 
 register_pages(HAND_PAGES, history_page)
 
 
-async def _reply(interaction: discord.Interaction[Any], text: str) -> None:
-    if interaction.response.is_done():
-        await interaction.followup.send(text, ephemeral=True)
-    else:
-        await interaction.response.send_message(text, ephemeral=True)
-
-
-async def send_history(interaction: discord.Interaction[Any], table_id: int) -> None:
+async def send_history(interaction: Interaction, table_id: int) -> None:
     """``/poker history``: the table's hands, newest first, paginated (only the asker sees and
-    pages the list)."""
+    pages the list). A :class:`HistoryProblem` is answered by the bot's error handler."""
     setup_paginator(interaction.client)
-    try:
-        await _table_here(interaction.client.db, table_id, interaction.guild_id)
-        await send_paginated(
-            interaction,
-            HAND_PAGES,
-            str(table_id),
-            ephemeral=True,
-            owner_id=interaction.user.id,
-        )
-    except (HistoryProblem, PageRefused) as exc:
-        await _reply(interaction, str(exc))
+    await _table_here(interaction.client.db, table_id, interaction.guild_id)
+    await send_paginated(
+        interaction, HAND_PAGES, str(table_id), ephemeral=True, owner_id=interaction.user.id
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -652,15 +643,10 @@ async def send_history(interaction: discord.Interaction[Any], table_id: int) -> 
 # ---------------------------------------------------------------------------------------------
 
 
-async def send_hand(interaction: discord.Interaction[Any], hand_id: int, *, with_phh: bool) -> None:
+async def send_hand(interaction: Interaction, hand_id: int, *, with_phh: bool) -> None:
     """``/poker hand``: replay a finished hand for the asker (ephemeral), optionally with a
     ``.phh`` file."""
-    db = interaction.client.db
-    try:
-        record = await load_hand(db, hand_id, interaction.guild_id)
-    except HistoryProblem as exc:
-        await _reply(interaction, str(exc))
-        return
+    record = await load_hand(interaction.client.db, hand_id, interaction.guild_id)
     viewer = record.seat_of(interaction.user.id)
     messages = replay_messages(record, viewer)
     content: str | None = None
@@ -703,7 +689,7 @@ async def send_hand(interaction: discord.Interaction[Any], hand_id: int, *, with
         )
 
 
-async def setup(bot: Any) -> None:
+async def setup(bot: PokerBot) -> None:
     """Extension entry point: makes the history's paging buttons work as soon as the bot starts
     (also after a restart, before anyone has used ``/poker history``)."""
     setup_paginator(bot)

@@ -19,12 +19,11 @@ from discord import app_commands
 from discord.ext import commands
 
 import engine
+from cogs import history as hand_history
 from cogs import kit
 from cogs.errors import TableProblem
 from cogs.live_table import LiveTable, TableSettings
 from cogs.ui import panels, render
-from data import HandInProgress, NotFound
-from engine.commitment import DeckRecord
 
 if TYPE_CHECKING:
     from cogs.app import PokerBot
@@ -348,53 +347,23 @@ class Poker(commands.Cog):
     @poker.command(name="history", description="The last hands played at this channel's table.")
     @app_commands.describe(table="A table id (default: this channel's table)")
     async def history(self, interaction: Interaction, table: int | None = None) -> None:
-        from cogs import history
-
         if table is None:
             live = self.tables.in_channel(interaction.channel_id or 0)
             if live is None:
                 raise TableProblem("There is no table in this channel; give a table id.")
             table = live.id
-        await history.send_history(interaction, table)
+        await hand_history.send_history(interaction, table)
 
     @poker.command(name="hand", description="Replay a hand from the history.")
     @app_commands.describe(hand="The hand id (from /poker history)", phh="Attach a .phh file")
     async def hand(self, interaction: Interaction, hand: int, phh: bool = False) -> None:
-        from cogs import history
-
-        await history.send_hand(interaction, hand, with_phh=phh)
+        await hand_history.send_hand(interaction, hand, with_phh=phh)
 
     @poker.command(name="verify", description="Check a finished hand's deck commitment.")
     @app_commands.describe(hand="The hand id (from /poker history)")
     async def verify(self, interaction: Interaction, hand: int) -> None:
-        try:
-            record = await self.bot.db.get_hand(hand)
-            secrets_ = await self.bot.db.hand_secrets(hand)
-        except HandInProgress as exc:
-            raise TableProblem(
-                "That hand is still being played: verify it when it's over."
-            ) from exc
-        except NotFound as exc:
-            raise TableProblem(f"There is no hand #{hand}.") from exc
-        if record.guild_id != interaction.guild_id:
-            raise TableProblem(f"There is no hand #{hand} in this server.")
-        try:
-            deck = DeckRecord.parse(secrets_.deck)
-        except ValueError:
-            log.warning("hand %s: unreadable deck record %r", hand, secrets_.deck[:40])
-            ok, deck_text = False, secrets_.deck
-        else:
-            ok = deck.verify(secrets_.commitment, secrets_.salt)
-            deck_text = " ".join(str(card) for card in deck.deck)
-        embed = discord.Embed(
-            title=f"Hand {hand}: {'✅ verified' if ok else '❌ does not match'}",
-            colour=kit.GREEN if ok else kit.RED,
-            description=(
-                f"Commitment: `{secrets_.commitment}`\nSalt: `{secrets_.salt}`\n"
-                f"Deck (top first): {deck_text}"
-            )[:4000],
-        )
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        record = await hand_history.load_hand(self.bot.db, hand, interaction.guild_id)
+        await kit.reply(interaction, embed=hand_history.fairness_embed(record))
 
 
 async def setup(bot: PokerBot) -> None:
