@@ -36,7 +36,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Final, TypeVar
 
-from data import accounts, checks, hands, stats, tables
+from data import accounts, checks, hands, preferences, stats, tables
 from data.checks import (
     HandEventIn,
     clock,
@@ -51,6 +51,7 @@ from data.checks import (
 from data.core import Backend, Body
 from data.errors import InvalidArgument
 from data.migrations import Migration, load_migrations
+from data.preferences import Preferences
 from data.models import (
     Account,
     AdminLogEntry,
@@ -643,6 +644,33 @@ class Database:
         :class:`HandInProgress` while the hand is being played."""
         integer("hand_id", hand_id)
         return await self._read(lambda tx: hands.hand_secrets(tx, hand_id))
+
+    # ---------------------------------------------------------------- preferences
+
+    async def preferences(self, user_id: int) -> Preferences:
+        """The player's preferences (the defaults if never set)."""
+        integer("user_id", user_id)
+        return await self._read(lambda tx: preferences.get(tx, user_id))
+
+    async def preferences_of(self, user_ids: Sequence[int]) -> dict[int, Preferences]:
+        """Several players' preferences in one read (defaults for those never set)."""
+        wanted = [integer("user_id", user_id) for user_id in user_ids]
+        return await self._read(lambda tx: preferences.many(tx, wanted))
+
+    async def set_preferences(
+        self,
+        user_id: int,
+        *,
+        notify: bool | None = None,
+        four_colour: bool | None = None,
+        now: float | None = None,
+    ) -> Preferences:
+        """Change the given preferences (None = unchanged); returns them all."""
+        integer("user_id", user_id)
+        at = clock(now)
+        return await self._write(
+            lambda tx: preferences.set_(tx, user_id, notify, four_colour, at)
+        )
 
     # ---------------------------------------------------------------- stats & audit
 
