@@ -1,0 +1,320 @@
+"""Every value a user can send the bot, checked once, at the door.
+
+Discord's client enforces an option's ``Range`` and ``choices``, but a forged or stale request
+is not bound by them: an integer option may arrive as a string, a float, ``True`` or 10**30,
+and a text option may hold anything Unicode allows (``"²"`` passes ``str.isdigit()`` and then
+fails ``int()``). So nothing from an interaction reaches the engine, the table service or the
+database before one of the parsers below has accepted it; each refusal is an
+:class:`InvalidInput` (a :class:`~cogs.errors.Refusal`) whose text tells the user what is
+accepted. One :class:`Setting` per option, shared by ``/poker create``, ``/poker settings`` and
+``/server settings``, so a bound lives in exactly one place.
+
+No Discord import: this module is pure and its examples run as doctests.
+
+>>> parse_amount("1,250")
+1250
+>>> parse_amount("²")
+Traceback (most recent call last):
+...
+cogs.validation.InvalidInput: “²” is not an amount: digits only, e.g. 1500 or 1,500.
+>>> parse_blinds("1/2/4")
+Blinds(small=1, big=2, straddle=4)
+>>> TIMER.check(5)
+Traceback (most recent call last):
+...
+cogs.validation.InvalidInput: The action timer must be a whole number from 10 to 600.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Final
+
+from cogs.errors import Refusal
+
+__all__ = [
+    "ANTE",
+    "AUTO_DEAL",
+    "BETTING",
+    "BUY_IN",
+    "CHIPS",
+    "DAILY_AMOUNT",
+    "DAILY_COOLDOWN_HOURS",
+    "MAX_AMOUNT",
+    "MAX_BUY_IN",
+    "MIN_BUY_IN",
+    "SEATS",
+    "STAKE",
+    "STARTING_BANKROLL",
+    "TIMER",
+    "Blinds",
+    "InvalidInput",
+    "Setting",
+    "check_betting",
+    "check_buy_ins",
+    "check_flag",
+    "check_id",
+    "check_text",
+    "check_variant_slug",
+    "parse_amount",
+    "parse_blinds",
+    "parse_select_positions",
+]
+
+MAX_AMOUNT: Final = 1_000_000_000_000
+"""No typed amount of chips is larger: far above any stack, far below SQLite's 2**63."""
+
+MAX_ID: Final = 2**63 - 1
+"""Discord snowflakes and the database's row ids both fit in a signed 64-bit integer."""
+
+MAX_STAKE: Final = 1_000_000
+"""The largest bet unit, blind or ante a table can be opened with."""
+
+_PLAIN: Final = re.compile(r"[0-9]{1,13}")
+# One separator style only, the comma, and only in groups of three: "1,500", "12,000,000".
+_GROUPED: Final = re.compile(r"[0-9]{1,3}(?:,[0-9]{3}){1,4}")
+_SLUG: Final = re.compile(r"[a-z0-9][a-z0-9-]{0,59}")
+
+
+class InvalidInput(Refusal):
+    """A value the bot does not accept; ``str(exc)`` says what would be accepted."""
+
+
+def _shown(text: str) -> str:
+    """A user's text quoted back to them, short and on one line."""
+    flat = " ".join(text.split())
+    return flat if len(flat) <= 20 else flat[:19] + "…"
+
+
+def parse_amount(
+    text: object, *, what: str = "The amount", low: int = 0, high: int = MAX_AMOUNT
+) -> int:
+    """A number of chips typed by a user: ASCII digits, optionally grouped by commas.
+
+    Spaces around it are ignored; signs, decimals, other digits or separators are not.
+
+    >>> parse_amount(" 40 "), parse_amount("12,000,000")
+    (40, 12000000)
+    >>> parse_amount("1,50")
+    Traceback (most recent call last):
+    ...
+    cogs.validation.InvalidInput: “1,50” is not an amount: digits only, e.g. 1500 or 1,500.
+    >>> parse_amount("0", low=1)
+    Traceback (most recent call last):
+    ...
+    cogs.validation.InvalidInput: The amount must be from 1 to 1,000,000,000,000.
+    """
+    raw = text.strip() if isinstance(text, str) else ""
+    if not (_PLAIN.fullmatch(raw) or _GROUPED.fullmatch(raw)):
+        shown = _shown(text) if isinstance(text, str) else repr(text)[:20]
+        raise InvalidInput(f"“{shown}” is not an amount: digits only, e.g. 1500 or 1,500.")
+    value = int(raw.replace(",", ""))
+    if not low <= value <= high:
+        raise InvalidInput(f"{what} must be from {low:,} to {high:,}.")
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class Setting:
+    """One whole-number option and its bounds, the same wherever the option is offered."""
+
+    what: str
+    low: int
+    high: int
+
+    def check(self, value: object) -> int:
+        """``value`` as sent in an interaction: an ``int`` within bounds (``bool`` is not one).
+
+        >>> SEATS.check(6)
+        6
+        >>> SEATS.check("6")
+        Traceback (most recent call last):
+        ...
+        cogs.validation.InvalidInput: The number of seats must be a whole number from 2 to 10.
+        """
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, int)
+            or not self.low <= value <= self.high
+        ):
+            raise InvalidInput(
+                f"{self.what} must be a whole number from {self.low:,} to {self.high:,}."
+            )
+        return value
+
+    def optional(self, value: object) -> int | None:
+        """:meth:`check`, with ``None`` (the option left out) passed through."""
+        return None if value is None else self.check(value)
+
+
+STAKE: Final = Setting("The stake", 1, MAX_STAKE)
+ANTE: Final = Setting("The ante", 0, MAX_STAKE)
+SEATS: Final = Setting("The number of seats", 2, 10)
+MIN_BUY_IN: Final = Setting("The smallest buy-in", 1, 100_000_000)
+MAX_BUY_IN: Final = Setting("The largest buy-in", 1, 100_000_000)
+BUY_IN: Final = Setting("The buy-in", 1, 100_000_000)
+TIMER: Final = Setting("The action timer", 10, 600)
+AUTO_DEAL: Final = Setting("The pause between hands", 0, 120)
+STARTING_BANKROLL: Final = Setting("The starting bankroll", 0, 1_000_000_000)
+DAILY_AMOUNT: Final = Setting("The daily bonus", 0, 1_000_000_000)
+DAILY_COOLDOWN_HOURS: Final = Setting("The daily cooldown (hours)", 1, 24 * 30)
+CHIPS: Final = Setting("The amount", 0, 1_000_000_000)
+
+BETTING: Final = ("fixed-limit", "spread-limit", "pot-limit", "no-limit")
+"""The betting structures a table can be opened with, by option value."""
+
+
+def check_buy_ins(low: int, high: int) -> None:
+    """The buy-in range of a table, once both ends are known.
+
+    >>> check_buy_ins(500, 100)
+    Traceback (most recent call last):
+    ...
+    cogs.validation.InvalidInput: The smallest buy-in (500) can't be larger than the largest (100).
+    """
+    if low > high:
+        raise InvalidInput(
+            f"The smallest buy-in ({low:,}) can't be larger than the largest ({high:,})."
+        )
+
+
+def check_betting(value: object) -> str | None:
+    """A betting structure option (``None``: the game's own).
+
+    >>> check_betting("pot-limit")
+    'pot-limit'
+    >>> check_betting("any")
+    Traceback (most recent call last):
+    ...
+    cogs.validation.InvalidInput: Betting is one of fixed-limit, spread-limit, pot-limit, no-limit.
+    """
+    if value is None:
+        return None
+    if not isinstance(value, str) or value not in BETTING:
+        raise InvalidInput(f"Betting is one of {', '.join(BETTING)}.")
+    return value
+
+
+def check_variant_slug(value: object) -> str:
+    """The shape of a game's slug (whether the game exists is the engine's to say).
+
+    >>> check_variant_slug("five-card-draw")
+    'five-card-draw'
+    >>> check_variant_slug("Five Card\\x00")
+    Traceback (most recent call last):
+    ...
+    cogs.validation.InvalidInput: I don't know the game “Five Card\x00”; see `/poker rules`.
+    """
+    if not isinstance(value, str) or not _SLUG.fullmatch(value):
+        shown = _shown(value) if isinstance(value, str) else repr(value)[:20]
+        raise InvalidInput(f"I don't know the game “{shown}”; see `/poker rules`.")
+    return value
+
+
+def check_flag(value: object, what: str) -> bool:
+    """A yes/no option: only a real boolean.
+
+    >>> check_flag("yes", "Dealer's choice")
+    Traceback (most recent call last):
+    ...
+    cogs.validation.InvalidInput: Dealer's choice is either true or false.
+    """
+    if not isinstance(value, bool):
+        raise InvalidInput(f"{what} is either true or false.")
+    return value
+
+
+def check_id(value: object, what: str) -> int:
+    """A hand or table id typed as an option: a positive 64-bit integer.
+
+    >>> check_id(-3, "A hand id")
+    Traceback (most recent call last):
+    ...
+    cogs.validation.InvalidInput: A hand id is a positive whole number.
+    """
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_ID:
+        raise InvalidInput(f"{what} is a positive whole number.")
+    return value
+
+
+def check_text(value: object, what: str, longest: int) -> str:
+    """A free-text option: a string of at most ``longest`` characters, without control
+    characters other than line breaks."""
+    if not isinstance(value, str):
+        raise InvalidInput(f"{what} must be text.")
+    if len(value) > longest:
+        raise InvalidInput(f"{what} is too long ({len(value):,} characters; at most {longest}).")
+    if any(ord(c) < 32 and c not in "\n\t" for c in value):
+        raise InvalidInput(f"{what} contains control characters.")
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class Blinds:
+    """Blinds as typed: small, big, and an optional straddle."""
+
+    small: int
+    big: int
+    straddle: int | None = None
+
+
+def parse_blinds(text: object) -> Blinds:
+    """``small/big`` or ``small/big/straddle``: each from 1 to 1,000,000, small at most big,
+    a straddle at least the big blind.
+
+    >>> parse_blinds(" 5 / 10 ")
+    Blinds(small=5, big=10, straddle=None)
+    >>> parse_blinds("2/1")
+    Traceback (most recent call last):
+    ...
+    cogs.validation.InvalidInput: The small blind (2) can't be larger than the big blind (1).
+    >>> parse_blinds("0/0")
+    Traceback (most recent call last):
+    ...
+    cogs.validation.InvalidInput: Each blind must be from 1 to 1,000,000.
+    """
+    usage = "Blinds look like `1/2`, or `1/2/4` with a straddle."
+    if not isinstance(text, str) or len(text) > 40:
+        raise InvalidInput(usage)
+    parts = text.split("/")
+    if not 2 <= len(parts) <= 3:
+        raise InvalidInput(usage)
+    try:
+        values = [parse_amount(p, what="Each blind", low=1, high=MAX_STAKE) for p in parts]
+    except InvalidInput as exc:
+        if "Each blind" in str(exc):
+            raise
+        raise InvalidInput(usage) from None
+    small, big, *rest = values
+    if small > big:
+        raise InvalidInput(
+            f"The small blind ({small:,}) can't be larger than the big blind ({big:,})."
+        )
+    straddle = rest[0] if rest else None
+    if straddle is not None and straddle < big:
+        raise InvalidInput(f"A straddle ({straddle:,}) is at least the big blind ({big:,}).")
+    return Blinds(small, big, straddle)
+
+
+def parse_select_positions(values: object, options: int) -> tuple[int, ...]:
+    """A select's values as card positions: each one of the ``options`` offered, none twice.
+
+    >>> parse_select_positions(["0", "3"], 5)
+    (0, 3)
+    >>> parse_select_positions(["-1"], 5)
+    Traceback (most recent call last):
+    ...
+    cogs.validation.InvalidInput: That choice is no longer valid.
+    """
+    refused = InvalidInput("That choice is no longer valid.")
+    if not isinstance(values, list | tuple) or len(values) > options:
+        raise refused
+    picks: list[int] = []
+    for value in values:
+        if not isinstance(value, str) or not re.fullmatch(r"0|[1-9][0-9]?", value):
+            raise refused
+        picks.append(int(value))
+    if len(set(picks)) != len(picks) or any(p >= options for p in picks):
+        raise refused
+    return tuple(picks)
