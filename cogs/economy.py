@@ -30,7 +30,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs import kit
+from cogs import kit, validation
 from cogs.errors import Refusal
 from cogs.kit import BLUE, GOLD, GREEN, GREY, NO_PINGS, RED, signed
 from cogs.kit import chips as fmt
@@ -283,17 +283,13 @@ def _member(user: discord.Member | discord.User, *, action: str) -> discord.Memb
 
 def _in_range(name: str, value: int, low: int, high: int) -> int:
     """Discord's client enforces the options' ranges; this catches a crafted request."""
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise Refusal(f"{name} must be a whole number from {fmt(low)} to {fmt(high)}.")
-    return value
+    return validation.Setting(name, low, high).check(value)
 
 
 def _clean_note(note: str | None) -> str | None:
     if note is None:
         return None
-    note = note.strip()
-    if len(note) > MAX_NOTE:
-        raise Refusal(f"The note is too long ({len(note)} characters; at most {MAX_NOTE}).")
+    note = validation.check_text(note, "The note", MAX_NOTE).strip()
     return note or None
 
 
@@ -603,17 +599,9 @@ class Economy(commands.Cog):
             settings = await self.db.get_settings(guild.id)
             await self._send(interaction, settings_embed(settings, guild.name), ephemeral=True)
             return
-        if starting_bankroll is not None:
-            _in_range("The starting bankroll", starting_bankroll, 0, MAX_CHIPS)
-        if daily_amount is not None:
-            _in_range("The daily bonus", daily_amount, 0, MAX_CHIPS)
-        if daily_cooldown_hours is not None:
-            _in_range(
-                "The daily cooldown (hours)",
-                daily_cooldown_hours,
-                MIN_COOLDOWN_HOURS,
-                MAX_COOLDOWN_HOURS,
-            )
+        starting_bankroll = validation.STARTING_BANKROLL.optional(starting_bankroll)
+        daily_amount = validation.DAILY_AMOUNT.optional(daily_amount)
+        daily_cooldown_hours = validation.DAILY_COOLDOWN_HOURS.optional(daily_cooldown_hours)
         before = await self.db.get_settings(guild.id)
         after = await self.db.update_settings(
             guild.id,

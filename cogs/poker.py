@@ -20,7 +20,7 @@ from discord.ext import commands
 
 import engine
 from cogs import history as hand_history
-from cogs import kit
+from cogs import kit, validation
 from cogs.errors import TableProblem
 from cogs.live_table import LiveTable, TableSettings
 from cogs.ui import panels, render
@@ -64,12 +64,9 @@ def build_stakes(
             structure = engine.NoLimit(min_bet=unit)
     forced = variant.forced_bets
     if blinds is not None:
-        parts = blinds.replace(",", "/").split("/")
-        if not 2 <= len(parts) <= 3 or not all(p.strip().isdigit() for p in parts):
-            raise TableProblem("Blinds look like `1/2`, or `1/2/4` with a straddle.")
-        small, big, *straddle = (int(p) for p in parts)
+        typed = validation.parse_blinds(blinds)
         forced = engine.ForcedBets.with_blinds(
-            small, big, straddle=straddle[0] if straddle else None, ante=ante or 0
+            typed.small, typed.big, straddle=typed.straddle, ante=ante or 0
         )
     elif ante is not None:
         forced = engine.ForcedBets.antes(ante)
@@ -159,6 +156,17 @@ class Poker(commands.Cog):
     ) -> None:
         if interaction.guild_id is None or interaction.channel_id is None:
             raise TableProblem("Tables live in server channels.")
+        # Discord's Range and choices bind its client, not a forged request: check each option.
+        variant = validation.check_variant_slug(variant)
+        betting = validation.check_betting(betting)
+        stake = validation.STAKE.optional(stake)
+        ante = validation.ANTE.optional(ante)
+        seats = validation.SEATS.optional(seats)
+        min_buy_in = validation.MIN_BUY_IN.optional(min_buy_in)
+        max_buy_in = validation.MAX_BUY_IN.optional(max_buy_in)
+        timer = validation.TIMER.check(timer)
+        auto_deal = validation.AUTO_DEAL.check(auto_deal)
+        dealers_choice = validation.check_flag(dealers_choice, "Dealer's choice")
         try:
             chosen = engine.get_variant(variant)
         except (KeyError, ValueError) as exc:
@@ -177,8 +185,7 @@ class Poker(commands.Cog):
         unit = _unit(structure, forced)
         low = min_buy_in if min_buy_in is not None else unit * 20
         high = max_buy_in if max_buy_in is not None else max(low, unit * 100)
-        if low > high:
-            raise TableProblem("The smallest buy-in can't be larger than the largest.")
+        validation.check_buy_ins(low, high)
         settings = TableSettings(low, high, action_seconds=timer, auto_deal_seconds=auto_deal)
         live = await self.tables.create(
             interaction.guild_id, interaction.channel_id, interaction.user.id, config, settings
@@ -198,6 +205,7 @@ class Poker(commands.Cog):
         buy_in: app_commands.Range[int, 1, 100_000_000] | None = None,
     ) -> None:
         live = self._table_here(interaction)
+        buy_in = validation.BUY_IN.optional(buy_in)
         seat = await self.tables.join(
             live, interaction.user.id, interaction.user.display_name, buy_in
         )
@@ -286,6 +294,10 @@ class Poker(commands.Cog):
         max_buy_in: app_commands.Range[int, 1, 100_000_000] | None = None,
     ) -> None:
         live = self._table_here(interaction)
+        timer = validation.TIMER.optional(timer)
+        auto_deal = validation.AUTO_DEAL.optional(auto_deal)
+        min_buy_in = validation.MIN_BUY_IN.optional(min_buy_in)
+        max_buy_in = validation.MAX_BUY_IN.optional(max_buy_in)
         changes = (timer, auto_deal, min_buy_in, max_buy_in)
         if all(value is None for value in changes):
             embed = panels.settings_embed(
@@ -308,6 +320,8 @@ class Poker(commands.Cog):
     @app_commands.describe(variant="The game (default: this channel's game, or the list)")
     @app_commands.autocomplete(variant=variant_autocomplete)
     async def rules(self, interaction: Interaction, variant: str | None = None) -> None:
+        if variant is not None:
+            variant = validation.check_variant_slug(variant)
         if variant is None:
             live = self.tables.in_channel(interaction.channel_id or 0)
             if live is not None:
@@ -347,6 +361,8 @@ class Poker(commands.Cog):
     @poker.command(name="history", description="The last hands played at this channel's table.")
     @app_commands.describe(table="A table id (default: this channel's table)")
     async def history(self, interaction: Interaction, table: int | None = None) -> None:
+        if table is not None:
+            table = validation.check_id(table, "A table id")
         if table is None:
             live = self.tables.in_channel(interaction.channel_id or 0)
             if live is None:
@@ -357,11 +373,14 @@ class Poker(commands.Cog):
     @poker.command(name="hand", description="Replay a hand from the history.")
     @app_commands.describe(hand="The hand id (from /poker history)", phh="Attach a .phh file")
     async def hand(self, interaction: Interaction, hand: int, phh: bool = False) -> None:
+        hand = validation.check_id(hand, "A hand id")
+        phh = validation.check_flag(phh, "The phh option")
         await hand_history.send_hand(interaction, hand, with_phh=phh)
 
     @poker.command(name="verify", description="Check a finished hand's deck commitment.")
     @app_commands.describe(hand="The hand id (from /poker history)")
     async def verify(self, interaction: Interaction, hand: int) -> None:
+        hand = validation.check_id(hand, "A hand id")
         record = await hand_history.load_hand(self.bot.db, hand, interaction.guild_id)
         await kit.reply(interaction, embed=hand_history.fairness_embed(record))
 

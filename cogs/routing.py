@@ -23,7 +23,7 @@ import discord
 from discord.ext import commands
 
 import engine
-from cogs import kit
+from cogs import kit, validation
 from cogs.errors import Refusal, TableProblem
 from cogs.live_table import LiveTable
 from cogs.table_service import StalePress
@@ -76,6 +76,11 @@ class TableControls(commands.Cog):
         data: Any = interaction.data or {}
         custom_id = str(data.get("custom_id", ""))
         if not custom_id.startswith(PREFIXES):
+            # Whatever nobody else answers (an id of no known shape, a view long gone) still
+            # gets an answer: silence reads as "This interaction failed" to the user.
+            if not _claimed_elsewhere(self.bot, interaction, custom_id):
+                log.info("refused unknown custom id %r", custom_id[:100])
+                await kit.reply(interaction, NO_LONGER_VALID)
             return
         try:
             parsed = parse_custom_id(custom_id)
@@ -87,6 +92,12 @@ class TableControls(commands.Cog):
         if parsed is None or isinstance(parsed, AmountModalId) != is_modal:
             log.info("refused custom id %r on a %s", custom_id, kind.name)
             await kit.reply(interaction, NO_LONGER_VALID)
+            return
+        if isinstance(parsed, PanelButton | PanelSelect) and _on_public_message(interaction):
+            # A private panel's component forged onto a public message: answering it with
+            # edit_message would replace that message (the table) with a private panel.
+            log.info("refused private component %r on a public message", custom_id)
+            await kit.reply(interaction, f"{NO_LONGER_VALID[:-1]}: it belongs to a private panel.")
             return
         try:
             await self._handlers[type(parsed)](interaction, parsed)
@@ -229,10 +240,8 @@ class TableControls(commands.Cog):
 
     async def amount(self, interaction: Interaction, modal: AmountModalId) -> None:
         live = self._live(modal.table)
-        raw = _modal_value(interaction.data, "amount").replace(",", "").strip()
-        if not (raw.isascii() and raw.isdigit()) or len(raw) > 12:
-            raise TableProblem(f"“{raw[:20]}” is not a number of chips.")
-        action = self._bet(live, interaction.user.id, int(raw))
+        amount = validation.parse_amount(_modal_value(interaction.data, "amount"))
+        action = self._bet(live, interaction.user.id, amount)
         outcome = await self.tables.act(
             live, interaction.user.id, action, version=str(modal.version)
         )
@@ -340,12 +349,32 @@ class TableControls(commands.Cog):
 
 def _positions(values: list[str], size: int) -> tuple[int, ...]:
     """A select's values: card positions as Discord sends them back (refused if forged)."""
-    if not all(v.isascii() and v.isdigit() and len(v) <= 2 for v in values):
-        raise TableProblem("That choice is no longer valid.")
-    picks = tuple(int(v) for v in values)
-    if any(i >= size for i in picks):
-        raise TableProblem("That choice is no longer valid.")
-    return picks
+    return validation.parse_select_positions(values, size)
+
+
+def _on_public_message(interaction: Interaction) -> bool:
+    """Whether the pressed component sits on a message everyone in a server channel sees."""
+    message = interaction.message
+    if message is None or interaction.guild_id is None:
+        return False
+    return not message.flags.ephemeral
+
+
+def _claimed_elsewhere(bot: PokerBot, interaction: Interaction, custom_id: str) -> bool:
+    """Whether discord.py will hand this press to someone else: a dynamic item whose template
+    matches (the paginator's buttons), a view stored for the message, or an open modal."""
+    store: Any = getattr(getattr(bot, "_connection", None), "_view_store", None)
+    if store is None:
+        return True  # cannot tell: better no second answer than a clash
+    if interaction.type is discord.InteractionType.modal_submit:
+        return custom_id in getattr(store, "_modals", {})
+    if any(p.fullmatch(custom_id) for p in getattr(store, "_dynamic_items", {})):
+        return True
+    data: Any = interaction.data or {}
+    key = (data.get("component_type"), custom_id)
+    views: Any = getattr(store, "_views", {})
+    message_id = interaction.message.id if interaction.message is not None else None
+    return key in views.get(message_id, {}) or key in views.get(None, {})
 
 
 def _modal_value(data: Any, custom_id: str) -> str:

@@ -16,7 +16,7 @@ No Discord import: this module is pure and its examples run as doctests.
 >>> parse_amount("²")
 Traceback (most recent call last):
 ...
-cogs.validation.InvalidInput: “²” is not an amount: digits only, e.g. 1500 or 1,500.
+cogs.validation.InvalidInput: “²” is not a number of chips: digits only, e.g. 1500 or 1,500.
 >>> parse_blinds("1/2/4")
 Blinds(small=1, big=2, straddle=4)
 >>> TIMER.check(5)
@@ -99,7 +99,7 @@ def parse_amount(
     >>> parse_amount("1,50")
     Traceback (most recent call last):
     ...
-    cogs.validation.InvalidInput: “1,50” is not an amount: digits only, e.g. 1500 or 1,500.
+    cogs.validation.InvalidInput: “1,50” is not a number of chips: digits only, e.g. 1500 or 1,500.
     >>> parse_amount("0", low=1)
     Traceback (most recent call last):
     ...
@@ -108,7 +108,7 @@ def parse_amount(
     raw = text.strip() if isinstance(text, str) else ""
     if not (_PLAIN.fullmatch(raw) or _GROUPED.fullmatch(raw)):
         shown = _shown(text) if isinstance(text, str) else repr(text)[:20]
-        raise InvalidInput(f"“{shown}” is not an amount: digits only, e.g. 1500 or 1,500.")
+        raise InvalidInput(f"“{shown}” is not a number of chips: digits only, e.g. 1500 or 1,500.")
     value = int(raw.replace(",", ""))
     if not low <= value <= high:
         raise InvalidInput(f"{what} must be from {low:,} to {high:,}.")
