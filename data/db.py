@@ -668,9 +668,7 @@ class Database:
         """Change the given preferences (None = unchanged); returns them all."""
         integer("user_id", user_id)
         at = clock(now)
-        return await self._write(
-            lambda tx: preferences.set_(tx, user_id, notify, four_colour, at)
-        )
+        return await self._write(lambda tx: preferences.set_(tx, user_id, notify, four_colour, at))
 
     # ---------------------------------------------------------------- stats & audit
 
@@ -687,6 +685,48 @@ class Database:
         integer("guild_id", guild_id)
         page(offset, limit)
         return await self._read(lambda tx: stats.leaderboard(tx, guild_id, offset, limit))
+
+    async def void_hand(
+        self,
+        guild_id: int,
+        table_id: int,
+        hand_id: int,
+        *,
+        reason_json: str,
+        state_json: str,
+        chips_on_table: int,
+        seat_stacks: Mapping[int, int],
+        now: float | None = None,
+    ) -> Hand:
+        """End the table's current hand as void, in one transaction: its row gets
+        ``reason_json`` as its result and a pot of 0, no player's stats change, and the table's
+        snapshot (every stack back to the deal) is saved.
+
+        The safety valve for a hand whose result the database refuses: the table goes on
+        instead of retrying the same refused end forever. ``chips_on_table`` must equal the
+        table's chips, as in :meth:`save_table_state`.
+        """
+        integer("guild_id", guild_id)
+        integer("table_id", table_id)
+        integer("hand_id", hand_id)
+        json_text("reason_json", reason_json)
+        json_text("state_json", state_json)
+        integer("chips_on_table", chips_on_table, 0)
+        seated = seats(seat_stacks, chips_on_table)
+        at = clock(now)
+        return await self._write(
+            lambda tx: hands.void_hand(
+                tx,
+                guild_id,
+                table_id,
+                hand_id,
+                reason_json,
+                state_json,
+                chips_on_table,
+                seated,
+                at,
+            )
+        )
 
     async def chip_audit(self, guild_id: int | None = None) -> ChipAudit:
         """Check conservation of chips for one server, or all servers if ``guild_id`` is None.

@@ -110,6 +110,36 @@ async def record_hand_result(
     return _hand(r)
 
 
+async def void_hand(
+    tx: Tx,
+    guild_id: int,
+    table_id: int,
+    hand_id: int,
+    reason_json: str,
+    state_json: str,
+    chips_on_table: int,
+    seats: Seats,
+    now: float,
+) -> Hand:
+    """Close the table's current hand without a result: its chips went back to where they
+    were when it was dealt (the snapshot says so), and no stats count it."""
+    table = await tables.open_table(tx, table_id, guild_id)
+    if table.current_hand_id != hand_id:
+        raise NoHandInProgress(
+            table_id, f"hand {hand_id} is not the current hand of table {table_id}"
+        )
+    tables.check_chips(table, table.chips_on_table, chips_on_table)
+    r = await one(
+        tx,
+        f"UPDATE hands SET ended_at = ?, result = ?, pot = 0 WHERE hand_id = ? "
+        f"RETURNING {_COLUMNS}",
+        (now, reason_json, hand_id),
+    )
+    await tx.execute("UPDATE tables SET current_hand_id = NULL WHERE table_id = ?", (table_id,))
+    await tables.save(tx, table, state_json, chips_on_table, seats, [], now, None)
+    return _hand(r)
+
+
 async def get_hand(tx: Tx, hand_id: int) -> Hand:
     r = await tx.fetch_one(f"SELECT {_COLUMNS} FROM hands WHERE hand_id = ?", (hand_id,))
     if r is None:
