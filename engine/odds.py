@@ -723,32 +723,22 @@ class _Deal:
         self,
         discard: tuple[Card, ...],
         current: HandValue,
-        low: Ranking | None,
-        qualifier: int | None,
-        low_deal: _Deal | None,
+        low_deal: _Deal | None = None,
+        qualifier: int | None = None,
     ) -> DrawOdds:
+        """The odds of one discard; with ``low_deal`` (the same deal under a
+        lowball ranking), those of the low half too."""
         kept = tuple(card for card in self.hand if card not in discard)
         ordered = tuple(card for card in self.hand if card in discard)
-        tally = _tally(self.pool, _Kept(kept, self.wild), len(discard))
         low_odds = None
-        if low is not None and low_deal is not None:
-            low_current = evaluate(self.hand, low, wild=self.wild)
-            low_odds = DrawOdds(
-                self.hand,
-                ordered,
-                low,
-                low_deal.tally(kept, len(discard)),
-                low_current,
-                self.wild,
-                self.deck,
-                qualifier=qualifier,
-            )
+        if low_deal is not None:
+            low_current = evaluate(self.hand, low_deal.ranking, wild=self.wild)
+            low_odds = low_deal.odds(discard, low_current)
+            low_odds.qualifier = qualifier
+        tally = _tally(self.pool, _Kept(kept, self.wild), len(discard))
         return DrawOdds(
             self.hand, ordered, self.ranking, tally, current, self.wild, self.deck, low_odds
         )
-
-    def tally(self, kept: tuple[Card, ...], size: int) -> dict[int, int]:
-        return _tally(self.pool, _Kept(kept, self.wild), size)
 
 
 def _target(target: object, ranking: Ranking, wild: frozenset[Card]) -> HandValue:
@@ -820,7 +810,7 @@ def draw_odds(
     if low_member is not None:
         low_deal = _Deal(deal.hand, low_member, deal.wild, dead, deal.deck)
     current = evaluate(deal.hand, deal.ranking, wild=deal.wild)
-    return deal.odds(thrown, current, low_member, low_qualifier, low_deal)
+    return deal.odds(thrown, current, low_deal, low_qualifier)
 
 
 def best_draws(
@@ -876,7 +866,7 @@ def best_draws(
     for size in range(limit + 1):
         for positions in combinations(range(5), size):
             discard = tuple(deal.hand[i] for i in positions)
-            odds = deal.odds(discard, current, low_member, low_qualifier, low_deal)
+            odds = deal.odds(discard, current, low_deal, low_qualifier)
             ranked.append((_merit(odds, high_target, low_target), size, positions, odds))
     ranked.sort(key=lambda item: (tuple(-part for part in item[0]), item[1], item[2]))
     return [(odds.discard, odds) for _, _, _, odds in ranked]
