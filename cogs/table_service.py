@@ -23,6 +23,7 @@ import logging
 import random
 import re
 import secrets
+import sqlite3
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -77,6 +78,38 @@ def _events_in(events: tuple[engine.Event, ...], start: int) -> list[HandEventIn
         (seq, orjson.dumps(event.to_dict()).decode())
         for seq, event in enumerate(events[start:], start)
     ]
+
+
+# A hand's end refused on purpose (the data layer's checks, a constraint of the schema): the
+# same end would be refused again, so the hand is voided rather than retried.
+VOIDABLE: tuple[type[Exception], ...] = (DataError, sqlite3.IntegrityError)
+
+# Snapshot operations that belong to the hand itself; the others (seats taken and left,
+# chips added, sitting out) stand when a hand is voided.
+_HAND_OPS = frozenset({"start", "choose", "act"})
+
+
+def voided_table(snapshot: dict[str, Any], dealt_in: set[str]) -> tuple[Table, dict[str, int]]:
+    """The table of ``snapshot`` (taken during or at the end of a hand) as if its hand had
+    not been dealt, and the stacks owed to players of that hand who left during it.
+
+    The snapshot holds the state at the deal plus every operation since; the hand's own
+    operations are dropped and the rest replayed. The hand number stays used, so the next
+    deal (and its buttons) never shares a number with the voided hand.
+    """
+    state = dict(snapshot["state"])
+    journal = snapshot["journal"]
+    if journal and journal[0].get("op") in ("start", "choose"):
+        state["hand_number"] = int(state["hand_number"]) + 1
+    kept = [op for op in journal if op.get("op") not in _HAND_OPS]
+    owed: dict[str, int] = {}
+    for index, op in enumerate(kept):
+        pid = op.get("player_id")
+        if op.get("op") == "leave" and pid in dealt_in:
+            # Their leave waited for the hand's end; replayed now, it returns the stack.
+            before = Table.from_dict({**snapshot, "state": state, "journal": kept[:index]})
+            owed[pid] = owed.get(pid, 0) + before.stack(pid)
+    return Table.from_dict({**snapshot, "state": state, "journal": kept}), owed
 
 
 class TableService:
@@ -524,7 +557,14 @@ class TableService:
         info = live.meta.hand
         if info is not None and not live.engine.in_hand:
             result = live.engine.result
-            await self._finish_hand(live, info, result)
+            try:
+                await self._finish_hand(live, info, result)
+            except VOIDABLE as exc:
+                if not await self._still_current(live, info):
+                    raise  # the hand is recorded: what failed came after
+                await self._void_hand(live, info, exc)
+                self._schedule(live)
+                return Outcome((), None, changed, new_hand, (*notes, *live.meta.notes))
         elif not dealt:
             await self._save(live)
         self._schedule(live)
@@ -577,6 +617,47 @@ class TableService:
             seat_stacks=live.seat_stacks(),
             new_events=new_events,
             carried=live.engine.carried - info.carried_before,
+        )
+        await self._pay_leavers(live)
+
+    async def _still_current(self, live: LiveTable, info: HandInfo) -> bool:
+        row = await self.db.get_table(live.id)
+        return row.current_hand_id == info.hand_id
+
+    async def _void_hand(self, live: LiveTable, info: HandInfo, exc: Exception) -> None:
+        """The safety valve: the database refused this hand's end, and would refuse it again
+        after every reload, so the table would be stuck for good. Void the hand instead:
+        every stack goes back to the deal, the incident is logged with the hand id, the table
+        shows a note, and play goes on with the next deal."""
+        number = live.engine.hand_number
+        voided, owed = voided_table(live.engine.to_dict(), set(info.start_stacks))
+        log.error(
+            "table %s: the database refused the end of hand %s (#%s), voided: %r",
+            live.id,
+            info.hand_id,
+            number,
+            exc,
+        )
+        reason = json.dumps(
+            {"voided": True, "number": number, "reason": f"{type(exc).__name__}: {exc}"[:500]}
+        )
+        live.engine = voided
+        live.meta.hand = None
+        for pid, amount in owed.items():
+            live.meta.owed[pid] = live.meta.owed.get(pid, 0) + amount
+        live.meta.notes = [
+            f"⚠ Hand #{number} could not be recorded and is void: every chip is back where "
+            "it was before the deal."
+        ]
+        live.last_private = voided.held_cards()
+        await self.db.void_hand(
+            live.guild_id,
+            live.id,
+            info.hand_id,
+            reason_json=reason,
+            state_json=live.state_json(),
+            chips_on_table=live.engine.chips() + sum(live.meta.owed.values()),
+            seat_stacks=live.seat_stacks(),
         )
         await self._pay_leavers(live)
 

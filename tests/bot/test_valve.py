@@ -1,0 +1,116 @@
+"""The safety valve: a hand whose end the database refuses is voided, and the table goes on.
+
+The failure is injected for real: the nets handed to the data layer are made not to add up,
+which its checks refuse (before this valve, the table reloaded the last snapshot and the same
+last action was refused forever). The voided hand gives every chip back to where it was at
+the deal, the table message says so, the incident is logged with the hand id, the chip audit
+stays clean and the next hand is dealt and recorded as usual.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import Any
+
+import pytest
+
+from data import DataError
+from tests.bot.driver import act_once, create_table, deal, live_table
+from tests.emulator import Emulator, World
+
+
+def _corrupt_results(bot: Any) -> list[int]:
+    """Make the bot hand the database nets that do not add up; returns the refused hand ids."""
+    real = bot.db.record_hand_result
+    refused: list[int] = []
+
+    async def skewed(guild_id: int, table_id: int, hand_id: int, per_player: Any, **kw: Any):
+        per_player = [per_player[0]._replace(net=per_player[0].net + 1), *per_player[1:]]
+        try:
+            return await real(guild_id, table_id, hand_id, per_player, **kw)
+        except DataError:
+            refused.append(hand_id)
+            raise
+
+    bot.db.record_hand_result = skewed
+    return refused
+
+
+async def _play_out(emu: Emulator, world: World, bot: Any, limit: int = 60) -> None:
+    live = live_table(bot, world)
+    for _ in range(limit):
+        await emu.idle()
+        if not live.engine.in_hand:
+            return
+        await act_once(emu, world, bot, live.engine.pending[0])
+        live = live_table(bot, world)
+    raise AssertionError("the hand did not finish")
+
+
+async def _bankrolls(bot: Any, world: World, users: list[Any]) -> dict[int, int]:
+    return {u.id: await bot.db.balance(world.guild.id, u.id) for u in users}
+
+
+async def test_a_refused_hand_end_voids_the_hand_and_the_table_goes_on(
+    poker_bot, emu: Emulator, world: World, caplog: pytest.LogCaptureFixture
+) -> None:
+    bot = await poker_bot()
+    alice, bob, carol = world.players[:3]
+    await create_table(emu, world, [alice, bob, carol], stake=2, ante=1, auto_deal=0)
+    live = live_table(bot, world)
+    stacks_before = live.seat_stacks()
+    bankrolls_before = await _bankrolls(bot, world, [alice, bob, carol])
+    refused = _corrupt_results(bot)
+    await deal(emu, world, alice)
+    live = live_table(bot, world)
+    number = live.engine.hand_number
+    hand_id = live.meta.hand.hand_id
+    # Carol stands up during the hand: her leave waits for the hand's end, then the void.
+    r = await emu.run_command(carol, world.channel, "poker leave", {})
+    assert r.ephemeral, r.content
+    with caplog.at_level(logging.ERROR, logger="poker.tables"):
+        await _play_out(emu, world, bot)
+    assert refused == [hand_id], "the injected failure was hit exactly once"
+    live = live_table(bot, world)
+    assert not live.engine.in_hand and live.meta.hand is None
+
+    # Every chip is back where it was at the deal; Carol's went back to her bankroll.
+    assert live.seat_stacks() == {k: v for k, v in stacks_before.items() if k != carol.id}
+    after = await _bankrolls(bot, world, [alice, bob, carol])
+    assert after[alice.id] == bankrolls_before[alice.id]
+    assert after[carol.id] == bankrolls_before[carol.id] + stacks_before[carol.id]
+    audit = await bot.db.chip_audit(world.guild.id)
+    assert audit.ok, audit
+
+    # The hand is closed as void in the history, with no stats; the incident is logged.
+    hand = await bot.db.get_hand(hand_id)
+    assert hand.ended_at is not None and hand.pot == 0
+    assert json.loads(hand.result_json or "{}").get("voided") is True
+    assert any(
+        str(hand_id) in rec.getMessage() and "voided" in rec.getMessage() for rec in caplog.records
+    )
+    stats = await bot.db.stats(world.guild.id, alice.id)
+    assert stats.hands_played == 0
+
+    # The history lists it and can show it (as void) without failing.
+    for command, options in (("poker history", {}), ("poker hand", {"hand": hand_id})):
+        r = await emu.run_command(alice, world.channel, command, options)
+        assert r.type == 4 and "went wrong" not in (r.content or ""), (command, r.content)
+
+    # The table says so.
+    await emu.idle()
+    shown = [m.text for m in emu.channel_messages(world.channel)]
+    assert any(f"Hand #{number}" in text and "void" in text for text in shown), shown[-3:]
+
+    # The next hand is dealt with a new number and recorded normally.
+    bot.db.record_hand_result = type(bot.db).record_hand_result.__get__(bot.db)
+    await deal(emu, world, alice)
+    live = live_table(bot, world)
+    assert live.engine.hand_number == number + 1
+    await _play_out(emu, world, bot)
+    latest = await bot.db.list_hands(live.id, limit=1)
+    assert latest.items[0].number == number + 1 and latest.items[0].result_json
+    assert "voided" not in latest.items[0].result_json
+    assert (await bot.db.chip_audit(world.guild.id)).ok
+    emu.assert_clean()
