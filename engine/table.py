@@ -35,7 +35,8 @@ from engine.decisions import ChooseOptions, Decision, DecisionKind
 from engine.errors import IllegalAction, TableError
 from engine.game import Hand, HandOptions, HandSetup, Player
 from engine.pots import build_pots, split_amount
-from engine.rules import Draw, DrawLimit, GameRules, Requirement
+from engine.rules import Draw, DrawLimit, GameRules, Requirement, Split
+from engine.scoring import qualifies_low
 from engine.stakes import FixedLimit, ForcedBets, NoLimit, PotLimit, SpreadLimit, Structure
 from engine.views import LastAction, PotView, PrivateView, PublicView, SeatView
 
@@ -494,10 +495,12 @@ class Table:
         self.jackpot_cap: int | None = None
         self.diablo: tuple[str, int] | None = None
         self.payouts: dict[str, int] = {}
-        # Dealer's choice: the pending choice (dealer's seat, seed, preset deck, players), the
-        # game of the current hand (slug, modifiers, chooser's seat), and a Diablo game that
-        # goes on until its opener wins.
-        self._choosing: tuple[int, int, tuple[Card, ...] | None, list[int]] | None = None
+        # Dealer's choice: the pending choice (dealer's seat, deck and reshuffle seeds, preset
+        # deck, players), the game of the current hand (slug, modifiers, chooser's seat), and a
+        # Diablo game that goes on until its opener wins.
+        self._choosing: tuple[int, tuple[int, int], tuple[Card, ...] | None, list[int]] | None = (
+            None
+        )
         # A misdeal found before the dealer chose again, told with the deal that follows.
         self._misdeal: ev.Misdeal | None = None
         self._current_choice: tuple[str, tuple[str, ...], int] | None = None
@@ -809,7 +812,8 @@ class Table:
         """Deal a new hand and return its first events.
 
         ``rng`` shuffles the deck and draws the hand's seed (which orders any reshuffle of
-        discards); pass ``secrets.SystemRandom()`` in production. ``deck`` presets the order
+        discards, and nothing else: it may be revealed after the hand without revealing the
+        deck); pass ``secrets.SystemRandom()`` in production. ``deck`` presets the order
         (top card first) for tests; a partial deck is completed with the remaining cards in
         pack order.
 
@@ -822,8 +826,13 @@ class Table:
         if reason is not None:
             raise TableError(reason)
         if self.config.dealers_choice:
+            # The pack is known only once the game is chosen, so the deck comes from a seed of
+            # its own, drawn now and never shown; the reshuffle seed is a second, independent
+            # draw (the deck seed first, so a given generator deals the decks it always did).
+            deck_seed = rng.getrandbits(62)
             seed = rng.getrandbits(62)
-            return self._start_choice(seed, None if deck is None else tuple(deck))
+            preset = None if deck is None else tuple(deck)
+            return self._start_choice((deck_seed, seed), preset)
         full_deck = self._complete_deck(self._rules, deck, rng)
         seed = rng.getrandbits(62)
         return self._start(full_deck, seed, players)
@@ -908,9 +917,12 @@ class Table:
         problem = _imperfect(rules, deck)
         if problem is not None:
             # The seeds' imperfect pack: the deal is void and the same dealer deals again from
-            # a new shuffle of a proper pack (derived from the seed, so a replay agrees).
+            # a new shuffle of a proper pack. It is derived from the faulty deck as well as the
+            # seed, so a replay agrees, yet the seed (revealed after a reshuffle) does not give
+            # it away.
             misdeal = ev.Misdeal(button, "imperfect-pack", problem)
-            deck = _shuffle(rules.deck.cards(), random.Random(seed))
+            faulty = " ".join(str(card) for card in deck)
+            deck = _shuffle(rules.deck.cards(), random.Random(f"{faulty}|{seed}"))
         # Clockwise from the dealer's left (``players`` lists seats in ascending order).
         left = bisect_right(players, button)
         order = players[left:] + players[:left]
@@ -983,10 +995,14 @@ class Table:
 
     # -- dealer's choice ------------------------------------------------------------------------
 
-    def _start_choice(self, seed: int, preset: tuple[Card, ...] | None) -> tuple[ev.Event, ...]:
+    def _start_choice(
+        self, seeds: tuple[int, int], preset: tuple[Card, ...] | None
+    ) -> tuple[ev.Event, ...]:
+        """``seeds``: the deck's (secret) and the reshuffles' (see :meth:`_deck_for`)."""
         players = self._participants()
         self._base = self._state()
-        self._journal = [("choose", seed, preset)]
+        self._journal = [("choose", seeds, preset)]
+        seed = seeds[1]
         self.button = self._next_button(players)
         if self.dc_lock is not None:
             slug, modifiers, chooser = self.dc_lock
@@ -1000,13 +1016,13 @@ class Table:
                 if len(players) <= rules.max_players:
                     chosen = ev.GameChosen(chooser, slug, modifiers, rules.name, continued=True)
                     self._current_choice = self.dc_lock
-                    deck = self._deck_for(rules, preset, seed)
+                    deck = self._deck_for(rules, preset, seeds[0])
                     return self._deal(rules, deck, seed, players, chosen)
             # The game that goes on cannot be dealt to everyone now seated: a misdeal. The
             # pot it was played for stays, and the dealer chooses a game that can be dealt.
             self._misdeal = ev.Misdeal(self.button, "too-many-hands", reason)
             self.dc_lock = None
-        self._choosing = (self.button, seed, preset, players)
+        self._choosing = (self.button, seeds, preset, players)
         return ()
 
     @staticmethod
@@ -1021,6 +1037,8 @@ class Table:
     def _deck_for(
         self, rules: GameRules, preset: tuple[Card, ...] | None, seed: int
     ) -> tuple[Card, ...]:
+        # ``seed`` is the deck's own seed, never the reshuffle seed: that one is revealed after
+        # some hands and must not give away the order of the whole deck.
         if preset is not None:
             return self._complete_deck(rules, preset, random.Random(seed))
         return _shuffle(rules.deck.cards(), random.Random(seed))
@@ -1035,7 +1053,7 @@ class Table:
         from engine.modifiers import rules_warnings
 
         assert self._choosing is not None
-        dealer, seed, preset, players = self._choosing
+        dealer, (deck_seed, seed), preset, players = self._choosing
         if seat != dealer:
             raise IllegalAction("the dealer is choosing the game")
         timed_out = isinstance(action, Timeout)
@@ -1054,11 +1072,11 @@ class Table:
             raise IllegalAction(f"{rules.name} can be dealt to at most {rules.max_players} players")
         if preset is not None:
             try:
-                deck = self._deck_for(rules, preset, seed)
+                deck = self._deck_for(rules, preset, deck_seed)
             except TableError as error:
                 raise IllegalAction(str(error)) from None
         else:
-            deck = self._deck_for(rules, None, seed)
+            deck = self._deck_for(rules, None, deck_seed)
         self._choosing = None
         self._current_choice = (slug, modifiers, dealer)
         chosen = ev.GameChosen(
@@ -1358,11 +1376,14 @@ class Table:
         if p is None or hand is None or self._choosing is not None:
             return PrivateView(index, s.player_id, (), None, None, (), (), decision)
         high = low = None
+        low_ok = True
         if not p.folded and hand.complete(hand.playing_cards(p)):
             hv = hand.high_value(p)
             lv = hand.low_value(p)
             high = None if hv is None else hv.name
             low = None if lv is None else lv.name
+            if lv is not None and hand.rules.split is Split.HIGH_LOW:
+                low_ok = qualifies_low(lv, hand.rules.low_qualifier)
         return PrivateView(
             seat=index,
             player_id=s.player_id,
@@ -1372,6 +1393,7 @@ class Table:
             split_openers=tuple(p.aside),
             arranged=tuple(p.cards) if p.arranged else (),
             decision=decision,
+            low_qualifies=low_ok,
         )
 
     def held_cards(self) -> dict[str, tuple[Card, ...]]:
@@ -1430,8 +1452,11 @@ class Table:
             self._start(tuple(parse_card(c) for c in op["deck"]), int(op["seed"]))
         elif kind == "choose":
             preset = op["deck"]
+            # A snapshot from before the two seeds were separate used one seed for both.
+            deck_seed = int(op["seed"])
+            seeds = (deck_seed, int(op.get("reshuffle_seed", deck_seed)))
             self._start_choice(
-                int(op["seed"]), None if preset is None else tuple(parse_card(c) for c in preset)
+                seeds, None if preset is None else tuple(parse_card(c) for c in preset)
             )
         elif kind == "act":
             self.act(int(op["seat"]), action_from_dict(op["action"]))
@@ -1465,7 +1490,8 @@ def _op_to_json(op: tuple[Any, ...]) -> dict[str, Any]:
         return {"op": "start", "deck": [str(c) for c in op[1]], "seed": op[2]}
     if kind == "choose":
         preset = None if op[2] is None else [str(c) for c in op[2]]
-        return {"op": "choose", "seed": op[1], "deck": preset}
+        deck_seed, reshuffle_seed = op[1]
+        return {"op": "choose", "seed": deck_seed, "deck": preset, "reshuffle_seed": reshuffle_seed}
     if kind == "act":
         return {"op": "act", "seat": op[1], "action": action_to_dict(op[2])}
     if kind == "sit":

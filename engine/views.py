@@ -146,6 +146,9 @@ class PrivateView:
     split_openers: tuple[Card, ...]
     arranged: tuple[Card, ...]
     decision: Decision | None
+    low_qualifies: bool = True
+    """False when the game splits high-low with a qualifier and ``low`` falls short of it
+    (the hand can then only win high)."""
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-friendly form."""
