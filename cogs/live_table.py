@@ -19,7 +19,7 @@ from engine import HandResult, Table
 if TYPE_CHECKING:
     from cogs.ui.components import MessageEditor
 
-__all__ = ["HandInfo", "LiveTable", "Meta", "Outcome", "Presenter", "TableSettings"]
+__all__ = ["HandInfo", "LiveTable", "Meta", "Outcome", "Ping", "Presenter", "TableSettings"]
 
 
 @dataclass
@@ -66,6 +66,8 @@ class Meta:
     # The last hand number recorded in the database (a dealer's-choice deal is recorded only
     # once the game is chosen and the cards are dealt).
     recorded: int = 0
+    # /poker end was asked during a hand (by this user id): the table closes when it is over.
+    end_requested: int | None = None
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Meta:
@@ -79,7 +81,21 @@ class Meta:
             notes=list(data.get("notes", [])),
             owed={k: int(v) for k, v in data.get("owed", {}).items()},
             recorded=int(data.get("recorded", 0)),
+            end_requested=data.get("end_requested"),
         )
+
+
+@dataclass(frozen=True, slots=True)
+class Ping:
+    """The one turn ping of a table standing in the channel: a message that mentioned the
+    players in ``players``. ``editor`` is the webhook it was sent through (deleting it
+    there is not counted against the global rate limit); ``on_table`` means the ping is the
+    content of the table message itself (cleared by the table's next edit, no delete)."""
+
+    message_id: int
+    players: frozenset[str]
+    editor: MessageEditor | None = None
+    on_table: bool = False
 
 
 @dataclass
@@ -91,6 +107,8 @@ class Outcome:
     private_changed: tuple[str, ...] = ()
     new_hand: bool = False
     notes: tuple[str, ...] = ()
+    # Each dealt-in player's stack when the hand began (with a result: the nets it shows).
+    start_stacks: dict[str, int] | None = None
 
 
 class Presenter(Protocol):
@@ -128,6 +146,13 @@ class LiveTable:
         # Set by the presenter (a cogs.ui.components.MessageEditor): the token of a recent
         # interaction on the table message, so later updates can go through its webhook.
         self.editor: MessageEditor | None = None
+        # Who the engine waited for when the table was last shown: a ping goes only to
+        # players the action has just passed to.
+        self.turn: frozenset[str] = frozenset()
+        self.ping: Ping | None = None
+        # Each player's DM of the hand in progress (hand number, DM channel, message): the
+        # DM is edited as the cards change rather than a new one sent.
+        self.dm_messages: dict[str, tuple[int, int, int]] = {}
 
     # -- derived --------------------------------------------------------------------------------
 

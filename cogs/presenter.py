@@ -20,11 +20,14 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 import engine
-from cogs.live_table import LiveTable, Outcome
+from cogs.live_table import LiveTable, Outcome, Ping
 from cogs.ui import panels, render
-from cogs.ui.card_images import render_cards
+from cogs.ui.card_images import render_cards, render_showdown
 from cogs.ui.components import Components, MessageEditor
 from cogs.ui.custom_ids import Version
+from data.preferences import DEFAULT as DEFAULT_PREFERENCES
+from data.preferences import Preferences
+from engine.scoring import qualifies_low
 
 if TYPE_CHECKING:
     from cogs.app import PokerBot
@@ -40,6 +43,9 @@ class TablePresenter:
     def __init__(self, bot: PokerBot) -> None:
         self.bot = bot
         self.dm_channels: dict[int, int] = {}
+        # Players' preferences, read from the database once per process and kept in step by
+        # /poker notify and /poker deck (a read per ping would cost more than the ping).
+        self.preferences: dict[int, Preferences] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
 
     def spawn(self, coro: Coroutine[Any, Any, None]) -> None:
@@ -73,6 +79,18 @@ class TablePresenter:
         embed.set_footer(text=f"{embed.footer.text} · {live.settings.describe()}")
         return embed, view
 
+    async def preferences_of(self, user_ids: list[int]) -> dict[int, Preferences]:
+        missing = [uid for uid in user_ids if uid not in self.preferences]
+        if missing:
+            try:
+                self.preferences.update(await self.bot.db.preferences_of(missing))
+            except Exception:
+                log.exception("could not read preferences; using the defaults")
+        return {uid: self.preferences.get(uid, DEFAULT_PREFERENCES) for uid in user_ids}
+
+    def remember_preferences(self, user_id: int, preferences: Preferences) -> None:
+        self.preferences[user_id] = preferences
+
     def private_message(
         self, live: LiveTable, user_id: int
     ) -> tuple[discord.Embed, discord.File | None]:
@@ -82,7 +100,8 @@ class TablePresenter:
         embed = render.private_embed(private, view)
         file = None
         if private.cards:
-            png = render_cards(private.cards)
+            four = self.preferences.get(user_id, DEFAULT_PREFERENCES).four_colour
+            png = render_cards(private.cards, four_colour=four)
             file = discord.File(fp=io.BytesIO(png), filename="hand.png", description="Your cards")
             embed.set_image(url="attachment://hand.png")
         return embed, file
@@ -97,14 +116,19 @@ class TablePresenter:
     ) -> None:
         """Show what changed: the table message, the showdown, fresh private cards by DM."""
         embed, view = self.table_message(live)
+        targets = await self._turn_targets(live, interaction, outcome.new_hand)
         if outcome.new_hand:
-            await self._post_table_message(live, embed, view, interaction)
+            # The first ping of a hand rides on the new table message: no extra call.
+            await self._post_table_message(live, embed, view, interaction, targets)
         else:
             await self.edit_table_message(live, embed, view, interaction)
+            await self._ping(live, targets, interaction)
         if outcome.result is not None:
-            await self._post_showdown(live, outcome.result, interaction)
+            await self._post_showdown(live, outcome.result, interaction, outcome.start_stacks)
         if outcome.private_changed:
             self.spawn(self._send_private(live, outcome.private_changed))
+        if outcome.result is not None or not live.engine.in_hand:
+            live.dm_messages.clear()
 
     async def refresh(self, live: LiveTable) -> None:
         """Redraw the table message from the current state (after a restart or a stale press)."""
@@ -113,17 +137,138 @@ class TablePresenter:
         embed, view = self.table_message(live)
         await self.edit_table_message(live, embed, view, None)
 
+    async def repost(self, live: LiveTable, interaction: discord.Interaction[PokerBot]) -> None:
+        """Post the live table again at the bottom of the channel (``/poker table``) and
+        retire the old one."""
+        embed, view = self.table_message(live)
+        if not live.engine.in_hand:
+            embed, view = self.lobby_message(live)
+        await self._post_table_message(live, embed, view, interaction, frozenset())
+
+    # -- turn pings -----------------------------------------------------------------------------
+
+    async def _turn_targets(
+        self,
+        live: LiveTable,
+        interaction: discord.Interaction[PokerBot] | None,
+        new_hand: bool,
+    ) -> frozenset[str]:
+        """The players the action has just passed to, who want to be pinged (never the
+        player whose own action this is)."""
+        waiting = (
+            frozenset(d.player_id for d in live.engine.pending)
+            if live.engine.in_hand
+            else frozenset()
+        )
+        before = frozenset() if new_hand else live.turn
+        live.turn = waiting
+        fresh = waiting - before
+        if interaction is not None:
+            fresh -= {str(interaction.user.id)}
+        if not fresh:
+            return frozenset()
+        wanted = await self.preferences_of([int(pid) for pid in fresh])
+        return frozenset(pid for pid in fresh if wanted[int(pid)].notify)
+
+    def _ping_text(self, live: LiveTable, targets: frozenset[str]) -> str:
+        mentions = " ".join(f"<@{pid}>" for pid in sorted(targets))
+        view = live.engine.public_view()
+        where = f"hand #{view.hand_number}" + (f" · {view.street}" if view.street else "")
+        return f"🔔 {mentions}: your turn ({where})."
+
+    async def _ping(
+        self,
+        live: LiveTable,
+        targets: frozenset[str],
+        interaction: discord.Interaction[PokerBot] | None,
+    ) -> None:
+        """Replace the table's ping with one for ``targets`` (or just remove it when the
+        turn moved on to nobody new, or the hand is over)."""
+        old = live.ping
+        if not targets and (old is None or (old.players & live.turn and live.engine.in_hand)):
+            return
+        live.ping = None
+        if old is not None and not old.on_table:
+            await self._delete_ping(live, old)
+        if not targets:
+            return
+        content = self._ping_text(live, targets)
+        mentions = discord.AllowedMentions(
+            everyone=False, roles=False, users=[discord.Object(int(pid)) for pid in targets]
+        )
+        try:
+            if interaction is not None:
+                # A followup: not counted against the global rate limit, and deletable
+                # through the same webhook.
+                sent = await interaction.followup.send(
+                    content, allowed_mentions=mentions, wait=True
+                )
+                live.ping = Ping(sent.id, targets, MessageEditor.of(interaction))
+            else:
+                channel = self.bot.get_partial_messageable(live.channel_id)
+                message = await channel.send(content, allowed_mentions=mentions)
+                live.ping = Ping(message.id, targets)
+        except discord.HTTPException as exc:
+            log.warning("table %s: could not ping %s: %s", live.id, sorted(targets), exc)
+
+    async def _delete_ping(self, live: LiveTable, ping: Ping) -> None:
+        try:
+            editor = ping.editor
+            if editor is not None and not editor.is_expired():
+                with contextlib.suppress(discord.NotFound):
+                    await editor.delete(self.bot, ping.message_id)
+                return
+            channel = self.bot.get_partial_messageable(live.channel_id)
+            await channel.get_partial_message(ping.message_id).delete()
+        except discord.NotFound:
+            pass
+        except discord.HTTPException as exc:
+            log.warning("table %s: could not remove the old ping: %s", live.id, exc)
+
+    # -- the one live table message -------------------------------------------------------------
+
+    async def _retire(self, live: LiveTable, message_id: int, editor: MessageEditor | None) -> None:
+        """Turn an older table message into a one-line note without components, so only one
+        message in the channel ever carries the table's controls."""
+        embed, view = panels.moved_notice(live.engine.public_view().game)
+        try:
+            if editor is not None and not editor.is_expired():
+                with contextlib.suppress(discord.NotFound):
+                    await editor.edit(self.bot, message_id, embed=embed, view=view)
+                    return
+            channel = self.bot.get_partial_messageable(live.channel_id)
+            await channel.get_partial_message(message_id).edit(content=None, embed=embed, view=view)
+        except discord.NotFound:
+            pass
+        except discord.HTTPException as exc:
+            log.warning("table %s: could not retire message %s: %s", live.id, message_id, exc)
+
     async def _post_table_message(
         self,
         live: LiveTable,
         embed: discord.Embed,
         view: discord.ui.View,
         interaction: discord.Interaction[PokerBot] | None,
+        targets: frozenset[str] = frozenset(),
     ) -> None:
+        old_id, old_editor, old_ping = live.meta.message_id, live.editor, live.ping
+        pressed = interaction.message if interaction is not None else None
+        if pressed is not None and pressed.id == old_id:
+            old_id = None  # pressed on it: the press's own answer has already retired it
+        content = self._ping_text(live, targets) if targets else None
+        mentions = discord.AllowedMentions(
+            everyone=False, roles=False, users=[discord.Object(int(pid)) for pid in targets]
+        )
         message: discord.Message | None = None
         if interaction is not None:
             try:
-                message = await interaction.followup.send(embed=embed, view=view, wait=True)
+                message = await interaction.followup.send(
+                    content or discord.utils.MISSING,
+                    embed=embed,
+                    view=view,
+                    allowed_mentions=mentions,
+                    wait=True,
+                )
             except discord.HTTPException as exc:
                 # E.g. the interaction was answered too late (a busy bot): the hand is dealt
                 # and saved all the same, so post its table message in the channel instead.
@@ -131,12 +276,19 @@ class TablePresenter:
         try:
             if message is None:
                 channel = self.bot.get_partial_messageable(live.channel_id)
-                message = await channel.send(embed=embed, view=view)
+                message = await channel.send(
+                    content, embed=embed, view=view, allowed_mentions=mentions
+                )
             live.editor = None
         except discord.HTTPException as exc:
             log.warning("table %s: could not post the table message: %s", live.id, exc)
             return
         await self.bot.tables.set_message(live, message.id)
+        live.ping = Ping(message.id, targets, on_table=True) if targets else None
+        if old_ping is not None and not old_ping.on_table:
+            await self._delete_ping(live, old_ping)
+        if old_id is not None and old_id != message.id:
+            await self._retire(live, old_id, old_editor)
 
     async def edit_table_message(
         self,
@@ -155,7 +307,7 @@ class TablePresenter:
         try:
             if interaction is not None and on_table and not interaction.response.is_done():
                 try:
-                    await interaction.response.edit_message(embed=embed, view=view)
+                    await interaction.response.edit_message(content=None, embed=embed, view=view)
                     live.editor = MessageEditor.of(interaction)
                     return
                 except discord.NotFound:
@@ -169,25 +321,60 @@ class TablePresenter:
                     return
             if live.meta.message_id is not None:
                 channel = self.bot.get_partial_messageable(live.channel_id)
-                await channel.get_partial_message(live.meta.message_id).edit(embed=embed, view=view)
+                await channel.get_partial_message(live.meta.message_id).edit(
+                    content=None, embed=embed, view=view
+                )
         except discord.HTTPException as exc:
             log.warning("table %s: could not update the table message: %s", live.id, exc)
+
+    @staticmethod
+    def low_rule(live: LiveTable) -> render.LowRule | None:
+        """The engine's qualifier test for the low half, in a high-low game that has one."""
+        hand = live.engine.hand
+        rules = hand.rules if hand is not None else live.engine.config.rules()
+        if rules.split is not engine.Split.HIGH_LOW or rules.low_qualifier is None:
+            return None
+        qualifier = rules.low_qualifier
+        return lambda value: qualifies_low(value, qualifier)
+
+    def showdown_message(
+        self,
+        live: LiveTable,
+        result: engine.HandResult,
+        start_stacks: dict[str, int] | None = None,
+    ) -> tuple[discord.Embed, list[discord.File]]:
+        """The result of a hand: its embed, and one picture of every hand shown."""
+        low_rule = self.low_rule(live)
+        seat_order = [s.player_id for s in live.engine.seats if s is not None]
+        embed = render.showdown_embed(
+            result,
+            live.meta.names,
+            seat_order=seat_order,
+            start_stacks=start_stacks,
+            low_rule=low_rule,
+        )
+        files: list[discord.File] = []
+        rows = render.shown_rows(result, live.meta.names, low_rule)
+        if rows:
+            png = render_showdown(rows)
+            files.append(
+                discord.File(
+                    io.BytesIO(png),
+                    filename="showdown.png",
+                    description="Every hand shown, winners framed",
+                )
+            )
+            embed.set_image(url="attachment://showdown.png")
+        return embed, files
 
     async def _post_showdown(
         self,
         live: LiveTable,
         result: engine.HandResult,
         interaction: discord.Interaction[PokerBot] | None,
+        start_stacks: dict[str, int] | None = None,
     ) -> None:
-        embed = render.showdown_embed(result, live.meta.names)
-        files: list[discord.File] = []
-        rows = [shown.cards for shown in result.shown][:4]
-        if rows:
-            png = render_cards([card for row in rows[:1] for card in row])
-            files.append(
-                discord.File(io.BytesIO(png), filename="showdown.png", description="Winning cards")
-            )
-            embed.set_image(url="attachment://showdown.png")
+        embed, files = self.showdown_message(live, result, start_stacks)
         try:
             if interaction is not None:
                 await interaction.followup.send(embed=embed, files=files)

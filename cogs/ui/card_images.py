@@ -29,6 +29,12 @@ RED = (200, 30, 45)
 BLACK = (25, 25, 30)
 BACK = (40, 70, 160)
 GOLD = (214, 170, 40)
+# The four-colour deck: clubs and spades (and hearts and diamonds) no longer share a colour,
+# which tells them apart on a phone screen where the small suit shapes blur.
+BLUE = (30, 90, 200)
+CLUB_GREEN = (20, 130, 50)
+WHITE = (245, 245, 240)
+MUTED = (190, 205, 195)
 
 RGB = tuple[int, int, int]
 Draw = ImageDraw.ImageDraw
@@ -100,7 +106,20 @@ def _spade(d: Draw, cx: float, cy: float, s: float, fill: RGB) -> None:
 _SUIT_SHAPES = {"h": _heart, "d": _diamond, "c": _club, "s": _spade}
 
 
-def _draw_card(d: ImageDraw.ImageDraw, x: int, y: int, card: CardLike | None, wild: bool) -> None:
+def _suit_colour(suit: str, four_colour: bool) -> RGB:
+    if four_colour:
+        return {"h": RED, "d": BLUE, "c": CLUB_GREEN}.get(suit, BLACK)
+    return RED if suit in "hd" else BLACK
+
+
+def _draw_card(
+    d: ImageDraw.ImageDraw,
+    x: int,
+    y: int,
+    card: CardLike | None,
+    wild: bool,
+    four_colour: bool = False,
+) -> None:
     box = (x, y, x + CARD_W, y + CARD_H)
     if card is None:
         d.rounded_rectangle(box, RADIUS, fill=BACK, outline=EDGE, width=2)
@@ -117,7 +136,7 @@ def _draw_card(d: ImageDraw.ImageDraw, x: int, y: int, card: CardLike | None, wi
         )
         _star(d, x + CARD_W / 2, y + CARD_H / 2 + 24, 18, GOLD)
         return
-    colour = RED if card.suit in "hd" else BLACK
+    colour = _suit_colour(card.suit, four_colour)
     label = RANK_TEXT.get(card.rank, str(card.rank))
     d.text((x + 8, y + 6), label, font=_font(26), fill=colour)
     _SUIT_SHAPES[card.suit](d, x + 8 + 11, y + 48, 20, colour)
@@ -148,16 +167,16 @@ def _face(card: CardLike) -> _Face:
     return _Face(card.rank, card.suit, card.is_joker)
 
 
-@lru_cache(maxsize=256)
-def _tile(face: _Face | None, wild: bool) -> Image.Image:
+@lru_cache(maxsize=512)
+def _tile(face: _Face | None, wild: bool, four_colour: bool = False) -> Image.Image:
     """One card drawn on the felt, drawn once per face and reused (drawing costs ~1 ms)."""
     tile = Image.new("RGB", (CARD_W + 1, CARD_H + 1), FELT)
-    _draw_card(ImageDraw.Draw(tile), 0, 0, face, wild)
+    _draw_card(ImageDraw.Draw(tile), 0, 0, face, wild, four_colour)
     return tile
 
 
-@lru_cache(maxsize=1)
-def _palette() -> Image.Image:
+@lru_cache(maxsize=2)
+def _palette(four_colour: bool = False) -> Image.Image:
     """A 32-colour palette made once from every face, the back, the joker and a wild border,
     so each picture is mapped to it instead of being quantised on its own."""
     faces: list[tuple[_Face | None, bool]] = [
@@ -166,26 +185,28 @@ def _palette() -> Image.Image:
     faces += [(None, False), (_Face(0, "", True), False), (_Face(2, "h"), True)]
     sheet = Image.new("RGB", ((CARD_W + 1) * len(faces), CARD_H + 1), FELT)
     for i, (face, wild) in enumerate(faces):
-        sheet.paste(_tile(face, wild), (i * (CARD_W + 1), 0))
+        sheet.paste(_tile(face, wild, four_colour), (i * (CARD_W + 1), 0))
     return sheet.quantize(colors=32)
 
 
-@lru_cache(maxsize=256)
-def _mapped_tile(face: _Face | None, wild: bool) -> Image.Image:
+@lru_cache(maxsize=512)
+def _mapped_tile(face: _Face | None, wild: bool, four_colour: bool = False) -> Image.Image:
     """A tile already mapped to the shared palette, so a picture is only pasted, not mapped."""
-    return _tile(face, wild).quantize(palette=_palette(), dither=Image.Dither.NONE)
+    return _tile(face, wild, four_colour).quantize(
+        palette=_palette(four_colour), dither=Image.Dither.NONE
+    )
 
 
-@lru_cache(maxsize=1)
-def _palette_values() -> tuple[int, ...]:
+@lru_cache(maxsize=2)
+def _palette_values(four_colour: bool = False) -> tuple[int, ...]:
     """The shared palette as Pillow takes it, read once rather than for every picture."""
-    return tuple(_palette().getpalette() or ())
+    return tuple(_palette(four_colour).getpalette() or ())
 
 
-@lru_cache(maxsize=1)
-def _felt_index() -> int:
+@lru_cache(maxsize=2)
+def _felt_index(four_colour: bool = False) -> int:
     """The palette entry of the felt (a tile's bottom-right pixel lies outside its card)."""
-    index = _mapped_tile(None, False).getpixel((CARD_W, CARD_H))
+    index = _mapped_tile(None, False, four_colour).getpixel((CARD_W, CARD_H))
     assert isinstance(index, int)
     return index
 
@@ -194,6 +215,7 @@ def render_cards(
     cards: Sequence[CardLike | None],
     *,
     wild: frozenset[CardLike] | set[CardLike] = frozenset(),
+    four_colour: bool = False,
 ) -> bytes:
     """Return a PNG of ``cards`` side by side; ``None`` draws a face-down card.
 
@@ -205,12 +227,57 @@ def render_cards(
     count = max(1, len(cards))
     width = MARGIN * 2 + count * CARD_W + (count - 1) * GAP
     height = MARGIN * 2 + CARD_H
-    image = Image.new("P", (width, height), _felt_index())
-    image.putpalette(_palette_values())
+    image = Image.new("P", (width, height), _felt_index(four_colour))
+    image.putpalette(_palette_values(four_colour))
     for i, card in enumerate(cards):
         face = None if card is None else _face(card)
         is_wild = card is not None and card in wild
-        image.paste(_mapped_tile(face, is_wild), (MARGIN + i * (CARD_W + GAP), MARGIN))
+        image.paste(_mapped_tile(face, is_wild, four_colour), (MARGIN + i * (CARD_W + GAP), MARGIN))
     out = io.BytesIO()
     image.save(out, format="PNG", compress_level=3)
+    return out.getvalue()
+
+
+@dataclass(frozen=True)
+class ShownRow:
+    """One hand in a showdown picture: who, what it makes, and what it won (empty: nothing)."""
+
+    name: str
+    hand: str
+    cards: tuple[CardLike, ...]
+    won: str = ""
+
+
+ROW_TITLE = 52
+
+
+def render_showdown(rows: Sequence[ShownRow], *, four_colour: bool = False) -> bytes:
+    """Return a PNG with one row per hand shown, each under its player's name and hand name.
+
+    Winning rows are framed in gold with what they won; the picture grows by one row per hand
+    shown, so a three-way split shows all three hands (and a high-low split both halves).
+    """
+    count = max(1, max((len(row.cards) for row in rows), default=1))
+    width = MARGIN * 2 + count * CARD_W + (count - 1) * GAP
+    row_h = ROW_TITLE + CARD_H + MARGIN
+    height = MARGIN + max(1, len(rows)) * (row_h + MARGIN)
+    image = Image.new("RGB", (width, height), FELT)
+    d = ImageDraw.Draw(image)
+    for i, row in enumerate(rows):
+        top = MARGIN + i * (row_h + MARGIN)
+        winner = bool(row.won)
+        if winner:
+            d.rounded_rectangle(
+                (4, top - 6, width - 5, top + row_h - 2), RADIUS, outline=GOLD, width=4
+            )
+        d.text((MARGIN, top), row.name[:34], font=_font(22), fill=GOLD if winner else WHITE)
+        detail = row.hand + (f"  ·  {row.won}" if winner else "")
+        d.text((MARGIN, top + 26), detail[:60], font=_font(17), fill=WHITE if winner else MUTED)
+        for j, card in enumerate(row.cards):
+            image.paste(
+                _tile(_face(card), False, four_colour),
+                (MARGIN + j * (CARD_W + GAP), top + ROW_TITLE),
+            )
+    out = io.BytesIO()
+    image.save(out, format="PNG", optimize=False, compress_level=6)
     return out.getvalue()

@@ -66,7 +66,13 @@ class MessageEditor:
         :raises discord.HTTPException: e.g. NotFound once the message is gone.
         """
         webhook = discord.Webhook.partial(self.application_id, self.token, client=client)
-        await webhook.edit_message(message_id, embed=embed, view=view)
+        # content=None clears a turn ping carried by the message.
+        await webhook.edit_message(message_id, content=None, embed=embed, view=view)
+
+    async def delete(self, client: discord.Client, message_id: int) -> None:
+        """Delete one of the interaction's followups (a turn ping) through its webhook."""
+        webhook = discord.Webhook.partial(self.application_id, self.token, client=client)
+        await webhook.delete_message(message_id)
 
 
 class PokerButton(discord.ui.Button[Any]):

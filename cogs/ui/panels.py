@@ -42,6 +42,7 @@ __all__ = [
     "choice_made",
     "dealt_notice",
     "lobby_components",
+    "moved_notice",
     "private_panel",
     "settings_embed",
     "table_components",
@@ -136,8 +137,18 @@ def amount_modal(table_id: int, version: Version, legal: engine.BetOptions) -> A
 def dealt_notice(game: str, hand_number: int) -> tuple[discord.Embed, Components]:
     """What the lobby message becomes once its Deal button has dealt a hand."""
     embed = discord.Embed(
-        title=f"{game}: hand #{hand_number} dealt",
+        title=f"{game}: new hand dealt",
         description="The hand is being played in the message below.",
+        colour=kit.GREY,
+    )
+    return embed, Components()
+
+
+def moved_notice(game: str) -> tuple[discord.Embed, Components]:
+    """What an older table message becomes once a newer one carries the table's controls."""
+    embed = discord.Embed(
+        title=game,
+        description="The table has moved on: the live table is further down.",
         colour=kit.GREY,
     )
     return embed, Components()

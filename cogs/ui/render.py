@@ -7,12 +7,15 @@ text alone is complete for screen readers (pictures are an extra).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 import discord
 
-from cogs.kit import GOLD, GREEN, GREY, chips, when
-from engine import Card, HandResult, PrivateView, PublicView, SeatView, Variant
+from cogs.kit import GOLD, GREEN, GREY, chips, signed, when
+from cogs.ui.card_images import ShownRow
+from engine import Card, HandResult, HandValue, PrivateView, PublicView, SeatView, Variant
+from engine.cards import parse_card
+from engine.events import ShownHand
 
 __all__ = [
     "GOLD",
@@ -24,6 +27,7 @@ __all__ = [
     "pots_text",
     "private_embed",
     "showdown_embed",
+    "shown_rows",
     "table_embed",
     "variant_embed",
 ]
@@ -32,6 +36,20 @@ __all__ = [
 def cards_text(cards: Iterable[Card]) -> str:
     text = " ".join(card.display for card in cards)
     return text or "—"
+
+
+def wild_text(wild: str) -> str:
+    """The public view's wild cards (card codes) with suit symbols, like every other card."""
+    try:
+        return cards_text(parse_card(code) for code in wild.split())
+    except ValueError:
+        return wild
+
+
+def opening_text(requirement: str) -> str:
+    """``"A pair of jacks or better to open"`` -> ``"To open: a pair of jacks or better."``"""
+    what = requirement.removesuffix(" to open").strip()
+    return f"To open: {what[:1].lower()}{what[1:]}."
 
 
 def name_of(names: Mapping[str, str], player_id: str | None) -> str:
@@ -120,9 +138,9 @@ def table_embed(
     elif not playing:
         status.append("Between hands: sit down, stand up, or deal the next hand.")
     if view.opening_requirement and playing:
-        status.append(f"Opening needs {view.opening_requirement}.")
+        status.append(opening_text(view.opening_requirement))
     if view.wild:
-        status.append(f"Wild: {view.wild}")
+        status.append(f"Wild: {wild_text(view.wild)}")
     embed.description = "\n".join(status) or None
     seat_lines = [_seat_line(seat, names, view) for seat in view.seats]
     embed.add_field(name="Seats", value="\n".join(seat_lines) or "Nobody yet.", inline=False)
@@ -160,11 +178,12 @@ def private_embed(
     if private.high:
         embed.add_field(name="High", value=private.high)
     if private.low:
-        embed.add_field(name="Low", value=private.low)
+        low = private.low if private.low_qualifies else f"{private.low} (doesn't qualify)"
+        embed.add_field(name="Low", value=low)
     if view.board:
         embed.add_field(name="On the table", value=cards_text(view.board), inline=False)
     if view.wild:
-        embed.add_field(name="Wild", value=view.wild, inline=False)
+        embed.add_field(name="Wild", value=wild_text(view.wild), inline=False)
     if private.split_openers:
         embed.add_field(
             name="Openers kept aside", value=cards_text(private.split_openers), inline=False
@@ -174,22 +193,64 @@ def private_embed(
     return embed
 
 
-def showdown_embed(result: HandResult, names: Mapping[str, str]) -> discord.Embed:
-    """The end of a hand: hands shown, who won each pot, and the new stacks."""
+LowRule = Callable[[HandValue], bool]
+"""Whether a low value qualifies in a high-low game (from the engine's rules)."""
+
+
+def pot_label(index: int) -> str:
+    return "Main pot" if index == 0 else f"Side pot {index}"
+
+
+def hand_names(shown: ShownHand, low_rule: LowRule | None) -> str:
+    """The names of a shown hand: high and low, the low marked when it falls short."""
+    parts = []
+    if shown.high:
+        parts.append(f"High: {shown.high}" if low_rule is not None else shown.high)
+    if shown.low_value is not None:
+        low = shown.low_value.name
+        if low_rule is not None and not low_rule(shown.low_value):
+            low += " (doesn't qualify)"
+        parts.append(f"Low: {low}" if low_rule is not None else low)
+    return " / ".join(parts)
+
+
+def winnings(result: HandResult) -> dict[str, list[str]]:
+    """What each winner took, pot by pot (``"Main pot 40 (high)"``), by player id."""
+    won: dict[str, list[str]] = {}
+    for pot in result.pots:
+        for share in pot.shares:
+            half = "" if share.half == "all" else f" ({share.half})"
+            won.setdefault(share.player_id, []).append(
+                f"{pot_label(pot.index)} {chips(share.amount)}{half}"
+            )
+    return won
+
+
+def showdown_embed(
+    result: HandResult,
+    names: Mapping[str, str],
+    *,
+    seat_order: Sequence[str] = (),
+    start_stacks: Mapping[str, int] | None = None,
+    low_rule: LowRule | None = None,
+) -> discord.Embed:
+    """The end of a hand: hands shown, who won each pot, and the stacks in seat order with each
+    player's net for the hand. ``low_rule`` is given for high-low games with a qualifier."""
     embed = discord.Embed(title=f"{result.game} · hand #{result.hand_number} result", colour=GOLD)
+    won = winnings(result)
     lines = []
     for shown in result.shown:
-        names_of_hand = " / ".join(h for h in (shown.high, shown.low) if h)
         declared = f" (declared {shown.declared})" if shown.declared else ""
+        mark = "🏆 " if shown.player_id in won else ""
         lines.append(
-            f"**{name_of(names, shown.player_id)}**{declared}: {cards_text(shown.cards)}"
-            f" — {names_of_hand}"
+            f"{mark}**{name_of(names, shown.player_id)}**{declared}: {cards_text(shown.cards)}"
+            f" — {hand_names(shown, low_rule)}"
         )
     if lines:
         embed.add_field(name="Showdown", value="\n".join(lines)[:1024], inline=False)
     winners = []
     for pot in result.pots:
-        label = "Main pot" if pot.index == 0 else f"Side pot {pot.index}"
+        label = pot_label(pot.index)
         for share in pot.shares:
             how = f" with {share.hand}" if share.hand else ""
             half = "" if share.half == "all" else f" ({share.half})"
@@ -197,6 +258,14 @@ def showdown_embed(result: HandResult, names: Mapping[str, str]) -> discord.Embe
                 f"{label}{half}: **{name_of(names, share.player_id)}** wins "
                 f"{chips(share.amount)}{how}"
             )
+        lows_shown = [s for s in result.shown if s.low_value is not None]
+        if (
+            low_rule is not None
+            and pot.shares
+            and lows_shown
+            and all(share.half == "all" for share in pot.shares)
+        ):
+            winners.append(f"{label}: no qualifying low, so high takes the whole pot.")
     if winners:
         embed.add_field(name="Winners", value="\n".join(winners)[:1024], inline=False)
     for seat, cards in result.openers:
@@ -217,12 +286,34 @@ def showdown_embed(result: HandResult, names: Mapping[str, str]) -> discord.Embe
         embed.add_field(name="Carried to the next deal", value=chips(result.carried))
     if result.note:
         embed.add_field(name="Note", value=result.note[:1024], inline=False)
-    stacks = "\n".join(
-        f"{name_of(names, pid)}: {chips(stack)}" for pid, stack in result.final_stacks.items()
-    )
-    if stacks:
-        embed.add_field(name="Stacks", value=stacks[:1024], inline=False)
+    order = [pid for pid in seat_order if pid in result.final_stacks]
+    order += [pid for pid in result.final_stacks if pid not in order]
+    stack_lines = []
+    for pid in order:
+        stack = result.final_stacks[pid]
+        line = f"{name_of(names, pid)}: {chips(stack)}"
+        if start_stacks is not None and pid in start_stacks:
+            line += f" ({signed(stack - start_stacks[pid])})"
+        stack_lines.append(line)
+    if stack_lines:
+        embed.add_field(name="Stacks", value="\n".join(stack_lines)[:1024], inline=False)
     return embed
+
+
+def shown_rows(
+    result: HandResult, names: Mapping[str, str], low_rule: LowRule | None = None
+) -> list[ShownRow]:
+    """The rows of the showdown picture: every hand shown, winners with what they took."""
+    won = winnings(result)
+    return [
+        ShownRow(
+            name=name_of(names, shown.player_id),
+            hand=hand_names(shown, low_rule),
+            cards=shown.cards,
+            won="wins " + ", ".join(won[shown.player_id]) if shown.player_id in won else "",
+        )
+        for shown in result.shown
+    ]
 
 
 def variant_embed(variant: Variant) -> discord.Embed:
