@@ -568,7 +568,8 @@ class TableService:
         elif not dealt:
             await self._save(live)
         self._schedule(live)
-        return Outcome(new, result, changed, new_hand, notes)
+        starts = dict(info.start_stacks) if result is not None and info is not None else None
+        return Outcome(new, result, changed, new_hand, notes, start_stacks=starts)
 
     async def _finish_hand(
         self, live: LiveTable, info: HandInfo, result: HandResult | None
