@@ -31,6 +31,9 @@ GC_THRESHOLDS = (2000, 10, 100)
 """The garbage collector's thresholds once the bot is up (Python's defaults: 700, 10, 10)."""
 
 
+MISMATCH = "Those options don't match this command. Refresh Discord and try again."
+
+
 class PokerTree(app_commands.CommandTree["PokerBot"]):
     """The bot's one handler of app-command errors.
 
@@ -38,6 +41,17 @@ class PokerTree(app_commands.CommandTree["PokerBot"]):
     values) is answered ephemerally with its reason; anything else is a bug: logged with its
     traceback, and the user only hears that nothing was done.
     """
+
+    async def _call(self, interaction: discord.Interaction[PokerBot]) -> None:
+        # discord.py reads the options (a user id, a number...) before any error handler is
+        # in place: a forged value it cannot read would escape as a bare exception, unanswered.
+        try:
+            await super()._call(interaction)
+        except app_commands.AppCommandError:
+            raise
+        except (ValueError, TypeError, KeyError, AttributeError) as exc:
+            log.warning("refused a command whose options could not be read: %r", exc)
+            await kit.reply(interaction, MISMATCH)
 
     async def on_error(
         self, interaction: discord.Interaction[PokerBot], error: app_commands.AppCommandError
@@ -56,6 +70,10 @@ class PokerTree(app_commands.CommandTree["PokerBot"]):
                 reason = "That user is not a member of this server."
             else:
                 reason = f"{original.value!r} is not a valid value here."
+        elif isinstance(original, app_commands.CommandSignatureMismatch):
+            # A stale client or a forged request: options missing, unknown or of another type.
+            log.warning("refused /%s: its options do not match the command", original.command)
+            reason = MISMATCH
         elif isinstance(original, DataError):
             reason = f"That didn't work: {original}."
         else:

@@ -307,6 +307,46 @@ class Drivers:
             2, user, channel, data, timeout=timeout, raise_on_failure=raise_on_failure
         )
 
+    async def run_forged_command(
+        self: Emulator,
+        user: User,
+        channel: Channel,
+        command: str,
+        wire: Mapping[str, Any],
+        *,
+        timeout: float = DEFAULT_RESPONSE_TIMEOUT,
+        raise_on_failure: bool = True,
+    ) -> InteractionResult:
+        """Like :meth:`run_command`, as a modified client could send it: each option's value
+        in ``wire`` goes out exactly as given (any JSON value, out of range, of the wrong type)
+        under the type the command declares, and nothing is checked (unknown option names
+        included, declared as strings)."""
+        parts = command.split()
+        cmd = self._find_command(channel, parts[0])
+        declared: list[dict[str, Any]] = cmd.data.get("options") or []
+        wrappers: list[dict[str, Any]] = []
+        for part in parts[1:]:
+            sub = next((o for o in declared if o.get("name") == part), None)
+            if sub is None:
+                raise UserActionError(f"/{command}: no subcommand {part!r}")
+            wrappers.append({"name": part, "type": sub["type"]})
+            declared = sub.get("options") or []
+        types = {o["name"]: o["type"] for o in declared}
+        node: list[dict[str, Any]] = [
+            {"name": name, "type": types.get(name, STRING), "value": value}
+            for name, value in wire.items()
+        ]
+        for wrapper in reversed(wrappers):
+            node = [{**wrapper, "options": node}]
+        data: dict[str, Any] = {"id": str(cmd.id), "name": cmd.name, "type": 1}
+        if node:
+            data["options"] = node
+        if cmd.guild_id is not None:
+            data["guild_id"] = str(cmd.guild_id)
+        return await self._interact(
+            2, user, channel, data, timeout=timeout, raise_on_failure=raise_on_failure
+        )
+
     async def autocomplete(
         self: Emulator,
         user: User,
