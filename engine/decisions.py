@@ -152,6 +152,16 @@ class DrawOptions:
       (``None`` when there is no such count); ``condition`` says it in words.
     * ``extra``: cards received beyond the number discarded (four-before).
     * ``bosnian``: discarding four triggers the Bosnian exchange (a :class:`KeepOptions` choice).
+    * ``ace_above``: discarding more than this many needs a card of ``unlocks`` kept (the
+      player's aces and wild cards); ``None`` when no count needs one.
+
+    >>> from engine.cards import parse_cards
+    >>> hand = parse_cards("Kh Qd 7c 4s 2h")
+    >>> options = DrawOptions(hand, (0, 1, 2, 3, 4), ace_count=4, ace_above=3)
+    >>> options.most, options.refusal(hand[:4])
+    (3, 'you may discard 4 only when keeping an ace or a wild card')
+    >>> options.refusal(hand[:3]) is None
+    True
     """
 
     cards: tuple[Card, ...]
@@ -160,6 +170,27 @@ class DrawOptions:
     condition: str | None = None
     extra: int = 0
     bosnian: bool = False
+    ace_above: int | None = None
+    unlocks: tuple[Card, ...] = ()
+
+    @property
+    def most(self) -> int:
+        """The most cards this hand may discard (an ace count only with an ace to keep)."""
+        if self.ace_above is not None and not self.unlocks:
+            return max((c for c in self.counts if c <= self.ace_above), default=0)
+        return max(self.counts, default=0)
+
+    def refusal(self, discards: tuple[Card, ...] | list[Card]) -> str | None:
+        """Why discarding ``discards`` is refused, or None when it is legal (the cards are
+        taken to be the player's own, each once). The draw applies this same check."""
+        count = len(discards)
+        if count not in self.counts:
+            shown = ", ".join(str(c) for c in self.counts)
+            return f"you may discard {shown} cards, not {count}"
+        needs_unlock = self.ace_above is not None and count > self.ace_above
+        if needs_unlock and not any(card not in discards for card in self.unlocks):
+            return f"you may discard {count} only when keeping an ace or a wild card"
+        return None
 
 
 @fast_init

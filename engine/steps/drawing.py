@@ -217,9 +217,17 @@ class DrawRound(Runner):
         if self.offer is not None:
             _, up, _, _, _ = self.offer
             return (Decision(p.seat, p.pid, DecisionKind.KEEP, KeepOptions(up, tuple(p.cards))),)
+        return (Decision(p.seat, p.pid, _DRAW, self._options(p)),)
+
+    def _options(self, p: Player) -> DrawOptions:
         counts, ace_count = self.counts(p)
         step = self.step
         condition = None
+        ace_above = None
+        unlocks: tuple[Card, ...] = ()
+        if step.counts is None and max(counts, default=0) > self.limit.most:
+            ace_above = self.limit.most
+            unlocks = tuple(c for c in p.cards if self._ace_ok([c]))
         if ace_count is not None and step.counts is None:
             condition = self._condition
             if condition is None:
@@ -227,10 +235,16 @@ class DrawRound(Runner):
                     f"more than {self.limit.most} only when the cards you keep include an ace "
                     "or a wild card"
                 )
-        options = DrawOptions(
-            tuple(p.cards), counts, ace_count, condition, step.extra, step.bosnian
+        return DrawOptions(
+            tuple(p.cards),
+            counts,
+            ace_count,
+            condition,
+            step.extra,
+            step.bosnian,
+            ace_above,
+            unlocks,
         )
-        return (Decision(p.seat, p.pid, _DRAW, options),)
 
     def timeout_action(self, p: Player) -> Action:
         if self.offer is not None:
@@ -255,14 +269,10 @@ class DrawRound(Runner):
         count = len(cards)
         if count > 1 and len(set(cards)) != count:
             raise IllegalAction("a card is named twice")
-        counts, _ = self.counts(p)
-        if count not in counts:
-            shown = ", ".join(str(c) for c in counts)
-            raise IllegalAction(f"you may discard {shown} cards, not {count}")
+        reason = self._options(p).refusal(cards)
+        if reason is not None:
+            raise IllegalAction(reason)
         kept = [c for c in held if c not in cards]
-        limit = self.limit if self.step.counts is None else None
-        if limit is not None and count > limit.most and not self._ace_ok(kept):
-            raise IllegalAction(f"you may discard {count} only when keeping an ace or a wild card")
         self._draw(p, list(cards), kept)
 
     def _draw(self, p: Player, discarded: list[Card], kept: list[Card]) -> None:
