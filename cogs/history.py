@@ -7,10 +7,12 @@ Everything here reads what the table service stored (the data layer's ``hands`` 
   Previous/Next buttons (:mod:`cogs.ui.paginator`, page kind :data:`HAND_PAGES`). Each line:
   hand id, number at the table, game, pot, winners, when, and the start of the deck commitment.
 * ``/poker hand <id>``: a text replay of a FINISHED hand, answered ephemerally: the deal, every
-  action, the draws, the showdown, the pots and the final stacks, then the fairness data
-  (commitment, salt, reshuffle seed, deck order) and how to check it by hand. A hand still being
-  played is refused (its history, like its deck, opens when it ends), and so is a hand of
-  another server.
+  action, the draws, the showdown, the pots and the final stacks, then the fairness summary
+  (:func:`fairness_embed`). A hand still being played is refused (its history opens when it
+  ends), and so is a hand of another server.
+* ``/poker verify <id>``: the fairness summary alone, with the proof file
+  ``hand-<id>-proof.json`` (:class:`engine.commitment.DealProof`) that opens the leaves of the
+  cards the asker saw: those shown to everyone and, for a player of the hand, their own.
 * ``/poker hand <id> phh:true`` also attaches ``hand-<id>.phh``, the hand in pokerkit's PHH
   format (:mod:`engine.notation`: with PHH's variant code when it has one for the game, else
   with the game named in an extension field).
@@ -22,8 +24,8 @@ the cards shown at the showdown to everyone, burned cards to no one. A player wh
 dealt in sees only public information. The PHH export follows the same rule (other players'
 unshown cards are written ``??``).
 
-Note: the revealed deck order, which the commitment needs, determines every card dealt; the
-replay itself never prints another player's unshown cards.
+Hands dealt before the card-by-card commitment keep their old proof (the whole deck order, the
+seed and the salt, hashed together), checked as it always was: their deck is public already.
 """
 
 from __future__ import annotations
@@ -52,7 +54,14 @@ from data import Database, Hand, HandInProgress, HandSecrets, NotFound
 from data import Table as TableRow
 from engine import events as ev
 from engine.cards import Card
-from engine.commitment import DeckRecord
+from engine.commitment import (
+    DealCommitment,
+    DealProof,
+    DeckRecord,
+    cards_seen,
+    dealt_to,
+    seed_withheld,
+)
 from engine.notation import PhhHeader, PhhUnsupported, export_phh
 
 if TYPE_CHECKING:
@@ -425,8 +434,94 @@ def replay_lines(
     return _Replay(read_events(events), names, viewer_seat).lines()
 
 
-def fairness_embed(record: HandRecord) -> discord.Embed:
-    """The commitment, what it commits to, whether it matches, and how to check it by hand."""
+def deal_proof(record: HandRecord, viewer_seat: int | None) -> DealProof | None:
+    """The proof of the cards ``viewer_seat`` saw (``None``: what everyone saw), against the
+    commitment published when the hand was dealt; ``None`` for a hand of the old scheme.
+
+    :raises ValueError: when the stored deal record can't be read.
+    """
+    s = record.secrets
+    if not DealCommitment.is_encoded(s.deck):
+        return None
+    deal = DealCommitment.parse(s.deck, s.salt)
+    events = [e for e in read_events(record.events) if not isinstance(e, str)]
+    withheld = seed_withheld(events)
+    reshuffles = sum(isinstance(e, ev.Reshuffled) for e in events)
+    proof = deal.open(
+        record.hand.hand_id,
+        "everyone" if viewer_seat is None else f"seat {viewer_seat}",
+        cards_seen(events, viewer_seat) & set(deal.deck),
+        with_seed=reshuffles > 0 and not withheld,
+        dealt=dealt_to(deal.deck, events),
+    )
+    # Checked against the root the players saw, not one recomputed from what is stored now.
+    return dataclasses.replace(
+        proof, root=s.commitment, reshuffles=reshuffles, seed_withheld=withheld
+    )
+
+
+def fairness_embed(record: HandRecord, viewer_seat: int | None = None) -> discord.Embed:
+    """Whether the deal matches the commitment shown before the first action, what is opened
+    for ``viewer_seat`` and how to check it without the bot."""
+    try:
+        proof = deal_proof(record, viewer_seat)
+    except ValueError as exc:  # a record the bot does not write: it can't match
+        log.warning("hand %s: unreadable deal record: %s", record.hand.hand_id, exc)
+        return _mismatch(record, "the stored deal can't be read")
+    if proof is None:
+        return _old_fairness_embed(record)
+    problems = proof.problems()
+    # The bot holds the whole deck: it also checks the leaves nobody is shown.
+    if DealCommitment.parse(record.secrets.deck, record.secrets.salt).root() != proof.root:
+        problems.append("the stored deck and secret no longer give the commitment")
+    if problems:
+        return _mismatch(record, "; ".join(problems))
+    hand_id = record.hand.hand_id
+    cards = proof.cards()
+    listed = " · ".join(
+        f"{position}: {card.display}"
+        + (f" ({proof.dealt_to[position]})" if proof.dealt_to[position] else "")
+        for position, card in sorted(cards.items())
+    )
+    if proof.reshuffles == 0:
+        reshuffle = "No reshuffle."
+    elif proof.seed_withheld:
+        reshuffle = (
+            f"Reshuffled {_plural(proof.reshuffles, 'time')}; seed withheld: {proof.seed_withheld}."
+        )
+    else:
+        times = _plural(proof.reshuffles, "time")
+        reshuffle = f"Reshuffled {times}; reshuffle seed `{proof.seed()}` opened."
+    whose = "everyone" if viewer_seat is None else "you"
+    embed = discord.Embed(
+        title=f"Fair deal · hand {hand_id}: ✅ the deal matches its commitment",
+        colour=kit.GREEN,
+    )
+    embed.description = (
+        f"Commitment (Merkle root, shown when dealt): `{record.secrets.commitment}`\n"
+        f"Opened for {whose}: {_plural(len(cards), 'card')} of {proof.deck_size} "
+        f"(position: card, where it was dealt); no other card is revealed.\n{listed}\n"
+        f"{reshuffle}\n"
+        f"**Check it yourself**: `/poker verify hand:{hand_id}` attaches "
+        f"`hand-{hand_id}-proof.json`; `python3 tests/verify_deal.py` (or the few lines in the "
+        "README) checks each opened card against the commitment."
+    )[:DESCRIPTION_LIMIT]
+    return embed
+
+
+def _mismatch(record: HandRecord, reason: str) -> discord.Embed:
+    embed = discord.Embed(
+        title=f"Fair deal · hand {record.hand.hand_id}: ❌ the deal does NOT match",
+        colour=kit.RED,
+    )
+    embed.description = (f"Commitment (shown when dealt): `{record.secrets.commitment}`\n{reason}")[
+        :DESCRIPTION_LIMIT
+    ]
+    return embed
+
+
+def _old_fairness_embed(record: HandRecord) -> discord.Embed:
+    """A hand of the first scheme: one hash over the whole deck, which it reveals."""
     s = record.secrets
     try:
         deck_record = DeckRecord.parse(s.deck)
@@ -520,7 +615,7 @@ def replay_messages(record: HandRecord, viewer_seat: int | None) -> list[list[di
     note = record.result.get("note")
     if note:
         lines.append(f"Note: {note}")
-    proof = fairness_embed(record)
+    proof = fairness_embed(record, viewer_seat)
     messages = _pack(lines, title, proof)
     keep = len(lines)
     while len(messages) > MAX_MESSAGES and keep > 1:
@@ -689,6 +784,34 @@ async def send_hand(interaction: Interaction, hand_id: int, *, with_phh: bool) -
         )
 
 
+# ---------------------------------------------------------------------------------------------
+# /poker verify
+# ---------------------------------------------------------------------------------------------
+
+
+async def send_verify(interaction: Interaction, hand_id: int) -> None:
+    """``/poker verify``: the fairness summary for the asker (ephemeral) with the proof file of
+    the cards they may see (a hand of the old scheme has its whole deck in the summary)."""
+    record = await load_hand(interaction.client.db, hand_id, interaction.guild_id)
+    viewer = record.seat_of(interaction.user.id)
+    embed = fairness_embed(record, viewer)
+    try:
+        proof = deal_proof(record, viewer)
+    except ValueError:
+        proof = None  # the summary says the deal does not match
+    if proof is None:
+        await kit.reply(interaction, embed=embed)
+        return
+    file = discord.File(
+        io.BytesIO(proof.to_json().encode()),
+        filename=f"hand-{hand_id}-proof.json",
+        description=f"Hand {hand_id}: the opened leaves of its deal commitment",
+    )
+    await interaction.response.send_message(
+        embed=embed, file=file, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
+    )
+
+
 async def setup(bot: PokerBot) -> None:
     """Extension entry point: makes the history's paging buttons work as soon as the bot starts
     (also after a restart, before anyone has used ``/poker history``)."""
@@ -702,6 +825,7 @@ __all__ = [
     "HandRecord",
     "HistoryProblem",
     "PhhUnsupported",
+    "deal_proof",
     "fairness_embed",
     "history_line",
     "load_hand",
@@ -711,4 +835,5 @@ __all__ = [
     "replay_messages",
     "send_hand",
     "send_history",
+    "send_verify",
 ]

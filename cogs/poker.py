@@ -381,8 +381,7 @@ class Poker(commands.Cog):
     @app_commands.describe(hand="The hand id (from /poker history)")
     async def verify(self, interaction: Interaction, hand: int) -> None:
         hand = validation.check_id(hand, "A hand id")
-        record = await hand_history.load_hand(self.bot.db, hand, interaction.guild_id)
-        await kit.reply(interaction, embed=hand_history.fairness_embed(record))
+        await hand_history.send_verify(interaction, hand)
 
 
 async def setup(bot: PokerBot) -> None:

@@ -10,8 +10,8 @@ Legality has one source, the engine. Its refusals (:class:`engine.IllegalAction`
 
 Crash safety: the engine snapshot is saved in the same transaction as the chips it moves or
 with the hand's new events; :meth:`TableService.restore` rebuilds every open table from it.
-Fair shuffles: decks come from :mod:`secrets`, and the deck's commitment
-(:class:`engine.commitment.DeckRecord`) is shown before the first action (``/poker verify``).
+Fair shuffles: decks come from :mod:`secrets`, and the deal's commitment (the Merkle root of
+:class:`engine.commitment.DealCommitment`) is shown before the first action (``/poker verify``).
 """
 
 from __future__ import annotations
@@ -20,7 +20,6 @@ import asyncio
 import contextlib
 import json
 import logging
-import random
 import re
 import secrets
 import sqlite3
@@ -35,7 +34,7 @@ from cogs.errors import TableProblem
 from cogs.live_table import HandInfo, LiveTable, Meta, Outcome, Presenter, TableSettings
 from data import Database, DataError, HandEventIn, PlayerHandResult
 from engine import Action, HandResult, IllegalAction, Table, TableConfig, TableError
-from engine.commitment import DeckRecord
+from engine.commitment import DealCommitment
 
 log = logging.getLogger("poker.tables")
 
@@ -387,10 +386,10 @@ class TableService:
         if reason is not None:
             raise TableProblem(f"Can't deal yet: {reason}.")
         self._cancel_auto_deal(live)
-        # The hand's seed comes from secrets; so does the deck, except in dealer's choice, where
-        # the engine derives it from the seed once the game is known. Either way the
-        # commitment is published when the cards are dealt, before anyone acts.
-        rng = random.Random(secrets.randbits(62))
+        # Every draw comes from the operating system: the reshuffle seed may be revealed after
+        # the hand, and nothing else (in dealer's choice, the deck's own seed) may follow from
+        # it. The commitment is published when the cards are dealt, before anyone acts.
+        rng = secrets.SystemRandom()
         if live.engine.config.dealers_choice:
             events = live.engine.start_hand(rng)
         else:
@@ -405,9 +404,10 @@ class TableService:
         hand = live.engine.hand
         assert hand is not None
         setup = hand.setup
-        salt = secrets.token_hex(16)
-        record = DeckRecord(tuple(setup.deck), setup.seed)
-        commitment = record.commitment(salt)
+        # The secret derives every leaf's salt; it is stored in the salt column.
+        salt = secrets.token_hex(32)
+        record = DealCommitment(tuple(setup.deck), setup.seed, salt)
+        commitment = record.root()
         live.meta.hand = HandInfo(
             hand_id=0,
             commitment=commitment,

@@ -41,6 +41,7 @@ __all__ = [
     "node_hash",
     "root_from_path",
     "seed_withheld",
+    "stored_deck",
 ]
 
 
@@ -407,6 +408,19 @@ class DealCommitment:
     def is_encoded(text: str) -> bool:
         """Whether ``text`` is a record of this scheme rather than a :class:`DeckRecord`."""
         return text.startswith("{")
+
+
+def stored_deck(text: str) -> tuple[Card, ...]:
+    """The deck order (top card first) in a hand's stored record, of either scheme.
+
+    >>> stored_deck("As Kd|42") == stored_deck('{"v":2,"deck":"As Kd","seed":42}')
+    True
+
+    :raises ValueError: for a record neither scheme writes.
+    """
+    if DealCommitment.is_encoded(text):
+        return DealCommitment.parse(text, "0" * 32).deck
+    return DeckRecord.parse(text).deck
 
 
 # ---------------------------------------------------------------------------------------------

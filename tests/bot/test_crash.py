@@ -15,6 +15,7 @@ from typing import Any
 
 import engine
 from data import Database
+from engine.commitment import stored_deck
 from tests.bot.driver import find_table_message
 from tests.emulator import Emulator, World
 
@@ -150,7 +151,7 @@ async def _check_hand(db: Database, table: engine.Table) -> None:
     events = [json.loads(e.event_json) for e in await db.hand_events(hand.hand_id)]
     assert [e.seq for e in await db.hand_events(hand.hand_id)] == list(range(len(events)))
     secrets_ = await db.hand_secrets(hand.hand_id)
-    deck = secrets_.deck.rpartition("|")[0].split()
+    deck = [str(card) for card in stored_deck(secrets_.deck)]
     moved = _dealt_from_stub(events)
     assert len(moved) == len(set(moved)), "a card was dealt twice"
     assert moved == deck[: len(moved)], "the cards did not come off the committed deck in order"

@@ -8,7 +8,6 @@ gave when recorded. The PHH notation itself is tested in ``tests/engine/test_not
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 import sqlite3
@@ -25,7 +24,7 @@ from cogs import history
 from data.models import Hand, HandSecrets
 from data.models import Table as TableRow
 from engine.cards import parse_card
-from engine.commitment import DeckRecord
+from engine.commitment import DeckRecord, stored_deck
 from tests.bot.driver import create_table as _table
 from tests.bot.driver import current_table_message as _table_message
 from tests.emulator import Emulator, World
@@ -255,21 +254,26 @@ async def test_replay_shows_private_cards_only_to_their_owner_and_verifies(
     assert len(alice_thrown) == 2 and seats[str(bob.id)] not in shown
     assert set(shown) == {seats[str(alice.id)], seats[str(carol.id)]}
 
-    answers = {}
+    answers, proofs = {}, {}
     for user in (alice, bob, carol, dave):
         r = await emu.run_command(user, world.channel, "poker hand", {"hand": hand_id})
         assert r.type == 4 and r.ephemeral, r.content
         answers[user.username] = _replay_text(r)
         proof = _fairness(r)
         assert "✅" in proof["title"]
+        proofs[user.username] = str(proof["description"])
     # Bob sees his own folded cards; nobody else does (not even in a form like "Kd").
     _assert_cards_present(answers["bob"], bob_cards)
+    _assert_cards_present(proofs["bob"], bob_cards)
     for name in ("alice", "carol", "dave"):
         _assert_cards_absent(answers[name], bob_cards)
+        _assert_cards_absent(proofs[name], bob_cards)
     # Alice's discards are hers alone; the others only learn that she drew two.
     _assert_cards_present(answers["alice"], alice_thrown)
+    _assert_cards_present(proofs["alice"], alice_thrown)
     for name in ("bob", "carol", "dave"):
         _assert_cards_absent(answers[name], alice_thrown)
+        _assert_cards_absent(proofs[name], alice_thrown)
         assert "**Alice** draws 2" in answers[name]
     # The showdown is public: even Dave, who was not dealt in, sees both hands shown.
     for cards in shown.values():
@@ -278,18 +282,19 @@ async def test_replay_shows_private_cards_only_to_their_owner_and_verifies(
     assert "**Bob** (you) folds" in answers["bob"] and "**Bob** folds" in answers["alice"]
     assert "Final stacks" in answers["dave"] and "💰 Main pot" in answers["dave"]
 
-    # The fairness data is the stored secret, and hashes to the commitment.
+    # The fairness summary opens only what the viewer saw: Bob's folded cards are in no one
+    # else's proof, and the commitment is the one shown at the deal.
     secrets_ = await bot.db.hand_secrets(hand_id)
-    deck, _, seed = secrets_.deck.rpartition("|")
-    proof_text = proof["description"]
-    assert secrets_.commitment in proof_text and secrets_.salt in proof_text
-    assert deck in proof_text and f"`{seed}`" in proof_text
-    found = re.search(r"printf '%s' '([^']+)'", proof_text)
-    assert found is not None, proof_text
-    preimage = found[1]
-    assert hashlib.sha256(preimage.encode()).hexdigest() == secrets_.commitment
+    assert secrets_.commitment in proof["description"] and secrets_.salt not in proof["description"]
+    deck = [str(card) for card in stored_deck(secrets_.deck)]
     r = await emu.run_command(dave, world.channel, "poker verify", {"hand": hand_id})
     assert r.ephemeral and "✅" in r.embeds[0]["title"]
+    opened = json.loads(r.attachments[0].data)
+    leaves = " ".join(o["leaf"] for o in opened["openings"])
+    assert opened["root"] == secrets_.commitment and opened["viewer"] == "everyone"
+    for card in bob_cards + list(alice_thrown):
+        assert f"|{card}|" not in leaves
+    assert len(opened["openings"]) == sum(len(cards) for cards in shown.values())
 
     # A hand being played: no replay, no verification, for players and onlookers alike.
     playing = await _deal(emu, bot, world, alice)
@@ -302,11 +307,12 @@ async def test_replay_shows_private_cards_only_to_their_owner_and_verifies(
     r = await emu.run_command(dave, world.channel, "poker verify", {"hand": playing})
     assert "✅" in r.embeds[0]["title"]
 
-    # Tampering, as someone with the database file would: a swapped card, then a new salt.
-    cards = deck.split()
+    # Tampering, as someone with the database file would: a swapped card, then a new secret.
+    cards = list(deck)
     cards[0], cards[1] = cards[1], cards[0]
-    _tamper(db_path, hand_id, "deck", f"{' '.join(cards)}|{seed}")
-    _tamper(db_path, playing, "salt", "00" * 16)
+    record = json.loads(secrets_.deck)
+    _tamper(db_path, hand_id, "deck", json.dumps({**record, "deck": " ".join(cards)}))
+    _tamper(db_path, playing, "salt", "00" * 32)
     for tampered in (hand_id, playing):
         r = await emu.run_command(dave, world.channel, "poker verify", {"hand": tampered})
         assert r.ephemeral and "❌" in r.embeds[0]["title"], r.embeds
