@@ -109,6 +109,8 @@ class Outcome:
     notes: tuple[str, ...] = ()
     # Each dealt-in player's stack when the hand began (with a result: the nets it shows).
     start_stacks: dict[str, int] | None = None
+    # The table closed as the hand ended (/poker end during it): what each player was paid.
+    ended: dict[int, int] | None = None
 
 
 class Presenter(Protocol):

@@ -250,17 +250,13 @@ class Poker(commands.Cog):
         perms = interaction.permissions
         if interaction.user.id != live.creator_id and not perms.manage_guild:
             raise TableProblem("Only the table's creator or a server manager can end it.")
+        if await self.tables.end_after_hand(live, interaction.user.id):
+            await interaction.response.send_message(
+                "A hand is being played: the table will close as soon as it is over."
+            )
+            return
         payouts = await self.tables.end(live)
-        lines = [
-            f"{live.meta.names.get(str(uid), str(uid))}: {amount:,}"
-            for uid, amount in payouts.items()
-        ]
-        embed = discord.Embed(
-            title="Table closed",
-            description="\n".join(lines) or "Nobody was seated.",
-            colour=kit.GREY,
-        )
-        await interaction.response.send_message(embed=embed)
+        await interaction.response.send_message(embed=panels.closed_embed(live.meta.names, payouts))
 
     @poker.command(name="sitout", description="Sit out from the next hand (keep your seat).")
     async def sitout(self, interaction: Interaction) -> None:
@@ -382,6 +378,57 @@ class Poker(commands.Cog):
     async def verify(self, interaction: Interaction, hand: int) -> None:
         hand = validation.check_id(hand, "A hand id")
         await hand_history.send_verify(interaction, hand)
+
+    @poker.command(name="table", description="Post this channel's table again at the bottom.")
+    async def table(self, interaction: Interaction) -> None:
+        live = self._table_here(interaction)
+        await interaction.response.send_message("The table is below.", ephemeral=True)
+        await self.presenter.repost(live, interaction)
+
+    @poker.command(name="rebuy", description="Add chips to your stack between hands.")
+    @app_commands.describe(amount="Chips to add (default: up to the table's smallest buy-in)")
+    async def rebuy(
+        self,
+        interaction: Interaction,
+        amount: app_commands.Range[int, 1, 100_000_000] | None = None,
+    ) -> None:
+        live = self._table_here(interaction)
+        added = await self.tables.rebuy(live, interaction.user.id, amount)
+        stack = live.engine.stack(str(interaction.user.id))
+        await kit.reply(interaction, f"You add {added:,} chips: your stack is {stack:,}.")
+        if not live.engine.in_hand:
+            await self.presenter.refresh(live)
+
+    @poker.command(name="notify", description="Be pinged when it's your turn (every table).")
+    @app_commands.describe(setting="on (the default) or off")
+    @app_commands.choices(
+        setting=[
+            app_commands.Choice(name="on", value="on"),
+            app_commands.Choice(name="off", value="off"),
+        ]
+    )
+    async def notify(self, interaction: Interaction, setting: str) -> None:
+        on = setting == "on"
+        prefs = await self.bot.db.set_preferences(interaction.user.id, notify=on)
+        self.presenter.remember_preferences(interaction.user.id, prefs)
+        await kit.reply(
+            interaction,
+            "I'll ping you when it's your turn." if on else "No more turn pings for you.",
+        )
+
+    @poker.command(name="deck", description="Card pictures with two or four suit colours.")
+    @app_commands.describe(colours="four: clubs green and diamonds blue, easier on a phone")
+    @app_commands.choices(
+        colours=[
+            app_commands.Choice(name="two", value="two"),
+            app_commands.Choice(name="four", value="four"),
+        ]
+    )
+    async def deck(self, interaction: Interaction, colours: str) -> None:
+        four = colours == "four"
+        prefs = await self.bot.db.set_preferences(interaction.user.id, four_colour=four)
+        self.presenter.remember_preferences(interaction.user.id, prefs)
+        await kit.reply(interaction, f"Your card pictures now use {colours} suit colours.")
 
 
 async def setup(bot: PokerBot) -> None:

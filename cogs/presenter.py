@@ -116,6 +116,12 @@ class TablePresenter:
     ) -> None:
         """Show what changed: the table message, the showdown, fresh private cards by DM."""
         embed, view = self.table_message(live)
+        if outcome.ended is not None:
+            # /poker end during the hand: the table message becomes the closing note.
+            embed, view = (
+                panels.closed_embed(live.meta.names, outcome.ended, after_hand=True),
+                Components(),
+            )
         targets = await self._turn_targets(live, interaction, outcome.new_hand)
         if outcome.new_hand:
             # The first ping of a hand rides on the new table message: no extra call.
@@ -385,14 +391,29 @@ class TablePresenter:
             log.warning("table %s: could not post the showdown: %s", live.id, exc)
 
     async def _send_private(self, live: LiveTable, player_ids: tuple[str, ...]) -> None:
-        """DM each player whose cards changed. A closed DM is noted on the table once."""
+        """Bring each player's DM of the hand up to date: sent at the deal, edited as the
+        cards change (one DM per player per hand). A closed DM is noted on the table once and
+        not tried again at this table."""
+        await self.preferences_of([int(pid) for pid in player_ids])
+        hand_number = live.engine.hand_number
         for pid in player_ids:
+            if pid in live.meta.dm_closed:
+                continue
             user_id = int(pid)
             try:
                 embed, file = self.private_message(live, user_id)
             except engine.TableError:
                 continue  # no longer seated (left during the hand)
             try:
+                sent = live.dm_messages.get(pid)
+                if sent is not None and sent[0] == hand_number:
+                    dm = self.bot.get_partial_messageable(sent[1], type=discord.ChannelType.private)
+                    attachments = [file] if file is not None else []
+                    with contextlib.suppress(discord.NotFound):
+                        await dm.get_partial_message(sent[2]).edit(
+                            embed=embed, attachments=attachments
+                        )
+                        continue
                 channel_id = self.dm_channels.get(user_id)
                 if channel_id is None:
                     data = await self.bot.http.start_private_message(user_id)
@@ -400,9 +421,10 @@ class TablePresenter:
                     self.dm_channels[user_id] = channel_id
                 dm = self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
                 if file is not None:
-                    await dm.send(embed=embed, file=file)
+                    message = await dm.send(embed=embed, file=file)
                 else:
-                    await dm.send(embed=embed)
+                    message = await dm.send(embed=embed)
+                live.dm_messages[pid] = (hand_number, channel_id, message.id)
             except discord.Forbidden:
                 if await self.bot.tables.note_dm_closed(live, pid):
                     await self.refresh(live)

@@ -314,14 +314,23 @@ class TableControls(commands.Cog):
             outcome = await self.tables.act(live, user_id, engine.ChooseGame(slug, mods))
             chose = f"You chose {game_name(engine.get_variant(slug).name, mods)}."
             await interaction.response.edit_message(embed=panels.choice_made(chose), view=None)
-            await self.presenter.present(live, outcome, None)
+            await self.presenter.present(live, outcome, interaction)
             return
         action, done = self._panel_action(live, decision, button)
         outcome = await self.tables.act(live, user_id, action)
+        if interaction.message is not None and interaction.message.id == live.meta.message_id:
+            # "Stand pat" on the table message itself: the answer redraws the table.
+            await self.presenter.present(live, outcome, interaction)
+            return
+        if isinstance(action, engine.Discard) and live.seated(user_id) and live.engine.in_hand:
+            # The new cards at once, in the answer to the draw (the DM follows).
+            cards = live.engine.private_view(str(user_id)).cards
+            done += f" Your cards: **{render.cards_text(cards)}**"
         # Answered too late (a busy bot): the choice is made all the same; show the table.
         with contextlib.suppress(discord.NotFound):
             await interaction.response.edit_message(embed=panels.choice_made(done), view=None)
-        await self.presenter.present(live, outcome, None)
+        # The interaction's followups carry the next player's ping and any showdown.
+        await self.presenter.present(live, outcome, interaction)
 
     @staticmethod
     def _panel_action(

@@ -231,32 +231,53 @@ class TableService:
             if live.engine.in_hand:
                 # The engine would refuse too; this says what to do about it.
                 raise TableProblem("A hand is in progress: end the table when it is over.")
-            try:
-                # The engine's one rule: stacks, leavers' payouts and the carried pot (shared
-                # from the dealer's left).
-                closing = live.engine.close()
-            except TableError as exc:
-                await self._reload(live)
-                raise refusal(exc) from exc
-            payouts: dict[int, int] = {}
-            # Stacks of players who left in a hand whose bankroll payout is still to be made.
-            for pid, amount in [*closing.items(), *live.meta.owed.items()]:
-                payouts[int(pid)] = payouts.get(int(pid), 0) + amount
-            live.meta.owed = {}
-            try:
-                await self.db.close_table(live.id, payouts, state_json=live.state_json())
-            except Exception:
-                await self._reload(live)
-                raise
-            live.closed = True
-            self._cancel_timers(live)
-            self.tables.pop(live.id, None)
-            self.by_channel.pop(live.channel_id, None)
-            return payouts
+            return await self._end_locked(live)
+
+    async def end_after_hand(self, live: LiveTable, user_id: int) -> bool:
+        """Remember that the table is to close once the hand in progress is over. Returns
+        False when no hand is in progress (the caller ends it now)."""
+        async with live.lock:
+            if not live.engine.in_hand:
+                return False
+            live.meta.end_requested = user_id
+            await self._save(live)
+            return True
+
+    async def _end_locked(self, live: LiveTable) -> dict[int, int]:
+        """Close the table now (under its lock, between hands): see :meth:`end`."""
+        try:
+            # The engine's one rule: stacks, leavers' payouts and the carried pot (shared
+            # from the dealer's left).
+            closing = live.engine.close()
+        except TableError as exc:
+            await self._reload(live)
+            raise refusal(exc) from exc
+        payouts: dict[int, int] = {}
+        # Stacks of players who left in a hand whose bankroll payout is still to be made.
+        for pid, amount in [*closing.items(), *live.meta.owed.items()]:
+            payouts[int(pid)] = payouts.get(int(pid), 0) + amount
+        live.meta.owed = {}
+        try:
+            await self.db.close_table(live.id, payouts, state_json=live.state_json())
+        except Exception:
+            await self._reload(live)
+            raise
+        live.closed = True
+        self._cancel_timers(live)
+        self.tables.pop(live.id, None)
+        self.by_channel.pop(live.channel_id, None)
+        return payouts
 
     # -- seats --------------------------------------------------------------------------------
 
-    async def join(self, live: LiveTable, user_id: int, name: str, buy_in: int | None) -> int:
+    async def join(
+        self,
+        live: LiveTable,
+        user_id: int,
+        name: str,
+        buy_in: int | None,
+        seat_choice: int | None = None,
+    ) -> int:
         settings = live.settings
         amount = settings.min_buy_in if buy_in is None else buy_in
         if not settings.min_buy_in <= amount <= settings.max_buy_in:
@@ -265,7 +286,7 @@ class TableService:
             )
         async with live.lock:
             try:
-                seat = live.engine.sit(str(user_id), amount)
+                seat = live.engine.sit(str(user_id), amount, seat_choice)
             except REFUSED as exc:
                 raise refusal(exc, user_id) from exc
             live.meta.names[str(user_id)] = name
@@ -287,6 +308,52 @@ class TableService:
                 raise refusal(exc, user_id) from exc
             self._mark_saved(live)
             return seat
+
+    async def rebuy(self, live: LiveTable, user_id: int, amount: int | None) -> int:
+        """Add chips from the bankroll to a seated player's stack between hands, keeping the
+        stack within the table's largest buy-in (default: up to the smallest one). Returns the
+        chips added."""
+        settings = live.settings
+        async with live.lock:
+            pid = str(user_id)
+            if not live.seated(user_id):
+                raise TableProblem("You are not seated at this table: sit down first.")
+            stack = live.engine.stack(pid)
+            room = settings.max_buy_in - stack
+            if room <= 0:
+                raise TableProblem(
+                    f"Your stack is already at the largest buy-in ({settings.max_buy_in:,})."
+                )
+            if amount is None:
+                amount = settings.min_buy_in - stack
+                if amount <= 0:
+                    raise TableProblem(
+                        f"You have {stack:,} chips, at least the smallest buy-in: "
+                        f"give an amount, up to {room:,}."
+                    )
+            if not 0 < amount <= room:
+                raise TableProblem(f"You can add 1 to {room:,} chips here.")
+            try:
+                live.engine.add_chips(pid, amount)
+            except REFUSED as exc:
+                raise refusal(exc, user_id) from exc
+            try:
+                await self.db.buy_in(
+                    live.guild_id,
+                    user_id,
+                    live.id,
+                    amount,
+                    live.state_json(),
+                    live.engine.chips(),
+                    live.seat_stacks(),
+                    new_events=self._new_events(live),
+                )
+            except REFUSED as exc:
+                await self._reload(live)
+                raise refusal(exc, user_id) from exc
+            self._mark_saved(live)
+            self._schedule(live)
+            return amount
 
     async def leave(self, live: LiveTable, user_id: int) -> int | None:
         """Stand up: the stack goes back to the bankroll now, or when the current hand ends.
@@ -479,7 +546,9 @@ class TableService:
                         live.engine.sit_out(pid)
                     note += " Timed out twice running: sitting out from the next hand."
                 notes.append(note)
-            live.meta.notes.extend(notes)
+            # The latest timeouts replace the earlier ones: the table shows what just happened.
+            kept = [note for note in live.meta.notes if not note.startswith("⏱")]
+            live.meta.notes = kept + notes
             outcome = await self._after_change(live, start, notes=tuple(notes))
         await self._present(live, outcome)
 
@@ -567,9 +636,12 @@ class TableService:
                 return Outcome((), None, changed, new_hand, (*notes, *live.meta.notes))
         elif not dealt:
             await self._save(live)
+        ended: dict[int, int] | None = None
+        if info is not None and not live.engine.in_hand and live.meta.end_requested is not None:
+            ended = await self._end_locked(live)  # /poker end was asked during the hand
         self._schedule(live)
         starts = dict(info.start_stacks) if result is not None and info is not None else None
-        return Outcome(new, result, changed, new_hand, notes, start_stacks=starts)
+        return Outcome(new, result, changed, new_hand, notes, start_stacks=starts, ended=ended)
 
     async def _finish_hand(
         self, live: LiveTable, info: HandInfo, result: HandResult | None

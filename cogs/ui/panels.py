@@ -40,6 +40,7 @@ __all__ = [
     "WILD_PREFIXES",
     "amount_modal",
     "choice_made",
+    "closed_embed",
     "dealt_notice",
     "lobby_components",
     "moved_notice",
@@ -109,14 +110,21 @@ def table_components(
                 button("to", label, discord.ButtonStyle.success, 0, legal.min_to)
             else:
                 button("amount", f"{word}…", discord.ButtonStyle.success, 0)
+                all_in = legal.all_in_to if legal.can_all_in else None
                 for name, amount in legal.quick_amounts()[:4]:
-                    button("to", f"{name} {kit.chips(amount)}", secondary, 1, amount)
+                    if amount != all_in:  # the All-in button already offers it
+                        button("to", f"{name} {kit.chips(amount)}", secondary, 1, amount)
         if legal.can_all_in and not legal.fixed_limit:
             button("allin", f"All-in {kit.chips(legal.all_in_to)}", discord.ButtonStyle.danger, 0)
     else:
-        for kind in {d.kind for d in pending}:
+        for kind in sorted({d.kind for d in pending}, key=lambda k: k.value):
             if kind in PRIVATE_LABELS:
                 button("private", PRIVATE_LABELS[kind], discord.ButtonStyle.primary, 0)
+        draw = next((d for d in pending if d.kind is engine.DecisionKind.DRAW), None)
+        if draw is not None:
+            # The usual choice in one click, for the player to act (the router checks who).
+            stand = PanelButton(table_id, version.hand, "draw").encode()
+            ui.add_item(PokerButton(stand, "Stand pat", discord.ButtonStyle.secondary, row=0))
     ui.add_item(PokerButton(LobbyButton(table_id, "hand").encode(), "My hand", row=2))
     return ui
 
@@ -142,6 +150,23 @@ def dealt_notice(game: str, hand_number: int) -> tuple[discord.Embed, Components
         colour=kit.GREY,
     )
     return embed, Components()
+
+
+def closed_embed(
+    names: dict[str, str], payouts: dict[int, int], *, after_hand: bool = False
+) -> discord.Embed:
+    """The table's last word: what each player took back to their bankroll."""
+    lines = [
+        f"{names.get(str(uid), str(uid))}: {kit.chips(amount)}" for uid, amount in payouts.items()
+    ]
+    embed = discord.Embed(
+        title="Table closed",
+        description="\n".join(lines) or "Nobody was seated.",
+        colour=kit.GREY,
+    )
+    if after_hand:
+        embed.set_footer(text="Closed as asked with /poker end, once the hand was over.")
+    return embed
 
 
 def moved_notice(game: str) -> tuple[discord.Embed, Components]:
@@ -199,26 +224,41 @@ def private_panel(
     hand_text = render.cards_text(cards)
     chosen_text = render.cards_text(cards[i] for i in chosen if i < len(cards))
     if isinstance(legal, engine.DrawOptions):
-        most = max(legal.counts)
+        most = min(legal.most, len(cards))
+        allowed = [c for c in legal.counts if c <= most]
+        picked = tuple(cards[i] for i in chosen if i < len(cards))
+        problem = legal.refusal(picked)
         embed.title = "Draw: choose the cards to throw away"
-        embed.description = (
-            f"Your hand: **{hand_text}**\n"
-            f"You may discard {', '.join(str(c) for c in legal.counts)} cards."
-            + (f"\n{legal.condition}" if legal.condition else "")
-            + f"\nChosen: {chosen_text}"
-        )
+        lines = [
+            f"Your hand: **{hand_text}**",
+            f"You may discard {_counts_text(allowed)}."
+            + (
+                f" ({legal.condition})" if legal.condition and most > (legal.ace_above or 0) else ""
+            ),
+            f"Chosen: {chosen_text}",
+        ]
+        if problem is not None:
+            lines.append(f"⚠️ {problem[:1].upper()}{problem[1:]}.")
+        embed.description = "\n".join(lines)
         if most:
             ui.add_item(
                 PokerSelect(
                     select_id("draw"),
                     options(chosen),
-                    placeholder="Cards to discard",
+                    placeholder=f"Cards to discard (up to {most})",
                     min_values=0,
-                    max_values=min(most, len(cards)),
+                    max_values=most,
                 )
             )
         label = f"Discard {len(chosen)}" if chosen else "Stand pat"
-        ui.add_item(PokerButton(button_id("draw", chosen), label, discord.ButtonStyle.success))
+        ui.add_item(
+            PokerButton(
+                button_id("draw", chosen),
+                label,
+                discord.ButtonStyle.success,
+                disabled=problem is not None,
+            )
+        )
     elif isinstance(legal, engine.PassOptions):
         embed.title = f"Pass {legal.count} cards {legal.direction}"
         embed.description = f"Your hand: **{hand_text}**\nChosen: {chosen_text}"
@@ -231,10 +271,17 @@ def private_panel(
                 max_values=legal.count,
             )
         )
-        if len(chosen) == legal.count:
-            ui.add_item(
-                PokerButton(button_id("pass", chosen), "Confirm", discord.ButtonStyle.success)
+        ready = len(chosen) == legal.count
+        if not ready:
+            embed.description += f"\nChoose exactly {legal.count} cards to pass."
+        ui.add_item(
+            PokerButton(
+                button_id("pass", chosen),
+                "Confirm",
+                discord.ButtonStyle.success,
+                disabled=not ready,
             )
+        )
     elif isinstance(legal, engine.ArrangeOptions):
         embed.title = "Arrange the order your cards will be turned up"
         embed.description = f"Your hand: **{hand_text}**\nOrder so far: {chosen_text}"
@@ -276,6 +323,14 @@ def private_panel(
     else:
         embed.title = "Nothing to choose right now"
     return embed, ui
+
+
+def _counts_text(counts: Sequence[int]) -> str:
+    """``[0, 1, 2, 3]`` -> ``"up to 3 cards"``; ``[0, 2]`` -> ``"0 or 2 cards"``."""
+    top = max(counts, default=0)
+    if list(counts) == list(range(top + 1)):
+        return f"up to {top} card{'s' if top != 1 else ''}" if top else "no cards (stand pat)"
+    return " or ".join(str(c) for c in counts) + " cards"
 
 
 def _choose_panel(
