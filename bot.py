@@ -5,6 +5,8 @@ from __future__ import annotations
 import logging
 import sys
 
+import aiohttp
+import discord
 from dotenv import load_dotenv
 
 from cogs.app import create_bot
@@ -23,9 +25,33 @@ def main() -> int:
         level=settings.log_level,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
+    # The bot never joins a voice channel: discord.py's warnings about missing voice
+    # libraries would only worry whoever reads the log.
+    discord.VoiceClient.warn_nacl = False
+    discord.VoiceClient.warn_dave = False
     apply_endpoints(settings)
     bot = create_bot(settings)
-    bot.run(settings.token, log_handler=None)
+    try:
+        bot.run(settings.token, log_handler=None)
+    except discord.LoginFailure:
+        print(
+            "Cannot start: Discord refused the token. Check DISCORD_TOKEN "
+            "(Developer Portal > your application > Bot > Reset Token).",
+            file=sys.stderr,
+        )
+        return 3
+    except (aiohttp.ClientConnectionError, OSError, TimeoutError) as exc:
+        print(
+            f"Cannot start: Discord can't be reached ({exc or type(exc).__name__}).",
+            file=sys.stderr,
+        )
+        return 4
+    except discord.PrivilegedIntentsRequired:
+        print(
+            "Cannot start: the bot asks for an intent that is not enabled in the Developer Portal.",
+            file=sys.stderr,
+        )
+        return 5
     return 0
 
 
