@@ -251,6 +251,15 @@ class ShownRow:
 ROW_TITLE = 52
 
 
+def _fit(d: Draw, text: str, font: ImageFont.FreeTypeFont | ImageFont.ImageFont, room: int) -> str:
+    """``text``, shortened with an ellipsis until it fits ``room`` pixels."""
+    if d.textlength(text, font=font) <= room:
+        return text
+    while text and d.textlength(text + "…", font=font) > room:
+        text = text[:-1]
+    return text.rstrip() + "…"
+
+
 def render_showdown(rows: Sequence[ShownRow], *, four_colour: bool = False) -> bytes:
     """Return a PNG with one row per hand shown, each under its player's name and hand name.
 
@@ -270,9 +279,15 @@ def render_showdown(rows: Sequence[ShownRow], *, four_colour: bool = False) -> b
             d.rounded_rectangle(
                 (4, top - 6, width - 5, top + row_h - 2), RADIUS, outline=GOLD, width=4
             )
-        d.text((MARGIN, top), row.name[:34], font=_font(22), fill=GOLD if winner else WHITE)
-        detail = row.hand + (f"  ·  {row.won}" if winner else "")
-        d.text((MARGIN, top + 26), detail[:60], font=_font(17), fill=WHITE if winner else MUTED)
+        name_font, small = _font(22), _font(17)
+        name = _fit(d, row.name, name_font, (width - 2 * MARGIN) // 2)
+        d.text((MARGIN, top), name, font=name_font, fill=GOLD if winner else WHITE)
+        if winner:
+            room = width - 3 * MARGIN - int(d.textlength(name, font=name_font))
+            won = _fit(d, row.won, small, room)
+            d.text((width - MARGIN, top + 4), won, font=small, fill=GOLD, anchor="ra")
+        hand = _fit(d, row.hand, small, width - 2 * MARGIN)
+        d.text((MARGIN, top + 27), hand, font=small, fill=WHITE if winner else MUTED)
         for j, card in enumerate(row.cards):
             image.paste(
                 _tile(_face(card), False, four_colour),

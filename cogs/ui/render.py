@@ -207,10 +207,12 @@ def hand_names(shown: ShownHand, low_rule: LowRule | None) -> str:
     if shown.high:
         parts.append(f"High: {shown.high}" if low_rule is not None else shown.high)
     if shown.low_value is not None:
-        low = shown.low_value.name
-        if low_rule is not None and not low_rule(shown.low_value):
-            low += " (doesn't qualify)"
-        parts.append(f"Low: {low}" if low_rule is not None else low)
+        if low_rule is None:
+            parts.append(shown.low_value.name)
+        elif low_rule(shown.low_value):
+            parts.append(f"Low: {shown.low_value.name}")
+        else:
+            parts.append("no qualifying low")
     return " / ".join(parts)
 
 

@@ -1,0 +1,131 @@
+"""What players see at the end of a three-way high-low split: the showdown picture (every hand
+shown, labelled, winners framed) and the result embed, written as PNGs for a person to look at.
+
+The pictures go under pytest's temporary folder; copies go to /tmp/look/ when it can be written
+(for a reviewer to open).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import random
+import shutil
+from pathlib import Path
+
+from PIL import Image
+
+import engine
+from cogs.ui import render
+from cogs.ui.card_images import CARD_H, MARGIN, ROW_TITLE, render_cards, render_showdown
+from engine.scoring import qualifies_low
+
+NAMES = {"1": "Alice", "2": "Bob", "3": "Carol"}
+
+
+def _play(seed: int) -> tuple[engine.Table, engine.HandResult]:
+    """A California high-low hand: the first to act bets, everyone calls, nobody draws."""
+    table = engine.Table(engine.TableConfig("california-high-low"))
+    for pid in NAMES:
+        table.sit(pid, 200)
+    table.start_hand(random.Random(seed))
+    while table.in_hand:
+        decision = table.pending[0]
+        legal = decision.legal
+        action: engine.Action = engine.Timeout()
+        if isinstance(legal, engine.BetOptions):
+            if legal.to_call:
+                action = engine.Call()
+            elif legal.can_raise and legal.min_to is not None:
+                action = engine.Bet(legal.min_to)
+        try:
+            table.act(decision.seat, action)
+        except engine.IllegalAction:
+            table.act(decision.seat, engine.Timeout())
+    assert table.result is not None
+    return table, table.result
+
+
+def _three_way_split() -> tuple[engine.Table, engine.HandResult]:
+    for seed in range(2000):
+        table, result = _play(seed)
+        halves = {share.half for pot in result.pots for share in pot.shares}
+        winners = {share.player_id for pot in result.pots for share in pot.shares}
+        if len(result.shown) == 3 and {"high", "low"} <= halves and len(winners) == 2:
+            return table, result
+    raise AssertionError("no three-way split in 2000 deals")
+
+
+def _low_rule(table: engine.Table) -> render.LowRule:
+    assert table.hand is not None
+    qualifier = table.hand.rules.low_qualifier
+    assert qualifier is not None
+    return lambda value: qualifies_low(value, qualifier)
+
+
+def _save(tmp_path: Path, name: str, png: bytes) -> Path:
+    path = tmp_path / name
+    path.write_bytes(png)
+    look = Path("/tmp/look")
+    with contextlib.suppress(OSError):
+        look.mkdir(exist_ok=True)
+        shutil.copy(path, look / name)
+    return path
+
+
+def test_three_way_high_low_split_pictures(tmp_path: Path) -> None:
+    table, result = _three_way_split()
+    rule = _low_rule(table)
+    rows = render.shown_rows(result, NAMES, rule)
+    png = render_showdown(rows)
+    picture = Image.open(io.BytesIO(png))
+    # One labelled row per hand shown: the picture grows with the showdown.
+    assert picture.height == MARGIN + 3 * (ROW_TITLE + CARD_H + MARGIN + MARGIN)
+    assert [row.name for row in rows] == [NAMES[s.player_id] for s in result.shown]
+    winners = [row for row in rows if row.won]
+    assert len(winners) == 2 and any("high" in r.won for r in winners)
+    assert any("low" in r.won for r in winners)
+    _save(tmp_path, "showdown_high_low.png", png)
+    _save(tmp_path, "showdown_high_low_4colour.png", render_showdown(rows, four_colour=True))
+    cards = [card for row in rows for card in row.cards][:5]
+    _save(tmp_path, "hand_4colour.png", render_cards(cards, four_colour=True))
+
+    embed = render.showdown_embed(
+        result,
+        NAMES,
+        seat_order=["1", "2", "3"],
+        start_stacks={pid: 200 for pid in NAMES},
+        low_rule=rule,
+    )
+    fields = {f.name: f.value or "" for f in embed.fields}
+    assert "(high)" in fields["Winners"] and "(low)" in fields["Winners"]
+    stacks = fields["Stacks"].splitlines()
+    assert [line.split(":")[0] for line in stacks] == ["Alice", "Bob", "Carol"]
+    nets = sum(result.final_stacks[pid] - 200 for pid in NAMES)
+    assert nets == 0 and all("(" in line for line in stacks)
+    # The table after the hand, as text, for the record.
+    table_embed = render.table_embed(table.public_view(), NAMES)
+    text = "\n".join(
+        [embed.title or "", *(f"{f.name}: {f.value}" for f in embed.fields)]
+        + ["", table_embed.title or "", table_embed.description or ""]
+        + [f"{f.name}: {f.value}" for f in table_embed.fields]
+    )
+    (tmp_path / "result.txt").write_text(text)
+    with contextlib.suppress(OSError):
+        (Path("/tmp/look") / "result.txt").write_text(text)
+
+
+def test_a_low_that_misses_the_qualifier_is_not_named_as_a_winning_low() -> None:
+    for seed in range(3000):
+        table, result = _play(seed)
+        rule = _low_rule(table)
+        lows = [s for s in result.shown if s.low_value is not None]
+        if len(result.shown) >= 2 and lows and not any(rule(s.low_value) for s in lows):
+            break
+    else:
+        raise AssertionError("no deal without a qualifying low")
+    embed = render.showdown_embed(result, NAMES, low_rule=rule)
+    fields = {f.name: f.value or "" for f in embed.fields}
+    assert "no qualifying low, so high takes the whole pot" in fields["Winners"]
+    assert "no qualifying low" in fields["Showdown"]
+    assert "(low)" not in fields["Winners"]
