@@ -223,6 +223,8 @@ class TableControls(commands.Cog):
             action = engine.Call()
         elif button.verb == "allin":
             action = engine.AllIn()
+        elif button.verb == "pat":
+            action = engine.Discard(())  # the engine refuses it unless a draw is waiting
         else:
             assert button.amount is not None  # the codec pairs "to" with an amount
             action = self._bet(live, user_id, button.amount)
@@ -318,10 +320,6 @@ class TableControls(commands.Cog):
             return
         action, done = self._panel_action(live, decision, button)
         outcome = await self.tables.act(live, user_id, action)
-        if interaction.message is not None and interaction.message.id == live.meta.message_id:
-            # "Stand pat" on the table message itself: the answer redraws the table.
-            await self.presenter.present(live, outcome, interaction)
-            return
         if isinstance(action, engine.Discard) and live.seated(user_id) and live.engine.in_hand:
             # The new cards at once, in the answer to the draw (the DM follows).
             cards = live.engine.private_view(str(user_id)).cards

@@ -144,7 +144,7 @@ def _picks_text(picks: tuple[int, ...]) -> str:
 
 
 LobbyVerb: TypeAlias = Literal["sit", "stand", "deal", "settings", "hand", "rules"]
-TableVerb: TypeAlias = Literal["fold", "check", "call", "allin", "amount", "private", "to"]
+TableVerb: TypeAlias = Literal["fold", "check", "call", "allin", "amount", "private", "pat", "to"]
 PanelKind: TypeAlias = Literal["draw", "pass", "arrange", "declare", "keep", "choose"]
 SelectKind: TypeAlias = Literal["draw", "pass", "arrange", "cg", "cw", "cr"]
 
@@ -176,7 +176,8 @@ class LobbyButton:
 
 @dataclass(frozen=True, slots=True)
 class TableButton:
-    """``pk:t:{table}:{version}:{verb}``: a betting button, or the one opening a private panel.
+    """``pk:t:{table}:{version}:{verb}``: a betting button, the one opening a private panel, or
+    ``pat`` (stand pat without opening the draw panel).
 
     ``to`` carries its amount (``to40`` = bet or raise to 40).
     """
@@ -187,7 +188,7 @@ class TableButton:
     amount: int | None = None
 
     _PATTERN: ClassVar[re.Pattern[str]] = re.compile(
-        rf"pk:t:{_ID}:([0-9.]+):(fold|check|call|allin|amount|private|to([1-9][0-9]{{0,11}}))"
+        rf"pk:t:{_ID}:([0-9.]+):(fold|check|call|allin|amount|private|pat|to([1-9][0-9]{{0,11}}))"
     )
 
     def __post_init__(self) -> None:

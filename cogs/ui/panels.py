@@ -120,11 +120,9 @@ def table_components(
         for kind in sorted({d.kind for d in pending}, key=lambda k: k.value):
             if kind in PRIVATE_LABELS:
                 button("private", PRIVATE_LABELS[kind], discord.ButtonStyle.primary, 0)
-        draw = next((d for d in pending if d.kind is engine.DecisionKind.DRAW), None)
-        if draw is not None:
-            # The usual choice in one click, for the player to act (the router checks who).
-            stand = PanelButton(table_id, version.hand, "draw").encode()
-            ui.add_item(PokerButton(stand, "Stand pat", discord.ButtonStyle.secondary, row=0))
+        if any(d.kind is engine.DecisionKind.DRAW for d in pending):
+            # The usual choice in one click, for the player to act (the engine checks who).
+            button("pat", "Stand pat", discord.ButtonStyle.secondary, 0)
     ui.add_item(PokerButton(LobbyButton(table_id, "hand").encode(), "My hand", row=2))
     return ui
 

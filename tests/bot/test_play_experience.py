@@ -1,0 +1,310 @@
+"""Issue 15, the play experience, through the emulator with the real bot, engine and database:
+turn pings, one live table message, the showdown picture, panels offering only legal choices,
+rebuys and ending a table during a hand, and a clean start-up failure."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import os
+import random
+import subprocess
+import sys
+from collections import Counter
+from typing import Any
+
+from PIL import Image
+
+import engine
+from cogs.ui.card_images import CARD_H, MARGIN, ROW_TITLE
+from tests.bot.driver import (
+    act_once,
+    create_table,
+    current_table_message,
+    live_table,
+    open_panel,
+    opener,
+    play_hand,
+)
+from tests.emulator import Emulator, World
+
+PING = "🔔"
+
+
+def pings(emu: Emulator, world: World) -> list[Any]:
+    return [m for m in emu.channel_messages(world.channel) if PING in (m.content or "")]
+
+
+def with_components(emu: Emulator, world: World) -> list[Any]:
+    return [m for m in emu.channel_messages(world.channel) if list(m.all_components())]
+
+
+def assert_no_duplicate_labels(emu: Emulator, world: World) -> None:
+    """No message anyone can see offers two buttons with the same label."""
+    seen = list(emu.channel_messages(world.channel))
+    for user in world.players:
+        seen += emu.ephemerals(user)
+    for message in seen:
+        labels = Counter(label.lower() for label in message.button_labels)
+        twice = [label for label, n in labels.items() if n > 1]
+        assert not twice, (twice, message.button_labels)
+
+
+def ping_bodies(emu: Emulator, mark: Any) -> list[dict[str, Any]]:
+    return [
+        c.body
+        for c in emu.calls_since(mark)
+        if c.method == "POST" and isinstance(c.body, dict) and PING in (c.body.get("content") or "")
+    ]
+
+
+async def test_the_player_to_act_is_pinged_once_and_only_one_ping_stays(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    bot = await poker_bot()
+    alice, bob, carol = world.players[:3]
+    off = await emu.run_command(carol, world.channel, "poker notify", {"setting": "off"})
+    assert off.ephemeral and "No more turn pings" in off.content
+    lobby = await create_table(emu, world, [alice, bob, carol], stake=2, ante=1, auto_deal=0)
+    mark = emu.mark()
+    await emu.click(alice, lobby, label="Deal")
+    await emu.idle()
+    live = live_table(bot, world)
+    pinged_users: list[str] = []
+    for _ in range(40):
+        if not live.engine.in_hand:
+            break
+        waiting = {d.player_id for d in live.engine.pending}
+        current = pings(emu, world)
+        assert len(current) <= 1, [m.content for m in current]
+        for message in current:
+            mentioned = {pid for pid in waiting if f"<@{pid}>" in message.content}
+            assert mentioned, (message.content, waiting)
+            assert str(carol.id) not in message.content, "carol turned pings off"
+        await act_once(emu, world, bot, live.engine.pending[0], policy=opener)
+        await emu.idle()
+    # Every ping mentioned only the players it was for (allowed mentions: those users only).
+    bodies = ping_bodies(emu, mark)
+    assert bodies, "nobody was ever pinged"
+    for body in bodies:
+        allowed = body.get("allowed_mentions") or {}
+        assert allowed.get("parse") in (None, []), allowed
+        users = [str(u) for u in allowed.get("users", [])]
+        assert users and all(f"<@{u}>" in body["content"] for u in users)
+        pinged_users += users
+    assert str(carol.id) not in pinged_users
+    assert_no_duplicate_labels(emu, world)
+    emu.assert_clean()
+
+
+async def test_a_player_is_not_pinged_for_their_own_action(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """Heads-up, after the last bet the same player may be first to draw: no ping to them."""
+    bot = await poker_bot()
+    alice, bob = world.players[:2]
+    lobby = await create_table(emu, world, [alice, bob], stake=2, ante=1, auto_deal=0)
+    await emu.click(alice, lobby, label="Deal")
+    live = live_table(bot, world)
+    for _ in range(30):
+        await emu.idle()
+        if not live.engine.in_hand:
+            break
+        decision = live.engine.pending[0]
+        mark = emu.mark()
+        await act_once(emu, world, bot, decision, policy=opener)
+        await emu.idle()
+        for body in ping_bodies(emu, mark):
+            assert f"<@{decision.player_id}>" not in body["content"], body["content"]
+    emu.assert_clean()
+
+
+async def test_one_message_carries_the_table_after_auto_deals_and_a_start(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    bot = await poker_bot()
+    alice, bob, carol = world.players[:3]
+    lobby = await create_table(emu, world, [alice, bob, carol], stake=2, ante=1, auto_deal=1)
+    await emu.click(alice, lobby, label="Deal")
+    live = live_table(bot, world)
+    for hand in range(1, 4):
+        await emu.wait_for(lambda h=hand: live.engine.hand_number == h and live.engine.in_hand)
+        await play_hand(emu, world, bot)
+        await emu.idle()
+        assert len(with_components(emu, world)) == 1
+    # The third hand's auto-deal is pending: /poker start deals at once instead.
+    started = await emu.run_command(bob, world.channel, "poker start", {})
+    assert started.ephemeral, started.content
+    await emu.idle()
+    assert live.engine.in_hand and live.engine.hand_number == 4
+    live_messages = with_components(emu, world)
+    assert len(live_messages) == 1, [m.text[:60] for m in live_messages]
+    assert live_messages[0].id == live.meta.message_id
+    # /poker table brings it to the bottom and retires the old one.
+    old = live.meta.message_id
+    moved = await emu.run_command(carol, world.channel, "poker table", {})
+    assert moved.ephemeral
+    await emu.idle()
+    live_messages = with_components(emu, world)
+    assert len(live_messages) == 1 and live_messages[0].id != old
+    assert emu.channel_messages(world.channel)[-1].id == live.meta.message_id or pings(emu, world)
+    assert "moved on" in emu.get_message(old).text
+    await play_hand(emu, world, bot)
+    assert_no_duplicate_labels(emu, world)
+    emu.assert_clean()
+
+
+async def test_the_showdown_picture_shows_every_hand_shown(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    bot = await poker_bot()
+    players = world.players[:3]
+    lobby = await create_table(emu, world, players, stake=2, ante=1, auto_deal=0)
+    heights: dict[int, int] = {}
+    for _ in range(8):
+        deal_button = (
+            next(
+                m
+                for m in reversed(emu.channel_messages(world.channel))
+                if "Deal" in m.button_labels
+            )
+            if heights
+            else lobby
+        )
+        await emu.click(players[0], deal_button, label="Deal")
+        result = await play_hand(emu, world, bot, policy=opener)
+        await emu.idle()
+        if not result.shown:
+            continue
+        showdown = next(
+            m for m in reversed(emu.channel_messages(world.channel)) if "result" in m.text
+        )
+        picture = Image.open(io.BytesIO(showdown.attachments[0].data))
+        rows = len(result.shown)
+        assert picture.height == MARGIN + rows * (ROW_TITLE + CARD_H + 2 * MARGIN)
+        heights[rows] = picture.height
+        for shown in result.shown:
+            assert live_table(bot, world).meta.names[shown.player_id] in showdown.text
+        if len(heights) >= 2:
+            break
+    assert len(heights) >= 1
+    if len(heights) >= 2:
+        small, large = sorted(heights)
+        assert heights[small] < heights[large]
+    emu.assert_clean()
+
+
+async def test_the_draw_select_allows_only_what_the_cards_held_allow(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """Five-card draw: three cards, or four when keeping an ace. The select's maximum follows
+    the hand; a four-card discard that throws the ace away is shown disabled, with the reason."""
+    bot = await poker_bot()
+    alice, bob = world.players[:2]
+    lobby = await create_table(emu, world, [alice, bob], stake=2, ante=1, auto_deal=0)
+    live = live_table(bot, world)
+    seen = 0
+    deal_on = lobby
+    for _ in range(6):
+        await emu.click(alice, deal_on, label="Deal")
+        for _ in range(20):
+            await emu.idle()
+            decision = live.engine.pending[0] if live.engine.in_hand else None
+            if decision is None or decision.kind is engine.DecisionKind.DRAW:
+                break
+            await act_once(emu, world, bot, decision, policy=opener)
+        if decision is not None:
+            legal = decision.legal
+            assert isinstance(legal, engine.DrawOptions)
+            user = alice if decision.player_id == str(alice.id) else bob
+            table = await current_table_message(emu, world)
+            assert "Stand pat" in table.button_labels
+            panel = await open_panel(emu, user, table, "Draw / stand pat…")
+            select = panel.selects[0]
+            has_ace = any(c.rank == 14 for c in legal.cards)
+            assert select["max_values"] == (4 if has_ace else 3), (legal.cards, select)
+            if has_ace:
+                ace = next(i for i, c in enumerate(legal.cards) if c.rank == 14)
+                values = [str(ace), *[str(i) for i in range(5) if i != ace][:3]]
+                panel = (await emu.select(user, panel, select["custom_id"], values)).message
+                confirm = panel.component(label="Discard 4")
+                assert confirm["disabled"], confirm
+                assert "only when keeping an ace" in panel.text
+            # Stand pat straight from the table message.
+            r = await emu.click(user, table, label="Stand pat")
+            assert r.type == 7, r.content
+            seen += 1
+        await play_hand(emu, world, bot)
+        await emu.idle()
+        deal_on = next(
+            m for m in reversed(emu.channel_messages(world.channel)) if "Deal" in m.button_labels
+        )
+        if seen >= 2:
+            break
+    assert seen, "no draw was reached"
+    assert_no_duplicate_labels(emu, world)
+    emu.assert_clean()
+
+
+async def test_rebuy_and_end_during_a_hand(poker_bot, emu: Emulator, world: World) -> None:
+    bot = await poker_bot()
+    alice, bob = world.players[:2]
+    lobby = await create_table(
+        emu, world, [alice, bob], stake=2, ante=1, auto_deal=0, min_buy_in=40, max_buy_in=200
+    )
+    live = live_table(bot, world)
+    added = await emu.run_command(alice, world.channel, "poker rebuy", {"amount": 60})
+    assert added.ephemeral and "100" in added.content, added.content
+    too_much = await emu.run_command(alice, world.channel, "poker rebuy", {"amount": 150})
+    assert too_much.ephemeral and "1 to 100" in too_much.content, too_much.content
+    assert live.engine.stack(str(alice.id)) == 100
+    await emu.click(alice, lobby, label="Deal")
+    await emu.idle()
+    during = await emu.run_command(alice, world.channel, "poker rebuy", {"amount": 10})
+    assert during.ephemeral and "between hands" in during.content, during.content
+    ending = await emu.run_command(alice, world.channel, "poker end", {})
+    assert "as soon as it is over" in ending.content, ending.content
+    assert live_table(bot, world) is live
+    await play_hand(emu, world, bot)
+    await emu.idle()
+    assert live_table(bot, world) is None, "the table closed once the hand was over"
+    assert "Table closed" in emu.get_message(live.meta.message_id).text
+    assert not with_components(emu, world)
+    audit = await bot.db.chip_audit(world.guild.id)
+    assert audit.ok
+    emu.assert_clean()
+
+
+def _run_bot(env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    clean = {k: v for k, v in os.environ.items() if not k.startswith("DISCORD_")}
+    return subprocess.run(
+        [sys.executable, "bot.py"],
+        env={**clean, **env},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+    )
+
+
+async def test_a_refused_token_or_no_network_ends_with_one_line(emu: Emulator, tmp_path) -> None:
+    bogus = {**emu.env(), "DISCORD_TOKEN": "bogus", "DATABASE_PATH": str(tmp_path / "a.db")}
+    refused = await asyncio.to_thread(_run_bot, bogus)
+    assert refused.returncode != 0
+    assert "Traceback" not in refused.stderr, refused.stderr
+    assert "refused the token" in refused.stderr
+    assert "voice will NOT be supported" not in refused.stderr
+    offline = {
+        "DISCORD_TOKEN": "x",
+        "DISCORD_API_BASE": "http://127.0.0.1:9/api/v10",
+        "DATABASE_PATH": str(tmp_path / "b.db"),
+    }
+    unreachable = await asyncio.to_thread(_run_bot, offline)
+    assert unreachable.returncode != 0
+    assert "Traceback" not in unreachable.stderr, unreachable.stderr
+    assert "can't be reached" in unreachable.stderr
+    lines = [line for line in unreachable.stderr.splitlines() if "Cannot start" in line]
+    assert len(lines) == 1
+
+
+_ = random  # the driver's policies take their own random source
