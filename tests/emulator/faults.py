@@ -45,6 +45,10 @@ class Fault:
     headers: dict[str, str] = field(default_factory=dict)
     name: str = "error"
     hits: list[RecordedCall] = field(default_factory=list)
+    skip: int = 0
+    """Matching calls let through untouched before this fault starts answering."""
+    action: Callable[[RecordedCall], None] | None = None
+    """Run when the fault answers a call, before the answer (e.g. kill the bot's process)."""
 
     def response(self) -> web.Response:
         headers = {"Content-Type": "application/json", **self.headers}
@@ -117,6 +121,24 @@ class Faults:
             body["errors"] = errors
         return self._add(Fault(route, count, status, body, name=f"error_{status}_{code}"))
 
+    def tripwire(
+        self,
+        route: RouteMatch,
+        action: Callable[[RecordedCall], None],
+        *,
+        skip: int = 0,
+    ) -> Fault:
+        """Let ``skip`` matching calls through, then on the next one run ``action(call)``
+        (typically SIGKILL the bot's process) and drop that call: it is answered with a 500
+        and not applied, as if the process had died just before Discord received it. On an
+        ``interaction_callback`` this is a crash between the bot's database commit and its
+        answer."""
+        if skip < 0:
+            raise ValueError("skip must be at least 0")
+        body = {"message": "tripwire: the call never reached Discord", "code": 0}
+        fault = Fault(route, 1, 500, body, name="tripwire", skip=skip, action=action)
+        return self._add(fault)
+
     @staticmethod
     def close_dms(user: User) -> None:
         """Sending ``user`` a DM now fails with 403 ``{"code": 50007}`` (same as
@@ -136,6 +158,11 @@ class Faults:
     def take(self, call: RecordedCall) -> Fault | None:
         for fault in self.pending:
             if route_matches(fault.match, call):
+                if fault.skip > 0:
+                    fault.skip -= 1
+                    continue
+                if fault.action is not None:
+                    fault.action(call)
                 fault.remaining -= 1
                 fault.hits.append(call)
                 if fault.remaining <= 0:

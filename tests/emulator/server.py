@@ -1647,6 +1647,20 @@ class Emulator(Drivers):
             raise ApiError(401, 50027, "Invalid Webhook Token")
         return rec
 
+    def abandon_interactions(self, detail: str = "the bot process died") -> int:
+        """Settle every interaction still waiting for an answer as failed (kind
+        ``abandoned``), so drivers waiting on them return now instead of at their timeout;
+        returns how many. For tests that kill the bot on purpose."""
+        count = 0
+        for rec in self.interactions.values():
+            if rec.settled.is_set() or rec.acknowledged:
+                continue
+            rec.failure = Failure("abandoned", rec.id, detail)
+            rec.settled.set()
+            count += 1
+        self._notify()
+        return count
+
     def _fail(self, kind: str, rec: InteractionRecord | None, detail: str) -> Failure:
         failure = Failure(kind, rec.id if rec else None, detail)
         self.failures.append(failure)
