@@ -38,6 +38,7 @@ from cogs.ui.custom_ids import (
     PanelButton,
     PanelSelect,
     PokerId,
+    SitModalId,
     TableButton,
     parse_custom_id,
 )
@@ -66,6 +67,7 @@ class TableControls(commands.Cog):
             PanelButton: self.panel_button,
             PanelSelect: self.panel_select,
             AmountModalId: self.amount,
+            SitModalId: self.sit,
         }
 
     @commands.Cog.listener()
@@ -89,7 +91,7 @@ class TableControls(commands.Cog):
             await kit.reply(interaction, NO_LONGER_VALID)
             return
         is_modal = kind is discord.InteractionType.modal_submit
-        if parsed is None or isinstance(parsed, AmountModalId) != is_modal:
+        if parsed is None or isinstance(parsed, AmountModalId | SitModalId) != is_modal:
             log.info("refused custom id %r on a %s", custom_id, kind.name)
             await kit.reply(interaction, NO_LONGER_VALID)
             return
@@ -140,8 +142,14 @@ class TableControls(commands.Cog):
         user = interaction.user
         verb = button.verb
         if verb == "sit":
-            await self.tables.join(live, user.id, user.display_name, None)
-            await self._refresh_lobby(live, interaction)
+            if live.seated(user.id):
+                raise TableProblem("You are already seated at this table.")
+            free = [i for i, seat in enumerate(live.engine.seats) if seat is None]
+            if not free:
+                raise TableProblem("Every seat is taken.")
+            settings = live.settings
+            modal = panels.sit_modal(live.id, settings.min_buy_in, settings.max_buy_in, free)
+            await interaction.response.send_modal(modal)
         elif verb == "stand":
             paid = await self.tables.leave(live, user.id)
             if paid is not None:
@@ -239,6 +247,22 @@ class TableControls(commands.Cog):
         if isinstance(legal, engine.BetOptions) and not legal.is_bet:
             return engine.Raise(to)
         return engine.Bet(to)
+
+    async def sit(self, interaction: Interaction, modal: SitModalId) -> None:
+        live = self._live(modal.table)
+        user = interaction.user
+        buy_in = validation.parse_amount(
+            _modal_value(interaction.data, "buy_in"), what="The buy-in"
+        )
+        seat_text = _modal_value(interaction.data, "seat").strip()
+        seat = None
+        if seat_text:
+            seats = len(live.engine.seats)
+            if not (seat_text.isascii() and seat_text.isdigit() and 1 <= int(seat_text) <= seats):
+                raise TableProblem(f"The seat is a number from 1 to {seats}.")
+            seat = int(seat_text) - 1
+        await self.tables.join(live, user.id, user.display_name, buy_in, seat)
+        await self._refresh_lobby(live, interaction)
 
     async def amount(self, interaction: Interaction, modal: AmountModalId) -> None:
         live = self._live(modal.table)

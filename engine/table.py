@@ -566,7 +566,7 @@ class Table:
         ):
             raise TableError(f"there is no seat {seat!r} (seats are 0 to {len(self.seats) - 1})")
         elif self.seats[seat] is not None:
-            raise TableError(f"seat {seat} is taken")
+            raise TableError("that seat is taken")
         self._mutate(("sit", player_id, stack, seat))
         new = self.seats[seat] = _Seat(player_id, stack)
         if self.hand_number > 0:

@@ -139,3 +139,31 @@ class AmountModal(discord.ui.Modal):
     async def on_submit(self, interaction: discord.Interaction[Any]) -> None:
         # Handled in cogs.routing (by custom id) so it survives restarts.
         return None
+
+
+class SitModal(discord.ui.Modal):
+    """Sit down: the buy-in (prefilled, with the table's range) and a free seat. Submitted to
+    the router's interaction listener, like :class:`AmountModal`."""
+
+    def __init__(self, custom_id: str, low: int, high: int, default: int, free: list[int]) -> None:
+        super().__init__(title="Sit down", custom_id=custom_id, timeout=None)
+        self.buy_in: discord.ui.TextInput[Any] = discord.ui.TextInput(
+            label=f"Buy-in ({low:,} to {high:,} chips)"[:45],
+            custom_id="buy_in",
+            default=str(default),
+            min_length=1,
+            max_length=15,
+        )
+        shown = ", ".join(str(n) for n in free)
+        self.seat: discord.ui.TextInput[Any] = discord.ui.TextInput(
+            label="Seat (blank: the first free one)",
+            custom_id="seat",
+            placeholder=f"Free: {shown}"[:100],
+            required=False,
+            max_length=2,
+        )
+        self.add_item(self.buy_in)
+        self.add_item(self.seat)
+
+    async def on_submit(self, interaction: discord.Interaction[Any]) -> None:
+        return None  # handled in cogs.routing (by custom id)

@@ -311,13 +311,36 @@ class AmountModalId:
         return cls(int(found[1]), Version.parse(found[2]))
 
 
-PokerId: TypeAlias = LobbyButton | TableButton | PanelButton | PanelSelect | AmountModalId
+@dataclass(frozen=True, slots=True)
+class SitModalId:
+    """``pkm:sit:{table}``: the Sit down modal (buy-in and seat).
+
+    >>> SitModalId.parse("pkm:sit:7")
+    SitModalId(table=7)
+    """
+
+    table: int
+
+    _PATTERN: ClassVar[re.Pattern[str]] = re.compile(rf"pkm:sit:{_ID}")
+
+    def encode(self) -> str:
+        return f"pkm:sit:{self.table}"
+
+    @classmethod
+    def parse(cls, text: str) -> SitModalId:
+        return cls(int(_match(cls._PATTERN, text, "sit modal")[1]))
+
+
+PokerId: TypeAlias = (
+    LobbyButton | TableButton | PanelButton | PanelSelect | AmountModalId | SitModalId
+)
 
 _CODECS: Final[tuple[tuple[str, type[PokerId]], ...]] = (
     ("pk:l:", LobbyButton),
     ("pk:t:", TableButton),
     ("pk:p:", PanelButton),
     ("pks:", PanelSelect),
+    ("pkm:sit:", SitModalId),  # before "pkm:", which it also starts with
     ("pkm:", AmountModalId),
 )
 

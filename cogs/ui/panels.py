@@ -19,7 +19,7 @@ import discord
 import engine
 from cogs import kit
 from cogs.ui import render
-from cogs.ui.components import AmountModal, Components, PokerButton, PokerSelect
+from cogs.ui.components import AmountModal, Components, PokerButton, PokerSelect, SitModal
 from cogs.ui.custom_ids import (
     AmountModalId,
     GameChoice,
@@ -29,6 +29,7 @@ from cogs.ui.custom_ids import (
     PanelKind,
     PanelSelect,
     SelectKind,
+    SitModalId,
     TableButton,
     TableVerb,
     Version,
@@ -46,6 +47,7 @@ __all__ = [
     "moved_notice",
     "private_panel",
     "settings_embed",
+    "sit_modal",
     "table_components",
 ]
 
@@ -138,6 +140,12 @@ def amount_modal(table_id: int, version: Version, legal: engine.BetOptions) -> A
         legal.min_to or 0,
         legal.max_to or 0,
     )
+
+
+def sit_modal(table_id: int, low: int, high: int, free_seats: Sequence[int]) -> SitModal:
+    """Asks a newcomer's buy-in (prefilled with the smallest) and seat (numbered from 1)."""
+    free = [seat + 1 for seat in free_seats]
+    return SitModal(SitModalId(table_id).encode(), low, high, low, free)
 
 
 def dealt_notice(game: str, hand_number: int) -> tuple[discord.Embed, Components]:

@@ -70,6 +70,8 @@ async def create_table(emu: Emulator, world: World, players: list[Any], **option
     assert created.type == 4 and not created.ephemeral, created.content
     for player in players:
         r = await emu.click(player, created.message, label="Sit down")
+        if r.type == 9:  # the buy-in modal: its prefilled buy-in, the first free seat
+            r = await emu.submit_modal(player, r, {})
         assert r.type == 7, (r.content, [m.text for m in r.followups])
     return created.message
 

@@ -308,3 +308,43 @@ async def test_a_refused_token_or_no_network_ends_with_one_line(emu: Emulator, t
 
 
 _ = random  # the driver's policies take their own random source
+
+
+async def test_sit_down_asks_the_buy_in_and_a_seat(poker_bot, emu: Emulator, world: World) -> None:
+    bot = await poker_bot()
+    alice, bob, carol = world.players[:3]
+    created = await emu.run_command(
+        alice, world.channel, "poker create", {"min_buy_in": 40, "max_buy_in": 200, "seats": 4}
+    )
+    opened = await emu.click(alice, created.message, label="Sit down")
+    assert opened.type == 9, opened.content
+    inputs = [row["components"][0] for row in opened.modal["components"]]
+    buy_in = next(i for i in inputs if i["custom_id"] == "buy_in")
+    assert buy_in["value"] == "40" and "40 to 200" in buy_in["label"]
+    seat = next(i for i in inputs if i["custom_id"] == "seat")
+    assert "1, 2, 3, 4" in seat["placeholder"]
+    sat = await emu.submit_modal(alice, opened, {"buy_in": "150", "seat": "3"})
+    assert sat.type == 7, sat.content
+    live = live_table(bot, world)
+    assert live.engine.seats[2] is not None and live.engine.seats[2].player_id == str(alice.id)
+    assert live.engine.stack(str(alice.id)) == 150
+    # A taken seat, a buy-in outside the range, a seat that does not exist: refused, no change.
+    for values, reason in (
+        ({"seat": "3"}, "seat is taken"),
+        ({"buy_in": "500"}, "40 to 200"),
+        ({"seat": "9"}, "from 1 to 4"),
+    ):
+        opened = await emu.click(bob, created.message, label="Sit down")
+        refused = await emu.submit_modal(bob, opened, values)
+        assert refused.ephemeral and reason in refused.content, (values, refused.content)
+        assert not live.seated(bob.id)
+    again = await emu.click(alice, created.message, label="Sit down")
+    assert again.ephemeral and "already seated" in again.content
+    opened = await emu.click(carol, created.message, label="Sit down")
+    seat = next(
+        row["components"][0]
+        for row in opened.modal["components"]
+        if row["components"][0]["custom_id"] == "seat"
+    )
+    assert "3" not in seat["placeholder"]
+    emu.assert_clean()
