@@ -27,6 +27,7 @@ from engine.cards import Card, parse_card, parse_cards
 from engine.commitment import (
     DealCommitment,
     DealProof,
+    DeckRecord,
     Opening,
     cards_seen,
     dealt_to,
@@ -36,7 +37,7 @@ from engine.commitment import (
 from engine.game import Hand
 from engine.table import Table, _shuffle
 from tests.bot.driver import create_table, current_table_message
-from tests.bot.test_history import _deal, _passive, _play
+from tests.bot.test_history import _deal, _passive, _play, _tamper
 from tests.emulator import Emulator, World
 from tests.engine.engine_helpers import make_table, random_action
 from tests.verify_deal import check
@@ -84,7 +85,7 @@ async def _stored_events(bot: Any, hand_id: int) -> list[ev.Event]:
 
 
 async def test_each_member_checks_their_own_cards_and_no_one_elses(
-    poker_bot: Any, emu: Emulator, world: World, tmp_path: Path
+    poker_bot: Any, emu: Emulator, world: World, tmp_path: Path, db_path: Path
 ) -> None:
     bot = await poker_bot()
     alice, bob, carol, dave = world.players
@@ -137,6 +138,16 @@ async def test_each_member_checks_their_own_cards_and_no_one_elses(
     assert done.returncode == 1 and "is not the commitment" in done.stdout
     done = _run_script(b"not json", tmp_path)
     assert done.returncode == 1 and "unreadable" in done.stdout
+
+    # A hand recorded before this scheme keeps its old proof, checked the old way.
+    secrets_ = await bot.db.hand_secrets(hand_id)
+    old = DeckRecord(stored_deck(secrets_.deck), 42)
+    _tamper(db_path, hand_id, "deck", old.encode())
+    _tamper(db_path, hand_id, "salt", "pepper")
+    _tamper(db_path, hand_id, "commitment", old.commitment("pepper"))
+    r = await emu.run_command(dave, world.channel, "poker verify", {"hand": hand_id})
+    assert "✅ the deck matches" in r.embeds[0]["title"] and not r.attachments
+    assert " ".join(str(c) for c in old.deck) in r.embeds[0]["description"]
     emu.assert_clean()
 
 
