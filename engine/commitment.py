@@ -1,11 +1,21 @@
-"""The deck commitment: what a table publishes before a hand so the deal can be checked after.
+"""Deal commitments: what a table publishes before a hand so the deal can be checked after.
 
-A hand's deck order and its reshuffle seed are stored as one text, ``"<cards>|<seed>"``
-(:meth:`DeckRecord.encode`, read back by :meth:`DeckRecord.parse`). The commitment is the
-SHA-256 of that text followed by ``|`` and a secret salt; it is shown before the first action,
-and the deck, seed and salt are revealed when the hand is over.
+Two schemes, both kept: a hand is checked by the one it was dealt under.
+
+* :class:`DealCommitment` (every hand dealt now): a Merkle tree over the deck, position by
+  position, and the reshuffle seed. Its root is shown before the first action; after the hand,
+  :meth:`DealCommitment.open` reveals only chosen leaves (a :class:`DealProof`): for each viewer
+  the cards they saw (:func:`cards_seen`, from the events' own masks), and the seed only when
+  it exposes nothing (:func:`seed_withheld`).
+* :class:`DeckRecord` (hands dealt before): the SHA-256 of the whole deck, the seed and a salt,
+  which can only be checked by revealing the whole deck.
 
 >>> from engine.cards import parse_cards
+>>> deal = DealCommitment(parse_cards("As Kd 7c"), 42, "ab" * 16)
+>>> proof = deal.open(1, "everyone", parse_cards("7c"), with_seed=False)
+>>> proof.root == deal.root(), proof.problems(), [o.index for o in proof.openings]
+(True, [], [2])
+
 >>> record = DeckRecord(parse_cards("As Kd 7c"), 42)
 >>> record.encode()
 'As Kd 7c|42'
