@@ -613,6 +613,8 @@ class LoadRun:
             return
         for user in tab.players:
             sat = await self.emu.click(user, r.message, label="Sit down", raise_on_failure=False)
+            if sat.type == 9:  # the buy-in modal, submitted as prefilled
+                sat = await self.emu.submit_modal(user, sat, {}, raise_on_failure=False)
             if sat.type != 7:
                 self._problem(tab, f"sit failed: {sat.type} {sat.failure}")
 

@@ -69,7 +69,8 @@ class TablePresenter:
             notes=live.meta.notes,
         )
         if view.phase == "waiting" or not live.engine.in_hand:
-            return embed, panels.lobby_components(live.id)
+            busted = any(seat.stack == 0 for seat in view.seats)
+            return embed, panels.lobby_components(live.id, rebuy=busted)
         version = Version.parse(live.version())
         return embed, panels.table_components(live.id, version, live.engine.pending)
 

@@ -166,6 +166,9 @@ class TableControls(commands.Cog):
             with contextlib.suppress(discord.NotFound):
                 await interaction.response.edit_message(embed=embed, view=view)
             await self.presenter.present(live, outcome, interaction)
+        elif verb == "rebuy":
+            await self.tables.rebuy(live, user.id, None)
+            await self._refresh_lobby(live, interaction)
         elif verb == "hand":
             await self.show_hand(interaction, live)
         elif verb == "settings":

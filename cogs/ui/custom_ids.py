@@ -143,7 +143,7 @@ def _picks_text(picks: tuple[int, ...]) -> str:
     return ".".join(str(i) for i in picks)
 
 
-LobbyVerb: TypeAlias = Literal["sit", "stand", "deal", "settings", "hand", "rules"]
+LobbyVerb: TypeAlias = Literal["sit", "stand", "deal", "settings", "hand", "rules", "rebuy"]
 TableVerb: TypeAlias = Literal["fold", "check", "call", "allin", "amount", "private", "pat", "to"]
 PanelKind: TypeAlias = Literal["draw", "pass", "arrange", "declare", "keep", "choose"]
 SelectKind: TypeAlias = Literal["draw", "pass", "arrange", "cg", "cw", "cr"]

@@ -74,11 +74,15 @@ _LOBBY: tuple[tuple[LobbyVerb, str, discord.ButtonStyle, int], ...] = (
 )
 
 
-def lobby_components(table_id: int) -> Components:
-    """Between hands: sit, stand, deal, settings, my hand, rules."""
+def lobby_components(table_id: int, *, rebuy: bool = False) -> Components:
+    """Between hands: sit, stand, deal, settings, my hand, rules; and Rebuy when a seated
+    player has no chips left."""
     ui = Components()
     for verb, label, style, row in _LOBBY:
         ui.add_item(PokerButton(LobbyButton(table_id, verb).encode(), label, style, row=row))
+    if rebuy:
+        custom_id = LobbyButton(table_id, "rebuy").encode()
+        ui.add_item(PokerButton(custom_id, "Rebuy", discord.ButtonStyle.success, row=1))
     return ui
 
 

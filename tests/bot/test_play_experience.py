@@ -348,3 +348,52 @@ async def test_sit_down_asks_the_buy_in_and_a_seat(poker_bot, emu: Emulator, wor
     )
     assert "3" not in seat["placeholder"]
     emu.assert_clean()
+
+
+def _shove(decision: engine.Decision, labels: list[str]) -> str:
+    """All-in whenever offered, else call, else check."""
+    for want in ("All-in", "Call", "Check"):
+        match = next((label for label in labels if label.startswith(want)), None)
+        if match:
+            return match
+    return labels[0]
+
+
+async def test_a_busted_player_rebuys_with_the_lobby_button(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    bot = await poker_bot()
+    alice, bob = world.players[:2]
+    lobby = await create_table(
+        emu,
+        world,
+        [alice, bob],
+        betting="no-limit",
+        stake=2,
+        auto_deal=0,
+        min_buy_in=40,
+        max_buy_in=400,
+    )
+    live = live_table(bot, world)
+    deal_on = lobby
+    for _ in range(12):
+        await emu.click(alice, deal_on, label="Deal")
+        await play_hand(emu, world, bot, policy=_shove)
+        await emu.idle()
+        deal_on = next(m for m in with_components(emu, world))
+        if any(s is not None and s.stack == 0 for s in live.engine.seats):
+            break
+    busted = next(s for s in live.engine.seats if s is not None and s.stack == 0)
+    user = alice if busted.player_id == str(alice.id) else bob
+    winner = bob if user is alice else alice
+    assert "Rebuy" in deal_on.button_labels
+    # Someone with chips is told so; the busted player gets the table's smallest buy-in.
+    refused = await emu.click(winner, deal_on, label="Rebuy")
+    assert refused.ephemeral, refused.content
+    r = await emu.click(user, deal_on, label="Rebuy")
+    assert r.type == 7, r.content
+    assert live.engine.stack(busted.player_id) == 40
+    assert "Rebuy" not in r.message.button_labels
+    audit = await bot.db.chip_audit(world.guild.id)
+    assert audit.ok
+    emu.assert_clean()
