@@ -405,6 +405,8 @@ class TablePresenter:
                 embed, file = self.private_message(live, user_id)
             except engine.TableError:
                 continue  # no longer seated (left during the hand)
+            if file is None:
+                continue  # folded: no cards to show, and the DM keeps the hand they had
             try:
                 sent = live.dm_messages.get(pid)
                 if sent is not None and sent[0] == hand_number:

@@ -146,7 +146,9 @@ class SitModal(discord.ui.Modal):
     the router's interaction listener, like :class:`AmountModal`."""
 
     def __init__(self, custom_id: str, low: int, high: int, default: int, free: list[int]) -> None:
-        super().__init__(title="Sit down", custom_id=custom_id, timeout=None)
+        # A timeout lets discord.py forget a modal that is closed without being sent (the
+        # router answers a submission by custom id either way).
+        super().__init__(title="Sit down", custom_id=custom_id, timeout=900)
         self.buy_in: discord.ui.TextInput[Any] = discord.ui.TextInput(
             label=f"Buy-in ({low:,} to {high:,} chips)"[:45],
             custom_id="buy_in",
