@@ -348,5 +348,9 @@ async def open_table(run: Crashes, db: Database, variant: str) -> None:
     assert r.type == 4 and not r.ephemeral, (variant, r.content)
     for player in run.players:
         sat = await run.click(player, r.message, label="Sit down")
+        if sat.type == 9:  # the buy-in modal, prefilled
+            sat = run.judged(
+                await run.emu.submit_modal(player, sat, {}, raise_on_failure=False), "sit modal"
+            )
         assert sat.type == 7, sat.content
     await run.command(host, "poker start", {})

@@ -177,6 +177,12 @@ CASES = st.one_of(
     command_case(),
     command_case(),  # twice: commands have the most options
     st.tuples(st.just("modal"), st.sampled_from(["fresh", "stale"]), ANY_TEXT),
+    st.tuples(st.just("sit"), AMOUNT_JUNK, ANY_TEXT),
+    st.tuples(
+        st.just("sit"),
+        st.just("40"),
+        ANY_TEXT.filter(lambda t: not re.fullmatch(r"\s*[0-9]*\s*", t)),
+    ),
     st.tuples(st.just("select"), st.sampled_from(["draw", "arrange", "pass", "cg"]), SELECT_VALUES),
     st.tuples(st.just("id"), st.sampled_from(["button", "select", "modal"]), CUSTOM_IDS),
 )
@@ -275,6 +281,19 @@ async def test_any_input_is_answered_in_time_and_changes_nothing(
                 data = {"custom_id": f"pkm:{live.id}:{version}", "components": [row]}
                 r = await _send(emu, actor, table, 5, data)
                 label = "amount modal"
+            elif kind == "sit":
+                # Carol is not seated: a buy-in or a seat that passed would seat her.
+                _, buy_in, seat = case
+                rows = [
+                    {
+                        "type": 1,
+                        "components": [{"type": 4, "custom_id": "buy_in", "value": buy_in}],
+                    },
+                    {"type": 1, "components": [{"type": 4, "custom_id": "seat", "value": seat}]},
+                ]
+                data = {"custom_id": f"pkm:sit:{live.id}", "components": rows}
+                r = await _send(emu, carol, table, 5, data)
+                label = "sit modal"
             elif kind == "select":
                 _, select_kind, values = case
                 payload = "five-card-draw~" if select_kind == "cg" else ""
@@ -308,7 +327,7 @@ async def test_any_input_is_answered_in_time_and_changes_nothing(
                 label = f"custom id ({shape})"
             tried[label] += 1
             assert r.interaction.acknowledged, (case, "no answer within the deadline")
-            if kind in ("modal", "id") or (kind == "command" and not COMMANDS[case[1]][1]):
+            if kind in ("modal", "sit", "id") or (kind == "command" and not COMMANDS[case[1]][1]):
                 assert r.ephemeral, (case, r.content)
             assert not errors.records, (case, [x.getMessage() for x in errors.records])
             assert live.state_json() == state, (case, "the table changed")
