@@ -478,11 +478,20 @@ def fairness_embed(record: HandRecord, viewer_seat: int | None = None) -> discor
         return _mismatch(record, "; ".join(problems))
     hand_id = record.hand.hand_id
     cards = proof.cards()
-    listed = " · ".join(
-        f"{position}: {card.display}"
-        + (f" ({proof.dealt_to[position]})" if proof.dealt_to[position] else "")
-        for position, card in sorted(cards.items())
-    )
+    readable = [e for e in read_events(record.events) if not isinstance(e, str)]
+    public = cards_seen(readable, None)
+
+    def listed(mine: bool) -> str:
+        return (
+            " · ".join(
+                f"{position}: {card.display}"
+                + (f" ({proof.dealt_to[position]})" if proof.dealt_to[position] else "")
+                for position, card in sorted(cards.items())
+                if (card not in public) is mine
+            )
+            or "none"
+        )
+
     if proof.reshuffles == 0:
         reshuffle = "No reshuffle."
     elif proof.seed_withheld:
@@ -500,8 +509,10 @@ def fairness_embed(record: HandRecord, viewer_seat: int | None = None) -> discor
     embed.description = (
         f"Commitment (Merkle root, shown when dealt): `{record.secrets.commitment}`\n"
         f"Opened for {whose}: {_plural(len(cards), 'card')} of {proof.deck_size} "
-        f"(position: card, where it was dealt); no other card is revealed.\n{listed}\n"
-        f"{reshuffle}\n"
+        f"(position: card, where it was dealt); no other card is revealed.\n"
+        f"Shown to everyone: {listed(False)}\n"
+        + ("" if viewer_seat is None else f"Yours alone: {listed(True)}\n")
+        + f"{reshuffle}\n"
         f"**Check it yourself**: `/poker verify hand:{hand_id}` attaches "
         f"`hand-{hand_id}-proof.json`; `python3 tests/verify_deal.py` (or the few lines in the "
         "README) checks each opened card against the commitment."

@@ -106,7 +106,9 @@ async def test_each_member_checks_their_own_cards_and_no_one_elses(
     for user in (alice, bob, carol, dave):
         seat = seats.get(str(user.id))
         own = set() if seat is None else {str(c) for c in cards_seen(events, seat)}
-        _r, proof = await _verify_file(emu, user, world, hand_id)
+        r, proof = await _verify_file(emu, user, world, hand_id)
+        summary = r.embeds[0]["description"]
+        assert ("Yours alone:" in summary) is (seat is not None) and "Shown to everyone:" in summary
         wanted = [arg for card in sorted(own | public) for arg in ("--card", card)]
         done = _run_script(proof, tmp_path, "--root", shown_root, *wanted)
         assert done.returncode == 0 and done.stdout.endswith("OK\n"), done.stdout
