@@ -7,8 +7,10 @@ Usage::
 
 ``--root`` is the commitment the table showed when the hand was dealt (the table message shows
 its first 16 digits: a prefix is enough). ``--card`` names a card you expect to be opened (one
-you held, or one shown at the showdown). Prints each opened card with its position and where
-that position was dealt, then ``OK``; prints what is wrong and exits with status 1 otherwise.
+you held, or one shown at the showdown). ``--pool N`` (with an opened reshuffle seed) prints the
+pool slot each card dealt after the reshuffle came from. Prints each opened card with its
+position and where that position was dealt, then ``OK``; prints what is wrong and exits with
+status 1 otherwise.
 
 The format (``poker-deal-proof/1``, also described in the README): the deck is committed as a
 Merkle tree whose leaves are ``card|<position>|<card>|<salt>`` for each position of the deck
@@ -22,6 +24,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import random
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -43,6 +46,15 @@ def root_of(leaf: str, index: int, path: list[str]) -> str:
         pair = sibling + digest if index >> level & 1 else digest + sibling
         digest = sha256(b"\x01" + pair)
     return digest.hex()
+
+
+def reshuffle_order(seed: int, number: int, size: int) -> list[int]:
+    """The pool slots (0 = first burn card; then the rest of the stub from its bottom card up;
+    then the discards in the order thrown) in the order the ``number``-th reshuffle of a pool
+    of ``size`` cards deals them."""
+    slots = list(range(size))
+    random.Random((seed << 8) + number).shuffle(slots)
+    return slots[::-1]  # the new stub is dealt from its end
 
 
 def is_card(text: str) -> bool:
@@ -92,6 +104,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("proof", help="the JSON file attached by /poker verify ('-': stdin)")
     parser.add_argument("--root", help="the commitment shown at the deal (or its first digits)")
     parser.add_argument("--card", action="append", default=[], help="a card you expect opened")
+    parser.add_argument(
+        "--pool",
+        type=int,
+        help="with an opened seed: the number of cards reshuffled (the replay says it); prints "
+        "which pool slot each card dealt after the reshuffle came from",
+    )
+    parser.add_argument("--reshuffle", type=int, default=1, help="which reshuffle (default 1)")
     args = parser.parse_args(argv)
     if args.proof == "-":
         text = sys.stdin.read()
@@ -117,6 +136,9 @@ def main(argv: list[str] | None = None) -> int:
             print(f"position {index}: {opening['leaf'].split('|')[2]} ({where})")
         else:
             print(f"reshuffle seed: {value}")
+            if args.pool:
+                order = reshuffle_order(int(value), args.reshuffle, args.pool)
+                print(f"reshuffle {args.reshuffle}, dealt from pool slots: {order}")
     if proof["reshuffles"] and proof["seed_withheld"]:
         print(f"reshuffle seed withheld: {proof['seed_withheld']}")
     print("OK")

@@ -40,7 +40,7 @@ from tests.bot.driver import create_table, current_table_message
 from tests.bot.test_history import _deal, _passive, _play, _tamper
 from tests.emulator import Emulator, World
 from tests.engine.engine_helpers import make_table, random_action
-from tests.verify_deal import check
+from tests.verify_deal import check, reshuffle_order
 
 SCRIPT = Path(__file__).parents[1] / "verify_deal.py"
 SECRET = "5e" * 32
@@ -194,6 +194,9 @@ async def test_the_reshuffle_seed_is_opened_only_when_it_exposes_nothing(
             assert done.returncode == 0, done.stdout
             if revealed:
                 assert f"reshuffle seed: {seed}" in done.stdout
+                pool = next(e.count for e in events if isinstance(e, ev.Reshuffled))
+                slots = _run_script(proof, tmp_path, "--pool", str(pool)).stdout
+                assert f"dealt from pool slots: {reshuffle_order(seed, 1, pool)}" in slots
                 assert f"seed `{seed}` opened" in r.embeds[0]["description"]
             else:
                 assert "reshuffle seed withheld" in done.stdout and str(seed) not in proof.decode()
@@ -315,8 +318,8 @@ def test_the_reshuffle_rule_is_the_one_documented() -> None:
     hand.discards = list(parse_cards("6c 7c 8c"))
     pool = [*hand.burns, *hand.stub, *hand.discards]
     hand._reshuffle()
-    random.Random((hand.setup.seed << 8) + 1).shuffle(pool)
-    assert hand.stub == pool and hand.deal_one() == pool[-1]
+    dealt = [hand.deal_one() for _ in range(len(pool))]
+    assert dealt == [pool[slot] for slot in reshuffle_order(hand.setup.seed, 1, len(pool))]
 
 
 def test_the_revealed_seed_does_not_give_the_deck_away() -> None:
