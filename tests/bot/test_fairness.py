@@ -260,6 +260,12 @@ def test_random_hands_open_exactly_what_each_seat_saw() -> None:
             labels = dealt_to(deal.deck, events)
             taken = sum(1 for label in labels if label)
             assert all(labels[:taken]) and not any(labels[taken:]), (slug, labels)
+            position = {card: p for p, card in enumerate(deal.deck)}
+            for event in events:
+                if isinstance(event, ev.Reshuffled):
+                    break
+                if isinstance(event, ev.Dealt):
+                    assert {labels[position[c]] for c in event.cards} == {f"seat {event.seat}"}
             withheld = seed_withheld(events)
             happened = any(isinstance(e, ev.Reshuffled) for e in events)
             reshuffled += happened
