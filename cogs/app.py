@@ -33,6 +33,13 @@ GC_THRESHOLDS = (2000, 10, 100)
 
 MISMATCH = "Those options don't match this command. Refresh Discord and try again."
 
+NOT_OURS = (
+    "This server's tables are being moved to another process of the bot. "
+    "Try again in a minute; nothing was changed."
+)
+"""Said when an interaction reaches a process that does not hold its server's shard: only
+while shards are being moved (Discord sends a server's interactions to its shard's process)."""
+
 
 class PokerTree(app_commands.CommandTree["PokerBot"]):
     """The bot's one handler of app-command errors.
@@ -52,6 +59,15 @@ class PokerTree(app_commands.CommandTree["PokerBot"]):
         except (ValueError, TypeError, KeyError, AttributeError) as exc:
             log.warning("refused a command whose options could not be read: %r", exc)
             await kit.reply(interaction, MISMATCH)
+
+    async def interaction_check(self, interaction: discord.Interaction[PokerBot]) -> bool:
+        if interaction.client.owns(interaction.guild_id):
+            return True
+        if interaction.type is discord.InteractionType.autocomplete:
+            await interaction.response.autocomplete([])
+        else:
+            await kit.reply(interaction, NOT_OURS)
+        return False
 
     async def on_error(
         self, interaction: discord.Interaction[PokerBot], error: app_commands.AppCommandError
@@ -83,8 +99,12 @@ class PokerTree(app_commands.CommandTree["PokerBot"]):
         await kit.reply(interaction, reason)
 
 
-class PokerBot(commands.Bot):
-    """A ``commands.Bot`` with the project's services attached.
+class PokerBot(commands.AutoShardedBot):
+    """An ``AutoShardedBot`` with the project's services attached.
+
+    ``SHARD_COUNT``/``SHARD_IDS`` split the gateway's shards between processes; unset, this
+    process runs as many shards as Discord recommends. A server's tables live in the process
+    holding its shard: only those are restored here, and :meth:`owns` refuses the others.
 
     ``db`` is opened in :meth:`setup_hook` (so it lives on the bot's event loop) and closed in
     :meth:`close`; ``tables`` (every open table) and ``presenter`` (showing them in Discord)
@@ -104,6 +124,8 @@ class PokerBot(commands.Bot):
         intents.guild_typing = False
         intents.dm_typing = False
         kwargs.setdefault("max_messages", None)
+        if settings.shard_ids is not None:
+            kwargs["shard_ids"] = list(settings.shard_ids)
         super().__init__(
             # Slash commands only: no prefix (and no message events to read one from).
             command_prefix=(),
@@ -111,6 +133,7 @@ class PokerBot(commands.Bot):
             intents=intents,
             help_command=None,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False),
+            shard_count=settings.shard_count,
             **kwargs,
         )
         self.settings = settings
@@ -119,19 +142,25 @@ class PokerBot(commands.Bot):
         self.db = await Database.open(self.settings.database_path)
         self.presenter = TablePresenter(self)
         self.tables = TableService(self.db, self.presenter)
-        restored = await self.tables.restore()
+        restored = await self.tables.restore(self.owns)
         # The process may have died after saving a change but before showing it: bring every
         # table message up to date (REST works here: setup_hook runs after login).
         for live in restored:
             self.presenter.spawn(self.presenter.refresh(live))
         for name in EXTENSIONS:
             await self.load_extension(name)
+        if not self.settings.syncs_commands:
+            return
         if self.settings.dev_guild_id:
             guild = discord.Object(id=self.settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
             await self.tree.sync(guild=guild)
         else:
             await self.tree.sync()
+
+    def owns(self, guild_id: int | None) -> bool:
+        """Whether this process drives the tables of server ``guild_id`` (its shard is ours)."""
+        return self.settings.owns_guild(guild_id)
 
     async def on_ready(self) -> None:
         log.info("Logged in as %s (%s guilds)", self.user, len(self.guilds))

@@ -26,6 +26,24 @@ class Settings:
     gateway_url: str | None = None
     dev_guild_id: int | None = None
     log_level: str = "INFO"
+    shard_count: int | None = None
+    shard_ids: tuple[int, ...] | None = None
+
+    def owns_guild(self, guild_id: int | None) -> bool:
+        """Whether this process holds the shard Discord sends ``guild_id``'s events to.
+
+        A process that runs every shard (no ``SHARD_IDS``) owns every server; DMs carry no
+        server and, as Discord does, belong to shard 0.
+        """
+        if self.shard_ids is None or self.shard_count is None:
+            return True
+        return shard_of(guild_id, self.shard_count) in self.shard_ids
+
+    @property
+    def syncs_commands(self) -> bool:
+        """One process syncs the application commands: the one holding shard 0 (commands are
+        global, and a sync per process would only spend the bot's REST budget)."""
+        return self.shard_ids is None or 0 in self.shard_ids
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Settings:
@@ -38,6 +56,7 @@ class Settings:
         guild = source.get("DEV_GUILD_ID", "").strip()
         if guild and not guild.isdigit():
             raise SettingsError(f"DEV_GUILD_ID must be a server id (digits), not {guild!r}.")
+        shard_count, shard_ids = _shards(source)
         return cls(
             token=token,
             database_path=source.get("DATABASE_PATH", "").strip() or str(DEFAULT_DATABASE),
@@ -45,7 +64,53 @@ class Settings:
             gateway_url=source.get("DISCORD_GATEWAY_URL", "").strip() or None,
             dev_guild_id=int(guild) if guild else None,
             log_level=source.get("LOG_LEVEL", "INFO").strip().upper() or "INFO",
+            shard_count=shard_count,
+            shard_ids=shard_ids,
         )
+
+
+def shard_of(guild_id: int | None, shard_count: int) -> int:
+    """The shard Discord dispatches a server's events to (its id's timestamp bits, modulo)."""
+    return 0 if guild_id is None else (guild_id >> 22) % shard_count
+
+
+def _shards(source: dict[str, str]) -> tuple[int | None, tuple[int, ...] | None]:
+    """``SHARD_COUNT`` and ``SHARD_IDS`` (``0,1`` or ``0-3``), checked against each other."""
+    raw_count = source.get("SHARD_COUNT", "").strip()
+    raw_ids = source.get("SHARD_IDS", "").strip()
+    count: int | None = None
+    if raw_count:
+        if not raw_count.isdigit() or int(raw_count) < 1:
+            raise SettingsError(
+                f"SHARD_COUNT must be a whole number of shards (1 or more), not {raw_count!r}."
+            )
+        count = int(raw_count)
+    if not raw_ids:
+        return count, None
+    if count is None:
+        raise SettingsError(
+            "SHARD_IDS needs SHARD_COUNT: every process must agree on how many shards there are."
+        )
+    ids: list[int] = []
+    for part in raw_ids.split(","):
+        first, dash, last = part.strip().partition("-")
+        if not first.strip().isdigit() or (dash and not last.strip().isdigit()):
+            raise SettingsError(
+                f"SHARD_IDS must list shard numbers like 0,1 or a range like 0-3, not {raw_ids!r}."
+            )
+        low = int(first)
+        high = int(last) if dash else low
+        if high < low:
+            raise SettingsError(f"SHARD_IDS range {part.strip()!r} runs backwards.")
+        ids.extend(range(low, high + 1))
+    wrong = sorted({i for i in ids if i >= count})
+    if wrong:
+        raise SettingsError(
+            f"SHARD_IDS {wrong} do not exist with SHARD_COUNT={count}: shards run 0 to {count - 1}."
+        )
+    if len(set(ids)) != len(ids):
+        raise SettingsError(f"SHARD_IDS {raw_ids!r} names a shard twice.")
+    return count, tuple(sorted(ids))
 
 
 def apply_endpoints(settings: Settings) -> None:

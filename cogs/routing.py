@@ -84,6 +84,12 @@ class TableControls(commands.Cog):
                 log.info("refused unknown custom id %r", custom_id[:100])
                 await kit.reply(interaction, NO_LONGER_VALID)
             return
+        if not self.bot.owns(interaction.guild_id):
+            from cogs.app import NOT_OURS  # here: cogs.app is the module that loads this one
+
+            log.info("refused %r: server %s is another process's", custom_id, interaction.guild_id)
+            await kit.reply(interaction, NOT_OURS)
+            return
         try:
             parsed = parse_custom_id(custom_id)
         except CustomIdError as exc:

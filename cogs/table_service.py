@@ -139,10 +139,16 @@ class TableService:
 
     # -- life cycle ---------------------------------------------------------------------------
 
-    async def restore(self) -> list[LiveTable]:
-        """Rebuild every open table from its last snapshot (after a restart or a crash)."""
+    async def restore(self, owns: Callable[[int], bool] | None = None) -> list[LiveTable]:
+        """Rebuild every open table from its last snapshot (after a restart or a crash).
+
+        With ``owns``, only the tables of the servers it accepts: another process drives the
+        rest (each server's tables belong to the process holding its gateway shard).
+        """
         restored = []
         for row in await self.db.open_tables():
+            if owns is not None and not owns(row.guild_id):
+                continue
             try:
                 state = json.loads(row.state_json or "{}")
                 table = Table.from_dict(state["engine"])

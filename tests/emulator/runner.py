@@ -166,10 +166,12 @@ class BotProcess:
         timeout: float = 20.0,
         expect_sync: bool = True,
         settle: float = 0.0,
+        shards: int | None = None,
     ) -> None:
         """Spawns the process; with ``wait``, returns once it has identified on the gateway
-        (and synced commands, with ``expect_sync``), then sleeps ``settle`` seconds (e.g. the
-        bot's ``guild_ready_timeout`` if ``on_ready`` work matters)."""
+        (``shards`` times: by default once per id in its ``SHARD_IDS``, else once) and synced
+        commands (with ``expect_sync``), then sleeps ``settle`` seconds (e.g. the bot's
+        ``guild_ready_timeout`` if ``on_ready`` work matters)."""
         if self.running:
             raise RuntimeError("bot process already running")
         env = self.environment()
@@ -177,6 +179,7 @@ class BotProcess:
             if "127.0.0.1" not in env[key]:
                 raise RuntimeError(f"{key} is not local: {env[key]}")
         identifies = self.emu.identify_count
+        wanted = shards if shards is not None else _shard_id_count(env.get("SHARD_IDS", ""))
         syncs = len(self.emu.command_syncs)
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
         with open(self.log_path, "ab") as log:
@@ -201,7 +204,7 @@ class BotProcess:
                 raise RuntimeError(
                     f"bot process exited with {self.proc.returncode}:\n{self.output[-4000:]}"
                 )
-            if self.emu.identify_count <= identifies or not self.emu.connected:
+            if self.emu.identify_count < identifies + wanted or not self.emu.connected:
                 return False
             return not expect_sync or len(self.emu.command_syncs) > syncs
 
@@ -242,3 +245,12 @@ class BotProcess:
         if self.proc is not None:
             await self.proc.wait()
         await self.start(**start_kwargs)
+
+
+def _shard_id_count(raw: str) -> int:
+    """How many shards ``SHARD_IDS`` (``0,1`` or ``0-3``) starts; 1 when unset."""
+    count = 0
+    for part in filter(None, (p.strip() for p in raw.split(","))):
+        low, _, high = part.partition("-")
+        count += int(high) - int(low) + 1 if high else 1
+    return count or 1

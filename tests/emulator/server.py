@@ -65,6 +65,17 @@ INTENT_GUILD_MESSAGES = 1 << 9
 INTENT_DIRECT_MESSAGES = 1 << 12
 INTENT_MESSAGE_CONTENT = 1 << 15
 
+# Discord's sharding: a server's events go to shard (guild_id >> 22) % shard_count; DMs to
+# shard 0.  It suggests a shard per ~1000 servers and refuses an unsharded connection past 2500.
+GUILDS_PER_SHARD = 1000
+SHARDING_REQUIRED_AT = 2500
+
+
+def shard_of(guild_id: int | None, shard_count: int) -> int:
+    """The shard Discord dispatches ``guild_id``'s events (and interactions) to."""
+    return 0 if guild_id is None else (guild_id >> 22) % shard_count
+
+
 COMMAND_NAME = re.compile(r"^[-_'\w]{1,32}$")
 
 
@@ -130,6 +141,11 @@ class GatewaySession:
     conn: _Connection | None = None
     invalid: bool = False
     resumes: int = 0
+    shard: tuple[int, int] | None = None  # (shard_id, shard_count) as IDENTIFIED; None: all
+
+    def receives(self, guild_id: int | None) -> bool:
+        """Whether this session is the one (or one of those) a server's events go to."""
+        return self.shard is None or shard_of(guild_id, self.shard[1]) == self.shard[0]
 
 
 @dataclass(eq=False)
@@ -192,6 +208,9 @@ class Emulator(Drivers):
         self.in_flight = 0
 
         self.sessions: dict[str, GatewaySession] = {}
+        # What GET /gateway/bot answers; None: one shard per GUILDS_PER_SHARD servers.
+        self.recommended_shards: int | None = None
+        self.max_concurrency = 1
         self.gateway_events: list[GatewayEvent] = []
         self._connections: set[_Connection] = set()
         self._changed = asyncio.Event()
@@ -269,8 +288,25 @@ class Emulator(Drivers):
         self.users[user.id] = user
         return user
 
-    def add_guild(self, name: str, *, owner: User | None = None, locale: str = "en-US") -> Guild:
+    def add_guild(
+        self,
+        name: str,
+        *,
+        owner: User | None = None,
+        locale: str = "en-US",
+        shard: tuple[int, int] | None = None,
+    ) -> Guild:
+        """A server; with ``shard=(shard_id, shard_count)`` its id is chosen so that Discord
+        would dispatch it to that shard."""
         gid = self.snowflakes.next()
+        if shard is not None:
+            shard_id, count = shard
+            if not 0 <= shard_id < count:
+                raise ValueError(f"no shard {shard_id} among {count}")
+            # A few ms later, and another "process" in the id's low bits: never a collision
+            # with the snowflakes the factory hands out next.
+            ms = (gid >> 22) + (shard_id - shard_of(gid, count)) % count
+            gid = (ms << 22) | (31 << 12) | (len(self.guilds) & 0xFFF)
         owner = owner or self.bot_user
         guild = Guild(gid, name, owner.id, locale=locale)
         guild.roles[gid] = Role(gid, gid, "@everyone", DEFAULT_EVERYONE, 0)
@@ -281,7 +317,9 @@ class Emulator(Drivers):
         )
         if owner.id != self.bot_user.id:
             guild.members[owner.id] = Member(owner, gid, [], joined_at=self.clock.iso())
-        self._dispatch_soon("GUILD_CREATE", lambda s: self._guild_create(guild, s.intents))
+        self._dispatch_soon(
+            "GUILD_CREATE", lambda s: self._guild_create(guild, s.intents), guild_id=gid
+        )
         return guild
 
     def add_role(self, guild: Guild, name: str, permissions: int) -> Role:
@@ -549,9 +587,13 @@ class Emulator(Drivers):
 
     # ------------------------------------------------------------------ gateway
     def dispatch(self, event: str, data: dict[str, Any]) -> None:
-        """Sends a DISPATCH to every live gateway session (buffered while disconnected)."""
+        """Sends a DISPATCH to every gateway session that receives it (buffered while
+        disconnected): with sharding, only the sessions of the server's shard."""
+        guild_id = _event_guild(event, data)
         for session in self.sessions.values():
-            if session.invalid or not self._wants(session, event, data):
+            if session.invalid or not session.receives(guild_id):
+                continue
+            if not self._wants(session, event, data):
                 continue
             self._send_dispatch(session, event, self._shape_for(session, event, data))
 
@@ -564,10 +606,34 @@ class Emulator(Drivers):
         if session.conn is not None:
             session.conn.queue.put_nowait(payload)
 
-    def _dispatch_soon(self, event: str, build: Callable[[GatewaySession], dict[str, Any]]) -> None:
+    def _dispatch_soon(
+        self,
+        event: str,
+        build: Callable[[GatewaySession], dict[str, Any]],
+        *,
+        guild_id: int | None = None,
+    ) -> None:
         for session in self.sessions.values():
-            if not session.invalid:
+            if not session.invalid and session.receives(guild_id):
                 self._send_dispatch(session, event, build(session))
+
+    def shard_of(self, guild: Guild | int | None, shard_count: int) -> int:
+        """The shard a server's events go to with ``shard_count`` shards."""
+        return shard_of(guild.id if isinstance(guild, Guild) else guild, shard_count)
+
+    def shard_sessions(self, shard_id: int | None = None) -> list[GatewaySession]:
+        """Live (not invalidated) sessions, of one shard if ``shard_id`` is given."""
+        return [
+            s
+            for s in self.sessions.values()
+            if not s.invalid and (shard_id is None or (s.shard or (0, 1))[0] == shard_id)
+        ]
+
+    @property
+    def recommended_shard_count(self) -> int:
+        if self.recommended_shards is not None:
+            return self.recommended_shards
+        return max(1, -(-len(self.guilds) // GUILDS_PER_SHARD))
 
     def _wants(self, session: GatewaySession, event: str, data: dict[str, Any]) -> bool:
         intents = session.intents
@@ -668,14 +734,20 @@ class Emulator(Drivers):
         )
         self._notify()
 
-    def _live_connections(self) -> list[_Connection]:
-        return [c for c in self._connections if c.session is not None and not c.ws.closed]
+    def _live_connections(self, shard: int | None = None) -> list[_Connection]:
+        return [
+            c
+            for c in self._connections
+            if c.session is not None
+            and not c.ws.closed
+            and (shard is None or (c.session.shard or (0, 1))[0] == shard)
+        ]
 
-    async def drop_gateway(self, code: int = 4000) -> int:
+    async def drop_gateway(self, code: int = 4000, *, shard: int | None = None) -> int:
         """Closes every live gateway connection (a network drop as the client sees it: it must
-        RESUME).  Events dispatched until it does are buffered and replayed.  Returns how many
-        connections were closed."""
-        conns = self._live_connections()
+        RESUME), or only those of shard ``shard``.  Events dispatched until it does are
+        buffered and replayed.  Returns how many connections were closed."""
+        conns = self._live_connections(shard)
         for conn in conns:
             if conn.session is not None:
                 conn.session.conn = None
@@ -683,15 +755,19 @@ class Emulator(Drivers):
             await conn.ws.close(code=code, message=b"emulated disconnect")
         return len(conns)
 
-    async def request_reconnect(self) -> None:
-        """Sends op 7 RECONNECT on every live connection (the client closes and resumes)."""
-        for conn in self._live_connections():
+    async def request_reconnect(self, *, shard: int | None = None) -> None:
+        """Sends op 7 RECONNECT on every live connection, or those of shard ``shard`` (the
+        client closes and resumes)."""
+        for conn in self._live_connections(shard):
             conn.queue.put_nowait({"op": 7, "d": None})
 
-    async def invalidate_session(self, resumable: bool = False) -> None:
-        """Sends op 9 INVALID_SESSION; with ``resumable=False`` the session is gone and the
-        client must IDENTIFY again (it gets a fresh READY and GUILD_CREATEs)."""
-        for conn in self._live_connections():
+    async def invalidate_session(
+        self, resumable: bool = False, *, shard: int | None = None
+    ) -> None:
+        """Sends op 9 INVALID_SESSION (to every connection, or those of shard ``shard``); with
+        ``resumable=False`` the session is gone and the client must IDENTIFY again (it gets a
+        fresh READY and GUILD_CREATEs)."""
+        for conn in self._live_connections(shard):
             session = conn.session
             assert session is not None
             if not resumable:
@@ -760,17 +836,29 @@ class Emulator(Drivers):
             self._gateway_event("auth_failed", None)
             await conn.ws.close(code=4004, message=b"Authentication failed.")
             return
-        # Sessions of dead connections (a killed bot process) will never resume.
+        try:
+            shard = _shard_field(data.get("shard"))
+        except ValueError:
+            self._gateway_event("invalid_shard", None, shard=data.get("shard"))
+            await conn.ws.close(code=4010, message=b"Invalid shard.")
+            return
+        if shard is None and len(self.guilds) >= SHARDING_REQUIRED_AT:
+            self._gateway_event("sharding_required", None)
+            await conn.ws.close(code=4011, message=b"Sharding required.")
+            return
+        # Sessions of dead connections (a killed bot process) will never resume; a new session
+        # for the same servers replaces them. Another process's shard is left alone, even
+        # while it is between connections.
         for sid, old in list(self.sessions.items()):
-            if old.conn is None or old.invalid:
+            if (old.conn is None or old.invalid) and _overlap(old.shard, shard):
                 del self.sessions[sid]
         session = GatewaySession(
-            secrets.token_hex(16), int(data.get("intents", 0)), time.perf_counter()
+            secrets.token_hex(16), int(data.get("intents", 0)), time.perf_counter(), shard=shard
         )
         self.sessions[session.id] = session
         conn.session = session
         session.conn = conn
-        guilds = list(self.guilds.values())
+        guilds = [g for g in self.guilds.values() if session.receives(g.id)]
         ready = {
             "v": 10,
             "user": {
@@ -792,12 +880,12 @@ class Emulator(Drivers):
             "geo_ordered_rtc_regions": [],
             "_trace": ["discord-emulator"],
         }
-        if "shard" in data:
-            ready["shard"] = data["shard"]
+        if shard is not None:
+            ready["shard"] = list(shard)
         self._send_dispatch(session, "READY", ready)
         for guild in guilds:
             self._send_dispatch(session, "GUILD_CREATE", self._guild_create(guild, session.intents))
-        self._gateway_event("identify", session, intents=session.intents)
+        self._gateway_event("identify", session, intents=session.intents, shard=shard)
 
     async def _resume(self, conn: _Connection, data: dict[str, Any]) -> None:
         session = self.sessions.get(str(data.get("session_id")))
@@ -1048,12 +1136,12 @@ class Emulator(Drivers):
         return json_response(
             {
                 "url": self.gateway_url,
-                "shards": 1,
+                "shards": self.recommended_shard_count,
                 "session_start_limit": {
                     "total": 1000,
                     "remaining": 999,
                     "reset_after": 14400000,
-                    "max_concurrency": 1,
+                    "max_concurrency": self.max_concurrency,
                 },
             }
         )
@@ -1843,3 +1931,32 @@ def _guess_type(filename: str) -> str | None:
     import mimetypes
 
     return mimetypes.guess_type(filename)[0]
+
+
+def _event_guild(event: str, data: dict[str, Any]) -> int | None:
+    """The server an event is about (which decides its shard); None for DMs and the like."""
+    raw = data.get("id") if event.startswith("GUILD_") and "guild_id" not in data else None
+    raw = data.get("guild_id", raw)
+    return int(raw) if raw else None
+
+
+def _shard_field(raw: Any) -> tuple[int, int] | None:
+    """IDENTIFY's ``shard``: ``(id, count)``, None if absent; ValueError if Discord would refuse
+    it."""
+    if raw is None:
+        return None
+    if (
+        not isinstance(raw, list | tuple)
+        or len(raw) != 2
+        or not all(isinstance(x, int) and not isinstance(x, bool) for x in raw)
+    ):
+        raise ValueError(raw)
+    shard_id, count = raw
+    if count < 1 or not 0 <= shard_id < count:
+        raise ValueError(raw)
+    return (shard_id, count)
+
+
+def _overlap(a: tuple[int, int] | None, b: tuple[int, int] | None) -> bool:
+    """Whether two sessions' shards can receive a server in common."""
+    return a is None or b is None or a[1] != b[1] or a[0] == b[0]
