@@ -10,7 +10,7 @@ Usage::
     await db.close()
 """
 
-from data.db import DEFAULT_PATH, Database, HandEventIn
+from data.db import DEFAULT_PATH, Claim, Database, HandEventIn
 from data.errors import (
     ChipsMismatch,
     Cooldown,
@@ -53,6 +53,7 @@ __all__ = [
     "AdminLogEntry",
     "ChipAudit",
     "ChipsMismatch",
+    "Claim",
     "Cooldown",
     "DailyClaim",
     "DataError",

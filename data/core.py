@@ -18,7 +18,8 @@ passed as one ``?`` per item (:func:`marks`). A constraint violation ends the tr
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
 T = TypeVar("T")
@@ -97,6 +98,66 @@ class Backend(Protocol):
     async def close(self) -> None:
         """Let the running work finish, then close. Idempotent."""
         ...
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """The answer to a claim on tables (:meth:`data.db.Database.claim_tables`)."""
+
+    claimed: tuple[int, ...]
+    """Of the tables asked for, those this process now owns (already owned ones included), in
+    id order."""
+    refused: Mapping[int, str] = field(default_factory=dict)
+    """The tables another process owns: table id -> the owner name that process gave."""
+
+
+class TableOwnership(Protocol):
+    """Which process drives which table. While shards move, two processes can both believe a
+    table is theirs; the one that does not hold its claim must leave it alone."""
+
+    async def claim(self, owner: str, table_ids: Sequence[int]) -> Claim:
+        """Take every listed table that no other process owns; say who owns the others."""
+        ...
+
+    async def release(self, table_ids: Sequence[int]) -> None:
+        """Give the listed tables up (those not owned are ignored)."""
+        ...
+
+    def owned(self) -> frozenset[int]:
+        """The tables this process owns."""
+        ...
+
+    async def close(self) -> None:
+        """Give every table up."""
+        ...
+
+
+class LocalOwnership:
+    """:class:`TableOwnership` inside one process: an embedded database file has one process,
+    so every claim succeeds; only the owner's name is checked, to catch a confused caller."""
+
+    def __init__(self) -> None:
+        self._owner: str | None = None
+        self._tables: set[int] = set()
+
+    async def claim(self, owner: str, table_ids: Sequence[int]) -> Claim:
+        if self._owner is not None and owner != self._owner:
+            return Claim((), {t: self._owner for t in table_ids})
+        self._owner = owner
+        self._tables.update(table_ids)
+        return Claim(tuple(sorted(set(table_ids))))
+
+    async def release(self, table_ids: Sequence[int]) -> None:
+        self._tables.difference_update(table_ids)
+        if not self._tables:
+            self._owner = None
+
+    def owned(self) -> frozenset[int]:
+        return frozenset(self._tables)
+
+    async def close(self) -> None:
+        self._tables.clear()
+        self._owner = None
 
 
 def seconds(value: float | None) -> float | None:

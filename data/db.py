@@ -9,8 +9,11 @@ Layout
   :mod:`data.tables` (tables, seats, buy-ins and cash-outs, snapshots, closing),
   :mod:`data.hands` (hands, events, secrets, results), :mod:`data.stats` (stats, leaderboard,
   chip audit).
-* The backend, which owns connections and transactions: :mod:`data.sqlite`, behind the
+* The backend, which owns connections and transactions: :mod:`data.sqlite` (a file, the
+  default) or :mod:`data.postgres` (a server, for several processes), behind the
   :class:`~data.core.Backend` and :class:`~data.core.Tx` protocols of :mod:`data.core`.
+* Table ownership (:meth:`Database.claim_tables`): which process drives which table, for
+  processes sharing one PostgreSQL database.
 
 Guarantees
 ----------
@@ -48,10 +51,9 @@ from data.checks import (
     seats,
     text,
 )
-from data.core import Backend, Body
+from data.core import Backend, Body, Claim, LocalOwnership, TableOwnership
 from data.errors import InvalidArgument
 from data.migrations import Migration, load_migrations
-from data.preferences import Preferences
 from data.models import (
     Account,
     AdminLogEntry,
@@ -69,9 +71,11 @@ from data.models import (
     Table,
     TablePlayer,
 )
+from data.postgres import PostgresBackend, is_url
+from data.preferences import Preferences
 from data.sqlite import SqliteBackend, Synchronous
 
-__all__ = ["DEFAULT_PATH", "Database", "HandEventIn"]
+__all__ = ["DEFAULT_PATH", "Claim", "Database", "HandEventIn"]
 
 T = TypeVar("T")
 
@@ -85,9 +89,10 @@ class Database:
     Also an async context manager: ``async with await Database.open(p) as db: ...``.
     """
 
-    def __init__(self, backend: Backend) -> None:
+    def __init__(self, backend: Backend, ownership: TableOwnership | None = None) -> None:
         """Private: use :meth:`open`."""
         self._backend = backend
+        self._ownership = LocalOwnership() if ownership is None else ownership
 
     # ---------------------------------------------------------------- lifecycle
 
@@ -102,13 +107,21 @@ class Database:
     ) -> Database:
         """Open (creating if needed) the database at ``path`` and upgrade its schema.
 
-        ``":memory:"`` gives a private in-memory database (tests). ``migrations`` defaults to
+        A ``postgresql://`` URL in ``path`` opens that PostgreSQL database instead (the
+        SQLite options are then ignored). ``":memory:"`` gives a private in-memory database
+        (tests). ``migrations`` defaults to
         the ones shipped in this package (an override exists for tests and tooling). A file
         database is checkpointed in the background every ``checkpoint_every`` seconds in which
         something was written.
         Raises :class:`SchemaError` if the file's schema is newer than this code or a migration
         fails.
         """
+        if is_url(path):
+            server = await PostgresBackend.open(
+                str(path),
+                migrations=load_migrations("postgres") if migrations is None else migrations,
+            )
+            return cls(server, server.ownership)
         backend = await SqliteBackend.open(
             path,
             synchronous=synchronous,
@@ -118,7 +131,9 @@ class Database:
         return cls(backend)
 
     async def close(self) -> None:
-        """Wait for the running transaction, then close. Further calls raise DataError."""
+        """Wait for the running transaction, then close (giving up every table claimed).
+        Further calls raise DataError."""
+        await self._ownership.close()
         await self._backend.close()
 
     async def __aenter__(self) -> Database:
@@ -139,6 +154,33 @@ class Database:
         """The database's own consistency checks: a list of problems, empty when sound. Cheap
         enough for a start-up check."""
         return await self._backend.check_integrity()
+
+    # ---------------------------------------------------------------- table ownership
+
+    async def claim_tables(self, owner: str, table_ids: Sequence[int]) -> Claim:
+        """Make this process the one that drives the listed tables, unless another process
+        already does.
+
+        ``owner`` names this process in refusals seen by others (e.g. ``"shard 0-1 pid 42"``);
+        one Database has one owner at a time. Returns the tables now owned (those owned
+        already included) and, for the refused ones, who owns them; a process must not drive
+        a refused table. With PostgreSQL a claim lasts until :meth:`release_tables`,
+        :meth:`close` or the end of the process (a killed process's claims go with its
+        connection); with SQLite, one process per file, every claim succeeds.
+        """
+        text("owner", owner)
+        wanted = [integer("table_id", t, 1) for t in table_ids]
+        return await self._ownership.claim(owner, wanted)
+
+    async def release_tables(self, table_ids: Sequence[int]) -> None:
+        """Stop driving the listed tables (a closed table, a shard handed over); tables not
+        owned are ignored."""
+        wanted = [integer("table_id", t, 1) for t in table_ids]
+        await self._ownership.release(wanted)
+
+    def owned_tables(self) -> frozenset[int]:
+        """The tables this process has claimed and not released."""
+        return self._ownership.owned()
 
     async def _write(self, body: Body[T]) -> T:
         return await self._backend.run(body)

@@ -1,14 +1,18 @@
 """Schema migrations: ordered SQL scripts applied on open, and the one runner for them.
 
 Each file ``data/migration_NNNN_<name>.sql`` upgrades the schema from version ``NNNN - 1`` to
-``NNNN``. Versions start at 1 and must be contiguous. A migration runs in one transaction together
-with the bump of the recorded version, so a crash or an error mid-migration leaves the previous
-version intact. How a version is recorded and a script run is the backend's part
-(:class:`SchemaStore`; for SQLite, ``PRAGMA user_version`` and a foreign-key check before the
-commit, see :mod:`data.sqlite`); which migrations are pending and in what order is decided here.
+``NNNN``. PostgreSQL has its own script for every version,
+``data/postgres/migration_NNNN_<name>.sql`` (same number and name, the server's dialect): both
+histories advance together, which the tests check. Versions start at 1 and must be contiguous.
+A migration runs in one transaction together with the bump of the recorded version, so a crash
+or an error mid-migration leaves the previous version intact. How a version is recorded and a
+script run is the backend's part (:class:`SchemaStore`; for SQLite, ``PRAGMA user_version`` and
+a foreign-key check before the commit, see :mod:`data.sqlite`; for PostgreSQL, a row in
+``schema_migrations``, see :mod:`data.postgres`); which migrations are pending and in what
+order is decided here.
 
-To change the schema later, add the next ``migration_NNNN_<name>.sql``; never edit one that has
-shipped.
+To change the schema later, add the next ``migration_NNNN_<name>.sql`` and its PostgreSQL twin;
+never edit one that has shipped.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import resources
-from typing import Protocol
+from typing import Literal, Protocol
 
 from data.errors import SchemaError
 
@@ -33,10 +37,19 @@ class Migration:
     sql: str
 
 
-def load_migrations() -> tuple[Migration, ...]:
-    """The migrations shipped in the ``data`` package, in order (checked to be 1..N)."""
+Dialect = Literal["sqlite", "postgres"]
+
+
+def load_migrations(dialect: Dialect = "sqlite") -> tuple[Migration, ...]:
+    """The migrations shipped in the ``data`` package for ``dialect``, in order (checked to be
+    1..N)."""
+    folder = resources.files("data")
+    if dialect == "postgres":
+        folder = folder / "postgres"
+    elif dialect != "sqlite":
+        raise SchemaError(f"no migrations for the {dialect!r} dialect")
     found: list[Migration] = []
-    for entry in resources.files("data").iterdir():
+    for entry in folder.iterdir():
         match = _FILE_RE.match(entry.name)
         if match:
             found.append(Migration(int(match[1]), match[2], entry.read_text(encoding="utf-8")))
