@@ -356,13 +356,13 @@ class PostgresBackend:
             raise DataError(f"cannot connect to {redacted(url)}: {exc}") from None
         try:
             async with pool.acquire() as conn:
-                await conn.execute(
-                    "CREATE TABLE IF NOT EXISTS schema_migrations ("
-                    " version INTEGER PRIMARY KEY, name TEXT NOT NULL,"
-                    " applied_at DOUBLE PRECISION NOT NULL)"
-                )
                 await conn.execute("SELECT pg_advisory_lock($1::bigint)", _MIGRATION_LOCK)
                 try:
+                    await conn.execute(
+                        "CREATE TABLE IF NOT EXISTS schema_migrations ("
+                        " version INTEGER PRIMARY KEY, name TEXT NOT NULL,"
+                        " applied_at DOUBLE PRECISION NOT NULL)"
+                    )
                     await migrate(_Schema(conn), migrations)
                 finally:
                     await conn.execute("SELECT pg_advisory_unlock($1::bigint)", _MIGRATION_LOCK)
@@ -402,15 +402,15 @@ class PostgresBackend:
 
         async def body(tx: Tx) -> list[str]:
             rows = await tx.fetch_all(
-                "SELECT tgname, tgenabled FROM pg_trigger WHERE NOT tgisinternal"
+                "SELECT tgname, tgenabled = 'D' FROM pg_trigger WHERE NOT tgisinternal"
             )
-            present = {str(r[0]): str(r[1]) for r in rows}
+            present = {str(r[0]): bool(r[1]) for r in rows}
             problems = [f"trigger {name} is missing" for name in sorted(_REQUIRED_TRIGGERS)
                         if name not in present]  # fmt: skip
             problems += [
                 f"trigger {name} is disabled"
                 for name in sorted(_REQUIRED_TRIGGERS & present.keys())
-                if present[name] == "D"
+                if present[name]
             ]
             return problems
 
