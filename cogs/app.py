@@ -139,7 +139,7 @@ class PokerBot(commands.AutoShardedBot):
         self.settings = settings
 
     async def setup_hook(self) -> None:
-        self.db = await Database.open(self.settings.database_path)
+        self.db = await Database.open(self.settings.database)
         self.presenter = TablePresenter(self)
         self.tables = TableService(self.db, self.presenter)
         restored = await self.tables.restore(self.owns)

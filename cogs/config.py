@@ -28,6 +28,13 @@ class Settings:
     log_level: str = "INFO"
     shard_count: int | None = None
     shard_ids: tuple[int, ...] | None = None
+    database_url: str | None = None
+    """A PostgreSQL server (``postgresql://...``) to use instead of the SQLite file."""
+
+    @property
+    def database(self) -> str:
+        """What :meth:`data.Database.open` is given: the server if one is set, else the file."""
+        return self.database_url or self.database_path
 
     def owns_guild(self, guild_id: int | None) -> bool:
         """Whether this process holds the shard Discord sends ``guild_id``'s events to.
@@ -57,6 +64,12 @@ class Settings:
         if guild and not guild.isdigit():
             raise SettingsError(f"DEV_GUILD_ID must be a server id (digits), not {guild!r}.")
         shard_count, shard_ids = _shards(source)
+        url = source.get("DATABASE_URL", "").strip()
+        if url and not url.startswith(("postgresql://", "postgres://")):
+            raise SettingsError(
+                "DATABASE_URL must be a PostgreSQL URL (postgresql://user:password@host/db); "
+                "leave it empty to use the SQLite file at DATABASE_PATH."
+            )
         return cls(
             token=token,
             database_path=source.get("DATABASE_PATH", "").strip() or str(DEFAULT_DATABASE),
@@ -66,6 +79,7 @@ class Settings:
             log_level=source.get("LOG_LEVEL", "INFO").strip().upper() or "INFO",
             shard_count=shard_count,
             shard_ids=shard_ids,
+            database_url=url or None,
         )
 
 

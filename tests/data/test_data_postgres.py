@@ -291,3 +291,14 @@ async def test_retries_are_invisible_to_callers(pg_url: str) -> None:
         assert backend.retries > 0
     finally:
         await db.close()
+
+
+def test_database_url_selects_postgresql() -> None:
+    from cogs.config import Settings, SettingsError
+
+    base = {"DISCORD_TOKEN": "t", "DATABASE_PATH": "/tmp/x.db"}
+    assert Settings.from_env(base).database == "/tmp/x.db"
+    url = "postgresql://bot:pw@127.0.0.1/poker"
+    assert Settings.from_env({**base, "DATABASE_URL": url}).database == url
+    with pytest.raises(SettingsError, match="DATABASE_URL"):
+        Settings.from_env({**base, "DATABASE_URL": "mysql://x"})
