@@ -2,6 +2,15 @@
 
     .venv/bin/python bench/bot_load.py                      # T = 10, 100, 500 (about 5 min)
     .venv/bin/python bench/bot_load.py --tables 500 --seconds 60 --profile /tmp/prof -v
+    .venv/bin/python bench/bot_load.py --processes 1,2,4 --database postgres --tables 200
+
+``--processes N`` runs N bot processes, one gateway shard each (``SHARD_COUNT=N``,
+``SHARD_IDS=i``), all with the same token, over N servers (one per shard; the tables are dealt
+round the servers) and one shared database: ``--database sqlite`` (one WAL file, the embedded
+default) or ``postgres`` (a throwaway PostgreSQL server started for the run, ``tests/pg.py``,
+with fsync on). Latency, CPU and memory are then totals or merges over the processes, with each
+process's own CPU and peak RSS listed; the REST rate is the token's, whichever process made
+the call.
 
 The real bot (``cogs.app.create_bot``, SQLite on disk with the default ``synchronous=FULL``)
 runs as its own process against the Discord emulator, which runs here with the simulated
@@ -475,11 +484,17 @@ class Window:
 
 
 class LoadRun:
-    """T tables played against one bot process."""
+    """T tables played against ``processes`` bot processes (one shard each)."""
 
-    def __init__(self, tables: int, args: argparse.Namespace) -> None:
+    def __init__(
+        self, tables: int, args: argparse.Namespace, processes: int = 1, database: str = "sqlite"
+    ) -> None:
         self.T = tables
         self.args = args
+        self.processes = processes
+        self.database = database
+        self.database_url: str | None = None
+        self.procs: list[BotProcess] = []
         self.rng = random.Random(args.seed + tables)
         self.emu = LoadEmulator()
         self.tabs: list[Tab] = []
@@ -487,8 +502,6 @@ class LoadRun:
         self.measuring = False
         self.stopping = False
         self.workdir = Path(tempfile.mkdtemp(prefix=f"bot-load-{tables}-"))
-        self.stats_path = self.workdir / "stats.json"
-        self.proc: BotProcess | None = None
         self.lags: list[float] = []
         self.child_argv = [sys.executable, "-m", "bench.bot_load", "--child"]
 
@@ -497,8 +510,15 @@ class LoadRun:
     def build_world(self) -> None:
         emu = self.emu
         host = emu.add_user("host")
-        guild = emu.add_guild("Load Test", owner=host)
+        if self.processes == 1:
+            guilds = [emu.add_guild("Load Test", owner=host)]
+        else:  # a server on each shard, so that every process has tables to carry
+            guilds = [
+                emu.add_guild(f"Load Test {i}", owner=host, shard=(i, self.processes))
+                for i in range(self.processes)
+            ]
         for t in range(self.T):
+            guild = guilds[t % len(guilds)]
             channel = emu.add_text_channel(guild, f"table-{t}")
             players = []
             for p in range(PLAYERS):
@@ -509,45 +529,73 @@ class LoadRun:
             self.tabs.append(tab)
             emu.tabs[channel.id] = tab
 
+    def stats_path(self, i: int) -> Path:
+        return self.workdir / f"stats{i}.json"
+
     async def start_bot(self) -> None:
-        env = {"BENCH_STATS": str(self.stats_path), "LOG_LEVEL": "WARNING"}
-        if self.args.profile:
-            Path(self.args.profile).mkdir(parents=True, exist_ok=True)
-            env["BENCH_PROFILE"] = str(Path(self.args.profile).resolve() / f"bot_T{self.T}.prof")
-        self.proc = BotProcess(
-            self.emu,
-            self.child_argv,
-            database_path=self.workdir / "bot.db",
-            env=env,
-            cwd=REPO,
-            log_path=self.workdir / "bot.log",
-        )
-        await self.proc.start(timeout=60, settle=0.5)
+        for i in range(self.processes):
+            env = {"BENCH_STATS": str(self.stats_path(i)), "LOG_LEVEL": "WARNING"}
+            if self.processes > 1:
+                env.update(SHARD_COUNT=str(self.processes), SHARD_IDS=str(i))
+            if self.database_url is not None:
+                # Database.open takes a PostgreSQL URL where a file path would go.
+                env.update(DATABASE_URL=self.database_url, DATABASE_PATH=self.database_url)
+            if self.args.profile:
+                Path(self.args.profile).mkdir(parents=True, exist_ok=True)
+                name = f"bot_T{self.T}.prof" if self.processes == 1 else f"bot_T{self.T}_p{i}.prof"
+                env["BENCH_PROFILE"] = str(Path(self.args.profile).resolve() / name)
+            proc = BotProcess(
+                self.emu,
+                self.child_argv,
+                database_path=self.workdir / "bot.db",
+                env=env,
+                cwd=REPO,
+                log_path=self.workdir / f"bot{i}.log",
+            )
+            self.procs.append(proc)
+            # Only shard 0's process syncs the commands.
+            await proc.start(timeout=60, settle=0.5, expect_sync=i == 0)
 
     @property
-    def pid(self) -> int:
-        assert self.proc is not None and self.proc.proc is not None
-        return self.proc.proc.pid
+    def pids(self) -> list[int]:
+        out = []
+        for proc in self.procs:
+            assert proc.proc is not None
+            out.append(proc.proc.pid)
+        return out
+
+    def bot_cpus(self) -> list[float]:
+        out = []
+        for pid in self.pids:
+            with open(f"/proc/{pid}/stat") as fh:
+                fields = fh.read().rpartition(")")[2].split()
+            out.append((int(fields[11]) + int(fields[12])) / CLK_TCK)
+        return out
 
     def bot_cpu(self) -> float:
-        with open(f"/proc/{self.pid}/stat") as fh:
-            fields = fh.read().rpartition(")")[2].split()
-        return (int(fields[11]) + int(fields[12])) / CLK_TCK
+        return sum(self.bot_cpus())
+
+    def signal_bots(self, signum: int) -> None:
+        for pid in self.pids:
+            os.kill(pid, signum)
 
     async def bot_stats(self, deep: bool = False) -> dict[str, Any]:
-        before = self._stats_seq()
-        os.kill(self.pid, signal.SIGHUP if deep else signal.SIGUSR1)
+        """Every process's stats, merged (see :func:`_merge_stats`)."""
+        before = [self._stats_seq(i) for i in range(self.processes)]
+        self.signal_bots(signal.SIGHUP if deep else signal.SIGUSR1)
         loop = asyncio.get_running_loop()
         deadline = loop.time() + 120
         while loop.time() < deadline:
             await asyncio.sleep(0.02)
-            if self._stats_seq() > before:
-                return dict(json.loads(self.stats_path.read_text()))
+            if all(self._stats_seq(i) > before[i] for i in range(self.processes)):
+                return _merge_stats(
+                    [json.loads(self.stats_path(i).read_text()) for i in range(self.processes)]
+                )
         raise TimeoutError("the bot did not write its stats")
 
-    def _stats_seq(self) -> int:
+    def _stats_seq(self, i: int) -> int:
         try:
-            return int(json.loads(self.stats_path.read_text())["seq"])
+            return int(json.loads(self.stats_path(i).read_text())["seq"])
         except (FileNotFoundError, ValueError, KeyError):
             return 0
 
@@ -785,7 +833,14 @@ class LoadRun:
         self.build_world()
         await self.emu.start()
         lag = asyncio.create_task(self._monitor_lag())
+        pg: Any = None
         try:
+            if self.database == "postgres":
+                from tests.pg import PgServer
+
+                # fsync on: what a real deployment pays for each commit.
+                pg = PgServer.start(durable=True)
+                self.database_url = await pg.create_database()
             await self.start_bot()
             base = await self.bot_stats()
             t0 = time.perf_counter()
@@ -818,11 +873,12 @@ class LoadRun:
             after_setup = await self.bot_stats()
             # The measured window.
             if self.args.profile:
-                os.kill(self.pid, signal.SIGUSR2)
+                self.signal_bots(signal.SIGUSR2)
             mark = self.emu.mark()
             hands0 = sum(tab.hands for tab in self.tabs)
             first_interaction = self.emu.snowflakes.next()
-            cpu0, emu_cpu0, t0 = self.bot_cpu(), time.process_time(), time.perf_counter()
+            cpus0 = self.bot_cpus()
+            emu_cpu0, t0 = time.process_time(), time.perf_counter()
             self.measuring = True
             seconds = self.args.seconds
             while (elapsed := time.perf_counter() - t0) < seconds:
@@ -843,13 +899,14 @@ class LoadRun:
             wall = time.perf_counter() - t0
             with contextlib.suppress(TimeoutError):
                 await self.emu.idle(quiet=0.2, timeout=30)
-            cpu = self.bot_cpu() - cpu0
+            cpus = [after - before for after, before in zip(self.bot_cpus(), cpus0, strict=True)]
+            cpu = sum(cpus)
             emu_cpu = time.process_time() - emu_cpu0
             wall_idle = time.perf_counter() - t0
             hands = sum(tab.hands for tab in self.tabs) - hands0
             calls = self.emu.calls_since(mark)
             if self.args.profile:
-                os.kill(self.pid, signal.SIGUSR2)
+                self.signal_bots(signal.SIGUSR2)
             end = await self.bot_stats(deep=True)
             _bar(f"T={self.T} play", 1.0, f"{hands} hands in {wall:.0f} s", end=True)
             late = [
@@ -859,6 +916,11 @@ class LoadRun:
             ]
             return {
                 "T": self.T,
+                "processes": self.processes,
+                "database": self.database,
+                "process_cpu": cpus,
+                "process_rss_peak": end.get("VmHWM_each", [end["VmHWM"]]),
+                "process_tables": end.get("tables_each", [end.get("tables", 0)]),
                 "setup_seconds": setup_seconds,
                 "warmup_seconds": warmup_seconds,
                 "undealt": undealt,
@@ -880,13 +942,39 @@ class LoadRun:
             }
         finally:
             lag.cancel()
-            if self.proc is not None:
-                await self.proc.stop(timeout=10)
+            for proc in self.procs:
+                await proc.stop(timeout=10)
             await self.emu.close()
+            if pg is not None:
+                pg.stop()
             if not self.args.keep:
                 shutil.rmtree(self.workdir, ignore_errors=True)
             else:
                 print(f"kept {self.workdir}", file=sys.stderr)
+
+
+def _merge_stats(each: list[dict[str, Any]]) -> dict[str, Any]:
+    """One process's stats as they are; several processes' as one bot: samples pooled, counts
+    and RSS summed, the peak RSS and the longest full collection the largest of any process
+    (each process's peak RSS and table count kept in ``*_each``)."""
+    if len(each) == 1:
+        return each[0]
+    out: dict[str, Any] = {}
+    for key, first in each[0].items():
+        values = [stats.get(key) for stats in each]
+        if key in ("VmHWM", "gc_full_ms"):
+            out[key] = max(v for v in values if v is not None)
+        elif isinstance(first, list) and key not in ("gc_types", "gc_packages"):
+            out[key] = [x for v in values for x in (v or [])]
+        elif isinstance(first, dict):
+            out[key] = {k: sum(v.get(k, 0) for v in values if v) for k in first}
+        elif isinstance(first, int | float) and not isinstance(first, bool):
+            out[key] = sum(v for v in values if v is not None)
+        else:
+            out[key] = first
+    out["VmHWM_each"] = [stats["VmHWM"] for stats in each]
+    out["tables_each"] = [stats.get("tables", 0) for stats in each]
+    return out
 
 
 # =============================================================================================
@@ -931,6 +1019,12 @@ def summarise(r: dict[str, Any]) -> dict[str, Any]:
     table_bytes = end.get("table_bytes") or [0]
     return {
         "T": r["T"],
+        "N": r.get("processes", 1),
+        "database": r.get("database", "sqlite"),
+        "process_busy": [c / r["wall_idle"] * 100 for c in r.get("process_cpu", [r["bot_cpu"]])],
+        "process_rss_peak": [b / 2**20 for b in r.get("process_rss_peak", [end["VmHWM"]])],
+        "process_tables": r.get("process_tables", []),
+        "db_s": len(end["transactions"]) / r["wall_idle"],
         "p50": _pct(every, 50) * 1000,
         "p99": _pct(every, 99) * 1000,
         "max": max(every, default=float("nan")) * 1000,
@@ -1000,8 +1094,10 @@ def report(results: list[dict[str, Any]], args: argparse.Namespace) -> None:
         f"\nBot load: {args.variant}, {PLAYERS} players a table, think time {think}, {deal}, "
         f"{args.seconds:g} s measured per T after a warm-up (at least {args.warmup:g} s)"
     )
+    print(f"Machine: {os.cpu_count()} cores; load average before the runs {args.load_before}")
     header = (
-        f"{'T':>4} {'p50 ms':>7} {'p99 ms':>7} {'max ms':>7} {'hands/s':>8} {'act/s':>6} "
+        f"{'N':>2} {'db':>8} {'T':>4} {'p50 ms':>7} {'p99 ms':>7} {'max ms':>7} "
+        f"{'hands/s':>8} {'act/s':>6} "
         f"{'cb/h':>5} {'wh/h':>5} {'rest/h':>6} {'rest/s':>6} {'RSS MB':>7} {'KB/tbl':>7} "
         f"{'obj KB':>6} {'CPU ms/act':>10} {'bot %':>6} {'emu %':>6}"
     )
@@ -1009,7 +1105,8 @@ def report(results: list[dict[str, Any]], args: argparse.Namespace) -> None:
     print("-" * len(header))
     for s in rows:
         print(
-            f"{s['T']:>4} {s['p50']:>7.1f} {s['p99']:>7.1f} {s['max']:>7.1f} "
+            f"{s['N']:>2} {s['database']:>8} {s['T']:>4} {s['p50']:>7.1f} {s['p99']:>7.1f} "
+            f"{s['max']:>7.1f} "
             f"{s['hands_s']:>8.2f} {s['actions_s']:>6.1f} {s['cb']:>5.1f} {s['wh']:>5.1f} "
             f"{s['rest']:>6.1f} {s['rest_s']:>6.1f} {s['rss_peak']:>7.1f} "
             f"{s['kb_table_rss']:>7.1f} {s['kb_table_obj']:>6.1f} {s['cpu_action']:>10.2f} "
@@ -1020,13 +1117,25 @@ def report(results: list[dict[str, Any]], args: argparse.Namespace) -> None:
         "global limit);\nrest/h: every other call per hand (counted; rest/s is the rate against "
         "the 50/s limit).\nKB/tbl: bot RSS growth from no table to T played tables, per table; "
         "obj KB: each table's engine,\nmeta and settings objects. bot %/emu %: CPU use of the bot "
-        "process and of this process (emulator\n+ players) over the window."
+        "process and of this process (emulator\n+ players) over the window; with N bot "
+        "processes, bot % is their sum and RSS MB the largest one's.\nrest/s is per token: every "
+        "process uses the same one, and Discord's 50/s global limit is per token."
     )
     for s in rows:
         print(
-            f"\nT={s['T']}: {s['hands']} hands, {s['n']} interactions answered (setup "
-            f"{s['setup_seconds']:.0f} s, warm-up {s['warmup_seconds']:.0f} s)"
+            f"\nN={s['N']} ({s['database']}) T={s['T']}: {s['hands']} hands, {s['n']} "
+            f"interactions answered (setup {s['setup_seconds']:.0f} s, warm-up "
+            f"{s['warmup_seconds']:.0f} s)"
         )
+        if s["N"] > 1:
+            for i, (busy, rss) in enumerate(
+                zip(s["process_busy"], s["process_rss_peak"], strict=True)
+            ):
+                tables = s["process_tables"][i] if i < len(s["process_tables"]) else "?"
+                print(
+                    f"  process {i} (shard {i}): {tables} tables, CPU {busy:.0f}%, peak RSS "
+                    f"{rss:.1f} MB"
+                )
         if s["undealt"]:
             print(
                 f"  warm-up cut short: {s['undealt']} players had no DM yet (the bot is behind; "
@@ -1046,6 +1155,7 @@ def report(results: list[dict[str, Any]], args: argparse.Namespace) -> None:
         print(
             "  database transactions: {} (asked -> answered p50 {:.1f} p99 {:.1f} max {:.1f} "
             "ms)".format(*s["db"])
+            + f", {s['db_s']:.0f}/s"
         )
         print(
             f"  view store {s['view_store']}, live View objects {s['live_views']}, "
@@ -1069,7 +1179,7 @@ def report(results: list[dict[str, Any]], args: argparse.Namespace) -> None:
             print(f"    {n:6.2f}  {route}")
     if args.profile:
         for r in results:
-            path = Path(args.profile) / f"bot_T{r['T']}.prof"
+            path = Path(args.profile) / f"bot_T{r['T']}.prof"  # one process
             if path.exists():
                 print(f"\nProfile of the bot, T={r['T']} ({path}), top 25 by own time:")
                 pstats.Stats(str(path)).sort_stats("tottime").print_stats(25)
@@ -1078,8 +1188,10 @@ def report(results: list[dict[str, Any]], args: argparse.Namespace) -> None:
 # =============================================================================================
 
 
-async def _run_one(tables: int, args: argparse.Namespace) -> dict[str, Any]:
-    return await LoadRun(tables, args).run()
+async def _run_one(
+    tables: int, args: argparse.Namespace, processes: int = 1, database: str = "sqlite"
+) -> dict[str, Any]:
+    return await LoadRun(tables, args, processes, database).run()
 
 
 def _think(text: str) -> tuple[float, float]:
@@ -1104,14 +1216,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=10)
     parser.add_argument("--keep", action="store_true", help="keep the database and bot log")
     parser.add_argument("--json", metavar="FILE", help="also write the raw figures here")
+    parser.add_argument(
+        "--processes", default="1", help="comma-separated numbers of bot processes (shards)"
+    )
+    parser.add_argument("--database", choices=("sqlite", "postgres"), default="sqlite")
     parser.add_argument("-v", "--verbose", action="store_true")
     args = parser.parse_args(argv)
     if args.child:
         return child_main()
+    args.load_before = " ".join(f"{x:.2f}" for x in os.getloadavg())
     results = []
-    for text in args.tables.split(","):
-        tables = int(text)
-        results.append(asyncio.run(_run_one(tables, args)))
+    for count in (int(n) for n in args.processes.split(",")):
+        for text in args.tables.split(","):
+            tables = int(text)
+            results.append(asyncio.run(_run_one(tables, args, count, args.database)))
     report(results, args)
     if args.json:
         Path(args.json).write_text(json.dumps([summarise(r) for r in results], indent=1))
