@@ -61,7 +61,7 @@ from urllib.parse import urlsplit, urlunsplit
 import asyncpg
 
 from data.core import Body, Claim, ConstraintViolation, Row, Tx
-from data.errors import DataError, InvalidArgument
+from data.errors import DataError, InvalidArgument, SchemaError
 from data.migrations import Migration, migrate
 
 T = TypeVar("T")
@@ -77,6 +77,11 @@ is expected to pick it)."""
 
 TABLE_LOCK_SPACE: Final = 0x504B
 """The first key of every table's advisory lock (the second is the table id)."""
+
+Batch = tuple[str, Sequence[str], Sequence[Sequence[Any]]]
+"""Rows for :meth:`PostgresBackend.load`: table name, column names, rows."""
+Link = tuple[str, str, str, Sequence[tuple[Any, Any]]]
+"""A column set after loading: table, key column, column, ``(key, value)`` pairs."""
 
 _RETRY: Final = (asyncpg.SerializationError, asyncpg.DeadlockDetectedError)
 
@@ -415,6 +420,57 @@ class PostgresBackend:
             return problems
 
         return await self.run(body, write=False)
+
+    async def load(self, batches: Sequence[Batch], links: Sequence[Link]) -> dict[str, int]:
+        """Bulk-load rows as they are, ids included, in ONE transaction (``data.copy``):
+        each batch with COPY, then each link (a column filled in once the rows it points at
+        exist), then every identity column's sequence moved past the highest id. Returns the
+        rows each table holds afterwards; on any error nothing is loaded."""
+        pool = self._pool
+        if pool is None:
+            raise DataError("the database is closed")
+        async with pool.acquire() as conn, conn.transaction(isolation="serializable"):
+            held: dict[str, int] = {}
+            for table, columns, rows in batches:
+                types = {
+                    str(r[0]): str(r[1])
+                    for r in await conn.fetch(
+                        "SELECT column_name, data_type FROM information_schema.columns "
+                        "WHERE table_schema = current_schema() AND table_name = $1",
+                        table,
+                    )
+                }
+                missing = [c for c in columns if c not in types]
+                if missing:
+                    raise SchemaError(f"{table} has no column(s) {missing} on the server")
+                as_float = [types[c] in ("double precision", "real") for c in columns]
+                records = [
+                    tuple(
+                        float(v) if f and v is not None else v
+                        for v, f in zip(row, as_float, strict=True)
+                    )
+                    for row in rows
+                ]
+                try:
+                    await conn.copy_records_to_table(table, records=records, columns=columns)
+                except asyncpg.IntegrityConstraintViolationError as exc:
+                    raise _refused(exc) from exc
+            for table, key, column, pairs in links:
+                await conn.executemany(
+                    f"UPDATE {table} SET {column} = $2 WHERE {key} = $1", list(pairs)
+                )
+            for r in await conn.fetch(
+                "SELECT table_name, column_name FROM information_schema.columns "
+                "WHERE table_schema = current_schema() AND is_identity = 'YES'"
+            ):
+                table, column = str(r[0]), str(r[1])
+                await conn.execute(
+                    f"SELECT setval(pg_get_serial_sequence('{table}', '{column}'), "
+                    f"coalesce(max({column}), 0) + 1, false) FROM {table}"
+                )
+            for table, _, _ in batches:
+                held[table] = int(await conn.fetchval(f"SELECT count(*) FROM {table}"))
+            return held
 
     async def run(self, body: Body[T], *, write: bool = True) -> T:
         """Run ``body`` as one SERIALIZABLE transaction, again from the start when the server
