@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gc
 import logging
+import os
 from typing import Any
 
 import discord
@@ -141,7 +142,9 @@ class PokerBot(commands.AutoShardedBot):
     async def setup_hook(self) -> None:
         self.db = await Database.open(self.settings.database)
         self.presenter = TablePresenter(self)
-        self.tables = TableService(self.db, self.presenter)
+        shards = self.settings.shard_ids
+        where = f"shards {','.join(map(str, shards))}" if shards is not None else "all shards"
+        self.tables = TableService(self.db, self.presenter, owner=f"{where}, pid {os.getpid()}")
         restored = await self.tables.restore(self.owns)
         # The process may have died after saving a change but before showing it: bring every
         # table message up to date (REST works here: setup_hook runs after login).

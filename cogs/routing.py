@@ -125,6 +125,7 @@ class TableControls(commands.Cog):
     def _live(self, table_id: int) -> LiveTable:
         live = self.tables.get(table_id)
         if live is None:
+            self.tables.check_not_elsewhere(table_id=table_id)
             raise TableProblem("This table has been closed.")
         return live
 

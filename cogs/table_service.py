@@ -20,6 +20,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import os
 import re
 import secrets
 import sqlite3
@@ -120,12 +121,17 @@ class TableService:
         presenter: Presenter,
         *,
         clock: Callable[[], float] = time.time,
+        owner: str = "",
     ) -> None:
         self.db = db
         self.presenter = presenter
         self.clock = clock
         self.tables: dict[int, LiveTable] = {}
         self.by_channel: dict[int, int] = {}
+        # Tables another process holds (table id / channel id -> its name): left alone here.
+        self.owner = owner or f"pid {os.getpid()}"
+        self.elsewhere: dict[int, str] = {}
+        self.elsewhere_channels: dict[int, str] = {}
         self._background: set[asyncio.Task[Any]] = set()
 
     # -- lookup -------------------------------------------------------------------------------
@@ -137,6 +143,15 @@ class TableService:
     def get(self, table_id: int) -> LiveTable | None:
         return self.tables.get(table_id)
 
+    def check_not_elsewhere(self, *, table_id: int = 0, channel_id: int = 0) -> None:
+        """Refuse a table that another process of the bot drives (see :meth:`restore`)."""
+        owner = self.elsewhere.get(table_id) or self.elsewhere_channels.get(channel_id)
+        if owner is not None:
+            raise TableProblem(
+                f"This table is run by another process of the bot ({owner}) while servers "
+                "move between processes. Try again in a minute; nothing was changed."
+            )
+
     # -- life cycle ---------------------------------------------------------------------------
 
     async def restore(self, owns: Callable[[int], bool] | None = None) -> list[LiveTable]:
@@ -146,8 +161,15 @@ class TableService:
         rest (each server's tables belong to the process holding its gateway shard).
         """
         restored = []
-        for row in await self.db.open_tables():
-            if owns is not None and not owns(row.guild_id):
+        rows = [r for r in await self.db.open_tables() if owns is None or owns(r.guild_id)]
+        # Two processes can both believe a server is theirs while shards move: the database
+        # gives each table to one of them, and the other leaves it alone.
+        claim = await self.db.claim_tables(self.owner, [r.table_id for r in rows])
+        for row in rows:
+            if row.table_id in claim.refused:
+                log.warning("table %s is run by %s: not restored", row.table_id, claim.refused)
+                self.elsewhere[row.table_id] = claim.refused[row.table_id]
+                self.elsewhere_channels[row.channel_id] = claim.refused[row.table_id]
                 continue
             try:
                 state = json.loads(row.state_json or "{}")
@@ -191,6 +213,7 @@ class TableService:
     ) -> LiveTable:
         if self.in_channel(channel_id) is not None:
             raise TableProblem("This channel already has a table. Use `/poker end` first.")
+        self.check_not_elsewhere(channel_id=channel_id)
         table = Table(config)
         live = LiveTable(0, guild_id, channel_id, creator_id, table, settings, Meta())
         config_json = json.dumps(config.to_dict())
@@ -201,6 +224,8 @@ class TableService:
         except REFUSED as exc:
             raise refusal(exc) from exc
         live.id = row.table_id
+        # A new id: nobody else can hold it; claimed so that no other process restores it.
+        await self.db.claim_tables(self.owner, [live.id])
         self._register(live)
         return live
 

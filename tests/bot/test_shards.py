@@ -19,6 +19,9 @@ from tests.bot.driver import find_table_message, forged_press, passive
 from tests.emulator import Emulator, World
 from tests.emulator.plugin import StartBot
 from tests.emulator.server import MANAGE_GUILD
+from tests.pg import PgServer, pg_server
+
+__all__ = ["pg_server"]  # a fixture
 
 # -- settings ---------------------------------------------------------------------------------
 
@@ -193,14 +196,30 @@ async def test_a_process_refuses_a_server_of_another_shard(
     assert len(bot.tables.tables) == 1
 
 
+async def _database(request: pytest.FixtureRequest, tmp_path: Path) -> tuple[str, dict[str, str]]:
+    """The shared database of a test's processes: what Database.open takes, and their env."""
+    if request.param == "sqlite":
+        return str(tmp_path / "shared.db"), {}
+    server: PgServer = request.getfixturevalue("pg_server")
+    url = await server.create_database()
+    return url, {"DATABASE_URL": url}
+
+
+@pytest.fixture(params=["postgres", "sqlite"])
+def backend(request: pytest.FixtureRequest) -> pytest.FixtureRequest:
+    return request
+
+
 async def test_two_processes_kill_one_mid_hand(
-    emu: Emulator, bot_process: Any, tmp_path: Path
+    emu: Emulator, bot_process: Any, tmp_path: Path, backend: pytest.FixtureRequest
 ) -> None:
     zero = _server(emu, "Zero", (0, 2))
     one = _server(emu, "One", (1, 2))
-    shared = tmp_path / "shared.db"
-    first = bot_process(database_path=shared, env={"SHARD_COUNT": "2", "SHARD_IDS": "0"})
-    second = bot_process(database_path=shared, env={"SHARD_COUNT": "2", "SHARD_IDS": "1"})
+    shared, database_env = await _database(backend, tmp_path)
+    path = tmp_path / "shared.db"
+    env = {"SHARD_COUNT": "2", **database_env}
+    first = bot_process(database_path=path, env={**env, "SHARD_IDS": "0"})
+    second = bot_process(database_path=path, env={**env, "SHARD_IDS": "1"})
     await first.start()
     await second.start(expect_sync=False)
     assert sorted(s.shard for s in emu.shard_sessions()) == [(0, 2), (1, 2)]
@@ -209,7 +228,7 @@ async def test_two_processes_kill_one_mid_hand(
     # Both servers open a table and deal, at the same time.
     await asyncio.gather(_open_table(emu, zero), _open_table(emu, one))
     await asyncio.gather(_deal(emu, zero), _deal(emu, one))
-    db = await Database.open(str(shared))
+    db = await Database.open(shared)
     try:
         await emu.idle()
         for _ in range(2):
@@ -259,3 +278,51 @@ async def test_two_processes_kill_one_mid_hand(
         await db.close()
     assert second.running
     assert "Traceback" not in first.output and "Traceback" not in second.output
+
+
+async def test_a_second_process_leaves_a_claimed_table_alone(
+    emu: Emulator, bot_process: Any, start_bot: StartBot, pg_server: PgServer
+) -> None:
+    """Two processes started with the same shard (a mistake, or a move half done) share one
+    PostgreSQL database: the one that claimed a table drives it; the other refuses to."""
+    zero = _server(emu, "Zero", (0, 2))
+    url = await pg_server.create_database()
+    first = bot_process(env={"SHARD_COUNT": "2", "SHARD_IDS": "0", "DATABASE_URL": url})
+    await first.start()
+    created = await _open_table(emu, zero)
+    await _deal(emu, zero)
+    await emu.idle()
+    settings = Settings(
+        token="emulated",
+        database_path="unused.db",
+        database_url=url,
+        shard_count=2,
+        shard_ids=(0,),
+    )
+    bot = await start_bot(lambda: create_bot(settings), expect_sync=False)
+    assert not bot.tables.tables and len(bot.tables.elsewhere) == 1
+    # Only the second process hears the server from now on (the emulator is told the first
+    # one's session is another shard's), so every answer below is the second one's.
+    for session in emu.sessions.values():
+        if (
+            session.conn is not None
+            and session.id != bot._connection._get_websocket(shard_id=0).session_id
+        ):
+            session.shard = (1, 2)
+    db = await Database.open(url)
+    try:
+        before = (await _table(db, zero.guild.id)).to_dict()
+        message = find_table_message(emu, zero)
+        assert message is not None
+        decision = engine.Table.from_dict(before).pending[0]
+        user = next(p for p in zero.players if str(p.id) == decision.player_id)
+        label = passive(decision, message.button_labels)
+        r = await emu.click(user, message, label=label)
+        assert r.ephemeral and "run by another process of the bot" in r.content, r.content
+        r = await emu.run_command(zero.players[1], zero.channel, "poker create", {})
+        assert r.ephemeral and "run by another process of the bot" in r.content, r.content
+        assert (await _table(db, zero.guild.id)).to_dict() == before
+        await _audit(db)
+    finally:
+        await db.close()
+    assert created.message is not None
