@@ -1,13 +1,17 @@
-"""How many save_table_state() calls per second the data layer sustains on this machine.
+"""How many save_table_state() transactions per second the data layer sustains on this
+machine, and their p99 latency, on SQLite and on PostgreSQL.
 
-    .venv/bin/python bench/db.py [--calls N]
+    .venv/bin/python bench/db.py [--calls N] [--database sqlite|postgres|both]
 
 Each call is what the bot does after every engine event: a ~4 KB engine snapshot, the six seated
 stacks and one new hand event, in one transaction. Figures only, no assertions.
 
+PostgreSQL runs on a throwaway server started for the bench (``tests/pg.py``, the tests' own
+helper) with fsync on, as a real deployment would run it, on the same machine and disk.
+
 Calls per second depend on the disk and on whatever else the machine runs; the CPU time per call
-(all threads, the database thread included) is the steadier figure for comparing two versions
-of the code on a busy machine.
+(this process's threads; a PostgreSQL server's own processes are not counted) is the steadier
+figure for comparing two versions of the code on a busy machine.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ if __package__ in (None, ""):  # run as a script: make the repo importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from data import Database
+from data.postgres import PostgresBackend
 
 PLAYERS = list(range(1001, 1007))
 BUY_IN = 1000
@@ -64,7 +69,7 @@ async def prepare(db: Database, channel: int) -> tuple[int, dict[int, int], int]
     return table.table_id, stacks, hand.hand_id
 
 
-async def run_table(db: Database, channel: int, calls: int) -> None:
+async def run_table(db: Database, channel: int, calls: int, latencies: list[float]) -> None:
     rng = random.Random(channel)
     table_id, stacks, _ = await prepare(db, channel)
     chips = BUY_IN * len(PLAYERS)
@@ -75,43 +80,89 @@ async def run_table(db: Database, channel: int, calls: int) -> None:
         stacks[a] -= moved
         stacks[b] += moved
         event = json.dumps({"type": "bet", "seat": a, "amount": moved})
+        began = time.perf_counter()
         await db.save_table_state(table_id, states[seq % 16], chips, stacks, [(seq, event)])
+        latencies.append(time.perf_counter() - began)
 
 
-async def measure(path: str, synchronous: str, calls: int, tables: int) -> tuple[float, float]:
-    """Calls per second (wall clock), and CPU microseconds per call (all threads)."""
+async def measure(
+    path: str, synchronous: str, calls: int, tables: int
+) -> tuple[float, float, float, int]:
+    """Calls per second (wall clock), CPU microseconds per call (this process, all threads),
+    the p99 of one call in milliseconds, and how many transactions PostgreSQL sent back to run
+    again."""
     db = await Database.open(path, synchronous=synchronous)  # type: ignore[arg-type]
+    latencies: list[float] = []
     try:
         start, cpu = time.perf_counter(), time.process_time()
-        await asyncio.gather(*(run_table(db, 100 + t, calls // tables) for t in range(tables)))
+        await asyncio.gather(
+            *(run_table(db, 100 + t, calls // tables, latencies) for t in range(tables))
+        )
         elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
         audit = await db.chip_audit()
         if not audit.ok:
             print("AUDIT FAILED:", audit)
+        backend = db._backend
+        retries = backend.retries if isinstance(backend, PostgresBackend) else 0
     finally:
         await db.close()
     done = (calls // tables) * tables
-    return done / elapsed, cpu / done * 1e6
+    latencies.sort()
+    p99 = latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))] * 1000
+    return done / elapsed, cpu / done * 1e6, p99, retries
+
+
+def line(label: str, tables: int, figures: tuple[float, float, float, int]) -> str:
+    rate, cpu, p99, retries = figures
+    again = f" ({retries} retried)" if retries else ""
+    return (
+        f"  {label:40s} {tables:2d} table(s): {rate:7.0f} tx/s  p99 {p99:6.1f} ms  "
+        f"{cpu:6.1f} µs CPU{again}"
+    )
+
+
+async def sqlite(calls: int) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        for label, path, sync in (
+            ("SQLite file, WAL, synchronous=FULL", "full", "FULL"),
+            ("SQLite file, WAL, synchronous=NORMAL", "normal", "NORMAL"),
+            ("SQLite in memory", ":memory:", "FULL"),
+        ):
+            where = path if path == ":memory:" else str(Path(tmp) / f"{path}.db")
+            for tables in TABLE_COUNTS:
+                print(line(label, tables, await measure(where, sync, calls, tables)), flush=True)
+                if where != ":memory:":
+                    for suffix in ("", "-wal", "-shm"):
+                        Path(where + suffix).unlink(missing_ok=True)
+
+
+async def postgres(calls: int) -> None:
+    from tests.pg import PgServer
+
+    server = await asyncio.to_thread(PgServer.start, durable=True)
+    try:
+        for tables in TABLE_COUNTS:
+            url = await server.create_database()
+            figures = await measure(url, "FULL", calls, tables)
+            print(line("PostgreSQL 127.0.0.1, fsync on", tables, figures), flush=True)
+            await server.drop_database(url)
+    finally:
+        server.stop()
+
+
+TABLE_COUNTS = (1, 8, 64)
 
 
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--calls", type=int, default=4000)
+    parser.add_argument("--database", choices=("sqlite", "postgres", "both"), default="both")
     args = parser.parse_args()
     print(f"save_table_state, {args.calls} calls each (4 KB snapshot, 6 stacks, 1 event)")
-    with tempfile.TemporaryDirectory() as tmp:
-        for label, path, sync in (
-            ("file, WAL, synchronous=FULL (default)", "full", "FULL"),
-            ("file, WAL, synchronous=NORMAL", "normal", "NORMAL"),
-            ("in memory", ":memory:", "FULL"),
-        ):
-            where = path if path == ":memory:" else str(Path(tmp) / f"{path}.db")
-            for tables in (1, 8):
-                rate, cpu = await measure(where, sync, args.calls, tables)
-                print(f"  {label:40s} {tables} table(s): {rate:8.0f} calls/s {cpu:6.1f} µs CPU")
-                if where != ":memory:":
-                    for suffix in ("", "-wal", "-shm"):
-                        Path(where + suffix).unlink(missing_ok=True)
+    if args.database in ("sqlite", "both"):
+        await sqlite(args.calls)
+    if args.database in ("postgres", "both"):
+        await postgres(args.calls)
 
 
 if __name__ == "__main__":

@@ -14,6 +14,12 @@ no numbered parameters, no parameter whose type only the value tells (``? IS NUL
 passed as one ``?`` per item (:func:`marks`). A constraint violation ends the transaction
 (:class:`ConstraintViolation`). What cannot be written that way belongs to the backend
 (``PRAGMA`` checks, the schema version).
+
+One rule for concurrency, which PostgreSQL's snapshots rely on (:mod:`data.postgres`): a write
+transaction writes every row whose value its decision rests on (a buy-in checks the table's
+chips and then updates that table row), so that of two processes deciding on the same row at
+once, one is sent back to start again. A decision resting on a row the transaction does not
+write (a write skew) would go unnoticed: touch that row too, or let a unique index decide.
 """
 
 from __future__ import annotations

@@ -7,8 +7,9 @@ API, and prints what it did as JSON.
 Each operation reads what it needs, then writes; another process may have changed the rows in
 between, and the data layer must then either serialise the two or refuse this one (a
 :class:`~data.errors.DataError`, nothing changed). ``issued`` is the chips this process created
-(grants and dailies that were committed), so the test can check that the supply is exactly
-what the processes say they made.
+(grants and dailies that were committed; new members' starting bankrolls are counted by the
+test from the accounts), so the test can check that the supply is exactly what the processes
+say they made.
 """
 
 from __future__ import annotations
@@ -26,18 +27,23 @@ GUILD = 7
 ADMIN = 1
 USERS = list(range(100, 106))
 CHANNELS = (900, 901)
+NEWCOMER = 500
+"""The first of 40 members whose accounts the processes create as they go."""
 
 
 async def run(url: str, seed: int, operations: int, start_at: float) -> dict[str, int]:
     rng = random.Random(seed)
     db = await Database.open(url)
     done = {"issued": 0, "ok": 0, "refused": 0}
+    seat = 0
     try:
         tables = [t for t in await db.open_tables(GUILD) if t.channel_id in CHANNELS]
         while time.time() < start_at:  # start together with the other processes
             await asyncio.sleep(0.005)
         for _ in range(operations):
-            kind = rng.choice(("grant", "remove", "buy_in", "cash_out", "save", "daily"))
+            kind = rng.choice(
+                ("grant", "remove", "buy_in", "cash_out", "save", "daily", "newcomer")
+            )
             user = rng.choice(USERS)
             table = rng.choice(tables)
             try:
@@ -49,6 +55,10 @@ async def run(url: str, seed: int, operations: int, start_at: float) -> dict[str
                     amount = rng.randint(1, 50)
                     await db.admin_remove(GUILD, ADMIN, user, amount)
                     done["issued"] -= amount
+                elif kind == "newcomer":
+                    # Both processes create the same members' accounts at about the same time.
+                    await db.balance(GUILD, NEWCOMER + seat)
+                    seat = (seat + 1) % 40
                 elif kind == "daily":
                     claim = await db.claim_daily(GUILD, user, now=rng.uniform(0, 1e9))
                     done["issued"] += claim.amount

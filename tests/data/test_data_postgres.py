@@ -224,7 +224,8 @@ async def test_a_killed_process_loses_its_tables(pg_url: str) -> None:
 
 async def test_two_processes_writing_the_same_rows_lose_and_make_no_chip(pg_url: str) -> None:
     """Two OS processes hammer the same six bankrolls and the same two tables (grants,
-    removals, dailies, buy-ins, cash-outs, snapshots), each reading then writing: afterwards
+    removals, dailies, buy-ins, cash-outs, snapshots) and create the same new members'
+    accounts, each reading then writing: afterwards
     every bankroll is its ledger, every table its buy-ins less its cash-outs, and the chips in
     circulation are exactly what the processes say they committed."""
     db = await Database.open(pg_url)
@@ -262,7 +263,11 @@ async def test_two_processes_writing_the_same_rows_lose_and_make_no_chip(pg_url:
         reports = [json.loads(out) for out, _ in outputs]
         audit = await db.chip_audit(7)
         assert audit.ok, audit
-        issued = sum(r["issued"] for r in reports)
+        newcomers = sum(
+            1 for e in (await db.leaderboard(7, limit=100)).items if 500 <= e.user_id < 540
+        )
+        assert newcomers > 20, newcomers
+        issued = sum(r["issued"] for r in reports) + 1000 * newcomers
         assert audit.circulating == before.circulating + issued, (audit, reports)
         assert sum(r["ok"] for r in reports) > 300, reports  # most operations went through
         # The two really collided: the server sent transactions back to run again.
