@@ -401,6 +401,18 @@ def _on_public_message(interaction: Interaction) -> bool:
     return not message.flags.ephemeral
 
 
+def _on_message(interaction: Interaction, custom_id: str, component_type: object) -> bool:
+    message = interaction.message
+    if message is None:
+        return False
+    kind = discord.ui.LayoutView if message.flags.components_v2 else discord.ui.View
+    view = kind.from_message(message, timeout=None)
+    return any(
+        item.type.value == component_type and getattr(item, "custom_id", None) == custom_id
+        for item in view.walk_children()
+    )
+
+
 def _claimed_elsewhere(bot: PokerBot, interaction: Interaction, custom_id: str) -> bool:
     """Whether discord.py will hand this press to someone else: a dynamic item whose template
     matches (the paginator's buttons), a view stored for the message, or an open modal."""
@@ -409,10 +421,13 @@ def _claimed_elsewhere(bot: PokerBot, interaction: Interaction, custom_id: str) 
         return True  # cannot tell: better no second answer than a clash
     if interaction.type is discord.InteractionType.modal_submit:
         return custom_id in getattr(store, "_modals", {})
-    if any(p.fullmatch(custom_id) for p in getattr(store, "_dynamic_items", {})):
-        return True
     data: Any = interaction.data or {}
-    key = (data.get("component_type"), custom_id)
+    component_type = data.get("component_type")
+    if any(p.fullmatch(custom_id) for p in getattr(store, "_dynamic_items", {})):
+        # discord.py runs a dynamic item only if the pressed message really has a component
+        # of that id and type (a forged press may name any): check the same.
+        return _on_message(interaction, custom_id, component_type)
+    key = (component_type, custom_id)
     views: Any = getattr(store, "_views", {})
     message_id = interaction.message.id if interaction.message is not None else None
     return key in views.get(message_id, {}) or key in views.get(None, {})
