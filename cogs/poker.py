@@ -393,6 +393,7 @@ class Poker(commands.Cog):
         amount: app_commands.Range[int, 1, 100_000_000] | None = None,
     ) -> None:
         live = self._table_here(interaction)
+        amount = validation.REBUY.optional(amount)
         added = await self.tables.rebuy(live, interaction.user.id, amount)
         stack = live.engine.stack(str(interaction.user.id))
         await kit.reply(interaction, f"You add {added:,} chips: your stack is {stack:,}.")
@@ -408,6 +409,7 @@ class Poker(commands.Cog):
         ]
     )
     async def notify(self, interaction: Interaction, setting: str) -> None:
+        setting = validation.check_choice(setting, "The setting", ("on", "off"))
         on = setting == "on"
         prefs = await self.bot.db.set_preferences(interaction.user.id, notify=on)
         self.presenter.remember_preferences(interaction.user.id, prefs)
@@ -425,6 +427,7 @@ class Poker(commands.Cog):
         ]
     )
     async def deck(self, interaction: Interaction, colours: str) -> None:
+        colours = validation.check_choice(colours, "Colours", ("two", "four"))
         four = colours == "four"
         prefs = await self.bot.db.set_preferences(interaction.user.id, four_colour=four)
         self.presenter.remember_preferences(interaction.user.id, prefs)

@@ -44,6 +44,7 @@ __all__ = [
     "MAX_AMOUNT",
     "MAX_BUY_IN",
     "MIN_BUY_IN",
+    "REBUY",
     "SEATS",
     "STAKE",
     "STARTING_BANKROLL",
@@ -53,6 +54,7 @@ __all__ = [
     "Setting",
     "check_betting",
     "check_buy_ins",
+    "check_choice",
     "check_flag",
     "check_id",
     "check_text",
@@ -154,6 +156,7 @@ SEATS: Final = Setting("The number of seats", 2, 10)
 MIN_BUY_IN: Final = Setting("The smallest buy-in", 1, 100_000_000)
 MAX_BUY_IN: Final = Setting("The largest buy-in", 1, 100_000_000)
 BUY_IN: Final = Setting("The buy-in", 1, 100_000_000)
+REBUY: Final = Setting("The rebuy", 1, 100_000_000)
 TIMER: Final = Setting("The action timer", 10, 600)
 AUTO_DEAL: Final = Setting("The pause between hands", 0, 120)
 STARTING_BANKROLL: Final = Setting("The starting bankroll", 0, 1_000_000_000)
@@ -209,6 +212,21 @@ def check_variant_slug(value: object) -> str:
     if not isinstance(value, str) or not _SLUG.fullmatch(value):
         shown = _shown(value) if isinstance(value, str) else repr(value)[:20]
         raise InvalidInput(f"I don't know the game “{shown}”; see `/poker rules`.")
+    return value
+
+
+def check_choice(value: object, what: str, choices: tuple[str, ...]) -> str:
+    """An option offered as a fixed list of choices: one of them, exactly.
+
+    >>> check_choice("off", "The setting", ("on", "off"))
+    'off'
+    >>> check_choice(0, "The setting", ("on", "off"))
+    Traceback (most recent call last):
+    ...
+    cogs.validation.InvalidInput: The setting is one of on, off.
+    """
+    if not isinstance(value, str) or value not in choices:
+        raise InvalidInput(f"{what} is one of {', '.join(choices)}.")
     return value
 
 

@@ -145,10 +145,47 @@ COMMANDS: dict[str, tuple[str, bool, dict[str, st.SearchStrategy[Any]]]] = {
 }
 
 
+def wrong_type(option_type: int) -> st.SearchStrategy[Any]:
+    """A value of another type than the option declares (what any command must refuse)."""
+    texts = st.text(max_size=30).filter(lambda t: not re.fullmatch(r"\s*-?[0-9]+\s*", t))
+    shapes = st.one_of(
+        st.lists(st.integers(), max_size=2),
+        st.dictionaries(st.text(max_size=3), st.integers(), max_size=1),
+    )
+    if option_type in (4, 10):  # integer, number
+        return st.one_of(texts, shapes, st.booleans())
+    if option_type == 3:  # string
+        return st.one_of(
+            st.integers(), st.floats(allow_nan=False, allow_infinity=False), shapes, st.booleans()
+        )
+    if option_type == 5:  # boolean
+        return st.one_of(texts, st.integers(min_value=2), shapes)
+    return st.one_of(texts, st.integers(max_value=-1), shapes)  # users, channels, roles...
+
+
+def other_commands(emu: Emulator) -> dict[str, tuple[str, bool, dict[str, Any]]]:
+    """Every synced command with options that :data:`COMMANDS` does not list, fuzzed with
+    values of the wrong type, sent by a seated player who manages nothing."""
+    found: dict[str, tuple[str, bool, dict[str, Any]]] = {}
+
+    def walk(options: list[dict[str, Any]], path: str) -> None:
+        subs = [o for o in options if o.get("type") in (1, 2)]
+        for sub in subs:
+            walk(sub.get("options") or [], f"{path} {sub['name']}")
+        if not subs and options and path not in COMMANDS:
+            found[path] = ("bob", False, {o["name"]: wrong_type(o["type"]) for o in options})
+
+    commands = list(emu.global_commands.values())
+    commands += [c for guild in emu.guild_commands.values() for c in guild.values()]
+    for command in commands:
+        walk(command.data.get("options") or [], command.name)
+    return found
+
+
 @st.composite
-def command_case(draw: st.DrawFn) -> tuple[str, ...] | Any:
-    path = draw(st.sampled_from(sorted(COMMANDS)))
-    who, _, options = COMMANDS[path]
+def command_case(draw: st.DrawFn, commands: dict[str, Any]) -> tuple[str, ...] | Any:
+    path = draw(st.sampled_from(sorted(commands)))
+    who, _, options = commands[path]
     names = draw(st.lists(st.sampled_from(sorted(options)), min_size=1, unique=True))
     wire = {name: draw(options[name]) for name in names}
     if draw(st.integers(0, 20)) == 0:
@@ -173,22 +210,25 @@ SELECT_VALUES = st.lists(
 )
 
 
-CASES = st.one_of(
-    command_case(),
-    command_case(),  # twice: commands have the most options
-    st.tuples(st.just("modal"), st.sampled_from(["fresh", "stale"]), ANY_TEXT),
-    st.tuples(st.just("sit"), AMOUNT_JUNK, ANY_TEXT),
-    st.tuples(
-        st.just("sit"),
-        st.just("40"),
-        ANY_TEXT.filter(lambda t: not re.fullmatch(r"\s*[0-9]*\s*", t)),
-    ),
-    st.tuples(st.just("select"), st.sampled_from(["draw", "arrange", "pass", "cg"]), SELECT_VALUES),
-    st.tuples(st.just("id"), st.sampled_from(["button", "select", "modal"]), CUSTOM_IDS),
-)
+def cases(commands: dict[str, Any]) -> st.SearchStrategy[Any]:
+    return st.one_of(
+        command_case(commands),
+        command_case(commands),  # twice: commands have the most options
+        st.tuples(st.just("modal"), st.sampled_from(["fresh", "stale"]), ANY_TEXT),
+        st.tuples(st.just("sit"), AMOUNT_JUNK, ANY_TEXT),
+        st.tuples(
+            st.just("sit"),
+            st.just("40"),
+            ANY_TEXT.filter(lambda t: not re.fullmatch(r"\s*[0-9]*\s*", t)),
+        ),
+        st.tuples(
+            st.just("select"), st.sampled_from(["draw", "arrange", "pass", "cg"]), SELECT_VALUES
+        ),
+        st.tuples(st.just("id"), st.sampled_from(["button", "select", "modal"]), CUSTOM_IDS),
+    )
 
 
-def draw_cases(count: int) -> list[Any]:
+def draw_cases(count: int, commands: dict[str, Any]) -> list[Any]:
     """``count`` cases drawn by Hypothesis (derandomized: the same cases on every run)."""
     found: list[Any] = []
 
@@ -199,7 +239,7 @@ def draw_cases(count: int) -> list[Any]:
         deadline=None,
         suppress_health_check=list(HealthCheck),
     )
-    @given(CASES)
+    @given(cases(commands))
     def collect(case: Any) -> None:
         found.append(case)
 
@@ -261,12 +301,13 @@ async def test_any_input_is_answered_in_time_and_changes_nothing(
 
     errors = ErrorLog()
     logging.getLogger().addHandler(errors)
-    cases = draw_cases(EXAMPLES)
+    commands = {**COMMANDS, **other_commands(emu)}
+    drawn = draw_cases(EXAMPLES, commands)
     tried: Counter[str] = Counter()
     try:
         before = database_rows(db_path)
         state = live.state_json()
-        for case in cases:
+        for case in drawn:
             kind = case[0]
             if kind == "command":
                 _, path, who, wire = case
@@ -327,7 +368,7 @@ async def test_any_input_is_answered_in_time_and_changes_nothing(
                 label = f"custom id ({shape})"
             tried[label] += 1
             assert r.interaction.acknowledged, (case, "no answer within the deadline")
-            if kind in ("modal", "sit", "id") or (kind == "command" and not COMMANDS[case[1]][1]):
+            if kind in ("modal", "sit", "id") or (kind == "command" and not commands[case[1]][1]):
                 assert r.ephemeral, (case, r.content)
             assert not errors.records, (case, [x.getMessage() for x in errors.records])
             assert live.state_json() == state, (case, "the table changed")
