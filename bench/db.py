@@ -69,12 +69,23 @@ async def prepare(db: Database, channel: int) -> tuple[int, dict[int, int], int]
     return table.table_id, stacks, hand.hand_id
 
 
-async def run_table(db: Database, channel: int, calls: int, latencies: list[float]) -> None:
-    rng = random.Random(channel)
-    table_id, stacks, _ = await prepare(db, channel)
+async def run_table(
+    db: Database,
+    prepared: tuple[int, dict[int, int], int],
+    calls: int,
+    latencies: list[float],
+    interval: float | None,
+) -> None:
+    """``calls`` saves back to back, or one every ``interval`` seconds (a table's pace)."""
+    table_id, stacks, _ = prepared
+    rng = random.Random(table_id)
     chips = BUY_IN * len(PLAYERS)
     states = [fake_state(rng, i, stacks) for i in range(16)]
+    due = time.perf_counter() + (rng.uniform(0, interval) if interval else 0.0)
     for seq in range(1, calls + 1):
+        if interval:
+            await asyncio.sleep(max(0.0, due - time.perf_counter()))
+            due += interval
         a, b = rng.sample(PLAYERS, 2)
         moved = rng.randint(0, stacks[a])
         stacks[a] -= moved
@@ -85,18 +96,24 @@ async def run_table(db: Database, channel: int, calls: int, latencies: list[floa
         latencies.append(time.perf_counter() - began)
 
 
+Figures = tuple[float, float, float, int]
+
+
 async def measure(
-    path: str, synchronous: str, calls: int, tables: int
-) -> tuple[float, float, float, int]:
+    path: str, synchronous: str, calls: int, tables: int, rate: float | None = None
+) -> Figures:
     """Calls per second (wall clock), CPU microseconds per call (this process, all threads),
     the p99 of one call in milliseconds, and how many transactions PostgreSQL sent back to run
-    again."""
+    again. With ``rate``, the tables together offer that many calls per second instead of
+    calling as fast as they can."""
     db = await Database.open(path, synchronous=synchronous)  # type: ignore[arg-type]
     latencies: list[float] = []
     try:
+        prepared = [await prepare(db, 100 + t) for t in range(tables)]
+        interval = tables / rate if rate else None
         start, cpu = time.perf_counter(), time.process_time()
         await asyncio.gather(
-            *(run_table(db, 100 + t, calls // tables, latencies) for t in range(tables))
+            *(run_table(db, p, calls // tables, latencies, interval) for p in prepared)
         )
         elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
         audit = await db.chip_audit()
@@ -112,12 +129,13 @@ async def measure(
     return done / elapsed, cpu / done * 1e6, p99, retries
 
 
-def line(label: str, tables: int, figures: tuple[float, float, float, int]) -> str:
+def line(label: str, tables: int, figures: Figures, offered: float | None) -> str:
     rate, cpu, p99, retries = figures
     again = f" ({retries} retried)" if retries else ""
+    pace = f"{offered:.0f}/s offered" if offered else "flat out"
     return (
-        f"  {label:40s} {tables:2d} table(s): {rate:7.0f} tx/s  p99 {p99:6.1f} ms  "
-        f"{cpu:6.1f} µs CPU{again}"
+        f"  {label:38s} {tables:3d} table(s), {pace:15s}: {rate:6.0f} tx/s  p99 {p99:6.1f} ms"
+        f"  {cpu:6.1f} µs CPU{again}"
     )
 
 
@@ -129,8 +147,9 @@ async def sqlite(calls: int) -> None:
             ("SQLite in memory", ":memory:", "FULL"),
         ):
             where = path if path == ":memory:" else str(Path(tmp) / f"{path}.db")
-            for tables in TABLE_COUNTS:
-                print(line(label, tables, await measure(where, sync, calls, tables)), flush=True)
+            for tables, rate in RUNS:
+                figures = await measure(where, sync, calls, tables, rate)
+                print(line(label, tables, figures, rate), flush=True)
                 if where != ":memory:":
                     for suffix in ("", "-wal", "-shm"):
                         Path(where + suffix).unlink(missing_ok=True)
@@ -141,16 +160,18 @@ async def postgres(calls: int) -> None:
 
     server = await asyncio.to_thread(PgServer.start, durable=True)
     try:
-        for tables in TABLE_COUNTS:
+        for tables, rate in RUNS:
             url = await server.create_database()
-            figures = await measure(url, "FULL", calls, tables)
-            print(line("PostgreSQL 127.0.0.1, fsync on", tables, figures), flush=True)
+            figures = await measure(url, "FULL", calls, tables, rate)
+            print(line("PostgreSQL 127.0.0.1, fsync on", tables, figures, rate), flush=True)
             await server.drop_database(url)
     finally:
         server.stop()
 
 
-TABLE_COUNTS = (1, 8, 64)
+RUNS: tuple[tuple[int, float | None], ...] = ((1, None), (8, None), (64, None), (500, 272.0))
+"""(tables, offered calls per second or None for flat out). The last is the load measured for
+500 busy tables on one process (272 actions a second, each one save)."""
 
 
 async def main() -> None:
