@@ -554,7 +554,13 @@ class Database:
         if state_json is not None:
             json_text("state_json", state_json)
         at = clock(now)
-        return await self._write(lambda tx: tables.close_table(tx, table_id, pay, state_json, at))
+        entries = await self._write(
+            lambda tx: tables.close_table(tx, table_id, pay, state_json, at)
+        )
+        # A closed table needs no owner; letting go keeps the server's lock table from filling
+        # up over a long-running process's life.
+        await self._ownership.release([table_id])
+        return entries
 
     # ---------------------------------------------------------------- hands
 

@@ -170,6 +170,13 @@ async def test_a_table_has_one_owner_at_a_time(pg_url: str) -> None:
         again = await second.claim_tables("shard 1", [a.table_id, b.table_id])
         assert again.claimed == (a.table_id,) and set(again.refused) == {b.table_id}
 
+        await first.close_table(b.table_id, {})  # a closed table is let go
+        assert first.owned_tables() == set()
+        again = await second.claim_tables("shard 1", [b.table_id])
+        assert again.claimed == (b.table_id,)
+        await second.release_tables([b.table_id])
+        await first.claim_tables("shard 0", [b.table_id])
+
         await first.close()  # a closed (or dead) process owns nothing
         assert (await second.claim_tables("shard 1", [b.table_id])).claimed == (b.table_id,)
         with pytest.raises(InvalidArgument):
