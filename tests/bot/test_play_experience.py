@@ -21,6 +21,7 @@ from tests.bot.driver import (
     act_once,
     create_table,
     current_table_message,
+    find_table_message,
     live_table,
     open_panel,
     opener,
@@ -48,6 +49,16 @@ def assert_no_duplicate_labels(emu: Emulator, world: World) -> None:
         labels = Counter(label.lower() for label in message.button_labels)
         twice = [label for label, n in labels.items() if n > 1]
         assert not twice, (twice, message.button_labels)
+
+
+async def hand_on_screen(emu: Emulator, world: World, live: Any) -> None:
+    """Wait until the hand the engine dealt has its table message (posted after the deal)."""
+
+    def shown() -> bool:
+        message = find_table_message(emu, world)
+        return live.engine.in_hand and message is not None and message.id == live.meta.message_id
+
+    await emu.wait_for(shown, timeout=10)
 
 
 def ping_bodies(emu: Emulator, mark: Any) -> list[dict[str, Any]]:
@@ -129,6 +140,7 @@ async def test_one_message_carries_the_table_after_auto_deals_and_a_start(
     live = live_table(bot, world)
     for hand in range(1, 4):
         await emu.wait_for(lambda h=hand: live.engine.hand_number == h and live.engine.in_hand)
+        await hand_on_screen(emu, world, live)
         await play_hand(emu, world, bot)
         await emu.idle()
         assert len(with_components(emu, world)) == 1
@@ -207,6 +219,7 @@ async def test_the_draw_select_allows_only_what_the_cards_held_allow(
     deal_on = lobby
     for _ in range(6):
         await emu.click(alice, deal_on, label="Deal")
+        await hand_on_screen(emu, world, live)
         for _ in range(20):
             await emu.idle()
             decision = live.engine.pending[0] if live.engine.in_hand else None
