@@ -296,7 +296,8 @@ def private_panel(
         embed.title = "Arrange the order your cards will be turned up"
         embed.description = f"Your hand: **{hand_text}**\nOrder so far: {chosen_text}"
         remaining = [i for i in range(len(cards)) if i not in chosen]
-        if len(chosen) < legal.size and remaining:
+        missing = legal.size - len(chosen) if remaining else 0
+        if missing > 0:
             ui.add_item(
                 PokerSelect(
                     select_id("arrange", chosen),
@@ -304,10 +305,15 @@ def private_panel(
                     placeholder=f"Card number {len(chosen) + 1}",
                 )
             )
-        else:
-            ui.add_item(
-                PokerButton(button_id("arrange", chosen), "Confirm", discord.ButtonStyle.success)
+            embed.description += f"\nPick {missing} more to confirm."
+        ui.add_item(
+            PokerButton(
+                button_id("arrange", chosen),
+                "Confirm",
+                discord.ButtonStyle.success,
+                disabled=missing > 0,
             )
+        )
     elif isinstance(legal, engine.DeclareOptions):
         embed.title = "Declare (in secret)"
         embed.description = f"Your hand: **{hand_text}**"
