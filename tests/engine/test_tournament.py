@@ -250,7 +250,9 @@ def _layouts(draw: st.DrawFn) -> tuple[list[TableSeats], int]:
     for t in range(count):
         row: list[str | None] = [next(names) if draw(st.booleans()) else None for _ in range(seats)]
         occupied = [i for i, p in enumerate(row) if p]
-        button = draw(st.sampled_from(occupied)) if occupied and draw(st.booleans()) else None
+        button: int | None = None
+        if occupied and draw(st.booleans()):
+            button = draw(st.sampled_from(occupied))
         tables.append(TableSeats(f"t{t}", tuple(row), button))
     return tables, seats
 
