@@ -251,7 +251,8 @@ def _layouts(draw: st.DrawFn) -> tuple[list[TableSeats], int]:
         row: list[str | None] = [next(names) if draw(st.booleans()) else None for _ in range(seats)]
         occupied = [i for i, p in enumerate(row) if p]
         button: int | None = None
-        if occupied and draw(st.booleans()):
+        wants_button: bool = draw(st.booleans())
+        if occupied and wants_button:
             button = draw(st.sampled_from(occupied))
         tables.append(TableSeats(f"t{t}", tuple(row), button))
     return tables, seats
