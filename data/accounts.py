@@ -189,6 +189,7 @@ async def move(
     hand_id: int | None = None,
     actor_id: int | None = None,
     note: str | None = None,
+    tournament_id: int | None = None,
 ) -> LedgerEntry:
     """THE way a bankroll changes: update the balance and append its ledger row."""
     # The balance test is in the WHERE clause rather than left to the CHECK constraint: after
@@ -210,9 +211,21 @@ async def move(
     entry = await one(
         tx,
         "INSERT INTO ledger (guild_id, user_id, delta, balance_after, kind, table_id, "
-        "hand_id, actor_id, note, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
-        "RETURNING *",
-        (guild_id, user_id, delta, r[0], kind, table_id, hand_id, actor_id, note, now),
+        "hand_id, actor_id, note, created_at, tournament_id) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *",
+        (
+            guild_id,
+            user_id,
+            delta,
+            r[0],
+            kind,
+            table_id,
+            hand_id,
+            actor_id,
+            note,
+            now,
+            tournament_id,
+        ),
     )
     return _ledger_entry(entry)
 

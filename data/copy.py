@@ -43,10 +43,15 @@ TABLES: Final = (
     "hands",
     "table_players",
     "hand_events",
+    "tournaments",
     "ledger",
     "admin_log",
     "player_stats",
     "player_preferences",
+    "tournament_tables",
+    "tournament_results",
+    "seasons",
+    "season_standings",
 )
 """Every table holding the bot's data, in an order where each row's references exist first
 (``tables.current_hand_id`` excepted: it is filled in after the hands)."""
@@ -83,11 +88,12 @@ async def _tables(tx: Tx) -> set[str]:
 
 
 def _same(a: ChipAudit, b: ChipAudit) -> bool:
-    return (a.issued, a.removed, a.bankrolls, a.on_tables) == (
+    return (a.issued, a.removed, a.bankrolls, a.on_tables, a.in_tournaments) == (
         b.issued,
         b.removed,
         b.bankrolls,
         b.on_tables,
+        b.in_tournaments,
     )
 
 

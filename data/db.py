@@ -39,7 +39,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Final, TypeVar
 
-from data import accounts, checks, hands, preferences, stats, tables
+from data import accounts, checks, hands, preferences, stats, tables, tournaments
 from data.checks import (
     HandEventIn,
     clock,
@@ -717,6 +717,220 @@ class Database:
         integer("user_id", user_id)
         at = clock(now)
         return await self._write(lambda tx: preferences.set_(tx, user_id, notify, four_colour, at))
+
+    # ---------------------------------------------------------------- tournaments & seasons
+
+    async def create_tournament(
+        self,
+        guild_id: int,
+        channel_id: int,
+        creator_id: int,
+        config_json: str,
+        state_json: str,
+        *,
+        now: float | None = None,
+    ) -> tournaments.TournamentRow:
+        """A new tournament taking registrations in the channel (one open per channel)."""
+        for name, value in (("guild_id", guild_id), ("channel_id", channel_id)):
+            integer(name, value)
+        integer("creator_id", creator_id)
+        json_text("config_json", config_json)
+        json_text("state_json", state_json)
+        at = clock(now)
+        return await self._write(
+            lambda tx: tournaments.create(
+                tx, guild_id, channel_id, creator_id, config_json, state_json, at
+            )
+        )
+
+    async def get_tournament(self, tournament_id: int) -> tournaments.TournamentRow:
+        """The tournament (raises :class:`~data.tournaments.TournamentNotFound`)."""
+        integer("tournament_id", tournament_id)
+        return await self._read(lambda tx: tournaments.get(tx, tournament_id))
+
+    async def open_tournaments(
+        self, guild_id: int | None = None
+    ) -> list[tournaments.TournamentRow]:
+        """Tournaments registering or running (in one server, or all)."""
+        if guild_id is not None:
+            integer("guild_id", guild_id)
+        return await self._read(lambda tx: tournaments.open_tournaments(tx, guild_id))
+
+    async def tournament_pay_in(
+        self,
+        tournament_id: int,
+        user_id: int,
+        amount: int,
+        state_json: str,
+        *,
+        note: str = "buy-in",
+        now: float | None = None,
+    ) -> int:
+        """Move ``amount`` from the member's bankroll into the prize pool (a buy-in, rebuy or
+        add-on) with the tournament's new state; the balance after. Raises
+        :class:`InsufficientFunds` when the bankroll is short."""
+        integer("tournament_id", tournament_id)
+        integer("user_id", user_id)
+        integer("amount", amount, 1)
+        json_text("state_json", state_json)
+        text("note", note)
+        at = clock(now)
+        return await self._write(
+            lambda tx: tournaments.pay_in(tx, tournament_id, user_id, amount, note, state_json, at)
+        )
+
+    async def tournament_refund(
+        self,
+        tournament_id: int,
+        user_id: int,
+        amount: int,
+        state_json: str,
+        *,
+        now: float | None = None,
+    ) -> int:
+        """Give ``amount`` back from the pool to the member; the balance after."""
+        integer("tournament_id", tournament_id)
+        integer("user_id", user_id)
+        integer("amount", amount, 1)
+        json_text("state_json", state_json)
+        at = clock(now)
+        return await self._write(
+            lambda tx: tournaments.refund(tx, tournament_id, user_id, amount, state_json, at)
+        )
+
+    async def save_tournament(
+        self,
+        tournament_id: int,
+        status: str,
+        state_json: str,
+        *,
+        started_at: float | None = None,
+        tables: Sequence[tuple[str, int, int | None, str]] = (),
+        dropped: Sequence[str] = (),
+        now: float | None = None,
+    ) -> None:
+        """Save the tournament's state with its tables' snapshots ``(key, channel_id,
+        message_id, state_json)`` in one transaction; ``dropped`` table keys are deleted.
+        ``started_at`` is kept from the first save that gives it (the level clock's zero)."""
+        integer("tournament_id", tournament_id)
+        json_text("state_json", state_json)
+        rows = []
+        for key, channel, message, state in tables:
+            text("table key", key)
+            integer("channel_id", channel)
+            if message is not None:
+                integer("message_id", message)
+            rows.append((key, channel, message, json_text("table state", state)))
+        at = clock(now)
+        start = None if started_at is None else clock(started_at)
+        return await self._write(
+            lambda tx: tournaments.save(
+                tx, tournament_id, status, state_json, start, rows, list(dropped), at
+            )
+        )
+
+    async def set_tournament_message(
+        self, tournament_id: int, message_id: int, *, now: float | None = None
+    ) -> None:
+        """Remember the tournament's lobby message."""
+        integer("tournament_id", tournament_id)
+        integer("message_id", message_id)
+        at = clock(now)
+        await self._write(lambda tx: tournaments.set_message(tx, tournament_id, message_id, at))
+
+    async def tournament_tables(self, tournament_id: int) -> list[tournaments.TournamentTable]:
+        """The saved tables of a running tournament."""
+        integer("tournament_id", tournament_id)
+        return await self._read(lambda tx: tournaments.tables(tx, tournament_id))
+
+    async def finish_tournament(
+        self,
+        tournament_id: int,
+        places: Sequence[tuple[int, int, int]],
+        state_json: str,
+        *,
+        now: float | None = None,
+    ) -> list[tournaments.TournamentResult]:
+        """Pay the prizes ``(user_id, place, prize)``, which must add up to the prize pool,
+        and record the results (with season points), in one transaction."""
+        integer("tournament_id", tournament_id)
+        json_text("state_json", state_json)
+        rows = [
+            (integer("user_id", u), integer("place", p, 1), integer("prize", z, 0))
+            for u, p, z in places
+        ]
+        if len({u for u, _, _ in rows}) != len(rows):
+            raise InvalidArgument("places lists a member twice")
+        at = clock(now)
+        return await self._write(
+            lambda tx: tournaments.finish(tx, tournament_id, rows, state_json, at)
+        )
+
+    async def cancel_tournament(
+        self,
+        tournament_id: int,
+        refunds: Sequence[tuple[int, int]],
+        state_json: str,
+        *,
+        now: float | None = None,
+    ) -> None:
+        """Call the tournament off, returning ``(user_id, amount)`` (the whole pool)."""
+        integer("tournament_id", tournament_id)
+        json_text("state_json", state_json)
+        rows = [(integer("user_id", u), integer("amount", a, 0)) for u, a in refunds]
+        at = clock(now)
+        await self._write(lambda tx: tournaments.cancel(tx, tournament_id, rows, state_json, at))
+
+    async def tournament_results(self, tournament_id: int) -> list[tournaments.TournamentResult]:
+        """Places, prizes and points of a finished tournament, best first."""
+        integer("tournament_id", tournament_id)
+        return await self._read(lambda tx: tournaments.results(tx, tournament_id))
+
+    async def tournament_record(self, guild_id: int, user_id: int) -> tournaments.TournamentRecord:
+        """The member's tournaments in the server: played, cashes, wins, best finish."""
+        integer("guild_id", guild_id)
+        integer("user_id", user_id)
+        return await self._read(lambda tx: tournaments.record(tx, guild_id, user_id))
+
+    async def start_season(
+        self, guild_id: int, name: str, points: Sequence[int], *, now: float | None = None
+    ) -> tournaments.Season:
+        """Open a named season; ``points`` are given for first place, second, ..."""
+        integer("guild_id", guild_id)
+        text("name", name)
+        scale = tuple(integer("points", p, 0) for p in points)
+        at = clock(now)
+        return await self._write(lambda tx: tournaments.start_season(tx, guild_id, name, scale, at))
+
+    async def current_season(self, guild_id: int) -> tournaments.Season | None:
+        """The open season, if any."""
+        integer("guild_id", guild_id)
+        return await self._read(lambda tx: tournaments.current_season(tx, guild_id))
+
+    async def end_season(
+        self, guild_id: int, actor_id: int, *, reset: bool = False, now: float | None = None
+    ) -> tuple[tournaments.Season, list[tournaments.Standing]]:
+        """Close the open season and snapshot its standings; with ``reset`` every bankroll
+        goes back to the starting amount through the ledger."""
+        integer("guild_id", guild_id)
+        integer("actor_id", actor_id)
+        at = clock(now)
+        return await self._write(
+            lambda tx: tournaments.end_season(tx, guild_id, bool(reset), actor_id, at)
+        )
+
+    async def seasons(self, guild_id: int) -> list[tournaments.Season]:
+        """The server's seasons, newest first."""
+        integer("guild_id", guild_id)
+        return await self._read(lambda tx: tournaments.seasons(tx, guild_id))
+
+    async def season_standings(
+        self, guild_id: int, name: str
+    ) -> tuple[tournaments.Season, list[tournaments.Standing]]:
+        """A closed season's standings (raises NotFound for an unknown name)."""
+        integer("guild_id", guild_id)
+        text("name", name)
+        return await self._read(lambda tx: tournaments.standings(tx, guild_id, name))
 
     # ---------------------------------------------------------------- stats & audit
 

@@ -8,7 +8,18 @@ from typing import Generic, Literal, NamedTuple, TypeVar
 T = TypeVar("T")
 
 LedgerKind = Literal[
-    "issue", "daily", "admin_grant", "admin_set", "admin_remove", "buy_in", "top_up", "cash_out"
+    "issue",
+    "daily",
+    "admin_grant",
+    "admin_set",
+    "admin_remove",
+    "buy_in",
+    "top_up",
+    "cash_out",
+    "tournament_buy_in",
+    "tournament_prize",
+    "tournament_refund",
+    "season_reset",
 ]
 """Why a bankroll changed. issue/daily/admin_* create or destroy chips; the others move chips
 between a bankroll and a table."""
@@ -234,6 +245,10 @@ class ChipAudit:
     """(guild_id, user_id) whose balance disagrees with the ledger."""
     tables_off: tuple[int, ...]
     """table_ids whose chips_on_table disagrees with the ledger."""
+    in_tournaments: int = 0
+    """Bankroll chips held in tournaments' prize pools."""
+    tournaments_off: tuple[int, ...] = ()
+    """tournament_ids whose prize pool disagrees with the ledger."""
 
     @property
     def circulating(self) -> int:
@@ -242,9 +257,10 @@ class ChipAudit:
     @property
     def ok(self) -> bool:
         return (
-            self.circulating == self.bankrolls + self.on_tables
+            self.circulating == self.bankrolls + self.on_tables + self.in_tournaments
             and not self.accounts_off
             and not self.tables_off
+            and not self.tournaments_off
         )
 
     def __str__(self) -> str:
@@ -252,7 +268,9 @@ class ChipAudit:
         verdict = "OK" if self.ok else "MISMATCH"
         return (
             f"chip audit ({scope}): {verdict}; issued {self.issued} - removed {self.removed} = "
-            f"{self.circulating}; bankrolls {self.bankrolls} + on tables {self.on_tables} = "
-            f"{self.bankrolls + self.on_tables}; accounts off: {list(self.accounts_off)}; "
-            f"tables off: {list(self.tables_off)}"
+            f"{self.circulating}; bankrolls {self.bankrolls} + on tables {self.on_tables} + "
+            f"in tournaments {self.in_tournaments} = "
+            f"{self.bankrolls + self.on_tables + self.in_tournaments}; "
+            f"accounts off: {list(self.accounts_off)}; tables off: {list(self.tables_off)}; "
+            f"tournaments off: {list(self.tournaments_off)}"
         )

@@ -149,6 +149,20 @@ async def audit(tx: Tx, guild_id: int | None) -> ChipAudit:
         "ORDER BY t.table_id",
         scope,
     )
+    # A tournament's prize pool holds its buy-ins minus its prizes and refunds.
+    in_tournaments = await scalar(
+        tx, f"SELECT coalesce(sum(prize_pool), 0) FROM tournaments WHERE {where}", scope
+    )
+    tournaments_where, _ = _scope("t.guild_id", guild_id)
+    tournaments_off = await tx.fetch_all(
+        "SELECT t.tournament_id FROM tournaments AS t "
+        "LEFT JOIN (SELECT tournament_id, -sum(delta) AS net FROM ledger "
+        "           WHERE tournament_id IS NOT NULL GROUP BY tournament_id) AS l "
+        "       ON l.tournament_id = t.tournament_id "
+        f"WHERE {tournaments_where} AND t.prize_pool != coalesce(l.net, 0) "
+        "ORDER BY t.tournament_id",
+        scope,
+    )
     return ChipAudit(
         guild_id,
         supply[0],
@@ -157,4 +171,6 @@ async def audit(tx: Tx, guild_id: int | None) -> ChipAudit:
         on_tables,
         tuple((r[0], r[1]) for r in accounts_off),
         tuple(r[0] for r in tables_off),
+        in_tournaments,
+        tuple(r[0] for r in tournaments_off),
     )

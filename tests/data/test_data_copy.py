@@ -32,6 +32,11 @@ KEYS = {
     "admin_log": "log_id",
     "player_stats": "guild_id, user_id",
     "player_preferences": "user_id",
+    "tournaments": "tournament_id",
+    "tournament_tables": "tournament_id, table_key",
+    "tournament_results": "tournament_id, user_id",
+    "seasons": "season_id",
+    "season_standings": "season_id, user_id",
 }
 
 
@@ -45,6 +50,18 @@ async def busy_sqlite(path: Path) -> None:
         stacks = await seat_players(db, table, {5: 100, 6: 80})
         await start_hand(db, table, stacks)
         await db.set_preferences(5, notify=False, now=3.0)
+        # Tournaments: one finished in a closed season, one running with a table.
+        await db.start_season(GUILD, "first", [3, 1])
+        done = await db.create_tournament(GUILD, 5151, ADMIN, "{}", "{}")
+        for user in (5, 6):
+            await db.tournament_pay_in(done.tournament_id, user, 10, "{}")
+        await db.finish_tournament(done.tournament_id, [(5, 1, 20), (6, 2, 0)], "{}")
+        await db.end_season(GUILD, ADMIN)
+        running = await db.create_tournament(GUILD, 5252, ADMIN, "{}", "{}")
+        await db.tournament_pay_in(running.tournament_id, 5, 10, "{}")
+        await db.save_tournament(
+            running.tournament_id, "running", "{}", tables=[("1", 5252, None, "{}")]
+        )
         await db.update_settings(GUILD, ADMIN, daily_amount=55, note="more")
     finally:
         await db.close()

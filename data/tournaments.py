@@ -1,0 +1,494 @@
+"""Queries about tournaments and seasons: prize pools, tournament tables, results, standings.
+
+A tournament's prize pool holds bankroll chips: every buy-in, rebuy and add-on comes in and
+every prize or refund goes out through :func:`data.accounts.move` with the tournament's id on
+the ledger row, in the same transaction as the pool, so the audit can check each pool against
+its ledger rows. Tournament chips (the stacks at its tables) live only in the engine snapshots
+stored here; they are worth nothing outside the tournament.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Final
+
+from data import accounts
+from data.core import ConstraintViolation, Row, Tx, one, seconds
+from data.errors import DataError, NotFound
+
+OPEN: Final = ("registering", "running")
+
+
+class TournamentNotFound(NotFound):
+    """No tournament with that id."""
+
+    def __init__(self, tournament_id: int) -> None:
+        super().__init__(f"tournament {tournament_id} does not exist")
+        self.tournament_id = tournament_id
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentRow:
+    """A tournament as stored: ``config`` (the table game, JSON) and ``state`` (the engine's
+    :class:`engine.tournament.Tournament`, JSON) are opaque here."""
+
+    tournament_id: int
+    guild_id: int
+    channel_id: int
+    creator_id: int
+    status: str
+    config_json: str
+    state_json: str
+    prize_pool: int
+    message_id: int | None
+    started_at: float | None
+    created_at: float
+    finished_at: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentTable:
+    """One table of a running tournament: where it is played and its engine snapshot."""
+
+    tournament_id: int
+    table_key: str
+    channel_id: int
+    message_id: int | None
+    state_json: str
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentResult:
+    """A finisher's place, prize and season points."""
+
+    tournament_id: int
+    user_id: int
+    place: int
+    prize: int
+    points: int
+    finished_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentRecord:
+    """A member's tournament history in one server."""
+
+    played: int
+    cashes: int
+    wins: int
+    best_finish: int | None
+    winnings: int
+
+
+@dataclass(frozen=True, slots=True)
+class Season:
+    """A named season; ``points`` are the points for first place, second, ... (JSON list)."""
+
+    season_id: int
+    guild_id: int
+    name: str
+    points: tuple[int, ...]
+    started_at: float
+    ended_at: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """A member's line in a closed season's standings."""
+
+    rank: int
+    user_id: int
+    points: int
+    balance: int
+
+
+def _tournament(r: Row) -> TournamentRow:
+    return TournamentRow(
+        r["tournament_id"],
+        r["guild_id"],
+        r["channel_id"],
+        r["creator_id"],
+        r["status"],
+        r["config"],
+        r["state"],
+        r["prize_pool"],
+        r["message_id"],
+        seconds(r["started_at"]),
+        float(r["created_at"]),
+        seconds(r["finished_at"]),
+    )
+
+
+def _season(r: Row) -> Season:
+    return Season(
+        r["season_id"],
+        r["guild_id"],
+        r["name"],
+        tuple(int(p) for p in json.loads(r["points"])),
+        float(r["started_at"]),
+        seconds(r["ended_at"]),
+    )
+
+
+# ------------------------------------------------------------------------------ tournaments
+
+
+async def create(
+    tx: Tx,
+    guild_id: int,
+    channel_id: int,
+    creator_id: int,
+    config_json: str,
+    state_json: str,
+    now: float,
+) -> TournamentRow:
+    try:
+        r = await one(
+            tx,
+            "INSERT INTO tournaments (guild_id, channel_id, creator_id, config, state, "
+            "created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING *",
+            (guild_id, channel_id, creator_id, config_json, state_json, now, now),
+        )
+    except ConstraintViolation as exc:
+        raise DataError("there is already a tournament in this channel") from exc
+    return _tournament(r)
+
+
+async def get(tx: Tx, tournament_id: int) -> TournamentRow:
+    r = await tx.fetch_one("SELECT * FROM tournaments WHERE tournament_id = ?", (tournament_id,))
+    if r is None:
+        raise TournamentNotFound(tournament_id)
+    return _tournament(r)
+
+
+async def open_tournaments(tx: Tx, guild_id: int | None) -> list[TournamentRow]:
+    if guild_id is None:
+        rows = await tx.fetch_all(
+            "SELECT * FROM tournaments WHERE status IN (?, ?) ORDER BY tournament_id", OPEN
+        )
+    else:
+        rows = await tx.fetch_all(
+            "SELECT * FROM tournaments WHERE guild_id = ? AND status IN (?, ?) "
+            "ORDER BY tournament_id",
+            (guild_id, *OPEN),
+        )
+    return [_tournament(r) for r in rows]
+
+
+async def _open_row(tx: Tx, tournament_id: int) -> TournamentRow:
+    row = await get(tx, tournament_id)
+    if row.status not in OPEN:
+        raise DataError(f"the tournament is {row.status}")
+    return row
+
+
+async def pay_in(
+    tx: Tx,
+    tournament_id: int,
+    user_id: int,
+    amount: int,
+    note: str,
+    state_json: str,
+    now: float,
+) -> int:
+    """A buy-in, rebuy or add-on: the member's bankroll into the pool, with the new state.
+    Returns the member's balance after it."""
+    row = await _open_row(tx, tournament_id)
+    await accounts.account(tx, row.guild_id, user_id, now)
+    entry = await accounts.move(
+        tx,
+        row.guild_id,
+        user_id,
+        -amount,
+        "tournament_buy_in",
+        now,
+        note=note,
+        tournament_id=tournament_id,
+    )
+    await tx.execute(
+        "UPDATE tournaments SET prize_pool = prize_pool + ?, state = ?, updated_at = ? "
+        "WHERE tournament_id = ?",
+        (amount, state_json, now, tournament_id),
+    )
+    return entry.balance_after
+
+
+async def refund(
+    tx: Tx, tournament_id: int, user_id: int, amount: int, state_json: str, now: float
+) -> int:
+    """Give a member's buy-in back (unregistering before the start)."""
+    row = await _open_row(tx, tournament_id)
+    if amount > row.prize_pool:
+        raise DataError("the prize pool does not hold that much")
+    entry = await accounts.move(
+        tx,
+        row.guild_id,
+        user_id,
+        amount,
+        "tournament_refund",
+        now,
+        note="unregistered",
+        tournament_id=tournament_id,
+    )
+    await tx.execute(
+        "UPDATE tournaments SET prize_pool = prize_pool - ?, state = ?, updated_at = ? "
+        "WHERE tournament_id = ?",
+        (amount, state_json, now, tournament_id),
+    )
+    return entry.balance_after
+
+
+async def save(
+    tx: Tx,
+    tournament_id: int,
+    status: str,
+    state_json: str,
+    started_at: float | None,
+    tables: list[tuple[str, int, int | None, str]],
+    dropped: list[str],
+    now: float,
+) -> None:
+    """The tournament's state and its tables' snapshots ``(key, channel, message, state)``,
+    together; ``dropped`` tables are gone (broken up, or the tournament is over)."""
+    await _open_row(tx, tournament_id)
+    if status not in OPEN:
+        raise DataError("a tournament ends through finish or cancel")
+    await tx.execute(
+        "UPDATE tournaments SET status = ?, state = ?, started_at = coalesce(started_at, ?), "
+        "updated_at = ? WHERE tournament_id = ?",
+        (status, state_json, started_at, now, tournament_id),
+    )
+    await tx.execute_many(
+        "INSERT INTO tournament_tables (tournament_id, table_key, channel_id, message_id, "
+        "state, updated_at) VALUES (?, ?, ?, ?, ?, ?) "
+        "ON CONFLICT (tournament_id, table_key) DO UPDATE SET "
+        "channel_id = excluded.channel_id, message_id = excluded.message_id, "
+        "state = excluded.state, updated_at = excluded.updated_at",
+        [
+            (tournament_id, key, channel, message, state, now)
+            for key, channel, message, state in tables
+        ],
+    )
+    await tx.execute_many(
+        "DELETE FROM tournament_tables WHERE tournament_id = ? AND table_key = ?",
+        [(tournament_id, key) for key in dropped],
+    )
+
+
+async def set_message(tx: Tx, tournament_id: int, message_id: int, now: float) -> None:
+    await tx.execute(
+        "UPDATE tournaments SET message_id = ?, updated_at = ? WHERE tournament_id = ?",
+        (message_id, now, tournament_id),
+    )
+
+
+async def tables(tx: Tx, tournament_id: int) -> list[TournamentTable]:
+    rows = await tx.fetch_all(
+        "SELECT * FROM tournament_tables WHERE tournament_id = ? ORDER BY table_key",
+        (tournament_id,),
+    )
+    return [
+        TournamentTable(
+            r["tournament_id"], r["table_key"], r["channel_id"], r["message_id"], r["state"]
+        )
+        for r in rows
+    ]
+
+
+async def finish(
+    tx: Tx,
+    tournament_id: int,
+    places: list[tuple[int, int, int]],
+    state_json: str,
+    now: float,
+) -> list[TournamentResult]:
+    """Pay each ``(user_id, place, prize)`` from the pool into bankrolls, which empties it;
+    record the places with the open season's points; drop the tables."""
+    row = await _open_row(tx, tournament_id)
+    if sum(prize for _, _, prize in places) != row.prize_pool:
+        raise DataError(
+            f"the prizes add up to {sum(p for _, _, p in places)}, not the prize pool of "
+            f"{row.prize_pool}"
+        )
+    season = await current_season(tx, row.guild_id)
+    scale = season.points if season is not None else ()
+    results: list[TournamentResult] = []
+    for user_id, place, prize in places:
+        if prize:
+            await accounts.move(
+                tx,
+                row.guild_id,
+                user_id,
+                prize,
+                "tournament_prize",
+                now,
+                note=f"place {place}",
+                tournament_id=tournament_id,
+            )
+        points = scale[place - 1] if place <= len(scale) else 0
+        results.append(TournamentResult(tournament_id, user_id, place, prize, points, now))
+    await tx.execute_many(
+        "INSERT INTO tournament_results (tournament_id, guild_id, user_id, place, prize, "
+        "points, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        [
+            (tournament_id, row.guild_id, r.user_id, r.place, r.prize, r.points, now)
+            for r in results
+        ],
+    )
+    await tx.execute(
+        "UPDATE tournaments SET status = 'finished', prize_pool = 0, state = ?, "
+        "updated_at = ?, finished_at = ? WHERE tournament_id = ?",
+        (state_json, now, now, tournament_id),
+    )
+    await tx.execute("DELETE FROM tournament_tables WHERE tournament_id = ?", (tournament_id,))
+    return results
+
+
+async def cancel(
+    tx: Tx, tournament_id: int, refunds: list[tuple[int, int]], state_json: str, now: float
+) -> None:
+    """Call the tournament off: each ``(user_id, amount)`` back, which empties the pool."""
+    row = await _open_row(tx, tournament_id)
+    if sum(amount for _, amount in refunds) != row.prize_pool:
+        raise DataError("the refunds must return the whole prize pool")
+    for user_id, amount in refunds:
+        if amount:
+            await accounts.move(
+                tx,
+                row.guild_id,
+                user_id,
+                amount,
+                "tournament_refund",
+                now,
+                note="tournament cancelled",
+                tournament_id=tournament_id,
+            )
+    await tx.execute(
+        "UPDATE tournaments SET status = 'cancelled', prize_pool = 0, state = ?, "
+        "updated_at = ?, finished_at = ? WHERE tournament_id = ?",
+        (state_json, now, now, tournament_id),
+    )
+    await tx.execute("DELETE FROM tournament_tables WHERE tournament_id = ?", (tournament_id,))
+
+
+async def results(tx: Tx, tournament_id: int) -> list[TournamentResult]:
+    rows = await tx.fetch_all(
+        "SELECT * FROM tournament_results WHERE tournament_id = ? ORDER BY place, user_id",
+        (tournament_id,),
+    )
+    return [
+        TournamentResult(
+            r["tournament_id"],
+            r["user_id"],
+            r["place"],
+            r["prize"],
+            r["points"],
+            float(r["finished_at"]),
+        )
+        for r in rows
+    ]
+
+
+async def record(tx: Tx, guild_id: int, user_id: int) -> TournamentRecord:
+    r = await one(
+        tx,
+        "SELECT count(*), coalesce(sum(CASE WHEN prize > 0 THEN 1 ELSE 0 END), 0), "
+        "coalesce(sum(CASE WHEN place = 1 THEN 1 ELSE 0 END), 0), min(place), "
+        "coalesce(sum(prize), 0) FROM tournament_results WHERE guild_id = ? AND user_id = ?",
+        (guild_id, user_id),
+    )
+    return TournamentRecord(int(r[0]), int(r[1]), int(r[2]), r[3], int(r[4]))
+
+
+# ------------------------------------------------------------------------------ seasons
+
+
+async def current_season(tx: Tx, guild_id: int) -> Season | None:
+    r = await tx.fetch_one(
+        "SELECT * FROM seasons WHERE guild_id = ? AND ended_at IS NULL", (guild_id,)
+    )
+    return None if r is None else _season(r)
+
+
+async def start_season(
+    tx: Tx, guild_id: int, name: str, points: tuple[int, ...], now: float
+) -> Season:
+    if await current_season(tx, guild_id) is not None:
+        raise DataError("a season is already running in this server: end it first")
+    try:
+        r = await one(
+            tx,
+            "INSERT INTO seasons (guild_id, name, points, started_at) VALUES (?, ?, ?, ?) "
+            "RETURNING *",
+            (guild_id, name, json.dumps(list(points)), now),
+        )
+    except ConstraintViolation as exc:
+        raise DataError(f"there was already a season called {name!r} here") from exc
+    return _season(r)
+
+
+async def end_season(
+    tx: Tx, guild_id: int, reset: bool, actor_id: int, now: float
+) -> tuple[Season, list[Standing]]:
+    """Close the open season: snapshot every member's bankroll and the points they scored in
+    tournaments finished during it; with ``reset``, set every bankroll back to the server's
+    starting amount (a ledger row each)."""
+    season = await current_season(tx, guild_id)
+    if season is None:
+        raise DataError("no season is running in this server")
+    rows = await tx.fetch_all(
+        "SELECT a.user_id, a.balance, coalesce(p.points, 0) AS points FROM accounts AS a "
+        "LEFT JOIN (SELECT user_id, sum(points) AS points FROM tournament_results "
+        "           WHERE guild_id = ? AND finished_at >= ? GROUP BY user_id) AS p "
+        "       ON p.user_id = a.user_id "
+        "WHERE a.guild_id = ? ORDER BY points DESC, a.balance DESC, a.user_id",
+        (guild_id, season.started_at, guild_id),
+    )
+    standings = [
+        Standing(rank, int(r["user_id"]), int(r["points"]), int(r["balance"]))
+        for rank, r in enumerate(rows, start=1)
+    ]
+    await tx.execute_many(
+        "INSERT INTO season_standings (season_id, user_id, rank, balance, points) "
+        "VALUES (?, ?, ?, ?, ?)",
+        [(season.season_id, s.user_id, s.rank, s.balance, s.points) for s in standings],
+    )
+    await tx.execute("UPDATE seasons SET ended_at = ? WHERE season_id = ?", (now, season.season_id))
+    if reset:
+        start = (await accounts.settings(tx, guild_id)).starting_bankroll
+        for s in standings:
+            if s.balance != start:
+                await accounts.move(
+                    tx,
+                    guild_id,
+                    s.user_id,
+                    start - s.balance,
+                    "season_reset",
+                    now,
+                    actor_id=actor_id,
+                    note=f"season {season.name} ended",
+                )
+    closed = Season(season.season_id, guild_id, season.name, season.points, season.started_at, now)
+    return closed, standings
+
+
+async def seasons(tx: Tx, guild_id: int) -> list[Season]:
+    rows = await tx.fetch_all(
+        "SELECT * FROM seasons WHERE guild_id = ? ORDER BY season_id DESC", (guild_id,)
+    )
+    return [_season(r) for r in rows]
+
+
+async def standings(tx: Tx, guild_id: int, name: str) -> tuple[Season, list[Standing]]:
+    r = await tx.fetch_one(
+        "SELECT * FROM seasons WHERE guild_id = ? AND name = ?", (guild_id, name)
+    )
+    if r is None:
+        raise NotFound(f"no season called {name!r} in this server")
+    season = _season(r)
+    rows = await tx.fetch_all(
+        "SELECT * FROM season_standings WHERE season_id = ? ORDER BY rank",
+        (season.season_id,),
+    )
+    return season, [Standing(r["rank"], r["user_id"], r["points"], r["balance"]) for r in rows]

@@ -1,0 +1,146 @@
+"""Tournaments and seasons in the data layer: prize pools through the ledger, the audit,
+saved tables, results and records, season standings and resets."""
+
+from __future__ import annotations
+
+import pytest
+
+from data import Database, DataError, InsufficientFunds
+from data.tournaments import TournamentNotFound
+
+from .helpers import ADMIN, CHANNEL, GUILD, state
+
+
+async def _audit_ok(db: Database) -> None:
+    audit = await db.chip_audit(GUILD)
+    assert audit.ok, str(audit)
+
+
+async def test_buy_ins_are_held_in_the_pool_and_audited(db: Database) -> None:
+    t = await db.create_tournament(GUILD, CHANNEL, ADMIN, state(game="x"), state(n=0), now=1)
+    assert (t.status, t.prize_pool) == ("registering", 0)
+    with pytest.raises(DataError, match="already a tournament"):
+        await db.create_tournament(GUILD, CHANNEL, ADMIN, state(), state(), now=1)
+    for user in (1, 2, 3):
+        await db.tournament_pay_in(t.tournament_id, user, 100, state(n=user), now=2)
+    assert await db.balance(GUILD, 1) == 900
+    audit = await db.chip_audit(GUILD)
+    assert (audit.in_tournaments, audit.ok) == (300, True)
+    row = await db.get_tournament(t.tournament_id)
+    assert (row.prize_pool, row.state_json) == (300, state(n=3))
+    kinds = [e.kind for e in (await db.ledger(GUILD, 1)).items]
+    assert kinds == ["tournament_buy_in", "issue"]
+    # unregistering gives the buy-in back
+    assert await db.tournament_refund(t.tournament_id, 3, 100, state(n=2), now=3) == 1000
+    await _audit_ok(db)
+
+
+async def test_a_short_bankroll_changes_nothing(db: Database) -> None:
+    await db.update_settings(GUILD, ADMIN, starting_bankroll=50)
+    t = await db.create_tournament(GUILD, CHANNEL, ADMIN, state(), state(n=0), now=1)
+    with pytest.raises(InsufficientFunds):
+        await db.tournament_pay_in(t.tournament_id, 1, 100, state(n=1), now=2)
+    row = await db.get_tournament(t.tournament_id)
+    assert (row.prize_pool, row.state_json) == (0, state(n=0))
+    await _audit_ok(db)
+
+
+async def test_tables_are_saved_with_the_state_and_dropped(db: Database) -> None:
+    t = await db.create_tournament(GUILD, CHANNEL, ADMIN, state(), state(), now=1)
+    tid = t.tournament_id
+    await db.save_tournament(
+        tid,
+        "running",
+        state(level=0),
+        started_at=10,
+        tables=[("1", CHANNEL, 55, state(t=1)), ("2", 777, None, state(t=2))],
+        now=10,
+    )
+    await db.save_tournament(
+        tid,
+        "running",
+        state(level=1),
+        started_at=99,
+        tables=[("1", CHANNEL, 55, state(t=3))],
+        dropped=["2"],
+        now=20,
+    )
+    row = await db.get_tournament(tid)
+    assert (row.status, row.started_at, row.state_json) == ("running", 10.0, state(level=1))
+    saved = await db.tournament_tables(tid)
+    assert [(s.table_key, s.channel_id, s.message_id, s.state_json) for s in saved] == [
+        ("1", CHANNEL, 55, state(t=3))
+    ]
+    assert [r.tournament_id for r in await db.open_tournaments(GUILD)] == [tid]
+
+
+async def test_finish_pays_the_whole_pool_and_records(db: Database) -> None:
+    await db.start_season(GUILD, "spring", [10, 6, 3], now=0)
+    t = await db.create_tournament(GUILD, CHANNEL, ADMIN, state(), state(), now=1)
+    tid = t.tournament_id
+    for user in (1, 2, 3, 4):
+        await db.tournament_pay_in(tid, user, 25, state(), now=2)
+    with pytest.raises(DataError, match="prize pool"):
+        await db.finish_tournament(tid, [(1, 1, 60), (2, 2, 30)], state(), now=5)
+    results = await db.finish_tournament(
+        tid, [(1, 1, 65), (2, 2, 35), (3, 3, 0), (4, 4, 0)], state(done=True), now=5
+    )
+    assert [(r.user_id, r.place, r.prize, r.points) for r in results] == [
+        (1, 1, 65, 10),
+        (2, 2, 35, 6),
+        (3, 3, 0, 3),
+        (4, 4, 0, 0),
+    ]
+    row = await db.get_tournament(tid)
+    assert (row.status, row.prize_pool) == ("finished", 0)
+    assert await db.balance(GUILD, 1) == 1040
+    assert await db.tournament_tables(tid) == []
+    record = await db.tournament_record(GUILD, 1)
+    assert (record.played, record.cashes, record.wins, record.best_finish) == (1, 1, 1, 1)
+    record = await db.tournament_record(GUILD, 4)
+    assert (record.played, record.cashes, record.wins, record.best_finish) == (1, 0, 0, 4)
+    with pytest.raises(DataError, match="finished"):
+        await db.tournament_pay_in(tid, 5, 25, state(), now=6)
+    await _audit_ok(db)
+    # the channel is free for the next one
+    await db.create_tournament(GUILD, CHANNEL, ADMIN, state(), state(), now=7)
+
+
+async def test_cancel_refunds_everything(db: Database) -> None:
+    t = await db.create_tournament(GUILD, CHANNEL, ADMIN, state(), state(), now=1)
+    await db.tournament_pay_in(t.tournament_id, 1, 40, state(), now=2)
+    await db.tournament_pay_in(t.tournament_id, 2, 40, state(), now=2)
+    with pytest.raises(DataError, match="whole prize pool"):
+        await db.cancel_tournament(t.tournament_id, [(1, 40)], state(), now=3)
+    await db.cancel_tournament(t.tournament_id, [(1, 40), (2, 40)], state(), now=3)
+    assert await db.balance(GUILD, 2) == 1000
+    assert (await db.get_tournament(t.tournament_id)).status == "cancelled"
+    with pytest.raises(TournamentNotFound):
+        await db.get_tournament(t.tournament_id + 100)
+    await _audit_ok(db)
+
+
+async def test_season_standings_and_reset(db: Database) -> None:
+    await db.start_season(GUILD, "one", [5, 2], now=0)
+    with pytest.raises(DataError, match="already"):
+        await db.start_season(GUILD, "two", [1], now=1)
+    t = await db.create_tournament(GUILD, CHANNEL, ADMIN, state(), state(), now=1)
+    for user in (1, 2):
+        await db.tournament_pay_in(t.tournament_id, user, 100, state(), now=2)
+    await db.finish_tournament(t.tournament_id, [(2, 1, 200), (1, 2, 0)], state(), now=3)
+    await db.admin_grant(GUILD, ADMIN, 3, 500)
+    season, table = await db.end_season(GUILD, ADMIN, reset=True, now=4)
+    assert season.ended_at == 4.0
+    assert [(s.rank, s.user_id, s.points, s.balance) for s in table] == [
+        (1, 2, 5, 1100),
+        (2, 1, 2, 900),
+        (3, 3, 0, 1500),
+    ]
+    assert [await db.balance(GUILD, u) for u in (1, 2, 3)] == [1000, 1000, 1000]
+    again, same = await db.season_standings(GUILD, "one")
+    assert same == table and again.name == "one"
+    with pytest.raises(DataError, match="no season"):
+        await db.end_season(GUILD, ADMIN, now=5)
+    with pytest.raises(DataError, match="already a season called"):
+        await db.start_season(GUILD, "one", [1], now=6)
+    await _audit_ok(db)
