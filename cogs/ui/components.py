@@ -135,6 +135,7 @@ class AmountModal(discord.ui.Modal):
             max_length=12,
         )
         self.add_item(self.amount)
+        self.stop()  # not kept by discord.py: see SitModal
 
     async def on_submit(self, interaction: discord.Interaction[Any]) -> None:
         # Handled in cogs.routing (by custom id) so it survives restarts.
@@ -146,9 +147,7 @@ class SitModal(discord.ui.Modal):
     the router's interaction listener, like :class:`AmountModal`."""
 
     def __init__(self, custom_id: str, low: int, high: int, default: int, free: list[int]) -> None:
-        # A timeout lets discord.py forget a modal that is closed without being sent (the
-        # router answers a submission by custom id either way).
-        super().__init__(title="Sit down", custom_id=custom_id, timeout=900)
+        super().__init__(title="Sit down", custom_id=custom_id, timeout=None)
         self.buy_in: discord.ui.TextInput[Any] = discord.ui.TextInput(
             label=f"Buy-in ({low:,} to {high:,} chips)"[:45],
             custom_id="buy_in",
@@ -166,6 +165,9 @@ class SitModal(discord.ui.Modal):
         )
         self.add_item(self.buy_in)
         self.add_item(self.seat)
+        # Stopped, like Components: discord.py does not store it (one closed without being
+        # sent would stay there for good); the router answers its submission by custom id.
+        self.stop()
 
     async def on_submit(self, interaction: discord.Interaction[Any]) -> None:
         return None  # handled in cogs.routing (by custom id)
