@@ -257,6 +257,7 @@ class Poker(commands.Cog):
             return
         payouts = await self.tables.end(live)
         await interaction.response.send_message(embed=panels.closed_embed(live.meta.names, payouts))
+        await self.presenter.retire_closed(live)
 
     @poker.command(name="sitout", description="Sit out from the next hand (keep your seat).")
     async def sitout(self, interaction: Interaction) -> None:

@@ -152,6 +152,14 @@ class TablePresenter:
             embed, view = self.lobby_message(live)
         await self._post_table_message(live, embed, view, interaction, frozenset())
 
+    async def retire_closed(self, live: LiveTable) -> None:
+        """The table is closed: its message keeps a note but loses its buttons."""
+        if live.meta.message_id is not None:
+            await self._retire(live, live.meta.message_id, live.editor, closed=True)
+        if live.ping is not None and not live.ping.on_table:
+            await self._delete_ping(live, live.ping)
+        live.ping = None
+
     # -- turn pings -----------------------------------------------------------------------------
 
     async def _turn_targets(
@@ -234,10 +242,17 @@ class TablePresenter:
 
     # -- the one live table message -------------------------------------------------------------
 
-    async def _retire(self, live: LiveTable, message_id: int, editor: MessageEditor | None) -> None:
+    async def _retire(
+        self,
+        live: LiveTable,
+        message_id: int,
+        editor: MessageEditor | None,
+        *,
+        closed: bool = False,
+    ) -> None:
         """Turn an older table message into a one-line note without components, so only one
         message in the channel ever carries the table's controls."""
-        embed, view = panels.moved_notice(live.engine.public_view().game)
+        embed, view = panels.moved_notice(live.engine.public_view().game, closed=closed)
         try:
             if editor is not None and not editor.is_expired():
                 with contextlib.suppress(discord.NotFound):

@@ -179,13 +179,15 @@ def closed_embed(
     return embed
 
 
-def moved_notice(game: str) -> tuple[discord.Embed, Components]:
-    """What an older table message becomes once a newer one carries the table's controls."""
-    embed = discord.Embed(
-        title=game,
-        description="The table has moved on: the live table is further down.",
-        colour=kit.GREY,
+def moved_notice(game: str, *, closed: bool = False) -> tuple[discord.Embed, Components]:
+    """What an older table message becomes once a newer one carries the table's controls
+    (or once the table is closed)."""
+    text = (
+        "This table is closed."
+        if closed
+        else "The table has moved on: the live table is further down."
     )
+    embed = discord.Embed(title=game, description=text, colour=kit.GREY)
     return embed, Components()
 
 

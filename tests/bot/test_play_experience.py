@@ -423,3 +423,17 @@ async def test_a_busted_player_rebuys_with_the_lobby_button(
     audit = await bot.db.chip_audit(world.guild.id)
     assert audit.ok
     emu.assert_clean()
+
+
+async def test_ending_between_hands_leaves_no_live_buttons(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    await poker_bot()
+    alice, bob = world.players[:2]
+    lobby = await create_table(emu, world, [alice, bob], stake=2, ante=1, auto_deal=0)
+    ended = await emu.run_command(alice, world.channel, "poker end", {})
+    assert not ended.ephemeral and "Table closed" in ended.message.text
+    await emu.idle()
+    assert not with_components(emu, world)
+    assert "closed" in emu.get_message(lobby.id).text
+    emu.assert_clean()
