@@ -206,6 +206,7 @@ class TableControls(commands.Cog):
             raise TableProblem("You are not seated at this table.")
         if live.engine.hand is None:
             raise TableProblem("No cards yet: wait for the deal.")
+        await self.presenter.preferences_of([interaction.user.id])  # the deck's colours
         embed, file = self.presenter.private_message(live, interaction.user.id)
         if file is not None:
             await interaction.response.send_message(embed=embed, file=file, ephemeral=True)

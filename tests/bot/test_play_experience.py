@@ -16,7 +16,7 @@ from typing import Any
 from PIL import Image
 
 import engine
-from cogs.ui.card_images import CARD_H, MARGIN, ROW_TITLE
+from cogs.ui.card_images import CARD_H, MARGIN, ROW_TITLE, render_cards
 from tests.bot.driver import (
     act_once,
     create_table,
@@ -436,4 +436,26 @@ async def test_ending_between_hands_leaves_no_live_buttons(
     await emu.idle()
     assert not with_components(emu, world)
     assert "closed" in emu.get_message(lobby.id).text
+    emu.assert_clean()
+
+
+async def test_a_four_colour_deck_for_whoever_asks(poker_bot, emu: Emulator, world: World) -> None:
+    bot = await poker_bot()
+    alice, bob = world.players[:2]
+    chosen = await emu.run_command(alice, world.channel, "poker deck", {"colours": "four"})
+    assert chosen.ephemeral and "four" in chosen.content
+    assert (await bot.db.preferences(alice.id)).four_colour
+    lobby = await create_table(emu, world, [alice, bob], stake=2, ante=1, auto_deal=0)
+    await emu.click(alice, lobby, label="Deal")
+    await emu.wait_for(lambda: emu.dms(alice) and emu.dms(bob))
+    live = live_table(bot, world)
+    for user, four in ((alice, True), (bob, False)):
+        cards = live.engine.private_view(str(user.id)).cards
+        picture = emu.dms(user)[-1].attachments[0].data
+        assert picture == render_cards(cards, four_colour=four)
+    # My hand draws the same.
+    await hand_on_screen(emu, world, live)
+    mine = await emu.click(alice, find_table_message(emu, world), label="My hand")
+    cards = live.engine.private_view(str(alice.id)).cards
+    assert mine.attachments[0].data == render_cards(cards, four_colour=True)
     emu.assert_clean()
