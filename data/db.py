@@ -805,28 +805,17 @@ class Database:
         state_json: str,
         *,
         started_at: float | None = None,
-        tables: Sequence[tuple[str, int, int | None, str]] = (),
-        dropped: Sequence[str] = (),
         now: float | None = None,
     ) -> None:
-        """Save the tournament's state with its tables' snapshots ``(key, channel_id,
-        message_id, state_json)`` in one transaction; ``dropped`` table keys are deleted.
-        ``started_at`` is kept from the first save that gives it (the level clock's zero)."""
+        """Save the tournament's state; ``started_at`` is kept from the first save that gives
+        it (the zero of the level clock, so a restart finds the level and its time left)."""
         integer("tournament_id", tournament_id)
+        text("status", status)
         json_text("state_json", state_json)
-        rows = []
-        for key, channel, message, state in tables:
-            text("table key", key)
-            integer("channel_id", channel)
-            if message is not None:
-                integer("message_id", message)
-            rows.append((key, channel, message, json_text("table state", state)))
         at = clock(now)
         start = None if started_at is None else clock(started_at)
-        return await self._write(
-            lambda tx: tournaments.save(
-                tx, tournament_id, status, state_json, start, rows, list(dropped), at
-            )
+        await self._write(
+            lambda tx: tournaments.save(tx, tournament_id, status, state_json, start, at)
         )
 
     async def set_tournament_message(
@@ -838,10 +827,51 @@ class Database:
         at = clock(now)
         await self._write(lambda tx: tournaments.set_message(tx, tournament_id, message_id, at))
 
-    async def tournament_tables(self, tournament_id: int) -> list[tournaments.TournamentTable]:
-        """The saved tables of a running tournament."""
+    async def create_tournament_table(
+        self,
+        tournament_id: int,
+        channel_id: int,
+        config_json: str,
+        state_json: str,
+        *,
+        now: float | None = None,
+    ) -> Table:
+        """A table of the tournament in ``channel_id`` (its channel or a thread of it)."""
         integer("tournament_id", tournament_id)
-        return await self._read(lambda tx: tournaments.tables(tx, tournament_id))
+        integer("channel_id", channel_id)
+        json_text("config_json", config_json)
+        json_text("state_json", state_json)
+        at = clock(now)
+        return await self._write(
+            lambda tx: tournaments.create_table(
+                tx, tournament_id, channel_id, config_json, state_json, at
+            )
+        )
+
+    async def seat_tournament_table(
+        self,
+        table_id: int,
+        state_json: str,
+        chips_on_table: int,
+        seat_stacks: Mapping[int, int],
+        *,
+        now: float | None = None,
+    ) -> None:
+        """Players sat down at or left a tournament table between hands: its tournament chips
+        become ``chips_on_table`` with no bankroll involved."""
+        integer("table_id", table_id)
+        json_text("state_json", state_json)
+        integer("chips_on_table", chips_on_table, 0)
+        seated = seats(seat_stacks, chips_on_table)
+        at = clock(now)
+        await self._write(
+            lambda tx: tournaments.seat_table(tx, table_id, state_json, chips_on_table, seated, at)
+        )
+
+    async def tournament_tables(self, tournament_id: int) -> list[Table]:
+        """The open tables of a tournament."""
+        integer("tournament_id", tournament_id)
+        return await self._read(lambda tx: tournaments.open_tables(tx, tournament_id))
 
     async def finish_tournament(
         self,

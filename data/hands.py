@@ -106,7 +106,8 @@ async def record_hand_result(
     )
     await tx.execute("UPDATE tables SET current_hand_id = NULL WHERE table_id = ?", (table_id,))
     await tables.save(tx, table, state_json, chips_on_table, seats, [], now, None)
-    await stats.add_hand(tx, guild_id, hand_id, players, now)
+    if table.tournament_id is None:  # tournament chips are not the cash-game stats' chips
+        await stats.add_hand(tx, guild_id, hand_id, players, now)
     return _hand(r)
 
 

@@ -35,17 +35,10 @@ CREATE INDEX tournaments_guild_status ON tournaments (guild_id, status);
 ALTER TABLE ledger ADD COLUMN tournament_id INTEGER REFERENCES tournaments (tournament_id);
 CREATE INDEX ledger_tournament ON ledger (tournament_id) WHERE tournament_id IS NOT NULL;
 
--- The engine snapshot of each table of a running tournament (tournament chips), by a key the
--- tournament gives it; the channel is the tournament's channel or one of its threads.
-CREATE TABLE tournament_tables (
-    tournament_id INTEGER NOT NULL REFERENCES tournaments (tournament_id),
-    table_key     TEXT    NOT NULL,
-    channel_id    INTEGER NOT NULL,
-    message_id    INTEGER,
-    state         TEXT    NOT NULL CHECK (json_valid(state)),
-    updated_at    REAL    NOT NULL,
-    PRIMARY KEY (tournament_id, table_key)
-);
+-- A tournament's tables are poker tables like the others, but their chips are tournament
+-- chips: seated without a buy-in, closed without a cash-out, left out of bankroll totals,
+-- the audit's chips on tables and the players' cash-game stats.
+ALTER TABLE tables ADD COLUMN tournament_id INTEGER REFERENCES tournaments (tournament_id);
 
 -- Places and prizes, written once when a tournament ends.
 CREATE TABLE tournament_results (

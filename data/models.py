@@ -135,6 +135,8 @@ class Table:
     created_at: float
     updated_at: float
     closed_at: float | None
+    tournament_id: int | None = None
+    """Set for a tournament's table, whose chips are tournament chips (no bankroll value)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -87,8 +87,10 @@ async def leaderboard(tx: Tx, guild_id: int, offset: int, limit: int) -> Page[Le
         "SELECT a.user_id, a.balance, coalesce(t.chips, 0) AS on_tables, "
         "a.balance + coalesce(t.chips, 0) AS total "
         "FROM accounts AS a LEFT JOIN ("
-        "  SELECT user_id, sum(stack) AS chips FROM table_players WHERE guild_id = ? "
-        "  GROUP BY user_id) AS t ON t.user_id = a.user_id "
+        "  SELECT p.user_id, sum(p.stack) AS chips FROM table_players AS p "
+        "  JOIN tables AS s ON s.table_id = p.table_id "
+        "  WHERE p.guild_id = ? AND s.tournament_id IS NULL "
+        "  GROUP BY p.user_id) AS t ON t.user_id = a.user_id "
         "WHERE a.guild_id = ? ORDER BY total DESC, a.user_id LIMIT ? OFFSET ?",
         (guild_id, guild_id, limit, offset),
     )
@@ -120,7 +122,10 @@ async def audit(tx: Tx, guild_id: int | None) -> ChipAudit:
         tx, f"SELECT coalesce(sum(balance), 0) FROM accounts WHERE {where}", scope
     )
     on_tables = await scalar(
-        tx, f"SELECT coalesce(sum(chips_on_table), 0) FROM tables WHERE {where}", scope
+        tx,
+        "SELECT coalesce(sum(chips_on_table), 0) FROM tables "
+        f"WHERE {where} AND tournament_id IS NULL",
+        scope,
     )
     # Each balance must be the sum of its ledger rows and its last row's balance_after.
     accounts_where, _ = _scope("a.guild_id", guild_id)
@@ -145,7 +150,8 @@ async def audit(tx: Tx, guild_id: int | None) -> ChipAudit:
         "           WHERE table_id IS NOT NULL "
         "           AND kind IN (SELECT kind FROM ledger_kinds WHERE supply = 0) "
         "           GROUP BY table_id) AS l ON l.table_id = t.table_id "
-        f"WHERE {tables_where} AND t.chips_on_table != coalesce(l.net, 0) "
+        f"WHERE {tables_where} AND t.tournament_id IS NULL "
+        "AND t.chips_on_table != coalesce(l.net, 0) "
         "ORDER BY t.table_id",
         scope,
     )

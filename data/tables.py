@@ -46,7 +46,12 @@ def _table(r: Row) -> Table:
         float(r["created_at"]),
         float(r["updated_at"]),
         seconds(r["closed_at"]),
+        r["tournament_id"],
     )
+
+
+table_row = _table
+"""A ``tables`` row as a :class:`~data.models.Table` (for the other query modules)."""
 
 
 def check_chips(table: Table, expected: int, got: int) -> None:
@@ -102,7 +107,8 @@ async def chips_on_tables(tx: Tx, guild_id: int, user_id: int) -> tuple[int, int
         tx,
         "SELECT coalesce(sum(p.stack), 0), count(*) FROM table_players AS p "
         "JOIN tables AS t ON t.table_id = p.table_id "
-        "WHERE p.guild_id = ? AND p.user_id = ? AND t.status = 'open'",
+        "WHERE p.guild_id = ? AND p.user_id = ? AND t.status = 'open' "
+        "AND t.tournament_id IS NULL",
         (guild_id, user_id),
     )
     return int(r[0]), int(r[1])

@@ -3,8 +3,8 @@
 A tournament's prize pool holds bankroll chips: every buy-in, rebuy and add-on comes in and
 every prize or refund goes out through :func:`data.accounts.move` with the tournament's id on
 the ledger row, in the same transaction as the pool, so the audit can check each pool against
-its ledger rows. Tournament chips (the stacks at its tables) live only in the engine snapshots
-stored here; they are worth nothing outside the tournament.
+its ledger rows. Tournament chips are the stacks at its tables (rows of ``tables`` marked with
+the tournament): seated and unseated without a bankroll, and worth nothing outside it.
 """
 
 from __future__ import annotations
@@ -13,9 +13,10 @@ import json
 from dataclasses import dataclass
 from typing import Final
 
-from data import accounts
+from data import accounts, tables
 from data.core import ConstraintViolation, Row, Tx, one, seconds
-from data.errors import DataError, NotFound
+from data.errors import DataError, NotFound, TableExists
+from data.models import Table
 
 OPEN: Final = ("registering", "running")
 
@@ -45,17 +46,6 @@ class TournamentRow:
     started_at: float | None
     created_at: float
     finished_at: float | None
-
-
-@dataclass(frozen=True, slots=True)
-class TournamentTable:
-    """One table of a running tournament: where it is played and its engine snapshot."""
-
-    tournament_id: int
-    table_key: str
-    channel_id: int
-    message_id: int | None
-    state_json: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -240,17 +230,9 @@ async def refund(
 
 
 async def save(
-    tx: Tx,
-    tournament_id: int,
-    status: str,
-    state_json: str,
-    started_at: float | None,
-    tables: list[tuple[str, int, int | None, str]],
-    dropped: list[str],
-    now: float,
+    tx: Tx, tournament_id: int, status: str, state_json: str, started_at: float | None, now: float
 ) -> None:
-    """The tournament's state and its tables' snapshots ``(key, channel, message, state)``,
-    together; ``dropped`` tables are gone (broken up, or the tournament is over)."""
+    """The tournament's state (and, once, the moment its level clock started)."""
     await _open_row(tx, tournament_id)
     if status not in OPEN:
         raise DataError("a tournament ends through finish or cancel")
@@ -258,21 +240,6 @@ async def save(
         "UPDATE tournaments SET status = ?, state = ?, started_at = coalesce(started_at, ?), "
         "updated_at = ? WHERE tournament_id = ?",
         (status, state_json, started_at, now, tournament_id),
-    )
-    await tx.execute_many(
-        "INSERT INTO tournament_tables (tournament_id, table_key, channel_id, message_id, "
-        "state, updated_at) VALUES (?, ?, ?, ?, ?, ?) "
-        "ON CONFLICT (tournament_id, table_key) DO UPDATE SET "
-        "channel_id = excluded.channel_id, message_id = excluded.message_id, "
-        "state = excluded.state, updated_at = excluded.updated_at",
-        [
-            (tournament_id, key, channel, message, state, now)
-            for key, channel, message, state in tables
-        ],
-    )
-    await tx.execute_many(
-        "DELETE FROM tournament_tables WHERE tournament_id = ? AND table_key = ?",
-        [(tournament_id, key) for key in dropped],
     )
 
 
@@ -283,17 +250,68 @@ async def set_message(tx: Tx, tournament_id: int, message_id: int, now: float) -
     )
 
 
-async def tables(tx: Tx, tournament_id: int) -> list[TournamentTable]:
+# ------------------------------------------------------------------------------ its tables
+
+
+async def create_table(
+    tx: Tx, tournament_id: int, channel_id: int, config_json: str, state_json: str, now: float
+) -> Table:
+    """A poker table of the tournament (one open table per channel, as for cash tables)."""
+    row = await _open_row(tx, tournament_id)
+    existing = await tx.fetch_one(
+        "SELECT table_id FROM tables WHERE channel_id = ? AND status = 'open'", (channel_id,)
+    )
+    if existing is not None:
+        raise TableExists(channel_id, existing[0])
+    r = await one(
+        tx,
+        "INSERT INTO tables (guild_id, channel_id, creator_id, config, state, created_at, "
+        "updated_at, tournament_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING *",
+        (
+            row.guild_id,
+            channel_id,
+            row.creator_id,
+            config_json,
+            state_json,
+            now,
+            now,
+            tournament_id,
+        ),
+    )
+    return tables.table_row(r)
+
+
+async def seat_table(
+    tx: Tx, table_id: int, state_json: str, chips_on_table: int, seats: tables.Seats, now: float
+) -> None:
+    """Seat or unseat players at a tournament table between hands: its tournament chips
+    change with no bankroll involved (they come from and go back to the tournament)."""
+    table = await tables.open_table(tx, table_id)
+    if table.tournament_id is None:
+        raise DataError(f"table {table_id} is not a tournament table")
+    if table.current_hand_id is not None:
+        raise DataError("players change tables between hands")
+    await tables.save(tx, table, state_json, chips_on_table, seats, [], now, None)
+
+
+async def open_tables(tx: Tx, tournament_id: int) -> list[Table]:
     rows = await tx.fetch_all(
-        "SELECT * FROM tournament_tables WHERE tournament_id = ? ORDER BY table_key",
+        "SELECT * FROM tables WHERE tournament_id = ? AND status = 'open' ORDER BY table_id",
         (tournament_id,),
     )
-    return [
-        TournamentTable(
-            r["tournament_id"], r["table_key"], r["channel_id"], r["message_id"], r["state"]
-        )
-        for r in rows
-    ]
+    return [tables.table_row(r) for r in rows]
+
+
+async def _close_tables(tx: Tx, tournament_id: int, now: float) -> None:
+    for table in await open_tables(tx, tournament_id):
+        if table.current_hand_id is not None:
+            raise DataError("a tournament ends between hands")
+        await tx.execute("DELETE FROM table_players WHERE table_id = ?", (table.table_id,))
+    await tx.execute(
+        "UPDATE tables SET status = 'closed', chips_on_table = 0, updated_at = ?, "
+        "closed_at = ? WHERE tournament_id = ? AND status = 'open'",
+        (now, now, tournament_id),
+    )
 
 
 async def finish(
@@ -341,7 +359,7 @@ async def finish(
         "updated_at = ?, finished_at = ? WHERE tournament_id = ?",
         (state_json, now, now, tournament_id),
     )
-    await tx.execute("DELETE FROM tournament_tables WHERE tournament_id = ?", (tournament_id,))
+    await _close_tables(tx, tournament_id, now)
     return results
 
 
@@ -369,7 +387,7 @@ async def cancel(
         "updated_at = ?, finished_at = ? WHERE tournament_id = ?",
         (state_json, now, now, tournament_id),
     )
-    await tx.execute("DELETE FROM tournament_tables WHERE tournament_id = ?", (tournament_id,))
+    await _close_tables(tx, tournament_id, now)
 
 
 async def results(tx: Tx, tournament_id: int) -> list[TournamentResult]:

@@ -31,16 +31,7 @@ CREATE INDEX tournaments_guild_status ON tournaments (guild_id, status);
 ALTER TABLE ledger ADD COLUMN tournament_id BIGINT REFERENCES tournaments (tournament_id);
 CREATE INDEX ledger_tournament ON ledger (tournament_id) WHERE tournament_id IS NOT NULL;
 
-CREATE TABLE tournament_tables (
-    tournament_id BIGINT NOT NULL REFERENCES tournaments (tournament_id),
-    table_key     TEXT   NOT NULL,
-    channel_id    BIGINT NOT NULL,
-    message_id    BIGINT,
-    state         TEXT   NOT NULL CONSTRAINT tournament_tables_state_json
-                         CHECK (json_valid(state)),
-    updated_at    DOUBLE PRECISION NOT NULL,
-    PRIMARY KEY (tournament_id, table_key)
-);
+ALTER TABLE tables ADD COLUMN tournament_id BIGINT REFERENCES tournaments (tournament_id);
 
 CREATE TABLE tournament_results (
     tournament_id BIGINT  NOT NULL REFERENCES tournaments (tournament_id),

@@ -33,7 +33,6 @@ KEYS = {
     "player_stats": "guild_id, user_id",
     "player_preferences": "user_id",
     "tournaments": "tournament_id",
-    "tournament_tables": "tournament_id, table_key",
     "tournament_results": "tournament_id, user_id",
     "seasons": "season_id",
     "season_standings": "season_id, user_id",
@@ -59,9 +58,9 @@ async def busy_sqlite(path: Path) -> None:
         await db.end_season(GUILD, ADMIN)
         running = await db.create_tournament(GUILD, 5252, ADMIN, "{}", "{}")
         await db.tournament_pay_in(running.tournament_id, 5, 10, "{}")
-        await db.save_tournament(
-            running.tournament_id, "running", "{}", tables=[("1", 5252, None, "{}")]
-        )
+        await db.save_tournament(running.tournament_id, "running", "{}", started_at=1.0)
+        played = await db.create_tournament_table(running.tournament_id, 5252, "{}", "{}")
+        await db.seat_tournament_table(played.table_id, "{}", 300, {5: 300})
         await db.update_settings(GUILD, ADMIN, daily_amount=55, note="more")
     finally:
         await db.close()

@@ -45,33 +45,35 @@ async def test_a_short_bankroll_changes_nothing(db: Database) -> None:
     await _audit_ok(db)
 
 
-async def test_tables_are_saved_with_the_state_and_dropped(db: Database) -> None:
+async def test_tournament_tables_hold_tournament_chips(db: Database) -> None:
     t = await db.create_tournament(GUILD, CHANNEL, ADMIN, state(), state(), now=1)
     tid = t.tournament_id
-    await db.save_tournament(
-        tid,
-        "running",
-        state(level=0),
-        started_at=10,
-        tables=[("1", CHANNEL, 55, state(t=1)), ("2", 777, None, state(t=2))],
-        now=10,
-    )
-    await db.save_tournament(
-        tid,
-        "running",
-        state(level=1),
-        started_at=99,
-        tables=[("1", CHANNEL, 55, state(t=3))],
-        dropped=["2"],
-        now=20,
-    )
+    for user in (1, 2):
+        await db.tournament_pay_in(tid, user, 50, state(), now=2)
+    await db.save_tournament(tid, "running", state(level=0), started_at=10, now=10)
+    await db.save_tournament(tid, "running", state(level=1), started_at=99, now=20)
     row = await db.get_tournament(tid)
     assert (row.status, row.started_at, row.state_json) == ("running", 10.0, state(level=1))
-    saved = await db.tournament_tables(tid)
-    assert [(s.table_key, s.channel_id, s.message_id, s.state_json) for s in saved] == [
-        ("1", CHANNEL, 55, state(t=3))
-    ]
-    assert [r.tournament_id for r in await db.open_tournaments(GUILD)] == [tid]
+    table = await db.create_tournament_table(tid, CHANNEL, state(game=1), state(seats=0), now=11)
+    assert table.tournament_id == tid
+    with pytest.raises(DataError):
+        await db.create_table(GUILD, CHANNEL, ADMIN, state())  # the channel is taken
+    # seated from the tournament: 2 x 1500 chips, no bankroll touched
+    await db.seat_tournament_table(table.table_id, state(seats=2), 3000, {1: 1500, 2: 1500})
+    assert await db.balance(GUILD, 1) == 950
+    assert await db.chips_on_tables(GUILD, 1) == (0, 0)  # tournament chips are no bankroll
+    board = await db.leaderboard(GUILD)
+    assert [(e.user_id, e.total) for e in board.items] == [(1, 950), (2, 950)]
+    await _audit_ok(db)
+    assert (await db.chip_audit(GUILD)).on_tables == 0
+    with pytest.raises(DataError, match="not a tournament table"):
+        cash = await db.create_table(GUILD, CHANNEL + 1, ADMIN, state())
+        await db.seat_tournament_table(cash.table_id, state(), 0, {})
+    assert [x.table_id for x in await db.tournament_tables(tid)] == [table.table_id]
+    await db.finish_tournament(tid, [(1, 1, 100), (2, 2, 0)], state(), now=30)
+    assert await db.tournament_tables(tid) == []
+    assert (await db.get_table(table.table_id)).status == "closed"
+    await _audit_ok(db)
 
 
 async def test_finish_pays_the_whole_pool_and_records(db: Database) -> None:
@@ -94,7 +96,6 @@ async def test_finish_pays_the_whole_pool_and_records(db: Database) -> None:
     row = await db.get_tournament(tid)
     assert (row.status, row.prize_pool) == ("finished", 0)
     assert await db.balance(GUILD, 1) == 1040
-    assert await db.tournament_tables(tid) == []
     record = await db.tournament_record(GUILD, 1)
     assert (record.played, record.cashes, record.wins, record.best_finish) == (1, 1, 1, 1)
     record = await db.tournament_record(GUILD, 4)
