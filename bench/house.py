@@ -1,0 +1,256 @@
+"""How strong the house players are: heads-up win rates against two baselines.
+
+Run with ``.venv/bin/python bench/house.py [--hands N] [--levels easy,normal,hard]
+[--families high,lowball,high-low] [--selfplay N]``.
+
+Each house level plays ``--hands`` hands heads-up (10,000 by default) in each game family
+(high: five-card draw; lowball: Kansas City 2-7 lowball; high-low: California high-low split)
+against
+
+* a calling station: checks or calls every bet, never bets, never folds, and draws like a
+  casual player (everything but pairs in high, pairs and cards above an eight in lowball);
+* a random player: any legal action with equal chances, amounts and discards at random.
+
+Deals are duplicated to cut the luck: every deck is dealt twice, once with the house player
+in each seat. The figure is the house player's win in big bets per 100 hands, with its
+standard error over the pairs of deals.
+
+``--selfplay N`` instead plays N hands of every variant of the catalogue and of dealer's
+choice with three house players (one of each level) and checks that no chip is created or
+lost and that every hand ends.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from engine import Table, TableConfig, list_variants
+from engine.actions import (
+    Action,
+    AllIn,
+    Arrange,
+    Bet,
+    Call,
+    Check,
+    ChooseGame,
+    Declare,
+    Discard,
+    Fold,
+    Keep,
+    PassCards,
+    Raise,
+)
+from engine.decisions import (
+    ArrangeOptions,
+    BetOptions,
+    ChooseOptions,
+    Decision,
+    DeclareOptions,
+    DrawOptions,
+    KeepOptions,
+    PassOptions,
+)
+from engine.house import LEVELS, Level, current_rules, decide
+from engine.stakes import FixedLimit
+
+FAMILIES = {
+    "high": "five-card-draw",
+    "lowball": "kansas-city-lowball",
+    "high-low": "california-high-low",
+}
+STACK_BIG_BETS = 100
+
+
+def station(table: Table, decision: Decision, rng: random.Random) -> Action:
+    """Never folds, never bets: calls what it must and draws like a casual player."""
+    legal = decision.legal
+    if isinstance(legal, BetOptions):
+        if legal.can_check:
+            return Check()
+        if legal.to_call == 0 and legal.min_to is not None:
+            return Bet(legal.min_to)
+        return Call()
+    if isinstance(legal, DrawOptions):
+        # the easy house player's draw is the casual one; its betting is not used here
+        return decide(
+            table.private_view(decision.seat),
+            table.public_view(),
+            decision,
+            Level.EASY,
+            rng,
+            rules=current_rules(table),
+        )
+    return random_action(table, decision, rng)
+
+
+def random_action(table: Table, decision: Decision, rng: random.Random) -> Action:
+    """Any legal action, chosen uniformly among the kinds available."""
+    legal = decision.legal
+    if isinstance(legal, BetOptions):
+        moves: list[Action] = [Check() if legal.can_check else Call()]
+        if legal.can_fold and not legal.can_check:
+            moves.append(Fold())
+        if legal.min_to is not None and legal.max_to is not None:
+            to = rng.randint(legal.min_to, legal.max_to)
+            moves.append(Bet(to) if legal.is_bet else Raise(to))
+        if legal.can_all_in and not legal.fixed_limit:
+            moves.append(AllIn())
+        return rng.choice(moves)
+    if isinstance(legal, DrawOptions):
+        for _ in range(20):
+            count = rng.choice(legal.counts)
+            discard = tuple(rng.sample(legal.cards, min(count, len(legal.cards))))
+            if legal.refusal(discard) is None:
+                return Discard(discard)
+        return Discard(())
+    if isinstance(legal, KeepOptions):
+        return Keep(rng.choice((legal.face_up, None)))
+    if isinstance(legal, PassOptions):
+        return PassCards(tuple(rng.sample(legal.cards, legal.count)))
+    if isinstance(legal, ArrangeOptions):
+        return Arrange(tuple(rng.sample(legal.cards, legal.size)))
+    if isinstance(legal, DeclareOptions):
+        return Declare(rng.choice(legal.directions))
+    if isinstance(legal, ChooseOptions):
+        return ChooseGame(rng.choice(legal.slugs))
+    return Check()
+
+
+BASELINES = {"station": station, "random": random_action}
+
+
+def big_bet(table: Table) -> int:
+    structure, _ = table.config.stakes
+    return structure.big_bet if isinstance(structure, FixedLimit) else 2 * max(1, structure.min_bet)
+
+
+def play_hand(
+    table: Table, house_seat: int, level: Level, baseline: str, deal_seed: int, rng: random.Random
+) -> int:
+    """One hand; the house seat's chip result."""
+    stack_size = STACK_BIG_BETS * big_bet(table)
+    for seat in (0, 1):
+        player = f"p{seat}"
+        missing = stack_size - table.stack(player)
+        if missing > 0:
+            table.add_chips(player, missing)
+    before = table.stack(f"p{house_seat}")
+    table.start_hand(random.Random(deal_seed))
+    other = BASELINES[baseline]
+    steps = 0
+    while table.pending:
+        decision = table.pending[0]
+        if decision.seat == house_seat:
+            action = decide(
+                table.private_view(decision.seat),
+                table.public_view(),
+                decision,
+                level,
+                rng,
+                rules=current_rules(table),
+            )
+        else:
+            action = other(table, decision, rng)
+        table.act(decision.seat, action)
+        steps += 1
+        if steps > 1000:
+            raise RuntimeError("a hand did not end")
+    return table.stack(f"p{house_seat}") - before
+
+
+def heads_up(slug: str, level: Level, baseline: str, hands: int, seed: int) -> tuple[float, float]:
+    """Big bets per 100 hands and its standard error, over ``hands`` hands (duplicate deals)."""
+    tables = []
+    for _ in range(2):
+        table = Table(TableConfig(slug))
+        table.sit("p0", 1, seat=0)
+        table.sit("p1", 1, seat=1)
+        tables.append(table)
+    rng = random.Random(seed)
+    unit = big_bet(tables[0])
+    pairs: list[float] = []
+    for index in range(hands // 2):
+        deal_seed = seed * 1_000_003 + index
+        # the same deck twice: the house player sits in seat 0, then in seat 1
+        won = play_hand(tables[0], 0, level, baseline, deal_seed, rng)
+        won += play_hand(tables[1], 1, level, baseline, deal_seed, rng)
+        pairs.append(won / unit / 2)
+    mean = sum(pairs) / len(pairs)
+    spread = math.sqrt(sum((x - mean) ** 2 for x in pairs) / max(1, len(pairs) - 1))
+    return 100 * mean, 100 * spread / math.sqrt(len(pairs))
+
+
+def selfplay(hands: int, seed: int = 1) -> None:
+    """Every variant (and dealer's choice) with one house player of each level."""
+    games = [(v.slug, False) for v in list_variants()] + [("five-card-draw", True)]
+    for slug, choice in games:
+        started = time.perf_counter()
+        rng = random.Random(seed)
+        table = Table(TableConfig(slug, dealers_choice=choice))
+        names = ("easy", "normal", "hard")
+        for name in names:
+            table.sit(name, 1000)
+        total = table.chips()
+        for _ in range(hands):
+            for name in names:
+                if table.stack(name) < 50:
+                    table.add_chips(name, 1000)
+                    total += 1000
+            table.start_hand(rng)
+            steps = 0
+            while table.pending:
+                decision = table.pending[0]
+                action = decide(
+                    table.private_view(decision.seat),
+                    table.public_view(),
+                    decision,
+                    LEVELS[names.index(decision.player_id)],
+                    rng,
+                    rules=current_rules(table),
+                )
+                table.act(decision.seat, action)
+                steps += 1
+                if steps > 2000:
+                    raise RuntimeError(f"{slug}: a hand did not end")
+            if table.chips() != total:
+                raise RuntimeError(f"{slug}: chips {table.chips()} != {total}")
+        name = "dealer's choice" if choice else slug
+        print(f"{name:24} {hands} hands, chips conserved, {time.perf_counter() - started:.1f} s")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--hands", type=int, default=10_000)
+    parser.add_argument("--levels", default="easy,normal,hard")
+    parser.add_argument("--families", default=",".join(FAMILIES))
+    parser.add_argument("--baselines", default=",".join(BASELINES))
+    parser.add_argument("--seed", type=int, default=19)
+    parser.add_argument("--selfplay", type=int, default=0)
+    args = parser.parse_args()
+    if args.selfplay:
+        selfplay(args.selfplay)
+        return
+    print(f"{args.hands} hands heads-up per line, big bets per 100 hands (± standard error)")
+    for family in args.families.split(","):
+        slug = FAMILIES[family]
+        for baseline in args.baselines.split(","):
+            for level in args.levels.split(","):
+                started = time.perf_counter()
+                rate, error = heads_up(slug, Level(level), baseline, args.hands, args.seed)
+                took = time.perf_counter() - started
+                print(
+                    f"{family:9} vs {baseline:8} {level:7} {rate:+8.1f} ± {error:5.1f}"
+                    f"   ({took:.0f} s)",
+                    flush=True,
+                )
+
+
+if __name__ == "__main__":
+    main()

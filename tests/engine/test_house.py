@@ -1,0 +1,160 @@
+"""House players (engine.house): legal play in every game, chips conserved, hands that end,
+and decisions that depend on nothing a person in the seat could not see."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine import Table, TableConfig, list_variants
+from engine.actions import Action, Bet, Call, Check, Discard
+from engine.cards import DECK_52, Card
+from engine.decisions import BetOptions, DecisionKind
+from engine.house import LEVELS, Level, current_rules, decide
+
+# The bench (bench/house.py --selfplay 1000) plays 1,000 hands of every game; the suite plays
+# fewer to stay quick, with other seeds on each run of the bench.
+HANDS = 25
+GAMES = [(v.slug, False) for v in list_variants()] + [("five-card-draw", True)]
+
+
+def _house_action(table: Table, seat: int, level: Level, rng: random.Random) -> Action:
+    decision = next(d for d in table.pending if d.seat == seat)
+    return decide(
+        table.private_view(seat),
+        table.public_view(),
+        decision,
+        level,
+        rng,
+        rules=current_rules(table),
+    )
+
+
+@pytest.mark.parametrize(
+    ("slug", "choice"), GAMES, ids=[g[0] + ("-dc" if g[1] else "") for g in GAMES]
+)
+def test_house_players_alone_play_every_game(slug: str, choice: bool) -> None:
+    rng = random.Random(hash(slug) % 1000)
+    table = Table(TableConfig(slug, dealers_choice=choice))
+    names = ("easy", "normal", "hard")
+    for name in names:
+        table.sit(name, 500)
+    total = table.chips()
+    kinds: set[DecisionKind] = set()
+    for _ in range(HANDS if slug != "all-for-one" else 6):
+        for name in names:
+            if table.stack(name) < 40:
+                table.add_chips(name, 500)
+                total += 500
+        table.start_hand(rng)
+        for _step in range(3000):
+            if not table.pending:
+                break
+            decision = table.pending[0]
+            kinds.add(decision.kind)
+            level = LEVELS[names.index(decision.player_id)]
+            # an illegal action would raise IllegalAction here
+            table.act(decision.seat, _house_action(table, decision.seat, level, rng))
+        else:
+            pytest.fail(f"{slug}: a hand did not end")
+        assert table.chips() == total
+        assert not table.pending
+    assert DecisionKind.BET in kinds
+
+
+def _deck_with_other_hands(
+    deck: list[Card], seat_positions: list[int], rng: random.Random
+) -> list[Card]:
+    """``deck`` with the cards at ``seat_positions`` (other players' cards) swapped for cards
+    from the bottom of the deck, which nobody reaches in one hand."""
+    changed = list(deck)
+    bottom = list(range(len(deck) - 1, len(deck) - 1 - len(seat_positions), -1))
+    for position, other in zip(seat_positions, bottom, strict=True):
+        changed[position], changed[other] = changed[other], changed[position]
+    return changed
+
+
+@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize("slug", ["five-card-draw", "kansas-city-lowball", "california-high-low"])
+def test_decisions_ignore_other_players_hidden_cards(level: Level, slug: str) -> None:
+    """The same seat with other players' cards changed decides the same, up to its draw."""
+    deal_rng = random.Random(11)
+    compared = 0
+    for deal in range(40):
+        tables: list[Table] = []
+        base = list(Table(TableConfig(slug)).config.rules().deck.cards())
+        deal_rng.shuffle(base)
+        # three players, five cards each, dealt one at a time from the dealer's left: the
+        # house player (the first name) is on the dealer's left, so it gets every third card
+        others = [i for i in range(15) if i % 3 != 0]
+        decks = [base, _deck_with_other_hands(base, others, deal_rng)]
+        for cards in decks:
+            table = Table(TableConfig(slug, max_seats=3))
+            for name in ("house", "ann", "bob"):
+                table.sit(name, 200)
+            # the first hand's button is the last seat, so "house" acts first
+            table.start_hand(random.Random(0), deck=cards)
+            tables.append(table)
+        assert tables[0].private_view("ann").cards != tables[1].private_view("ann").cards
+        assert tables[0].private_view("house").cards == tables[1].private_view("house").cards
+        for _step in range(30):
+            if not tables[0].pending:
+                break
+            decision = tables[0].pending[0]
+            if decision.player_id == "house":
+                actions = [
+                    _house_action(t, decision.seat, level, random.Random(deal)) for t in tables
+                ]
+                assert actions[0] == actions[1]
+                compared += 1
+                action: Action = actions[0]
+                if decision.kind is DecisionKind.DRAW:
+                    break  # what it draws next comes from the stub, which may now differ
+            elif decision.kind is DecisionKind.BET:
+                legal = decision.legal
+                assert isinstance(legal, BetOptions)
+                action = Check() if legal.can_check else Call()
+            else:
+                action = Discard(())
+            for table in tables:
+                table.act(decision.seat, action)
+    assert compared >= 40
+
+
+def test_decide_is_a_function_of_its_inputs() -> None:
+    table = Table(TableConfig("five-card-draw"))
+    table.sit("a", 100)
+    table.sit("b", 100)
+    table.start_hand(random.Random(5))
+    seat = table.pending[0].seat
+    first = [_house_action(table, seat, Level.HARD, random.Random(n)) for n in range(20)]
+    again = [_house_action(table, seat, Level.HARD, random.Random(n)) for n in range(20)]
+    assert first == again
+
+
+def test_house_draws_by_the_odds() -> None:
+    """Normal and hard keep a four-card flush and throw the odd card; easy keeps the pair."""
+    from engine.cards import parse_cards
+
+    table = Table(TableConfig("five-card-draw", max_seats=2))
+    table.sit("house", 200)
+    table.sit("ann", 200)
+    hand = parse_cards("Ah Kh Qh Jh 2c")
+    ann = parse_cards("3s 4d 8c 9d Tc")
+    rest = [c for c in DECK_52 if c not in hand and c not in ann]
+    deck = [card for pair in zip(hand, ann, strict=True) for card in pair] + rest
+    table.start_hand(random.Random(0), deck=deck)
+    while table.pending and table.pending[0].kind is DecisionKind.BET:
+        pending = table.pending[0]
+        legal = pending.legal
+        assert isinstance(legal, BetOptions)
+        if pending.player_id == "ann" and legal.can_check and legal.min_to is not None:
+            # a bet keeps the deal from being passed out when both check
+            table.act(pending.seat, Bet(legal.min_to))
+        else:
+            table.act(pending.seat, Check() if legal.can_check else Call())
+    decision = table.pending[0]
+    assert decision.kind is DecisionKind.DRAW and decision.player_id == "house"
+    action = _house_action(table, decision.seat, Level.HARD, random.Random(1))
+    assert action == Discard(parse_cards("2c"))
