@@ -25,7 +25,14 @@ from data import Database, DataError
 
 log = logging.getLogger("poker")
 
-EXTENSIONS = ("cogs.economy", "cogs.poker", "cogs.routing", "cogs.history")
+EXTENSIONS = (
+    "cogs.economy",
+    "cogs.poker",
+    "cogs.routing",
+    "cogs.history",
+    "cogs.coach",
+    "cogs.tournament",
+)
 """The cogs: slash commands by theme, and the router of the table's components."""
 
 GC_THRESHOLDS = (2000, 10, 100)

@@ -30,12 +30,15 @@ class TableSettings:
     max_buy_in: int
     action_seconds: int = 60
     auto_deal_seconds: int = 8
+    # The draw panel shows each player the odds of their own draws (off: some games call it
+    # cheating, so the table's creator decides).
+    coach: bool = False
 
     def describe(self) -> str:
         deal = f"next hand after {self.auto_deal_seconds}s" if self.auto_deal_seconds else "manual"
         return (
             f"Buy-in {self.min_buy_in:,}–{self.max_buy_in:,} · {self.action_seconds}s to act"
-            f" · {deal}"
+            f" · {deal}" + (" · coach on" if self.coach else "")
         )
 
 

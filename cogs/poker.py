@@ -21,6 +21,8 @@ from discord.ext import commands
 import engine
 from cogs import history as hand_history
 from cogs import kit, validation
+from cogs.coach import prepare_for as coach_prepare
+from cogs.coach import send_odds
 from cogs.errors import TableProblem
 from cogs.live_table import LiveTable, TableSettings
 from cogs.ui import panels, render
@@ -134,6 +136,7 @@ class Poker(commands.Cog):
         timer="Seconds each player has to act",
         auto_deal="Seconds between hands before the next deal (0 = press Deal)",
         dealers_choice="Each dealer picks the game (the variant above is the default)",
+        coach="Show each player the odds of their own draws (off by default)",
     )
     @app_commands.choices(
         betting=[app_commands.Choice(name=v, value=k) for k, v in STRUCTURES.items()]
@@ -153,6 +156,7 @@ class Poker(commands.Cog):
         timer: app_commands.Range[int, 10, 600] = 60,
         auto_deal: app_commands.Range[int, 0, 120] = 8,
         dealers_choice: bool = False,
+        coach: bool = False,
     ) -> None:
         if interaction.guild_id is None or interaction.channel_id is None:
             raise TableProblem("Tables live in server channels.")
@@ -167,6 +171,7 @@ class Poker(commands.Cog):
         timer = validation.TIMER.check(timer)
         auto_deal = validation.AUTO_DEAL.check(auto_deal)
         dealers_choice = validation.check_flag(dealers_choice, "Dealer's choice")
+        coach = validation.check_flag(coach, "The coach option")
         try:
             chosen = engine.get_variant(variant)
         except (KeyError, ValueError) as exc:
@@ -186,10 +191,13 @@ class Poker(commands.Cog):
         low = min_buy_in if min_buy_in is not None else unit * 20
         high = max_buy_in if max_buy_in is not None else max(low, unit * 100)
         validation.check_buy_ins(low, high)
-        settings = TableSettings(low, high, action_seconds=timer, auto_deal_seconds=auto_deal)
+        settings = TableSettings(
+            low, high, action_seconds=timer, auto_deal_seconds=auto_deal, coach=coach
+        )
         live = await self.tables.create(
             interaction.guild_id, interaction.channel_id, interaction.user.id, config, settings
         )
+        self.presenter.spawn(coach_prepare(live))
         embed, view = self.presenter.lobby_message(live)
         embed.title = f"New table: {embed.title}"
         response = await interaction.response.send_message(embed=embed, view=view)
@@ -281,6 +289,7 @@ class Poker(commands.Cog):
         auto_deal="Seconds between hands before the next deal (0 = press Deal)",
         min_buy_in="Smallest buy-in, in chips",
         max_buy_in="Largest buy-in, in chips",
+        coach="Show each player the odds of their own draws",
     )
     async def settings(
         self,
@@ -289,13 +298,16 @@ class Poker(commands.Cog):
         auto_deal: app_commands.Range[int, 0, 120] | None = None,
         min_buy_in: app_commands.Range[int, 1, 100_000_000] | None = None,
         max_buy_in: app_commands.Range[int, 1, 100_000_000] | None = None,
+        coach: bool | None = None,
     ) -> None:
         live = self._table_here(interaction)
         timer = validation.TIMER.optional(timer)
         auto_deal = validation.AUTO_DEAL.optional(auto_deal)
         min_buy_in = validation.MIN_BUY_IN.optional(min_buy_in)
         max_buy_in = validation.MAX_BUY_IN.optional(max_buy_in)
-        changes = (timer, auto_deal, min_buy_in, max_buy_in)
+        if coach is not None:
+            coach = validation.check_flag(coach, "The coach option")
+        changes = (timer, auto_deal, min_buy_in, max_buy_in, coach)
         if all(value is None for value in changes):
             embed = panels.settings_embed(
                 live.engine.public_view(), live.settings.describe(), len(live.engine.seats)
@@ -310,8 +322,27 @@ class Poker(commands.Cog):
             auto_deal_seconds=auto_deal,
             min_buy_in=min_buy_in,
             max_buy_in=max_buy_in,
+            coach=coach,
         )
         await interaction.response.send_message(f"Table settings: {new.describe()}.")
+        if coach:
+            await coach_prepare(live)
+
+    @poker.command(name="odds", description="The exact odds of each draw of a hand.")
+    @app_commands.describe(
+        cards="Five cards, e.g. As Kd 7h 7c 2s",
+        game="The game (default: five-card draw)",
+        discard="Only these cards' odds, e.g. As Kd 2s",
+    )
+    @app_commands.autocomplete(game=variant_autocomplete)
+    async def odds(
+        self,
+        interaction: Interaction,
+        cards: str,
+        game: str | None = None,
+        discard: str | None = None,
+    ) -> None:
+        await send_odds(interaction, cards, game, discard)
 
     @poker.command(name="rules", description="How a game is played.")
     @app_commands.describe(variant="The game (default: this channel's game, or the list)")

@@ -24,6 +24,7 @@ from discord.ext import commands
 
 import engine
 from cogs import kit, validation
+from cogs.coach import coach_text
 from cogs.errors import Refusal, TableProblem
 from cogs.live_table import LiveTable
 from cogs.table_service import StalePress
@@ -293,7 +294,7 @@ class TableControls(commands.Cog):
         # message, so the table can be refreshed through its webhook when the choice is made.
         await interaction.response.defer()
         live.editor = MessageEditor.of(interaction)
-        embed, view = self._panel(live, decision)
+        embed, view = self._panel(live, decision, coach=await coach_text(live, decision))
         await interaction.followup.send(embed=embed, view=view, ephemeral=True)
 
     def _panel(
@@ -302,12 +303,13 @@ class TableControls(commands.Cog):
         decision: engine.Decision,
         chosen: tuple[int, ...] = (),
         choice: GameChoice | None = None,
+        coach: str | None = None,
     ) -> tuple[discord.Embed, discord.ui.View]:
         cards: tuple[engine.Card, ...] = ()
         if not isinstance(decision.legal, engine.ChooseOptions):
             cards = live.engine.private_view(decision.player_id).cards
         return panels.private_panel(
-            live.id, live.engine.hand_number, decision, cards, chosen, choice
+            live.id, live.engine.hand_number, decision, cards, chosen, choice, coach
         )
 
     async def panel_select(self, interaction: Interaction, select: PanelSelect) -> None:
@@ -338,7 +340,8 @@ class TableControls(commands.Cog):
             chosen = select.picks + picks if select.kind == "arrange" else tuple(sorted(picks))
             if len(set(chosen)) != len(chosen) or any(i >= len(cards) for i in chosen):
                 raise TableProblem("That choice is no longer valid.")
-            embed, view = self._panel(live, decision, chosen)
+            coach = await coach_text(live, decision)
+            embed, view = self._panel(live, decision, chosen, coach=coach)
         await interaction.response.edit_message(embed=embed, view=view)
 
     async def panel_button(self, interaction: Interaction, button: PanelButton) -> None:

@@ -426,6 +426,7 @@ class TableService:
         auto_deal_seconds: int | None = None,
         min_buy_in: int | None = None,
         max_buy_in: int | None = None,
+        coach: bool | None = None,
     ) -> TableSettings:
         """Change the table's bot-side settings (None = unchanged); saved with the table."""
         async with live.lock:
@@ -440,6 +441,7 @@ class TableService:
                     if auto_deal_seconds is None
                     else auto_deal_seconds
                 ),
+                coach=live.settings.coach if coach is None else coach,
             )
             if not 0 < new.min_buy_in <= new.max_buy_in:
                 raise TableProblem("The smallest buy-in must be positive and at most the largest.")

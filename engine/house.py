@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import random
 from collections import OrderedDict
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 from itertools import combinations
@@ -59,12 +60,23 @@ from engine.decisions import (
     KeepOptions,
     PassOptions,
 )
+from engine.events import Drew, Event, Reshuffled
 from engine.hands import Category, HandValue, Ranking, evaluate, low_qualifies
 from engine.odds import DrawOdds, best_draws, draw_odds
-from engine.rules import Direction, Draw, DrawSeries, GameRules, Split
+from engine.rules import DRAW_FOUR_WITH_ACE, Direction, Draw, DrawSeries, GameRules, Split
 from engine.views import PrivateView, PublicView
 
-__all__ = ["LEVELS", "Level", "current_rules", "decide", "hand_strength"]
+__all__ = [
+    "LEVELS",
+    "Level",
+    "NoOdds",
+    "current_rules",
+    "decide",
+    "draw_advice",
+    "hand_strength",
+    "own_discards",
+    "study_odds",
+]
 
 
 class Level(StrEnum):
@@ -152,7 +164,13 @@ class _Seen:
 
     __slots__ = ("board", "cards", "dead", "deck", "plays", "private", "public", "rules", "wild")
 
-    def __init__(self, private: PrivateView, public: PublicView, rules: GameRules) -> None:
+    def __init__(
+        self,
+        private: PrivateView,
+        public: PublicView,
+        rules: GameRules,
+        dead: tuple[Card, ...] = (),
+    ) -> None:
         self.private = private
         self.public = public
         self.rules = rules
@@ -162,7 +180,21 @@ class _Seen:
         self.wild = frozenset(parse_cards(public.wild)) if public.wild else frozenset()
         self.deck = rules.deck
         # a board card that does not play is still a card nobody can draw
-        self.dead: tuple[Card, ...] = () if self.plays else tuple(public.board)
+        board = () if self.plays else tuple(public.board)
+        self.dead: tuple[Card, ...] = (*board, *(c for c in dead if c not in board))
+
+    @classmethod
+    def of_rules(cls, rules: GameRules, wild: frozenset[Card]) -> _Seen:
+        """The facts of a game away from any table (for study)."""
+        seen = cls.__new__(cls)
+        seen.rules = rules
+        seen.cards = ()
+        seen.board = ()
+        seen.plays = rules.board_plays
+        seen.wild = wild
+        seen.deck = rules.deck
+        seen.dead = ()
+        return seen
 
     @property
     def ranking(self) -> Ranking:
@@ -322,6 +354,99 @@ def _strength(seen: _Seen, exact: bool) -> float:
     share = _score(_odds_of(seen, five, ()))
     # the best five of more cards is measured against other players' best five of as many
     return float(share ** (1 + 1.5 * (len(cards) - 5)))
+
+
+# ---------------------------------------------------------------------------------------------
+# Advice for a person (the coach)
+
+
+class NoOdds(ValueError):
+    """The odds engine counts five-card hands only: this game's hands are not such."""
+
+
+def own_discards(events: Iterable[Event], seat: int) -> tuple[Card, ...]:
+    """The cards ``seat`` threw away so far this hand: its own knowledge, out of the deck for
+    the next draw unless a reshuffle brings them back."""
+    thrown: list[Card] = []
+    for event in events:
+        if isinstance(event, Reshuffled):
+            thrown.clear()
+        elif isinstance(event, Drew) and event.seat == seat:
+            thrown.extend(event.discarded)
+    return tuple(thrown)
+
+
+def draw_advice(
+    private: PrivateView,
+    public: PublicView,
+    rules: GameRules,
+    *,
+    dead: Iterable[Card] = (),
+    top: int = 3,
+) -> list[tuple[tuple[Card, ...], DrawOdds]]:
+    """The ``top`` best legal discards of the seat's pending draw with their exact odds, best
+    first (as :func:`engine.odds.best_draws` ranks them, the game's deck, wild cards and low
+    qualifier applied, ``dead`` cards out of the deck).
+
+    :raises NoOdds: when the seat has no draw to make or its hand is not five cards (short
+        hands, seven-card draw, a board card that plays, four-before's extra card).
+    """
+    decision = private.decision
+    if decision is None or not isinstance(decision.legal, DrawOptions):
+        raise NoOdds("there is no draw to make")
+    legal = decision.legal
+    seen = _Seen(private, public, rules, tuple(dead))
+    if len(legal.cards) != 5 or seen.plays or legal.extra:
+        raise NoOdds("the odds are for five-card hands drawing as many as they throw")
+    advice = [
+        (discard, odds)
+        for discard, odds in _best(seen, legal.cards, min(legal.most, 5))
+        if legal.refusal(discard) is None
+    ]
+    return advice[:top]
+
+
+def study_odds(
+    cards: tuple[Card, ...],
+    rules: GameRules,
+    discard: tuple[Card, ...] | None = None,
+    *,
+    top: int = 3,
+) -> list[tuple[tuple[Card, ...], DrawOdds]]:
+    """Odds for study, away from a table: five ``cards`` in a game of ``rules`` (its deck, its
+    wild cards, the most its draws allow); ``discard`` alone when given, else the ``top``
+    best discards.
+
+    :raises NoOdds: when the game's hands are not five cards.
+    :raises ValueError: with the reason, for cards outside the game's deck, a discard of
+        cards not held or more cards than the game lets a player draw.
+    """
+    if rules.min_hand_size != 5 or rules.board_plays or rules.dealt_per_player != 5:
+        raise NoOdds("the odds are for games of five-card hands")
+    deck = rules.deck.cards()
+    seen = _Seen.of_rules(rules, rules.wild.resolve(deck))
+    if len(cards) != 5:
+        raise ValueError(f"a hand to draw to holds five cards, not {len(cards)}")
+    most = _most_drawn(rules)
+    if discard is not None:
+        if len(discard) > most:
+            raise ValueError(f"this game lets a player draw at most {most} cards")
+        return [(discard, _odds_of(seen, cards, discard))]
+    return _best(seen, cards, most)[:top]
+
+
+def _most_drawn(rules: GameRules) -> int:
+    most = 0
+    for step in rules.steps:
+        if isinstance(step, DrawSeries):
+            most = max(most, *step.counts)
+        elif isinstance(step, Draw):
+            if step.counts is not None:
+                most = max(most, *step.counts)
+            else:
+                limit = step.limit or DRAW_FOUR_WITH_ACE
+                most = max(most, limit.with_ace or limit.most)
+    return min(most, 5)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -212,9 +212,11 @@ def private_panel(
     cards: Sequence[engine.Card],
     chosen: tuple[int, ...] = (),
     choice: GameChoice | None = None,
+    coach: str | None = None,
 ) -> tuple[discord.Embed, Components]:
     """The ephemeral panel of one private choice: ``chosen`` are the card positions picked so
-    far (draw, pass, arrange), ``choice`` the dealer's choice so far."""
+    far (draw, pass, arrange), ``choice`` the dealer's choice so far, ``coach`` the coach's
+    odds for a draw at a coached table."""
     legal = decision.legal
     if isinstance(legal, engine.ChooseOptions):
         return _choose_panel(table_id, hand_number, legal, choice or GameChoice(""))
@@ -252,6 +254,8 @@ def private_panel(
         if problem is not None:
             lines.append(f"⚠️ {problem[:1].upper()}{problem[1:]}.")
         embed.description = "\n".join(lines)
+        if coach:
+            embed.add_field(name="Coach: your best draws", value=coach[:1024], inline=False)
         if most:
             ui.add_item(
                 PokerSelect(

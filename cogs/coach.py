@@ -1,0 +1,231 @@
+"""The draw coach: exact draw odds shown to a player, at a table or for study.
+
+One job: turn :func:`engine.house.draw_advice` / :func:`engine.house.study_odds` (the odds
+engine with the game's rules applied) into text, off the event loop. The counting runs in one
+worker thread: a first count for a game can take a few hundred milliseconds, and the odds
+engine's memory is shared, so one thread at a time uses it.
+
+Commands: ``/odds`` (also in DMs) and ``/poker odds`` (in a server) answer the same way.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from fractions import Fraction
+from typing import TYPE_CHECKING, TypeVar
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+import engine
+from cogs import kit, validation
+from cogs.errors import TableProblem
+from cogs.live_table import LiveTable
+from engine.house import NoOdds, current_rules, draw_advice, own_discards, study_odds
+from engine.odds import DrawOdds
+
+if TYPE_CHECKING:
+    from cogs.app import PokerBot
+
+log = logging.getLogger("poker.coach")
+
+Interaction = discord.Interaction["PokerBot"]
+Advice = list[tuple[tuple[engine.Card, ...], DrawOdds]]
+T = TypeVar("T")
+
+_WORKER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="odds")
+
+NO_ODDS = "The coach has no odds for this game: it counts five-card hands only."
+LOW_TOPS = (9, 8, 7)
+
+
+async def in_worker(work: Callable[..., T], *args: object) -> T:
+    """``work(*args)`` in the odds thread, awaited without blocking the event loop."""
+    return await asyncio.get_running_loop().run_in_executor(_WORKER, work, *args)
+
+
+def _percent(part: int, whole: int) -> str:
+    share = Fraction(part, whole) * 100 if whole else Fraction(0)
+    if 0 < share < 1:
+        return "<1%"
+    return f"{float(share):.0f}%"
+
+
+def _draw_name(discard: Sequence[engine.Card]) -> str:
+    if not discard:
+        return "Stand pat"
+    cards = " ".join(card.display for card in discard)
+    return f"Throw {cards}"
+
+
+def odds_lines(advice: Advice, *, mark_best: bool = True) -> list[str]:
+    """One paragraph per discard: what it improves, the final categories, and for lowball the
+    chances of a nine, eight and seven low or better (the low half too in high-low)."""
+    lines: list[str] = []
+    for index, (discard, odds) in enumerate(advice):
+        star = " ⭐ recommended" if mark_best and index == 0 else ""
+        head = f"**{_draw_name(discard)}**{star} · improves {_percent(odds.improves, odds.draws)}"
+        categories = odds.categories
+        shown = sorted(categories.items(), key=lambda item: -item[1])[:5]
+        parts = [f"{label} {_percent(count, odds.draws)}" for label, count in shown]
+        body = " · ".join(parts)
+        low = odds if odds.ranking.is_low else odds.low
+        extra = ""
+        if low is not None:
+            lows = [
+                f"{top}-low or better {_percent(low.low_or_better(top), low.draws)}"
+                for top in LOW_TOPS
+            ]
+            extra = "\n" + " · ".join(lows)
+        lines.append(f"{head}\n{body}{extra}")
+    return lines
+
+
+def _table_advice(
+    private: engine.PrivateView,
+    public: engine.PublicView,
+    rules: engine.GameRules,
+    dead: tuple[engine.Card, ...],
+) -> str:
+    try:
+        advice = draw_advice(private, public, rules, dead=dead)
+    except NoOdds:
+        return NO_ODDS
+    return "\n".join(odds_lines(advice))
+
+
+async def coach_text(live: LiveTable, decision: engine.Decision) -> str | None:
+    """The coach's lines for ``decision`` (a draw) at a coached table, or None when the table
+    has no coach or the decision is not a draw."""
+    if not live.settings.coach or not isinstance(decision.legal, engine.DrawOptions):
+        return None
+    table = live.engine
+    # the views are taken here, on the loop: the table may change while the thread counts
+    private = table.private_view(decision.seat)
+    public = table.public_view()
+    rules = current_rules(table)
+    dead = own_discards(table.events, decision.seat)
+    return await in_worker(_table_advice, private, public, rules, dead)
+
+
+async def prepare_for(live: LiveTable) -> None:
+    """Count the table's game once ahead of its first coached draw (a coached table's first
+    odds would otherwise take longest)."""
+    if not live.settings.coach:
+        return
+    rules = current_rules(live.engine)
+    if rules.min_hand_size != 5:
+        return
+    ranking = rules.low if rules.split is engine.Split.LOW else rules.high
+    wild = rules.wild.resolve(rules.deck.cards())
+    try:
+        await in_worker(_prepare, ranking, wild, rules.deck)
+    except ValueError:
+        log.warning("could not prepare the odds of table %s", live.id, exc_info=True)
+
+
+def _prepare(ranking: engine.Ranking, wild: frozenset[engine.Card], deck: engine.DeckKind) -> None:
+    engine.odds.prepare(ranking, wild=wild, deck=deck)
+
+
+def _study(
+    cards: tuple[engine.Card, ...], rules: engine.GameRules, discard: tuple[engine.Card, ...] | None
+) -> Advice:
+    return study_odds(cards, rules, discard)
+
+
+def _parse(text: str, what: str) -> tuple[engine.Card, ...]:
+    try:
+        return engine.parse_cards(text)
+    except ValueError as exc:
+        raise TableProblem(f"{what}: {exc}. Write cards like `As Kd 7h 7c 2s`.") from exc
+
+
+async def send_odds(
+    interaction: Interaction, cards: str, game: str | None, discard: str | None
+) -> None:
+    """Answer ``/odds`` or ``/poker odds``: the best draws of a hand, or one discard's odds."""
+    slug = validation.check_variant_slug(game) if game else "five-card-draw"
+    try:
+        variant = engine.get_variant(slug)
+    except (KeyError, ValueError) as exc:
+        raise TableProblem(f"I don't know the game “{slug}”. Try `/poker rules`.") from exc
+    hand = _parse(cards, "The cards")
+    thrown = _parse(discard, "The discard") if discard else None
+    if len(hand) != 5:
+        raise TableProblem(f"Give five cards, not {len(hand)}.")
+    if thrown is not None and any(card not in hand for card in thrown):
+        raise TableProblem("The discard must be cards of the hand.")
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    try:
+        advice = await in_worker(_study, hand, variant.rules, thrown)
+    except NoOdds:
+        await interaction.followup.send(NO_ODDS, ephemeral=True)
+        return
+    except ValueError as exc:
+        text = str(exc)
+        await interaction.followup.send(f"{text[:1].upper()}{text[1:]}.", ephemeral=True)
+        return
+    embed = discord.Embed(
+        title=f"Draw odds: {' '.join(card.display for card in hand)}",
+        description="\n\n".join(odds_lines(advice, mark_best=thrown is None))[:4000],
+        colour=kit.GREEN,
+    )
+    embed.set_footer(text=f"{variant.name} · exact counts over every possible draw")
+    await interaction.followup.send(embed=embed, ephemeral=True)
+
+
+class Coach(commands.Cog):
+    """``/odds``: the draw odds of any hand, in a server or a DM."""
+
+    def __init__(self, bot: PokerBot) -> None:
+        self.bot = bot
+        self._warming: asyncio.Task[None] | None = None
+
+    async def cog_load(self) -> None:
+        # restored coached tables: their first draw panel should not pay the first count
+        coached = [live for live in self.bot.tables.tables.values() if live.settings.coach]
+        if coached:
+            self._warming = asyncio.create_task(self._warm(coached))
+
+    @staticmethod
+    async def _warm(tables: list[LiveTable]) -> None:
+        for live in tables:
+            await prepare_for(live)
+
+    async def game_autocomplete(
+        self, interaction: Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        needle = current.lower()
+        return [
+            app_commands.Choice(name=v.name[:100], value=v.slug)
+            for v in engine.list_variants()
+            if needle in v.slug or needle in v.name.lower()
+        ][:25]
+
+    @app_commands.command(name="odds", description="The exact odds of each draw of a hand.")
+    @app_commands.describe(
+        cards="Five cards, e.g. As Kd 7h 7c 2s",
+        game="The game (default: five-card draw)",
+        discard="Only these cards' odds, e.g. As Kd 2s",
+    )
+    @app_commands.autocomplete(game=game_autocomplete)
+    async def odds(
+        self,
+        interaction: Interaction,
+        cards: str,
+        game: str | None = None,
+        discard: str | None = None,
+    ) -> None:
+        await send_odds(interaction, cards, game, discard)
+
+
+async def setup(bot: PokerBot) -> None:
+    await bot.add_cog(Coach(bot))
+
+
+__all__ = ["Coach", "coach_text", "in_worker", "odds_lines", "prepare_for", "send_odds"]

@@ -1,0 +1,111 @@
+"""The coach: /poker odds and /odds (in a DM too), and the odds in a coached table's draw
+panel."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import engine
+from tests.bot.driver import create_table, deal, live_table, open_panel, table_message
+from tests.emulator import Emulator, World
+
+
+async def _answer(emu: Emulator, r: Any) -> str:
+    """The text of a deferred answer (the first followup fills the deferred message)."""
+    assert r.type in (4, 5), r.type
+    await emu.wait_for(
+        lambda: r.followups or (r.message is not None and r.message.text.strip()), timeout=10
+    )
+    messages = [*r.followups, *([r.message] if r.message is not None else [])]
+    return "\n".join(m.text for m in messages)
+
+
+async def test_poker_odds_in_a_server(poker_bot, emu: Emulator, world: World) -> None:
+    await poker_bot()
+    alice = world.players[0]
+    r = await emu.run_command(alice, world.channel, "poker odds", {"cards": "Ah Kh Qh Jh 2c"})
+    text = await _answer(emu, r)
+    assert r.ephemeral or all(m.ephemeral for m in r.followups)
+    # four to a royal: throwing the deuce comes first, 45 of 47 draws improve the hand
+    assert "Throw 2♣" in text or "Throw 2c" in text, text
+    assert "recommended" in text and "improves 96%" in text, text
+    assert "straight flush 2%" in text and "flush 17%" in text, text
+
+
+async def test_odds_for_one_discard_in_lowball_and_refusals(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    await poker_bot()
+    alice = world.players[0]
+    r = await emu.run_command(
+        alice,
+        world.channel,
+        "poker odds",
+        {"cards": "7s 5d 4c 2h Kd", "game": "kansas-city-lowball", "discard": "Kd"},
+    )
+    text = await _answer(emu, r)
+    # 12 of 47 one-card draws make an eight or better, 8 of them a seven (engine.odds docs)
+    assert "8-low or better 26%" in text and "7-low or better 17%" in text, text
+    assert "recommended" not in text
+    r = await emu.run_command(alice, world.channel, "poker odds", {"cards": "Ah Kh Qh"})
+    assert r.ephemeral and "five cards" in r.content
+    r = await emu.run_command(alice, world.channel, "poker odds", {"cards": "Ah Kh Qh Jh Zz"})
+    assert r.ephemeral and "Write cards like" in r.content
+    r = await emu.run_command(
+        alice, world.channel, "poker odds", {"cards": "Ah Kh Qh Jh Tc", "discard": "2c"}
+    )
+    assert r.ephemeral and "cards of the hand" in r.content
+    r = await emu.run_command(
+        alice, world.channel, "poker odds", {"cards": "Ah Kh Qh Jh Tc", "game": "seven-card-draw"}
+    )
+    assert "no odds" in await _answer(emu, r)
+
+
+async def test_odds_in_a_dm(poker_bot, emu: Emulator, world: World) -> None:
+    await poker_bot()
+    alice = world.players[0]
+    dm = emu.dm_channel(alice)
+    r = await emu.run_command(alice, dm, "odds", {"cards": "As Ad 7c 4h 2s"})
+    text = await _answer(emu, r)
+    assert "Throw 7♣ 4♥ 2♠" in text or "Throw 7c 4h 2s" in text, text
+
+
+async def test_coach_in_the_draw_panel(poker_bot, emu: Emulator, world: World) -> None:
+    bot = await poker_bot()
+    alice, bob = world.players[:2]
+    await create_table(emu, world, [alice, bob], coach=True)
+    live = live_table(bot, world)
+    assert live.settings.coach
+    await deal(emu, world, alice)
+    for _ in range(10):
+        await emu.idle()
+        decision = live.engine.pending[0]
+        if decision.kind is engine.DecisionKind.DRAW:
+            break
+        user = alice if decision.player_id == str(alice.id) else bob
+        message = table_message(emu, world)
+        labels = [lb for lb in message.button_labels if lb]
+        # a bet and a call: a deal where everyone checks would be passed out before the draw
+        label = next(
+            lb for want in ("Call", "Bet", "Check") for lb in labels if lb.startswith(want)
+        )
+        await emu.click(user, message, label=label)
+        await emu.idle()
+    decision = live.engine.pending[0]
+    assert decision.kind is engine.DecisionKind.DRAW
+    user = alice if decision.player_id == str(alice.id) else bob
+    panel = await open_panel(emu, user, table_message(emu, world), "Draw / stand pat…")
+    fields = panel.embeds[0].get("fields") or []
+    coach = next(f for f in fields if f["name"].startswith("Coach"))
+    assert "recommended" in coach["value"] and "improves" in coach["value"]
+    # the recommendation is the odds engine's best legal draw for that hand
+    cards = live.engine.private_view(decision.seat).cards
+    best = engine.odds.best_draws(cards, engine.Ranking.HIGH, max_discard=4)
+    legal = decision.legal
+    top = next(d for d, _ in best if legal.refusal(d) is None)
+    name = "Stand pat" if not top else "Throw " + " ".join(c.display for c in top)
+    assert coach["value"].startswith(f"**{name}**"), coach["value"]
+    # without the option, no coach
+    r = await emu.run_command(alice, world.channel, "poker settings", {"coach": False})
+    assert "coach" not in r.content
+    assert not live.settings.coach
