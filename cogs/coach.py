@@ -145,11 +145,13 @@ def _parse(text: str, what: str) -> tuple[engine.Card, ...]:
         raise TableProblem(f"{what}: {exc}. Write cards like `As Kd 7h 7c 2s`.") from exc
 
 
-async def send_odds(
-    interaction: Interaction, cards: str, game: str | None, discard: str | None
-) -> None:
+async def send_odds(interaction: Interaction, cards: object, game: object, discard: object) -> None:
     """Answer ``/odds`` or ``/poker odds``: the best draws of a hand, or one discard's odds."""
-    slug = validation.check_variant_slug(game) if game else "five-card-draw"
+    # Discord's option types bind its client, not a forged request
+    cards = validation.check_text(cards, "The cards", 100)
+    if discard is not None:
+        discard = validation.check_text(discard, "The discard", 100)
+    slug = validation.check_variant_slug(game) if game is not None else "five-card-draw"
     try:
         variant = engine.get_variant(slug)
     except (KeyError, ValueError) as exc:
