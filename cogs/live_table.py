@@ -19,7 +19,16 @@ from engine import HandResult, Table
 if TYPE_CHECKING:
     from cogs.ui.components import MessageEditor
 
-__all__ = ["HandInfo", "LiveTable", "Meta", "Outcome", "Ping", "Presenter", "TableSettings"]
+__all__ = [
+    "HandInfo",
+    "LiveTable",
+    "Meta",
+    "Outcome",
+    "Ping",
+    "Presenter",
+    "TableSettings",
+    "TournamentHooks",
+]
 
 
 @dataclass
@@ -71,6 +80,8 @@ class Meta:
     recorded: int = 0
     # /poker end was asked during a hand (by this user id): the table closes when it is over.
     end_requested: int | None = None
+    # The tournament this table belongs to: its stacks are tournament chips.
+    tournament: int | None = None
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Meta:
@@ -85,6 +96,7 @@ class Meta:
             owed={k: int(v) for k, v in data.get("owed", {}).items()},
             recorded=int(data.get("recorded", 0)),
             end_requested=data.get("end_requested"),
+            tournament=data.get("tournament"),
         )
 
 
@@ -114,6 +126,19 @@ class Outcome:
     start_stacks: dict[str, int] | None = None
     # The table closed as the hand ended (/poker end during it): what each player was paid.
     ended: dict[int, int] | None = None
+
+
+class TournamentHooks(Protocol):
+    """What a tournament does around each deal at its tables (:mod:`cogs.tournament`); called
+    under the table's lock."""
+
+    async def before_deal(self, live: LiveTable) -> list[str]:
+        """Put the level in force on the table; the notes to show with the new hand."""
+        ...
+
+    async def after_hand(self, live: LiveTable, start_stacks: dict[str, int]) -> list[str]:
+        """Take busted players out, end the tournament when one is left; notes to show."""
+        ...
 
 
 class Presenter(Protocol):

@@ -32,10 +32,20 @@ import orjson
 
 import engine
 from cogs.errors import TableProblem
-from cogs.live_table import HandInfo, LiveTable, Meta, Outcome, Presenter, TableSettings
+from cogs.live_table import (
+    HandInfo,
+    LiveTable,
+    Meta,
+    Outcome,
+    Presenter,
+    TableSettings,
+    TournamentHooks,
+)
+from cogs.worker import in_worker
 from data import Database, DataError, HandEventIn, PlayerHandResult
 from engine import Action, HandResult, IllegalAction, Table, TableConfig, TableError
 from engine.commitment import DealCommitment
+from engine.house import Level, current_rules, decide
 
 log = logging.getLogger("poker.tables")
 
@@ -112,6 +122,38 @@ def voided_table(snapshot: dict[str, Any], dealt_in: set[str]) -> tuple[Table, d
     return Table.from_dict({**snapshot, "state": state, "journal": kept}), owed
 
 
+_HOUSE_CODES = {Level.EASY: 1, Level.NORMAL: 2, Level.HARD: 3}
+HOUSE_PAUSE = 1.5
+"""Seconds a house player waits before acting: long enough to read as a person's turn."""
+
+
+def house_level(player_id: str) -> Level | None:
+    """The level of a house player, or None for a person. House players have negative ids,
+    ``-(100 * code + n)`` with code 1, 2, 3 for easy, normal and hard: no Discord user has
+    one, and the level survives a restart with the id."""
+    if not player_id.startswith("-") or not player_id[1:].isdigit():
+        return None
+    code = int(player_id[1:]) // 100
+    return next((level for level, c in _HOUSE_CODES.items() if c == code), None)
+
+
+def _people_playing(live: LiveTable) -> bool:
+    """Whether a person (not a house player) is seated, in, and has chips."""
+    return any(
+        s.stack > 0 and not s.sitting_out and house_level(s.player_id) is None
+        for s in live.engine.public_view().seats
+    )
+
+
+def _cash_table_only(live: LiveTable) -> None:
+    """Seats at a tournament's table come from the tournament, never from a bankroll."""
+    if live.meta.tournament is not None:
+        raise TableProblem(
+            "This is a tournament table: players are seated by the tournament, and its chips "
+            "stay in it until it ends."
+        )
+
+
 class TableService:
     """Every open table of the process, and the operations on them."""
 
@@ -133,6 +175,12 @@ class TableService:
         self.elsewhere: dict[int, str] = {}
         self.elsewhere_channels: dict[int, str] = {}
         self._background: set[asyncio.Task[Any]] = set()
+        # A house player's turn waiting for its pause, by table id (one per table at a time).
+        self._house_turns: dict[int, asyncio.Task[None]] = {}
+        self.house_pause = HOUSE_PAUSE
+        self._house_rng = secrets.SystemRandom()
+        # Set by the tournament cog: levels and eliminations at tournament tables.
+        self.hooks: TournamentHooks | None = None
 
     # -- lookup -------------------------------------------------------------------------------
 
@@ -258,6 +306,7 @@ class TableService:
     async def end(self, live: LiveTable) -> dict[int, int]:
         """Close the table; every stack (and any chips in the middle, to their owners)
         goes back to the bankrolls. Refused while a hand is being played."""
+        _cash_table_only(live)
         async with live.lock:
             if live.engine.in_hand:
                 # The engine would refuse too; this says what to do about it.
@@ -267,6 +316,7 @@ class TableService:
     async def end_after_hand(self, live: LiveTable, user_id: int) -> bool:
         """Remember that the table is to close once the hand in progress is over. Returns
         False when no hand is in progress (the caller ends it now)."""
+        _cash_table_only(live)
         async with live.lock:
             if not live.engine.in_hand:
                 return False
@@ -299,6 +349,70 @@ class TableService:
         self.by_channel.pop(live.channel_id, None)
         return payouts
 
+    # -- tournament tables ----------------------------------------------------------------------
+
+    async def create_tournament_table(
+        self,
+        tournament_id: int,
+        guild_id: int,
+        channel_id: int,
+        creator_id: int,
+        config: TableConfig,
+        settings: TableSettings,
+    ) -> LiveTable:
+        """A table of the tournament in ``channel_id``, empty until :meth:`seat_tournament`."""
+        if self.in_channel(channel_id) is not None:
+            raise TableProblem("This channel already has a table. Use `/poker end` first.")
+        self.check_not_elsewhere(channel_id=channel_id)
+        live = LiveTable(
+            0,
+            guild_id,
+            channel_id,
+            creator_id,
+            Table(config),
+            settings,
+            Meta(tournament=tournament_id),
+        )
+        try:
+            row = await self.db.create_tournament_table(
+                tournament_id, channel_id, json.dumps(config.to_dict()), live.state_json()
+            )
+        except REFUSED as exc:
+            raise refusal(exc) from exc
+        live.id = row.table_id
+        await self.db.claim_tables(self.owner, [live.id])
+        self._register(live)
+        return live
+
+    async def seat_tournament_locked(
+        self, live: LiveTable, seat: dict[str, int], unseat: list[str], names: dict[str, str]
+    ) -> dict[str, int]:
+        """Under the table's lock, between hands: sit ``seat`` players (id -> tournament
+        chips) and stand ``unseat`` players up; returns the stacks of those stood up."""
+        taken: dict[str, int] = {}
+        for pid in unseat:
+            if live.seated(int(pid)):
+                taken[pid] = live.engine.leave(pid) or 0
+        for pid, stack in seat.items():
+            live.engine.sit(pid, stack)
+            live.meta.names[pid] = names.get(pid, pid)
+        try:
+            await self.db.seat_tournament_table(
+                live.id, live.state_json(), live.engine.chips(), live.seat_stacks()
+            )
+        except Exception:
+            await self._reload(live)
+            raise
+        self._schedule(live)
+        return taken
+
+    def forget(self, live: LiveTable) -> None:
+        """The table was closed in the database with its tournament: drop it here."""
+        live.closed = True
+        self._cancel_timers(live)
+        self.tables.pop(live.id, None)
+        self.by_channel.pop(live.channel_id, None)
+
     # -- seats --------------------------------------------------------------------------------
 
     async def join(
@@ -309,6 +423,7 @@ class TableService:
         buy_in: int | None,
         seat_choice: int | None = None,
     ) -> int:
+        _cash_table_only(live)
         settings = live.settings
         amount = settings.min_buy_in if buy_in is None else buy_in
         if not settings.min_buy_in <= amount <= settings.max_buy_in:
@@ -340,10 +455,35 @@ class TableService:
             self._mark_saved(live)
             return seat
 
+    async def add_house(self, live: LiveTable, level: Level) -> int:
+        """Seat a house player of ``level`` with the table's smallest buy-in, issued to its
+        own bankroll first (ledger kind ``house_fund``); returns its seat."""
+        _cash_table_only(live)
+        seated = {s.player_id for s in live.engine.public_view().seats}
+        number = next(
+            n for n in range(1, 100) if str(-(100 * _HOUSE_CODES[level] + n)) not in seated
+        )
+        user_id = -(100 * _HOUSE_CODES[level] + number)
+        amount = live.settings.min_buy_in
+        await self.db.fund_house(live.guild_id, user_id, amount)
+        name = f"🤖 House {level.value} {number}"
+        return await self.join(live, user_id, name, amount)
+
+    async def remove_house(self, live: LiveTable) -> tuple[str, int | None]:
+        """Stand the last seated house player up (its chips back to its bankroll now, or when
+        the hand ends); its name and the chips paid now."""
+        house = [s.player_id for s in live.engine.public_view().seats if house_level(s.player_id)]
+        if not house:
+            raise TableProblem("No house player sits at this table.")
+        pid = house[-1]
+        name = live.meta.names.get(pid, pid)
+        return name, await self.leave(live, int(pid))
+
     async def rebuy(self, live: LiveTable, user_id: int, amount: int | None) -> int:
         """Add chips from the bankroll to a seated player's stack between hands, keeping the
         stack within the table's largest buy-in (default: up to the smallest one). Returns the
         chips added."""
+        _cash_table_only(live)
         settings = live.settings
         async with live.lock:
             pid = str(user_id)
@@ -389,6 +529,7 @@ class TableService:
     async def leave(self, live: LiveTable, user_id: int) -> int | None:
         """Stand up: the stack goes back to the bankroll now, or when the current hand ends.
         Returns the chips paid now, or None when the payout waits for the hand's end."""
+        _cash_table_only(live)
         async with live.lock:
             pid = str(user_id)
             outcome_events_from = len(live.engine.events)
@@ -485,6 +626,11 @@ class TableService:
         reason = live.engine.can_start()
         if reason is not None:
             raise TableProblem(f"Can't deal yet: {reason}.")
+        if live.meta.tournament is None and not _people_playing(live):
+            raise TableProblem("Can't deal: house players don't play among themselves.")
+        banner: list[str] = []
+        if live.meta.tournament is not None and self.hooks is not None:
+            banner = await self.hooks.before_deal(live)
         self._cancel_auto_deal(live)
         # Every draw comes from the operating system: the reshuffle seed may be revealed after
         # the hand, and nothing else (in dealer's choice, the deck's own seed) may follow from
@@ -495,7 +641,7 @@ class TableService:
         else:
             pack = live.engine.config.rules().deck.cards()
             events = live.engine.start_hand(rng, engine.shuffled(pack, secrets.SystemRandom()))
-        live.meta.notes = []
+        live.meta.notes = banner
         return await self._after_change(live, 0, events=events, new_hand=True)
 
     async def _record_new_hand(self, live: LiveTable) -> None:
@@ -667,6 +813,8 @@ class TableService:
                 await self._void_hand(live, info, exc)
                 self._schedule(live)
                 return Outcome((), None, changed, new_hand, (*notes, *live.meta.notes))
+            if live.meta.tournament is not None and self.hooks is not None:
+                notes = (*notes, *await self.hooks.after_hand(live, dict(info.start_stacks)))
         elif not dealt:
             await self._save(live)
         ended: dict[int, int] | None = None
@@ -824,14 +972,64 @@ class TableService:
                 timer = None
             if timer is None:
                 self._arm(live, seconds)
+            if any(house_level(d.player_id) for d in live.engine.pending):
+                self._house_turn_later(live)
         elif (
             not live.engine.in_hand
             and live.engine.hand_number > 0
             and live.settings.auto_deal_seconds > 0
             and live.engine.can_start() is None
             and live.auto_deal is None
+            and (live.meta.tournament is not None or _people_playing(live))
         ):
             live.auto_deal = self._spawn(self._deal_later(live, live.settings.auto_deal_seconds))
+
+    def _house_turn_later(self, live: LiveTable) -> None:
+        # A restart reschedules it too: restore() calls _schedule for every table.
+        waiting = self._house_turns.get(live.id)
+        if waiting is None or waiting.done():
+            self._house_turns[live.id] = self._spawn(self._house_turn(live))
+
+    async def _house_turn(self, live: LiveTable) -> None:
+        await asyncio.sleep(self.house_pause)
+        try:
+            async with live.lock:
+                self._house_turns.pop(live.id, None)
+                if live.closed or not live.engine.in_hand:
+                    return
+                start = len(live.engine.events)
+                acted = False
+                for _ in range(len(live.engine.pending)):
+                    decision = next(
+                        (d for d in live.engine.pending if house_level(d.player_id)), None
+                    )
+                    if decision is None:
+                        break
+                    level = house_level(decision.player_id)
+                    assert level is not None
+                    table = live.engine
+                    # only what that seat may see: its own view and the public one
+                    action = await in_worker(
+                        _house_action,
+                        table.private_view(decision.seat),
+                        table.public_view(),
+                        decision,
+                        level,
+                        self._house_rng,
+                        current_rules(table),
+                    )
+                    try:
+                        table.act(decision.seat, action)
+                    except IllegalAction:
+                        log.exception("house player on table %s: %r refused", live.id, action)
+                        table.act(decision.seat, engine.Timeout())
+                    acted = True
+                if not acted:
+                    return
+                outcome = await self._after_change(live, start)
+            await self._present(live, outcome)
+        except Exception:
+            log.exception("house player's turn on table %s failed", live.id)
 
     def _arm(self, live: LiveTable, seconds: float) -> None:
         live.timer = asyncio.get_running_loop().call_later(seconds, self._on_deadline, live)
@@ -877,3 +1075,14 @@ class TableService:
             await self.presenter.present(live, outcome)
         except Exception:
             log.exception("presenting table %s failed", live.id)
+
+
+def _house_action(
+    private: engine.PrivateView,
+    public: engine.PublicView,
+    decision: engine.Decision,
+    level: Level,
+    rng: Any,
+    rules: engine.GameRules,
+) -> Action:
+    return decide(private, public, decision, level, rng, rules=rules)

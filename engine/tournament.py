@@ -216,15 +216,23 @@ class Schedule:
         return cls(tuple(Level.parse(p) for p in parts), level_seconds)
 
 
-def default_schedule(config: TableConfig, levels: int = 10, level_seconds: int = 600) -> Schedule:
+def default_schedule(
+    config: TableConfig,
+    levels: int = 10,
+    level_seconds: int = 600,
+    starting_stack: int | None = None,
+) -> Schedule:
     """Levels for a table's game and stakes: the game's usual forced bets (antes where it
     antes, as jacks or better; blinds where it has blinds, as lowball), scaled up step by
-    step (:data:`DEFAULT_STEPS`, then doubling).
+    step (:data:`DEFAULT_STEPS`, then doubling). With ``starting_stack`` the first level is
+    sized to it: a starting stack is worth about fifty of the first level's bets.
 
     >>> default_schedule(TableConfig("jacks-or-better"), levels=3).encode()
     '1:2 2:4 3:6'
     >>> default_schedule(TableConfig("triple-draw-27"), levels=3).encode()
     '1-2:2 2-4:4 3-6:6'
+    >>> default_schedule(TableConfig("jacks-or-better"), levels=2, starting_stack=1000).encode()
+    '10:20 20:40'
     """
     if levels < 1:
         raise TournamentError("a tournament needs at least one level")
@@ -233,7 +241,8 @@ def default_schedule(config: TableConfig, levels: int = 10, level_seconds: int =
     if rules.forced_bets is not None:
         forced = rules.forced_bets
     base_bet = structure.limits(False).min_bet
-    steps = list(DEFAULT_STEPS[:levels])
+    unit = 1 if starting_stack is None else max(1, starting_stack // (50 * base_bet))
+    steps = [step * unit for step in DEFAULT_STEPS[:levels]]
     while len(steps) < levels:
         steps.append(steps[-1] * 2)
     ante = forced.ante if forced.ante or forced.blinds else 1
@@ -261,11 +270,13 @@ def at_level(table: Table, level: Level) -> Table:
     structure, forced = level.stakes(base_structure)
     if table.config.structure == structure and table.config.forced_bets == forced:
         return table
-    snapshot = table.to_dict()
-    config = dict(snapshot["config"])
+    config = table.config.to_dict()
     config["structure"] = structure_to_dict(structure)
     config["forced_bets"] = forced_to_dict(forced)
-    return Table.from_dict({**snapshot, "config": config})
+    # The state as it stands now, not the snapshot's "state when the last hand began plus its
+    # operations": replaying that hand under the new stakes would not give the same stacks.
+    state = table._state()
+    return Table.from_dict({"version": 1, "config": config, "state": state, "journal": []})
 
 
 # -- payouts ------------------------------------------------------------------------------------

@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import engine.tournament
+from engine.actions import Timeout
 from engine.stakes import FixedLimit, ForcedBets, NoLimit
 from engine.table import Table, TableConfig
 from engine.tournament import (
@@ -96,6 +97,14 @@ def test_at_level_changes_the_stakes_between_hands_only() -> None:
     raised.start_hand(random.Random(4))
     with pytest.raises(TournamentError):
         at_level(raised, Level(4, (), 8))
+    # after a hand: the stacks it left, not a replay of it at the new stakes
+    while raised.in_hand:
+        raised.act(raised.pending[0].seat, Timeout())
+    stacks = [s.stack for s in raised.seats if s]
+    again = at_level(raised, Level(5, (), 10))
+    assert [s.stack for s in again.seats if s] == stacks
+    assert again.chips() == raised.chips() == 200  # any carried pot stays too
+    assert again.hand_number == raised.hand_number and again.button == raised.button
     nolimit = Table(TableConfig("seven-card-draw"))
     assert at_level(nolimit, Level(0, (5, 10), 10)).config.stakes[0] == NoLimit(10)
 

@@ -1,0 +1,629 @@
+"""``/tournament``: sit-and-go tournaments at one table in a channel.
+
+The rules (levels, eliminations, places, payouts) are :mod:`engine.tournament`'s; the chips are
+the data layer's (buy-ins into a prize pool through the ledger, tournament chips at tables of
+``tables`` marked with the tournament). This cog only carries decisions out: it registers
+players from the lobby buttons, opens and seats the table, puts each level on the table
+before a deal and takes busted players out after a hand (the table service calls it, as
+:class:`~cogs.live_table.TournamentHooks`), pays the places and posts the results.
+
+Crash safety: the tournament's state is saved with each change, its level clock is the moment
+it started (saved once), and its table is a table like the others; on start-up every running
+tournament is brought back in line with its table (see :meth:`Tournaments.reconcile`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import secrets
+import time
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+import engine
+from cogs import kit, validation
+from cogs.errors import Refusal
+from cogs.live_table import LiveTable, TableSettings
+from data import DataError, InsufficientFunds
+from engine.tournament import (
+    Payouts,
+    Tournament,
+    TournamentError,
+    TournamentSettings,
+    at_level,
+    default_schedule,
+)
+
+if TYPE_CHECKING:
+    from cogs.app import PokerBot
+
+log = logging.getLogger("poker.tournament")
+
+Interaction = discord.Interaction["PokerBot"]
+
+REGISTER_ID = "trn:register"
+UNREGISTER_ID = "trn:unregister"
+START_ID = "trn:start"
+
+PLACE_WORDS = {1: "1st", 2: "2nd", 3: "3rd"}
+
+
+def ordinal(place: int) -> str:
+    """``1st``, ``2nd``, ``3rd``, ``4th``..."""
+    return PLACE_WORDS.get(place, f"{place}th")
+
+
+class TournamentProblem(Refusal):
+    """A tournament request turned down, with the reason."""
+
+
+@dataclass
+class Running:
+    """A tournament this process drives: its row, its engine value and its players' names."""
+
+    tournament_id: int
+    guild_id: int
+    channel_id: int
+    creator_id: int
+    config: engine.TableConfig
+    action_seconds: int
+    auto_deal_seconds: int
+    state: Tournament
+    names: dict[str, str] = field(default_factory=dict)
+    started_at: float | None = None
+    message_id: int | None = None
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    def state_json(
+        self, state: Tournament | None = None, names: dict[str, str] | None = None
+    ) -> str:
+        value = self.state if state is None else state
+        return json.dumps(
+            {"tournament": value.to_dict(), "names": self.names if names is None else names}
+        )
+
+    def config_json(self) -> str:
+        return json.dumps(
+            {
+                "table": self.config.to_dict(),
+                "action_seconds": self.action_seconds,
+                "auto_deal_seconds": self.auto_deal_seconds,
+            }
+        )
+
+    def level(self, now: float) -> int:
+        if self.started_at is None:
+            return 0
+        return self.state.settings.schedule.level_at(now - self.started_at)
+
+
+def lobby_embed(run: Running, now: float) -> discord.Embed:
+    """The tournament's message: terms, players, prize pool, and the level once it runs."""
+    t = run.state
+    s = t.settings
+    variant = engine.get_variant(run.config.variant)
+    titles = {
+        "registering": "registration open",
+        "running": "running",
+        "finished": "finished",
+        "cancelled": "cancelled",
+    }
+    embed = discord.Embed(
+        title=f"🏆 Sit-and-go: {variant.name} ({titles.get(t.status, t.status)})",
+        colour=kit.GOLD,
+    )
+    embed.add_field(name="Buy-in", value=kit.chips(s.buy_in))
+    embed.add_field(name="Starting stack", value=f"{s.starting_stack:,} tournament chips")
+    embed.add_field(name="Prize pool", value=kit.chips(t.prize_pool))
+    amounts = s.payouts.amounts(t.prize_pool, max(1, len(t.entries)))
+    embed.add_field(
+        name=f"Payouts ({s.payouts.encode()})",
+        value=" · ".join(f"{ordinal(k + 1)} {kit.chips(a)}" for k, a in enumerate(amounts)),
+        inline=False,
+    )
+    schedule = s.schedule
+    minutes = schedule.level_seconds / 60
+    first = " → ".join(level.label for level in schedule.levels[:3])
+    embed.add_field(
+        name=f"Levels ({len(schedule.levels)}, {minutes:g} min each)",
+        value=first + (" → …" if len(schedule.levels) > 3 else ""),
+        inline=False,
+    )
+    if t.status == "running" and run.started_at is not None:
+        elapsed = now - run.started_at
+        index = schedule.level_at(elapsed)
+        remaining = schedule.remaining(elapsed)
+        line = f"Level {index + 1}: {schedule.levels[index].label}"
+        if remaining is not None:
+            line += f" · next {kit.when(now + remaining)}"
+        embed.add_field(name="Now", value=line, inline=False)
+    players = [
+        f"{run.names.get(e.player_id, e.player_id)}{' (out)' if e.out else ''}" for e in t.entries
+    ]
+    embed.add_field(
+        name=f"Players ({len(t.entries)}/{s.max_players})",
+        value=", ".join(players) or "nobody yet",
+        inline=False,
+    )
+    embed.set_footer(
+        text="Two players out in the same hand: the one who began it with more chips "
+        "finishes higher. It starts when full, or when its creator presses Start."
+    )
+    return embed
+
+
+class LobbyView(discord.ui.View):
+    """The lobby buttons. Their ids are fixed: the tournament is the one in the pressed
+    message's channel, so the buttons keep working after a restart."""
+
+    def __init__(self, cog: Tournaments) -> None:
+        super().__init__(timeout=None)
+        self.cog = cog
+
+    @discord.ui.button(label="Register", style=discord.ButtonStyle.success, custom_id=REGISTER_ID)
+    async def register(self, interaction: Interaction, _: discord.ui.Button[LobbyView]) -> None:
+        await self.cog.guarded(interaction, self.cog.register)
+
+    @discord.ui.button(
+        label="Unregister", style=discord.ButtonStyle.secondary, custom_id=UNREGISTER_ID
+    )
+    async def unregister(self, interaction: Interaction, _: discord.ui.Button[LobbyView]) -> None:
+        await self.cog.guarded(interaction, self.cog.unregister)
+
+    @discord.ui.button(label="Start", style=discord.ButtonStyle.primary, custom_id=START_ID)
+    async def start(self, interaction: Interaction, _: discord.ui.Button[LobbyView]) -> None:
+        await self.cog.guarded(interaction, self.cog.start_pressed)
+
+
+class Tournaments(commands.Cog):
+    """The /tournament commands, the lobby buttons and the tournament side of its tables."""
+
+    tournament = app_commands.Group(
+        name="tournament", description="Sit-and-go tournaments in this channel.", guild_only=True
+    )
+
+    def __init__(self, bot: PokerBot, clock: Any = time.time) -> None:
+        self.bot = bot
+        self.clock = clock
+        self.running: dict[int, Running] = {}
+        self.by_channel: dict[int, int] = {}
+        self.view = LobbyView(self)
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    async def cog_load(self) -> None:
+        self.bot.add_view(self.view)
+        self.bot.tables.hooks = self
+        for row in await self.bot.db.open_tournaments():
+            if not self.bot.owns(row.guild_id):
+                continue
+            try:
+                run = self._from_row(row)
+            except (KeyError, ValueError, TypeError) as exc:
+                log.error("tournament %s could not be restored: %s", row.tournament_id, exc)
+                continue
+            self._register(run)
+            if run.state.status == "running":
+                self._spawn(self.reconcile(run))
+
+    async def cog_unload(self) -> None:
+        if self.bot.tables.hooks is self:
+            self.bot.tables.hooks = None
+        self.view.stop()
+
+    # -- bookkeeping ---------------------------------------------------------------------------
+
+    def _from_row(self, row: Any) -> Running:
+        config = json.loads(row.config_json)
+        state = json.loads(row.state_json)
+        return Running(
+            row.tournament_id,
+            row.guild_id,
+            row.channel_id,
+            row.creator_id,
+            engine.TableConfig.from_dict(config["table"]),
+            int(config["action_seconds"]),
+            int(config["auto_deal_seconds"]),
+            Tournament.from_dict(state["tournament"]),
+            dict(state.get("names", {})),
+            row.started_at,
+            row.message_id,
+        )
+
+    def _register(self, run: Running) -> None:
+        self.running[run.tournament_id] = run
+        self.by_channel[run.channel_id] = run.tournament_id
+
+    def _forget(self, run: Running) -> None:
+        self.running.pop(run.tournament_id, None)
+        self.by_channel.pop(run.channel_id, None)
+
+    def _here(self, interaction: Interaction) -> Running:
+        tid = self.by_channel.get(interaction.channel_id or 0)
+        if tid is None:
+            raise TournamentProblem(
+                "There is no tournament in this channel. Start one with `/tournament create`."
+            )
+        return self.running[tid]
+
+    def _spawn(self, coro: Any) -> None:
+        task: asyncio.Task[None] = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def _tables_of(self, run: Running) -> list[LiveTable]:
+        return [
+            live
+            for live in self.bot.tables.tables.values()
+            if live.meta.tournament == run.tournament_id
+        ]
+
+    async def guarded(self, interaction: Interaction, action: Any) -> None:
+        """Run a button's action; a refusal is told to the presser."""
+        try:
+            await action(interaction)
+        except Refusal as exc:
+            await kit.reply(interaction, str(exc))
+
+    async def _refresh_lobby(self, run: Running, interaction: Interaction | None = None) -> None:
+        embed = lobby_embed(run, self.clock())
+        view: discord.ui.View | None = self.view if run.state.status == "registering" else None
+        if interaction is not None and not interaction.response.is_done():
+            message = interaction.message
+            if message is not None and message.id == run.message_id:
+                await interaction.response.edit_message(embed=embed, view=view)
+                return
+        if run.message_id is None:
+            return
+        try:
+            channel = self.bot.get_partial_messageable(run.channel_id)
+            await channel.get_partial_message(run.message_id).edit(embed=embed, view=view)
+        except discord.HTTPException as exc:
+            log.warning("tournament %s: lobby message not updated: %s", run.tournament_id, exc)
+
+    # -- commands ------------------------------------------------------------------------------
+
+    async def variant_autocomplete(
+        self, interaction: Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        needle = current.lower()
+        return [
+            app_commands.Choice(name=v.name[:100], value=v.slug)
+            for v in engine.list_variants()
+            if needle in v.slug or needle in v.name.lower()
+        ][:25]
+
+    @tournament.command(name="create", description="Open a sit-and-go in this channel.")
+    @app_commands.describe(
+        variant="The game (start typing to search)",
+        buy_in="Bankroll chips each player pays into the prize pool",
+        starting_stack="Tournament chips each player starts with",
+        levels="How many levels the schedule has (the last one stays)",
+        level_minutes="Minutes each level lasts",
+        seats="Players (the table's seats)",
+        payouts="winner, 65/35, 50/30/20, or percentages like 40/30/20/10",
+        timer="Seconds each player has to act",
+        auto_deal="Seconds between hands",
+    )
+    @app_commands.autocomplete(variant=variant_autocomplete)
+    async def create(
+        self,
+        interaction: Interaction,
+        variant: str = "five-card-draw",
+        buy_in: app_commands.Range[int, 1, 100_000_000] = 100,
+        starting_stack: app_commands.Range[int, 10, 10_000_000] = 1000,
+        levels: app_commands.Range[int, 1, 40] = 12,
+        level_minutes: app_commands.Range[float, 0.05, 240.0] = 10.0,
+        seats: app_commands.Range[int, 2, 10] = 6,
+        payouts: str = "65/35",
+        timer: app_commands.Range[int, 5, 600] = 60,
+        auto_deal: app_commands.Range[int, 0, 120] = 5,
+    ) -> None:
+        if interaction.guild_id is None or interaction.channel_id is None:
+            raise TournamentProblem("Tournaments are played in server channels.")
+        # Discord's ranges bind its client, not a forged request: every option is checked.
+        variant = validation.check_variant_slug(variant)
+        _check_int("buy_in", buy_in, 1, 100_000_000)
+        _check_int("starting_stack", starting_stack, 10, 10_000_000)
+        _check_int("levels", levels, 1, 40)
+        _check_int("seats", seats, 2, 10)
+        _check_int("timer", timer, 5, 600)
+        _check_int("auto_deal", auto_deal, 0, 120)
+        if (
+            isinstance(level_minutes, bool)
+            or not isinstance(level_minutes, int | float)
+            or not 0.05 <= level_minutes <= 240
+        ):
+            raise TournamentProblem("level_minutes is from 0.05 to 240.")
+        if not isinstance(payouts, str):
+            raise TournamentProblem("payouts is text, like 65/35.")
+        if self.bot.tables.in_channel(interaction.channel_id) is not None:
+            raise TournamentProblem("This channel has a table: use another channel.")
+        try:
+            config = engine.TableConfig(variant=variant, max_seats=seats)
+            schedule = default_schedule(
+                config, levels, max(1, round(level_minutes * 60)), starting_stack
+            )
+            settings = TournamentSettings(
+                buy_in=buy_in,
+                starting_stack=starting_stack,
+                schedule=schedule,
+                payouts=Payouts.parse(payouts),
+                seats=seats,
+                max_players=seats,
+            )
+        except ValueError as exc:  # TournamentError and the engine's refusals
+            raise TournamentProblem(_sentence(str(exc))) from exc
+        run = Running(
+            0,
+            interaction.guild_id,
+            interaction.channel_id,
+            interaction.user.id,
+            config,
+            timer,
+            auto_deal,
+            Tournament(settings),
+        )
+        try:
+            row = await self.bot.db.create_tournament(
+                run.guild_id, run.channel_id, run.creator_id, run.config_json(), run.state_json()
+            )
+        except DataError as exc:
+            raise TournamentProblem(_sentence(str(exc))) from exc
+        run.tournament_id = row.tournament_id
+        self._register(run)
+        response = await interaction.response.send_message(
+            embed=lobby_embed(run, self.clock()), view=self.view
+        )
+        if response.message_id is not None:
+            run.message_id = response.message_id
+            await self.bot.db.set_tournament_message(run.tournament_id, response.message_id)
+
+    @tournament.command(name="start", description="Start this channel's tournament now.")
+    async def start_command(self, interaction: Interaction) -> None:
+        await self.start_pressed(interaction)
+
+    @tournament.command(name="cancel", description="Call off a tournament that has not started.")
+    async def cancel(self, interaction: Interaction) -> None:
+        run = self._here(interaction)
+        _check_organiser(run, interaction)
+        async with run.lock:
+            try:
+                cancelled = run.state.cancel()
+            except TournamentError as exc:
+                raise TournamentProblem(_sentence(str(exc))) from exc
+            buy_in = run.state.settings.buy_in
+            refunds = [(int(e.player_id), buy_in) for e in run.state.entries]
+            await self.bot.db.cancel_tournament(
+                run.tournament_id, refunds, run.state_json(cancelled)
+            )
+            run.state = cancelled
+            self._forget(run)
+        await interaction.response.send_message(
+            f"The tournament is called off; {len(refunds)} buy-in(s) went back to the bankrolls."
+        )
+        await self._refresh_lobby(run)
+
+    @tournament.command(name="status", description="This channel's tournament: level and players.")
+    async def status(self, interaction: Interaction) -> None:
+        run = self._here(interaction)
+        await interaction.response.send_message(
+            embed=lobby_embed(run, self.clock()), ephemeral=True
+        )
+
+    # -- registration --------------------------------------------------------------------------
+
+    async def register(self, interaction: Interaction) -> None:
+        run = self._here(interaction)
+        pid = str(interaction.user.id)
+        full = False
+        async with run.lock:
+            try:
+                registered = run.state.register(pid, run.level(self.clock()))
+            except TournamentError as exc:
+                raise TournamentProblem(_sentence(str(exc))) from exc
+            if registered.status != "registering":
+                raise TournamentProblem("Registration is closed.")
+            names = {**run.names, pid: interaction.user.display_name}
+            try:
+                await self.bot.db.tournament_pay_in(
+                    run.tournament_id,
+                    interaction.user.id,
+                    run.state.settings.buy_in,
+                    run.state_json(registered, names),
+                )
+            except InsufficientFunds as exc:
+                raise TournamentProblem(
+                    f"The buy-in is {run.state.settings.buy_in:,} chips and your bankroll "
+                    f"holds {exc.balance:,}."
+                ) from exc
+            run.state, run.names = registered, names
+            full = len(registered.entries) >= registered.settings.max_players
+        await self._refresh_lobby(run, interaction)
+        if full:
+            await self.begin(run)
+
+    async def unregister(self, interaction: Interaction) -> None:
+        run = self._here(interaction)
+        pid = str(interaction.user.id)
+        async with run.lock:
+            try:
+                left = run.state.unregister(pid)
+            except TournamentError as exc:
+                raise TournamentProblem(_sentence(str(exc))) from exc
+            await self.bot.db.tournament_refund(
+                run.tournament_id,
+                interaction.user.id,
+                run.state.settings.buy_in,
+                run.state_json(left),
+            )
+            run.state = left
+        await self._refresh_lobby(run, interaction)
+
+    async def start_pressed(self, interaction: Interaction) -> None:
+        run = self._here(interaction)
+        _check_organiser(run, interaction)
+        if run.state.status != "registering":
+            raise TournamentProblem("The tournament has already started.")
+        if len(run.state.entries) < 2:
+            raise TournamentProblem("At least two players must be registered.")
+        await kit.reply(interaction, "Starting the tournament.")
+        await self.begin(run)
+
+    # -- play ----------------------------------------------------------------------------------
+
+    async def begin(self, run: Running) -> None:
+        """Close registration, start the level clock, open and seat the table, deal."""
+        async with run.lock:
+            if run.state.status != "registering":
+                return
+            started = run.state.start()
+            now = self.clock()
+            await self.bot.db.save_tournament(
+                run.tournament_id, "running", run.state_json(started), started_at=now
+            )
+            run.state, run.started_at = started, now
+        await self._refresh_lobby(run)
+        await self.reconcile(run)
+
+    async def reconcile(self, run: Running) -> None:
+        """Bring a running tournament and its table in line (after its start, or a restart):
+        the table exists with every player still in, busted players are out, and a
+        tournament with one player left is paid."""
+        tables = self._tables_of(run)
+        if not tables:
+            live = await self.bot.tables.create_tournament_table(
+                run.tournament_id,
+                run.guild_id,
+                run.channel_id,
+                run.creator_id,
+                run.config,
+                TableSettings(
+                    run.state.settings.starting_stack,
+                    run.state.settings.starting_stack,
+                    action_seconds=run.action_seconds,
+                    auto_deal_seconds=run.auto_deal_seconds,
+                ),
+            )
+            tables = [live]
+        live = tables[0]
+        async with live.lock:
+            if live.engine.in_hand:
+                return  # the hand goes on; its end does the rest
+            seated = {s.player_id for s in live.engine.seats if s is not None}
+            if live.engine.hand_number == 0 and not seated:
+                order = list(run.state.alive)
+                secrets.SystemRandom().shuffle(order)
+                stacks = {pid: run.state.settings.starting_stack for pid in order}
+                await self.bot.tables.seat_tournament_locked(live, stacks, [], run.names)
+            else:
+                await self.after_hand(live, {})
+            first = live.engine.hand_number == 0 and not live.closed
+        if first and live.engine.can_start() is None:
+            outcome = await self.bot.tables.start_hand(live)
+            await self.bot.presenter.present(live, outcome)
+        elif not live.closed:
+            await self.bot.presenter.refresh(live)
+
+    async def before_deal(self, live: LiveTable) -> list[str]:
+        run = self.running.get(live.meta.tournament or 0)
+        if run is None or run.started_at is None:
+            return []
+        now = self.clock()
+        schedule = run.state.settings.schedule
+        elapsed = now - run.started_at
+        index = schedule.level_at(elapsed)
+        live.engine = at_level(live.engine, schedule.levels[index])
+        line = f"🏆 Level {index + 1}: {schedule.levels[index].label}"
+        following = schedule.next_level(elapsed)
+        remaining = schedule.remaining(elapsed)
+        if following is not None and remaining is not None:
+            line += f" · next {following.label} {kit.when(now + remaining)}"
+        return [line]
+
+    async def after_hand(self, live: LiveTable, start_stacks: dict[str, int]) -> list[str]:
+        run = self.running.get(live.meta.tournament or 0)
+        if run is None or run.state.status != "running":
+            return []
+        seats = {s.player_id: s.stack for s in live.engine.seats if s is not None}
+        before = run.state
+        after = before.eliminate(seats, start_stacks)
+        out = [pid for pid in seats if after.entry(pid).out and not before.entry(pid).out]
+        # Also stand up anyone the tournament already counts out (a restart between the two
+        # saves below).
+        stale = [pid for pid in seats if before.registered(pid) and before.entry(pid).out]
+        notes: list[str] = []
+        places = dict(after.places())
+        for pid in out:
+            name = run.names.get(pid, pid)
+            notes.append(f"💀 {name} is out in {ordinal(places[pid])} place.")
+        if after.status == "finished":
+            await self._finish(run, after, live)
+            live.meta.notes.extend(notes)
+            return []
+        if out:
+            await self.bot.db.save_tournament(run.tournament_id, "running", run.state_json(after))
+            run.state = after
+        if out or stale:
+            await self.bot.tables.seat_tournament_locked(live, {}, [*out, *stale], {})
+        live.meta.notes.extend(notes)
+        if out:
+            self._spawn(self._refresh_lobby(run))
+        return []
+
+    async def _finish(self, run: Running, final: Tournament, live: LiveTable) -> None:
+        table = final.payout_table()
+        await self.bot.db.finish_tournament(
+            run.tournament_id,
+            [(int(pid), place, prize) for pid, place, prize in table],
+            run.state_json(final),
+        )
+        run.state = final
+        self._forget(run)
+        self.bot.tables.forget(live)
+        self._spawn(self._post_results(run, table))
+
+    async def _post_results(self, run: Running, table: tuple[tuple[str, int, int], ...]) -> None:
+        lines = [
+            f"**{ordinal(place)}** {run.names.get(pid, pid)}"
+            + (f" wins {kit.chips(prize)}" if prize else "")
+            for pid, place, prize in table
+        ]
+        embed = discord.Embed(
+            title="🏁 Tournament over",
+            description="\n".join(lines),
+            colour=discord.Colour.gold(),
+        )
+        embed.set_footer(text=f"Prize pool {run.state.prize_pool:,} chips, paid to bankrolls.")
+        try:
+            channel = self.bot.get_partial_messageable(run.channel_id)
+            await channel.send(embed=embed)
+        except discord.HTTPException as exc:
+            log.warning("tournament %s: results not posted: %s", run.tournament_id, exc)
+        await self._refresh_lobby(run)
+
+
+def _check_int(name: str, value: object, low: int, high: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise TournamentProblem(f"{name} is a whole number from {low:,} to {high:,}.")
+
+
+def _check_organiser(run: Running, interaction: Interaction) -> None:
+    perms = interaction.permissions
+    if interaction.user.id != run.creator_id and not perms.manage_guild:
+        raise TournamentProblem("Only the tournament's creator or a server manager can do that.")
+
+
+def _sentence(text: str) -> str:
+    text = text.strip() or "That can't be done"
+    text = text[0].upper() + text[1:]
+    return text if text.endswith((".", "!", "?")) else f"{text}."
+
+
+async def setup(bot: PokerBot) -> None:
+    await bot.add_cog(Tournaments(bot))

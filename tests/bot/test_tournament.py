@@ -1,0 +1,108 @@
+"""Sit-and-go tournaments through the emulator: registration through the ledger, levels on
+the table, eliminations, places and payouts checked against the ledger and the audit."""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+from tests.bot.driver import live_table, opener, play_hand
+from tests.emulator import Emulator, World
+
+
+async def _create(emu: Emulator, world: World, user: Any, **options: Any) -> Any:
+    created = await emu.run_command(user, world.channel, "tournament create", options)
+    assert created.type == 4 and not created.ephemeral, created.content
+    return created.message
+
+
+async def test_a_sit_and_go_is_played_to_the_end_and_paid(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    bot = await poker_bot()
+    guild = world.guild.id
+    players = world.players[:3]
+    lobby = await _create(
+        emu,
+        world,
+        world.host,
+        buy_in=100,
+        starting_stack=40,
+        levels=6,
+        level_minutes=0.05,
+        seats=3,
+        payouts="65/35",
+        auto_deal=0,
+        timer=30,
+    )
+    assert "Sit-and-go" in lobby.embeds[0]["title"]
+
+    # Registering pays the buy-in into the prize pool; unregistering gives it back.
+    r = await emu.click(players[0], lobby, label="Register")
+    assert r.type == 7, r.content
+    assert await bot.db.balance(guild, players[0].id) == 900
+    r = await emu.click(players[0], lobby, label="Unregister")
+    assert r.type == 7, r.content
+    assert await bot.db.balance(guild, players[0].id) == 1000
+    again = await emu.click(players[1], lobby, label="Unregister")
+    assert again.ephemeral and "not registered" in again.content
+    early = await emu.click(players[0], lobby, label="Start")
+    assert early.ephemeral and "creator" in early.content
+    for player in players:
+        r = await emu.click(player, lobby, label="Register")
+        assert r.type == 7, r.content
+    late = await emu.click(world.players[3], lobby, label="Register")
+    assert late.ephemeral and "closed" in late.content.lower(), late.content
+    audit = await bot.db.chip_audit(guild)
+    assert audit.ok and audit.in_tournaments == 300, str(audit)
+
+    # Full: the table opens in the channel with everyone on 40 tournament chips, and deals.
+    await emu.idle()
+    live = live_table(bot, world)
+    assert live is not None and live.meta.tournament is not None
+    tid = live.meta.tournament
+    assert sorted(s.stack for s in live.engine.seats if s) == [40, 40, 40]
+    assert (await bot.db.chips_on_tables(guild, players[0].id)) == (0, 0)
+    refused = await emu.run_command(players[0], world.channel, "poker leave", {})
+    assert refused.ephemeral and "tournament table" in refused.content
+
+    # Play until one player holds every chip, dealing each hand by hand. After the first
+    # hand the tournament's clock is stopped 10.5 s after the start: level 4 from then on.
+    cog = bot.get_cog("Tournaments")
+    assert live.engine.config.forced_bets.ante == 1
+    levels_seen = set()
+    for _ in range(150):
+        live = live_table(bot, world)
+        if live is None:
+            break
+        if live.engine.in_hand:
+            levels_seen.add(live.engine.config.forced_bets.ante)
+            await play_hand(emu, world, bot, policy=opener)
+            if live.engine.hand_number == 1:
+                cog.clock = functools.partial(float, cog.running[tid].started_at + 10.5)
+            continue
+        dealer = next(p for p in players if live.seated(p.id))
+        r = await emu.run_command(dealer, world.channel, "poker start", {})
+        assert r.ephemeral, r.content
+        await emu.idle()
+    else:
+        raise AssertionError("the tournament did not finish")
+    await emu.idle()
+    assert levels_seen == {1, 4}, levels_seen
+
+    assert await bot.db.open_tournaments(guild) == []
+    results = await bot.db.tournament_results(tid)
+    places = [r.place for r in results]
+    # Two out in the same hand with equal starting stacks share 2nd place and its prizes.
+    assert places in ([1, 2, 3], [1, 2, 2]), places
+    prizes = [195, 105, 0] if places == [1, 2, 3] else [195, 53, 52]
+    assert sorted((r.prize for r in results), reverse=True) == prizes
+    for r in results:
+        assert await bot.db.balance(guild, r.user_id) == 900 + r.prize
+    audit = await bot.db.chip_audit(guild)
+    assert audit.ok and audit.in_tournaments == 0, str(audit)
+    texts = [m.text for m in emu.channel_messages(world.channel)]
+    assert any("Tournament over" in t for t in texts)
+    assert any("is out in 2nd place" in t for t in texts)
+    record = await bot.db.tournament_record(guild, results[0].user_id)
+    assert (record.played, record.wins, record.cashes, record.best_finish) == (1, 1, 1, 1)
