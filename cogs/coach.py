@@ -1,9 +1,8 @@
 """The draw coach: exact draw odds shown to a player, at a table or for study.
 
 One job: turn :func:`engine.house.draw_advice` / :func:`engine.house.study_odds` (the odds
-engine with the game's rules applied) into text, off the event loop. The counting runs in one
-worker thread: a first count for a game can take a few hundred milliseconds, and the odds
-engine's memory is shared, so one thread at a time uses it.
+engine with the game's rules applied) into text, off the event loop (the counting runs in
+:mod:`cogs.worker`'s thread).
 
 Commands: ``/odds`` (also in DMs) and ``/poker odds`` (in a server) answer the same way.
 """
@@ -12,8 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, TypeVar
 
@@ -25,6 +23,7 @@ import engine
 from cogs import kit, validation
 from cogs.errors import TableProblem
 from cogs.live_table import LiveTable
+from cogs.worker import in_worker
 from engine.house import NoOdds, current_rules, draw_advice, own_discards, study_odds
 from engine.odds import DrawOdds
 
@@ -37,15 +36,8 @@ Interaction = discord.Interaction["PokerBot"]
 Advice = list[tuple[tuple[engine.Card, ...], DrawOdds]]
 T = TypeVar("T")
 
-_WORKER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="odds")
-
 NO_ODDS = "The coach has no odds for this game: it counts five-card hands only."
 LOW_TOPS = (9, 8, 7)
-
-
-async def in_worker(work: Callable[..., T], *args: object) -> T:
-    """``work(*args)`` in the odds thread, awaited without blocking the event loop."""
-    return await asyncio.get_running_loop().run_in_executor(_WORKER, work, *args)
 
 
 def _percent(part: int, whole: int) -> str:

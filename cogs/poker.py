@@ -26,6 +26,7 @@ from cogs.coach import send_odds
 from cogs.errors import TableProblem
 from cogs.live_table import LiveTable, TableSettings
 from cogs.ui import panels, render
+from engine.house import LEVELS, Level
 
 if TYPE_CHECKING:
     from cogs.app import PokerBot
@@ -327,6 +328,39 @@ class Poker(commands.Cog):
         await interaction.response.send_message(f"Table settings: {new.describe()}.")
         if coach:
             await coach_prepare(live)
+
+    @poker.command(name="addbot", description="Seat a house player (the bot plays it).")
+    @app_commands.describe(level="How well it plays (default: normal)")
+    @app_commands.choices(
+        level=[app_commands.Choice(name=level.value, value=level.value) for level in LEVELS]
+    )
+    async def addbot(self, interaction: Interaction, level: str = "normal") -> None:
+        live = self._table_here(interaction)
+        level = validation.check_choice(level, "The level", tuple(lv.value for lv in LEVELS))
+        if not live.seated(interaction.user.id) and not interaction.permissions.manage_guild:
+            raise TableProblem("Only seated players or a server manager can add house players.")
+        seat = await self.tables.add_house(live, Level(level))
+        pid = live.engine.public_view().seats
+        name = next(live.meta.names.get(s.player_id, s.player_id) for s in pid if s.seat == seat)
+        await interaction.response.send_message(
+            f"{name} sits down in seat {seat + 1} with {live.settings.min_buy_in:,} chips."
+        )
+        if not live.engine.in_hand:
+            await self.presenter.refresh(live)
+
+    @poker.command(name="removebot", description="Stand a house player up.")
+    async def removebot(self, interaction: Interaction) -> None:
+        live = self._table_here(interaction)
+        if not live.seated(interaction.user.id) and not interaction.permissions.manage_guild:
+            raise TableProblem("Only seated players or a server manager can remove house players.")
+        name, paid = await self.tables.remove_house(live)
+        if paid is None:
+            text = f"{name} folds and stands up when this hand ends."
+        else:
+            text = f"{name} stands up with {paid:,} chips."
+        await interaction.response.send_message(text)
+        if not live.engine.in_hand:
+            await self.presenter.refresh(live)
 
     @poker.command(name="odds", description="The exact odds of each draw of a hand.")
     @app_commands.describe(

@@ -177,7 +177,8 @@ class TablePresenter:
         )
         before = frozenset() if new_hand else live.turn
         live.turn = waiting
-        fresh = waiting - before
+        # house players (negative ids) are nobody to ping
+        fresh = frozenset(pid for pid in waiting - before if not pid.startswith("-"))
         if interaction is not None:
             fresh -= {str(interaction.user.id)}
         if not fresh:
@@ -410,6 +411,8 @@ class TablePresenter:
         """Bring each player's DM of the hand up to date: sent at the deal, edited as the
         cards change (one DM per player per hand). A closed DM is noted on the table once and
         not tried again at this table."""
+        # house players (negative ids) have no DMs: they read their cards from the engine
+        player_ids = tuple(pid for pid in player_ids if not pid.startswith("-"))
         await self.preferences_of([int(pid) for pid in player_ids])
         hand_number = live.engine.hand_number
         for pid in player_ids:

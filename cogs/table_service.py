@@ -41,9 +41,11 @@ from cogs.live_table import (
     TableSettings,
     TournamentHooks,
 )
+from cogs.worker import in_worker
 from data import Database, DataError, HandEventIn, PlayerHandResult
 from engine import Action, HandResult, IllegalAction, Table, TableConfig, TableError
 from engine.commitment import DealCommitment
+from engine.house import Level, current_rules, decide
 
 log = logging.getLogger("poker.tables")
 
@@ -120,6 +122,29 @@ def voided_table(snapshot: dict[str, Any], dealt_in: set[str]) -> tuple[Table, d
     return Table.from_dict({**snapshot, "state": state, "journal": kept}), owed
 
 
+_HOUSE_CODES = {Level.EASY: 1, Level.NORMAL: 2, Level.HARD: 3}
+HOUSE_PAUSE = 1.5
+"""Seconds a house player waits before acting: long enough to read as a person's turn."""
+
+
+def house_level(player_id: str) -> Level | None:
+    """The level of a house player, or None for a person. House players have negative ids,
+    ``-(100 * code + n)`` with code 1, 2, 3 for easy, normal and hard: no Discord user has
+    one, and the level survives a restart with the id."""
+    if not player_id.startswith("-") or not player_id[1:].isdigit():
+        return None
+    code = int(player_id[1:]) // 100
+    return next((level for level, c in _HOUSE_CODES.items() if c == code), None)
+
+
+def _people_playing(live: LiveTable) -> bool:
+    """Whether a person (not a house player) is seated, in, and has chips."""
+    return any(
+        s.stack > 0 and not s.sitting_out and house_level(s.player_id) is None
+        for s in live.engine.public_view().seats
+    )
+
+
 def _cash_table_only(live: LiveTable) -> None:
     """Seats at a tournament's table come from the tournament, never from a bankroll."""
     if live.meta.tournament is not None:
@@ -150,6 +175,10 @@ class TableService:
         self.elsewhere: dict[int, str] = {}
         self.elsewhere_channels: dict[int, str] = {}
         self._background: set[asyncio.Task[Any]] = set()
+        # A house player's turn waiting for its pause, by table id (one per table at a time).
+        self._house_turns: dict[int, asyncio.Task[None]] = {}
+        self.house_pause = HOUSE_PAUSE
+        self._house_rng = secrets.SystemRandom()
         # Set by the tournament cog: levels and eliminations at tournament tables.
         self.hooks: TournamentHooks | None = None
 
@@ -426,6 +455,30 @@ class TableService:
             self._mark_saved(live)
             return seat
 
+    async def add_house(self, live: LiveTable, level: Level) -> int:
+        """Seat a house player of ``level`` with the table's smallest buy-in, issued to its
+        own bankroll first (ledger kind ``house_fund``); returns its seat."""
+        _cash_table_only(live)
+        seated = {s.player_id for s in live.engine.public_view().seats}
+        number = next(
+            n for n in range(1, 100) if str(-(100 * _HOUSE_CODES[level] + n)) not in seated
+        )
+        user_id = -(100 * _HOUSE_CODES[level] + number)
+        amount = live.settings.min_buy_in
+        await self.db.fund_house(live.guild_id, user_id, amount)
+        name = f"🤖 House {level.value} {number}"
+        return await self.join(live, user_id, name, amount)
+
+    async def remove_house(self, live: LiveTable) -> tuple[str, int | None]:
+        """Stand the last seated house player up (its chips back to its bankroll now, or when
+        the hand ends); its name and the chips paid now."""
+        house = [s.player_id for s in live.engine.public_view().seats if house_level(s.player_id)]
+        if not house:
+            raise TableProblem("No house player sits at this table.")
+        pid = house[-1]
+        name = live.meta.names.get(pid, pid)
+        return name, await self.leave(live, int(pid))
+
     async def rebuy(self, live: LiveTable, user_id: int, amount: int | None) -> int:
         """Add chips from the bankroll to a seated player's stack between hands, keeping the
         stack within the table's largest buy-in (default: up to the smallest one). Returns the
@@ -573,6 +626,8 @@ class TableService:
         reason = live.engine.can_start()
         if reason is not None:
             raise TableProblem(f"Can't deal yet: {reason}.")
+        if live.meta.tournament is None and not _people_playing(live):
+            raise TableProblem("Can't deal: house players don't play among themselves.")
         banner: list[str] = []
         if live.meta.tournament is not None and self.hooks is not None:
             banner = await self.hooks.before_deal(live)
@@ -917,14 +972,64 @@ class TableService:
                 timer = None
             if timer is None:
                 self._arm(live, seconds)
+            if any(house_level(d.player_id) for d in live.engine.pending):
+                self._house_turn_later(live)
         elif (
             not live.engine.in_hand
             and live.engine.hand_number > 0
             and live.settings.auto_deal_seconds > 0
             and live.engine.can_start() is None
             and live.auto_deal is None
+            and (live.meta.tournament is not None or _people_playing(live))
         ):
             live.auto_deal = self._spawn(self._deal_later(live, live.settings.auto_deal_seconds))
+
+    def _house_turn_later(self, live: LiveTable) -> None:
+        # A restart reschedules it too: restore() calls _schedule for every table.
+        waiting = self._house_turns.get(live.id)
+        if waiting is None or waiting.done():
+            self._house_turns[live.id] = self._spawn(self._house_turn(live))
+
+    async def _house_turn(self, live: LiveTable) -> None:
+        await asyncio.sleep(self.house_pause)
+        try:
+            async with live.lock:
+                self._house_turns.pop(live.id, None)
+                if live.closed or not live.engine.in_hand:
+                    return
+                start = len(live.engine.events)
+                acted = False
+                for _ in range(len(live.engine.pending)):
+                    decision = next(
+                        (d for d in live.engine.pending if house_level(d.player_id)), None
+                    )
+                    if decision is None:
+                        break
+                    level = house_level(decision.player_id)
+                    assert level is not None
+                    table = live.engine
+                    # only what that seat may see: its own view and the public one
+                    action = await in_worker(
+                        _house_action,
+                        table.private_view(decision.seat),
+                        table.public_view(),
+                        decision,
+                        level,
+                        self._house_rng,
+                        current_rules(table),
+                    )
+                    try:
+                        table.act(decision.seat, action)
+                    except IllegalAction:
+                        log.exception("house player on table %s: %r refused", live.id, action)
+                        table.act(decision.seat, engine.Timeout())
+                    acted = True
+                if not acted:
+                    return
+                outcome = await self._after_change(live, start)
+            await self._present(live, outcome)
+        except Exception:
+            log.exception("house player's turn on table %s failed", live.id)
 
     def _arm(self, live: LiveTable, seconds: float) -> None:
         live.timer = asyncio.get_running_loop().call_later(seconds, self._on_deadline, live)
@@ -970,3 +1075,14 @@ class TableService:
             await self.presenter.present(live, outcome)
         except Exception:
             log.exception("presenting table %s failed", live.id)
+
+
+def _house_action(
+    private: engine.PrivateView,
+    public: engine.PublicView,
+    decision: engine.Decision,
+    level: Level,
+    rng: Any,
+    rules: engine.GameRules,
+) -> Action:
+    return decide(private, public, decision, level, rng, rules=rules)

@@ -230,6 +230,28 @@ async def move(
     return _ledger_entry(entry)
 
 
+async def fund_house(tx: Tx, guild_id: int, user_id: int, amount: int, now: float) -> int:
+    """Make sure house player ``user_id`` (negative) has ``amount`` chips in its bankroll,
+    issuing what it lacks as a ``house_fund`` row; returns the bankroll."""
+    if user_id >= 0:
+        raise DataError(f"house players have negative ids, not {user_id}")
+    r = await tx.fetch_one(
+        "SELECT balance FROM accounts WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
+    )
+    if r is None:
+        # no member's starting bankroll for the house: every chip it has is a house_fund row
+        await tx.execute(
+            "INSERT INTO accounts (guild_id, user_id, balance, created_at, updated_at) "
+            "VALUES (?, ?, 0, ?, ?)",
+            (guild_id, user_id, now, now),
+        )
+    have = 0 if r is None else int(r[0])
+    if have >= amount:
+        return have
+    entry = await move(tx, guild_id, user_id, amount - have, "house_fund", now)
+    return entry.balance_after
+
+
 async def claim_daily(tx: Tx, guild_id: int, user_id: int, now: float) -> DailyClaim:
     current = await settings(tx, guild_id)
     member = await account(tx, guild_id, user_id, now)

@@ -242,6 +242,17 @@ class Database:
         """The member's bankroll (chips not on a table); creates the account on first use."""
         return (await self.account(guild_id, user_id, now=now)).balance
 
+    async def fund_house(
+        self, guild_id: int, user_id: int, amount: int, *, now: float | None = None
+    ) -> int:
+        """Top house player ``user_id``'s bankroll (a negative id) up to ``amount`` with
+        issued chips (ledger kind ``house_fund``); returns the bankroll."""
+        integer("guild_id", guild_id)
+        integer("user_id", user_id, None)
+        integer("amount", amount, 1)
+        at = clock(now)
+        return await self._write(lambda tx: accounts.fund_house(tx, guild_id, user_id, amount, at))
+
     async def claim_daily(
         self, guild_id: int, user_id: int, now: float | None = None
     ) -> DailyClaim:

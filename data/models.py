@@ -20,6 +20,7 @@ LedgerKind = Literal[
     "tournament_prize",
     "tournament_refund",
     "season_reset",
+    "house_fund",
 ]
 """Why a bankroll changed. issue/daily/admin_* create or destroy chips; the others move chips
 between a bankroll and a table."""

@@ -82,7 +82,10 @@ async def stats(tx: Tx, guild_id: int, user_id: int) -> PlayerStats:
 
 
 async def leaderboard(tx: Tx, guild_id: int, offset: int, limit: int) -> Page[LeaderboardEntry]:
-    total = await scalar(tx, "SELECT count(*) FROM accounts WHERE guild_id = ?", (guild_id,))
+    # house players' bankrolls have negative user ids: members only here
+    total = await scalar(
+        tx, "SELECT count(*) FROM accounts WHERE guild_id = ? AND user_id >= 0", (guild_id,)
+    )
     rows = await tx.fetch_all(
         "SELECT a.user_id, a.balance, coalesce(t.chips, 0) AS on_tables, "
         "a.balance + coalesce(t.chips, 0) AS total "
@@ -91,7 +94,7 @@ async def leaderboard(tx: Tx, guild_id: int, offset: int, limit: int) -> Page[Le
         "  JOIN tables AS s ON s.table_id = p.table_id "
         "  WHERE p.guild_id = ? AND s.tournament_id IS NULL "
         "  GROUP BY p.user_id) AS t ON t.user_id = a.user_id "
-        "WHERE a.guild_id = ? ORDER BY total DESC, a.user_id LIMIT ? OFFSET ?",
+        "WHERE a.guild_id = ? AND a.user_id >= 0 ORDER BY total DESC, a.user_id LIMIT ? OFFSET ?",
         (guild_id, guild_id, limit, offset),
     )
     entries = tuple(

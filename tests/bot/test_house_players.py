@@ -1,0 +1,147 @@
+"""House players at a table through the emulator: /poker addbot and /poker removebot, a hand
+of a person against two house players, chips in the ledger, no table of house players alone."""
+
+from __future__ import annotations
+
+import pytest
+
+import engine
+from cogs.errors import TableProblem
+from tests.bot.driver import act_once, create_table, deal, live_table, passive
+from tests.emulator import Emulator, World
+
+
+async def test_a_person_plays_a_hand_against_two_house_players(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    bot = await poker_bot()
+    bot.tables.house_pause = 0.05
+    alice = world.players[0]
+    lobby = await create_table(emu, world, [alice])
+    live = live_table(bot, world)
+    r = await emu.run_command(alice, world.channel, "poker addbot", {"level": "hard"})
+    assert r.type == 4 and "House hard 1" in r.content and "seat 2" in r.content, r.content
+    r = await emu.run_command(alice, world.channel, "poker addbot", {"level": "easy"})
+    assert "House easy 1" in r.content, r.content
+    r = await emu.run_forged_command(alice, world.channel, "poker addbot", {"level": "expert"})
+    assert r.ephemeral and "level" in r.content, r.content
+    seats = live.engine.public_view().seats
+    assert [s.player_id for s in seats] == [str(alice.id), "-301", "-101"]
+    await emu.idle()
+    # the table shows it as a bot
+    assert "🤖 House hard 1" in emu.messages[lobby.id].text
+    before = await bot.db.chip_audit()
+    assert before.ok, before
+    await deal(emu, world, alice)
+    dms_before = len(emu.dms(alice))
+    for _ in range(200):
+        await emu.idle()
+        if not live.engine.in_hand:
+            break
+        pending = live.engine.pending
+        mine = [d for d in pending if d.player_id == str(alice.id)]
+        if mine:
+            await act_once(emu, world, bot, mine[0], policy=passive)
+        else:
+            # a house player's turn: it acts by itself after its pause
+            await emu.wait_for(
+                lambda before=pending: live.engine.pending != before or not live.engine.in_hand,
+                timeout=5,
+            )
+    assert not live.engine.in_hand
+    result = live.engine.result
+    assert result is not None
+    assert len(emu.dms(alice)) >= dms_before
+    audit = await bot.db.chip_audit()
+    assert audit.ok, audit
+    # the leaderboard is for members: house bankrolls stay out of it
+    board = await bot.db.leaderboard(world.guild.id)
+    assert all(entry.user_id >= 0 for entry in board.items)
+    r = await emu.run_command(alice, world.channel, "poker removebot", {})
+    assert "House easy 1 stands up with" in r.content, r.content
+    assert "-101" not in {s.player_id for s in live.engine.public_view().seats}
+    ledger = await bot.db.ledger(world.guild.id, -101)
+    kinds = [entry.kind for entry in ledger.items]
+    assert "house_fund" in kinds and "buy_in" in kinds and "cash_out" in kinds
+    assert (await bot.db.chip_audit()).ok
+
+
+async def test_house_players_do_not_play_alone(poker_bot, emu: Emulator, world: World) -> None:
+    bot = await poker_bot()
+    alice = world.players[0]
+    await create_table(emu, world, [alice])
+    live = live_table(bot, world)
+    await emu.run_command(alice, world.channel, "poker addbot", {})
+    await emu.run_command(alice, world.channel, "poker addbot", {})
+    r = await emu.run_command(alice, world.channel, "poker sitout", {})
+    assert r.ephemeral
+    with pytest.raises(TableProblem, match="among themselves"):
+        await bot.tables.start_hand(live)
+    assert not live.engine.in_hand and live.engine.hand_number == 0
+    r = await emu.run_command(world.players[1], world.channel, "poker removebot", {})
+    assert r.ephemeral and "seated" in r.content
+
+
+def test_house_ids_name_their_level() -> None:
+    from cogs.table_service import house_level
+
+    assert house_level("-301") is engine.house.Level.HARD
+    assert house_level("-102") is engine.house.Level.EASY
+    assert house_level("1234") is None and house_level("-x") is None
+
+
+class _Quiet:
+    """A presenter that shows nothing (the table service alone, as after a restart)."""
+
+    async def present(self, live: object, outcome: object) -> None:
+        return None
+
+
+async def test_a_house_turn_is_taken_again_after_a_restart(tmp_path) -> None:
+    """The process stops while a house player is to act: the restored table schedules its
+    turn again, and it acts."""
+    import asyncio
+
+    from cogs.live_table import TableSettings
+    from cogs.table_service import TableService
+    from data import Database
+
+    path = tmp_path / "house.db"
+    db = await Database.open(path)
+    service = TableService(db, _Quiet())  # type: ignore[arg-type]
+    service.house_pause = 3600  # it will not act before the "crash"
+    live = await service.create(
+        1, 2, 3, engine.TableConfig("kansas-city-lowball"), TableSettings(40, 400)
+    )
+    await service.join(live, 3, "alice", 40)
+    await service.add_house(live, engine.house.Level.NORMAL)
+    await service.start_hand(live)
+    # with blinds heads-up, play until the house player is the one to act
+    for _ in range(10):
+        decision = live.engine.pending[0]
+        if decision.player_id.startswith("-"):
+            break
+        legal = decision.legal
+        action = engine.Check() if getattr(legal, "can_check", False) else engine.Call()
+        if decision.kind is not engine.DecisionKind.BET:
+            action = engine.Discard(())
+        await service.act(live, 3, action)
+    waiting = live.engine.pending[0]
+    assert waiting.player_id.startswith("-")
+    events = len(live.engine.events)
+    await service.shutdown()
+    await db.close()
+
+    db = await Database.open(path)
+    again = TableService(db, _Quiet())  # type: ignore[arg-type]
+    again.house_pause = 0.01
+    restored = await again.restore()
+    assert len(restored) == 1
+    table = restored[0]
+    for _ in range(200):
+        await asyncio.sleep(0.02)
+        if len(table.engine.events) > events:
+            break
+    assert len(table.engine.events) > events, "the house player did not act after the restart"
+    await again.shutdown()
+    await db.close()

@@ -1,0 +1,139 @@
+"""A sit-and-go survives kill -9: the bot runs as a process, is killed between hands and in
+the middle of one, and the tournament resumes with its table, its prize pool and its level
+clock (the level in force and the time left come out the same), then is played to the end
+and paid: places and prizes checked against the ledger and the chip audit."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import engine
+from data import Database
+from tests.bot.driver import find_table_message
+from tests.emulator import Emulator, World
+
+LEVEL_SECONDS = 30
+
+
+async def _table(db: Database, tid: int) -> engine.Table | None:
+    tables = await db.tournament_tables(tid)
+    if not tables:
+        return None
+    return engine.Table.from_dict(json.loads(tables[0].state_json or "{}")["engine"])
+
+
+async def _act(emu: Emulator, user: Any, message: Any, decision: engine.Decision) -> None:
+    if decision.kind is engine.DecisionKind.DRAW:
+        opened = await emu.click(user, message, label="Draw / stand pat…")
+        if opened.type == 4:
+            return  # stale message right after a restart: the bot redraws it
+        panel = (await emu.wait_for(lambda: opened.followups, timeout=5))[-1]
+        r = await emu.click(user, panel, label="Stand pat")
+        assert r.type == 7, r.content
+        return
+    labels = message.button_labels
+    pick = next((label for label in labels if label.split(" ")[0] in ("Bet", "Raise")), None)
+    pick = pick or next(label for label in labels if label.split(" ")[0] in ("Check", "Call"))
+    r = await emu.click(user, message, label=pick)
+    assert r.type == 7 or "no longer valid" in (r.content or ""), (pick, r.content)
+
+
+async def test_a_tournament_resumes_after_kill_9(
+    emu: Emulator, world: World, bot_process: Any
+) -> None:
+    proc = bot_process()
+    await proc.start()
+    players = world.players[:3]
+    by_id = {str(p.id): p for p in players}
+    created = await emu.run_command(
+        world.host,
+        world.channel,
+        "tournament create",
+        {
+            "buy_in": 50,
+            "starting_stack": 40,
+            "levels": 5,
+            "level_minutes": LEVEL_SECONDS / 60,
+            "seats": 3,
+            "payouts": "winner",
+            "auto_deal": 0,
+        },
+    )
+    assert created.type == 4, created.content
+    for player in players:
+        r = await emu.click(player, created.message, label="Register")
+        assert r.type == 7, r.content
+    await emu.idle()
+    db = await Database.open(str(proc.database_path))
+    try:
+        (row,) = await db.open_tournaments()
+        tid, started_at = row.tournament_id, row.started_at
+        assert started_at is not None and row.prize_pool == 150
+        kills = 0
+        for _ in range(400):
+            await emu.idle()
+            audit = await db.chip_audit()
+            assert audit.ok, str(audit)
+            table = await _table(db, tid)
+            if table is None:
+                break
+            if not table.in_hand:
+                if table.hand_number == 2 and kills == 0:
+                    # Between hands: kill -9, start again, and ask for the level.
+                    proc.kill()
+                    await proc.wait_exit()
+                    await proc.start()
+                    kills += 1
+                    after = await db.get_tournament(tid)
+                    assert (after.status, after.started_at, after.prize_pool) == (
+                        "running",
+                        started_at,
+                        150,
+                    )
+                    status = await emu.run_command(
+                        players[0], world.channel, "tournament status", {}
+                    )
+                    now_field = next(f for f in status.embeds[0]["fields"] if f["name"] == "Now")
+                    level = int(re.search(r"Level (\d+)", now_field["value"])[1])  # type: ignore[index]
+                    if level < 5:
+                        at = int(re.search(r"<t:(\d+):R>", now_field["value"])[1])  # type: ignore[index]
+                        # the end of the level in force, from the clock saved at the start
+                        assert abs(at - (started_at + level * LEVEL_SECONDS)) <= 1
+                    continue
+                dealer = next(by_id[s.player_id] for s in table.seats if s is not None)
+                r = await emu.run_command(dealer, world.channel, "poker start", {})
+                assert r.ephemeral, r.content
+                continue
+            if table.hand_number == 3 and kills == 1:
+                # In the middle of a hand.
+                proc.kill()
+                await proc.wait_exit()
+                await proc.start()
+                kills += 1
+                continue
+            decision = table.pending[0]
+            message = find_table_message(emu, world)
+            assert message is not None
+            await _act(emu, by_id[decision.player_id], message, decision)
+        else:
+            raise AssertionError("the tournament did not finish")
+        assert kills == 2
+        final = await db.get_tournament(tid)
+        assert (final.status, final.prize_pool) == ("finished", 0)
+        results = await db.tournament_results(tid)
+        assert sorted(r.place for r in results)[0] == 1 and len(results) == 3
+        assert sum(r.prize for r in results) == 150
+        winner = next(r for r in results if r.place == 1)
+        assert winner.prize == 150
+        for r in results:
+            assert await db.balance(world.guild.id, r.user_id) == 950 + r.prize
+            entries = (await db.ledger(world.guild.id, r.user_id)).items
+            kinds = [e.kind for e in entries]
+            assert kinds.count("tournament_buy_in") == 1
+            assert kinds.count("tournament_prize") == (1 if r.prize else 0)
+        audit = await db.chip_audit()
+        assert audit.ok and audit.in_tournaments == 0, str(audit)
+    finally:
+        await db.close()
