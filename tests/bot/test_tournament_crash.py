@@ -127,12 +127,12 @@ async def test_a_tournament_resumes_after_kill_9(
         assert sum(r.prize for r in results) == 150
         winner = next(r for r in results if r.place == 1)
         assert winner.prize == 150
-        for r in results:
-            assert await db.balance(world.guild.id, r.user_id) == 950 + r.prize
-            entries = (await db.ledger(world.guild.id, r.user_id)).items
+        for result in results:
+            assert await db.balance(world.guild.id, result.user_id) == 950 + result.prize
+            entries = (await db.ledger(world.guild.id, result.user_id)).items
             kinds = [e.kind for e in entries]
             assert kinds.count("tournament_buy_in") == 1
-            assert kinds.count("tournament_prize") == (1 if r.prize else 0)
+            assert kinds.count("tournament_prize") == (1 if result.prize else 0)
         audit = await db.chip_audit()
         assert audit.ok and audit.in_tournaments == 0, str(audit)
     finally:
