@@ -71,6 +71,8 @@ def build_stakes(
         forced = engine.ForcedBets.with_blinds(
             typed.small, typed.big, straddle=typed.straddle, ante=ante or 0
         )
+    elif ante == 0:
+        raise TableProblem("Without blinds a table needs an ante of at least 1 chip.")
     elif ante is not None:
         forced = engine.ForcedBets.antes(ante)
     return structure, forced
@@ -177,7 +179,10 @@ class Poker(commands.Cog):
             chosen = engine.get_variant(variant)
         except (KeyError, ValueError) as exc:
             raise TableProblem(f"I don't know the game “{variant}”. Try `/poker rules`.") from exc
-        structure, forced = build_stakes(chosen, betting, stake, ante, blinds)
+        try:
+            structure, forced = build_stakes(chosen, betting, stake, ante, blinds)
+        except ValueError as exc:  # the engine's own check of the stakes, with its reason
+            raise TableProblem(f"Those stakes don't work: {exc}.") from exc
         try:
             config = engine.TableConfig(
                 variant=chosen.slug,

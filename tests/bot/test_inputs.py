@@ -30,6 +30,7 @@ BAD_CREATE: list[tuple[dict[str, Any], str]] = [
     ({"seats": 1}, "The number of seats must be"),
     ({"seats": "6"}, "The number of seats must be"),
     ({"ante": 2.5}, "The ante must be"),
+    ({"ante": 0}, "needs an ante of at least 1"),
     ({"dealers_choice": "yes"}, "Dealer's choice is either true or false"),
     ({"variant": "five card draw; DROP TABLE"}, "I don't know the game"),
 ]
