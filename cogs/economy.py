@@ -47,6 +47,7 @@ from data import (
     ChipAudit,
     Cooldown,
     Database,
+    DataError,
     GuildSettings,
     InsufficientFunds,
     LeaderboardEntry,
@@ -144,7 +145,7 @@ def stats_embed(member: discord.abc.User, stats: PlayerStats) -> discord.Embed:
 def audit_embed(audit: ChipAudit) -> discord.Embed:
     """The ``/server audit`` answer: OK, or the discrepancy and where it is."""
     expected = audit.circulating
-    held = audit.bankrolls + audit.on_tables
+    held = audit.bankrolls + audit.on_tables + audit.in_tournaments
     if audit.ok:
         embed = discord.Embed(
             title="Chip audit: OK",
@@ -169,12 +170,17 @@ def audit_embed(audit: ChipAudit) -> discord.Embed:
         if audit.tables_off:
             tables = ", ".join(f"#{t}" for t in audit.tables_off[:20])
             lines.append(f"Tables whose chips disagree with the ledger: {tables}")
+        if audit.tournaments_off:
+            pools = ", ".join(f"#{t}" for t in audit.tournaments_off[:20])
+            lines.append(f"Tournament prize pools that disagree with the ledger: {pools}")
         embed.description = "\n".join(lines)
     embed.add_field(name="Issued", value=fmt(audit.issued))
     embed.add_field(name="Removed", value=fmt(audit.removed))
     embed.add_field(name="In circulation", value=fmt(expected))
     embed.add_field(name="Bankrolls", value=fmt(audit.bankrolls))
     embed.add_field(name="On tables", value=fmt(audit.on_tables))
+    if audit.in_tournaments:
+        embed.add_field(name="In prize pools", value=fmt(audit.in_tournaments))
     embed.add_field(name="Held in total", value=fmt(held))
     return embed
 
@@ -309,6 +315,10 @@ class Economy(commands.Cog):
         default_permissions=MANAGE_SERVER,
     )
 
+    season_group = app_commands.Group(
+        name="season", description="Seasons of standings (Manage Server).", parent=server_group
+    )
+
     def __init__(self, bot: PokerBot, *, clock: Callable[[], float] = time.time) -> None:
         self.bot = bot
         self.clock = clock
@@ -413,11 +423,40 @@ class Economy(commands.Cog):
     @app_commands.command(
         name="leaderboard", description="Top bankrolls plus chips on tables, 10 per page."
     )
+    @app_commands.describe(season="A past season's final standings (default: the live board).")
     @app_commands.guild_only()
-    async def leaderboard(self, interaction: Interaction) -> None:
+    async def leaderboard(self, interaction: Interaction, season: str | None = None) -> None:
         """Public; anyone may press Previous/Next (the message is edited in place)."""
         guild = self._guild(interaction)
-        await send_paginated(interaction, LEADERBOARD_PAGES, str(guild.id))
+        if season is None:
+            await send_paginated(interaction, LEADERBOARD_PAGES, str(guild.id))
+            return
+        if not isinstance(season, str) or not 0 < len(season) <= 50:
+            raise Refusal("A season's name is 1 to 50 characters.")
+        try:
+            closed, standings = await self.db.season_standings(guild.id, season)
+        except DataError as exc:
+            raise Refusal(f"There is no past season called “{season}” here.") from exc
+        embed = discord.Embed(title=f"🏆 Season {closed.name} — final standings", colour=GOLD)
+        embed.description = (
+            "\n".join(
+                f"**{s.rank}.** <@{s.user_id}> — {fmt(s.points)} points · {fmt(s.balance)} chips"
+                for s in standings[:20]
+            )
+            or "Nobody played that season."
+        )
+        await self._send(interaction, embed)
+
+    @leaderboard.autocomplete("season")
+    async def season_autocomplete(
+        self, interaction: Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        if interaction.guild_id is None:
+            return []
+        names = [s.name for s in await self.db.seasons(interaction.guild_id) if s.ended_at]
+        return [
+            app_commands.Choice(name=n, value=n) for n in names if current.lower() in n.lower()
+        ][:25]
 
     @app_commands.command(
         name="stats", description="Hands played and won, net, biggest pot, best hand."
@@ -429,7 +468,18 @@ class Economy(commands.Cog):
         guild = self._guild(interaction)
         target = _member(member or interaction.user, action="show")
         stats = await self.db.stats(guild.id, target.id)
-        await self._send(interaction, stats_embed(target, stats))
+        embed = stats_embed(target, stats)
+        record = await self.db.tournament_record(guild.id, target.id)
+        if record.played:
+            best = record.best_finish or 0
+            embed.add_field(
+                name="Tournaments",
+                value=f"{fmt(record.played)} played · {fmt(record.cashes)} cashed · "
+                f"{fmt(record.wins)} won · best finish {_ordinal(best)} · "
+                f"{fmt(record.winnings)} in prizes",
+                inline=False,
+            )
+        await self._send(interaction, embed)
 
     # ---------------------------------------------------------------- /chips (admin)
 
@@ -635,6 +685,68 @@ class Economy(commands.Cog):
         await interaction.response.defer(ephemeral=True, thinking=True)
         audit = await self.db.chip_audit(guild.id)
         await self._send(interaction, audit_embed(audit), ephemeral=True)
+
+    @season_group.command(name="start", description="Open a named season of standings.")
+    @app_commands.describe(
+        name="The season's name", points="Points for 1st, 2nd, ... place in tournaments"
+    )
+    @app_commands.checks.has_permissions(manage_guild=True)
+    async def season_start(
+        self, interaction: Interaction, name: str, points: str = "10,6,4,3,2,1"
+    ) -> None:
+        guild = self._guild(interaction)
+        if not isinstance(name, str) or not 0 < len(name.strip()) <= 50:
+            raise Refusal("A season's name is 1 to 50 characters.")
+        if not isinstance(points, str):
+            raise Refusal("Points are text, like 10,6,4,3,2,1.")
+        scale = parse_points(points)
+        try:
+            season = await self.db.start_season(guild.id, name.strip(), scale)
+        except DataError as exc:
+            raise Refusal(f"{str(exc)[0].upper()}{str(exc)[1:]}.") from exc
+        embed = discord.Embed(title=f"Season {season.name} has begun", colour=GREEN)
+        embed.add_field(name="Points by place", value=" · ".join(map(str, season.points)))
+        await self._send(interaction, embed, changed=True)
+
+    @season_group.command(
+        name="end", description="Close the season: snapshot the standings, maybe reset bankrolls."
+    )
+    @app_commands.describe(reset="Set every bankroll back to the starting amount")
+    @app_commands.checks.has_permissions(manage_guild=True)
+    async def season_end(self, interaction: Interaction, reset: bool = False) -> None:
+        guild = self._guild(interaction)
+        reset = validation.check_flag(reset, "reset")
+        try:
+            season, standings = await self.db.end_season(guild.id, interaction.user.id, reset=reset)
+        except DataError as exc:
+            raise Refusal(f"{str(exc)[0].upper()}{str(exc)[1:]}.") from exc
+        embed = discord.Embed(title=f"Season {season.name} is over", colour=GOLD)
+        embed.description = (
+            "\n".join(
+                f"**{s.rank}.** <@{s.user_id}> — {fmt(s.points)} points · {fmt(s.balance)} chips"
+                for s in standings[:10]
+            )
+            or "Nobody played."
+        )
+        if reset:
+            embed.set_footer(text="Every bankroll is back to the starting amount.")
+        await self._send(interaction, embed, changed=True)
+
+
+def _ordinal(place: int) -> str:
+    return {1: "1st", 2: "2nd", 3: "3rd"}.get(place, f"{place}th")
+
+
+def parse_points(text: str) -> tuple[int, ...]:
+    """Season points by place, best first: ``"10,6,4,3,2,1"``.
+
+    >>> parse_points("10, 6 4")
+    (10, 6, 4)
+    """
+    parts = text.replace(",", " ").split()
+    if not parts or len(parts) > 50 or not all(p.isdigit() and len(p) <= 6 for p in parts):
+        raise Refusal("Points are whole numbers for 1st, 2nd, ... place, like 10,6,4,3,2,1.")
+    return tuple(int(p) for p in parts)
 
 
 async def setup(bot: PokerBot) -> None:

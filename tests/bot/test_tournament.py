@@ -22,6 +22,10 @@ async def test_a_sit_and_go_is_played_to_the_end_and_paid(
     bot = await poker_bot()
     guild = world.guild.id
     players = world.players[:3]
+    season = await emu.run_command(
+        world.host, world.channel, "server season start", {"name": "spring", "points": "5,2"}
+    )
+    assert "spring" in season.embeds[0]["title"], season.content
     lobby = await _create(
         emu,
         world,
@@ -106,3 +110,18 @@ async def test_a_sit_and_go_is_played_to_the_end_and_paid(
     assert any("is out in 2nd place" in t for t in texts)
     record = await bot.db.tournament_record(guild, results[0].user_id)
     assert (record.played, record.wins, record.cashes, record.best_finish) == (1, 1, 1, 1)
+
+    # /stats counts the tournament; the season's standings put the winner first.
+    winner = next(p for p in players if p.id == results[0].user_id)
+    stats = await emu.run_command(winner, world.channel, "stats", {})
+    field = next(f for f in stats.embeds[0]["fields"] if f["name"] == "Tournaments")
+    assert "1 played" in field["value"] and "1 won" in field["value"]
+    ended = await emu.run_command(world.host, world.channel, "server season end", {"reset": True})
+    assert ended.embeds[0]["description"].startswith(f"**1.** <@{winner.id}> — 5 points")
+    for player in players:
+        assert await bot.db.balance(guild, player.id) == 1000
+    board = await emu.run_command(players[1], world.channel, "leaderboard", {"season": "spring"})
+    assert f"<@{winner.id}> — 5 points" in board.embeds[0]["description"]
+    unknown = await emu.run_command(players[1], world.channel, "leaderboard", {"season": "x"})
+    assert unknown.ephemeral and "no past season" in unknown.content
+    assert (await bot.db.chip_audit(guild)).ok
