@@ -25,10 +25,6 @@ def main() -> int:
         level=settings.log_level,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
-    # The bot never joins a voice channel: discord.py's warnings about missing voice
-    # libraries would only worry whoever reads the log.
-    discord.VoiceClient.warn_nacl = False
-    discord.VoiceClient.warn_dave = False
     apply_endpoints(settings)
     bot = create_bot(settings)
     try:

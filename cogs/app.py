@@ -124,6 +124,10 @@ class PokerBot(commands.AutoShardedBot):
     presenter: TablePresenter
 
     def __init__(self, settings: Settings, **kwargs: Any) -> None:
+        # The bot never joins a voice channel: discord.py's start-up warnings about missing
+        # voice libraries would only worry whoever reads the log.
+        discord.VoiceClient.warn_nacl = False
+        discord.VoiceClient.warn_dave = False
         # Everything arrives as interactions: the bot needs no message events and no message
         # cache, which at hundreds of tables would only cost memory and CPU.
         intents = discord.Intents.default()

@@ -129,9 +129,11 @@ class TablePresenter:
             await self._post_table_message(live, embed, view, interaction, targets)
         else:
             await self.edit_table_message(live, embed, view, interaction)
-            await self._ping(live, targets, interaction)
         if outcome.result is not None:
             await self._post_showdown(live, outcome.result, interaction, outcome.start_stacks)
+        if not outcome.new_hand:
+            # After the result: players see the hand's end first, then the ping goes.
+            await self._ping(live, targets, interaction)
         if outcome.private_changed:
             self.spawn(self._send_private(live, outcome.private_changed))
         if outcome.result is not None or not live.engine.in_hand:
