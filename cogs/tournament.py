@@ -33,11 +33,13 @@ from cogs.live_table import LiveTable, TableSettings
 from data import DataError, InsufficientFunds
 from engine.tournament import (
     Payouts,
+    TableSeats,
     Tournament,
     TournamentError,
     TournamentSettings,
     at_level,
     default_schedule,
+    plan_moves,
 )
 
 if TYPE_CHECKING:
@@ -78,14 +80,27 @@ class Running:
     names: dict[str, str] = field(default_factory=dict)
     started_at: float | None = None
     message_id: int | None = None
+    # Players between two tables: id -> (table id, stack), saved before they stand up.
+    moving: dict[str, tuple[int, int]] = field(default_factory=dict)
+    # Held for a change of the tournament (lock) or just of its saved state (state_lock,
+    # taken with a table's lock held, never the other way round).
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    state_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     def state_json(
-        self, state: Tournament | None = None, names: dict[str, str] | None = None
+        self,
+        state: Tournament | None = None,
+        names: dict[str, str] | None = None,
+        moving: dict[str, tuple[int, int]] | None = None,
     ) -> str:
         value = self.state if state is None else state
+        moves = self.moving if moving is None else moving
         return json.dumps(
-            {"tournament": value.to_dict(), "names": self.names if names is None else names}
+            {
+                "tournament": value.to_dict(),
+                "names": self.names if names is None else names,
+                "moving": {k: list(v) for k, v in moves.items()},
+            }
         )
 
     def config_json(self) -> str:
@@ -233,6 +248,7 @@ class Tournaments(commands.Cog):
             dict(state.get("names", {})),
             row.started_at,
             row.message_id,
+            {k: (int(v[0]), int(v[1])) for k, v in state.get("moving", {}).items()},
         )
 
     def _register(self, run: Running) -> None:
@@ -492,15 +508,42 @@ class Tournaments(commands.Cog):
         await self.reconcile(run)
 
     async def reconcile(self, run: Running) -> None:
-        """Bring a running tournament and its table in line (after its start, or a restart):
-        the table exists with every player still in, busted players are out, and a
-        tournament with one player left is paid."""
-        tables = self._tables_of(run)
-        if not tables:
-            live = await self.bot.tables.create_tournament_table(
+        """Bring a running tournament and its tables in line (after its start, or a restart):
+        its tables exist, every player still in is seated once, busted players are out,
+        moves cut short by a crash are completed, the tables are balanced, and the first hand
+        is dealt where none was."""
+        if not self._tables_of(run):
+            await self._open_tables(run)
+        await self.settle(run)
+        for live in self._tables_of(run):
+            if live.engine.hand_number == 0 and live.engine.can_start() is None:
+                outcome = await self.bot.tables.start_hand(live)
+                await self.bot.presenter.present(live, outcome)
+            else:
+                await self.bot.presenter.refresh(live)
+
+    async def _open_tables(self, run: Running) -> None:
+        """One table in the channel; with more players than seats, a table per thread."""
+        seats = run.state.settings.seats
+        count = max(1, -(-len(run.state.alive) // seats))
+        channels = [run.channel_id]
+        if count > 1:
+            parent = self.bot.get_channel(run.channel_id)
+            if parent is None:
+                parent = await self.bot.fetch_channel(run.channel_id)
+            if not isinstance(parent, discord.TextChannel):
+                raise TournamentProblem("Tournaments with several tables need a text channel.")
+            channels = []
+            for number in range(1, count + 1):
+                thread = await parent.create_thread(
+                    name=f"Tournament table {number}", type=discord.ChannelType.public_thread
+                )
+                channels.append(thread.id)
+        for channel_id in channels:
+            await self.bot.tables.create_tournament_table(
                 run.tournament_id,
                 run.guild_id,
-                run.channel_id,
+                channel_id,
                 run.creator_id,
                 run.config,
                 TableSettings(
@@ -510,25 +553,96 @@ class Tournaments(commands.Cog):
                     auto_deal_seconds=run.auto_deal_seconds,
                 ),
             )
-            tables = [live]
-        live = tables[0]
-        async with live.lock:
-            if live.engine.in_hand:
-                return  # the hand goes on; its end does the rest
-            seated = {s.player_id for s in live.engine.seats if s is not None}
-            if live.engine.hand_number == 0 and not seated:
-                order = list(run.state.alive)
-                secrets.SystemRandom().shuffle(order)
-                stacks = {pid: run.state.settings.starting_stack for pid in order}
-                await self.bot.tables.seat_tournament_locked(live, stacks, [], run.names)
+
+    async def settle(self, run: Running) -> None:
+        """Carry out what the tournament's rules decide between hands, table by table: the
+        eliminations, moves interrupted by a crash, seats for players not yet seated, then
+        the moves the balancing plan asks for, then closing tables left empty. A table in a
+        hand is left alone (its hand's end settles again)."""
+        async with run.lock:
+            if run.state.status != "running":
+                return
+            for live in self._tables_of(run):
+                async with live.lock:
+                    if not live.engine.in_hand and not live.closed:
+                        await self._eliminate(run, live, {})
+                if run.state.status != "running":
+                    return
+            tables = {live.id: live for live in self._tables_of(run)}
+            if not tables:
+                return
+            seated = {
+                s.player_id: live.id
+                for live in tables.values()
+                for s in live.engine.seats
+                if s is not None
+            }
+            # A move cut short: finish it (its stack was saved before it left its table).
+            for pid, (to, stack) in list(run.moving.items()):
+                held = seated.get(pid)
+                if held is not None and held != to and not tables[held].engine.in_hand:
+                    async with tables[held].lock:
+                        await self.bot.tables.seat_tournament_locked(tables[held], {}, [pid], {})
+                    seated.pop(pid)
+                if pid not in seated:
+                    target = tables.get(to) or min(tables.values(), key=_size)
+                    async with target.lock:
+                        await self.bot.tables.seat_tournament_locked(
+                            target, {pid: stack}, [], run.names
+                        )
+                    seated[pid] = target.id
+                await self._set_moving(run, pid, None)
+            # Players never seated yet (the start): each to the emptiest table.
+            fresh = [pid for pid in run.state.alive if pid not in seated]
+            secrets.SystemRandom().shuffle(fresh)
+            for pid in fresh:
+                target = min(tables.values(), key=_size)
+                async with target.lock:
+                    await self.bot.tables.seat_tournament_locked(
+                        target, {pid: run.state.settings.starting_stack}, [], run.names
+                    )
+            # Balance: the engine says who moves where; a table in a hand moves nobody yet.
+            layout = [TableSeats.of(str(t.id), t.engine) for t in tables.values()]
+            for move in plan_moves(layout, run.state.settings.seats):
+                source, target = tables[int(move.from_table)], tables[int(move.to_table)]
+                if source.engine.in_hand:
+                    continue
+                async with source.lock:
+                    if source.engine.in_hand:
+                        continue
+                    stack = source.engine.stack(move.player_id)
+                    await self._set_moving(run, move.player_id, (target.id, stack))
+                    await self.bot.tables.seat_tournament_locked(source, {}, [move.player_id], {})
+                    name = run.names.get(move.player_id, move.player_id)
+                    source.meta.notes.append(f"➡️ {name} moves to another table.")
+                async with target.lock:
+                    await self.bot.tables.seat_tournament_locked(
+                        target, {move.player_id: stack}, [], run.names
+                    )
+                    target.meta.notes.append(f"⬅️ {name} joins this table with {stack:,} chips.")
+                await self._set_moving(run, move.player_id, None)
+            for live in list(tables.values()):
+                if not any(s is not None for s in live.engine.seats) and not live.engine.in_hand:
+                    async with live.lock:
+                        await self.bot.db.close_tournament_table(live.id, live.state_json())
+                        self.bot.tables.forget(live)
+                    self._spawn(self.bot.presenter.retire_closed(live))
+                    tables.pop(live.id)
+        for live in tables.values():
+            if live.engine.hand_number > 0 and not live.engine.in_hand:
+                self._spawn(self.bot.presenter.refresh(live))
+
+    async def _set_moving(self, run: Running, pid: str, move: tuple[int, int] | None) -> None:
+        async with run.state_lock:
+            moving = dict(run.moving)
+            if move is None:
+                moving.pop(pid, None)
             else:
-                await self.after_hand(live, {})
-            first = live.engine.hand_number == 0 and not live.closed
-        if first and live.engine.can_start() is None:
-            outcome = await self.bot.tables.start_hand(live)
-            await self.bot.presenter.present(live, outcome)
-        elif not live.closed:
-            await self.bot.presenter.refresh(live)
+                moving[pid] = move
+            await self.bot.db.save_tournament(
+                run.tournament_id, "running", run.state_json(moving=moving)
+            )
+            run.moving = moving
 
     async def before_deal(self, live: LiveTable) -> list[str]:
         run = self.running.get(live.meta.tournament or 0)
@@ -550,31 +664,41 @@ class Tournaments(commands.Cog):
         run = self.running.get(live.meta.tournament or 0)
         if run is None or run.state.status != "running":
             return []
+        await self._eliminate(run, live, start_stacks)
+        if run.state.status == "running" and len(self._tables_of(run)) > 1:
+            # Not here: balancing takes the other tables' locks, and this one is held.
+            self._spawn(self.settle(run))
+        return []
+
+    async def _eliminate(self, run: Running, live: LiveTable, start_stacks: dict[str, int]) -> None:
+        """Under the table's lock, between hands: its players left without chips are out
+        (placed by the stacks they began the hand with), and stand up; with one player
+        left in the whole tournament, it is over and paid."""
         seats = {s.player_id: s.stack for s in live.engine.seats if s is not None}
-        before = run.state
-        after = before.eliminate(seats, start_stacks)
-        out = [pid for pid in seats if after.entry(pid).out and not before.entry(pid).out]
-        # Also stand up anyone the tournament already counts out (a restart between the two
-        # saves below).
-        stale = [pid for pid in seats if before.registered(pid) and before.entry(pid).out]
-        notes: list[str] = []
-        places = dict(after.places())
-        for pid in out:
-            name = run.names.get(pid, pid)
-            notes.append(f"💀 {name} is out in {ordinal(places[pid])} place.")
-        if after.status == "finished":
-            await self._finish(run, after, live)
-            live.meta.notes.extend(notes)
-            return []
-        if out:
-            await self.bot.db.save_tournament(run.tournament_id, "running", run.state_json(after))
-            run.state = after
+        async with run.state_lock:
+            before = run.state
+            if before.status != "running":
+                return
+            after = before.eliminate(seats, start_stacks)
+            out = [p for p in seats if after.entry(p).out and not before.entry(p).out]
+            # Anyone already counted out but still seated (a restart between two saves).
+            stale = [p for p in seats if before.registered(p) and before.entry(p).out]
+            places = dict(after.places())
+            notes = [f"💀 {run.names.get(p, p)} is out in {ordinal(places[p])} place." for p in out]
+            if after.status == "finished":
+                await self._finish(run, after, live)
+                live.meta.notes.extend(notes)
+                return
+            if out:
+                await self.bot.db.save_tournament(
+                    run.tournament_id, "running", run.state_json(after)
+                )
+                run.state = after
         if out or stale:
             await self.bot.tables.seat_tournament_locked(live, {}, [*out, *stale], {})
         live.meta.notes.extend(notes)
         if out:
             self._spawn(self._refresh_lobby(run))
-        return []
 
     async def _finish(self, run: Running, final: Tournament, live: LiveTable) -> None:
         table = final.payout_table()
@@ -584,8 +708,10 @@ class Tournaments(commands.Cog):
             run.state_json(final),
         )
         run.state = final
-        self._forget(run)
+        for other in self._tables_of(run):
+            self.bot.tables.forget(other)
         self.bot.tables.forget(live)
+        self._forget(run)
         self._spawn(self._post_results(run, table))
 
     async def _post_results(self, run: Running, table: tuple[tuple[str, int, int], ...]) -> None:
@@ -606,6 +732,10 @@ class Tournaments(commands.Cog):
         except discord.HTTPException as exc:
             log.warning("tournament %s: results not posted: %s", run.tournament_id, exc)
         await self._refresh_lobby(run)
+
+
+def _size(live: LiveTable) -> tuple[int, int]:
+    return (sum(1 for s in live.engine.seats if s is not None), live.id)
 
 
 def _check_int(name: str, value: object, low: int, high: int) -> None:

@@ -879,6 +879,15 @@ class Database:
             lambda tx: tournaments.seat_table(tx, table_id, state_json, chips_on_table, seated, at)
         )
 
+    async def close_tournament_table(
+        self, table_id: int, state_json: str, *, now: float | None = None
+    ) -> None:
+        """Close an empty tournament table (broken up: its players sit at the others)."""
+        integer("table_id", table_id)
+        json_text("state_json", state_json)
+        at = clock(now)
+        await self._write(lambda tx: tournaments.close_table(tx, table_id, state_json, at))
+
     async def tournament_tables(self, tournament_id: int) -> list[Table]:
         """The open tables of a tournament."""
         integer("tournament_id", tournament_id)

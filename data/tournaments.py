@@ -284,14 +284,30 @@ async def create_table(
 async def seat_table(
     tx: Tx, table_id: int, state_json: str, chips_on_table: int, seats: tables.Seats, now: float
 ) -> None:
-    """Seat or unseat players at a tournament table between hands: its tournament chips
-    change with no bankroll involved (they come from and go back to the tournament)."""
+    """Seat or unseat players at a tournament table: its tournament chips change with no
+    bankroll involved (they come from and go back to the tournament). A player may be seated
+    during a hand (dealt in from the next one); nobody's stack leaves during one."""
     table = await tables.open_table(tx, table_id)
     if table.tournament_id is None:
         raise DataError(f"table {table_id} is not a tournament table")
-    if table.current_hand_id is not None:
-        raise DataError("players change tables between hands")
+    if table.current_hand_id is not None and chips_on_table < table.chips_on_table:
+        raise DataError("players leave a tournament table between hands")
     await tables.save(tx, table, state_json, chips_on_table, seats, [], now, None)
+
+
+async def close_table(tx: Tx, table_id: int, state_json: str, now: float) -> None:
+    """Close an empty tournament table (its players were moved to the others)."""
+    table = await tables.open_table(tx, table_id)
+    if table.tournament_id is None:
+        raise DataError(f"table {table_id} is not a tournament table")
+    if table.current_hand_id is not None or table.chips_on_table:
+        raise DataError("only an empty tournament table between hands can close")
+    await tx.execute("DELETE FROM table_players WHERE table_id = ?", (table_id,))
+    await tx.execute(
+        "UPDATE tables SET status = 'closed', state = ?, updated_at = ?, closed_at = ? "
+        "WHERE table_id = ?",
+        (state_json, now, now, table_id),
+    )
 
 
 async def open_tables(tx: Tx, tournament_id: int) -> list[Table]:

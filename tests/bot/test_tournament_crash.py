@@ -53,7 +53,7 @@ async def test_a_tournament_resumes_after_kill_9(
         "tournament create",
         {
             "buy_in": 50,
-            "starting_stack": 40,
+            "starting_stack": 70,  # a hand costs at most 31: nobody is out before the kills
             "levels": 5,
             "level_minutes": LEVEL_SECONDS / 60,
             "seats": 3,
@@ -80,7 +80,7 @@ async def test_a_tournament_resumes_after_kill_9(
             if table is None:
                 break
             if not table.in_hand:
-                if table.hand_number == 2 and kills == 0:
+                if table.hand_number == 1 and kills == 0:
                     # Between hands: kill -9, start again, and ask for the level.
                     proc.kill()
                     await proc.wait_exit()
@@ -106,7 +106,7 @@ async def test_a_tournament_resumes_after_kill_9(
                 r = await emu.run_command(dealer, world.channel, "poker start", {})
                 assert r.ephemeral, r.content
                 continue
-            if table.hand_number == 3 and kills == 1:
+            if table.hand_number == 2 and kills == 1:
                 # In the middle of a hand.
                 proc.kill()
                 await proc.wait_exit()
