@@ -102,9 +102,9 @@ class _Style:
 
 
 _STYLES = {
-    Level.EASY: _Style(False, 0.72, 0.88, 0.22, 0.0, 0.0, False),
+    Level.EASY: _Style(False, 0.8, 0.92, 0.22, 0.0, 0.0, False),
     Level.NORMAL: _Style(True, 0.62, 0.8, 0.05, 0.0, 0.0, False),
-    Level.HARD: _Style(True, 0.56, 0.74, 0.0, 0.3, 0.2, True),
+    Level.HARD: _Style(True, 0.6, 0.78, 0.0, 0.06, 0.06, True),
 }
 
 
@@ -461,10 +461,12 @@ def _opponents(seen: _Seen) -> list[tuple[int, tuple[int, ...]]]:
     ]
 
 
-# How much harder an opponent is to beat after drawing that many cards: in high games two
-# cards usually means trips; in lowball anything but a pat hand or a one-card draw is weak.
-_HIGH_READS = {0: 2.4, 1: 1.7, 2: 2.0, 3: 1.0}
-_LOW_READS = {0: 2.2, 1: 1.3, 2: 0.9, 3: 0.8}
+# How much harder an opponent is to beat after drawing that many cards (an exponent on the
+# share of hands beaten; 1.35 when nothing is known). In high games any draw keeps something:
+# a pat hand or a two-card draw (trips) is strong, a three-card draw a pair. In lowball a pat
+# hand is made, a one-card draw close to it, and more cards is a rough draw.
+_HIGH_READS = {0: 2.6, 1: 2.0, 2: 2.4, 3: 1.5}
+_LOW_READS = {0: 2.2, 1: 1.5, 2: 1.1, 3: 0.9}
 
 
 def _win_chance(seen: _Seen, strength: float, style: _Style) -> float:
@@ -477,7 +479,7 @@ def _win_chance(seen: _Seen, strength: float, style: _Style) -> float:
         if style.reads and draws:
             drawn = draws[-1]
             table = _LOW_READS if seen.rules.split is Split.LOW else _HIGH_READS
-            weight = table.get(drawn, 0.8)
+            weight = table.get(drawn, 1.0)
         chance *= share**weight
     return chance
 
@@ -518,7 +520,7 @@ def _bet(seen: _Seen, legal: BetOptions, style: _Style, rng: random.Random) -> A
 
 def _may_slowplay(seen: _Seen, style: _Style, chance: float) -> bool:
     """A monster may hide before the draw, when a check costs little and invites a bet."""
-    return style.slowplay > 0 and chance > 0.9 and seen.draws_left
+    return style.slowplay > 0 and chance > 0.95 and seen.draws_left
 
 
 def _may_bluff(seen: _Seen, style: _Style) -> bool:
@@ -526,7 +528,7 @@ def _may_bluff(seen: _Seen, style: _Style) -> bool:
     if not style.bluff or seen.draws_left:
         return False
     opponents = _opponents(seen)
-    return len(opponents) == 1 and bool(opponents[0][1]) and opponents[0][1][-1] >= 2
+    return len(opponents) == 1 and bool(opponents[0][1]) and opponents[0][1][-1] >= 3
 
 
 def _check_or_least(legal: BetOptions) -> Action:
