@@ -270,7 +270,12 @@ class Tournaments(commands.Cog):
     def _spawn(self, coro: Any) -> None:
         task: asyncio.Task[None] = asyncio.ensure_future(coro)
         self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        task.add_done_callback(self._done)
+
+    def _done(self, task: asyncio.Task[None]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("tournament task failed", exc_info=task.exception())
 
     def _tables_of(self, run: Running) -> list[LiveTable]:
         return [
@@ -321,7 +326,8 @@ class Tournaments(commands.Cog):
         starting_stack="Tournament chips each player starts with",
         levels="How many levels the schedule has (the last one stays)",
         level_minutes="Minutes each level lasts",
-        seats="Players (the table's seats)",
+        seats="Seats at each table",
+        players="Most players (default: one table's seats; more play at tables in threads)",
         payouts="winner, 65/35, 50/30/20, or percentages like 40/30/20/10",
         timer="Seconds each player has to act",
         auto_deal="Seconds between hands",
@@ -336,6 +342,7 @@ class Tournaments(commands.Cog):
         levels: app_commands.Range[int, 1, 40] = 12,
         level_minutes: app_commands.Range[float, 0.05, 240.0] = 10.0,
         seats: app_commands.Range[int, 2, 10] = 6,
+        players: app_commands.Range[int, 2, 60] | None = None,
         payouts: str = "65/35",
         timer: app_commands.Range[int, 5, 600] = 60,
         auto_deal: app_commands.Range[int, 0, 120] = 5,
@@ -348,6 +355,9 @@ class Tournaments(commands.Cog):
         _check_int("starting_stack", starting_stack, 10, 10_000_000)
         _check_int("levels", levels, 1, 40)
         _check_int("seats", seats, 2, 10)
+        if players is None:
+            players = seats
+        _check_int("players", players, 2, 60)
         _check_int("timer", timer, 5, 600)
         _check_int("auto_deal", auto_deal, 0, 120)
         if (
@@ -371,7 +381,7 @@ class Tournaments(commands.Cog):
                 schedule=schedule,
                 payouts=Payouts.parse(payouts),
                 seats=seats,
-                max_players=seats,
+                max_players=players,
             )
         except ValueError as exc:  # TournamentError and the engine's refusals
             raise TournamentProblem(_sentence(str(exc))) from exc

@@ -3,10 +3,11 @@ the table, eliminations, places and payouts checked against the ledger and the a
 
 from __future__ import annotations
 
+import asyncio
 import functools
 from typing import Any
 
-from tests.bot.driver import live_table, opener, play_hand
+from tests.bot.driver import act_once, live_table, opener, play_hand
 from tests.emulator import Emulator, World
 
 
@@ -125,3 +126,74 @@ async def test_a_sit_and_go_is_played_to_the_end_and_paid(
     unknown = await emu.run_command(players[1], world.channel, "leaderboard", {"season": "x"})
     assert unknown.ephemeral and "no past season" in unknown.content
     assert (await bot.db.chip_audit(guild)).ok
+
+
+async def test_eight_players_on_two_tables_down_to_a_final_table(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """Two tables of four in threads of the channel, balanced as players bust (nobody lost,
+    nobody seated twice, tables within one player), merged into one, played out and paid."""
+    bot = await poker_bot()
+    guild = world.guild.id
+    for name in ("erin", "frank", "grace", "heidi"):
+        user = emu.add_user(name)
+        emu.add_member(world.guild, user)
+        world.players.append(user)  # the driver finds whoever acts among the world's users
+    players = list(world.players)
+    lobby = await _create(
+        emu,
+        world,
+        world.host,
+        buy_in=10,
+        starting_stack=30,
+        levels=8,
+        level_minutes=0.05,
+        seats=4,
+        players=8,
+        payouts="50/30/20",
+        auto_deal=1,
+        timer=30,
+    )
+    cog = bot.get_cog("Tournaments")
+    run = next(iter(cog.running.values()))
+    # eight entries on a table of four: registration takes twice the seats
+    assert run.state.settings.max_players == 8
+    for player in players:
+        r = await emu.click(player, lobby, label="Register")
+        assert r.type == 7, r.content
+    await emu.idle()
+    tid = run.tournament_id
+    threads = {t.id: t for t in emu.threads(world.channel)}
+    assert len(threads) == 2
+
+    def tables() -> list[Any]:
+        return [t for t in bot.tables.tables.values() if t.meta.tournament == tid]
+
+    assert {t.channel_id for t in tables()} == set(threads)
+    counts: list[int] = []
+    for _ in range(3000):
+        await emu.idle()
+        live = tables()
+        if not live:
+            break
+        seated = [s.player_id for t in live for s in t.engine.seats if s is not None]
+        assert len(seated) == len(set(seated)), "a player sits at two tables"
+        counts.append(len(live))
+        acting = [t for t in live if t.engine.in_hand and t.engine.pending]
+        if not acting:
+            await asyncio.sleep(0.05)
+            continue
+        table = acting[0]
+        place = World(world.guild, threads[table.channel_id], world.host, players)
+        await act_once(emu, place, bot, table.engine.pending[0], policy=opener)
+    else:
+        raise AssertionError("the tournament did not finish")
+    await emu.idle()
+    assert counts[0] == 2 and counts[-1] == 1, "two tables merged into a final table"
+    results = await bot.db.tournament_results(tid)
+    assert len(results) == 8 and results[0].place == 1
+    assert sum(r.prize for r in results) == 80
+    for result in results:
+        assert await bot.db.balance(guild, result.user_id) == 990 + result.prize
+    audit = await bot.db.chip_audit(guild)
+    assert audit.ok and audit.in_tournaments == 0, str(audit)
