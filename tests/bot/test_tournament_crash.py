@@ -5,6 +5,7 @@ and paid: places and prizes checked against the ledger and the chip audit."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 from typing import Any
@@ -133,6 +134,96 @@ async def test_a_tournament_resumes_after_kill_9(
             kinds = [e.kind for e in entries]
             assert kinds.count("tournament_buy_in") == 1
             assert kinds.count("tournament_prize") == (1 if result.prize else 0)
+        audit = await db.chip_audit()
+        assert audit.ok and audit.in_tournaments == 0, str(audit)
+    finally:
+        await db.close()
+
+
+async def test_two_tables_in_threads_survive_kill_9(
+    emu: Emulator, world: World, bot_process: Any
+) -> None:
+    """Six players on two tables of three (threads of the channel), killed -9 in the middle
+    of a hand and again once the tables have merged: nobody is lost or seated twice, and the
+    tournament is played out and paid."""
+    for name in ("erin", "frank"):
+        user = emu.add_user(name)
+        emu.add_member(world.guild, user)
+        world.players.append(user)
+    players = world.players[:6]
+    by_id = {str(p.id): p for p in players}
+    proc = bot_process()
+    await proc.start()
+    created = await emu.run_command(
+        world.host,
+        world.channel,
+        "tournament create",
+        {
+            "buy_in": 20,
+            "starting_stack": 30,
+            "levels": 6,
+            "level_minutes": 0.05,
+            "seats": 3,
+            "players": 6,
+            "payouts": "50/30/20",
+            "auto_deal": 1,
+        },
+    )
+    assert created.type == 4, created.content
+    for player in players:
+        r = await emu.click(player, created.message, label="Register")
+        assert r.type == 7, r.content
+    await emu.idle()
+    db = await Database.open(str(proc.database_path))
+    try:
+        (row,) = await db.open_tournaments()
+        tid = row.tournament_id
+        kills: list[str] = []
+        hands_seen = 0
+        for _ in range(3000):
+            await emu.idle()
+            rows = await db.tournament_tables(tid)
+            if not rows and (await db.get_tournament(tid)).status == "finished":
+                break
+            tables = {
+                r.channel_id: engine.Table.from_dict(json.loads(r.state_json or "{}")["engine"])
+                for r in rows
+            }
+            seated = [s.player_id for t in tables.values() for s in t.seats if s is not None]
+            assert len(seated) == len(set(seated)), "a player sits at two tables"
+            hands_seen = max([hands_seen, *(t.hand_number for t in tables.values())])
+            acting = [(c, t) for c, t in tables.items() if t.in_hand and t.pending]
+            if not kills and acting and hands_seen >= 2:
+                kills.append("mid-hand")
+            elif len(kills) == 1 and len(tables) == 1 and len(rows) == 1:
+                kills.append("after the merge")
+            else:
+                if not acting:
+                    await asyncio.sleep(0.1)
+                    continue
+                channel_id, table = acting[0]
+                thread = next(t for t in emu.threads(world.channel) if t.id == channel_id)
+                place = World(world.guild, thread, world.host, world.players)
+                message = find_table_message(emu, place)
+                if message is None:
+                    await asyncio.sleep(0.1)
+                    continue
+                decision = table.pending[0]
+                await _act(emu, by_id[decision.player_id], message, decision)
+                continue
+            proc.kill()
+            await proc.wait_exit()
+            await proc.start()
+            audit = await db.chip_audit()
+            assert audit.ok, str(audit)
+        else:
+            raise AssertionError("the tournament did not finish")
+        assert kills == ["mid-hand", "after the merge"], kills
+        results = await db.tournament_results(tid)
+        assert len(results) == 6 and results[0].place == 1
+        assert sum(r.prize for r in results) == 120
+        for result in results:
+            assert await db.balance(world.guild.id, result.user_id) == 980 + result.prize
         audit = await db.chip_audit()
         assert audit.ok and audit.in_tournaments == 0, str(audit)
     finally:
