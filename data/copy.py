@@ -51,6 +51,7 @@ TABLES: Final = (
     "tournament_results",
     "seasons",
     "season_standings",
+    "scheduled_games",
 )
 """Every table holding the bot's data, in an order where each row's references exist first
 (``tables.current_hand_id`` excepted: it is filled in after the hands)."""

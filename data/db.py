@@ -888,6 +888,55 @@ class Database:
         at = clock(now)
         await self._write(lambda tx: tournaments.close_table(tx, table_id, state_json, at))
 
+    async def schedule_game(
+        self,
+        guild_id: int,
+        channel_id: int,
+        creator_id: int,
+        kind: str,
+        options_json: str,
+        starts_at: float,
+        *,
+        now: float | None = None,
+    ) -> tournaments.ScheduledGame:
+        """Set a game ('tournament' or 'table') to open in the channel at ``starts_at``."""
+        integer("guild_id", guild_id)
+        integer("channel_id", channel_id)
+        integer("creator_id", creator_id)
+        if kind not in ("tournament", "table"):
+            raise InvalidArgument(f"kind must be 'tournament' or 'table', not {kind!r}")
+        json_text("options_json", options_json)
+        start = clock(starts_at)
+        at = clock(now)
+        return await self._write(
+            lambda tx: tournaments.add_schedule(
+                tx, guild_id, channel_id, creator_id, kind, options_json, start, at
+            )
+        )
+
+    async def pending_schedules(self, until: float) -> list[tournaments.ScheduledGame]:
+        """Scheduled games not opened yet that start by ``until``, soonest first."""
+        end = clock(until)
+        return await self._read(lambda tx: tournaments.pending_schedules(tx, end))
+
+    async def update_schedule(
+        self,
+        schedule_id: int,
+        *,
+        event_id: int | None = None,
+        reminded: bool = False,
+        status: str = "pending",
+    ) -> None:
+        """Record a scheduled game's Discord event, its reminder, or that it opened."""
+        integer("schedule_id", schedule_id)
+        if event_id is not None:
+            integer("event_id", event_id)
+        await self._write(
+            lambda tx: tournaments.update_schedule(
+                tx, schedule_id, event_id, bool(reminded), status
+            )
+        )
+
     async def tournament_tables(self, tournament_id: int) -> list[Table]:
         """The open tables of a tournament."""
         integer("tournament_id", tournament_id)

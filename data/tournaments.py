@@ -526,3 +526,77 @@ async def standings(tx: Tx, guild_id: int, name: str) -> tuple[Season, list[Stan
         (season.season_id,),
     )
     return season, [Standing(r["rank"], r["user_id"], r["points"], r["balance"]) for r in rows]
+
+
+# ------------------------------------------------------------------------------ schedules
+
+
+@dataclass(frozen=True, slots=True)
+class ScheduledGame:
+    """A game set for later: a ``kind`` of 'tournament' or 'table' with its options (JSON)."""
+
+    schedule_id: int
+    guild_id: int
+    channel_id: int
+    creator_id: int
+    kind: str
+    options_json: str
+    starts_at: float
+    event_id: int | None
+    reminded: bool
+    status: str
+
+
+def _scheduled(r: Row) -> ScheduledGame:
+    return ScheduledGame(
+        r["schedule_id"],
+        r["guild_id"],
+        r["channel_id"],
+        r["creator_id"],
+        r["kind"],
+        r["options"],
+        float(r["starts_at"]),
+        r["event_id"],
+        bool(r["reminded"]),
+        r["status"],
+    )
+
+
+async def add_schedule(
+    tx: Tx,
+    guild_id: int,
+    channel_id: int,
+    creator_id: int,
+    kind: str,
+    options_json: str,
+    starts_at: float,
+    now: float,
+) -> ScheduledGame:
+    r = await one(
+        tx,
+        "INSERT INTO scheduled_games (guild_id, channel_id, creator_id, kind, options, "
+        "starts_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING *",
+        (guild_id, channel_id, creator_id, kind, options_json, starts_at, now),
+    )
+    return _scheduled(r)
+
+
+async def pending_schedules(tx: Tx, until: float) -> list[ScheduledGame]:
+    rows = await tx.fetch_all(
+        "SELECT * FROM scheduled_games WHERE status = 'pending' AND starts_at <= ? "
+        "ORDER BY starts_at, schedule_id",
+        (until,),
+    )
+    return [_scheduled(r) for r in rows]
+
+
+async def update_schedule(
+    tx: Tx, schedule_id: int, event_id: int | None, reminded: bool, status: str
+) -> None:
+    if status not in ("pending", "opened", "failed"):
+        raise DataError(f"no schedule status {status!r}")
+    await tx.execute(
+        "UPDATE scheduled_games SET event_id = coalesce(?, event_id), reminded = ?, "
+        "status = ? WHERE schedule_id = ?",
+        (event_id, int(reminded), status, schedule_id),
+    )

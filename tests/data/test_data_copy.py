@@ -36,6 +36,7 @@ KEYS = {
     "tournament_results": "tournament_id, user_id",
     "seasons": "season_id",
     "season_standings": "season_id, user_id",
+    "scheduled_games": "schedule_id",
 }
 
 
@@ -61,6 +62,7 @@ async def busy_sqlite(path: Path) -> None:
         await db.save_tournament(running.tournament_id, "running", "{}", started_at=1.0)
         played = await db.create_tournament_table(running.tournament_id, 5252, "{}", "{}")
         await db.seat_tournament_table(played.table_id, "{}", 300, {5: 300})
+        await db.schedule_game(GUILD, 5353, ADMIN, "table", "{}", 2e9)
         await db.update_settings(GUILD, ADMIN, daily_amount=55, note="more")
     finally:
         await db.close()

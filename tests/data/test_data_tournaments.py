@@ -145,3 +145,20 @@ async def test_season_standings_and_reset(db: Database) -> None:
     with pytest.raises(DataError, match="already a season called"):
         await db.start_season(GUILD, "one", [1], now=6)
     await _audit_ok(db)
+
+
+async def test_scheduled_games(db: Database) -> None:
+    later = await db.schedule_game(GUILD, CHANNEL, ADMIN, "tournament", state(buy_in=5), 500, now=1)
+    soon = await db.schedule_game(GUILD, CHANNEL, ADMIN, "table", state(), 100, now=1)
+    with pytest.raises(DataError):
+        await db.schedule_game(GUILD, CHANNEL, ADMIN, "bingo", state(), 100, now=1)
+    assert [g.schedule_id for g in await db.pending_schedules(600)] == [
+        soon.schedule_id,
+        later.schedule_id,
+    ]
+    await db.update_schedule(soon.schedule_id, event_id=77, reminded=True)
+    (game,) = [g for g in await db.pending_schedules(600) if g.schedule_id == soon.schedule_id]
+    assert (game.event_id, game.reminded, game.status) == (77, True, "pending")
+    await db.update_schedule(soon.schedule_id, reminded=True, status="opened")
+    assert [g.schedule_id for g in await db.pending_schedules(600)] == [later.schedule_id]
+    assert await db.pending_schedules(99) == []
