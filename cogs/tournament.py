@@ -15,8 +15,10 @@ tournament is brought back in line with its table (see :meth:`Tournaments.reconc
 from __future__ import annotations
 
 import asyncio
+import datetime
 import json
 import logging
+import re
 import secrets
 import time
 from dataclasses import dataclass, field
@@ -54,6 +56,9 @@ UNREGISTER_ID = "trn:unregister"
 START_ID = "trn:start"
 
 PLACE_WORDS = {1: "1st", 2: "2nd", 3: "3rd"}
+
+REMIND_BEFORE = 600.0
+"""Seconds before a scheduled game at which the channel is reminded."""
 
 
 def ordinal(place: int) -> str:
@@ -210,8 +215,11 @@ class Tournaments(commands.Cog):
         self.by_channel: dict[int, int] = {}
         self.view = LobbyView(self)
         self._tasks: set[asyncio.Task[None]] = set()
+        self.poll_seconds: float = 20.0
+        self.poller: asyncio.Future[None] | None = None
 
     async def cog_load(self) -> None:
+        self.poller = asyncio.ensure_future(self._poll())
         self.bot.add_view(self.view)
         self.bot.tables.hooks = self
         for row in await self.bot.db.open_tournaments():
@@ -227,6 +235,8 @@ class Tournaments(commands.Cog):
                 self._spawn(self.reconcile(run))
 
     async def cog_unload(self) -> None:
+        if self.poller is not None:
+            self.poller.cancel()
         if self.bot.tables.hooks is self:
             self.bot.tables.hooks = None
         self.view.stop()
@@ -368,31 +378,63 @@ class Tournaments(commands.Cog):
             raise TournamentProblem("level_minutes is from 0.05 to 240.")
         if not isinstance(payouts, str):
             raise TournamentProblem("payouts is text, like 65/35.")
-        if self.bot.tables.in_channel(interaction.channel_id) is not None:
+        run = await self.new_tournament(
+            interaction.guild_id,
+            interaction.channel_id,
+            interaction.user.id,
+            {
+                "variant": variant,
+                "buy_in": buy_in,
+                "starting_stack": starting_stack,
+                "levels": levels,
+                "level_minutes": level_minutes,
+                "seats": seats,
+                "players": players,
+                "payouts": payouts,
+                "timer": timer,
+                "auto_deal": auto_deal,
+            },
+        )
+        response = await interaction.response.send_message(
+            embed=lobby_embed(run, self.clock()), view=self.view
+        )
+        if response.message_id is not None:
+            run.message_id = response.message_id
+            await self.bot.db.set_tournament_message(run.tournament_id, response.message_id)
+
+    async def new_tournament(
+        self, guild_id: int, channel_id: int, creator_id: int, options: dict[str, Any]
+    ) -> Running:
+        """A tournament taking registrations in the channel, from checked options."""
+        if self.bot.tables.in_channel(channel_id) is not None:
             raise TournamentProblem("This channel has a table: use another channel.")
+        seats = int(options["seats"])
         try:
-            config = engine.TableConfig(variant=variant, max_seats=seats)
+            config = engine.TableConfig(variant=str(options["variant"]), max_seats=seats)
             schedule = default_schedule(
-                config, levels, max(1, round(level_minutes * 60)), starting_stack
+                config,
+                int(options["levels"]),
+                max(1, round(float(options["level_minutes"]) * 60)),
+                int(options["starting_stack"]),
             )
             settings = TournamentSettings(
-                buy_in=buy_in,
-                starting_stack=starting_stack,
+                buy_in=int(options["buy_in"]),
+                starting_stack=int(options["starting_stack"]),
                 schedule=schedule,
-                payouts=Payouts.parse(payouts),
+                payouts=Payouts.parse(str(options["payouts"])),
                 seats=seats,
-                max_players=players,
+                max_players=int(options["players"]),
             )
         except ValueError as exc:  # TournamentError and the engine's refusals
             raise TournamentProblem(_sentence(str(exc))) from exc
         run = Running(
             0,
-            interaction.guild_id,
-            interaction.channel_id,
-            interaction.user.id,
+            guild_id,
+            channel_id,
+            creator_id,
             config,
-            timer,
-            auto_deal,
+            int(options["timer"]),
+            int(options["auto_deal"]),
             Tournament(settings),
         )
         try:
@@ -403,12 +445,157 @@ class Tournaments(commands.Cog):
             raise TournamentProblem(_sentence(str(exc))) from exc
         run.tournament_id = row.tournament_id
         self._register(run)
-        response = await interaction.response.send_message(
-            embed=lobby_embed(run, self.clock()), view=self.view
+        return run
+
+    @tournament.command(
+        name="schedule", description="Set a poker night: a Discord event, then the game opens."
+    )
+    @app_commands.describe(
+        when="in 90m, in 2h, in 1d, or a UTC time like 2026-11-27 20:00",
+        kind="A tournament (sit-and-go) or a cash table",
+        variant="The game",
+        buy_in="Tournament buy-in, in bankroll chips",
+        seats="Seats at the table",
+    )
+    @app_commands.choices(
+        kind=[
+            app_commands.Choice(name="Tournament", value="tournament"),
+            app_commands.Choice(name="Cash table", value="table"),
+        ]
+    )
+    @app_commands.autocomplete(variant=variant_autocomplete)
+    async def schedule(
+        self,
+        interaction: Interaction,
+        when: str,
+        kind: str = "tournament",
+        variant: str = "five-card-draw",
+        buy_in: app_commands.Range[int, 1, 100_000_000] = 100,
+        seats: app_commands.Range[int, 2, 10] = 6,
+    ) -> None:
+        if interaction.guild is None or interaction.channel_id is None:
+            raise TournamentProblem("Poker nights are set in server channels.")
+        _check_organiser_perms(interaction)
+        if kind not in ("tournament", "table"):
+            raise TournamentProblem("kind is a tournament or a cash table.")
+        variant = validation.check_variant_slug(variant)
+        _check_int("buy_in", buy_in, 1, 100_000_000)
+        _check_int("seats", seats, 2, 10)
+        if not isinstance(when, str):
+            raise TournamentProblem("when is text, like “in 2h”.")
+        now = self.clock()
+        starts = parse_when(when, now)
+        try:
+            name = engine.get_variant(variant).name
+            engine.TableConfig(variant=variant, max_seats=seats)
+        except ValueError as exc:
+            raise TournamentProblem(_sentence(str(exc))) from exc
+        options = {"variant": variant, "buy_in": buy_in, "seats": seats}
+        game = await self.bot.db.schedule_game(
+            interaction.guild.id,
+            interaction.channel_id,
+            interaction.user.id,
+            kind,
+            json.dumps(options),
+            starts,
         )
-        if response.message_id is not None:
-            run.message_id = response.message_id
-            await self.bot.db.set_tournament_message(run.tournament_id, response.message_id)
+        title = f"Poker night: {name} {'tournament' if kind == 'tournament' else 'cash game'}"
+        channel_name = getattr(interaction.channel, "name", "the poker channel")
+        event_id: int | None = None
+        try:
+            start_time = datetime.datetime.fromtimestamp(starts, datetime.UTC)
+            event = await interaction.guild.create_scheduled_event(
+                name=title[:100],
+                start_time=start_time,
+                end_time=start_time + datetime.timedelta(hours=3),
+                entity_type=discord.EntityType.external,
+                location=f"#{channel_name}",
+                privacy_level=discord.PrivacyLevel.guild_only,
+                description=f"Opens in #{channel_name} at the start time; buy-in {buy_in:,}.",
+            )
+            event_id = event.id
+        except discord.HTTPException as exc:
+            log.warning("schedule %s: no Discord event: %s", game.schedule_id, exc)
+        if event_id is not None:
+            await self.bot.db.update_schedule(game.schedule_id, event_id=event_id)
+        await interaction.response.send_message(
+            f"📅 {title} {kit.when(starts)} ({kit.when(starts, 'F')}) in this channel. "
+            "Everyone here hears about it ten minutes before."
+            + ("" if event_id is not None else " (The server event could not be made.)")
+        )
+
+    async def _poll(self) -> None:
+        """Remind and open scheduled games on time, also those due while the bot was down."""
+        while True:
+            try:
+                await self.run_schedules()
+            except Exception:
+                log.exception("scheduled games: a round failed")
+            await asyncio.sleep(self.poll_seconds)
+
+    async def run_schedules(self) -> None:
+        now = self.clock()
+        for game in await self.bot.db.pending_schedules(now + REMIND_BEFORE):
+            if not self.bot.owns(game.guild_id):
+                continue
+            channel = self.bot.get_partial_messageable(game.channel_id)
+            if game.starts_at > now:
+                if not game.reminded:
+                    await self.bot.db.update_schedule(game.schedule_id, reminded=True)
+                    await channel.send(
+                        f"⏰ Poker night in this channel {kit.when(game.starts_at)}: "
+                        f"<@{game.creator_id}> set it up.",
+                        allowed_mentions=discord.AllowedMentions(users=True),
+                    )
+                continue
+            options = json.loads(game.options_json)
+            try:
+                await self._open_scheduled(game.kind, game, options)
+                status = "opened"
+            except Refusal as exc:
+                log.warning("schedule %s did not open: %s", game.schedule_id, exc)
+                await channel.send(f"The poker night could not open: {exc}")
+                status = "failed"
+            await self.bot.db.update_schedule(game.schedule_id, reminded=True, status=status)
+
+    async def _open_scheduled(self, kind: str, game: Any, options: dict[str, Any]) -> None:
+        channel = self.bot.get_partial_messageable(game.channel_id)
+        variant, seats = str(options["variant"]), int(options["seats"])
+        if kind == "table":
+            config = engine.TableConfig(variant=variant, max_seats=seats)
+            unit = config.stakes[0].limits(False).min_bet
+            live = await self.bot.tables.create(
+                game.guild_id,
+                game.channel_id,
+                game.creator_id,
+                config,
+                TableSettings(unit * 20, unit * 100),
+            )
+            embed, view = self.bot.presenter.lobby_message(live)
+            embed.title = f"Poker night: {embed.title}"
+            message = await channel.send(embed=embed, view=view)
+            await self.bot.tables.set_message(live, message.id)
+            return
+        run = await self.new_tournament(
+            game.guild_id,
+            game.channel_id,
+            game.creator_id,
+            {
+                "variant": variant,
+                "buy_in": int(options["buy_in"]),
+                "starting_stack": 1000,
+                "levels": 12,
+                "level_minutes": 10.0,
+                "seats": seats,
+                "players": seats,
+                "payouts": "65/35",
+                "timer": 60,
+                "auto_deal": 5,
+            },
+        )
+        message = await channel.send(embed=lobby_embed(run, self.clock()), view=self.view)
+        run.message_id = message.id
+        await self.bot.db.set_tournament_message(run.tournament_id, message.id)
 
     @tournament.command(name="start", description="Start this channel's tournament now.")
     async def start_command(self, interaction: Interaction) -> None:
@@ -751,6 +938,41 @@ def _size(live: LiveTable) -> tuple[int, int]:
 def _check_int(name: str, value: object, low: int, high: int) -> None:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         raise TournamentProblem(f"{name} is a whole number from {low:,} to {high:,}.")
+
+
+def parse_when(text: str, now: float) -> float:
+    """When a scheduled game starts, in unix seconds: ``in 90m``, ``in 2h``, ``in 1d``,
+    ``in 30s``, or a UTC date and time ``2026-11-27 20:00``; up to 60 days ahead
+    (``now`` is the clock's reading).
+
+    >>> parse_when("in 2h", 1000.0), parse_when("in 90m", 0.0)
+    (8200.0, 5400.0)
+    >>> parse_when("2030-01-01 20:00", 1893500000.0)
+    1893528000.0
+    """
+    cleaned = text.strip().lower()
+    match = re.fullmatch(r"in\s+(\d{1,6})\s*([smhd])", cleaned)
+    if match:
+        unit = {"s": 1, "m": 60, "h": 3600, "d": 86400}[match[2]]
+        starts = now + int(match[1]) * unit
+    else:
+        try:
+            moment = datetime.datetime.strptime(cleaned, "%Y-%m-%d %H:%M")
+        except ValueError:
+            raise TournamentProblem(
+                "Say when as “in 90m”, “in 2h”, “in 1d” or a UTC time like 2026-11-27 20:00."
+            ) from None
+        starts = moment.replace(tzinfo=datetime.UTC).timestamp()
+    if starts < now + 1:
+        raise TournamentProblem("That time has passed.")
+    if starts > now + 60 * 86400:
+        raise TournamentProblem("A poker night is set at most 60 days ahead.")
+    return starts
+
+
+def _check_organiser_perms(interaction: Interaction) -> None:
+    if not interaction.permissions.manage_guild and not interaction.permissions.manage_events:
+        raise TournamentProblem("Setting a poker night takes Manage Server or Manage Events.")
 
 
 def _check_organiser(run: Running, interaction: Interaction) -> None:

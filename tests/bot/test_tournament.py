@@ -197,3 +197,50 @@ async def test_eight_players_on_two_tables_down_to_a_final_table(
         assert await bot.db.balance(guild, result.user_id) == 990 + result.prize
     audit = await bot.db.chip_audit(guild)
     assert audit.ok and audit.in_tournaments == 0, str(audit)
+
+
+async def test_a_scheduled_poker_night(poker_bot, emu: Emulator, world: World) -> None:
+    """/tournament schedule makes a Discord event, reminds the channel, then opens the game
+    at its time (a tournament here, a cash table in a second channel)."""
+    bot = await poker_bot()
+    cog = bot.get_cog("Tournaments")
+    alice = world.players[0]
+    refused = await emu.run_command(alice, world.channel, "tournament schedule", {"when": "in 2h"})
+    assert refused.ephemeral and "Manage" in refused.content
+    for bad, why in (("in 0s", "passed"), ("tomorrow", "Say when"), ("in 90d", "60 days")):
+        r = await emu.run_command(world.host, world.channel, "tournament schedule", {"when": bad})
+        assert r.ephemeral and why in r.content, (bad, r.content)
+    r = await emu.run_command(
+        world.host, world.channel, "tournament schedule", {"when": "in 5m", "buy_in": 25}
+    )
+    assert not r.ephemeral and "Poker night" in r.content, r.content
+    (event,) = emu.scheduled_events
+    assert event["entity_type"] == 3 and event["entity_metadata"]["location"] == "#poker"
+    assert "tournament" in event["name"]
+    second = emu.add_text_channel(world.guild, "cash")
+    r = await emu.run_command(
+        world.host, second, "tournament schedule", {"when": "in 2h", "kind": "table"}
+    )
+    assert not r.ephemeral, r.content
+    assert len(emu.scheduled_events) == 2
+
+    # Within ten minutes: a reminder, once.
+    await cog.run_schedules()
+    await cog.run_schedules()
+    reminders = [m for m in emu.channel_messages(world.channel) if "⏰" in m.text]
+    assert len(reminders) == 1
+    # At the time: the tournament's lobby opens with the scheduled buy-in.
+    start = cog.clock()
+    cog.clock = lambda: start + 301
+    await cog.run_schedules()
+    await emu.idle()
+    lobby = next(m for m in emu.channel_messages(world.channel) if "Register" in m.button_labels)
+    assert "Sit-and-go" in lobby.embeds[0]["title"]
+    r = await emu.click(alice, lobby, label="Register")
+    assert r.type == 7 and await bot.db.balance(world.guild.id, alice.id) == 975
+    # Two hours on: the cash table opens in the second channel.
+    cog.clock = lambda: start + 7201
+    await cog.run_schedules()
+    await emu.idle()
+    assert bot.tables.in_channel(second.id) is not None
+    assert await bot.db.pending_schedules(start + 10**6) == []

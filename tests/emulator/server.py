@@ -193,6 +193,8 @@ class Emulator(Drivers):
         self.guilds: dict[int, Guild] = {}
         self.channels: dict[int, Channel] = {}
         self.messages: dict[int, Message] = {}
+        # Guild scheduled events the bot created (POST /guilds/{id}/scheduled-events), as sent.
+        self.scheduled_events: list[dict[str, Any]] = []
         self._channel_messages: dict[int, list[int]] = {}
         self._dm_by_user: dict[int, int] = {}
         self.global_commands: dict[str, Command] = {}
@@ -991,6 +993,7 @@ class Emulator(Drivers):
         r.add_delete(p + "/channels/{channel_id}/thread-members/{user_id}", self._thread_member)
         # guilds
         r.add_get(p + "/guilds/{guild_id}", self._get_guild)
+        r.add_post(p + "/guilds/{guild_id}/scheduled-events", self._create_scheduled_event)
         r.add_get(p + "/guilds/{guild_id}/channels", self._get_guild_channels)
         r.add_get(p + "/guilds/{guild_id}/roles", self._get_guild_roles)
         r.add_get(p + "/guilds/{guild_id}/members", self._list_members)
@@ -1324,6 +1327,40 @@ class Emulator(Drivers):
             return self.guilds[int(request.match_info["guild_id"])]
         except (KeyError, ValueError):
             raise ApiError(404, 10004, "Unknown Guild") from None
+
+    async def _create_scheduled_event(self, request: web.Request) -> web.Response:
+        guild = self._guild(request)
+        payload = _body(request)
+        errs = limits.FormErrors()
+        limits._text(errs, ("name",), payload.get("name"), 100, minimum=1, required=True)
+        if errs:
+            raise form_error(errs)
+        kind = payload.get("entity_type")
+        if kind not in (1, 2, 3):
+            raise ApiError(400, 50035, "Invalid Form Body: entity_type")
+        if kind == 3 and not (payload.get("entity_metadata") or {}).get("location"):
+            raise ApiError(400, 50035, "Invalid Form Body: an external event needs a location")
+        if kind == 3 and not payload.get("scheduled_end_time"):
+            raise ApiError(400, 50035, "Invalid Form Body: an external event needs an end time")
+        event = {
+            "id": str(self.snowflakes.next()),
+            "guild_id": str(guild.id),
+            "channel_id": payload.get("channel_id"),
+            "creator_id": str(self.bot_user.id),
+            "creator": self.bot_user.to_dict(),
+            "name": payload["name"],
+            "description": payload.get("description"),
+            "scheduled_start_time": payload.get("scheduled_start_time"),
+            "scheduled_end_time": payload.get("scheduled_end_time"),
+            "privacy_level": payload.get("privacy_level", 2),
+            "status": 1,
+            "entity_type": kind,
+            "entity_id": None,
+            "entity_metadata": payload.get("entity_metadata"),
+            "user_count": 0,
+        }
+        self.scheduled_events.append(event)
+        return json_response(event, 200)
 
     async def _get_guild(self, request: web.Request) -> web.Response:
         guild = self._guild(request)
