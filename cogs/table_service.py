@@ -215,9 +215,10 @@ class TableService:
         claim = await self.db.claim_tables(self.owner, [r.table_id for r in rows])
         for row in rows:
             if row.table_id in claim.refused:
-                log.warning("table %s is run by %s: not restored", row.table_id, claim.refused)
-                self.elsewhere[row.table_id] = claim.refused[row.table_id]
-                self.elsewhere_channels[row.channel_id] = claim.refused[row.table_id]
+                holder = claim.refused[row.table_id]
+                log.warning("table %s is run by %s: not restored", row.table_id, holder)
+                self.elsewhere[row.table_id] = holder
+                self.elsewhere_channels[row.channel_id] = holder
                 continue
             try:
                 state = json.loads(row.state_json or "{}")
