@@ -87,6 +87,8 @@ class Running:
     message_id: int | None = None
     # Players between two tables: id -> (table id, stack), saved before they stand up.
     moving: dict[str, tuple[int, int]] = field(default_factory=dict)
+    # Rebuys and add-ons paid for, their tournament chips added at the next deal.
+    pending: dict[str, int] = field(default_factory=dict)
     # Held for a change of the tournament (lock) or just of its saved state (state_lock,
     # taken with a table's lock held, never the other way round).
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
@@ -105,6 +107,7 @@ class Running:
                 "tournament": value.to_dict(),
                 "names": self.names if names is None else names,
                 "moving": {k: list(v) for k, v in moves.items()},
+                "pending": self.pending,
             }
         )
 
@@ -259,6 +262,7 @@ class Tournaments(commands.Cog):
             row.started_at,
             row.message_id,
             {k: (int(v[0]), int(v[1])) for k, v in state.get("moving", {}).items()},
+            {k: int(v) for k, v in state.get("pending", {}).items()},
         )
 
     def _register(self, run: Running) -> None:
@@ -339,6 +343,9 @@ class Tournaments(commands.Cog):
         seats="Seats at each table",
         players="Most players (default: one table's seats; more play at tables in threads)",
         payouts="winner, 65/35, 50/30/20, or percentages like 40/30/20/10",
+        rebuys="Rebuys each player may make (a starting stack for the buy-in)",
+        rebuy_levels="Rebuys are open during this many first levels",
+        addon="Chips of the add-on, bought once at the last rebuy level (0: none)",
         timer="Seconds each player has to act",
         auto_deal="Seconds between hands",
     )
@@ -354,6 +361,9 @@ class Tournaments(commands.Cog):
         seats: app_commands.Range[int, 2, 10] = 6,
         players: app_commands.Range[int, 2, 60] | None = None,
         payouts: str = "65/35",
+        rebuys: app_commands.Range[int, 0, 10] = 0,
+        rebuy_levels: app_commands.Range[int, 0, 40] = 0,
+        addon: app_commands.Range[int, 0, 10_000_000] = 0,
         timer: app_commands.Range[int, 5, 600] = 60,
         auto_deal: app_commands.Range[int, 0, 120] = 5,
     ) -> None:
@@ -369,6 +379,9 @@ class Tournaments(commands.Cog):
             players = seats
         _check_int("players", players, 2, 60)
         _check_int("timer", timer, 5, 600)
+        _check_int("rebuys", rebuys, 0, 10)
+        _check_int("rebuy_levels", rebuy_levels, 0, 40)
+        _check_int("addon", addon, 0, 10_000_000)
         _check_int("auto_deal", auto_deal, 0, 120)
         if (
             isinstance(level_minutes, bool)
@@ -393,6 +406,9 @@ class Tournaments(commands.Cog):
                 "payouts": payouts,
                 "timer": timer,
                 "auto_deal": auto_deal,
+                "rebuys": rebuys,
+                "rebuy_levels": rebuy_levels,
+                "addon": addon,
             },
         )
         response = await interaction.response.send_message(
@@ -424,6 +440,9 @@ class Tournaments(commands.Cog):
                 payouts=Payouts.parse(str(options["payouts"])),
                 seats=seats,
                 max_players=int(options["players"]),
+                rebuys=int(options.get("rebuys", 0)),
+                rebuy_levels=int(options.get("rebuy_levels", 0)),
+                addon_stack=int(options.get("addon", 0)),
             )
         except ValueError as exc:  # TournamentError and the engine's refusals
             raise TournamentProblem(_sentence(str(exc))) from exc
@@ -529,6 +548,11 @@ class Tournaments(commands.Cog):
         while True:
             try:
                 await self.run_schedules()
+                # A table can wait on players who may still rebuy: once the rebuy period
+                # is over they are out, even if no hand is dealt there meanwhile.
+                for run in list(self.running.values()):
+                    if run.state.status == "running" and run.started_at is not None:
+                        await self.settle(run)
             except Exception:
                 log.exception("scheduled games: a round failed")
             await asyncio.sleep(self.poll_seconds)
@@ -850,12 +874,101 @@ class Tournaments(commands.Cog):
         elapsed = now - run.started_at
         index = schedule.level_at(elapsed)
         live.engine = at_level(live.engine, schedule.levels[index])
+        if index >= run.state.settings.rebuy_levels and not run.state.addon_closed:
+            async with run.state_lock:
+                closed = run.state.close_addon()
+                await self.bot.db.save_tournament(
+                    run.tournament_id, "running", run.state_json(closed)
+                )
+                run.state = closed
+        await self._add_pending(run, live)
         line = f"🏆 Level {index + 1}: {schedule.levels[index].label}"
         following = schedule.next_level(elapsed)
         remaining = schedule.remaining(elapsed)
         if following is not None and remaining is not None:
             line += f" · next {following.label} {kit.when(now + remaining)}"
         return [line]
+
+    async def _add_pending(self, run: Running, live: LiveTable) -> None:
+        """Under the table's lock, before a deal: chips of rebuys and add-ons paid for go on
+        the stacks of the players seated here."""
+        here = {s.player_id for s in live.engine.seats if s is not None}
+        due = {pid: chips for pid, chips in run.pending.items() if pid in here}
+        if not due:
+            return
+        for pid, chips in due.items():
+            live.engine.add_chips(pid, chips)
+        async with run.state_lock:
+            pending = {p: c for p, c in run.pending.items() if p not in due}
+            # The table first: a crash between the two saves adds the chips again, never
+            # loses them (the pending entry is still there; see the note in the help).
+            await self.bot.tables.seat_tournament_locked(live, {}, [], {})
+            run.pending = pending
+            await self.bot.db.save_tournament(run.tournament_id, "running", run.state_json())
+
+    async def buy_more(self, interaction: Interaction, addon: bool) -> None:
+        """A rebuy (a busted or short player buys a starting stack) or the add-on."""
+        run = self._here(interaction)
+        pid = str(interaction.user.id)
+        s = run.state.settings
+        async with run.lock, run.state_lock:
+            level = run.level(self.clock())
+            stack = sum(
+                seat.stack
+                for live in self._tables_of(run)
+                for seat in live.engine.seats
+                if seat is not None and seat.player_id == pid
+            ) + run.pending.get(pid, 0)
+            try:
+                if not run.state.registered(pid):
+                    raise TournamentError("you are not in this tournament")
+                bought = (
+                    run.state.addon(pid, level) if addon else run.state.rebuy(pid, level, stack)
+                )
+            except TournamentError as exc:
+                raise TournamentProblem(_sentence(str(exc))) from exc
+            chips = s.addon_stack if addon else s.starting_stack
+            pending = {**run.pending, pid: run.pending.get(pid, 0) + chips}
+            previous = run.pending
+            run.pending = pending
+            try:
+                await self.bot.db.tournament_pay_in(
+                    run.tournament_id,
+                    interaction.user.id,
+                    s.buy_in,
+                    run.state_json(bought),
+                    note="add-on" if addon else "rebuy",
+                )
+            except InsufficientFunds as exc:
+                run.pending = previous
+                raise TournamentProblem(
+                    f"It costs {s.buy_in:,} chips and your bankroll holds {exc.balance:,}."
+                ) from exc
+            except Exception:
+                run.pending = previous
+                raise
+            run.state = bought
+        what = "the add-on" if addon else "a rebuy"
+        await interaction.response.send_message(
+            f"{interaction.user.mention} buys {what}: {chips:,} more chips.",
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+        # A table between hands gets the chips now (a lone stack could not deal otherwise).
+        for live in self._tables_of(run):
+            if not live.engine.in_hand:
+                async with live.lock:
+                    if not live.engine.in_hand and not live.closed:
+                        await self._add_pending(run, live)
+                await self.bot.presenter.refresh(live)
+        self._spawn(self._refresh_lobby(run))
+
+    @tournament.command(name="rebuy", description="Buy another starting stack (rebuy period).")
+    async def rebuy(self, interaction: Interaction) -> None:
+        await self.buy_more(interaction, addon=False)
+
+    @tournament.command(name="addon", description="Buy the add-on at the end of the rebuys.")
+    async def addon_command(self, interaction: Interaction) -> None:
+        await self.buy_more(interaction, addon=True)
 
     async def after_hand(self, live: LiveTable, start_stacks: dict[str, int]) -> list[str]:
         run = self.running.get(live.meta.tournament or 0)
@@ -876,7 +989,7 @@ class Tournaments(commands.Cog):
             before = run.state
             if before.status != "running":
                 return
-            after = before.eliminate(seats, start_stacks)
+            after = before.eliminate(seats, start_stacks, level=run.level(self.clock()))
             out = [p for p in seats if after.entry(p).out and not before.entry(p).out]
             # Anyone already counted out but still seated (a restart between two saves).
             stale = [p for p in seats if before.registered(p) and before.entry(p).out]

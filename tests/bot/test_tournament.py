@@ -7,7 +7,7 @@ import asyncio
 import functools
 from typing import Any
 
-from tests.bot.driver import act_once, live_table, opener, play_hand
+from tests.bot.driver import act_once, find_table_message, live_table, opener, play_hand
 from tests.emulator import Emulator, World
 
 
@@ -185,6 +185,9 @@ async def test_eight_players_on_two_tables_down_to_a_final_table(
             continue
         table = acting[0]
         place = World(world.guild, threads[table.channel_id], world.host, players)
+        if find_table_message(emu, place) is None:
+            await asyncio.sleep(0.05)  # dealt a moment ago: its message is on its way
+            continue
         await act_once(emu, place, bot, table.engine.pending[0], policy=opener)
     else:
         raise AssertionError("the tournament did not finish")
@@ -244,3 +247,77 @@ async def test_a_scheduled_poker_night(poker_bot, emu: Emulator, world: World) -
     await emu.idle()
     assert bot.tables.in_channel(second.id) is not None
     assert await bot.db.pending_schedules(start + 10**6) == []
+
+
+async def test_rebuys_and_the_add_on(poker_bot, emu: Emulator, world: World) -> None:
+    """A busted player stays in while rebuys are open and buys back in; the add-on comes at
+    the last rebuy level; after the period a bust is final. Every buy goes into the pool."""
+    bot = await poker_bot()
+    guild = world.guild.id
+    alice, bob = world.players[:2]
+    lobby = await _create(
+        emu,
+        world,
+        world.host,
+        buy_in=10,
+        starting_stack=20,
+        levels=4,
+        level_minutes=10.0,
+        seats=2,
+        payouts="winner",
+        rebuys=1,
+        rebuy_levels=2,
+        addon=30,
+        auto_deal=0,
+    )
+    for player in (alice, bob):
+        await emu.click(player, lobby, label="Register")
+    await emu.idle()
+    cog = bot.get_cog("Tournaments")
+    run = next(iter(cog.running.values()))
+    tid, started = run.tournament_id, run.started_at
+    early = await emu.run_command(alice, world.channel, "tournament addon", {})
+    assert early.ephemeral and "last rebuy level" in early.content
+
+    async def play_until_someone_is_broke() -> Any:
+        for _ in range(60):
+            live = live_table(bot, world)
+            if live is None:
+                return None
+            broke = [s.player_id for s in live.engine.seats if s is not None and s.stack == 0]
+            if broke and not live.engine.in_hand:
+                return next(p for p in (alice, bob) if str(p.id) == broke[0])
+            if not live.engine.in_hand:
+                r = await emu.run_command(alice, world.channel, "poker start", {})
+                assert r.ephemeral, r.content
+                await emu.idle()
+            await play_hand(emu, world, bot, policy=opener)
+        raise AssertionError("nobody went broke")
+
+    loser = await play_until_someone_is_broke()
+    assert loser is not None and run.state.status == "running"
+    assert not run.state.entry(str(loser.id)).out  # a rebuy is open to them
+    r = await emu.run_command(loser, world.channel, "tournament rebuy", {})
+    assert not r.ephemeral, r.content
+    assert live_table(bot, world).engine.stack(str(loser.id)) == 20
+    assert await bot.db.balance(guild, loser.id) == 980
+    again = await emu.run_command(loser, world.channel, "tournament rebuy", {})
+    assert again.ephemeral and "used your 1 rebuy" in again.content
+    # The last rebuy level: the add-on.
+    cog.clock = functools.partial(float, started + 601)
+    winner = bob if loser is alice else alice
+    r = await emu.run_command(winner, world.channel, "tournament addon", {})
+    assert not r.ephemeral, r.content
+    assert (await bot.db.get_tournament(tid)).prize_pool == 40
+    # After the rebuy period a bust is final.
+    cog.clock = functools.partial(float, started + 1201)
+    for _ in range(60):
+        if await play_until_someone_is_broke() is None:
+            break
+        await cog.settle(run)
+        await emu.idle()
+    assert run.state.status == "finished"
+    results = await bot.db.tournament_results(tid)
+    assert [r.prize for r in results] == [40, 0]
+    audit = await bot.db.chip_audit(guild)
+    assert audit.ok and audit.in_tournaments == 0, str(audit)
