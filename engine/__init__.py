@@ -151,8 +151,10 @@ from engine.actions import (
     Discard,
     Fold,
     Keep,
+    Muck,
     PassCards,
     Raise,
+    Show,
     Timeout,
     action_from_dict,
     action_to_dict,
@@ -168,6 +170,7 @@ from engine.decisions import (
     DrawOptions,
     KeepOptions,
     PassOptions,
+    ShowOptions,
 )
 from engine.errors import IllegalAction, TableError
 from engine.events import Event, HandResult, PotResult, PotShare, ShownHand
@@ -248,6 +251,7 @@ __all__ = [
     "KeepOptions",
     "LastAction",
     "Modified",
+    "Muck",
     "NoLimit",
     "PassCards",
     "PassDirection",
@@ -262,6 +266,8 @@ __all__ = [
     "Ranking",
     "Requirement",
     "SeatView",
+    "Show",
+    "ShowOptions",
     "ShownHand",
     "Split",
     "SpreadLimit",

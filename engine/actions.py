@@ -37,8 +37,10 @@ __all__ = [
     "Discard",
     "Fold",
     "Keep",
+    "Muck",
     "PassCards",
     "Raise",
+    "Show",
     "Timeout",
     "action_from_dict",
     "action_to_dict",
@@ -151,10 +153,24 @@ class ChooseGame:
 
 @fast_init
 @dataclass(frozen=True, slots=True)
+class Show:
+    """At a showdown played with mucking allowed: show a beaten hand anyway."""
+
+
+@fast_init
+@dataclass(frozen=True, slots=True)
+class Muck:
+    """At a showdown played with mucking allowed: give up a beaten hand unseen (and with it
+    any claim on the pots)."""
+
+
+@fast_init
+@dataclass(frozen=True, slots=True)
 class Timeout:
     """The player ran out of time: check if possible, else fold; stand pat in a draw; pass the
     first cards in a pass; keep the dealt order in a rollout; declare high; deal the table's
-    default game in dealer's choice; keep the face-up card in a Bosnian exchange."""
+    default game in dealer's choice; keep the face-up card in a Bosnian exchange; muck a beaten
+    hand at the showdown."""
 
 
 Action = (
@@ -170,6 +186,8 @@ Action = (
     | Arrange
     | Declare
     | ChooseGame
+    | Show
+    | Muck
     | Timeout
 )
 """Any action."""
@@ -188,6 +206,8 @@ _NAMES: dict[type, str] = {
     Arrange: "arrange",
     Declare: "declare",
     ChooseGame: "choose-game",
+    Show: "show",
+    Muck: "muck",
     Timeout: "timeout",
 }
 
@@ -245,6 +265,10 @@ def action_from_dict(data: dict[str, Any]) -> Action:
         return Declare(Direction(data["direction"]))
     if kind == "choose-game":
         return ChooseGame(str(data["slug"]), tuple(data.get("modifiers", ())))
+    if kind == "show":
+        return Show()
+    if kind == "muck":
+        return Muck()
     if kind == "timeout":
         return Timeout()
     raise ValueError(f"not an action: {data!r}")

@@ -14,6 +14,7 @@ holds the options for its kind:
 ``ARRANGE``             :class:`ArrangeOptions`
 ``DECLARE``             :class:`DeclareOptions`
 ``CHOOSE_GAME``         :class:`ChooseOptions`
+``SHOW``                :class:`ShowOptions`
 ======================  ===============================
 
 >>> import random
@@ -46,6 +47,7 @@ __all__ = [
     "KeepOptions",
     "Options",
     "PassOptions",
+    "ShowOptions",
 ]
 
 
@@ -59,6 +61,7 @@ class DecisionKind(Enum):
     ARRANGE = "arrange"
     DECLARE = "declare"
     CHOOSE_GAME = "choose-game"
+    SHOW = "show"
 
 
 @fast_init
@@ -242,6 +245,17 @@ class ChooseOptions:
     default: str
 
 
+@fast_init
+@dataclass(frozen=True, slots=True)
+class ShowOptions:
+    """A beaten hand at a showdown where the table lets losers muck: show ``cards`` anyway
+    (``engine.actions.Show()``) or throw them away unseen (``Muck()``, also the timeout).
+    ``beaten_by`` holds the seats of the shown hands that beat it."""
+
+    cards: tuple[Card, ...]
+    beaten_by: tuple[int, ...]
+
+
 Options = (
     BetOptions
     | DrawOptions
@@ -250,6 +264,7 @@ Options = (
     | ArrangeOptions
     | DeclareOptions
     | ChooseOptions
+    | ShowOptions
 )
 """Any of the option types."""
 

@@ -61,6 +61,7 @@ __all__ = [
     "HandResult",
     "HandStarted",
     "Masked",
+    "Mucked",
     "OpenersShown",
     "OpenersSplit",
     "PassedOut",
@@ -695,6 +696,18 @@ class Shown(Event):
         high = _read_value(str | None, data["high"], "shown.high")
         low = _read_value(str | None, data["low"], "shown.low")
         return cls(seat, cards, None, None, high_name=high, low_name=low)
+
+
+@fast_init
+@dataclass(frozen=True, slots=True)
+class Mucked(Event):
+    """``seat`` threw a beaten hand away at the showdown without showing it (a table option).
+    The cards stay private: only the player who held them may ever see them again."""
+
+    type: ClassVar[str] = "mucked"
+    _private: ClassVar[tuple[str, ...]] = ("cards",)
+    seat: int
+    cards: tuple[Card, ...]
 
 
 @fast_init

@@ -38,7 +38,7 @@ from engine.errors import IllegalAction
 from engine.hands import HandValue, Ranking
 from engine.rules import Bet, GameRules, Requirement
 from engine.scoring import meets, proof_cards, value
-from engine.showdown import settle
+from engine.showdown import ShowdownRunner, settle
 from engine.stakes import ForcedBets, Structure, TierLimits
 from engine.steps import make_runner
 
@@ -60,12 +60,15 @@ class HandOptions:
     * ``diablo_cap``: the largest new pot a Diablo opener must build (``None``: no cap).
     * ``no_five_in_a_row``: a player drawing five cards gets four in turn and the fifth after
       everyone else has drawn.
+    * ``muck_losers``: at the showdown a beaten hand may be mucked (see
+      :class:`engine.showdown.ShowdownRunner`); when false every hand still in is shown.
     """
 
     second_round_from_opener: bool = True
     draw_limit: object | None = None
     diablo_cap: int | None = None
     no_five_in_a_row: bool = False
+    muck_losers: bool = False
 
 
 _DEFAULT_OPTIONS = HandOptions()
@@ -688,9 +691,21 @@ class Hand:
         return returned
 
     def _finish(self) -> None:
+        runner = self.runner
+        if isinstance(runner, ShowdownRunner):
+            # The show-or-muck choices are over (or everyone else left): pay the pots.
+            runner.finish()
+            return
         returned = self._return_uncalled()
         for p in self.players:
             p.bet = 0
+        if self.options.muck_losers and self.live > 1:
+            showdown = ShowdownRunner(self, returned)
+            self.runner = showdown
+            showdown.begin()
+            if showdown.done:
+                showdown.finish()
+            return
         settle(self, returned)
 
     def _close(

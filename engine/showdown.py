@@ -28,16 +28,20 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from engine import events as ev
+from engine.actions import Action, Muck, Show
 from engine.cards import Card
+from engine.decisions import Decision, DecisionKind, ShowOptions
+from engine.errors import IllegalAction
 from engine.hands import HandValue, evaluate
 from engine.pots import build_pots, split_amount
 from engine.rules import Split
 from engine.scoring import meets, proof_cards, qualifies_low
+from engine.steps.base import Runner
 
 if TYPE_CHECKING:
     from engine.game import Hand, Player
 
-__all__ = ["settle"]
+__all__ = ["ShowdownRunner", "settle", "showdown_order"]
 
 _HIGH, _LOW, _HIGH_LOW = Split.HIGH, Split.LOW, Split.HIGH_LOW
 
@@ -138,8 +142,46 @@ def _declare_winners(
     return best_high, best_low, None
 
 
-def settle(h: Hand, returned: Sequence[tuple[int, int]]) -> None:
-    """Pay the pots of ``h`` and close it (see the module docstring)."""
+def showdown_order(h: Hand) -> list[Player]:
+    """The players still in, in the order they show: the last bettor or raiser of the final
+    round, else the opener, else from the dealer's left, then clockwise."""
+    aggressor = h.last_round_aggressor
+    opener = h.opener
+    if aggressor is not None and not aggressor.folded:
+        start = aggressor.index
+    elif opener is not None and not opener.folded:
+        start = opener.index
+    else:
+        start = 0
+    return h.live_players_from(start)
+
+
+def _values(
+    h: Hand, p: Player, wild: frozenset[Card]
+) -> tuple[tuple[Card, ...], HandValue | None, HandValue | None]:
+    """The cards ``p`` plays at the showdown with their high and low values."""
+    rules = h.rules
+    board = h.board if h.board and rules.board_plays else None
+    cards = tuple(p.cards) if board is None else (*p.cards, *board)  # h.playing_cards(p)
+    complete = 5 <= len(cards) <= 9 or h.complete(cards)
+    high_rank = rules.high if rules.uses_high and complete else None
+    low_rank = rules.low if rules.uses_low and complete else None
+    hv = evaluate(cards, high_rank, wild=wild) if high_rank else None
+    lv = evaluate(cards, low_rank, wild=wild) if low_rank else None
+    return cards, hv, lv
+
+
+def settle(
+    h: Hand,
+    returned: Sequence[tuple[int, int]],
+    mucked: frozenset[int] = frozenset(),
+    announced: frozenset[int] = frozenset(),
+) -> None:
+    """Pay the pots of ``h`` and close it (see the module docstring).
+
+    ``mucked`` holds the indices of players who threw their hands away at a showdown played
+    with :class:`ShowdownRunner` (they win nothing), ``announced`` those whose ``Shown``
+    event that runner already wrote."""
     players = h.players
     rules = h.rules
     # One loop rather than four comprehensions (each a function call in Python 3.11).
@@ -195,28 +237,20 @@ def settle(h: Hand, returned: Sequence[tuple[int, int]]) -> None:
         return
 
     # The showdown.
-    aggressor = h.last_round_aggressor
-    if aggressor is not None and not aggressor.folded:
-        start = aggressor.index
-    elif opener is not None and not opener.folded:
-        start = opener.index
-    else:
-        start = 0
-    order = h.live_players_from(start)
+    order = showdown_order(h)
     highs: dict[int, HandValue | None] = {}
     lows: dict[int, HandValue | None] = {}
-    high_rank = rules.high if rules.uses_high else None
-    low_rank = rules.low if rules.uses_low else None
     events = h.events
-    board = h.board if h.board and rules.board_plays else None
     for p in order:
-        cards = tuple(p.cards) if board is None else (*p.cards, *board)  # h.playing_cards(p)
-        complete = 5 <= len(cards) <= 9 or h.complete(cards)
-        hv = evaluate(cards, high_rank, wild=wild) if high_rank and complete else None
-        lv = evaluate(cards, low_rank, wild=wild) if low_rank and complete else None
+        cards, hv, lv = _values(h, p, wild)
+        if p.index in mucked:
+            # A mucked hand is out of every pot: no value can win.
+            highs[p.index] = lows[p.index] = None
+            continue
         highs[p.index] = hv
         lows[p.index] = lv
-        events.append(ev.Shown(p.seat, cards, hv, lv))
+        if p.index not in announced:
+            events.append(ev.Shown(p.seat, cards, hv, lv))
         shown.append(ev.ShownHand(p.seat, p.pid, cards, hv, lv, p.declared))
     if openers:
         _emit_openers(h, openers)
@@ -320,3 +354,170 @@ def _diablo(h: Hand, winner_ids: set[int], total: int) -> None:
     if amount > 0:
         h.diablo_owed = (opener.pid, amount)
         h.carry_note = f"{opener.pid} opened and did not win: they build a new pot of {amount}."
+
+
+class ShowdownRunner(Runner):
+    """A showdown where a beaten hand may be mucked (``TableOptions.muck_losers``).
+
+    Hands are shown one at a time in showdown order. A hand that can no longer win any part of
+    any pot it has a claim on, against hands already face up, is put to its holder as a
+    :class:`~engine.decisions.DecisionKind.SHOW` decision: show it anyway or muck it. Everyone
+    else shows at once. When every hand is either shown or mucked, :func:`settle` pays the
+    pots among the shown hands only.
+    """
+
+    kind = "showdown"
+
+    def __init__(self, hand: Hand, returned: Sequence[tuple[int, int]]) -> None:
+        super().__init__(hand)
+        self.returned = tuple(returned)
+        self.order = showdown_order(hand)
+        self.position = 0
+        self.shown: list[Player] = []
+        self.mucked: set[int] = set()
+        self.current: Player | None = None
+        self.beaten_by: tuple[int, ...] = ()
+        wild = hand.wild_cards()
+        self.wild = wild
+        self.values = {p.index: _values(hand, p, wild) for p in self.order}
+        req = hand.rules.win_requirement
+        if req is not None:
+            # A hand short of the requirement to win cannot beat anyone.
+            ranking = hand.high_ranking()
+            for p in self.order:
+                cards, _, lv = self.values[p.index]
+                if not meets(hand.playing_cards(p), req, ranking, wild):
+                    self.values[p.index] = (cards, None, lv)
+        players = hand.players
+        pots = build_pots(
+            [q.committed for q in players], [not q.folded for q in players], hand.carried
+        )
+        self.claims = [set(eligible) for _, eligible in pots]
+
+    def begin(self) -> None:
+        self._run()
+
+    def street(self) -> str:
+        return "Showdown"
+
+    def _required(self, p: Player) -> bool:
+        h = self.hand
+        # Jacks or better: the opener's hand is always laid down (the openers must be proved,
+        # split openers included); only the other players may throw a loser away.
+        return h.requirement is not None and h.opener is p
+
+    def _beaten_by(self, p: Player) -> tuple[int, ...]:
+        """The seats of shown hands that leave ``p`` nothing to win, or () when some pot is
+        still open to ``p``."""
+        if not self.shown:
+            return ()
+        split = self.hand.rules.split
+        if split is Split.DECLARE:
+            # Declarations decide who competes for which half: keep it simple and show all.
+            return ()
+        _, my_high, my_low = self.values[p.index]
+        qualifier = self.hand.rules.low_qualifier
+        if my_low is not None and split is _HIGH_LOW and not qualifies_low(my_low, qualifier):
+            my_low = None
+        beaters: set[int] = set()
+        for claim in self.claims:
+            if p.index not in claim:
+                continue
+            rivals = [q for q in self.shown if q.index in claim]
+            high_by = [q.seat for q in rivals if self._better(q, my_high, high=True)]
+            low_by = [q.seat for q in rivals if self._better(q, my_low, high=False)]
+            if split is _HIGH:
+                if not high_by:
+                    return ()
+                beaters.update(high_by)
+            elif split is _LOW:
+                if not low_by:
+                    return ()
+                beaters.update(low_by)
+            else:
+                # High-low: beaten only when neither half is left (a hand with no qualifying
+                # low has only the high half to play for).
+                if not high_by or (my_low is not None and not low_by):
+                    return ()
+                beaters.update(high_by)
+                beaters.update(low_by)
+        return tuple(sorted(beaters))
+
+    def _better(self, q: Player, mine: HandValue | None, *, high: bool) -> bool:
+        _, q_high, q_low = self.values[q.index]
+        theirs = q_high if high else q_low
+        if theirs is None:
+            return False
+        rules = self.hand.rules
+        if not high and rules.split is _HIGH_LOW and not qualifies_low(theirs, rules.low_qualifier):
+            return False
+        return mine is None or theirs._score > mine._score
+
+    def _show(self, p: Player) -> None:
+        cards, hv, lv = _values(self.hand, p, self.wild)
+        self.hand.events.append(ev.Shown(p.seat, cards, hv, lv))
+        self.shown.append(p)
+
+    def _run(self) -> None:
+        """Show every hand that must or may not be mucked, up to the next choice."""
+        self.current = None
+        while self.position < len(self.order):
+            p = self.order[self.position]
+            beaten = () if self._required(p) or p.folded else self._beaten_by(p)
+            if p.folded:
+                self.position += 1
+                continue
+            if beaten:
+                self.current = p
+                self.beaten_by = beaten
+                return
+            self._show(p)
+            self.position += 1
+        self.done = True
+        self.hand.last_action = (None, "showdown", None)
+
+    def waiting(self) -> list[Player]:
+        return [] if self.current is None else [self.current]
+
+    def is_waiting_for(self, p: Player) -> bool:
+        return p is self.current
+
+    def decisions(self) -> tuple[Decision, ...]:
+        p = self.current
+        if p is None:
+            return ()
+        legal = ShowOptions(tuple(p.cards), self.beaten_by)
+        return (Decision(p.seat, p.pid, DecisionKind.SHOW, legal),)
+
+    def act(self, p: Player, action: Action) -> None:
+        if isinstance(action, Show):
+            self._show(p)
+            self.hand.last_action = (p.seat, "shows", None)
+        elif isinstance(action, Muck):
+            self.mucked.add(p.index)
+            self.hand.events.append(ev.Mucked(p.seat, tuple(p.cards)))
+            self.hand.last_action = (p.seat, "mucks", None)
+        else:
+            raise IllegalAction("show or muck your hand")
+        self.position += 1
+        self._run()
+
+    def timeout_action(self, p: Player) -> Action:
+        # A beaten hand wins nothing either way; mucking it for an absent player keeps their
+        # cards private, which is what a player who wanted them seen would have had to ask for.
+        return Muck()
+
+    def player_folded(self, p: Player) -> None:
+        if p is self.current:
+            self.mucked.add(p.index)
+            self.position += 1
+            self._run()
+
+    def finish(self) -> None:
+        """Pay the pots among the shown hands."""
+        settle(
+            self.hand,
+            self.returned,
+            frozenset(self.mucked),
+            frozenset(p.index for p in self.shown),
+        )

@@ -82,6 +82,9 @@ class TableOptions:
     * ``no_five_in_a_row``: the casino rule that nobody is dealt five consecutive cards from
       the deck: a player drawing five (in a game that allows it) gets four in turn, and the
       fifth once the others have drawn, after a burn card if nobody drew in between.
+    * ``muck_losers``: at the showdown, a player whose hand is already beaten by a hand face up
+      (in every pot it could win) may muck it instead of showing it; the opener still shows.
+      Off by default: every hand still in is shown and the cards speak.
     """
 
     pass_out_reante: bool = True
@@ -92,6 +95,7 @@ class TableOptions:
     newcomers: str | None = None
     no_five_in_a_row: bool = False
     progressive_back_down: bool = True
+    muck_losers: bool = False
 
     def __post_init__(self) -> None:
         if self.newcomers is not None and self.newcomers not in NEWCOMER_RULES:
@@ -110,6 +114,7 @@ class TableOptions:
             "newcomers": self.newcomers,
             "no_five_in_a_row": self.no_five_in_a_row,
             "progressive_back_down": self.progressive_back_down,
+            "muck_losers": self.muck_losers,
         }
 
     @classmethod
@@ -125,6 +130,7 @@ class TableOptions:
             newcomers=data.get("newcomers"),
             no_five_in_a_row=bool(data.get("no_five_in_a_row", False)),
             progressive_back_down=bool(data.get("progressive_back_down", True)),
+            muck_losers=bool(data.get("muck_losers", False)),
         )
 
 
@@ -441,6 +447,7 @@ def _derive(config: TableConfig) -> _Derived:
                 draw_limit=options.draw_limit,
                 diablo_cap=options.diablo_cap,
                 no_five_in_a_row=options.no_five_in_a_row,
+                muck_losers=options.muck_losers,
             ),
             config.rules(),
         )

@@ -25,8 +25,10 @@ from engine import (
     ForcedBets,
     IllegalAction,
     Keep,
+    Muck,
     PassCards,
     Raise,
+    Show,
     Table,
     TableConfig,
     TableOptions,
@@ -132,6 +134,8 @@ def random_action(rng: random.Random, table: Table) -> tuple[int, Action]:
         action = Arrange(tuple(rng.sample(list(legal.cards), legal.size)))  # type: ignore[union-attr]
     elif kind is DecisionKind.DECLARE:
         action = Declare(rng.choice(list(Direction)))
+    elif kind is DecisionKind.SHOW:
+        action = rng.choice([Show(), Muck()])
     else:
         raise AssertionError(f"unexpected decision {decision}")
     return decision.seat, action
