@@ -45,6 +45,7 @@ from engine.actions import (
     Discard,
     Fold,
     Keep,
+    Muck,
     PassCards,
     Raise,
     Timeout,
@@ -59,6 +60,7 @@ from engine.decisions import (
     DrawOptions,
     KeepOptions,
     PassOptions,
+    ShowOptions,
 )
 from engine.events import Drew, Event, Reshuffled
 from engine.hands import Category, HandValue, Ranking, evaluate, low_qualifies
@@ -152,6 +154,9 @@ def decide(
         return Declare(_declare(seen, legal, style, rng))
     if isinstance(legal, ChooseOptions):
         return _choose(legal, rng)
+    if isinstance(legal, ShowOptions):
+        # The engine asks only when the hand can win nothing: showing it gives information away.
+        return Muck()
     return Timeout()
 
 
