@@ -318,6 +318,8 @@ class _Replay:
             return f"{who} passes {_plural(n['cards'], 'card')} to {to}"
         if kind is ev.LastCardDealt:
             return f"{who} is dealt the last card, face down"
+        if kind is ev.Mucked:
+            return f"{who} mucks, unseen"
         return self.generic(view.to_dict(), view.shown)
 
     def line(self, e: ev.Event) -> str | None:
@@ -392,6 +394,9 @@ class _Replay:
                 return f"{heading}{who} shows {_cards(cards)}" + (f" — {hands}" if hands else "")
             case ev.OpenersShown(cards=cards):
                 return f"{who} shows openers {_cards(cards)}"
+            case ev.Mucked(cards=cards):
+                # Only the player who mucked sees this line (the event is masked for others).
+                return f"{who} mucks {_cards(cards)} (nobody else saw them)"
             case ev.PotAwarded(pot=pot, amount=amount, shares=shares):
                 label = "Main pot" if pot == 0 else f"Side pot {pot}"
                 won = ", ".join(

@@ -140,6 +140,7 @@ class Poker(commands.Cog):
         auto_deal="Seconds between hands before the next deal (0 = press Deal)",
         dealers_choice="Each dealer picks the game (the variant above is the default)",
         coach="Show each player the odds of their own draws (off by default)",
+        muck="A beaten hand may be mucked unseen at the showdown (off: every hand is shown)",
     )
     @app_commands.choices(
         betting=[app_commands.Choice(name=v, value=k) for k, v in STRUCTURES.items()]
@@ -160,6 +161,7 @@ class Poker(commands.Cog):
         auto_deal: app_commands.Range[int, 0, 120] = 8,
         dealers_choice: bool = False,
         coach: bool = False,
+        muck: bool = False,
     ) -> None:
         if interaction.guild_id is None or interaction.channel_id is None:
             raise TableProblem("Tables live in server channels.")
@@ -175,6 +177,7 @@ class Poker(commands.Cog):
         auto_deal = validation.AUTO_DEAL.check(auto_deal)
         dealers_choice = validation.check_flag(dealers_choice, "Dealer's choice")
         coach = validation.check_flag(coach, "The coach option")
+        muck = validation.check_flag(muck, "The muck option")
         try:
             chosen = engine.get_variant(variant)
         except (KeyError, ValueError) as exc:
@@ -190,6 +193,7 @@ class Poker(commands.Cog):
                 forced_bets=forced,
                 max_seats=seats,
                 dealers_choice=dealers_choice,
+                options=engine.TableOptions(muck_losers=muck),
             )
         except ValueError as exc:
             raise TableProblem(str(exc)) from exc
@@ -316,7 +320,14 @@ class Poker(commands.Cog):
         changes = (timer, auto_deal, min_buy_in, max_buy_in, coach)
         if all(value is None for value in changes):
             embed = panels.settings_embed(
-                live.engine.public_view(), live.settings.describe(), len(live.engine.seats)
+                live.engine.public_view(),
+                live.settings.describe()
+                + (
+                    " · beaten hands may be mucked"
+                    if live.engine.config.options.muck_losers
+                    else ""
+                ),
+                len(live.engine.seats),
             )
             await interaction.response.send_message(embed=embed, ephemeral=True)
             return

@@ -386,6 +386,14 @@ class TableControls(commands.Cog):
             return engine.Arrange(picked), f"Your order: {render.cards_text(picked)}."
         if button.kind == "declare":
             return engine.Declare(engine.Direction(button.word)), f"You declared {button.word}."
+        if button.kind == "show":
+            if not isinstance(decision.legal, engine.ShowOptions):
+                raise TableProblem("That choice is no longer valid.")
+            if button.word == "show":
+                return engine.Show(), "You showed your hand."
+            if button.word == "muck":
+                return engine.Muck(), "You mucked your hand."
+            raise TableProblem("That choice is no longer valid.")
         legal = decision.legal
         if not isinstance(legal, engine.KeepOptions):
             raise TableProblem("That choice is no longer valid.")

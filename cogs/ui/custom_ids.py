@@ -145,10 +145,15 @@ def _picks_text(picks: tuple[int, ...]) -> str:
 
 LobbyVerb: TypeAlias = Literal["sit", "stand", "deal", "settings", "hand", "rules", "rebuy"]
 TableVerb: TypeAlias = Literal["fold", "check", "call", "allin", "amount", "private", "pat", "to"]
-PanelKind: TypeAlias = Literal["draw", "pass", "arrange", "declare", "keep", "choose"]
+PanelKind: TypeAlias = Literal["draw", "pass", "arrange", "declare", "keep", "choose", "show"]
 SelectKind: TypeAlias = Literal["draw", "pass", "arrange", "cg", "cw", "cr"]
 
 _DIRECTIONS: Final = ("high", "low", "both")
+_WORDS: Final[dict[str, tuple[str, ...]]] = {
+    "declare": _DIRECTIONS,
+    "keep": ("up", "down"),
+    "show": ("show", "muck"),
+}
 _CARD_KINDS: Final = ("draw", "pass", "arrange")
 
 
@@ -213,7 +218,8 @@ class PanelButton:
     """``pk:p:{table}:{hand}:{kind}:{payload}``: the button that makes a private choice.
 
     The payload by kind: ``draw``/``pass``/``arrange`` the chosen card positions (``0.3``),
-    ``declare`` a direction, ``keep`` ``up`` or ``down``, ``choose`` a :class:`GameChoice`.
+    ``declare`` a direction, ``keep`` ``up`` or ``down``, ``show`` ``show`` or ``muck``,
+    ``choose`` a :class:`GameChoice`.
     """
 
     table: int
@@ -249,7 +255,7 @@ class PanelButton:
             if not choice.slug:
                 raise CustomIdError(f"no game in the choice {text!r}")
             return cls(table, hand, kind, choice=choice)
-        allowed = _DIRECTIONS if kind == "declare" else ("up", "down")
+        allowed = _WORDS[kind]
         if payload not in allowed:
             raise CustomIdError(f"{kind} takes one of {', '.join(allowed)}, not {payload!r}")
         return cls(table, hand, kind, word=payload)

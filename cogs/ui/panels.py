@@ -58,6 +58,7 @@ PRIVATE_LABELS: dict[engine.DecisionKind, str] = {
     engine.DecisionKind.ARRANGE: "Arrange your cards…",
     engine.DecisionKind.DECLARE: "Declare…",
     engine.DecisionKind.CHOOSE_GAME: "Choose the game…",
+    engine.DecisionKind.SHOW: "Show or muck…",
 }
 """The table button that opens each kind of private panel."""
 
@@ -342,6 +343,17 @@ def private_panel(
             )
         )
         ui.add_item(PokerButton(button_id("keep", word="down"), "Take the face-down card"))
+    elif isinstance(legal, engine.ShowOptions):
+        embed.title = "Your hand is beaten: show it or muck it"
+        embed.description = (
+            f"Your hand: **{hand_text}**\n"
+            "It can't win any part of the pot against the hands already shown. Muck it and "
+            "nobody sees it (also what happens if your time runs out), or show it anyway."
+        )
+        ui.add_item(PokerButton(button_id("show", word="muck"), "Muck", discord.ButtonStyle.danger))
+        ui.add_item(
+            PokerButton(button_id("show", word="show"), "Show", discord.ButtonStyle.primary)
+        )
     else:
         embed.title = "Nothing to choose right now"
     return embed, ui

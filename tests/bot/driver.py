@@ -115,6 +115,7 @@ async def act_once(
         engine.DecisionKind.DECLARE: "Declare…",
         engine.DecisionKind.KEEP: "Choose your card…",
         engine.DecisionKind.CHOOSE_GAME: "Choose the game…",
+        engine.DecisionKind.SHOW: "Show or muck…",
     }[kind]
     panel = await open_panel(emu, user, message, private_label)
     if kind is engine.DecisionKind.DRAW:
@@ -142,6 +143,8 @@ async def act_once(
         r = await emu.click(user, panel, label=declare)
     elif kind is engine.DecisionKind.KEEP:
         r = await emu.click(user, panel, label="Take the face-down card")
+    elif kind is engine.DecisionKind.SHOW:
+        r = await emu.click(user, panel, label="Muck")
     else:
         r = await emu.click(user, panel, label="Deal it")
     assert r.type == 7, (kind, r.content)

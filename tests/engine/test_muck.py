@@ -74,9 +74,8 @@ def test_beaten_hand_is_offered_show_or_muck() -> None:
     assert isinstance(mucked, ev.Mucked) and mucked.seat == 1
     # Nobody but bob ever sees the mucked cards.
     assert mucked.masked_for(1) is mucked
-    assert "cards" not in mucked.masked_for(0).to_dict() or mucked.masked_for(0).to_dict()[
-        "cards"
-    ] != [str(c) for c in mucked.cards]
+    hidden = mucked.masked_for(0)
+    assert isinstance(hidden, ev.Masked) and hidden.counts == {"cards": 5}
     assert mucked.public_dict()["cards"] == 5
     assert [e.seat for e in _events(table, ev.Shown) if isinstance(e, ev.Shown)] == [0]
 
@@ -209,3 +208,18 @@ def test_snapshot_mid_choice_resumes() -> None:
     copy.act("bob", Muck())
     assert copy.result is not None
     assert [s.player_id for s in copy.result.shown] == ["ann"]
+
+
+def test_fairness_proof_opens_no_mucked_card() -> None:
+    # The proof opens what the events let each seat see: a mucked hand only to its holder.
+    from engine.commitment import cards_seen
+
+    table = make_table(["ann", "bob"], options=MUCK)
+    _to_showdown(table)
+    table.act("bob", Muck())
+    events = list(table.events)
+    (mucked,) = [e for e in events if isinstance(e, ev.Mucked)]
+    assert isinstance(mucked, ev.Mucked)
+    for seat in (None, 0):
+        assert not set(mucked.cards) & cards_seen(events, seat)
+    assert set(mucked.cards) <= cards_seen(events, 1)
