@@ -82,6 +82,9 @@ class Meta:
     end_requested: int | None = None
     # The tournament this table belongs to: its stacks are tournament chips.
     tournament: int | None = None
+    # The turn ping standing in the channel as a message of its own: kept here so that a
+    # restart can still delete it (the in-memory Ping is gone by then).
+    ping_id: int | None = None
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Meta:
@@ -97,6 +100,7 @@ class Meta:
             recorded=int(data.get("recorded", 0)),
             end_requested=data.get("end_requested"),
             tournament=data.get("tournament"),
+            ping_id=data.get("ping_id"),
         )
 
 
@@ -105,12 +109,14 @@ class Ping:
     """The one turn ping of a table standing in the channel: a message that mentioned the
     players in ``players``. ``editor`` is the webhook it was sent through (deleting it
     there is not counted against the global rate limit); ``on_table`` means the ping is the
-    content of the table message itself (cleared by the table's next edit, no delete)."""
+    content of the table message itself (cleared by the table's next edit, no delete).
+    ``text`` is what it says, so that a change of street can reword it."""
 
     message_id: int
     players: frozenset[str]
     editor: MessageEditor | None = None
     on_table: bool = False
+    text: str = ""
 
 
 @dataclass

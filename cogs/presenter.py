@@ -141,6 +141,11 @@ class TablePresenter:
 
     async def refresh(self, live: LiveTable) -> None:
         """Redraw the table message from the current state (after a restart or a stale press)."""
+        stale = live.meta.ping_id
+        if stale is not None and (live.ping is None or live.ping.message_id != stale):
+            # A ping left by the process before a restart: nobody else would remove it.
+            await self._delete_ping(live, Ping(stale, frozenset()))
+            await self.bot.tables.set_ping(live, None)
         if live.meta.message_id is None or live.closed:
             return
         embed, view = self.table_message(live)
@@ -161,6 +166,7 @@ class TablePresenter:
         if live.ping is not None and not live.ping.on_table:
             await self._delete_ping(live, live.ping)
         live.ping = None
+        live.meta.ping_id = None
 
     # -- turn pings -----------------------------------------------------------------------------
 
@@ -203,12 +209,17 @@ class TablePresenter:
         """Replace the table's ping with one for ``targets`` (or just remove it when the
         turn moved on to nobody new, or the hand is over)."""
         old = live.ping
-        if not targets and (old is None or (old.players & live.turn and live.engine.in_hand)):
-            return
+        if not targets:
+            if old is None:
+                return
+            if old.players & live.turn and live.engine.in_hand:
+                await self._reword_ping(live, old)
+                return
         live.ping = None
         if old is not None and not old.on_table:
             await self._delete_ping(live, old)
         if not targets:
+            await self.bot.tables.set_ping(live, None)
             return
         content = self._ping_text(live, targets)
         mentions = discord.AllowedMentions(
@@ -221,13 +232,44 @@ class TablePresenter:
                 sent = await interaction.followup.send(
                     content, allowed_mentions=mentions, wait=True
                 )
-                live.ping = Ping(sent.id, targets, MessageEditor.of(interaction))
+                live.ping = Ping(sent.id, targets, MessageEditor.of(interaction), text=content)
             else:
                 channel = self.bot.get_partial_messageable(live.channel_id)
                 message = await channel.send(content, allowed_mentions=mentions)
-                live.ping = Ping(message.id, targets)
+                live.ping = Ping(message.id, targets, text=content)
         except discord.HTTPException as exc:
             log.warning("table %s: could not ping %s: %s", live.id, sorted(targets), exc)
+        await self.bot.tables.set_ping(live, live.ping.message_id if live.ping else None)
+
+    async def _reword_ping(self, live: LiveTable, old: Ping) -> None:
+        """The ping's players are still to act, maybe in a new street (the last caller is
+        first to draw): bring its words up to date by an edit, which notifies nobody (a new
+        ping would notify a player about their own action)."""
+        if old.on_table:
+            return  # the table message's own edits already cleared it
+        still = old.players & live.turn
+        text = self._ping_text(live, still)
+        if text == old.text:
+            return
+        quiet = discord.AllowedMentions.none()
+        try:
+            editor = old.editor
+            if editor is not None and not editor.is_expired():
+                webhook = discord.Webhook.partial(
+                    editor.application_id, editor.token, client=self.bot
+                )
+                await webhook.edit_message(old.message_id, content=text, allowed_mentions=quiet)
+            else:
+                channel = self.bot.get_partial_messageable(live.channel_id)
+                await channel.get_partial_message(old.message_id).edit(
+                    content=text, allowed_mentions=quiet
+                )
+            live.ping = Ping(old.message_id, still, old.editor, text=text)
+        except discord.NotFound:
+            live.ping = None
+            await self.bot.tables.set_ping(live, None)
+        except discord.HTTPException as exc:
+            log.warning("table %s: could not reword the ping: %s", live.id, exc)
 
     async def _delete_ping(self, live: LiveTable, ping: Ping) -> None:
         try:
@@ -308,8 +350,13 @@ class TablePresenter:
         except discord.HTTPException as exc:
             log.warning("table %s: could not post the table message: %s", live.id, exc)
             return
+        # The old ping goes just below, and a ping on the table message needs no delete: the
+        # save that records the new message records that too.
+        live.meta.ping_id = None
         await self.bot.tables.set_message(live, message.id)
-        live.ping = Ping(message.id, targets, on_table=True) if targets else None
+        live.ping = (
+            Ping(message.id, targets, on_table=True, text=content or "") if targets else None
+        )
         if old_ping is not None and not old_ping.on_table:
             await self._delete_ping(live, old_ping)
         if old_id is not None and old_id != message.id:

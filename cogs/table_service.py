@@ -291,6 +291,17 @@ class TableService:
             await self.db.update_table(live.id, message_id=message_id)
             await self._save(live)
 
+    async def set_ping(self, live: LiveTable, message_id: int | None) -> None:
+        """Remember the turn ping standing in the channel (``None``: there is none), saved at
+        once: the ping waits as long as the player takes, the likeliest time for a restart."""
+        if live.closed or live.meta.ping_id == message_id:
+            return
+        live.meta.ping_id = message_id
+        async with live.lock:
+            if live.closed:
+                return
+            await self._save(live)
+
     async def note_dm_closed(self, live: LiveTable, player_id: str) -> bool:
         """This player's DMs are closed: say so on the table once (they can use My hand).
 
