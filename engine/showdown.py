@@ -474,7 +474,6 @@ class ShowdownRunner(Runner):
             self._show(p)
             self.position += 1
         self.done = True
-        self.hand.last_action = (None, "showdown", None)
 
     def waiting(self) -> list[Player]:
         return [] if self.current is None else [self.current]
