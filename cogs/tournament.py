@@ -896,13 +896,18 @@ class Tournaments(commands.Cog):
         due = {pid: chips for pid, chips in run.pending.items() if pid in here}
         if not due:
             return
-        for pid, chips in due.items():
-            live.engine.add_chips(pid, chips)
+        # The table is saved before the tournament: a crash in between leaves the chips on
+        # the table and still pending. Every tournament chip is accounted for by the entries,
+        # rebuys and add-ons, so such chips are known by the total and not added twice.
+        on_tables = sum(t.engine.chips() for t in self._tables_of(run))
+        applied = on_tables + sum(run.pending.values()) > run.state.chips_in_play
+        if not applied:
+            for pid, chips in due.items():
+                live.engine.add_chips(pid, chips)
         async with run.state_lock:
             pending = {p: c for p, c in run.pending.items() if p not in due}
-            # The table first: a crash between the two saves adds the chips again, never
-            # loses them (the pending entry is still there; see the note in the help).
-            await self.bot.tables.seat_tournament_locked(live, {}, [], {})
+            if not applied:
+                await self.bot.tables.seat_tournament_locked(live, {}, [], {})
             run.pending = pending
             await self.bot.db.save_tournament(run.tournament_id, "running", run.state_json())
 
