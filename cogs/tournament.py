@@ -1,4 +1,4 @@
-"""``/tournament``: sit-and-go tournaments at one table in a channel.
+"""``/poker tournament`` and ``/poker schedule``: sit-and-go tournaments and poker nights.
 
 The rules (levels, eliminations, places, payouts) are :mod:`engine.tournament`'s; the chips are
 the data layer's (buy-ins into a prize pool through the ledger, tournament chips at tables of
@@ -158,6 +158,13 @@ def lobby_embed(run: Running, now: float) -> discord.Embed:
         value=first + (" → …" if len(schedule.levels) > 3 else ""),
         inline=False,
     )
+    extras = []
+    if run.config.dealers_choice:
+        extras.append("dealer's choice: each dealer picks the game")
+    if s.late_levels:
+        extras.append(f"late registration during the first {s.late_levels} level(s)")
+    if extras:
+        embed.add_field(name="Also", value="; ".join(extras), inline=False)
     if t.status == "running" and run.started_at is not None:
         elapsed = now - run.started_at
         index = schedule.level_at(elapsed)
@@ -205,7 +212,11 @@ class LobbyView(discord.ui.View):
 
 
 class Tournaments(commands.Cog):
-    """The /tournament commands, the lobby buttons and the tournament side of its tables."""
+    """The /poker tournament commands, /poker schedule, the lobby buttons and the tournament
+    side of its tables.
+
+    The commands live under the Poker cog's ``/poker`` group (see :func:`setup`): the group is
+    that cog's, the handlers stay here, bound to this cog."""
 
     tournament = app_commands.Group(
         name="tournament", description="Sit-and-go tournaments in this channel.", guild_only=True
@@ -277,7 +288,7 @@ class Tournaments(commands.Cog):
         tid = self.by_channel.get(interaction.channel_id or 0)
         if tid is None:
             raise TournamentProblem(
-                "There is no tournament in this channel. Start one with `/tournament create`."
+                "There is no tournament in this channel. Start one with `/poker tournament create`."
             )
         return self.running[tid]
 
@@ -307,7 +318,7 @@ class Tournaments(commands.Cog):
 
     async def _refresh_lobby(self, run: Running, interaction: Interaction | None = None) -> None:
         embed = lobby_embed(run, self.clock())
-        view: discord.ui.View | None = self.view if run.state.status == "registering" else None
+        view: discord.ui.View | None = self.view if _open_for_entries(run, self.clock()) else None
         if interaction is not None and not interaction.response.is_done():
             message = interaction.message
             if message is not None and message.id == run.message_id:
@@ -348,6 +359,8 @@ class Tournaments(commands.Cog):
         addon="Chips of the add-on, bought once at the last rebuy level (0: none)",
         timer="Seconds each player has to act",
         auto_deal="Seconds between hands",
+        late_reg_levels="Players may still register during this many first levels (0: none)",
+        dealers_choice="Each dealer picks the game (the variant above is the default)",
     )
     @app_commands.autocomplete(variant=variant_autocomplete)
     async def create(
@@ -366,6 +379,8 @@ class Tournaments(commands.Cog):
         addon: app_commands.Range[int, 0, 10_000_000] = 0,
         timer: app_commands.Range[int, 5, 600] = 60,
         auto_deal: app_commands.Range[int, 0, 120] = 5,
+        late_reg_levels: app_commands.Range[int, 0, 40] = 0,
+        dealers_choice: bool = False,
     ) -> None:
         if interaction.guild_id is None or interaction.channel_id is None:
             raise TournamentProblem("Tournaments are played in server channels.")
@@ -383,14 +398,10 @@ class Tournaments(commands.Cog):
         _check_int("rebuy_levels", rebuy_levels, 0, 40)
         _check_int("addon", addon, 0, 10_000_000)
         _check_int("auto_deal", auto_deal, 0, 120)
-        if (
-            isinstance(level_minutes, bool)
-            or not isinstance(level_minutes, int | float)
-            or not 0.05 <= level_minutes <= 240
-        ):
-            raise TournamentProblem("level_minutes is from 0.05 to 240.")
-        if not isinstance(payouts, str):
-            raise TournamentProblem("payouts is text, like 65/35.")
+        _check_int("late_reg_levels", late_reg_levels, 0, 40)
+        level_minutes = validation.check_number(level_minutes, "level_minutes", 0.05, 240)
+        payouts = validation.check_text(payouts, "payouts", 100)
+        dealers_choice = validation.check_flag(dealers_choice, "Dealer's choice")
         run = await self.new_tournament(
             interaction.guild_id,
             interaction.channel_id,
@@ -409,6 +420,8 @@ class Tournaments(commands.Cog):
                 "rebuys": rebuys,
                 "rebuy_levels": rebuy_levels,
                 "addon": addon,
+                "late_reg_levels": late_reg_levels,
+                "dealers_choice": dealers_choice,
             },
         )
         response = await interaction.response.send_message(
@@ -426,7 +439,11 @@ class Tournaments(commands.Cog):
             raise TournamentProblem("This channel has a table: use another channel.")
         seats = int(options["seats"])
         try:
-            config = engine.TableConfig(variant=str(options["variant"]), max_seats=seats)
+            config = engine.TableConfig(
+                variant=str(options["variant"]),
+                max_seats=seats,
+                dealers_choice=bool(options.get("dealers_choice", False)),
+            )
             schedule = default_schedule(
                 config,
                 int(options["levels"]),
@@ -443,6 +460,7 @@ class Tournaments(commands.Cog):
                 rebuys=int(options.get("rebuys", 0)),
                 rebuy_levels=int(options.get("rebuy_levels", 0)),
                 addon_stack=int(options.get("addon", 0)),
+                late_levels=int(options.get("late_reg_levels", 0)),
             )
         except ValueError as exc:  # TournamentError and the engine's refusals
             raise TournamentProblem(_sentence(str(exc))) from exc
@@ -466,7 +484,7 @@ class Tournaments(commands.Cog):
         self._register(run)
         return run
 
-    @tournament.command(
+    @app_commands.command(
         name="schedule", description="Set a poker night: a Discord event, then the game opens."
     )
     @app_commands.describe(
@@ -664,7 +682,8 @@ class Tournaments(commands.Cog):
                 registered = run.state.register(pid, run.level(self.clock()))
             except TournamentError as exc:
                 raise TournamentProblem(_sentence(str(exc))) from exc
-            if registered.status != "registering":
+            late = registered.status == "running"
+            if registered.status != "registering" and not late:
                 raise TournamentProblem("Registration is closed.")
             names = {**run.names, pid: interaction.user.display_name}
             try:
@@ -680,8 +699,11 @@ class Tournaments(commands.Cog):
                     f"holds {exc.balance:,}."
                 ) from exc
             run.state, run.names = registered, names
-            full = len(registered.entries) >= registered.settings.max_players
+            full = not late and len(registered.entries) >= registered.settings.max_players
         await self._refresh_lobby(run, interaction)
+        if late:
+            # A late entry is alive and not seated: settling gives them a seat and a stack.
+            await self.settle(run)
         if full:
             await self.begin(run)
 
@@ -1049,13 +1071,20 @@ class Tournaments(commands.Cog):
         await self._refresh_lobby(run)
 
 
+def _open_for_entries(run: Running, now: float) -> bool:
+    """Whether the lobby keeps its buttons: before the start, and while late entries last."""
+    if run.state.status == "registering":
+        return True
+    late = run.state.settings.late_levels
+    return run.state.status == "running" and late > 0 and run.level(now) < late
+
+
 def _size(live: LiveTable) -> tuple[int, int]:
     return (sum(1 for s in live.engine.seats if s is not None), live.id)
 
 
 def _check_int(name: str, value: object, low: int, high: int) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise TournamentProblem(f"{name} is a whole number from {low:,} to {high:,}.")
+    validation.check_whole(value, name, low, high)
 
 
 def parse_when(text: str, now: float) -> float:
@@ -1105,5 +1134,27 @@ def _sentence(text: str) -> str:
     return text if text.endswith((".", "!", "?")) else f"{text}."
 
 
+def _poker_group(bot: PokerBot) -> app_commands.Group:
+    poker = bot.get_cog("Poker")
+    group = getattr(poker, "poker", None)
+    if not isinstance(group, app_commands.Group):
+        raise RuntimeError("cogs.tournament needs cogs.poker loaded first (the /poker group)")
+    return group
+
+
 async def setup(bot: PokerBot) -> None:
-    await bot.add_cog(Tournaments(bot))
+    cog = Tournaments(bot)
+    await bot.add_cog(cog)
+    # One way to each command: the cog's own copies leave the top level for /poker.
+    poker = _poker_group(bot)
+    for command in (cog.tournament, cog.schedule):
+        bot.tree.remove_command(command.name)
+        poker.add_command(command)
+
+
+async def teardown(bot: PokerBot) -> None:
+    poker = bot.get_cog("Poker")
+    group = getattr(poker, "poker", None)
+    if isinstance(group, app_commands.Group):
+        group.remove_command("tournament")
+        group.remove_command("schedule")

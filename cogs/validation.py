@@ -57,8 +57,10 @@ __all__ = [
     "check_choice",
     "check_flag",
     "check_id",
+    "check_number",
     "check_text",
     "check_variant_slug",
+    "check_whole",
     "parse_amount",
     "parse_blinds",
     "parse_select_positions",
@@ -241,6 +243,37 @@ def check_flag(value: object, what: str) -> bool:
     if not isinstance(value, bool):
         raise InvalidInput(f"{what} is either true or false.")
     return value
+
+
+def check_whole(value: object, what: str, low: int, high: int) -> int:
+    """A whole-number option between ``low`` and ``high`` (Discord's ranges bind only its
+    own client, so a forged request is checked here).
+
+    >>> check_whole(3, "seats", 2, 10)
+    3
+    >>> check_whole(True, "seats", 2, 10)
+    Traceback (most recent call last):
+    ...
+    cogs.validation.InvalidInput: seats is a whole number from 2 to 10.
+    """
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise InvalidInput(f"{what} is a whole number from {low:,} to {high:,}.")
+    return value
+
+
+def check_number(value: object, what: str, low: float, high: float) -> float:
+    """A number option (fractions allowed) between ``low`` and ``high``.
+
+    >>> check_number(0.5, "level_minutes", 0.05, 240)
+    0.5
+    >>> check_number("5", "level_minutes", 0.05, 240)
+    Traceback (most recent call last):
+    ...
+    cogs.validation.InvalidInput: level_minutes is a number from 0.05 to 240.
+    """
+    if isinstance(value, bool) or not isinstance(value, int | float) or not low <= value <= high:
+        raise InvalidInput(f"{what} is a number from {low:g} to {high:g}.")
+    return float(value)
 
 
 def check_id(value: object, what: str) -> int:

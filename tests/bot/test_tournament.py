@@ -7,12 +7,14 @@ import asyncio
 import functools
 from typing import Any
 
+import pytest
+
 from tests.bot.driver import act_once, find_table_message, live_table, opener, play_hand
-from tests.emulator import Emulator, World
+from tests.emulator import Emulator, UserActionError, World
 
 
 async def _create(emu: Emulator, world: World, user: Any, **options: Any) -> Any:
-    created = await emu.run_command(user, world.channel, "tournament create", options)
+    created = await emu.run_command(user, world.channel, "poker tournament create", options)
     assert created.type == 4 and not created.ephemeral, created.content
     return created.message
 
@@ -203,18 +205,22 @@ async def test_eight_players_on_two_tables_down_to_a_final_table(
 
 
 async def test_a_scheduled_poker_night(poker_bot, emu: Emulator, world: World) -> None:
-    """/tournament schedule makes a Discord event, reminds the channel, then opens the game
+    """/poker schedule makes a Discord event, reminds the channel, then opens the game
     at its time (a tournament here, a cash table in a second channel)."""
     bot = await poker_bot()
     cog = bot.get_cog("Tournaments")
+    # One way to each thing: the commands live under /poker only.
+    for gone in ("tournament", "schedule"):
+        with pytest.raises(UserActionError):
+            await emu.run_command(world.host, world.channel, f"{gone} status", {})
     alice = world.players[0]
-    refused = await emu.run_command(alice, world.channel, "tournament schedule", {"when": "in 2h"})
+    refused = await emu.run_command(alice, world.channel, "poker schedule", {"when": "in 2h"})
     assert refused.ephemeral and "Manage" in refused.content
     for bad, why in (("in 0s", "passed"), ("tomorrow", "Say when"), ("in 90d", "60 days")):
-        r = await emu.run_command(world.host, world.channel, "tournament schedule", {"when": bad})
+        r = await emu.run_command(world.host, world.channel, "poker schedule", {"when": bad})
         assert r.ephemeral and why in r.content, (bad, r.content)
     r = await emu.run_command(
-        world.host, world.channel, "tournament schedule", {"when": "in 5m", "buy_in": 25}
+        world.host, world.channel, "poker schedule", {"when": "in 5m", "buy_in": 25}
     )
     assert not r.ephemeral and "Poker night" in r.content, r.content
     (event,) = emu.scheduled_events
@@ -222,7 +228,7 @@ async def test_a_scheduled_poker_night(poker_bot, emu: Emulator, world: World) -
     assert "tournament" in event["name"]
     second = emu.add_text_channel(world.guild, "cash")
     r = await emu.run_command(
-        world.host, second, "tournament schedule", {"when": "in 2h", "kind": "table"}
+        world.host, second, "poker schedule", {"when": "in 2h", "kind": "table"}
     )
     assert not r.ephemeral, r.content
     assert len(emu.scheduled_events) == 2
@@ -276,7 +282,7 @@ async def test_rebuys_and_the_add_on(poker_bot, emu: Emulator, world: World) -> 
     cog = bot.get_cog("Tournaments")
     run = next(iter(cog.running.values()))
     tid, started = run.tournament_id, run.started_at
-    early = await emu.run_command(alice, world.channel, "tournament addon", {})
+    early = await emu.run_command(alice, world.channel, "poker tournament addon", {})
     assert early.ephemeral and "last rebuy level" in early.content
 
     async def play_until_someone_is_broke() -> Any:
@@ -297,16 +303,16 @@ async def test_rebuys_and_the_add_on(poker_bot, emu: Emulator, world: World) -> 
     loser = await play_until_someone_is_broke()
     assert loser is not None and run.state.status == "running"
     assert not run.state.entry(str(loser.id)).out  # a rebuy is open to them
-    r = await emu.run_command(loser, world.channel, "tournament rebuy", {})
+    r = await emu.run_command(loser, world.channel, "poker tournament rebuy", {})
     assert not r.ephemeral, r.content
     assert live_table(bot, world).engine.stack(str(loser.id)) == 20
     assert await bot.db.balance(guild, loser.id) == 980
-    again = await emu.run_command(loser, world.channel, "tournament rebuy", {})
+    again = await emu.run_command(loser, world.channel, "poker tournament rebuy", {})
     assert again.ephemeral and "used your 1 rebuy" in again.content
     # The last rebuy level: the add-on.
     cog.clock = functools.partial(float, started + 601)
     winner = bob if loser is alice else alice
-    r = await emu.run_command(winner, world.channel, "tournament addon", {})
+    r = await emu.run_command(winner, world.channel, "poker tournament addon", {})
     assert not r.ephemeral, r.content
     assert (await bot.db.get_tournament(tid)).prize_pool == 40
     # After the rebuy period a bust is final.
@@ -321,3 +327,64 @@ async def test_rebuys_and_the_add_on(poker_bot, emu: Emulator, world: World) -> 
     assert [r.prize for r in results] == [40, 0]
     audit = await bot.db.chip_audit(guild)
     assert audit.ok and audit.in_tournaments == 0, str(audit)
+
+
+async def test_every_create_option_is_checked_and_late_entries_are_seated(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """/poker tournament create offers dealer's choice and late registration; a forged value
+    of any option is refused with its reason; a late entry pays in and gets a seat."""
+    bot = await poker_bot()
+    guild = world.guild.id
+    for wire, why in (
+        ({"late_reg_levels": 41}, "late_reg_levels is a whole number from 0 to 40"),
+        ({"dealers_choice": "yes"}, "Dealer's choice is either true or false"),
+        ({"level_minutes": 0.01}, "level_minutes is a number from 0.05 to 240"),
+        ({"seats": 1}, "seats is a whole number from 2 to 10"),
+        ({"payouts": 65}, "payouts"),
+    ):
+        r = await emu.run_forged_command(world.host, world.channel, "poker tournament create", wire)
+        assert r.ephemeral and why in r.content, (wire, r.content)
+    assert await bot.db.open_tournaments(guild) == []
+
+    lobby = await _create(
+        emu, world, world.host, buy_in=50, seats=3, late_reg_levels=2, dealers_choice=True
+    )
+    also = {f["name"]: f["value"] for f in lobby.embeds[0]["fields"]}["Also"]
+    assert "dealer's choice" in also and "first 2 level" in also, also
+    cog = bot.get_cog("Tournaments")
+    run = cog.running[next(iter(cog.running))]
+    assert run.config.dealers_choice and run.state.settings.late_levels == 2
+    r = await emu.run_command(world.host, world.channel, "poker tournament cancel", {})
+    assert not r.ephemeral, r.content
+
+    created = await emu.run_command(
+        world.host,
+        world.channel,
+        "poker tournament create",
+        {"buy_in": 50, "seats": 3, "late_reg_levels": 2, "auto_deal": 0, "timer": 30},
+    )
+    lobby = created.message
+    first, other, late = world.players[:3]
+    for player in (first, other):
+        assert (await emu.click(player, lobby, label="Register")).type == 7
+    assert (await emu.click(world.host, lobby, label="Start")).ephemeral
+    await emu.idle()
+    live = live_table(bot, world)
+    assert live is not None and live.engine.in_hand
+    # The lobby keeps its Register button while late entries last.
+    lobby = next(m for m in emu.channel_messages(world.channel) if m.id == lobby.id)
+    assert "Register" in lobby.button_labels
+    r = await emu.click(late, lobby, label="Register")
+    assert r.type == 7, r.content
+    assert await bot.db.balance(guild, late.id) == 950
+    run = cog.running[live.meta.tournament]
+    assert run.state.registered(str(late.id)) and run.state.prize_pool == 150
+    # Seated at once with a starting stack, dealt in from the next hand.
+    assert live.seated(late.id)
+    await play_hand(emu, world, bot)
+    await emu.idle()
+    seat = next(s for s in live.engine.seats if s is not None and s.player_id == str(late.id))
+    assert seat.stack == run.state.settings.starting_stack
+    audit = await bot.db.chip_audit(guild)
+    assert audit.ok and audit.in_tournaments == 150, str(audit)

@@ -51,7 +51,7 @@ async def test_a_tournament_resumes_after_kill_9(
     created = await emu.run_command(
         world.host,
         world.channel,
-        "tournament create",
+        "poker tournament create",
         {
             "buy_in": 50,
             "starting_stack": 70,  # a hand costs at most 31: nobody is out before the kills
@@ -94,7 +94,7 @@ async def test_a_tournament_resumes_after_kill_9(
                         150,
                     )
                     status = await emu.run_command(
-                        players[0], world.channel, "tournament status", {}
+                        players[0], world.channel, "poker tournament status", {}
                     )
                     now_field = next(f for f in status.embeds[0]["fields"] if f["name"] == "Now")
                     level = int(re.search(r"Level (\d+)", now_field["value"])[1])  # type: ignore[index]
@@ -157,7 +157,7 @@ async def test_two_tables_in_threads_survive_kill_9(
     created = await emu.run_command(
         world.host,
         world.channel,
-        "tournament create",
+        "poker tournament create",
         {
             "buy_in": 20,
             "starting_stack": 30,
