@@ -7,7 +7,15 @@ import pytest
 
 import engine
 from cogs.errors import TableProblem
-from tests.bot.driver import act_once, create_table, deal, live_table, passive
+from tests.bot.driver import (
+    act_once,
+    create_table,
+    custom_ids,
+    deal,
+    live_table,
+    passive,
+    table_message,
+)
 from tests.emulator import Emulator, World
 
 
@@ -41,6 +49,12 @@ async def test_a_person_plays_a_hand_against_two_house_players(
         pending = live.engine.pending
         mine = [d for d in pending if d.player_id == str(alice.id)]
         if mine:
+            # the house player may have just acted: wait for the table message of this moment
+            version = f":{live.version()}:"
+            await emu.wait_for(
+                lambda v=version: any(v in cid for cid in custom_ids(table_message(emu, world))),
+                timeout=10,
+            )
             await act_once(emu, world, bot, mine[0], policy=passive)
         else:
             # a house player's turn: it acts by itself after its pause
