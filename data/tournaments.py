@@ -476,7 +476,8 @@ async def end_season(
         "LEFT JOIN (SELECT user_id, sum(points) AS points FROM tournament_results "
         "           WHERE guild_id = ? AND finished_at >= ? GROUP BY user_id) AS p "
         "       ON p.user_id = a.user_id "
-        "WHERE a.guild_id = ? ORDER BY points DESC, a.balance DESC, a.user_id",
+        # house players (negative ids) neither rank in a season nor have their bankroll reset
+        "WHERE a.guild_id = ? AND a.user_id >= 0 ORDER BY points DESC, a.balance DESC, a.user_id",
         (guild_id, season.started_at, guild_id),
     )
     standings = [

@@ -130,6 +130,7 @@ async def test_season_standings_and_reset(db: Database) -> None:
         await db.tournament_pay_in(t.tournament_id, user, 100, state(), now=2)
     await db.finish_tournament(t.tournament_id, [(2, 1, 200), (1, 2, 0)], state(), now=3)
     await db.admin_grant(GUILD, ADMIN, 3, 500)
+    await db.fund_house(GUILD, -201, 300, now=3)  # a house player's bankroll stays out of it
     season, table = await db.end_season(GUILD, ADMIN, reset=True, now=4)
     assert season.ended_at == 4.0
     assert [(s.rank, s.user_id, s.points, s.balance) for s in table] == [
@@ -138,6 +139,7 @@ async def test_season_standings_and_reset(db: Database) -> None:
         (3, 3, 0, 1500),
     ]
     assert [await db.balance(GUILD, u) for u in (1, 2, 3)] == [1000, 1000, 1000]
+    assert await db.balance(GUILD, -201) == 300
     again, same = await db.season_standings(GUILD, "one")
     assert same == table and again.name == "one"
     with pytest.raises(DataError, match="no season"):
