@@ -60,6 +60,9 @@ PLACE_WORDS = {1: "1st", 2: "2nd", 3: "3rd"}
 REMIND_BEFORE = 600.0
 """Seconds before a scheduled game at which the channel is reminded."""
 
+MAX_PINGS = 60
+"""At most this many interested users are pinged by name (a message holds 2,000 characters)."""
+
 
 def ordinal(place: int) -> str:
     """``1st``, ``2nd``, ``3rd``, ``4th``..."""
@@ -493,6 +496,10 @@ class Tournaments(commands.Cog):
         variant="The game",
         buy_in="Tournament buy-in, in bankroll chips",
         seats="Seats at the table",
+        starting_stack="Tournament chips each player starts with",
+        levels="How many levels the tournament's schedule has",
+        level_minutes="Minutes each tournament level lasts",
+        payouts="winner, 65/35, 50/30/20, or percentages like 40/30/20/10",
     )
     @app_commands.choices(
         kind=[
@@ -509,15 +516,26 @@ class Tournaments(commands.Cog):
         variant: str = "five-card-draw",
         buy_in: app_commands.Range[int, 1, 100_000_000] = 100,
         seats: app_commands.Range[int, 2, 10] = 6,
+        starting_stack: app_commands.Range[int, 10, 10_000_000] = 1000,
+        levels: app_commands.Range[int, 1, 40] = 12,
+        level_minutes: app_commands.Range[float, 0.05, 240.0] = 10.0,
+        payouts: str = "65/35",
     ) -> None:
         if interaction.guild is None or interaction.channel_id is None:
             raise TournamentProblem("Poker nights are set in server channels.")
         _check_organiser_perms(interaction)
-        if kind not in ("tournament", "table"):
-            raise TournamentProblem("kind is a tournament or a cash table.")
+        kind = validation.check_choice(kind, "kind", ("tournament", "table"))
         variant = validation.check_variant_slug(variant)
         _check_int("buy_in", buy_in, 1, 100_000_000)
         _check_int("seats", seats, 2, 10)
+        _check_int("starting_stack", starting_stack, 10, 10_000_000)
+        _check_int("levels", levels, 1, 40)
+        level_minutes = validation.check_number(level_minutes, "level_minutes", 0.05, 240)
+        payouts = validation.check_text(payouts, "payouts", 100)
+        try:
+            Payouts.parse(payouts)
+        except ValueError as exc:
+            raise TournamentProblem(_sentence(str(exc))) from exc
         if not isinstance(when, str):
             raise TournamentProblem("when is text, like “in 2h”.")
         now = self.clock()
@@ -527,7 +545,15 @@ class Tournaments(commands.Cog):
             engine.TableConfig(variant=variant, max_seats=seats)
         except ValueError as exc:
             raise TournamentProblem(_sentence(str(exc))) from exc
-        options = {"variant": variant, "buy_in": buy_in, "seats": seats}
+        options = {
+            "variant": variant,
+            "buy_in": buy_in,
+            "seats": seats,
+            "starting_stack": starting_stack,
+            "levels": levels,
+            "level_minutes": level_minutes,
+            "payouts": payouts,
+        }
         game = await self.bot.db.schedule_game(
             interaction.guild.id,
             interaction.channel_id,
@@ -584,11 +610,7 @@ class Tournaments(commands.Cog):
             if game.starts_at > now:
                 if not game.reminded:
                     await self.bot.db.update_schedule(game.schedule_id, reminded=True)
-                    await channel.send(
-                        f"⏰ Poker night in this channel {kit.when(game.starts_at)}: "
-                        f"<@{game.creator_id}> set it up.",
-                        allowed_mentions=discord.AllowedMentions(users=True),
-                    )
+                    await self._remind(game, channel)
                 continue
             options = json.loads(game.options_json)
             try:
@@ -599,6 +621,31 @@ class Tournaments(commands.Cog):
                 await channel.send(f"The poker night could not open: {exc}")
                 status = "failed"
             await self.bot.db.update_schedule(game.schedule_id, reminded=True, status=status)
+
+    async def _interested(self, game: Any) -> list[int]:
+        """The users who marked the game's Discord event as interesting (none without one)."""
+        guild = self.bot.get_guild(game.guild_id)
+        if game.event_id is None or guild is None:
+            return []
+        try:
+            event = guild.get_scheduled_event(game.event_id)
+            if event is None:
+                event = await guild.fetch_scheduled_event(game.event_id)
+            return [user.id async for user in event.users(limit=MAX_PINGS)]
+        except discord.HTTPException as exc:
+            log.warning("schedule %s: interested users unknown: %s", game.schedule_id, exc)
+            return []
+
+    async def _remind(self, game: Any, channel: Any) -> None:
+        # Only the people who asked to hear about it are pinged: no role, no @everyone.
+        ids = list(dict.fromkeys([*(await self._interested(game)), game.creator_id]))
+        await channel.send(
+            f"⏰ Poker night in this channel {kit.when(game.starts_at)}: "
+            + " ".join(f"<@{i}>" for i in ids),
+            allowed_mentions=discord.AllowedMentions(
+                everyone=False, roles=False, users=[discord.Object(i) for i in ids]
+            ),
+        )
 
     async def _open_scheduled(self, kind: str, game: Any, options: dict[str, Any]) -> None:
         channel = self.bot.get_partial_messageable(game.channel_id)
@@ -625,12 +672,13 @@ class Tournaments(commands.Cog):
             {
                 "variant": variant,
                 "buy_in": int(options["buy_in"]),
-                "starting_stack": 1000,
-                "levels": 12,
-                "level_minutes": 10.0,
+                # Games scheduled before these options existed take the defaults.
+                "starting_stack": int(options.get("starting_stack", 1000)),
+                "levels": int(options.get("levels", 12)),
+                "level_minutes": float(options.get("level_minutes", 10.0)),
                 "seats": seats,
                 "players": seats,
-                "payouts": "65/35",
+                "payouts": str(options.get("payouts", "65/35")),
                 "timer": 60,
                 "auto_deal": 5,
             },

@@ -219,8 +219,15 @@ async def test_a_scheduled_poker_night(poker_bot, emu: Emulator, world: World) -
     for bad, why in (("in 0s", "passed"), ("tomorrow", "Say when"), ("in 90d", "60 days")):
         r = await emu.run_command(world.host, world.channel, "poker schedule", {"when": bad})
         assert r.ephemeral and why in r.content, (bad, r.content)
+    r = await emu.run_forged_command(
+        world.host, world.channel, "poker schedule", {"when": "in 5m", "kind": "bingo"}
+    )
+    assert r.ephemeral and "kind is one of tournament, table" in r.content, r.content
     r = await emu.run_command(
-        world.host, world.channel, "poker schedule", {"when": "in 5m", "buy_in": 25}
+        world.host,
+        world.channel,
+        "poker schedule",
+        {"when": "in 5m", "buy_in": 25, "starting_stack": 300, "payouts": "winner"},
     )
     assert not r.ephemeral and "Poker night" in r.content, r.content
     (event,) = emu.scheduled_events
@@ -233,11 +240,20 @@ async def test_a_scheduled_poker_night(poker_bot, emu: Emulator, world: World) -
     assert not r.ephemeral, r.content
     assert len(emu.scheduled_events) == 2
 
-    # Within ten minutes: a reminder, once.
+    # Within ten minutes: a reminder, once, pinging exactly the event's interested users
+    # (and whoever set it up), not a role or everyone.
+    fans = world.players[1:3]
+    for fan in fans:
+        emu.mark_interested(event, fan)
     await cog.run_schedules()
     await cog.run_schedules()
     reminders = [m for m in emu.channel_messages(world.channel) if "⏰" in m.text]
     assert len(reminders) == 1
+    pinged = {world.host.id, *(fan.id for fan in fans)}
+    assert all(f"<@{i}>" in reminders[0].text for i in pinged), reminders[0].text
+    allowed = emu.allowed_mentions[reminders[0].id]
+    assert sorted(int(i) for i in allowed["users"]) == sorted(pinged), allowed
+    assert allowed["parse"] == [] and not allowed.get("roles"), allowed
     # At the time: the tournament's lobby opens with the scheduled buy-in.
     start = cog.clock()
     cog.clock = lambda: start + 301
@@ -245,6 +261,8 @@ async def test_a_scheduled_poker_night(poker_bot, emu: Emulator, world: World) -
     await emu.idle()
     lobby = next(m for m in emu.channel_messages(world.channel) if "Register" in m.button_labels)
     assert "Sit-and-go" in lobby.embeds[0]["title"]
+    fields = {f["name"]: f["value"] for f in lobby.embeds[0]["fields"]}
+    assert fields["Starting stack"].startswith("300 ") and "Payouts (winner)" in fields, fields
     r = await emu.click(alice, lobby, label="Register")
     assert r.type == 7 and await bot.db.balance(world.guild.id, alice.id) == 975
     # Two hours on: the cash table opens in the second channel.

@@ -195,6 +195,10 @@ class Emulator(Drivers):
         self.messages: dict[int, Message] = {}
         # Guild scheduled events the bot created (POST /guilds/{id}/scheduled-events), as sent.
         self.scheduled_events: list[dict[str, Any]] = []
+        # Users who pressed "Interested" on an event, by event id (see mark_interested).
+        self.event_interest: dict[str, list[User]] = {}
+        # The allowed_mentions the bot sent with a channel message, by message id.
+        self.allowed_mentions: dict[int, dict[str, Any]] = {}
         self._channel_messages: dict[int, list[int]] = {}
         self._dm_by_user: dict[int, int] = {}
         self.global_commands: dict[str, Command] = {}
@@ -994,6 +998,10 @@ class Emulator(Drivers):
         # guilds
         r.add_get(p + "/guilds/{guild_id}", self._get_guild)
         r.add_post(p + "/guilds/{guild_id}/scheduled-events", self._create_scheduled_event)
+        r.add_get(p + "/guilds/{guild_id}/scheduled-events/{event_id}", self._get_scheduled_event)
+        r.add_get(
+            p + "/guilds/{guild_id}/scheduled-events/{event_id}/users", self._scheduled_event_users
+        )
         r.add_get(p + "/guilds/{guild_id}/channels", self._get_guild_channels)
         r.add_get(p + "/guilds/{guild_id}/roles", self._get_guild_roles)
         r.add_get(p + "/guilds/{guild_id}/members", self._list_members)
@@ -1362,6 +1370,37 @@ class Emulator(Drivers):
         self.scheduled_events.append(event)
         return json_response(event, 200)
 
+    def mark_interested(self, event: dict[str, Any], user: User) -> None:
+        """``user`` presses Interested on a scheduled event the bot created."""
+        self.event_interest.setdefault(event["id"], []).append(user)
+        event["user_count"] = len(self.event_interest[event["id"]])
+
+    def _scheduled_event(self, request: web.Request) -> dict[str, Any]:
+        guild = self._guild(request)
+        wanted = request.match_info["event_id"]
+        for event in self.scheduled_events:
+            if event["id"] == wanted and event["guild_id"] == str(guild.id):
+                return event
+        raise ApiError(404, 10070, "Unknown Guild Scheduled Event")
+
+    async def _get_scheduled_event(self, request: web.Request) -> web.Response:
+        return json_response(self._scheduled_event(request), 200)
+
+    async def _scheduled_event_users(self, request: web.Request) -> web.Response:
+        # Discord pages these by user id (before/after, at most 100 a page), newest first.
+        event = self._scheduled_event(request)
+        users = sorted(self.event_interest.get(event["id"], []), key=lambda u: u.id)
+        before, after = request.query.get("before"), request.query.get("after")
+        if before:
+            users = [u for u in users if u.id < int(before)]
+        if after:
+            users = [u for u in users if u.id > int(after)]
+        limit = min(100, int(request.query.get("limit", "100")))
+        page = users[:limit] if after else users[::-1][:limit]
+        return json_response(
+            [{"guild_scheduled_event_id": event["id"], "user": u.to_dict()} for u in page], 200
+        )
+
     async def _get_guild(self, request: web.Request) -> web.Response:
         guild = self._guild(request)
         data = self._guild_create(guild, 0)
@@ -1540,6 +1579,8 @@ class Emulator(Drivers):
         files: list[Attachment] = request[FILES]
         self._validate_new_message(payload, files)
         msg = self.new_message(channel, self.bot_user, payload, files)
+        if "allowed_mentions" in payload:
+            self.allowed_mentions[msg.id] = payload["allowed_mentions"]
         return json_response(msg.to_dict())
 
     async def _edit_message(self, request: web.Request) -> web.Response:
