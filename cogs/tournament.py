@@ -446,6 +446,8 @@ class Tournaments(commands.Cog):
                 variant=str(options["variant"]),
                 max_seats=seats,
                 dealers_choice=bool(options.get("dealers_choice", False)),
+                # The tournament rule: a player away still pays the antes and blinds.
+                options=engine.TableOptions(blind_off_absent=True),
             )
             schedule = default_schedule(
                 config,

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 from engine import events as ev
-from engine.actions import Action, ChooseGame, Timeout, action_from_dict, action_to_dict
+from engine.actions import Action, ChooseGame, Fold, Timeout, action_from_dict, action_to_dict
 from engine.cards import Card, parse_card
 from engine.decisions import ChooseOptions, Decision, DecisionKind
 from engine.errors import IllegalAction, TableError
@@ -85,6 +85,9 @@ class TableOptions:
     * ``muck_losers``: at the showdown, a player whose hand is already beaten by a hand face up
       (in every pot it could win) may muck it instead of showing it; the opener still shows.
       Off by default: every hand still in is shown and the cards speak.
+    * ``blind_off_absent``: the tournament rule for a player sitting out: still dealt in, so
+      their antes and blinds go in the pot, and their hand is folded at its first decision
+      (checked through when folding is not allowed). Off: a player sitting out is not dealt.
     """
 
     pass_out_reante: bool = True
@@ -96,6 +99,7 @@ class TableOptions:
     no_five_in_a_row: bool = False
     progressive_back_down: bool = True
     muck_losers: bool = False
+    blind_off_absent: bool = False
 
     def __post_init__(self) -> None:
         if self.newcomers is not None and self.newcomers not in NEWCOMER_RULES:
@@ -115,6 +119,7 @@ class TableOptions:
             "no_five_in_a_row": self.no_five_in_a_row,
             "progressive_back_down": self.progressive_back_down,
             "muck_losers": self.muck_losers,
+            "blind_off_absent": self.blind_off_absent,
         }
 
     @classmethod
@@ -131,6 +136,7 @@ class TableOptions:
             no_five_in_a_row=bool(data.get("no_five_in_a_row", False)),
             progressive_back_down=bool(data.get("progressive_back_down", True)),
             muck_losers=bool(data.get("muck_losers", False)),
+            blind_off_absent=bool(data.get("blind_off_absent", False)),
         )
 
 
@@ -515,6 +521,9 @@ class Table:
         # Persistence: the state when the current hand began, and the operations since.
         self._base: dict[str, Any] | None = None
         self._journal: list[tuple[Any, ...]] = []
+        # Players dealt in while sitting out (``blind_off_absent``): folded by the table. Set
+        # at each deal from the seats, so a replayed snapshot folds the same hands.
+        self._absent: frozenset[str] = frozenset()
 
     # -- seats ----------------------------------------------------------------------------------
 
@@ -745,10 +754,14 @@ class Table:
     # -- starting a hand ------------------------------------------------------------------------
 
     def _eligible(self) -> list[int]:
+        absent_play = self.config.options.blind_off_absent
         return [
             i
             for i, s in enumerate(self.seats)
-            if s is not None and not s.sitting_out and not s.leaving and s.stack > 0
+            if s is not None
+            and (absent_play or not s.sitting_out)
+            and not s.leaving
+            and s.stack > 0
         ]
 
     def _participants(self) -> list[int]:
@@ -778,6 +791,8 @@ class Table:
     def _start_reason(self, players: list[int]) -> str | None:
         if len(players) < 2:
             return "at least two players with chips must be sitting in"
+        if all(self.seats[i].sitting_out for i in players):  # type: ignore[union-attr]
+            return "everyone dealt in would be sitting out"
         rules = self._rules
         if len(players) > rules.max_players:
             return f"{rules.name} can be dealt to at most {rules.max_players} players"
@@ -981,7 +996,13 @@ class Table:
             hand.events.append(misdeal)
         if chosen is not None:
             hand.events.append(chosen)
+        self._absent = frozenset(
+            seat.player_id
+            for s in players
+            if (seat := self.seats[s]) is not None and seat.sitting_out
+        )
         hand.start()
+        self._fold_absent(hand)
         if hand.over:
             self._hand_over()
         return tuple(hand.events)
@@ -1191,9 +1212,25 @@ class Table:
         start = len(hand.events)
         hand.act(p, action)
         self._journal.append(("act", p.seat, action))
+        self._fold_absent(hand)
         if hand.over:
             self._hand_over()
         return tuple(hand.events[start:])
+
+    def _fold_absent(self, hand: Hand) -> None:
+        """Act for the players dealt in while sitting out: fold, or where folding is not
+        allowed (nothing to call, a draw, a showdown choice) the timeout's default. Not
+        journaled: the deal and the actions that lead here bring it about again on replay."""
+        absent = self._absent
+        while absent and not hand.over and hand.runner is not None:
+            due = next((d for d in hand.runner.decisions() if d.player_id in absent), None)
+            if due is None:
+                return
+            p = hand.by_pid[due.player_id]
+            try:
+                hand.act(p, Fold())
+            except IllegalAction:
+                hand.act(p, Timeout())
 
     @property
     def events(self) -> tuple[ev.Event, ...]:

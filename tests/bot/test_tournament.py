@@ -406,3 +406,36 @@ async def test_every_create_option_is_checked_and_late_entries_are_seated(
     assert seat.stack == run.state.settings.starting_stack
     audit = await bot.db.chip_audit(guild)
     assert audit.ok and audit.in_tournaments == 150, str(audit)
+
+
+async def test_a_player_sitting_out_of_a_tournament_is_blinded_off(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """At a tournament's table /poker sitout does not spare the antes: the player is dealt
+    in, pays, and is folded by the table."""
+    bot = await poker_bot()
+    players = world.players[:3]
+    lobby = await _create(
+        emu, world, world.host, buy_in=10, starting_stack=200, seats=3, auto_deal=0, timer=30
+    )
+    for player in players:
+        assert (await emu.click(player, lobby, label="Register")).type == 7
+    await emu.idle()
+    live = live_table(bot, world)
+    assert live is not None and live.engine.config.options.blind_off_absent
+    await play_hand(emu, world, bot)
+    away = players[0]
+    r = await emu.run_command(away, world.channel, "poker sitout", {})
+    assert r.ephemeral, r.content
+    before = live.engine.stack(str(away.id))
+    dealer = next(p for p in players if p is not away)
+    await emu.run_command(dealer, world.channel, "poker start", {})
+    await emu.idle()
+    assert live.engine.in_hand
+    seat = live.engine.seat_of(str(away.id))
+    assert any(s == seat for s, _, _ in live.engine.events[0].seats)
+    assert all(d.player_id != str(away.id) for d in live.engine.pending)
+    await play_hand(emu, world, bot)
+    await emu.idle()
+    # The ante went in; a player away never wins a showdown (folded at the first decision).
+    assert live.engine.stack(str(away.id)) < before
