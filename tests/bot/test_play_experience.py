@@ -252,8 +252,10 @@ async def test_the_draw_select_allows_only_what_the_cards_held_allow(
             has_ace = any(c.rank == 14 for c in legal.cards)
             assert select["max_values"] == (4 if has_ace else 3), (legal.cards, select)
             if has_ace:
-                ace = next(i for i, c in enumerate(legal.cards) if c.rank == 14)
-                values = [str(ace), *[str(i) for i in range(5) if i != ace][:3]]
+                # Throw away every ace (a hand may hold two): four cards, none of them kept an ace.
+                aces = [i for i, c in enumerate(legal.cards) if c.rank == 14]
+                others = [i for i in range(5) if i not in aces]
+                values = [str(i) for i in (aces + others)[:4]]
                 panel = (await emu.select(user, panel, select["custom_id"], values)).message
                 confirm = panel.component(label="Discard 4")
                 assert confirm["disabled"], confirm
