@@ -23,12 +23,9 @@ import logging
 import os
 import re
 import secrets
-import sqlite3
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from typing import Any
-
-import orjson
 
 import engine
 from cogs.errors import TableProblem
@@ -41,11 +38,12 @@ from cogs.live_table import (
     TableSettings,
     TournamentHooks,
 )
-from cogs.worker import in_worker
-from data import Database, DataError, HandEventIn, PlayerHandResult
-from engine import Action, HandResult, IllegalAction, Table, TableConfig, TableError
+from cogs.table_clock import HOUSE_CODES, HOUSE_PAUSE, TableClock, house_level, people_playing
+from cogs.table_records import TableRecords, events_in
+from data import Database, DataError
+from engine import Action, IllegalAction, Table, TableConfig, TableError
 from engine.commitment import DealCommitment
-from engine.house import Level, current_rules, decide
+from engine.house import Level
 
 log = logging.getLogger("poker.tables")
 
@@ -83,68 +81,6 @@ def refusal(exc: Exception, user_id: int | None = None) -> TableProblem:
     return problem
 
 
-def _events_in(events: tuple[engine.Event, ...], start: int) -> list[HandEventIn]:
-    return [
-        (seq, orjson.dumps(event.to_dict()).decode())
-        for seq, event in enumerate(events[start:], start)
-    ]
-
-
-# A hand's end refused on purpose (the data layer's checks, a constraint of the schema): the
-# same end would be refused again, so the hand is voided rather than retried.
-VOIDABLE: tuple[type[Exception], ...] = (DataError, sqlite3.IntegrityError)
-
-# Snapshot operations that belong to the hand itself; the others (seats taken and left,
-# chips added, sitting out) stand when a hand is voided.
-_HAND_OPS = frozenset({"start", "choose", "act"})
-
-
-def voided_table(snapshot: dict[str, Any], dealt_in: set[str]) -> tuple[Table, dict[str, int]]:
-    """The table of ``snapshot`` (taken during or at the end of a hand) as if its hand had
-    not been dealt, and the stacks owed to players of that hand who left during it.
-
-    The snapshot holds the state at the deal plus every operation since; the hand's own
-    operations are dropped and the rest replayed. The hand number stays used, so the next
-    deal (and its buttons) never shares a number with the voided hand.
-    """
-    state = dict(snapshot["state"])
-    journal = snapshot["journal"]
-    if journal and journal[0].get("op") in ("start", "choose"):
-        state["hand_number"] = int(state["hand_number"]) + 1
-    kept = [op for op in journal if op.get("op") not in _HAND_OPS]
-    owed: dict[str, int] = {}
-    for index, op in enumerate(kept):
-        pid = op.get("player_id")
-        if op.get("op") == "leave" and pid in dealt_in:
-            # Their leave waited for the hand's end; replayed now, it returns the stack.
-            before = Table.from_dict({**snapshot, "state": state, "journal": kept[:index]})
-            owed[pid] = owed.get(pid, 0) + before.stack(pid)
-    return Table.from_dict({**snapshot, "state": state, "journal": kept}), owed
-
-
-_HOUSE_CODES = {Level.EASY: 1, Level.NORMAL: 2, Level.HARD: 3}
-HOUSE_PAUSE = 1.5
-"""Seconds a house player waits before acting: long enough to read as a person's turn."""
-
-
-def house_level(player_id: str) -> Level | None:
-    """The level of a house player, or None for a person. House players have negative ids,
-    ``-(100 * code + n)`` with code 1, 2, 3 for easy, normal and hard: no Discord user has
-    one, and the level survives a restart with the id."""
-    if not player_id.startswith("-") or not player_id[1:].isdigit():
-        return None
-    code = int(player_id[1:]) // 100
-    return next((level for level, c in _HOUSE_CODES.items() if c == code), None)
-
-
-def _people_playing(live: LiveTable) -> bool:
-    """Whether a person (not a house player) is seated, in, and has chips."""
-    return any(
-        s.stack > 0 and not s.sitting_out and house_level(s.player_id) is None
-        for s in live.engine.public_view().seats
-    )
-
-
 def _cash_table_only(live: LiveTable) -> None:
     """Seats at a tournament's table come from the tournament, never from a bankroll."""
     if live.meta.tournament is not None:
@@ -154,7 +90,7 @@ def _cash_table_only(live: LiveTable) -> None:
         )
 
 
-class TableService:
+class TableService(TableRecords, TableClock):
     """Every open table of the process, and the operations on them."""
 
     def __init__(
@@ -473,9 +409,9 @@ class TableService:
         _cash_table_only(live)
         seated = {s.player_id for s in live.engine.public_view().seats}
         number = next(
-            n for n in range(1, 100) if str(-(100 * _HOUSE_CODES[level] + n)) not in seated
+            n for n in range(1, 100) if str(-(100 * HOUSE_CODES[level] + n)) not in seated
         )
-        user_id = -(100 * _HOUSE_CODES[level] + number)
+        user_id = -(100 * HOUSE_CODES[level] + number)
         amount = live.settings.min_buy_in
         await self.db.fund_house(live.guild_id, user_id, amount)
         name = f"🤖 House {level.value} {number}"
@@ -638,7 +574,7 @@ class TableService:
         reason = live.engine.can_start()
         if reason is not None:
             raise TableProblem(f"Can't deal yet: {reason}.")
-        if live.meta.tournament is None and not _people_playing(live):
+        if live.meta.tournament is None and not people_playing(live):
             raise TableProblem("Can't deal: house players don't play among themselves.")
         banner: list[str] = []
         if live.meta.tournament is not None and self.hooks is not None:
@@ -684,7 +620,7 @@ class TableService:
             state_json=live.state_json(),
             chips_on_table=live.engine.chips(),
             seat_stacks=live.seat_stacks(),
-            new_events=_events_in(live.engine.events, 0),
+            new_events=events_in(live.engine.events, 0),
         )
         live.meta.hand.hand_id = row.hand_id
 
@@ -742,359 +678,3 @@ class TableService:
             live.meta.notes = kept + notes
             outcome = await self._after_change(live, start, notes=tuple(notes))
         await self._present(live, outcome)
-
-    # -- internals ----------------------------------------------------------------------------
-
-    def _new_events(self, live: LiveTable) -> list[HandEventIn]:
-        info = live.meta.hand
-        if info is None or live.engine.hand is None:
-            return []
-        return _events_in(live.engine.events, info.saved_events)
-
-    def _mark_saved(self, live: LiveTable) -> None:
-        if live.meta.hand is not None:
-            live.meta.hand.saved_events = len(live.engine.events)
-
-    async def _save(self, live: LiveTable) -> None:
-        new_events = self._new_events(live)
-        if not live.engine.in_hand and live.meta.hand is None:
-            new_events = []
-        self._mark_saved(live)
-        await self.db.save_table_state(
-            live.id,
-            live.state_json(),
-            live.engine.chips(),
-            live.seat_stacks(),
-            new_events,
-        )
-
-    async def _after_change(
-        self,
-        live: LiveTable,
-        start: int,
-        *,
-        events: tuple[engine.Event, ...] | None = None,
-        new_hand: bool = False,
-        notes: tuple[str, ...] = (),
-    ) -> Outcome:
-        """Persist, work out who needs a fresh DM, finish the hand if it ended, reset timers.
-
-        If saving fails, the table is put back as it was last saved and the change is refused:
-        what players see never runs ahead of what is on disk."""
-        try:
-            return await self._persist_change(live, start, events, new_hand, notes)
-        except Exception as exc:
-            log.exception("table %s: saving a change failed; reloading the last snapshot", live.id)
-            await self._reload(live)
-            raise TableProblem(
-                "The table could not be saved, so that did not happen. Please try again."
-            ) from exc
-
-    async def _reload(self, live: LiveTable) -> None:
-        row = await self.db.get_table(live.id)
-        state = json.loads(row.state_json or "{}")
-        live.engine = Table.from_dict(state["engine"])
-        live.meta = Meta.from_dict(state.get("meta", {}))
-        live.last_private = live.engine.held_cards()
-        self._schedule(live)
-
-    async def _persist_change(
-        self,
-        live: LiveTable,
-        start: int,
-        events: tuple[engine.Event, ...] | None,
-        new_hand: bool,
-        notes: tuple[str, ...],
-    ) -> Outcome:
-        new = events if events is not None else tuple(live.engine.events[start:])
-        cards = live.engine.held_cards()
-        changed = tuple(pid for pid, held in cards.items() if live.last_private.get(pid) != held)
-        live.last_private = cards
-        result: HandResult | None = None
-        dealt = live.engine.hand is not None and live.engine.hand_number != live.meta.recorded
-        if dealt:
-            await self._record_new_hand(live)
-        info = live.meta.hand
-        if info is not None and not live.engine.in_hand:
-            result = live.engine.result
-            try:
-                await self._finish_hand(live, info, result)
-            except VOIDABLE as exc:
-                if not await self._still_current(live, info):
-                    raise  # the hand is recorded: what failed came after
-                await self._void_hand(live, info, exc)
-                self._schedule(live)
-                return Outcome((), None, changed, new_hand, (*notes, *live.meta.notes))
-            if live.meta.tournament is not None and self.hooks is not None:
-                notes = (*notes, *await self.hooks.after_hand(live, dict(info.start_stacks)))
-        elif not dealt:
-            await self._save(live)
-        ended: dict[int, int] | None = None
-        if info is not None and not live.engine.in_hand and live.meta.end_requested is not None:
-            ended = await self._end_locked(live)  # /poker end was asked during the hand
-        self._schedule(live)
-        starts = dict(info.start_stacks) if result is not None and info is not None else None
-        return Outcome(new, result, changed, new_hand, notes, start_stacks=starts, ended=ended)
-
-    async def _finish_hand(
-        self, live: LiveTable, info: HandInfo, result: HandResult | None
-    ) -> None:
-        final = dict(result.final_stacks) if result is not None else {}
-        per_player = []
-        winners = set()
-        pot_won: dict[str, int] = {}
-        if result is not None:
-            for pot in result.pots:
-                for share in pot.shares:
-                    winners.add(share.player_id)
-                    pot_won[share.player_id] = pot_won.get(share.player_id, 0) + share.amount
-        shown = {s.player_id: s for s in result.shown} if result is not None else {}
-        for pid, start in info.start_stacks.items():
-            if pid not in final:
-                continue
-            hand = shown.get(pid)
-            # Best hands are compared on the standard high ranking only, so scores from
-            # different games stay comparable; lowball hands don't compete for it.
-            value = hand.high_value if hand is not None else None
-            if value is not None and value.ranking is not engine.Ranking.HIGH:
-                value = None
-            per_player.append(
-                PlayerHandResult(
-                    user_id=int(pid),
-                    net=final[pid] - start,
-                    won=pid in winners,
-                    pot_won=pot_won.get(pid, 0),
-                    best_hand_score=value.score if value is not None else None,
-                    best_hand_name=value.name if value is not None else None,
-                )
-            )
-        pot_total = sum(p.amount for p in result.pots) if result is not None else 0
-        new_events = self._new_events(live)
-        live.meta.hand = None
-        await self.db.record_hand_result(
-            live.guild_id,
-            live.id,
-            info.hand_id,
-            per_player,
-            result_json=json.dumps(result.to_dict() if result is not None else {}),
-            pot=pot_total,
-            state_json=live.state_json(),
-            chips_on_table=live.engine.chips(),
-            seat_stacks=live.seat_stacks(),
-            new_events=new_events,
-            carried=live.engine.carried - info.carried_before,
-        )
-        await self._pay_leavers(live)
-
-    async def _still_current(self, live: LiveTable, info: HandInfo) -> bool:
-        row = await self.db.get_table(live.id)
-        return row.current_hand_id == info.hand_id
-
-    async def _void_hand(self, live: LiveTable, info: HandInfo, exc: Exception) -> None:
-        """The safety valve: the database refused this hand's end, and would refuse it again
-        after every reload, so the table would be stuck for good. Void the hand instead:
-        every stack goes back to the deal, the incident is logged with the hand id, the table
-        shows a note, and play goes on with the next deal."""
-        number = live.engine.hand_number
-        voided, owed = voided_table(live.engine.to_dict(), set(info.start_stacks))
-        log.error(
-            "table %s: the database refused the end of hand %s (#%s), voided: %r",
-            live.id,
-            info.hand_id,
-            number,
-            exc,
-        )
-        reason = json.dumps(
-            {"voided": True, "number": number, "reason": f"{type(exc).__name__}: {exc}"[:500]}
-        )
-        live.engine = voided
-        live.meta.hand = None
-        for pid, amount in owed.items():
-            live.meta.owed[pid] = live.meta.owed.get(pid, 0) + amount
-        live.meta.notes = [
-            f"⚠ Hand #{number} could not be recorded and is void: every chip is back where "
-            "it was before the deal."
-        ]
-        live.last_private = voided.held_cards()
-        await self.db.void_hand(
-            live.guild_id,
-            live.id,
-            info.hand_id,
-            reason_json=reason,
-            state_json=live.state_json(),
-            chips_on_table=live.engine.chips() + sum(live.meta.owed.values()),
-            seat_stacks=live.seat_stacks(),
-        )
-        await self._pay_leavers(live)
-
-    async def _pay_leavers(self, live: LiveTable) -> None:
-        """Pay the stacks of players who left during the hand back to their bankrolls.
-
-        Each payout is its own transaction, and the ones not yet made are saved in the table's
-        meta with it, so a crash between two of them leaves nothing unpaid: the next start
-        pays the rest."""
-        if live.engine.in_hand:
-            return
-        if live.engine.payouts:
-            live.meta.owed.update(live.engine.take_payouts())
-        while live.meta.owed:
-            pid = min(live.meta.owed)
-            amount = live.meta.owed.pop(pid)
-            await self.db.cash_out(
-                live.guild_id,
-                int(pid),
-                live.id,
-                amount,
-                live.state_json(),
-                live.engine.chips() + sum(live.meta.owed.values()),
-                live.seat_stacks(),
-            )
-
-    # -- timers -------------------------------------------------------------------------------
-
-    def _cancel_timers(self, live: LiveTable) -> None:
-        if live.timer is not None:
-            live.timer.cancel()
-            live.timer = None
-        live.deadline = None
-        self._cancel_auto_deal(live)
-
-    def _cancel_auto_deal(self, live: LiveTable) -> None:
-        if live.auto_deal is not None and live.auto_deal is not asyncio.current_task():
-            live.auto_deal.cancel()
-        live.auto_deal = None
-
-    def _schedule(self, live: LiveTable) -> None:
-        """(Re)start the action timer for whoever must act, or the next deal between hands.
-
-        The action timer is lazy: an action only moves ``live.deadline`` on, and the table's one
-        timer, when it fires at an old deadline, sleeps again until the new one. (A new timer
-        task for every action made a handful of objects that lived until the next action: at
-        hundreds of tables, enough to set off a full garbage collection every few seconds.)
-        """
-        live.deadline = None
-        if live.closed:
-            return
-        if live.engine.in_hand and live.engine.pending:
-            seconds = live.settings.action_seconds
-            live.deadline = self.clock() + seconds
-            timer = live.timer
-            if timer is not None and timer.when() > asyncio.get_running_loop().time() + seconds:
-                timer.cancel()  # armed for later than the new deadline (a shorter timer now)
-                timer = None
-            if timer is None:
-                self._arm(live, seconds)
-            if any(house_level(d.player_id) for d in live.engine.pending):
-                self._house_turn_later(live)
-        elif (
-            not live.engine.in_hand
-            and live.engine.hand_number > 0
-            and live.settings.auto_deal_seconds > 0
-            and live.engine.can_start() is None
-            and live.auto_deal is None
-            and (live.meta.tournament is not None or _people_playing(live))
-        ):
-            live.auto_deal = self._spawn(self._deal_later(live, live.settings.auto_deal_seconds))
-
-    def _house_turn_later(self, live: LiveTable) -> None:
-        # A restart reschedules it too: restore() calls _schedule for every table.
-        waiting = self._house_turns.get(live.id)
-        if waiting is None or waiting.done():
-            self._house_turns[live.id] = self._spawn(self._house_turn(live))
-
-    async def _house_turn(self, live: LiveTable) -> None:
-        await asyncio.sleep(self.house_pause)
-        try:
-            async with live.lock:
-                self._house_turns.pop(live.id, None)
-                if live.closed or not live.engine.in_hand:
-                    return
-                start = len(live.engine.events)
-                acted = False
-                for _ in range(len(live.engine.pending)):
-                    decision = next(
-                        (d for d in live.engine.pending if house_level(d.player_id)), None
-                    )
-                    if decision is None:
-                        break
-                    level = house_level(decision.player_id)
-                    assert level is not None
-                    table = live.engine
-                    # only what that seat may see: its own view and the public one
-                    action = await in_worker(
-                        _house_action,
-                        table.private_view(decision.seat),
-                        table.public_view(),
-                        decision,
-                        level,
-                        self._house_rng,
-                        current_rules(table),
-                    )
-                    try:
-                        table.act(decision.seat, action)
-                    except IllegalAction:
-                        log.exception("house player on table %s: %r refused", live.id, action)
-                        table.act(decision.seat, engine.Timeout())
-                    acted = True
-                if not acted:
-                    return
-                outcome = await self._after_change(live, start)
-            await self._present(live, outcome)
-        except Exception:
-            log.exception("house player's turn on table %s failed", live.id)
-
-    def _arm(self, live: LiveTable, seconds: float) -> None:
-        live.timer = asyncio.get_running_loop().call_later(seconds, self._on_deadline, live)
-
-    def _on_deadline(self, live: LiveTable) -> None:
-        live.timer = None
-        if live.closed or live.deadline is None:
-            return
-        remaining = live.deadline - self.clock()
-        if remaining > 0:
-            self._arm(live, remaining)
-        else:
-            self._spawn(self._timed_out(live))
-
-    def _spawn(self, coro: Awaitable[None]) -> asyncio.Task[None]:
-        task: asyncio.Task[None] = asyncio.ensure_future(coro)
-        self._background.add(task)
-        task.add_done_callback(self._background.discard)
-        return task
-
-    async def _timed_out(self, live: LiveTable) -> None:
-        try:
-            await self.expire(live)
-        except Exception:
-            log.exception("timeout on table %s failed", live.id)
-
-    async def _deal_later(self, live: LiveTable, seconds: float) -> None:
-        await asyncio.sleep(seconds)
-        try:
-            async with live.lock:
-                live.auto_deal = None
-                if live.closed or live.engine.in_hand or live.engine.can_start() is not None:
-                    return
-                outcome = await self._start_locked(live)
-            await self._present(live, outcome)
-        except TableProblem as exc:
-            log.info("auto-deal on table %s skipped: %s", live.id, exc)
-        except Exception:
-            log.exception("auto-deal on table %s failed", live.id)
-
-    async def _present(self, live: LiveTable, outcome: Outcome) -> None:
-        try:
-            await self.presenter.present(live, outcome)
-        except Exception:
-            log.exception("presenting table %s failed", live.id)
-
-
-def _house_action(
-    private: engine.PrivateView,
-    public: engine.PublicView,
-    decision: engine.Decision,
-    level: Level,
-    rng: Any,
-    rules: engine.GameRules,
-) -> Action:
-    return decide(private, public, decision, level, rng, rules=rules)

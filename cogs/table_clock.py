@@ -1,0 +1,219 @@
+"""When tables move on their own: the action timer, the next deal, and house players' turns.
+
+A mixin of :class:`cogs.table_service.TableService`. Every timer is an asyncio task or handle
+owned by the table (``live.timer``, ``live.auto_deal``) or by the service (house turns), and
+every one of them takes the table's lock before touching it, like a player's press.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+import engine
+from cogs.errors import TableProblem
+from cogs.live_table import LiveTable, Outcome, Presenter
+from cogs.worker import in_worker
+from engine import Action, IllegalAction
+from engine.house import Level, current_rules, decide
+
+log = logging.getLogger("poker.tables")
+
+
+HOUSE_CODES = {Level.EASY: 1, Level.NORMAL: 2, Level.HARD: 3}
+HOUSE_PAUSE = 1.5
+"""Seconds a house player waits before acting: long enough to read as a person's turn."""
+
+
+def house_level(player_id: str) -> Level | None:
+    """The level of a house player, or None for a person. House players have negative ids,
+    ``-(100 * code + n)`` with code 1, 2, 3 for easy, normal and hard: no Discord user has
+    one, and the level survives a restart with the id."""
+    if not player_id.startswith("-") or not player_id[1:].isdigit():
+        return None
+    code = int(player_id[1:]) // 100
+    return next((level for level, c in HOUSE_CODES.items() if c == code), None)
+
+
+def people_playing(live: LiveTable) -> bool:
+    """Whether a person (not a house player) is seated, in, and has chips."""
+    return any(
+        s.stack > 0 and not s.sitting_out and house_level(s.player_id) is None
+        for s in live.engine.public_view().seats
+    )
+
+
+class TableClock:
+    """Timers of the tables: each runs the same locked operations a player's press does."""
+
+    clock: Callable[[], float]
+    presenter: Presenter
+    house_pause: float
+    _house_rng: Any
+    _background: set[asyncio.Task[Any]]
+    _house_turns: dict[int, asyncio.Task[None]]
+
+    if TYPE_CHECKING:  # provided by TableService and TableRecords
+
+        async def expire(self, live: LiveTable) -> None: ...
+
+        async def _start_locked(self, live: LiveTable) -> Outcome: ...
+
+        async def _after_change(
+            self,
+            live: LiveTable,
+            start: int,
+            *,
+            events: tuple[engine.Event, ...] | None = None,
+            new_hand: bool = False,
+            notes: tuple[str, ...] = (),
+        ) -> Outcome: ...
+
+    def _cancel_timers(self, live: LiveTable) -> None:
+        if live.timer is not None:
+            live.timer.cancel()
+            live.timer = None
+        live.deadline = None
+        self._cancel_auto_deal(live)
+
+    def _cancel_auto_deal(self, live: LiveTable) -> None:
+        if live.auto_deal is not None and live.auto_deal is not asyncio.current_task():
+            live.auto_deal.cancel()
+        live.auto_deal = None
+
+    def _schedule(self, live: LiveTable) -> None:
+        """(Re)start the action timer for whoever must act, or the next deal between hands.
+
+        The action timer is lazy: an action only moves ``live.deadline`` on, and the table's one
+        timer, when it fires at an old deadline, sleeps again until the new one. (A new timer
+        task for every action made a handful of objects that lived until the next action: at
+        hundreds of tables, enough to set off a full garbage collection every few seconds.)
+        """
+        live.deadline = None
+        if live.closed:
+            return
+        if live.engine.in_hand and live.engine.pending:
+            seconds = live.settings.action_seconds
+            live.deadline = self.clock() + seconds
+            timer = live.timer
+            if timer is not None and timer.when() > asyncio.get_running_loop().time() + seconds:
+                timer.cancel()  # armed for later than the new deadline (a shorter timer now)
+                timer = None
+            if timer is None:
+                self._arm(live, seconds)
+            if any(house_level(d.player_id) for d in live.engine.pending):
+                self._house_turn_later(live)
+        elif (
+            not live.engine.in_hand
+            and live.engine.hand_number > 0
+            and live.settings.auto_deal_seconds > 0
+            and live.engine.can_start() is None
+            and live.auto_deal is None
+            and (live.meta.tournament is not None or people_playing(live))
+        ):
+            live.auto_deal = self._spawn(self._deal_later(live, live.settings.auto_deal_seconds))
+
+    def _house_turn_later(self, live: LiveTable) -> None:
+        # A restart reschedules it too: restore() calls _schedule for every table.
+        waiting = self._house_turns.get(live.id)
+        if waiting is None or waiting.done():
+            self._house_turns[live.id] = self._spawn(self._house_turn(live))
+
+    async def _house_turn(self, live: LiveTable) -> None:
+        await asyncio.sleep(self.house_pause)
+        try:
+            async with live.lock:
+                self._house_turns.pop(live.id, None)
+                if live.closed or not live.engine.in_hand:
+                    return
+                start = len(live.engine.events)
+                acted = False
+                for _ in range(len(live.engine.pending)):
+                    decision = next(
+                        (d for d in live.engine.pending if house_level(d.player_id)), None
+                    )
+                    if decision is None:
+                        break
+                    level = house_level(decision.player_id)
+                    assert level is not None
+                    table = live.engine
+                    # only what that seat may see: its own view and the public one
+                    action = await in_worker(
+                        _house_action,
+                        table.private_view(decision.seat),
+                        table.public_view(),
+                        decision,
+                        level,
+                        self._house_rng,
+                        current_rules(table),
+                    )
+                    try:
+                        table.act(decision.seat, action)
+                    except IllegalAction:
+                        log.exception("house player on table %s: %r refused", live.id, action)
+                        table.act(decision.seat, engine.Timeout())
+                    acted = True
+                if not acted:
+                    return
+                outcome = await self._after_change(live, start)
+            await self._present(live, outcome)
+        except Exception:
+            log.exception("house player's turn on table %s failed", live.id)
+
+    def _arm(self, live: LiveTable, seconds: float) -> None:
+        live.timer = asyncio.get_running_loop().call_later(seconds, self._on_deadline, live)
+
+    def _on_deadline(self, live: LiveTable) -> None:
+        live.timer = None
+        if live.closed or live.deadline is None:
+            return
+        remaining = live.deadline - self.clock()
+        if remaining > 0:
+            self._arm(live, remaining)
+        else:
+            self._spawn(self._timed_out(live))
+
+    def _spawn(self, coro: Awaitable[None]) -> asyncio.Task[None]:
+        task: asyncio.Task[None] = asyncio.ensure_future(coro)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+        return task
+
+    async def _timed_out(self, live: LiveTable) -> None:
+        try:
+            await self.expire(live)
+        except Exception:
+            log.exception("timeout on table %s failed", live.id)
+
+    async def _deal_later(self, live: LiveTable, seconds: float) -> None:
+        await asyncio.sleep(seconds)
+        try:
+            async with live.lock:
+                live.auto_deal = None
+                if live.closed or live.engine.in_hand or live.engine.can_start() is not None:
+                    return
+                outcome = await self._start_locked(live)
+            await self._present(live, outcome)
+        except TableProblem as exc:
+            log.info("auto-deal on table %s skipped: %s", live.id, exc)
+        except Exception:
+            log.exception("auto-deal on table %s failed", live.id)
+
+    async def _present(self, live: LiveTable, outcome: Outcome) -> None:
+        try:
+            await self.presenter.present(live, outcome)
+        except Exception:
+            log.exception("presenting table %s failed", live.id)
+
+
+def _house_action(
+    private: engine.PrivateView,
+    public: engine.PublicView,
+    decision: engine.Decision,
+    level: Level,
+    rng: Any,
+    rules: engine.GameRules,
+) -> Action:
+    return decide(private, public, decision, level, rng, rules=rules)
