@@ -191,23 +191,13 @@ class Coach(commands.Cog):
         for live in tables:
             await prepare_for(live)
 
-    async def game_autocomplete(
-        self, interaction: Interaction, current: str
-    ) -> list[app_commands.Choice[str]]:
-        needle = current.lower()
-        return [
-            app_commands.Choice(name=v.name[:100], value=v.slug)
-            for v in engine.list_variants()
-            if needle in v.slug or needle in v.name.lower()
-        ][:25]
-
     @app_commands.command(name="odds", description="The exact odds of each draw of a hand.")
     @app_commands.describe(
         cards="Five cards, e.g. As Kd 7h 7c 2s",
         game="The game (default: five-card draw)",
         discard="Only these cards' odds, e.g. As Kd 2s",
     )
-    @app_commands.autocomplete(game=game_autocomplete)
+    @app_commands.autocomplete(game=kit.variant_choices)
     async def odds(
         self,
         interaction: Interaction,

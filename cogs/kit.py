@@ -24,6 +24,9 @@ from datetime import UTC, datetime
 from typing import Any, Final
 
 import discord
+from discord import app_commands
+
+import engine
 
 log = logging.getLogger("poker.kit")
 
@@ -106,3 +109,16 @@ async def reply(
         log.warning("could not answer interaction %s: %s", interaction.id, exc)
         return False
     return True
+
+
+async def variant_choices(
+    interaction: discord.Interaction[Any], current: str
+) -> list[app_commands.Choice[str]]:
+    """Autocomplete for every option naming a game: the catalogue's games whose name or slug
+    contains what was typed (Discord shows at most 25)."""
+    needle = current.lower()
+    return [
+        app_commands.Choice(name=v.name[:100], value=v.slug)
+        for v in engine.list_variants()
+        if needle in v.slug or needle in v.name.lower()
+    ][:25]

@@ -116,16 +116,6 @@ class Poker(commands.Cog):
             raise TableProblem("There is no table in this channel. Start one with `/poker create`.")
         return live
 
-    async def variant_autocomplete(
-        self, interaction: Interaction, current: str
-    ) -> list[app_commands.Choice[str]]:
-        needle = current.lower()
-        return [
-            app_commands.Choice(name=v.name[:100], value=v.slug)
-            for v in engine.list_variants()
-            if needle in v.slug or needle in v.name.lower()
-        ][:25]
-
     @poker.command(name="create", description="Open a poker table in this channel.")
     @app_commands.describe(
         variant="The game to play (start typing to search the catalogue)",
@@ -145,7 +135,7 @@ class Poker(commands.Cog):
     @app_commands.choices(
         betting=[app_commands.Choice(name=v, value=k) for k, v in STRUCTURES.items()]
     )
-    @app_commands.autocomplete(variant=variant_autocomplete)
+    @app_commands.autocomplete(variant=kit.variant_choices)
     async def create(
         self,
         interaction: Interaction,
@@ -384,7 +374,7 @@ class Poker(commands.Cog):
         game="The game (default: five-card draw)",
         discard="Only these cards' odds, e.g. As Kd 2s",
     )
-    @app_commands.autocomplete(game=variant_autocomplete)
+    @app_commands.autocomplete(game=kit.variant_choices)
     async def odds(
         self,
         interaction: Interaction,
@@ -396,7 +386,7 @@ class Poker(commands.Cog):
 
     @poker.command(name="rules", description="How a game is played.")
     @app_commands.describe(variant="The game (default: this channel's game, or the list)")
-    @app_commands.autocomplete(variant=variant_autocomplete)
+    @app_commands.autocomplete(variant=kit.variant_choices)
     async def rules(self, interaction: Interaction, variant: str | None = None) -> None:
         if variant is not None:
             variant = validation.check_variant_slug(variant)

@@ -15,13 +15,10 @@ tournament is brought back in line with its table (see :meth:`Tournaments.reconc
 from __future__ import annotations
 
 import asyncio
-import datetime
 import json
 import logging
-import re
 import secrets
 import time
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -32,6 +29,18 @@ import engine
 from cogs import kit, validation
 from cogs.errors import Refusal
 from cogs.live_table import LiveTable, TableSettings
+from cogs.poker_nights import PokerNights
+from cogs.tournament_run import (
+    Running,
+    TournamentProblem,
+    check_int,
+    check_organiser,
+    lobby_embed,
+    open_for_entries,
+    ordinal,
+    sentence,
+    table_size,
+)
 from data import DataError, InsufficientFunds
 from engine.tournament import (
     Payouts,
@@ -54,141 +63,6 @@ Interaction = discord.Interaction["PokerBot"]
 REGISTER_ID = "trn:register"
 UNREGISTER_ID = "trn:unregister"
 START_ID = "trn:start"
-
-PLACE_WORDS = {1: "1st", 2: "2nd", 3: "3rd"}
-
-REMIND_BEFORE = 600.0
-"""Seconds before a scheduled game at which the channel is reminded."""
-
-MAX_PINGS = 60
-"""At most this many interested users are pinged by name (a message holds 2,000 characters)."""
-
-
-def ordinal(place: int) -> str:
-    """``1st``, ``2nd``, ``3rd``, ``4th``..."""
-    return PLACE_WORDS.get(place, f"{place}th")
-
-
-class TournamentProblem(Refusal):
-    """A tournament request turned down, with the reason."""
-
-
-@dataclass
-class Running:
-    """A tournament this process drives: its row, its engine value and its players' names."""
-
-    tournament_id: int
-    guild_id: int
-    channel_id: int
-    creator_id: int
-    config: engine.TableConfig
-    action_seconds: int
-    auto_deal_seconds: int
-    state: Tournament
-    names: dict[str, str] = field(default_factory=dict)
-    started_at: float | None = None
-    message_id: int | None = None
-    # Players between two tables: id -> (table id, stack), saved before they stand up.
-    moving: dict[str, tuple[int, int]] = field(default_factory=dict)
-    # Rebuys and add-ons paid for, their tournament chips added at the next deal.
-    pending: dict[str, int] = field(default_factory=dict)
-    # Held for a change of the tournament (lock) or just of its saved state (state_lock,
-    # taken with a table's lock held, never the other way round).
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    state_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-
-    def state_json(
-        self,
-        state: Tournament | None = None,
-        names: dict[str, str] | None = None,
-        moving: dict[str, tuple[int, int]] | None = None,
-    ) -> str:
-        value = self.state if state is None else state
-        moves = self.moving if moving is None else moving
-        return json.dumps(
-            {
-                "tournament": value.to_dict(),
-                "names": self.names if names is None else names,
-                "moving": {k: list(v) for k, v in moves.items()},
-                "pending": self.pending,
-            }
-        )
-
-    def config_json(self) -> str:
-        return json.dumps(
-            {
-                "table": self.config.to_dict(),
-                "action_seconds": self.action_seconds,
-                "auto_deal_seconds": self.auto_deal_seconds,
-            }
-        )
-
-    def level(self, now: float) -> int:
-        if self.started_at is None:
-            return 0
-        return self.state.settings.schedule.level_at(now - self.started_at)
-
-
-def lobby_embed(run: Running, now: float) -> discord.Embed:
-    """The tournament's message: terms, players, prize pool, and the level once it runs."""
-    t = run.state
-    s = t.settings
-    variant = engine.get_variant(run.config.variant)
-    titles = {
-        "registering": "registration open",
-        "running": "running",
-        "finished": "finished",
-        "cancelled": "cancelled",
-    }
-    embed = discord.Embed(
-        title=f"🏆 Sit-and-go: {variant.name} ({titles.get(t.status, t.status)})",
-        colour=kit.GOLD,
-    )
-    embed.add_field(name="Buy-in", value=kit.chips(s.buy_in))
-    embed.add_field(name="Starting stack", value=f"{s.starting_stack:,} tournament chips")
-    embed.add_field(name="Prize pool", value=kit.chips(t.prize_pool))
-    amounts = s.payouts.amounts(t.prize_pool, max(1, len(t.entries)))
-    embed.add_field(
-        name=f"Payouts ({s.payouts.encode()})",
-        value=" · ".join(f"{ordinal(k + 1)} {kit.chips(a)}" for k, a in enumerate(amounts)),
-        inline=False,
-    )
-    schedule = s.schedule
-    minutes = schedule.level_seconds / 60
-    first = " → ".join(level.label for level in schedule.levels[:3])
-    embed.add_field(
-        name=f"Levels ({len(schedule.levels)}, {minutes:g} min each)",
-        value=first + (" → …" if len(schedule.levels) > 3 else ""),
-        inline=False,
-    )
-    extras = []
-    if run.config.dealers_choice:
-        extras.append("dealer's choice: each dealer picks the game")
-    if s.late_levels:
-        extras.append(f"late registration during the first {s.late_levels} level(s)")
-    if extras:
-        embed.add_field(name="Also", value="; ".join(extras), inline=False)
-    if t.status == "running" and run.started_at is not None:
-        elapsed = now - run.started_at
-        index = schedule.level_at(elapsed)
-        remaining = schedule.remaining(elapsed)
-        line = f"Level {index + 1}: {schedule.levels[index].label}"
-        if remaining is not None:
-            line += f" · next {kit.when(now + remaining)}"
-        embed.add_field(name="Now", value=line, inline=False)
-    players = [
-        f"{run.names.get(e.player_id, e.player_id)}{' (out)' if e.out else ''}" for e in t.entries
-    ]
-    embed.add_field(
-        name=f"Players ({len(t.entries)}/{s.max_players})",
-        value=", ".join(players) or "nobody yet",
-        inline=False,
-    )
-    embed.set_footer(
-        text="Two players out in the same hand: the one who began it with more chips "
-        "finishes higher. It starts when full, or when its creator presses Start."
-    )
-    return embed
 
 
 class LobbyView(discord.ui.View):
@@ -214,7 +88,7 @@ class LobbyView(discord.ui.View):
         await self.cog.guarded(interaction, self.cog.start_pressed)
 
 
-class Tournaments(commands.Cog):
+class Tournaments(PokerNights, commands.Cog):
     """The /poker tournament commands, /poker schedule, the lobby buttons and the tournament
     side of its tables.
 
@@ -321,7 +195,7 @@ class Tournaments(commands.Cog):
 
     async def _refresh_lobby(self, run: Running, interaction: Interaction | None = None) -> None:
         embed = lobby_embed(run, self.clock())
-        view: discord.ui.View | None = self.view if _open_for_entries(run, self.clock()) else None
+        view: discord.ui.View | None = self.view if open_for_entries(run, self.clock()) else None
         if interaction is not None and not interaction.response.is_done():
             message = interaction.message
             if message is not None and message.id == run.message_id:
@@ -336,16 +210,6 @@ class Tournaments(commands.Cog):
             log.warning("tournament %s: lobby message not updated: %s", run.tournament_id, exc)
 
     # -- commands ------------------------------------------------------------------------------
-
-    async def variant_autocomplete(
-        self, interaction: Interaction, current: str
-    ) -> list[app_commands.Choice[str]]:
-        needle = current.lower()
-        return [
-            app_commands.Choice(name=v.name[:100], value=v.slug)
-            for v in engine.list_variants()
-            if needle in v.slug or needle in v.name.lower()
-        ][:25]
 
     @tournament.command(name="create", description="Open a sit-and-go in this channel.")
     @app_commands.describe(
@@ -365,7 +229,7 @@ class Tournaments(commands.Cog):
         late_reg_levels="Players may still register during this many first levels (0: none)",
         dealers_choice="Each dealer picks the game (the variant above is the default)",
     )
-    @app_commands.autocomplete(variant=variant_autocomplete)
+    @app_commands.autocomplete(variant=kit.variant_choices)
     async def create(
         self,
         interaction: Interaction,
@@ -389,19 +253,19 @@ class Tournaments(commands.Cog):
             raise TournamentProblem("Tournaments are played in server channels.")
         # Discord's ranges bind its client, not a forged request: every option is checked.
         variant = validation.check_variant_slug(variant)
-        _check_int("buy_in", buy_in, 1, 100_000_000)
-        _check_int("starting_stack", starting_stack, 10, 10_000_000)
-        _check_int("levels", levels, 1, 40)
-        _check_int("seats", seats, 2, 10)
+        check_int("buy_in", buy_in, 1, 100_000_000)
+        check_int("starting_stack", starting_stack, 10, 10_000_000)
+        check_int("levels", levels, 1, 40)
+        check_int("seats", seats, 2, 10)
         if players is None:
             players = seats
-        _check_int("players", players, 2, 60)
-        _check_int("timer", timer, 5, 600)
-        _check_int("rebuys", rebuys, 0, 10)
-        _check_int("rebuy_levels", rebuy_levels, 0, 40)
-        _check_int("addon", addon, 0, 10_000_000)
-        _check_int("auto_deal", auto_deal, 0, 120)
-        _check_int("late_reg_levels", late_reg_levels, 0, 40)
+        check_int("players", players, 2, 60)
+        check_int("timer", timer, 5, 600)
+        check_int("rebuys", rebuys, 0, 10)
+        check_int("rebuy_levels", rebuy_levels, 0, 40)
+        check_int("addon", addon, 0, 10_000_000)
+        check_int("auto_deal", auto_deal, 0, 120)
+        check_int("late_reg_levels", late_reg_levels, 0, 40)
         level_minutes = validation.check_number(level_minutes, "level_minutes", 0.05, 240)
         payouts = validation.check_text(payouts, "payouts", 100)
         dealers_choice = validation.check_flag(dealers_choice, "Dealer's choice")
@@ -468,7 +332,7 @@ class Tournaments(commands.Cog):
                 late_levels=int(options.get("late_reg_levels", 0)),
             )
         except ValueError as exc:  # TournamentError and the engine's refusals
-            raise TournamentProblem(_sentence(str(exc))) from exc
+            raise TournamentProblem(sentence(str(exc))) from exc
         run = Running(
             0,
             guild_id,
@@ -484,110 +348,10 @@ class Tournaments(commands.Cog):
                 run.guild_id, run.channel_id, run.creator_id, run.config_json(), run.state_json()
             )
         except DataError as exc:
-            raise TournamentProblem(_sentence(str(exc))) from exc
+            raise TournamentProblem(sentence(str(exc))) from exc
         run.tournament_id = row.tournament_id
         self._register(run)
         return run
-
-    @app_commands.command(
-        name="schedule", description="Set a poker night: a Discord event, then the game opens."
-    )
-    @app_commands.describe(
-        when="in 90m, in 2h, in 1d, or a UTC time like 2026-11-27 20:00",
-        kind="A tournament (sit-and-go) or a cash table",
-        variant="The game",
-        buy_in="Tournament buy-in, in bankroll chips",
-        seats="Seats at the table",
-        starting_stack="Tournament chips each player starts with",
-        levels="How many levels the tournament's schedule has",
-        level_minutes="Minutes each tournament level lasts",
-        payouts="winner, 65/35, 50/30/20, or percentages like 40/30/20/10",
-    )
-    @app_commands.choices(
-        kind=[
-            app_commands.Choice(name="Tournament", value="tournament"),
-            app_commands.Choice(name="Cash table", value="table"),
-        ]
-    )
-    @app_commands.autocomplete(variant=variant_autocomplete)
-    async def schedule(
-        self,
-        interaction: Interaction,
-        when: str,
-        kind: str = "tournament",
-        variant: str = "five-card-draw",
-        buy_in: app_commands.Range[int, 1, 100_000_000] = 100,
-        seats: app_commands.Range[int, 2, 10] = 6,
-        starting_stack: app_commands.Range[int, 10, 10_000_000] = 1000,
-        levels: app_commands.Range[int, 1, 40] = 12,
-        level_minutes: app_commands.Range[float, 0.05, 240.0] = 10.0,
-        payouts: str = "65/35",
-    ) -> None:
-        if interaction.guild is None or interaction.channel_id is None:
-            raise TournamentProblem("Poker nights are set in server channels.")
-        _check_organiser_perms(interaction)
-        kind = validation.check_choice(kind, "kind", ("tournament", "table"))
-        variant = validation.check_variant_slug(variant)
-        _check_int("buy_in", buy_in, 1, 100_000_000)
-        _check_int("seats", seats, 2, 10)
-        _check_int("starting_stack", starting_stack, 10, 10_000_000)
-        _check_int("levels", levels, 1, 40)
-        level_minutes = validation.check_number(level_minutes, "level_minutes", 0.05, 240)
-        payouts = validation.check_text(payouts, "payouts", 100)
-        try:
-            Payouts.parse(payouts)
-        except ValueError as exc:
-            raise TournamentProblem(_sentence(str(exc))) from exc
-        if not isinstance(when, str):
-            raise TournamentProblem("when is text, like “in 2h”.")
-        now = self.clock()
-        starts = parse_when(when, now)
-        try:
-            name = engine.get_variant(variant).name
-            engine.TableConfig(variant=variant, max_seats=seats)
-        except ValueError as exc:
-            raise TournamentProblem(_sentence(str(exc))) from exc
-        options = {
-            "variant": variant,
-            "buy_in": buy_in,
-            "seats": seats,
-            "starting_stack": starting_stack,
-            "levels": levels,
-            "level_minutes": level_minutes,
-            "payouts": payouts,
-        }
-        game = await self.bot.db.schedule_game(
-            interaction.guild.id,
-            interaction.channel_id,
-            interaction.user.id,
-            kind,
-            json.dumps(options),
-            starts,
-        )
-        title = f"Poker night: {name} {'tournament' if kind == 'tournament' else 'cash game'}"
-        channel_name = getattr(interaction.channel, "name", "the poker channel")
-        event_id: int | None = None
-        try:
-            start_time = datetime.datetime.fromtimestamp(starts, datetime.UTC)
-            event = await interaction.guild.create_scheduled_event(
-                name=title[:100],
-                start_time=start_time,
-                end_time=start_time + datetime.timedelta(hours=3),
-                entity_type=discord.EntityType.external,
-                location=f"#{channel_name}",
-                privacy_level=discord.PrivacyLevel.guild_only,
-                description=f"Opens in #{channel_name} at the start time; buy-in {buy_in:,}.",
-            )
-            event_id = event.id
-        except discord.HTTPException as exc:
-            log.warning("schedule %s: no Discord event: %s", game.schedule_id, exc)
-        if event_id is not None:
-            await self.bot.db.update_schedule(game.schedule_id, event_id=event_id)
-        await interaction.response.send_message(
-            f"📅 {title} {kit.when(starts)} ({kit.when(starts, 'F')}) in this channel. "
-            "Everyone here hears about it ten minutes before."
-            + ("" if event_id is not None else " (The server event could not be made.)")
-        )
 
     async def _poll(self) -> None:
         """Remind and open scheduled games on time, also those due while the bot was down."""
@@ -603,92 +367,6 @@ class Tournaments(commands.Cog):
                 log.exception("scheduled games: a round failed")
             await asyncio.sleep(self.poll_seconds)
 
-    async def run_schedules(self) -> None:
-        now = self.clock()
-        for game in await self.bot.db.pending_schedules(now + REMIND_BEFORE):
-            if not self.bot.owns(game.guild_id):
-                continue
-            channel = self.bot.get_partial_messageable(game.channel_id)
-            if game.starts_at > now:
-                if not game.reminded:
-                    await self.bot.db.update_schedule(game.schedule_id, reminded=True)
-                    await self._remind(game, channel)
-                continue
-            options = json.loads(game.options_json)
-            try:
-                await self._open_scheduled(game.kind, game, options)
-                status = "opened"
-            except Refusal as exc:
-                log.warning("schedule %s did not open: %s", game.schedule_id, exc)
-                await channel.send(f"The poker night could not open: {exc}")
-                status = "failed"
-            await self.bot.db.update_schedule(game.schedule_id, reminded=True, status=status)
-
-    async def _interested(self, game: Any) -> list[int]:
-        """The users who marked the game's Discord event as interesting (none without one)."""
-        guild = self.bot.get_guild(game.guild_id)
-        if game.event_id is None or guild is None:
-            return []
-        try:
-            event = guild.get_scheduled_event(game.event_id)
-            if event is None:
-                event = await guild.fetch_scheduled_event(game.event_id)
-            return [user.id async for user in event.users(limit=MAX_PINGS)]
-        except discord.HTTPException as exc:
-            log.warning("schedule %s: interested users unknown: %s", game.schedule_id, exc)
-            return []
-
-    async def _remind(self, game: Any, channel: Any) -> None:
-        # Only the people who asked to hear about it are pinged: no role, no @everyone.
-        ids = list(dict.fromkeys([*(await self._interested(game)), game.creator_id]))
-        await channel.send(
-            f"⏰ Poker night in this channel {kit.when(game.starts_at)}: "
-            + " ".join(f"<@{i}>" for i in ids),
-            allowed_mentions=discord.AllowedMentions(
-                everyone=False, roles=False, users=[discord.Object(i) for i in ids]
-            ),
-        )
-
-    async def _open_scheduled(self, kind: str, game: Any, options: dict[str, Any]) -> None:
-        channel = self.bot.get_partial_messageable(game.channel_id)
-        variant, seats = str(options["variant"]), int(options["seats"])
-        if kind == "table":
-            config = engine.TableConfig(variant=variant, max_seats=seats)
-            unit = config.stakes[0].limits(False).min_bet
-            live = await self.bot.tables.create(
-                game.guild_id,
-                game.channel_id,
-                game.creator_id,
-                config,
-                TableSettings(unit * 20, unit * 100),
-            )
-            embed, view = self.bot.presenter.lobby_message(live)
-            embed.title = f"Poker night: {embed.title}"
-            message = await channel.send(embed=embed, view=view)
-            await self.bot.tables.set_message(live, message.id)
-            return
-        run = await self.new_tournament(
-            game.guild_id,
-            game.channel_id,
-            game.creator_id,
-            {
-                "variant": variant,
-                "buy_in": int(options["buy_in"]),
-                # Games scheduled before these options existed take the defaults.
-                "starting_stack": int(options.get("starting_stack", 1000)),
-                "levels": int(options.get("levels", 12)),
-                "level_minutes": float(options.get("level_minutes", 10.0)),
-                "seats": seats,
-                "players": seats,
-                "payouts": str(options.get("payouts", "65/35")),
-                "timer": 60,
-                "auto_deal": 5,
-            },
-        )
-        message = await channel.send(embed=lobby_embed(run, self.clock()), view=self.view)
-        run.message_id = message.id
-        await self.bot.db.set_tournament_message(run.tournament_id, message.id)
-
     @tournament.command(name="start", description="Start this channel's tournament now.")
     async def start_command(self, interaction: Interaction) -> None:
         await self.start_pressed(interaction)
@@ -696,12 +374,12 @@ class Tournaments(commands.Cog):
     @tournament.command(name="cancel", description="Call off a tournament that has not started.")
     async def cancel(self, interaction: Interaction) -> None:
         run = self._here(interaction)
-        _check_organiser(run, interaction)
+        check_organiser(run, interaction)
         async with run.lock:
             try:
                 cancelled = run.state.cancel()
             except TournamentError as exc:
-                raise TournamentProblem(_sentence(str(exc))) from exc
+                raise TournamentProblem(sentence(str(exc))) from exc
             buy_in = run.state.settings.buy_in
             refunds = [(int(e.player_id), buy_in) for e in run.state.entries]
             await self.bot.db.cancel_tournament(
@@ -731,7 +409,7 @@ class Tournaments(commands.Cog):
             try:
                 registered = run.state.register(pid, run.level(self.clock()))
             except TournamentError as exc:
-                raise TournamentProblem(_sentence(str(exc))) from exc
+                raise TournamentProblem(sentence(str(exc))) from exc
             late = registered.status == "running"
             if registered.status != "registering" and not late:
                 raise TournamentProblem("Registration is closed.")
@@ -764,7 +442,7 @@ class Tournaments(commands.Cog):
             try:
                 left = run.state.unregister(pid)
             except TournamentError as exc:
-                raise TournamentProblem(_sentence(str(exc))) from exc
+                raise TournamentProblem(sentence(str(exc))) from exc
             await self.bot.db.tournament_refund(
                 run.tournament_id,
                 interaction.user.id,
@@ -776,7 +454,7 @@ class Tournaments(commands.Cog):
 
     async def start_pressed(self, interaction: Interaction) -> None:
         run = self._here(interaction)
-        _check_organiser(run, interaction)
+        check_organiser(run, interaction)
         if run.state.status != "registering":
             raise TournamentProblem("The tournament has already started.")
         if len(run.state.entries) < 2:
@@ -878,7 +556,7 @@ class Tournaments(commands.Cog):
                         await self.bot.tables.seat_tournament_locked(tables[held], {}, [pid], {})
                     seated.pop(pid)
                 if pid not in seated:
-                    target = tables.get(to) or min(tables.values(), key=_size)
+                    target = tables.get(to) or min(tables.values(), key=table_size)
                     async with target.lock:
                         await self.bot.tables.seat_tournament_locked(
                             target, {pid: stack}, [], run.names
@@ -889,7 +567,7 @@ class Tournaments(commands.Cog):
             fresh = [pid for pid in run.state.alive if pid not in seated]
             secrets.SystemRandom().shuffle(fresh)
             for pid in fresh:
-                target = min(tables.values(), key=_size)
+                target = min(tables.values(), key=table_size)
                 async with target.lock:
                     await self.bot.tables.seat_tournament_locked(
                         target, {pid: run.state.settings.starting_stack}, [], run.names
@@ -1003,7 +681,7 @@ class Tournaments(commands.Cog):
                     run.state.addon(pid, level) if addon else run.state.rebuy(pid, level, stack)
                 )
             except TournamentError as exc:
-                raise TournamentProblem(_sentence(str(exc))) from exc
+                raise TournamentProblem(sentence(str(exc))) from exc
             chips = s.addon_stack if addon else s.starting_stack
             pending = {**run.pending, pid: run.pending.get(pid, 0) + chips}
             previous = run.pending
@@ -1119,69 +797,6 @@ class Tournaments(commands.Cog):
         except discord.HTTPException as exc:
             log.warning("tournament %s: results not posted: %s", run.tournament_id, exc)
         await self._refresh_lobby(run)
-
-
-def _open_for_entries(run: Running, now: float) -> bool:
-    """Whether the lobby keeps its buttons: before the start, and while late entries last."""
-    if run.state.status == "registering":
-        return True
-    late = run.state.settings.late_levels
-    return run.state.status == "running" and late > 0 and run.level(now) < late
-
-
-def _size(live: LiveTable) -> tuple[int, int]:
-    return (sum(1 for s in live.engine.seats if s is not None), live.id)
-
-
-def _check_int(name: str, value: object, low: int, high: int) -> None:
-    validation.check_whole(value, name, low, high)
-
-
-def parse_when(text: str, now: float) -> float:
-    """When a scheduled game starts, in unix seconds: ``in 90m``, ``in 2h``, ``in 1d``,
-    ``in 30s``, or a UTC date and time ``2026-11-27 20:00``; up to 60 days ahead
-    (``now`` is the clock's reading).
-
-    >>> parse_when("in 2h", 1000.0), parse_when("in 90m", 0.0)
-    (8200.0, 5400.0)
-    >>> parse_when("2030-01-01 20:00", 1893500000.0)
-    1893528000.0
-    """
-    cleaned = text.strip().lower()
-    match = re.fullmatch(r"in\s+(\d{1,6})\s*([smhd])", cleaned)
-    if match:
-        unit = {"s": 1, "m": 60, "h": 3600, "d": 86400}[match[2]]
-        starts = now + int(match[1]) * unit
-    else:
-        try:
-            moment = datetime.datetime.strptime(cleaned, "%Y-%m-%d %H:%M")
-        except ValueError:
-            raise TournamentProblem(
-                "Say when as “in 90m”, “in 2h”, “in 1d” or a UTC time like 2026-11-27 20:00."
-            ) from None
-        starts = moment.replace(tzinfo=datetime.UTC).timestamp()
-    if starts < now + 1:
-        raise TournamentProblem("That time has passed.")
-    if starts > now + 60 * 86400:
-        raise TournamentProblem("A poker night is set at most 60 days ahead.")
-    return starts
-
-
-def _check_organiser_perms(interaction: Interaction) -> None:
-    if not interaction.permissions.manage_guild and not interaction.permissions.manage_events:
-        raise TournamentProblem("Setting a poker night takes Manage Server or Manage Events.")
-
-
-def _check_organiser(run: Running, interaction: Interaction) -> None:
-    perms = interaction.permissions
-    if interaction.user.id != run.creator_id and not perms.manage_guild:
-        raise TournamentProblem("Only the tournament's creator or a server manager can do that.")
-
-
-def _sentence(text: str) -> str:
-    text = text.strip() or "That can't be done"
-    text = text[0].upper() + text[1:]
-    return text if text.endswith((".", "!", "?")) else f"{text}."
 
 
 def _poker_group(bot: PokerBot) -> app_commands.Group:
