@@ -20,7 +20,6 @@ Discord's client, and a run-time check refuses them if a server overrides that d
 
 from __future__ import annotations
 
-import json
 import logging
 import time
 from collections.abc import Callable
@@ -32,9 +31,20 @@ from discord.ext import commands
 
 from cogs import kit, validation
 from cogs.errors import Refusal
-from cogs.kit import BLUE, GOLD, GREEN, GREY, NO_PINGS, RED, signed
+from cogs.kit import BLUE, GOLD, GREEN, NO_PINGS, RED, signed
 from cogs.kit import chips as fmt
 from cogs.kit import when as timestamp
+from cogs.ui.economy import (
+    MAX_NOTE,
+    SETTING_NAMES,
+    admin_log_line,
+    audit_embed,
+    leaderboard_line,
+    note_text,
+    setting_value,
+    settings_embed,
+    stats_embed,
+)
 from cogs.ui.paginator import (
     PageContent,
     PageRefused,
@@ -43,15 +53,10 @@ from cogs.ui.paginator import (
     setup_paginator,
 )
 from data import (
-    AdminLogEntry,
-    ChipAudit,
     Cooldown,
     Database,
     DataError,
-    GuildSettings,
     InsufficientFunds,
-    LeaderboardEntry,
-    PlayerStats,
 )
 
 if TYPE_CHECKING:
@@ -65,168 +70,12 @@ MAX_CHIPS: Final = 1_000_000_000
 """Upper bound of any amount typed into a command (grant, set, remove, settings)."""
 MIN_COOLDOWN_HOURS: Final = 1
 MAX_COOLDOWN_HOURS: Final = 24 * 30
-MAX_NOTE: Final = 200
 PAGE_SIZE: Final = 10
 
 LEADERBOARD_PAGES: Final = "leaderboard"
 ADMIN_LOG_PAGES: Final = "adminlog"
 
 MANAGE_SERVER: Final = discord.Permissions(manage_guild=True)
-
-_SETTING_NAMES: Final = {
-    "starting_bankroll": "Starting bankroll",
-    "daily_amount": "Daily bonus",
-    "daily_cooldown": "Daily cooldown",
-}
-_LOG_LABELS: Final = {**_SETTING_NAMES, "table_defaults": "Table defaults"}
-
-
-# ------------------------------------------------------------------------------------------
-# Formatting (pure)
-# ------------------------------------------------------------------------------------------
-
-
-def hours(seconds: int) -> str:
-    """``24 h``, ``1 h 30 min``, ``45 min``."""
-    h, rest = divmod(seconds, 3600)
-    m = rest // 60
-    if h and m:
-        return f"{h} h {m} min"
-    if h:
-        return f"{h} h"
-    return f"{m} min" if m else f"{seconds} s"
-
-
-def _setting_value(name: str, value: object) -> str:
-    if name == "daily_cooldown" and isinstance(value, int):
-        return hours(value)
-    if isinstance(value, int):
-        return fmt(value)
-    text = str(value)
-    return text if len(text) <= 60 else text[:59] + "…"
-
-
-def _note(note: str | None) -> str:
-    return discord.utils.escape_markdown(note[:MAX_NOTE]) if note else ""
-
-
-def settings_embed(settings: GuildSettings, guild_name: str) -> discord.Embed:
-    embed = discord.Embed(title=f"Economy settings — {guild_name}", colour=BLUE)
-    embed.add_field(name="Starting bankroll", value=fmt(settings.starting_bankroll))
-    daily = fmt(settings.daily_amount) if settings.daily_amount else "off"
-    embed.add_field(name="Daily bonus", value=daily)
-    embed.add_field(name="Daily cooldown", value=hours(settings.daily_cooldown))
-    if settings.updated_at is None:
-        embed.set_footer(text="Defaults: never changed on this server.")
-    else:
-        changed = f"Last changed {timestamp(settings.updated_at)}"
-        if settings.updated_by is not None:
-            changed += f" by <@{settings.updated_by}>"
-        embed.description = changed + "."
-    return embed
-
-
-def stats_embed(member: discord.abc.User, stats: PlayerStats) -> discord.Embed:
-    embed = discord.Embed(title=f"Poker stats — {member.display_name}", colour=BLUE)
-    if stats.hands_played == 0:
-        embed.description = f"{member.mention} hasn't played a hand on this server yet."
-        embed.colour = GREY
-        return embed
-    rate = 100 * stats.hands_won / stats.hands_played
-    embed.description = member.mention
-    embed.add_field(name="Hands played", value=fmt(stats.hands_played))
-    embed.add_field(name="Hands won", value=f"{fmt(stats.hands_won)} ({rate:.1f}%)")
-    embed.add_field(name="Net chips", value=signed(stats.net_chips))
-    embed.add_field(name="Biggest pot won", value=fmt(stats.biggest_pot))
-    embed.add_field(name="Best hand", value=stats.best_hand_name or "—")
-    return embed
-
-
-def audit_embed(audit: ChipAudit) -> discord.Embed:
-    """The ``/server audit`` answer: OK, or the discrepancy and where it is."""
-    expected = audit.circulating
-    held = audit.bankrolls + audit.on_tables + audit.in_tournaments
-    if audit.ok:
-        embed = discord.Embed(
-            title="Chip audit: OK",
-            description="Every chip issued and not removed is in a bankroll or on a table.",
-            colour=GREEN,
-        )
-    else:
-        embed = discord.Embed(title="Chip audit: DISCREPANCY", colour=RED)
-        lines = []
-        if expected != held:
-            lines.append(
-                f"Issued − removed is **{fmt(expected)}** but bankrolls + tables hold "
-                f"**{fmt(held)}** (difference {signed(held - expected)})."
-            )
-        if audit.accounts_off:
-            who = ", ".join(f"<@{user}>" for _, user in audit.accounts_off[:20])
-            more = len(audit.accounts_off) - 20
-            lines.append(
-                f"Bankrolls that disagree with the ledger: {who}"
-                + (f" and {more} more" if more > 0 else "")
-            )
-        if audit.tables_off:
-            tables = ", ".join(f"#{t}" for t in audit.tables_off[:20])
-            lines.append(f"Tables whose chips disagree with the ledger: {tables}")
-        if audit.tournaments_off:
-            pools = ", ".join(f"#{t}" for t in audit.tournaments_off[:20])
-            lines.append(f"Tournament prize pools that disagree with the ledger: {pools}")
-        embed.description = "\n".join(lines)
-    embed.add_field(name="Issued", value=fmt(audit.issued))
-    embed.add_field(name="Removed", value=fmt(audit.removed))
-    embed.add_field(name="In circulation", value=fmt(expected))
-    embed.add_field(name="Bankrolls", value=fmt(audit.bankrolls))
-    embed.add_field(name="On tables", value=fmt(audit.on_tables))
-    if audit.in_tournaments:
-        embed.add_field(name="In prize pools", value=fmt(audit.in_tournaments))
-    embed.add_field(name="Held in total", value=fmt(held))
-    return embed
-
-
-def leaderboard_line(entry: LeaderboardEntry) -> str:
-    medal = {1: "🥇", 2: "🥈", 3: "🥉"}.get(entry.rank, f"**{entry.rank}.**")
-    line = f"{medal} <@{entry.user_id}> — **{fmt(entry.total)}**"
-    if entry.on_tables:
-        line += f" ({fmt(entry.bankroll)} + {fmt(entry.on_tables)} on tables)"
-    return line
-
-
-def _json_or_raw(value: str) -> Any:
-    try:
-        return json.loads(value)
-    except ValueError:
-        return value
-
-
-def admin_log_line(entry: AdminLogEntry) -> str:
-    """One line of ``/chips log``."""
-    when = timestamp(entry.created_at, "f")
-    actor = f"<@{entry.actor_id}>"
-    target = f"<@{entry.target_id}>" if entry.target_id is not None else "?"
-    old, new = _json_or_raw(entry.old_value), _json_or_raw(entry.new_value)
-    if entry.action in ("grant", "set", "remove") and isinstance(old, int) and isinstance(new, int):
-        change = f"{fmt(old)} → {fmt(new)}"
-        if entry.action == "grant":
-            what = f"granted **{fmt(new - old)}** to {target} ({change})"
-        elif entry.action == "remove":
-            what = f"removed **{fmt(old - new)}** from {target} ({change})"
-        else:
-            what = f"set {target}'s bankroll to **{fmt(new)}** (was {fmt(old)})"
-    elif entry.action == "settings" and isinstance(old, dict) and isinstance(new, dict):
-        parts = [
-            f"{_LOG_LABELS.get(str(k), str(k)).lower()} {_setting_value(k, old.get(k))} → "
-            f"{_setting_value(k, v)}"
-            for k, v in new.items()
-        ]
-        what = "changed " + ", ".join(parts)
-    else:
-        what = f"{entry.action}: {entry.old_value} → {entry.new_value}"
-    line = f"{when} {actor} {what}"
-    if entry.note:
-        line += f" — “{_note(entry.note)}”"
-    return line
 
 
 # ------------------------------------------------------------------------------------------
@@ -475,7 +324,7 @@ class Economy(commands.Cog):
             embed.add_field(
                 name="Tournaments",
                 value=f"{fmt(record.played)} played · {fmt(record.cashes)} cashed · "
-                f"{fmt(record.wins)} won · best finish {_ordinal(best)} · "
+                f"{fmt(record.wins)} won · best finish {kit.ordinal(best)} · "
                 f"{fmt(record.winnings)} in prizes",
                 inline=False,
             )
@@ -519,7 +368,7 @@ class Economy(commands.Cog):
         )
         embed.add_field(name="Bankroll", value=f"{fmt(old)} → **{fmt(entry.balance_after)}**")
         if entry.note:
-            embed.add_field(name="Note", value=_note(entry.note), inline=False)
+            embed.add_field(name="Note", value=note_text(entry.note), inline=False)
         await self._send(interaction, embed, changed=True)
 
     @chips_group.command(name="set", description="Set a member's bankroll to an exact amount.")
@@ -560,7 +409,7 @@ class Economy(commands.Cog):
         embed.add_field(name="Before", value=fmt(old))
         embed.add_field(name="Change", value=signed(entry.delta))
         if entry.note:
-            embed.add_field(name="Note", value=_note(entry.note), inline=False)
+            embed.add_field(name="Note", value=note_text(entry.note), inline=False)
         await self._send(interaction, embed, changed=True)
 
     @chips_group.command(name="remove", description="Take chips out of a member's bankroll.")
@@ -605,7 +454,7 @@ class Economy(commands.Cog):
         )
         embed.add_field(name="Bankroll", value=f"{fmt(old)} → **{fmt(entry.balance_after)}**")
         if entry.note:
-            embed.add_field(name="Note", value=_note(entry.note), inline=False)
+            embed.add_field(name="Note", value=note_text(entry.note), inline=False)
         await self._send(interaction, embed, changed=True)
 
     @chips_group.command(name="log", description="Recent admin changes (grants, sets, settings).")
@@ -664,11 +513,11 @@ class Economy(commands.Cog):
         embed = settings_embed(after, guild.name)
         embed.title = "Economy settings changed"
         changes = []
-        for name, label in _SETTING_NAMES.items():
+        for name, label in SETTING_NAMES.items():
             old, new = getattr(before, name), getattr(after, name)
             if old != new:
                 changes.append(
-                    f"{label}: {_setting_value(name, old)} → **{_setting_value(name, new)}**"
+                    f"{label}: {setting_value(name, old)} → **{setting_value(name, new)}**"
                 )
         summary = "\n".join(changes) or "No value changed."
         embed.description = f"{interaction.user.mention} changed the settings.\n{summary}"
@@ -731,10 +580,6 @@ class Economy(commands.Cog):
         if reset:
             embed.set_footer(text="Every bankroll is back to the starting amount.")
         await self._send(interaction, embed, changed=True)
-
-
-def _ordinal(place: int) -> str:
-    return {1: "1st", 2: "2nd", 3: "3rd"}.get(place, f"{place}th")
 
 
 def parse_points(text: str) -> tuple[int, ...]:

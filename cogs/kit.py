@@ -111,6 +111,13 @@ async def reply(
     return True
 
 
+def ordinal(place: int) -> str:
+    """A place as people write it: ``1st``, ``2nd``, ``3rd``, ``4th``... ``11th``, ``21st``."""
+    if place % 100 in (11, 12, 13):
+        return f"{place}th"
+    return f"{place}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(place % 10, 'th') }"
+
+
 async def variant_choices(
     interaction: discord.Interaction[Any], current: str
 ) -> list[app_commands.Choice[str]]:

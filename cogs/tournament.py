@@ -30,6 +30,7 @@ from cogs import kit, validation
 from cogs.errors import Refusal
 from cogs.live_table import LiveTable, TableSettings
 from cogs.poker_nights import PokerNights
+from cogs.tournament_entries import TournamentEntries
 from cogs.tournament_run import (
     Running,
     TournamentProblem,
@@ -37,11 +38,10 @@ from cogs.tournament_run import (
     check_organiser,
     lobby_embed,
     open_for_entries,
-    ordinal,
     sentence,
     table_size,
 )
-from data import DataError, InsufficientFunds
+from data import DataError
 from engine.tournament import (
     Payouts,
     TableSeats,
@@ -88,7 +88,7 @@ class LobbyView(discord.ui.View):
         await self.cog.guarded(interaction, self.cog.start_pressed)
 
 
-class Tournaments(PokerNights, commands.Cog):
+class Tournaments(TournamentEntries, PokerNights, commands.Cog):
     """The /poker tournament commands, /poker schedule, the lobby buttons and the tournament
     side of its tables.
 
@@ -399,58 +399,7 @@ class Tournaments(PokerNights, commands.Cog):
             embed=lobby_embed(run, self.clock()), ephemeral=True
         )
 
-    # -- registration --------------------------------------------------------------------------
-
-    async def register(self, interaction: Interaction) -> None:
-        run = self._here(interaction)
-        pid = str(interaction.user.id)
-        full = False
-        async with run.lock:
-            try:
-                registered = run.state.register(pid, run.level(self.clock()))
-            except TournamentError as exc:
-                raise TournamentProblem(sentence(str(exc))) from exc
-            late = registered.status == "running"
-            if registered.status != "registering" and not late:
-                raise TournamentProblem("Registration is closed.")
-            names = {**run.names, pid: interaction.user.display_name}
-            try:
-                await self.bot.db.tournament_pay_in(
-                    run.tournament_id,
-                    interaction.user.id,
-                    run.state.settings.buy_in,
-                    run.state_json(registered, names),
-                )
-            except InsufficientFunds as exc:
-                raise TournamentProblem(
-                    f"The buy-in is {run.state.settings.buy_in:,} chips and your bankroll "
-                    f"holds {exc.balance:,}."
-                ) from exc
-            run.state, run.names = registered, names
-            full = not late and len(registered.entries) >= registered.settings.max_players
-        await self._refresh_lobby(run, interaction)
-        if late:
-            # A late entry is alive and not seated: settling gives them a seat and a stack.
-            await self.settle(run)
-        if full:
-            await self.begin(run)
-
-    async def unregister(self, interaction: Interaction) -> None:
-        run = self._here(interaction)
-        pid = str(interaction.user.id)
-        async with run.lock:
-            try:
-                left = run.state.unregister(pid)
-            except TournamentError as exc:
-                raise TournamentProblem(sentence(str(exc))) from exc
-            await self.bot.db.tournament_refund(
-                run.tournament_id,
-                interaction.user.id,
-                run.state.settings.buy_in,
-                run.state_json(left),
-            )
-            run.state = left
-        await self._refresh_lobby(run, interaction)
+    # -- registration (register, unregister, buy_more: cogs/tournament_entries.py) -----------
 
     async def start_pressed(self, interaction: Interaction) -> None:
         run = self._here(interaction)
@@ -639,84 +588,6 @@ class Tournaments(PokerNights, commands.Cog):
             line += f" · next {following.label} {kit.when(now + remaining)}"
         return [line]
 
-    async def _add_pending(self, run: Running, live: LiveTable) -> None:
-        """Under the table's lock, before a deal: chips of rebuys and add-ons paid for go on
-        the stacks of the players seated here."""
-        here = {s.player_id for s in live.engine.seats if s is not None}
-        due = {pid: chips for pid, chips in run.pending.items() if pid in here}
-        if not due:
-            return
-        # The table is saved before the tournament: a crash in between leaves the chips on
-        # the table and still pending. Every tournament chip is accounted for by the entries,
-        # rebuys and add-ons, so such chips are known by the total and not added twice.
-        on_tables = sum(t.engine.chips() for t in self._tables_of(run))
-        applied = on_tables + sum(run.pending.values()) > run.state.chips_in_play
-        if not applied:
-            for pid, chips in due.items():
-                live.engine.add_chips(pid, chips)
-        async with run.state_lock:
-            pending = {p: c for p, c in run.pending.items() if p not in due}
-            if not applied:
-                await self.bot.tables.seat_tournament_locked(live, {}, [], {})
-            run.pending = pending
-            await self.bot.db.save_tournament(run.tournament_id, "running", run.state_json())
-
-    async def buy_more(self, interaction: Interaction, addon: bool) -> None:
-        """A rebuy (a busted or short player buys a starting stack) or the add-on."""
-        run = self._here(interaction)
-        pid = str(interaction.user.id)
-        s = run.state.settings
-        async with run.lock, run.state_lock:
-            level = run.level(self.clock())
-            stack = sum(
-                seat.stack
-                for live in self._tables_of(run)
-                for seat in live.engine.seats
-                if seat is not None and seat.player_id == pid
-            ) + run.pending.get(pid, 0)
-            try:
-                if not run.state.registered(pid):
-                    raise TournamentError("you are not in this tournament")
-                bought = (
-                    run.state.addon(pid, level) if addon else run.state.rebuy(pid, level, stack)
-                )
-            except TournamentError as exc:
-                raise TournamentProblem(sentence(str(exc))) from exc
-            chips = s.addon_stack if addon else s.starting_stack
-            pending = {**run.pending, pid: run.pending.get(pid, 0) + chips}
-            previous = run.pending
-            run.pending = pending
-            try:
-                await self.bot.db.tournament_pay_in(
-                    run.tournament_id,
-                    interaction.user.id,
-                    s.buy_in,
-                    run.state_json(bought),
-                    note="add-on" if addon else "rebuy",
-                )
-            except InsufficientFunds as exc:
-                run.pending = previous
-                raise TournamentProblem(
-                    f"It costs {s.buy_in:,} chips and your bankroll holds {exc.balance:,}."
-                ) from exc
-            except Exception:
-                run.pending = previous
-                raise
-            run.state = bought
-        what = "the add-on" if addon else "a rebuy"
-        await interaction.response.send_message(
-            f"{interaction.user.mention} buys {what}: {chips:,} more chips.",
-            allowed_mentions=discord.AllowedMentions.none(),
-        )
-        # A table between hands gets the chips now (a lone stack could not deal otherwise).
-        for live in self._tables_of(run):
-            if not live.engine.in_hand:
-                async with live.lock:
-                    if not live.engine.in_hand and not live.closed:
-                        await self._add_pending(run, live)
-                await self.bot.presenter.refresh(live)
-        self._spawn(self._refresh_lobby(run))
-
     @tournament.command(name="rebuy", description="Buy another starting stack (rebuy period).")
     async def rebuy(self, interaction: Interaction) -> None:
         await self.buy_more(interaction, addon=False)
@@ -749,7 +620,9 @@ class Tournaments(PokerNights, commands.Cog):
             # Anyone already counted out but still seated (a restart between two saves).
             stale = [p for p in seats if before.registered(p) and before.entry(p).out]
             places = dict(after.places())
-            notes = [f"💀 {run.names.get(p, p)} is out in {ordinal(places[p])} place." for p in out]
+            notes = [
+                f"💀 {run.names.get(p, p)} is out in {kit.ordinal(places[p])} place." for p in out
+            ]
             if after.status == "finished":
                 await self._finish(run, after, live)
                 live.meta.notes.extend(notes)
@@ -781,7 +654,7 @@ class Tournaments(PokerNights, commands.Cog):
 
     async def _post_results(self, run: Running, table: tuple[tuple[str, int, int], ...]) -> None:
         lines = [
-            f"**{ordinal(place)}** {run.names.get(pid, pid)}"
+            f"**{kit.ordinal(place)}** {run.names.get(pid, pid)}"
             + (f" wins {kit.chips(prize)}" if prize else "")
             for pid, place, prize in table
         ]

@@ -27,13 +27,6 @@ if TYPE_CHECKING:
 
 Interaction = discord.Interaction["PokerBot"]
 
-PLACE_WORDS = {1: "1st", 2: "2nd", 3: "3rd"}
-
-
-def ordinal(place: int) -> str:
-    """``1st``, ``2nd``, ``3rd``, ``4th``..."""
-    return PLACE_WORDS.get(place, f"{place}th")
-
 
 class TournamentProblem(Refusal):
     """A tournament request turned down, with the reason."""
@@ -116,7 +109,7 @@ def lobby_embed(run: Running, now: float) -> discord.Embed:
     amounts = s.payouts.amounts(t.prize_pool, max(1, len(t.entries)))
     embed.add_field(
         name=f"Payouts ({s.payouts.encode()})",
-        value=" · ".join(f"{ordinal(k + 1)} {kit.chips(a)}" for k, a in enumerate(amounts)),
+        value=" · ".join(f"{kit.ordinal(k + 1)} {kit.chips(a)}" for k, a in enumerate(amounts)),
         inline=False,
     )
     schedule = s.schedule

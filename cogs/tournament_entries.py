@@ -1,0 +1,177 @@
+"""Players paying into a tournament: registering (also late), unregistering before the start,
+rebuys and the add-on, and the chips bought put on the stacks before the next deal.
+
+A mixin of the tournament cog (:class:`cogs.tournament.Tournaments`): every chip moves through
+the data layer's tournament pay-in and refund, saved with the tournament's new state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Coroutine
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord.ext import commands
+
+from cogs.live_table import LiveTable
+from cogs.tournament_run import Running, TournamentProblem, sentence
+from data import InsufficientFunds
+from engine.tournament import TournamentError
+
+if TYPE_CHECKING:
+    from cogs.app import PokerBot
+
+Interaction = discord.Interaction["PokerBot"]
+
+
+class TournamentEntries(commands.Cog):
+    """Entries of the tournaments this process runs (a base of the tournament cog, never
+    loaded on its own)."""
+
+    bot: PokerBot
+    clock: Callable[[], float]
+
+    if TYPE_CHECKING:  # provided by the tournament cog
+
+        def _here(self, interaction: Interaction) -> Running: ...
+
+        def _tables_of(self, run: Running) -> list[LiveTable]: ...
+
+        def _spawn(self, coro: Coroutine[Any, Any, None]) -> None: ...
+
+        async def _refresh_lobby(
+            self, run: Running, interaction: Interaction | None = None
+        ) -> None: ...
+
+        async def settle(self, run: Running) -> None: ...
+
+        async def begin(self, run: Running) -> None: ...
+
+    async def register(self, interaction: Interaction) -> None:
+        run = self._here(interaction)
+        pid = str(interaction.user.id)
+        full = False
+        async with run.lock:
+            try:
+                registered = run.state.register(pid, run.level(self.clock()))
+            except TournamentError as exc:
+                raise TournamentProblem(sentence(str(exc))) from exc
+            late = registered.status == "running"
+            if registered.status != "registering" and not late:
+                raise TournamentProblem("Registration is closed.")
+            names = {**run.names, pid: interaction.user.display_name}
+            try:
+                await self.bot.db.tournament_pay_in(
+                    run.tournament_id,
+                    interaction.user.id,
+                    run.state.settings.buy_in,
+                    run.state_json(registered, names),
+                )
+            except InsufficientFunds as exc:
+                raise TournamentProblem(
+                    f"The buy-in is {run.state.settings.buy_in:,} chips and your bankroll "
+                    f"holds {exc.balance:,}."
+                ) from exc
+            run.state, run.names = registered, names
+            full = not late and len(registered.entries) >= registered.settings.max_players
+        await self._refresh_lobby(run, interaction)
+        if late:
+            # A late entry is alive and not seated: settling gives them a seat and a stack.
+            await self.settle(run)
+        if full:
+            await self.begin(run)
+
+    async def unregister(self, interaction: Interaction) -> None:
+        run = self._here(interaction)
+        pid = str(interaction.user.id)
+        async with run.lock:
+            try:
+                left = run.state.unregister(pid)
+            except TournamentError as exc:
+                raise TournamentProblem(sentence(str(exc))) from exc
+            await self.bot.db.tournament_refund(
+                run.tournament_id,
+                interaction.user.id,
+                run.state.settings.buy_in,
+                run.state_json(left),
+            )
+            run.state = left
+        await self._refresh_lobby(run, interaction)
+
+    async def _add_pending(self, run: Running, live: LiveTable) -> None:
+        """Under the table's lock, before a deal: chips of rebuys and add-ons paid for go on
+        the stacks of the players seated here."""
+        here = {s.player_id for s in live.engine.seats if s is not None}
+        due = {pid: chips for pid, chips in run.pending.items() if pid in here}
+        if not due:
+            return
+        # The table is saved before the tournament: a crash in between leaves the chips on
+        # the table and still pending. Every tournament chip is accounted for by the entries,
+        # rebuys and add-ons, so such chips are known by the total and not added twice.
+        on_tables = sum(t.engine.chips() for t in self._tables_of(run))
+        applied = on_tables + sum(run.pending.values()) > run.state.chips_in_play
+        if not applied:
+            for pid, chips in due.items():
+                live.engine.add_chips(pid, chips)
+        async with run.state_lock:
+            pending = {p: c for p, c in run.pending.items() if p not in due}
+            if not applied:
+                await self.bot.tables.seat_tournament_locked(live, {}, [], {})
+            run.pending = pending
+            await self.bot.db.save_tournament(run.tournament_id, "running", run.state_json())
+
+    async def buy_more(self, interaction: Interaction, addon: bool) -> None:
+        """A rebuy (a busted or short player buys a starting stack) or the add-on."""
+        run = self._here(interaction)
+        pid = str(interaction.user.id)
+        s = run.state.settings
+        async with run.lock, run.state_lock:
+            level = run.level(self.clock())
+            stack = sum(
+                seat.stack
+                for live in self._tables_of(run)
+                for seat in live.engine.seats
+                if seat is not None and seat.player_id == pid
+            ) + run.pending.get(pid, 0)
+            try:
+                if not run.state.registered(pid):
+                    raise TournamentError("you are not in this tournament")
+                bought = (
+                    run.state.addon(pid, level) if addon else run.state.rebuy(pid, level, stack)
+                )
+            except TournamentError as exc:
+                raise TournamentProblem(sentence(str(exc))) from exc
+            chips = s.addon_stack if addon else s.starting_stack
+            pending = {**run.pending, pid: run.pending.get(pid, 0) + chips}
+            previous = run.pending
+            run.pending = pending
+            try:
+                await self.bot.db.tournament_pay_in(
+                    run.tournament_id,
+                    interaction.user.id,
+                    s.buy_in,
+                    run.state_json(bought),
+                    note="add-on" if addon else "rebuy",
+                )
+            except InsufficientFunds as exc:
+                run.pending = previous
+                raise TournamentProblem(
+                    f"It costs {s.buy_in:,} chips and your bankroll holds {exc.balance:,}."
+                ) from exc
+            except Exception:
+                run.pending = previous
+                raise
+            run.state = bought
+        what = "the add-on" if addon else "a rebuy"
+        await interaction.response.send_message(
+            f"{interaction.user.mention} buys {what}: {chips:,} more chips.",
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+        # A table between hands gets the chips now (a lone stack could not deal otherwise).
+        for live in self._tables_of(run):
+            if not live.engine.in_hand:
+                async with live.lock:
+                    if not live.engine.in_hand and not live.closed:
+                        await self._add_pending(run, live)
+                await self.bot.presenter.refresh(live)
+        self._spawn(self._refresh_lobby(run))
