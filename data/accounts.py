@@ -4,6 +4,10 @@ daily bonus and the admin log.
 A bankroll changes only through :func:`move`, which writes the new balance and its ledger row in
 the same transaction, so every bankroll is the sum of its ledger rows (:func:`data.stats.audit`
 checks).
+
+House players (seats the bot plays) have no bankroll of their own: :func:`holder` maps every
+house seat to its server's one house account (:data:`HOUSE_ACCOUNT`), which pays their buy-ins
+and takes back their chips. Each of those ledger rows names the seat in ``actor_id``.
 """
 
 from __future__ import annotations
@@ -12,7 +16,7 @@ import json
 from typing import Final, Literal, cast
 
 from data.core import Row, Tx, one, scalar, seconds
-from data.errors import Cooldown, DataError, InsufficientFunds
+from data.errors import Cooldown, DataError, InsufficientFunds, InvalidArgument
 from data.models import (
     Account,
     AdminAction,
@@ -28,6 +32,11 @@ DEFAULT_STARTING_BANKROLL: Final = 1000
 DEFAULT_DAILY_AMOUNT: Final = 100
 DEFAULT_DAILY_COOLDOWN: Final = 24 * 60 * 60
 DEFAULT_TABLE_DEFAULTS: Final = "{}"
+
+HOUSE_ACCOUNT: Final = -1
+"""The user id of each server's house account. No Discord user has a negative id, and house
+seats are numbered from -101 down, so it is nobody's seat; member-only views (leaderboard,
+seasons, stats) leave out every negative id, this one included."""
 
 AdminChange = Literal["grant", "set", "remove"]
 
@@ -162,6 +171,9 @@ async def update_settings(
 async def account(tx: Tx, guild_id: int, user_id: int, now: float) -> Account:
     """The member's account, created with the server's starting bankroll (an 'issue' ledger
     row) if it does not exist yet."""
+    if user_id < 0:
+        # the house is funded by house_fund rows only (fund_house), never a starting bankroll
+        raise InvalidArgument(f"{user_id} is a house seat: it has no bankroll of its own")
     r = await tx.fetch_one(
         "SELECT * FROM accounts WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
     )
@@ -230,26 +242,75 @@ async def move(
     return _ledger_entry(entry)
 
 
+def holder(user_id: int) -> int:
+    """The account that pays for ``user_id``'s seat and takes its chips back: a member's own
+    bankroll, or for a house seat (a negative id) the server's house account."""
+    return HOUSE_ACCOUNT if user_id < 0 else user_id
+
+
+def seat_actor(user_id: int) -> int | None:
+    """What a seat's ledger row records in ``actor_id``: the house seat it was for (several
+    seats share the house account), nothing for a member (the row's user is the member)."""
+    return user_id if holder(user_id) != user_id else None
+
+
 async def fund_house(tx: Tx, guild_id: int, user_id: int, amount: int, now: float) -> int:
-    """Make sure house player ``user_id`` (negative) has ``amount`` chips in its bankroll,
-    issuing what it lacks as a ``house_fund`` row; returns the bankroll."""
+    """Make sure the house account behind house seat ``user_id`` (a negative id) holds at least
+    ``amount`` chips, issuing only what it lacks as a ``house_fund`` row; returns its balance."""
     if user_id >= 0:
         raise DataError(f"house players have negative ids, not {user_id}")
-    r = await tx.fetch_one(
-        "SELECT balance FROM accounts WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
-    )
-    if r is None:
-        # no member's starting bankroll for the house: every chip it has is a house_fund row
-        await tx.execute(
-            "INSERT INTO accounts (guild_id, user_id, balance, created_at, updated_at) "
-            "VALUES (?, ?, 0, ?, ?)",
-            (guild_id, user_id, now, now),
-        )
-    have = 0 if r is None else int(r[0])
+    have = await open_house(tx, guild_id, now)
     if have >= amount:
         return have
-    entry = await move(tx, guild_id, user_id, amount - have, "house_fund", now)
+    entry = await move(
+        tx,
+        guild_id,
+        HOUSE_ACCOUNT,
+        amount - have,
+        "house_fund",
+        now,
+        actor_id=seat_actor(user_id),
+    )
     return entry.balance_after
+
+
+async def open_house(tx: Tx, guild_id: int, now: float) -> int:
+    """The server's house account's balance, the account opened empty if need be: the caller
+    writes a ledger row to it in the same transaction (the audit wants one for every account).
+    No member's starting bankroll for the house: every chip it holds came from a house_fund
+    row or from a house seat's cash-out."""
+    r = await tx.fetch_one(
+        "SELECT balance FROM accounts WHERE guild_id = ? AND user_id = ?",
+        (guild_id, HOUSE_ACCOUNT),
+    )
+    if r is not None:
+        return int(r[0])
+    await tx.execute(
+        "INSERT INTO accounts (guild_id, user_id, balance, created_at, updated_at) "
+        "VALUES (?, ?, 0, ?, ?)",
+        (guild_id, HOUSE_ACCOUNT, now, now),
+    )
+    return 0
+
+
+async def house_balance(tx: Tx, guild_id: int | None) -> int:
+    """The chips in the house account of one server (0 before its first house player), or of
+    every server."""
+    if guild_id is None:
+        return int(
+            await scalar(
+                tx,
+                "SELECT coalesce(sum(balance), 0) FROM accounts WHERE user_id = ?",
+                (HOUSE_ACCOUNT,),
+            )
+        )
+    return int(
+        await scalar(
+            tx,
+            "SELECT coalesce(sum(balance), 0) FROM accounts WHERE guild_id = ? AND user_id = ?",
+            (guild_id, HOUSE_ACCOUNT),
+        )
+    )
 
 
 async def claim_daily(tx: Tx, guild_id: int, user_id: int, now: float) -> DailyClaim:

@@ -245,13 +245,20 @@ class Database:
     async def fund_house(
         self, guild_id: int, user_id: int, amount: int, *, now: float | None = None
     ) -> int:
-        """Top house player ``user_id``'s bankroll (a negative id) up to ``amount`` with
-        issued chips (ledger kind ``house_fund``); returns the bankroll."""
+        """Top the server's house account up to ``amount`` for house seat ``user_id`` (a
+        negative id), issuing only what it lacks (ledger kind ``house_fund``); returns the
+        house account's balance. A house seat's buy-in does this by itself too."""
         integer("guild_id", guild_id)
         integer("user_id", user_id, None)
         integer("amount", amount, 1)
         at = clock(now)
         return await self._write(lambda tx: accounts.fund_house(tx, guild_id, user_id, amount, at))
+
+    async def house_balance(self, guild_id: int) -> int:
+        """The chips in the server's house account (every house seat buys in from it and
+        cashes out to it; see :data:`data.accounts.HOUSE_ACCOUNT`)."""
+        integer("guild_id", guild_id)
+        return await self._read(lambda tx: accounts.house_balance(tx, guild_id))
 
     async def claim_daily(
         self, guild_id: int, user_id: int, now: float | None = None
@@ -438,7 +445,8 @@ class Database:
         stack, every seated player, including this one) replaces the seat projection; ``seat``
         records this player's seat number. The ledger kind is 'buy_in', or 'top_up' if the
         member was already seated. Raises :class:`InsufficientFunds` if the bankroll is too small
-        (the account is created first if needed, with the starting bankroll).
+        (the account is created first if needed, with the starting bankroll). A house seat (a
+        negative id) buys in from the server's house account, issued what it lacks.
         """
         integer("guild_id", guild_id)
         integer("user_id", user_id)

@@ -21,6 +21,7 @@ LedgerKind = Literal[
     "tournament_refund",
     "season_reset",
     "house_fund",
+    "house_merge",
 ]
 """Why a bankroll changed. issue/daily/admin_* create or destroy chips; the others move chips
 between a bankroll and a table."""
@@ -252,6 +253,8 @@ class ChipAudit:
     """Bankroll chips held in tournaments' prize pools."""
     tournaments_off: tuple[int, ...] = ()
     """tournament_ids whose prize pool disagrees with the ledger."""
+    house: int = 0
+    """Of the bankrolls, the chips in the house account (house players' chips off the tables)."""
 
     @property
     def circulating(self) -> int:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Final
 
+from data import accounts
 from data.core import ConstraintViolation, Tx, one, scalar
 from data.errors import InvalidArgument
 from data.models import ChipAudit, LeaderboardEntry, Page, PlayerHandResult, PlayerStats
@@ -36,7 +37,11 @@ ON CONFLICT (guild_id, user_id) DO UPDATE SET
 async def add_hand(
     tx: Tx, guild_id: int, hand_id: int, players: list[PlayerHandResult], now: float
 ) -> None:
-    """Count one finished hand in the stats of everyone dealt in."""
+    """Count one finished hand in the stats of every member dealt in."""
+    # house seats (negative ids) have no account of their own to hang stats on: members only
+    players = [p for p in players if p.user_id >= 0]
+    if not players:
+        return
     try:
         await tx.execute_many(
             _STATS_UPSERT,
@@ -172,6 +177,7 @@ async def audit(tx: Tx, guild_id: int | None) -> ChipAudit:
         "ORDER BY t.tournament_id",
         scope,
     )
+    house = await accounts.house_balance(tx, guild_id)
     return ChipAudit(
         guild_id,
         supply[0],
@@ -182,4 +188,5 @@ async def audit(tx: Tx, guild_id: int | None) -> ChipAudit:
         tuple(r[0] for r in tables_off),
         in_tournaments,
         tuple(r[0] for r in tournaments_off),
+        house,
     )

@@ -5,6 +5,9 @@ Conservation of chips at a table: ``chips_on_table`` changes only by a buy-in, a
 cash-out (each a ledger row written by :func:`data.accounts.move` in the same transaction).
 Every other save must bring the same ``chips_on_table`` as the table holds or it is refused
 (:class:`ChipsMismatch`); hence ``issued - removed == bankrolls + chips on tables`` always.
+
+Seats are by user id, but the chips of a house seat come from and go back to the server's house
+account (:func:`data.accounts.holder`).
 """
 
 from __future__ import annotations
@@ -164,16 +167,19 @@ async def close_table(
     if total != table.chips_on_table:
         raise ChipsMismatch(table_id, table.chips_on_table, total, "the sum of payouts")
     await require_players(tx, table_id, [user for user, _ in pay])
+    if any(accounts.holder(user) != user for user, _ in pay):
+        await accounts.open_house(tx, table.guild_id, now)
     entries = [
         await accounts.move(
             tx,
             table.guild_id,
-            user,
+            accounts.holder(user),
             amount,
             "cash_out",
             now,
             table_id=table_id,
             hand_id=table.current_hand_id,
+            actor_id=accounts.seat_actor(user),
             note="table closed",
         )
         for user, amount in pay
@@ -210,19 +216,24 @@ async def buy_in(
 ) -> LedgerEntry:
     table = await open_table(tx, table_id, guild_id)
     check_chips(table, table.chips_on_table + amount, chips_on_table)
-    await accounts.account(tx, guild_id, user_id, now)
+    if accounts.holder(user_id) == user_id:
+        await accounts.account(tx, guild_id, user_id, now)
+    else:
+        # the house never runs short: what it lacks is issued here, in the same transaction
+        await accounts.fund_house(tx, guild_id, user_id, amount, now)
     seated = await tx.fetch_one(
         "SELECT 1 FROM table_players WHERE table_id = ? AND user_id = ?", (table_id, user_id)
     )
     entry = await accounts.move(
         tx,
         guild_id,
-        user_id,
+        accounts.holder(user_id),
         -amount,
         "top_up" if seated else "buy_in",
         now,
         table_id=table_id,
         hand_id=table.current_hand_id,
+        actor_id=accounts.seat_actor(user_id),
     )
     await save(tx, table, state_json, chips_on_table, seats, events, now, table.current_hand_id)
     if seat is not None:
@@ -251,31 +262,37 @@ async def cash_out(
     table = await open_table(tx, table_id, guild_id)
     check_chips(table, table.chips_on_table - amount, chips_on_table)
     await require_players(tx, table_id, [user_id])
+    if accounts.holder(user_id) != user_id:
+        await accounts.open_house(tx, guild_id, now)
     entry = await accounts.move(
         tx,
         guild_id,
-        user_id,
+        accounts.holder(user_id),
         amount,
         "cash_out",
         now,
         table_id=table_id,
         hand_id=table.current_hand_id,
+        actor_id=accounts.seat_actor(user_id),
     )
     await save(tx, table, state_json, chips_on_table, seats, events, now, table.current_hand_id)
     return entry
 
 
 async def require_players(tx: Tx, table_id: int, user_ids: list[int]) -> None:
-    """Chips can only go back to members who bought in at this table."""
+    """Chips can only go back to members who bought in at this table (a house seat: whose
+    buy-in the house account paid, or before migration 6 its own bankroll)."""
     wanted = sorted(set(user_ids))
     if not wanted:
         return
+    accounts_of = sorted({*wanted, *(accounts.holder(user) for user in wanted)})
     rows = await tx.fetch_all(
-        "SELECT DISTINCT user_id FROM ledger WHERE table_id = ? "
-        f"AND kind IN ('buy_in', 'top_up') AND user_id IN ({marks(len(wanted))})",
-        (table_id, *wanted),
+        "SELECT DISTINCT user_id, actor_id FROM ledger WHERE table_id = ? "
+        f"AND kind IN ('buy_in', 'top_up') AND user_id IN ({marks(len(accounts_of))})",
+        (table_id, *accounts_of),
     )
-    missing = set(wanted) - {r[0] for r in rows}
+    bought = {r[0] if r[0] != accounts.HOUSE_ACCOUNT else r[1] for r in rows}
+    missing = set(wanted) - bought
     if missing:
         raise InvalidArgument(f"member(s) {sorted(missing)} never bought in at table {table_id}")
 

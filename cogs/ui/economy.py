@@ -116,6 +116,7 @@ def audit_embed(audit: ChipAudit) -> discord.Embed:
     embed.add_field(name="Removed", value=fmt(audit.removed))
     embed.add_field(name="In circulation", value=fmt(expected))
     embed.add_field(name="Bankrolls", value=fmt(audit.bankrolls))
+    embed.add_field(name="Of which the house account", value=fmt(audit.house))
     embed.add_field(name="On tables", value=fmt(audit.on_tables))
     if audit.in_tournaments:
         embed.add_field(name="In prize pools", value=fmt(audit.in_tournaments))

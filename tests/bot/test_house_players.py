@@ -7,6 +7,7 @@ import pytest
 
 import engine
 from cogs.errors import TableProblem
+from data.accounts import HOUSE_ACCOUNT
 from tests.bot.driver import (
     act_once,
     create_table,
@@ -74,10 +75,13 @@ async def test_a_person_plays_a_hand_against_two_house_players(
     r = await emu.run_command(alice, world.channel, "poker removebot", {})
     assert "House easy 1 stands up with" in r.content, r.content
     assert "-101" not in {s.player_id for s in live.engine.public_view().seats}
-    ledger = await bot.db.ledger(world.guild.id, -101)
-    kinds = [entry.kind for entry in ledger.items]
+    # its chips came from and went back to the server's house account, each row naming the seat
+    ledger = await bot.db.ledger(world.guild.id, HOUSE_ACCOUNT, limit=100)
+    kinds = [entry.kind for entry in ledger.items if entry.actor_id == -101]
     assert "house_fund" in kinds and "buy_in" in kinds and "cash_out" in kinds
-    assert (await bot.db.chip_audit()).ok
+    assert (await bot.db.ledger(world.guild.id, -101)).total == 0
+    audit = await bot.db.chip_audit(world.guild.id)
+    assert audit.ok and audit.house == await bot.db.house_balance(world.guild.id), audit
 
 
 async def test_house_players_do_not_play_alone(poker_bot, emu: Emulator, world: World) -> None:
@@ -94,6 +98,38 @@ async def test_house_players_do_not_play_alone(poker_bot, emu: Emulator, world: 
     assert not live.engine.in_hand and live.engine.hand_number == 0
     r = await emu.run_command(world.players[1], world.channel, "poker removebot", {})
     assert r.ephemeral and "seated" in r.content
+
+
+async def test_closing_the_table_pays_house_seats_to_the_house_account(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    bot = await poker_bot()
+    alice = world.players[0]
+    guild = world.guild.id
+    await create_table(emu, world, [alice])
+    live = live_table(bot, world)
+    buy_in = live.settings.min_buy_in
+    for level in ("easy", "hard"):
+        r = await emu.run_command(alice, world.channel, "poker addbot", {"level": level})
+        assert not r.ephemeral, r.content
+    # one account paid both seats: issued one buy-in at a time, only what it lacked
+    assert await bot.db.house_balance(guild) == 0
+    issued = await bot.db.ledger(guild, HOUSE_ACCOUNT, limit=100)
+    funds = sorted((e.actor_id, e.delta) for e in issued.items if e.kind == "house_fund")
+    assert funds == [(-301, buy_in), (-101, buy_in)], funds
+    r = await emu.run_command(alice, world.channel, "poker end", {})
+    assert not r.ephemeral, r.content
+    assert await bot.db.house_balance(guild) == 2 * buy_in
+    paid = await bot.db.ledger(guild, HOUSE_ACCOUNT, limit=100)
+    assert sorted(e.actor_id for e in paid.items if e.kind == "cash_out") == [-301, -101]
+    audit = await bot.db.chip_audit(guild)
+    assert audit.ok and audit.house == 2 * buy_in, audit
+    board = await bot.db.leaderboard(guild)
+    assert [e.user_id for e in board.items] == [alice.id]
+    r = await emu.run_command(world.host, world.channel, "server audit")
+    message = await emu.wait_for(lambda: r.message if r.message.embeds else None)
+    fields = {f["name"]: f["value"] for f in message.embeds[0]["fields"]}
+    assert fields["Of which the house account"] == f"{2 * buy_in:,}", fields
 
 
 def test_house_ids_name_their_level() -> None:

@@ -139,7 +139,7 @@ async def test_season_standings_and_reset(db: Database) -> None:
         (3, 3, 0, 1500),
     ]
     assert [await db.balance(GUILD, u) for u in (1, 2, 3)] == [1000, 1000, 1000]
-    assert await db.balance(GUILD, -201) == 300
+    assert await db.house_balance(GUILD) == 300
     again, same = await db.season_standings(GUILD, "one")
     assert same == table and again.name == "one"
     with pytest.raises(DataError, match="no season"):
