@@ -195,3 +195,48 @@ async def test_a_house_turn_is_taken_again_after_a_restart(tmp_path) -> None:
     assert len(table.engine.events) > events, "the house player did not act after the restart"
     await again.shutdown()
     await db.close()
+
+
+async def test_a_house_seat_that_left_mid_hand_is_paid_to_the_house_after_a_restart(
+    tmp_path,
+) -> None:
+    """A house player stands up during a hand (its stack is owed until the hand ends) and the
+    process stops: after the restart the hand ends and the stack goes to the house account."""
+    from cogs.live_table import TableSettings
+    from cogs.table_service import TableService
+    from data import Database
+
+    path = tmp_path / "house.db"
+    db = await Database.open(path)
+    service = TableService(db, _Quiet())  # type: ignore[arg-type]
+    service.house_pause = 3600  # the house player never acts by itself here
+    live = await service.create(
+        1, 2, 3, engine.TableConfig("five-card-draw"), TableSettings(40, 400)
+    )
+    await service.join(live, 3, "alice", 40)
+    await service.join(live, 4, "bob", 40)
+    await service.add_house(live, engine.house.Level.NORMAL)
+    await service.start_hand(live)
+    name, paid = await service.remove_house(live)
+    assert "House normal 1" in name and paid is None  # owed until the hand ends
+    assert live.engine.in_hand
+    await service.shutdown()
+    await db.close()
+
+    db = await Database.open(path)
+    again = TableService(db, _Quiet())  # type: ignore[arg-type]
+    [table] = await again.restore()
+    for _ in range(50):
+        if not table.engine.in_hand:
+            break
+        decision = table.engine.pending[0]
+        await again.act(table, int(decision.player_id), engine.Timeout())
+    assert not table.engine.in_hand
+    ledger = await db.ledger(1, HOUSE_ACCOUNT, limit=100)
+    back = [e for e in ledger.items if e.kind == "cash_out" and e.actor_id == -201]
+    assert len(back) == 1 and back[0].delta > 0, ledger.items
+    audit = await db.chip_audit(1)
+    assert audit.ok and audit.house == back[0].balance_after, audit
+    assert "-201" not in {s.player_id for s in table.engine.public_view().seats}
+    await again.shutdown()
+    await db.close()
