@@ -279,18 +279,18 @@ async def open_house(tx: Tx, guild_id: int, now: float) -> int:
     writes a ledger row to it in the same transaction (the audit wants one for every account).
     No member's starting bankroll for the house: every chip it holds came from a house_fund
     row or from a house seat's cash-out."""
-    r = await tx.fetch_one(
+    # Two processes may open it at once (PostgreSQL): the second finds it made, not an error.
+    await tx.execute(
+        "INSERT INTO accounts (guild_id, user_id, balance, created_at, updated_at) "
+        "VALUES (?, ?, 0, ?, ?) ON CONFLICT (guild_id, user_id) DO NOTHING",
+        (guild_id, HOUSE_ACCOUNT, now, now),
+    )
+    r = await one(
+        tx,
         "SELECT balance FROM accounts WHERE guild_id = ? AND user_id = ?",
         (guild_id, HOUSE_ACCOUNT),
     )
-    if r is not None:
-        return int(r[0])
-    await tx.execute(
-        "INSERT INTO accounts (guild_id, user_id, balance, created_at, updated_at) "
-        "VALUES (?, ?, 0, ?, ?)",
-        (guild_id, HOUSE_ACCOUNT, now, now),
-    )
-    return 0
+    return int(r[0])
 
 
 async def house_balance(tx: Tx, guild_id: int | None) -> int:
