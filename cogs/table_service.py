@@ -404,8 +404,9 @@ class TableService(TableRecords, TableClock):
             return seat
 
     async def add_house(self, live: LiveTable, level: Level) -> int:
-        """Seat a house player of ``level`` with the table's smallest buy-in, issued to its
-        own bankroll first (ledger kind ``house_fund``); returns its seat."""
+        """Seat a house player of ``level`` with the table's smallest buy-in, paid from the
+        server's house account (the data layer issues it ``house_fund`` chips if it lacks
+        them); returns its seat."""
         _cash_table_only(live)
         seated = {s.player_id for s in live.engine.public_view().seats}
         number = next(
@@ -413,13 +414,12 @@ class TableService(TableRecords, TableClock):
         )
         user_id = -(100 * HOUSE_CODES[level] + number)
         amount = live.settings.min_buy_in
-        await self.db.fund_house(live.guild_id, user_id, amount)
         name = f"🤖 House {level.value} {number}"
         return await self.join(live, user_id, name, amount)
 
     async def remove_house(self, live: LiveTable) -> tuple[str, int | None]:
-        """Stand the last seated house player up (its chips back to its bankroll now, or when
-        the hand ends); its name and the chips paid now."""
+        """Stand the last seated house player up (its chips back to the house account now, or
+        when the hand ends); its name and the chips paid now."""
         house = [s.player_id for s in live.engine.public_view().seats if house_level(s.player_id)]
         if not house:
             raise TableProblem("No house player sits at this table.")
