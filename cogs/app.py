@@ -7,6 +7,7 @@ services as ``bot.db``, ``bot.tables`` and ``bot.presenter``.
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import logging
 import os
@@ -19,6 +20,7 @@ from discord.ext import commands
 from cogs import kit
 from cogs.config import Settings
 from cogs.errors import Refusal
+from cogs.live_table import LiveTable
 from cogs.presenter import TablePresenter
 from cogs.table_service import TableService
 from data import Database, DataError
@@ -36,6 +38,9 @@ EXTENSIONS = (
 """The cogs: slash commands by theme, and the router of the table's components."""
 
 GC_THRESHOLDS = (2000, 10, 100)
+
+ADOPT_SECONDS = 30.0
+"""How often a process looks for tables another process held at its start and has let go."""
 """The garbage collector's thresholds once the bot is up (Python's defaults: 700, 10, 10)."""
 
 
@@ -149,6 +154,7 @@ class PokerBot(commands.AutoShardedBot):
             **kwargs,
         )
         self.settings = settings
+        self._adopter: asyncio.Future[None] | None = None
 
     async def setup_hook(self) -> None:
         self.db = await Database.open(self.settings.database)
@@ -161,6 +167,8 @@ class PokerBot(commands.AutoShardedBot):
         # table message up to date (REST works here: setup_hook runs after login).
         for live in restored:
             self.presenter.spawn(self.presenter.refresh(live))
+        if self.tables.elsewhere:
+            self._adopter = asyncio.ensure_future(self._adopt_now_and_then())
         for name in EXTENSIONS:
             await self.load_extension(name)
         if not self.settings.syncs_commands:
@@ -171,6 +179,22 @@ class PokerBot(commands.AutoShardedBot):
             await self.tree.sync(guild=guild)
         else:
             await self.tree.sync()
+
+    async def adopt_tables(self) -> list[LiveTable]:
+        """Drive the tables another process held at start-up and has since let go (it was
+        stopped, or killed: the database drops a dead process's claims), and show them."""
+        adopted = await self.tables.adopt(self.owns)
+        for live in adopted:
+            self.presenter.spawn(self.presenter.refresh(live))
+        return adopted
+
+    async def _adopt_now_and_then(self) -> None:
+        while self.tables.elsewhere:
+            await asyncio.sleep(ADOPT_SECONDS)
+            try:
+                await self.adopt_tables()
+            except Exception:
+                log.exception("taking over tables let go by another process failed")
 
     def owns(self, guild_id: int | None) -> bool:
         """Whether this process drives the tables of server ``guild_id`` (its shard is ours)."""
@@ -191,6 +215,8 @@ class PokerBot(commands.AutoShardedBot):
     async def close(self) -> None:
         for name in list(self.extensions):
             await self.unload_extension(name)
+        if self._adopter is not None:
+            self._adopter.cancel()
         if hasattr(self, "tables"):
             await self.tables.shutdown()
             self.presenter.close()

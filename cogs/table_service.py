@@ -41,6 +41,7 @@ from cogs.live_table import (
 from cogs.table_clock import HOUSE_CODES, HOUSE_PAUSE, TableClock, house_level, people_playing
 from cogs.table_records import TableRecords, events_in
 from data import Database, DataError
+from data.models import Table as TableRow
 from engine import Action, IllegalAction, Table, TableConfig, TableError
 from engine.commitment import DealCommitment
 from engine.house import Level
@@ -144,18 +145,42 @@ class TableService(TableRecords, TableClock):
         With ``owns``, only the tables of the servers it accepts: another process drives the
         rest (each server's tables belong to the process holding its gateway shard).
         """
-        restored = []
         rows = [r for r in await self.db.open_tables() if owns is None or owns(r.guild_id)]
+        return await self._take(rows)
+
+    async def adopt(self, owns: Callable[[int], bool] | None = None) -> list[LiveTable]:
+        """Take over the tables another process held when this one started, once it has let
+        them go (it stopped, or died and the database dropped its claims); returns them.
+
+        Tables it closed meanwhile are forgotten. Called now and then by the bot."""
+        if not self.elsewhere:
+            return []
+        rows = {
+            r.table_id: r
+            for r in await self.db.open_tables()
+            if r.table_id in self.elsewhere and (owns is None or owns(r.guild_id))
+        }
+        for table_id in [t for t in self.elsewhere if t not in rows]:
+            self.elsewhere.pop(table_id)
+        self.elsewhere_channels = {r.channel_id: self.elsewhere[r.table_id] for r in rows.values()}
+        return await self._take(list(rows.values()))
+
+    async def _take(self, rows: list[TableRow]) -> list[LiveTable]:
+        restored = []
         # Two processes can both believe a server is theirs while shards move: the database
         # gives each table to one of them, and the other leaves it alone.
         claim = await self.db.claim_tables(self.owner, [r.table_id for r in rows])
         for row in rows:
             if row.table_id in claim.refused:
                 holder = claim.refused[row.table_id]
-                log.warning("table %s is run by %s: not restored", row.table_id, holder)
+                if row.table_id not in self.elsewhere:
+                    log.warning("table %s is run by %s: not restored", row.table_id, holder)
                 self.elsewhere[row.table_id] = holder
                 self.elsewhere_channels[row.channel_id] = holder
                 continue
+            if self.elsewhere.pop(row.table_id, None) is not None:
+                self.elsewhere_channels.pop(row.channel_id, None)
+                log.warning("table %s: its other process let it go; taken over", row.table_id)
             try:
                 state = json.loads(row.state_json or "{}")
                 table = Table.from_dict(state["engine"])

@@ -312,6 +312,7 @@ async def test_a_second_process_leaves_a_claimed_table_alone(
     db = await Database.open(url)
     try:
         before = (await _table(db, zero.guild.id)).to_dict()
+        before_id = next(iter(bot.tables.elsewhere))
         message = find_table_message(emu, zero)
         assert message is not None
         decision = engine.Table.from_dict(before).pending[0]
@@ -322,6 +323,26 @@ async def test_a_second_process_leaves_a_claimed_table_alone(
         r = await emu.run_command(zero.players[1], zero.channel, "poker create", {})
         assert r.ephemeral and "run by another process of the bot" in r.content, r.content
         assert (await _table(db, zero.guild.id)).to_dict() == before
+        await _audit(db)
+        assert not await bot.adopt_tables()  # still held: nothing to take over
+
+        # The first process dies: its claim goes with its connection, and the second one
+        # takes the table over (the bot looks every ADOPT_SECONDS; here it is asked now).
+        first.kill()
+        await first.wait_exit()
+        adopted: list[Any] = []
+        for _ in range(50):
+            adopted = await bot.adopt_tables()
+            if adopted:
+                break
+            await asyncio.sleep(0.1)
+        assert [live.id for live in adopted] == [before_id] and not bot.tables.elsewhere
+        await emu.idle()
+        message = find_table_message(emu, zero)
+        assert message is not None
+        r = await emu.click(user, message, label=label)
+        assert r.type == 7 and not r.ephemeral, r.content
+        assert (await _table(db, zero.guild.id)).to_dict() != before  # the press was played
         await _audit(db)
     finally:
         await db.close()
