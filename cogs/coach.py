@@ -13,7 +13,7 @@ import asyncio
 import logging
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 from discord import app_commands
@@ -137,6 +137,16 @@ def _parse(text: str, what: str) -> tuple[engine.Card, ...]:
         raise TableProblem(f"{what}: {exc}. Write cards like `As Kd 7h 7c 2s`.") from exc
 
 
+def odds_options(command: Any) -> Any:
+    """The options of ``/odds`` and ``/poker odds``, described once."""
+    described = app_commands.describe(
+        cards="Five cards, e.g. As Kd 7h 7c 2s",
+        game="The game (default: five-card draw)",
+        discard="Only these cards' odds, e.g. As Kd 2s",
+    )(command)
+    return app_commands.autocomplete(game=kit.variant_choices)(described)
+
+
 async def send_odds(interaction: Interaction, cards: object, game: object, discard: object) -> None:
     """Answer ``/odds`` or ``/poker odds``: the best draws of a hand, or one discard's odds."""
     # Discord's option types bind its client, not a forged request
@@ -192,12 +202,7 @@ class Coach(commands.Cog):
             await prepare_for(live)
 
     @app_commands.command(name="odds", description="The exact odds of each draw of a hand.")
-    @app_commands.describe(
-        cards="Five cards, e.g. As Kd 7h 7c 2s",
-        game="The game (default: five-card draw)",
-        discard="Only these cards' odds, e.g. As Kd 2s",
-    )
-    @app_commands.autocomplete(game=kit.variant_choices)
+    @odds_options
     async def odds(
         self,
         interaction: Interaction,

@@ -21,8 +21,8 @@ from discord.ext import commands
 import engine
 from cogs import history as hand_history
 from cogs import kit, validation
+from cogs.coach import odds_options, send_odds
 from cogs.coach import prepare_for as coach_prepare
-from cogs.coach import send_odds
 from cogs.errors import TableProblem
 from cogs.live_table import LiveTable, TableSettings
 from cogs.ui import panels, render
@@ -369,12 +369,7 @@ class Poker(commands.Cog):
             await self.presenter.refresh(live)
 
     @poker.command(name="odds", description="The exact odds of each draw of a hand.")
-    @app_commands.describe(
-        cards="Five cards, e.g. As Kd 7h 7c 2s",
-        game="The game (default: five-card draw)",
-        discard="Only these cards' odds, e.g. As Kd 2s",
-    )
-    @app_commands.autocomplete(game=kit.variant_choices)
+    @odds_options
     async def odds(
         self,
         interaction: Interaction,
