@@ -143,14 +143,14 @@ async def test_a_tournament_resumes_after_kill_9(
 async def test_two_tables_in_threads_survive_kill_9(
     emu: Emulator, world: World, bot_process: Any
 ) -> None:
-    """Six players on two tables of three (threads of the channel), killed -9 in the middle
+    """Eight players on two tables of four (threads of the channel), killed -9 in the middle
     of a hand and again once the tables have merged: nobody is lost or seated twice, and the
     tournament is played out and paid."""
-    for name in ("erin", "frank"):
+    for name in ("erin", "frank", "gina", "hank"):
         user = emu.add_user(name)
         emu.add_member(world.guild, user)
         world.players.append(user)
-    players = world.players[:6]
+    players = world.players[:8]
     by_id = {str(p.id): p for p in players}
     proc = bot_process()
     await proc.start()
@@ -163,8 +163,8 @@ async def test_two_tables_in_threads_survive_kill_9(
             "starting_stack": 30,
             "levels": 6,
             "level_minutes": 0.05,
-            "seats": 3,
-            "players": 6,
+            "seats": 4,
+            "players": 8,
             "payouts": "50/30/20",
             "auto_deal": 1,
         },
@@ -220,8 +220,8 @@ async def test_two_tables_in_threads_survive_kill_9(
             raise AssertionError("the tournament did not finish")
         assert kills == ["mid-hand", "after the merge"], kills
         results = await db.tournament_results(tid)
-        assert len(results) == 6 and results[0].place == 1
-        assert sum(r.prize for r in results) == 120
+        assert len(results) == 8 and results[0].place == 1
+        assert sum(r.prize for r in results) == 160
         for result in results:
             assert await db.balance(world.guild.id, result.user_id) == 980 + result.prize
         audit = await db.chip_audit()
