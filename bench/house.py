@@ -15,6 +15,7 @@ Deals are duplicated to cut the luck: every deck is dealt twice, once with the h
 in each seat. The figure is the house player's win in big bets per 100 hands, with its
 standard error over the pairs of deals.
 
+``--calibrate N`` prints the measured ranges of engine.house from N hands per family.
 ``--selfplay N`` instead plays N hands of every variant of the catalogue and of dealer's
 choice with three house players (one of each level) and checks that no chip is created or
 lost and that every hand ends.
@@ -225,6 +226,61 @@ def selfplay(hands: int, seed: int = 1) -> None:
         print(f"{name:24} {hands} hands, chips conserved, {time.perf_counter() - started:.1f} s")
 
 
+def calibrate(slug: str, hands: int, seed: int = 7, quantiles: int = 20) -> None:
+    """Print the measured ranges engine.house reads (its ``_RANGES``): two casual players
+    (the station's draw, opening with the smallest bet) heads-up, each seat's strength
+    before the draw and after it by the number of cards drawn."""
+    from engine.house import _Seen, _strength  # a bench may look inside
+
+    rng = random.Random(seed)
+    table = Table(TableConfig(slug))
+    table.sit("p0", 1, seat=0)
+    table.sit("p1", 1, seat=1)
+    before: list[float] = []
+    after: dict[int, list[float]] = {}
+    for index in range(hands):
+        for player in ("p0", "p1"):
+            if table.stack(player) < 1000:
+                table.add_chips(player, 1000 - table.stack(player))
+        table.start_hand(random.Random(seed * 7919 + index))
+        seen_before: set[int] = set()
+        seen_after: set[int] = set()
+        while table.pending:
+            decision = table.pending[0]
+            legal = decision.legal
+            seen = _Seen(
+                table.private_view(decision.seat), table.public_view(), current_rules(table)
+            )
+            action: Action | None = None
+            if isinstance(legal, BetOptions):
+                if seen.draws_left and decision.seat not in seen_before:
+                    before.append(_strength(seen, True))
+                    seen_before.add(decision.seat)
+                elif not seen.draws_left and decision.seat not in seen_after:
+                    me = next(s for s in seen.public.seats if s.seat == decision.seat)
+                    after.setdefault(me.draws[-1], []).append(_strength(seen, True))
+                    seen_after.add(decision.seat)
+                opens = seen.draws_left and legal.to_call == 0 and legal.can_raise
+                if opens and legal.min_to is not None:
+                    action = Bet(legal.min_to) if legal.is_bet else Raise(legal.min_to)
+            table.act(decision.seat, action or station(table, decision, rng))
+
+    def cut(values: list[float]) -> tuple[float, ...]:
+        ordered = sorted(values)
+        n = len(ordered)
+        return tuple(round(ordered[int((k + 0.5) * n / quantiles)], 4) for k in range(quantiles))
+
+    rules = TableConfig(slug).rules()
+    ranking = rules.low if rules.split.value == "low" else rules.high
+    print(f"    ({rules.split.value!r}, {ranking.value!r}, {rules.deck.value}): {{")
+    print(f"        'pre': {cut(before)},")
+    for drawn in sorted(after):
+        if len(after[drawn]) >= 100:  # too few to measure: the pooled range stands in
+            print(f"        {drawn}: {cut(after[drawn])},")
+    print(f"        'any': {cut([x for xs in after.values() for x in xs])},")
+    print("    },")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--hands", type=int, default=10_000)
@@ -233,7 +289,12 @@ def main() -> None:
     parser.add_argument("--baselines", default=",".join(BASELINES))
     parser.add_argument("--seed", type=int, default=19)
     parser.add_argument("--selfplay", type=int, default=0)
+    parser.add_argument("--calibrate", type=int, default=0, help="hands per family")
     args = parser.parse_args()
+    if args.calibrate:
+        for family in args.families.split(","):
+            calibrate(FAMILIES[family], args.calibrate)
+        return
     if args.selfplay:
         selfplay(args.selfplay)
         return

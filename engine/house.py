@@ -6,11 +6,15 @@
 at the table knows), so a house player never knows more than a person in its seat would. The
 levels differ in judgement, not in information:
 
-* ``easy`` draws by a rule of thumb and bets straightforwardly: it bets good hands, calls
-  too often and never bluffs;
-* ``normal`` draws by the exact odds (:func:`engine.odds.best_draws`) and weighs pot odds;
-* ``hard`` also reads how many cards each opponent drew and how many opponents remain, acts
-  later in position with more confidence, and sometimes bluffs or slowplays.
+* ``easy`` draws by a rule of thumb and plays straightforwardly: it opens good hands, bets
+  after the draw only with a big one, calls from a fixed chance whatever the pot and never
+  raises light nor bluffs;
+* ``normal`` draws by the exact odds (:func:`engine.odds.best_draws`), judges its hand against
+  the measured range of a casual player's hand and weighs pot odds;
+* ``hard`` counts its chance to beat each opponent over every card it may draw, against a
+  range read from how many cards that opponent drew, draws for that chance rather than for
+  raw strength, bets whenever it is ahead, calls down and raises lighter, and sometimes
+  bluffs or slowplays.
 
 >>> import random
 >>> from engine import Table, TableConfig
@@ -28,6 +32,7 @@ True
 from __future__ import annotations
 
 import random
+from bisect import bisect_left, bisect_right
 from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -95,18 +100,67 @@ LEVELS: tuple[Level, ...] = (Level.EASY, Level.NORMAL, Level.HARD)
 @dataclass(frozen=True, slots=True)
 class _Style:
     exact_draws: bool  # the odds engine rather than a rule of thumb
-    bet_at: float  # win chance from which it bets or raises for value
+    ranges: bool  # measured opponent ranges rather than a guessed power of the strength
+    open_at: float  # win chance from which it bets before the draw
+    value_at: float  # win chance from which it bets after the draw
     raise_at: float  # win chance from which it raises a bet
     call_slack: float  # added to its win chance when deciding to call (loose players)
+    call_at: float  # a fixed win chance from which it calls, whatever the pot (0: pot odds)
     bluff: float  # how often it bets a weak hand nobody has bet into
     slowplay: float  # how often it only calls with a very strong hand
     reads: bool  # counts opponents' draws and its own position
+    noise: float  # how much its judgement wavers from one decision to the next
+    counts: bool = False  # counts win chances from its draw's outcomes and measured ranges
 
 
 _STYLES = {
-    Level.EASY: _Style(False, 0.8, 0.92, 0.22, 0.0, 0.0, False),
-    Level.NORMAL: _Style(True, 0.62, 0.8, 0.05, 0.0, 0.0, False),
-    Level.HARD: _Style(True, 0.6, 0.78, 0.0, 0.06, 0.06, True),
+    # plain: draws by the rule of thumb, opens good pairs, bets after the draw only with a
+    # big hand, calls from a fixed chance whatever the pot and never raises light
+    Level.EASY: _Style(
+        exact_draws=False,
+        ranges=False,
+        open_at=0.75,
+        value_at=0.98,
+        raise_at=0.98,
+        call_slack=0.0,
+        call_at=0.4,
+        bluff=0.0,
+        slowplay=0.0,
+        reads=False,
+        noise=0.0,
+    ),
+    # sound: the odds engine's draw, the measured range of any hand, pot odds; bets for
+    # value only when well ahead
+    Level.NORMAL: _Style(
+        exact_draws=True,
+        ranges=True,
+        open_at=0.6,
+        value_at=0.8,
+        raise_at=0.7,
+        call_slack=0.05,
+        call_at=0.0,
+        bluff=0.0,
+        slowplay=0.0,
+        reads=False,
+        noise=0.04,
+    ),
+    # sharp: counts its chance to beat each opponent's measured range (read by the cards it
+    # drew) over every card it may draw, draws for that chance, bets whenever ahead, raises
+    # and calls down lighter, and now and then bluffs or slowplays
+    Level.HARD: _Style(
+        exact_draws=True,
+        ranges=True,
+        open_at=0.5,
+        value_at=0.5,
+        raise_at=0.5,
+        call_slack=0.2,
+        call_at=0.0,
+        bluff=0.03,
+        slowplay=0.03,
+        reads=True,
+        noise=0.02,
+        counts=True,
+    ),
 }
 
 
@@ -467,24 +521,524 @@ def _opponents(seen: _Seen) -> list[tuple[int, tuple[int, ...]]]:
 
 
 # How much harder an opponent is to beat after drawing that many cards (an exponent on the
-# share of hands beaten; 1.35 when nothing is known). In high games any draw keeps something:
-# a pat hand or a two-card draw (trips) is strong, a three-card draw a pair. In lowball a pat
-# hand is made, a one-card draw close to it, and more cards is a rough draw.
+# share of hands beaten; 1.35 when nothing is known), for games without a measured range below.
 _HIGH_READS = {0: 2.6, 1: 2.0, 2: 2.4, 3: 1.5}
 _LOW_READS = {0: 2.2, 1: 1.5, 2: 1.1, 3: 0.9}
 
+# Measured ranges: twenty quantiles of the strength (as :func:`_strength` measures it) a casual
+# player's hand has heads-up, before the draw ("pre"), after it by the number of cards drawn,
+# and after it whatever was drawn ("any"). Written by ``bench/house.py --calibrate``; a share
+# of the quantiles below a hand is its calibrated chance to beat that player, where a power of
+# the strength was only a guess.
+_RangeKey = tuple[str, str, int]
+_READ_TRUST = 0.5
+_RANGES: dict[_RangeKey, dict[object, tuple[float, ...]]] = {
+    ("high", "high", 52): {
+        "pre": (
+            0.4829,
+            0.5037,
+            0.5248,
+            0.5397,
+            0.5624,
+            0.5811,
+            0.6002,
+            0.6208,
+            0.6361,
+            0.652,
+            0.6584,
+            0.6895,
+            0.7138,
+            0.7603,
+            0.7876,
+            0.8318,
+            0.8608,
+            0.9039,
+            0.9346,
+            0.9793,
+        ),
+        1: (
+            0.9254,
+            0.929,
+            0.932,
+            0.9337,
+            0.9367,
+            0.939,
+            0.9421,
+            0.9454,
+            0.9478,
+            0.9502,
+            0.9525,
+            0.9566,
+            0.9588,
+            0.9611,
+            0.9632,
+            0.9662,
+            0.9692,
+            0.9983,
+            0.999,
+            0.9996,
+        ),
+        2: (
+            0.9722,
+            0.9735,
+            0.9756,
+            0.977,
+            0.9779,
+            0.9788,
+            0.9796,
+            0.9817,
+            0.983,
+            0.9845,
+            0.9851,
+            0.9859,
+            0.9869,
+            0.9882,
+            0.9889,
+            0.9896,
+            0.9909,
+            0.9913,
+            0.9985,
+            0.9995,
+        ),
+        3: (
+            0.138,
+            0.2537,
+            0.3346,
+            0.4201,
+            0.4684,
+            0.4963,
+            0.5379,
+            0.5899,
+            0.6453,
+            0.6961,
+            0.739,
+            0.7756,
+            0.8092,
+            0.8414,
+            0.8694,
+            0.8912,
+            0.9215,
+            0.9468,
+            0.9706,
+            0.9874,
+        ),
+        "any": (
+            0.1419,
+            0.2604,
+            0.3609,
+            0.4311,
+            0.479,
+            0.5113,
+            0.5621,
+            0.6195,
+            0.6783,
+            0.7267,
+            0.7665,
+            0.8044,
+            0.8377,
+            0.8686,
+            0.8926,
+            0.9231,
+            0.9441,
+            0.9623,
+            0.9774,
+            0.9909,
+        ),
+    },
+    ("low", "deuce-to-seven", 52): {
+        "pre": (
+            0.5505,
+            0.5837,
+            0.6014,
+            0.6164,
+            0.6323,
+            0.6468,
+            0.6597,
+            0.6709,
+            0.6833,
+            0.7004,
+            0.7157,
+            0.7282,
+            0.7447,
+            0.7595,
+            0.7761,
+            0.7923,
+            0.8244,
+            0.8774,
+            0.9299,
+            0.9751,
+        ),
+        1: (
+            0.0066,
+            0.3021,
+            0.3357,
+            0.3988,
+            0.4632,
+            0.4978,
+            0.6878,
+            0.8118,
+            0.8201,
+            0.895,
+            0.9413,
+            0.948,
+            0.9688,
+            0.9763,
+            0.9853,
+            0.9923,
+            0.9943,
+            0.9959,
+            0.9974,
+            0.9994,
+        ),
+        2: (
+            0.0217,
+            0.1535,
+            0.2903,
+            0.3327,
+            0.366,
+            0.3997,
+            0.4434,
+            0.489,
+            0.5893,
+            0.6603,
+            0.6886,
+            0.7698,
+            0.811,
+            0.8515,
+            0.8934,
+            0.926,
+            0.9476,
+            0.9727,
+            0.9888,
+            0.9971,
+        ),
+        3: (
+            0.0276,
+            0.1059,
+            0.2037,
+            0.2776,
+            0.3175,
+            0.3494,
+            0.3824,
+            0.4233,
+            0.4627,
+            0.496,
+            0.572,
+            0.6521,
+            0.6992,
+            0.7702,
+            0.8106,
+            0.8538,
+            0.8946,
+            0.939,
+            0.9704,
+            0.9927,
+        ),
+        4: (
+            0.025,
+            0.0645,
+            0.1641,
+            0.2253,
+            0.2744,
+            0.3107,
+            0.3444,
+            0.3883,
+            0.4233,
+            0.4633,
+            0.4986,
+            0.5759,
+            0.6325,
+            0.6917,
+            0.762,
+            0.8102,
+            0.846,
+            0.8974,
+            0.9472,
+            0.9798,
+        ),
+        5: (
+            0.035,
+            0.0767,
+            0.1282,
+            0.2023,
+            0.2701,
+            0.2974,
+            0.3435,
+            0.4155,
+            0.4972,
+            0.5854,
+            0.6085,
+            0.656,
+            0.6843,
+            0.7526,
+            0.8004,
+            0.8491,
+            0.8762,
+            0.9162,
+            0.9555,
+            0.9896,
+        ),
+        "any": (
+            0.0217,
+            0.1068,
+            0.2326,
+            0.2979,
+            0.3342,
+            0.3682,
+            0.4128,
+            0.4579,
+            0.4955,
+            0.5881,
+            0.6654,
+            0.7109,
+            0.7867,
+            0.8169,
+            0.8707,
+            0.9017,
+            0.9437,
+            0.9704,
+            0.9876,
+            0.9971,
+        ),
+    },
+    ("high-low", "high", 53): {
+        "pre": (
+            0.4,
+            0.4362,
+            0.4847,
+            0.5128,
+            0.5281,
+            0.5481,
+            0.5562,
+            0.5654,
+            0.5775,
+            0.6357,
+            0.6592,
+            0.7037,
+            0.7371,
+            0.7726,
+            0.8175,
+            0.841,
+            0.887,
+            0.9269,
+            0.9618,
+            1.0018,
+        ),
+        1: (
+            0.9192,
+            0.921,
+            0.9233,
+            0.9267,
+            0.9293,
+            0.9307,
+            0.9334,
+            0.9355,
+            0.9383,
+            0.9405,
+            0.9433,
+            0.9454,
+            0.9474,
+            0.9506,
+            0.9529,
+            0.9545,
+            0.9582,
+            0.964,
+            0.9984,
+            0.9991,
+        ),
+        2: (
+            0.521,
+            0.5553,
+            0.6125,
+            0.6506,
+            0.7075,
+            0.7682,
+            0.8006,
+            0.8373,
+            0.9455,
+            0.9606,
+            0.9662,
+            0.9688,
+            0.9716,
+            0.9745,
+            0.9762,
+            0.9796,
+            0.9814,
+            0.9843,
+            0.9872,
+            0.9997,
+        ),
+        3: (
+            0.1356,
+            0.2561,
+            0.3498,
+            0.4168,
+            0.4697,
+            0.4995,
+            0.5575,
+            0.6103,
+            0.6642,
+            0.7058,
+            0.7443,
+            0.7805,
+            0.8105,
+            0.8364,
+            0.8662,
+            0.8986,
+            0.9203,
+            0.9488,
+            0.968,
+            0.9871,
+        ),
+        "any": (
+            0.1431,
+            0.2636,
+            0.3683,
+            0.4418,
+            0.4847,
+            0.5318,
+            0.5881,
+            0.6456,
+            0.6948,
+            0.7373,
+            0.7741,
+            0.8062,
+            0.8363,
+            0.8676,
+            0.9028,
+            0.9249,
+            0.9446,
+            0.9605,
+            0.9748,
+            0.9935,
+        ),
+    },
+}
 
-def _win_chance(seen: _Seen, strength: float, style: _Style) -> float:
+
+def _range_key(rules: GameRules) -> _RangeKey | None:
+    """The measured games: one draw, five cards each, no board, no wild cards."""
+    draws = [step for step in rules.steps if isinstance(step, Draw | DrawSeries)]
+    if len(draws) != 1 or not isinstance(draws[0], Draw) or rules.board_plays:
+        return None
+    if rules.wild.ranks or rules.wild.cards or rules.wild.joker:
+        return None
+    ranking = rules.low if rules.split is Split.LOW else rules.high
+    key = (rules.split.value, ranking.value, rules.deck.value)
+    return key if key in _RANGES else None
+
+
+def _share_below(quantiles: tuple[float, ...], strength: float) -> float:
+    """The share of a measured range that ``strength`` beats (half of what it equals)."""
+    below = sum(1.0 if q < strength else 0.5 if q == strength else 0.0 for q in quantiles)
+    return below / len(quantiles)
+
+
+_STRENGTHS: dict[tuple[object, ...], float] = {}
+
+
+def _value_strength(seen: _Seen, value: HandValue) -> float:
+    """The strength of one final hand: the share of the deck's five-card hands it beats."""
+    key = (seen.ranking, seen.wild, seen.deck, value.score)
+    found = _STRENGTHS.get(key)
+    if found is None:
+        if len(_STRENGTHS) > 100_000:
+            _STRENGTHS.clear()
+        hand = tuple(played.card for played in value.cards)
+        odds = draw_odds(hand, (), seen.ranking, wild=seen.wild, deck=seen.deck)
+        found = float(odds.strength)
+        _STRENGTHS[key] = found
+    return found
+
+
+def _opponent_ranges(seen: _Seen, reads: bool) -> list[tuple[float, ...]]:
+    """The measured range of each opponent's final hand: after its draw by the number of
+    cards it drew when ``reads`` (half of it: not everyone draws sensibly), else any."""
+    key = _range_key(seen.rules)
+    assert key is not None
+    ranges = _RANGES[key]
+    found: list[tuple[float, ...]] = []
+    for _, draws in _opponents(seen):
+        if reads and draws and draws[-1] in ranges:
+            found.append(tuple(sorted(ranges[draws[-1]] + ranges["any"])))
+        else:
+            found.append(ranges["any"])
+    return found
+
+
+def _draw_chance(seen: _Seen, odds: DrawOdds, against: list[tuple[float, ...]]) -> float:
+    """The chance that the hand ``odds`` draws to beats every opponent's final hand, each
+    taken from its measured range."""
+    total = 0.0
+    for value, count in odds.outcomes:
+        strength = _value_strength(seen, value)
+        chance = float(count)
+        for quantiles in against:
+            chance *= (bisect_left(quantiles, strength) + bisect_right(quantiles, strength)) / (
+                2 * len(quantiles)
+            )
+        total += chance
+    return total / odds.draws
+
+
+def _counted(seen: _Seen) -> bool:
+    """Whether win chances can be counted from measured ranges draw by draw: a game with a
+    measured range and one winner per pot, a five-card hand and its draw to come."""
+    return (
+        _range_key(seen.rules) is not None
+        and seen.rules.split in (Split.HIGH, Split.LOW)
+        and len(seen.cards) == 5
+    )
+
+
+def _best_draw_chance(
+    seen: _Seen, legal: DrawOptions | None, reads: bool
+) -> tuple[float, tuple[Card, ...]]:
+    """The discard with the best chance to win at the showdown, among the few that hold the
+    most expected strength, and that chance."""
+    five = seen.cards
+    against = _opponent_ranges(seen, reads)
+    most = min(legal.most, 3) if legal is not None else 3
+    best: tuple[float, tuple[Card, ...]] | None = None
+    for discard, odds in _best(seen, five, most)[:_DRAW_CANDIDATES]:
+        if legal is not None and legal.refusal(discard) is not None:
+            continue
+        chance = _draw_chance(seen, odds, against)
+        if best is None or chance > best[0]:
+            best = (chance, discard)
+    return best if best is not None else (0.0, ())
+
+
+_DRAW_CANDIDATES = 8
+
+
+def _win_chance(seen: _Seen, strength: float, style: _Style, reads: bool) -> float:
     """The chance to win against everyone left, taking each opponent as an independent hand.
-    A player who draws fewer cards usually holds more, so a reader weighs them by it."""
-    share = min(strength, 0.995)
+    With a measured range the chance is read from it (a reader takes the range of the number
+    of cards the opponent drew, half and half with the range of any draw: not every player
+    draws sensibly); otherwise a power of the strength stands in for it."""
+    # the easy player keeps the rough guess: its judgement is meant to be plain
+    key = _range_key(seen.rules) if style.ranges else None
     chance = 1.0
     for _, draws in _opponents(seen):
+        if key is not None:
+            ranges = _RANGES[key]
+            if seen.draws_left or not draws:
+                # before the draw a lead is worth less than its rank: half of it, around even
+                chance *= 0.25 + 0.5 * _share_below(ranges["pre"], strength)
+            elif reads and draws[-1] in ranges:
+                read = _share_below(ranges[draws[-1]], strength)
+                chance *= _READ_TRUST * read + (1 - _READ_TRUST) * _share_below(
+                    ranges["any"], strength
+                )
+            else:
+                chance *= _share_below(ranges["any"], strength)
+            continue
+        share = min(strength, 0.995)
         weight = 1.35
-        if style.reads and draws:
-            drawn = draws[-1]
+        if reads and draws:
             table = _LOW_READS if seen.rules.split is Split.LOW else _HIGH_READS
-            weight = table.get(drawn, 1.0)
+            weight = table.get(draws[-1], 1.0)
         chance *= share**weight
     return chance
 
@@ -499,14 +1053,22 @@ def _in_position(seen: _Seen) -> bool:
 
 def _bet(seen: _Seen, legal: BetOptions, style: _Style, rng: random.Random) -> Action:
     strength = _strength(seen, style.exact_draws)
-    chance = _win_chance(seen, strength, style)
+    owed = legal.to_call
+    # a bettor may be bluffing or drawing: its draw says what it holds only when it checked
+    reads = style.reads and owed == 0
+    if style.counts and _counted(seen) and seen.draws_left:
+        chance = _best_draw_chance(seen, None, reads)[0]
+    elif style.counts and _counted(seen):
+        against = _opponent_ranges(seen, reads)
+        chance = _draw_chance(seen, _odds_of(seen, seen.cards, ()), against)
+    else:
+        chance = _win_chance(seen, strength, style, reads)
     if style.reads and _in_position(seen):
         chance = min(1.0, chance * 1.08)
-    noise = rng.uniform(-0.04, 0.04) if style is not _STYLES[Level.EASY] else 0.0
-    chance += noise
-    owed = legal.to_call
+    if style.noise:
+        chance += rng.uniform(-style.noise, style.noise)
     if owed == 0:
-        if legal.can_raise and chance >= style.bet_at:
+        if legal.can_raise and chance >= (style.open_at if seen.draws_left else style.value_at):
             if _may_slowplay(seen, style, chance) and rng.random() < style.slowplay:
                 return _check_or_least(legal)
             return _raise(legal, chance)
@@ -517,8 +1079,8 @@ def _bet(seen: _Seen, legal: BetOptions, style: _Style, rng: random.Random) -> A
     hides = _may_slowplay(seen, style, chance) and rng.random() < style.slowplay
     if legal.can_raise and chance >= style.raise_at + pressure and not hides:
         return _raise(legal, chance)
-    pot_odds = owed / (legal.pot + owed)
-    if chance + style.call_slack >= pot_odds * 1.1 or (legal.call_all_in and chance > 0.5):
+    needed = style.call_at or owed / (legal.pot + owed) * 1.1
+    if chance + style.call_slack >= needed or (legal.call_all_in and chance > 0.5):
         return Call()
     return Fold() if legal.can_fold else Call()
 
@@ -567,6 +1129,10 @@ def _discard(seen: _Seen, legal: DrawOptions, style: _Style) -> tuple[Card, ...]
         # the series only ends as the stub runs out: standing pat for ever would never end it
         return _legal_discard(legal, _order_worst(seen, cards), 1)
     wanted: tuple[Card, ...] = ()
+    if style.counts and _counted(seen) and legal.extra == 0 and not seen.plays:
+        chance, discard = _best_draw_chance(seen, legal, style.reads)
+        if chance > 0:
+            return discard
     if len(cards) == 5 and not seen.plays and legal.extra == 0 and style.exact_draws:
         sizes = [count for count in legal.counts if count <= most]
         if len(sizes) <= 3:
