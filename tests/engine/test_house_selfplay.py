@@ -1,0 +1,39 @@
+"""A thousand hands of every game with only house players, through the engine (issue 19):
+every action legal, every hand ended, the chips on the table always what was put there.
+
+The hands are played by ``tests/house_selfplay.py`` in a background process that
+``tests/conftest.py`` starts when this test is collected; here we wait for it and check what it
+reports for each game.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.conftest import SELFPLAY, SELFPLAY_HANDS
+from tests.house_selfplay import game_name, games
+
+
+@pytest.mark.timeout(1500)
+def test_house_players_alone_play_a_thousand_hands_of_every_game(
+    request: pytest.FixtureRequest,
+) -> None:
+    run = request.config.stash[SELFPLAY]
+    code = run.proc.wait(timeout=1400)
+    text = run.text()
+    assert code == 0, text[-3000:]
+    reports = {r["game"]: r for r in map(json.loads, text.splitlines())}
+    assert set(reports) == {game_name(slug, choice) for slug, choice in games()}
+    for name, report in reports.items():
+        assert "error" not in report, (name, report)
+        assert report["hands"] == SELFPLAY_HANDS, (name, report)
+        assert report["chips"] == report["expected"], (name, report)
+        assert "BET" in report["kinds"], (name, report)
+    slowest = max(reports.values(), key=lambda r: r["seconds"])
+    print(
+        f"{len(reports)} games x {SELFPLAY_HANDS} hands in "
+        f"{sum(r['seconds'] for r in reports.values()):.0f} s of play "
+        f"(slowest: {slowest['game']}, {slowest['seconds']} s)"
+    )

@@ -1,0 +1,108 @@
+"""House players alone at a table: many hands of one game, or of every game, through the engine.
+
+Each game is played by three house players (easy, normal, hard) with a seeded RNG. A hand must
+end (no decision left) within a bound of steps, every action must be legal (the engine raises
+otherwise), and the chips on the table must equal what was put there after every hand.
+
+``python -m tests.house_selfplay --hands 1000`` prints one JSON line per game. The test suite
+starts that run in a background process as soon as it has collected
+``tests/engine/test_house_selfplay.py`` (see ``tests/conftest.py``), so the thousand hands of
+every game use the core the bot tests leave idle while they wait on their emulator, and that
+test reads the lines at the end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import sys
+import time
+from typing import Any
+
+from engine import Table, TableConfig, list_variants
+from engine.house import LEVELS, current_rules, decide
+
+NAMES = ("easy", "normal", "hard")
+MAX_STEPS = 3000
+"""Decisions in one hand beyond which it counts as stuck (the longest games take ~100)."""
+
+
+def games() -> list[tuple[str, bool]]:
+    """Every game of the catalogue, and five-card draw as dealer's choice."""
+    return [(v.slug, False) for v in list_variants()] + [("five-card-draw", True)]
+
+
+def game_name(slug: str, choice: bool) -> str:
+    return f"{slug}-dc" if choice else slug
+
+
+def play(slug: str, choice: bool, hands: int, seed: int) -> dict[str, Any]:
+    """Play ``hands`` hands; what happened, as a JSON-ready summary (``error`` if it broke)."""
+    rng = random.Random(f"{seed}:{game_name(slug, choice)}")
+    table = Table(TableConfig(slug, dealers_choice=choice))
+    for name in NAMES:
+        table.sit(name, 500)
+    total = table.chips()
+    kinds: set[str] = set()
+    longest = 0
+    played = 0
+    started = time.perf_counter()
+    summary: dict[str, Any] = {"game": game_name(slug, choice)}
+    try:
+        for _ in range(hands):
+            for name in NAMES:
+                if table.stack(name) < 40:
+                    table.add_chips(name, 500)
+                    total += 500
+            table.start_hand(rng)
+            steps = 0
+            while table.pending:
+                if steps >= MAX_STEPS:
+                    raise RuntimeError(f"hand #{table.hand_number} did not end")
+                decision = table.pending[0]
+                kinds.add(decision.kind.name)
+                action = decide(
+                    table.private_view(decision.seat),
+                    table.public_view(),
+                    decision,
+                    LEVELS[NAMES.index(decision.player_id)],
+                    rng,
+                    rules=current_rules(table),
+                )
+                table.act(decision.seat, action)
+                steps += 1
+            longest = max(longest, steps)
+            played += 1
+            if table.chips() != total:
+                raise RuntimeError(
+                    f"hand #{table.hand_number}: {table.chips()} chips on the table, not {total}"
+                )
+    except Exception as exc:  # reported, not raised: the other games still play
+        summary["error"] = f"{type(exc).__name__}: {exc}"
+    summary.update(
+        hands=played,
+        chips=table.chips(),
+        expected=total,
+        longest=longest,
+        kinds=sorted(kinds),
+        seconds=round(time.perf_counter() - started, 2),
+    )
+    return summary
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--hands", type=int, default=1000)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--nice", type=int, default=0, help="lower this process's priority")
+    args = parser.parse_args()
+    if args.nice:
+        os.nice(args.nice)
+    for slug, choice in games():
+        print(json.dumps(play(slug, choice, args.hands, args.seed)), flush=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
