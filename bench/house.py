@@ -13,7 +13,8 @@ against
 
 Deals are duplicated to cut the luck: every deck is dealt twice, once with the house player
 in each seat. The figure is the house player's win in big bets per 100 hands, with its
-standard error over the pairs of deals.
+standard error over the pairs of deals; then each level's gain over the level below on the
+same deals, with its own standard error. The lines run in ``--workers`` processes (2).
 
 ``--calibrate N`` prints the measured ranges of engine.house from N hands per family.
 ``--selfplay N`` instead plays N hands of every variant of the catalogue and of dealer's
@@ -25,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import multiprocessing
 import random
 import sys
 import time
@@ -166,8 +168,8 @@ def play_hand(
     return table.stack(f"p{house_seat}") - before
 
 
-def heads_up(slug: str, level: Level, baseline: str, hands: int, seed: int) -> tuple[float, float]:
-    """Big bets per 100 hands and its standard error, over ``hands`` hands (duplicate deals)."""
+def duplicate_pairs(slug: str, level: Level, baseline: str, hands: int, seed: int) -> list[float]:
+    """The house player's win in big bets over each pair of deals of the same deck."""
     tables = []
     for _ in range(2):
         table = Table(TableConfig(slug))
@@ -183,9 +185,63 @@ def heads_up(slug: str, level: Level, baseline: str, hands: int, seed: int) -> t
         won = play_hand(tables[0], 0, level, baseline, deal_seed, rng)
         won += play_hand(tables[1], 1, level, baseline, deal_seed, rng)
         pairs.append(won / unit / 2)
-    mean = sum(pairs) / len(pairs)
-    spread = math.sqrt(sum((x - mean) ** 2 for x in pairs) / max(1, len(pairs) - 1))
-    return 100 * mean, 100 * spread / math.sqrt(len(pairs))
+    return pairs
+
+
+def per_100(values: list[float]) -> tuple[float, float]:
+    """The mean per 100 hands of per-hand figures, and its standard error."""
+    mean = sum(values) / len(values)
+    spread = math.sqrt(sum((x - mean) ** 2 for x in values) / max(1, len(values) - 1))
+    return 100 * mean, 100 * spread / math.sqrt(len(values))
+
+
+def heads_up(slug: str, level: Level, baseline: str, hands: int, seed: int) -> tuple[float, float]:
+    """Big bets per 100 hands and its standard error, over ``hands`` hands (duplicate deals)."""
+    return per_100(duplicate_pairs(slug, level, baseline, hands, seed))
+
+
+def _line(job: tuple[str, str, str, int, int]) -> tuple[list[float], float]:
+    family, baseline, level, hands, seed = job
+    started = time.perf_counter()
+    pairs = duplicate_pairs(FAMILIES[family], Level(level), baseline, hands, seed)
+    return pairs, time.perf_counter() - started
+
+
+def strength_check(
+    families: list[str],
+    baselines: list[str],
+    levels: list[str],
+    hands: int,
+    seed: int,
+    workers: int,
+) -> None:
+    """Every line of the check, then each level against the one below on the same deals."""
+    print(f"{hands} hands heads-up per line, big bets per 100 hands (± standard error)")
+    jobs = [(f, b, lv, hands, seed) for f in families for b in baselines for lv in levels]
+    results: dict[tuple[str, str, str], list[float]] = {}
+    with multiprocessing.get_context("fork").Pool(workers) as pool:
+        # in order, one job at a time: lines of one family share the odds a worker counted
+        for job, (pairs, took) in zip(jobs, pool.imap(_line, jobs, chunksize=1), strict=True):
+            family, baseline, level = job[:3]
+            results[family, baseline, level] = pairs
+            rate, error = per_100(pairs)
+            line = f"{family:9} vs {baseline:8} {level:14} {rate:+8.1f} ± {error:5.1f}"
+            print(f"{line}   ({took:.0f} s)", flush=True)
+    print("each level minus the one below, on the same deals:")
+    for family in families:
+        for baseline in baselines:
+            for better, worse in zip(levels[1:], levels[:-1], strict=True):
+                gains = [
+                    a - b
+                    for a, b in zip(
+                        results[family, baseline, better],
+                        results[family, baseline, worse],
+                        strict=True,
+                    )
+                ]
+                rate, error = per_100(gains)
+                pair = f"{better} - {worse}"
+                print(f"{family:9} vs {baseline:8} {pair:14} {rate:+8.1f} ± {error:5.1f}")
 
 
 def selfplay(hands: int, seed: int = 1) -> None:
@@ -289,6 +345,7 @@ def main() -> None:
     parser.add_argument("--baselines", default=",".join(BASELINES))
     parser.add_argument("--seed", type=int, default=19)
     parser.add_argument("--selfplay", type=int, default=0)
+    parser.add_argument("--workers", type=int, default=2, help="processes for the lines")
     parser.add_argument("--calibrate", type=int, default=0, help="hands per family")
     args = parser.parse_args()
     if args.calibrate:
@@ -298,19 +355,14 @@ def main() -> None:
     if args.selfplay:
         selfplay(args.selfplay)
         return
-    print(f"{args.hands} hands heads-up per line, big bets per 100 hands (± standard error)")
-    for family in args.families.split(","):
-        slug = FAMILIES[family]
-        for baseline in args.baselines.split(","):
-            for level in args.levels.split(","):
-                started = time.perf_counter()
-                rate, error = heads_up(slug, Level(level), baseline, args.hands, args.seed)
-                took = time.perf_counter() - started
-                print(
-                    f"{family:9} vs {baseline:8} {level:7} {rate:+8.1f} ± {error:5.1f}"
-                    f"   ({took:.0f} s)",
-                    flush=True,
-                )
+    strength_check(
+        args.families.split(","),
+        args.baselines.split(","),
+        args.levels.split(","),
+        args.hands,
+        args.seed,
+        args.workers,
+    )
 
 
 if __name__ == "__main__":
