@@ -934,21 +934,40 @@ def _share_below(quantiles: tuple[float, ...], strength: float) -> float:
     return below / len(quantiles)
 
 
+_BEATEN: dict[tuple[object, ...], dict[int, float]] = {}
+
+
+def _beaten(seen: _Seen, against: list[tuple[float, ...]]) -> dict[int, float]:
+    """The chance that each final hand met so far beats every opponent's range, by its score
+    (filled in by :func:`_chance_of_value`): the same few ranges meet the same hands again."""
+    key = (seen.ranking, seen.wild, seen.deck, *against)
+    found = _BEATEN.get(key)
+    if found is None:
+        if len(_BEATEN) >= 64:
+            _BEATEN.clear()
+        found = _BEATEN[key] = {}
+    return found
+
+
 _STRENGTHS: dict[tuple[object, ...], float] = {}
 
 
-def _value_strength(seen: _Seen, value: HandValue) -> float:
-    """The strength of one final hand: the share of the deck's five-card hands it beats."""
+def _chance_of_value(seen: _Seen, value: HandValue, against: list[tuple[float, ...]]) -> float:
+    """The chance that one final hand beats every opponent's hand taken from its range: its
+    strength (the share of the deck's five-card hands it beats) placed in each range."""
     key = (seen.ranking, seen.wild, seen.deck, value.score)
-    found = _STRENGTHS.get(key)
-    if found is None:
-        if len(_STRENGTHS) > 100_000:
+    strength = _STRENGTHS.get(key)
+    if strength is None:
+        if len(_STRENGTHS) >= 100_000:
             _STRENGTHS.clear()
         hand = tuple(played.card for played in value.cards)
         odds = draw_odds(hand, (), seen.ranking, wild=seen.wild, deck=seen.deck)
-        found = float(odds.strength)
-        _STRENGTHS[key] = found
-    return found
+        strength = _STRENGTHS[key] = float(odds.strength)
+    chance = 1.0
+    for quantiles in against:
+        beaten = bisect_left(quantiles, strength) + bisect_right(quantiles, strength)
+        chance *= beaten / (2 * len(quantiles))
+    return chance
 
 
 def _opponent_ranges(seen: _Seen, reads: bool) -> list[tuple[float, ...]]:
@@ -969,26 +988,38 @@ def _opponent_ranges(seen: _Seen, reads: bool) -> list[tuple[float, ...]]:
 def _draw_chance(seen: _Seen, odds: DrawOdds, against: list[tuple[float, ...]]) -> float:
     """The chance that the hand ``odds`` draws to beats every opponent's final hand, each
     taken from its measured range."""
-    total = 0.0
-    for value, count in odds.outcomes:
-        strength = _value_strength(seen, value)
-        chance = float(count)
-        for quantiles in against:
-            chance *= (bisect_left(quantiles, strength) + bisect_right(quantiles, strength)) / (
-                2 * len(quantiles)
-            )
-        total += chance
-    return total / odds.draws
+    key = ("chance", odds.hand, odds.discard, seen.ranking, seen.dead, seen.deck, *against)
+
+    def make() -> float:
+        known = _beaten(seen, against)
+        total = 0.0
+        for value, count in odds.outcomes:
+            chance = known.get(value.score)
+            if chance is None:
+                chance = known[value.score] = _chance_of_value(seen, value, against)
+            total += count * chance
+        return total / odds.draws
+
+    result = _cached(key, make)
+    assert isinstance(result, float)
+    return result
 
 
 def _counted(seen: _Seen) -> bool:
     """Whether win chances can be counted from measured ranges draw by draw: a game with a
-    measured range and one winner per pot, a five-card hand and its draw to come."""
+    measured range and one winner per pot, five cards in hand and no wild card (a game can
+    name them as it deals)."""
     return (
         _range_key(seen.rules) is not None
         and seen.rules.split in (Split.HIGH, Split.LOW)
         and len(seen.cards) == 5
+        and not seen.wild
+        and not seen.plays
     )
+
+
+# how many of the draws that hold the most expected strength are weighed by their chance to win
+_DRAW_CANDIDATES = 8
 
 
 def _best_draw_chance(
@@ -1007,9 +1038,6 @@ def _best_draw_chance(
         if best is None or chance > best[0]:
             best = (chance, discard)
     return best if best is not None else (0.0, ())
-
-
-_DRAW_CANDIDATES = 8
 
 
 def _win_chance(seen: _Seen, strength: float, style: _Style, reads: bool) -> float:
@@ -1144,7 +1172,7 @@ def _discard(seen: _Seen, legal: DrawOptions, style: _Style) -> tuple[Card, ...]
                 if legal.refusal(discard) is None
             ]
             if choices:
-                return max(choices, key=lambda d: (_score(_odds_of(seen, cards, d)), -len(d)))
+                return max(choices, key=lambda d: (_discard_score(seen, cards, d), -len(d)))
         # throwing four or five is almost never best, and it costs the most to count
         for discard, _ in _best(seen, cards, min(most, 3)):
             if legal.refusal(discard) is None:
@@ -1158,6 +1186,14 @@ def _discard(seen: _Seen, legal: DrawOptions, style: _Style) -> tuple[Card, ...]
     if not wanted and len(cards) == 5 and not seen.plays and legal.extra == 0:
         wanted = _rule_of_thumb(seen, cards, most)
     return _legal_discard(legal, _order_worst(seen, cards), len(wanted))
+
+
+def _discard_score(seen: _Seen, cards: tuple[Card, ...], discard: tuple[Card, ...]) -> float:
+    """:func:`_score` of a discard; five new cards are a hand like any other, of expected
+    strength one half by the definition of strength, which need not be counted."""
+    if len(discard) == len(cards) == 5 and seen.low is None:
+        return 0.5
+    return _score(_odds_of(seen, cards, discard))
 
 
 def _stood_pat_in_series(seen: _Seen) -> bool:
