@@ -158,3 +158,78 @@ def test_house_draws_by_the_odds() -> None:
     assert decision.kind is DecisionKind.DRAW and decision.player_id == "house"
     action = _house_action(table, decision.seat, Level.HARD, random.Random(1))
     assert action == Discard(parse_cards("2c"))
+
+
+def _after_the_draw(
+    house: str, ann: str, house_discard: str, ann_discard: str
+) -> tuple[Table, int]:
+    """A heads-up five-card draw dealt from a stacked deck, played to the house player's first
+    decision after the draw: ann opens, the house calls, each throws the given cards (the
+    replacements pair nothing of the house's), and ann checks if she acts first."""
+    from engine.cards import parse_cards
+
+    table = Table(TableConfig("five-card-draw", max_seats=2))
+    table.sit("house", 200)
+    table.sit("ann", 200)
+    hands = parse_cards(house), parse_cards(ann)
+    replacements = parse_cards("Qs Jc 6d 5h 3c 8s")
+    dealt = {*hands[0], *hands[1], *replacements}
+    deck = [card for pair in zip(*hands, strict=True) for card in pair]
+    deck += [*replacements, *(c for c in DECK_52 if c not in dealt)]
+    table.start_hand(random.Random(0), deck=deck)
+    while table.pending and table.pending[0].kind is DecisionKind.BET:
+        pending = table.pending[0]
+        legal = pending.legal
+        assert isinstance(legal, BetOptions)
+        if pending.player_id == "ann" and legal.can_check and legal.min_to is not None:
+            table.act(pending.seat, Bet(legal.min_to))
+        else:
+            table.act(pending.seat, Check() if legal.can_check else Call())
+    while table.pending and table.pending[0].kind is DecisionKind.DRAW:
+        pending = table.pending[0]
+        thrown = house_discard if pending.player_id == "house" else ann_discard
+        table.act(pending.seat, Discard(parse_cards(thrown)))
+    if table.pending[0].player_id == "ann":
+        table.act(table.pending[0].seat, Check())
+    decision = table.pending[0]
+    assert decision.player_id == "house" and decision.kind is DecisionKind.BET
+    return table, decision.seat
+
+
+@pytest.mark.parametrize(
+    ("house", "thrown", "ann_thrown", "bettors"),
+    [
+        # a full house: everyone bets it
+        ("Kh Kd Ks 9s 9h", "", "8c 9d Tc", {Level.EASY, Level.NORMAL, Level.HARD}),
+        # kings up: easy waits for a big hand
+        ("Kh Kd 7c 7s 2h", "2h", "8c 9d Tc", {Level.NORMAL, Level.HARD}),
+        # a pair of kings against a three-card draw, which is mostly one pair or nothing:
+        # only hard bets it for value
+        ("Kh Kd 7c 4s 2h", "7c 4s 2h", "8c 9d Tc", {Level.HARD}),
+        # the same kings against a one-card draw (two pair, or a straight or flush draw):
+        # hard reads the draw and checks
+        ("Kh Kd 7c 4s 2h", "7c 4s 2h", "9d", set()),
+    ],
+    ids=["full-house", "two-pair", "kings-vs-three", "kings-vs-one"],
+)
+def test_levels_bet_thinner_in_order(
+    house: str, thrown: str, ann_thrown: str, bettors: set[Level]
+) -> None:
+    table, seat = _after_the_draw(house, "3s 5d 8c 9d Tc", thrown, ann_thrown)
+    for level in LEVELS:
+        actions = {_house_action(table, seat, level, random.Random(n)) for n in range(12)}
+        expected = Bet if level in bettors else Check
+        assert all(isinstance(a, expected) for a in actions), (level, actions)
+
+
+def test_measured_ranges_are_quantiles() -> None:
+    """The ranges bench/house.py --calibrate measured: ascending strengths, as many in each,
+    each read with bisection."""
+    from engine.house import _RANGES
+
+    for key, ranges in _RANGES.items():
+        assert {"pre", "any"} <= set(ranges), key
+        for drawn, quantiles in ranges.items():
+            assert len(quantiles) == 20, (key, drawn)
+            assert list(quantiles) == sorted(quantiles), (key, drawn)
+            assert quantiles[0] >= 0 and quantiles[-1] <= 1.25, (key, drawn)
