@@ -168,23 +168,33 @@ def play_hand(
     return table.stack(f"p{house_seat}") - before
 
 
-def duplicate_pairs(slug: str, level: Level, baseline: str, hands: int, seed: int) -> list[float]:
-    """The house player's win in big bets over each pair of deals of the same deck."""
-    tables = []
-    for _ in range(2):
-        table = Table(TableConfig(slug))
-        table.sit("p0", 1, seat=0)
-        table.sit("p1", 1, seat=1)
-        tables.append(table)
-    rng = random.Random(seed)
-    unit = big_bet(tables[0])
-    pairs: list[float] = []
+def duplicate_pairs(
+    slug: str, level: Level, baselines: list[str], hands: int, seed: int
+) -> dict[str, list[float]]:
+    """The house player's win in big bets over each pair of deals of the same deck, against
+    each baseline. Each baseline has its own tables and generator, so its figures are the
+    same whatever else is played; each deck is dealt against every baseline in turn, so the
+    house player's first decision on it is counted once and found again."""
+    tables: dict[str, list[Table]] = {}
+    for baseline in baselines:
+        tables[baseline] = []
+        for _ in range(2):
+            table = Table(TableConfig(slug))
+            table.sit("p0", 1, seat=0)
+            table.sit("p1", 1, seat=1)
+            tables[baseline].append(table)
+    rngs = {baseline: random.Random(seed) for baseline in baselines}
+    unit = big_bet(Table(TableConfig(slug)))
+    pairs: dict[str, list[float]] = {baseline: [] for baseline in baselines}
     for index in range(hands // 2):
         deal_seed = seed * 1_000_003 + index
-        # the same deck twice: the house player sits in seat 0, then in seat 1
-        won = play_hand(tables[0], 0, level, baseline, deal_seed, rng)
-        won += play_hand(tables[1], 1, level, baseline, deal_seed, rng)
-        pairs.append(won / unit / 2)
+        for baseline in baselines:
+            first, second = tables[baseline]
+            rng = rngs[baseline]
+            # the same deck twice: the house player sits in seat 0, then in seat 1
+            won = play_hand(first, 0, level, baseline, deal_seed, rng)
+            won += play_hand(second, 1, level, baseline, deal_seed, rng)
+            pairs[baseline].append(won / unit / 2)
     return pairs
 
 
@@ -197,14 +207,17 @@ def per_100(values: list[float]) -> tuple[float, float]:
 
 def heads_up(slug: str, level: Level, baseline: str, hands: int, seed: int) -> tuple[float, float]:
     """Big bets per 100 hands and its standard error, over ``hands`` hands (duplicate deals)."""
-    return per_100(duplicate_pairs(slug, level, baseline, hands, seed))
+    return per_100(duplicate_pairs(slug, level, [baseline], hands, seed)[baseline])
 
 
-def _line(job: tuple[str, str, str, int, int]) -> tuple[list[float], float]:
-    family, baseline, level, hands, seed = job
+_Job = tuple[str, str, list[str], int, int]
+
+
+def _lines(job: _Job) -> tuple[_Job, dict[str, list[float]], float]:
+    family, level, baselines, hands, seed = job
     started = time.perf_counter()
-    pairs = duplicate_pairs(FAMILIES[family], Level(level), baseline, hands, seed)
-    return pairs, time.perf_counter() - started
+    pairs = duplicate_pairs(FAMILIES[family], Level(level), baselines, hands, seed)
+    return job, pairs, time.perf_counter() - started
 
 
 def strength_check(
@@ -217,16 +230,22 @@ def strength_check(
 ) -> None:
     """Every line of the check, then each level against the one below on the same deals."""
     print(f"{hands} hands heads-up per line, big bets per 100 hands (± standard error)")
-    jobs = [(f, b, lv, hands, seed) for f in families for b in baselines for lv in levels]
+    jobs: list[_Job] = [(f, lv, baselines, hands, seed) for f in families for lv in levels]
+    # the longest first, so that no worker is left with one at the end: the joker deck's
+    # odds cost the most to count, and the easy level counts none
+    jobs.sort(key=lambda job: (job[0] != "high-low", job[1] == "easy"))
     results: dict[tuple[str, str, str], list[float]] = {}
     with multiprocessing.get_context("fork").Pool(workers) as pool:
-        # in order, one job at a time: lines of one family share the odds a worker counted
-        for job, (pairs, took) in zip(jobs, pool.imap(_line, jobs, chunksize=1), strict=True):
-            family, baseline, level = job[:3]
-            results[family, baseline, level] = pairs
-            rate, error = per_100(pairs)
-            line = f"{family:9} vs {baseline:8} {level:14} {rate:+8.1f} ± {error:5.1f}"
-            print(f"{line}   ({took:.0f} s)", flush=True)
+        for job, lines, took in pool.imap_unordered(_lines, jobs, chunksize=1):
+            family, level = job[:2]
+            for baseline in baselines:
+                results[family, baseline, level] = lines[baseline]
+            print(f"{family:9} {level:7} played against every baseline in {took:.0f} s", flush=True)
+    for family in families:
+        for baseline in baselines:
+            for level in levels:
+                rate, error = per_100(results[family, baseline, level])
+                print(f"{family:9} vs {baseline:8} {level:14} {rate:+8.1f} ± {error:5.1f}")
     print("each level minus the one below, on the same deals:")
     for family in families:
         for baseline in baselines:
