@@ -186,6 +186,9 @@ class LiveTable:
         # players the action has just passed to.
         self.turn: frozenset[str] = frozenset()
         self.ping: Ping | None = None
+        # The ping id in the last snapshot written, and the pending save of a newer one.
+        self.saved_ping: int | None = meta.ping_id
+        self.ping_save: asyncio.TimerHandle | None = None
         # Each player's DM of the hand in progress (hand number, DM channel, message): the
         # DM is edited as the cards change rather than a new one sent.
         self.dm_messages: dict[str, tuple[int, int, int]] = {}
@@ -206,4 +209,5 @@ class LiveTable:
         # orjson writes the dataclasses itself: about 15 us against 115 us for asdict plus
         # json.dumps, and this runs after every action of every table.
         snapshot = {"engine": self.engine.to_dict(), "settings": self.settings, "meta": self.meta}
+        self.saved_ping = self.meta.ping_id
         return orjson.dumps(snapshot).decode()

@@ -409,7 +409,7 @@ class TablePresenter:
         qualifier = rules.low_qualifier
         return lambda value: qualifies_low(value, qualifier)
 
-    def showdown_message(
+    async def showdown_message(
         self,
         live: LiveTable,
         result: engine.HandResult,
@@ -428,7 +428,9 @@ class TablePresenter:
         files: list[discord.File] = []
         rows = render.shown_rows(result, live.meta.names, low_rule)
         if rows:
-            png = render_showdown(rows)
+            # Drawing and PNG-encoding a picture of several hands takes ~10 ms, most of it in
+            # Pillow's encoder, which lets go of the GIL: a thread keeps the event loop free.
+            png = await asyncio.to_thread(render_showdown, rows)
             files.append(
                 discord.File(
                     io.BytesIO(png),
@@ -446,7 +448,7 @@ class TablePresenter:
         interaction: discord.Interaction[PokerBot] | None,
         start_stacks: dict[str, int] | None = None,
     ) -> None:
-        embed, files = self.showdown_message(live, result, start_stacks)
+        embed, files = await self.showdown_message(live, result, start_stacks)
         try:
             if interaction is not None:
                 await interaction.followup.send(embed=embed, files=files)

@@ -91,6 +91,11 @@ def _cash_table_only(live: LiveTable) -> None:
         )
 
 
+PING_SAVE_DELAY = 3.0
+"""Seconds after a turn ping within which the table's next snapshot is expected to carry its
+id; past them it is saved on its own."""
+
+
 class TableService(TableRecords, TableClock):
     """Every open table of the process, and the operations on them."""
 
@@ -115,6 +120,7 @@ class TableService(TableRecords, TableClock):
         # A house player's turn waiting for its pause, by table id (one per table at a time).
         self._house_turns: dict[int, asyncio.Task[None]] = {}
         self.house_pause = HOUSE_PAUSE
+        self.ping_save_delay = PING_SAVE_DELAY
         self._house_rng = secrets.SystemRandom()
         # Set by the tournament cog: levels and eliminations at tournament tables.
         self.hooks: TournamentHooks | None = None
@@ -206,6 +212,9 @@ class TableService(TableRecords, TableClock):
     async def shutdown(self) -> None:
         for live in self.tables.values():
             self._cancel_timers(live)
+            if live.ping_save is not None:
+                live.ping_save.cancel()
+                await self._save_ping(live)
         for task in list(self._background):
             task.cancel()
 
@@ -253,15 +262,29 @@ class TableService(TableRecords, TableClock):
             await self._save(live)
 
     async def set_ping(self, live: LiveTable, message_id: int | None) -> None:
-        """Remember the turn ping standing in the channel (``None``: there is none), saved at
-        once: the ping waits as long as the player takes, the likeliest time for a restart."""
+        """Remember the turn ping standing in the channel (``None``: there is none).
+
+        It is written with the table's next snapshot, or on its own after
+        ``ping_save_delay`` seconds if no other change comes first: a ping waits as long as
+        its player takes, the likeliest time for a restart, but a save of its own for every
+        turn would double the writes of a busy table. A clean shutdown writes it at once."""
         if live.closed or live.meta.ping_id == message_id:
             return
         live.meta.ping_id = message_id
+        if live.ping_save is None:
+            live.ping_save = asyncio.get_running_loop().call_later(
+                self.ping_save_delay, lambda: self._spawn(self._save_ping(live))
+            )
+
+    async def _save_ping(self, live: LiveTable) -> None:
         async with live.lock:
-            if live.closed:
-                return
-            await self._save(live)
+            live.ping_save = None
+            if live.closed or live.saved_ping == live.meta.ping_id:
+                return  # a snapshot written since carried it
+            try:
+                await self._save(live)
+            except Exception:
+                log.exception("table %s: saving the turn ping's id failed", live.id)
 
     async def note_dm_closed(self, live: LiveTable, player_id: str) -> bool:
         """This player's DMs are closed: say so on the table once (they can use My hand).

@@ -90,3 +90,40 @@ async def test_a_ping_follows_the_street_of_the_player_it_waits_for(
             break
     assert reworded, "no ping ever had to change its street"
     emu.assert_clean()
+
+
+async def test_a_ping_id_is_saved_on_its_own_when_no_change_follows(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """The ping's id rides on the table's next snapshot; when the player takes their time and
+    nothing else is saved, it is written by itself after ``ping_save_delay`` (a kill -9 then
+    still finds it)."""
+    import asyncio
+    import json
+
+    bot = await poker_bot()
+    bot.tables.ping_save_delay = 0.2
+    alice, bob, carol = world.players[:3]
+    lobby = await create_table(emu, world, [alice, bob, carol], stake=2, ante=1, auto_deal=0)
+    await emu.click(alice, lobby, label="Deal")
+    await emu.idle()
+    live = live_table(bot, world)
+
+    async def saved_ping() -> int | None:
+        row = await bot.db.get_table(live.id)
+        return json.loads(row.state_json or "{}")["meta"].get("ping_id")
+
+    for _ in range(20):
+        if live.ping is not None and not live.ping.on_table:
+            break
+        await act_once(emu, world, bot, live.engine.pending[0], policy=opener)
+        await emu.idle()
+    assert live.ping is not None and not live.ping.on_table
+    standing = live.ping.message_id
+    for _ in range(50):
+        if await saved_ping() == standing:
+            break
+        await asyncio.sleep(0.05)
+    assert await saved_ping() == standing
+    assert live.ping_save is None
+    emu.assert_clean()
