@@ -36,6 +36,11 @@ log = logging.getLogger("poker.presenter")
 
 __all__ = ["TablePresenter"]
 
+PING_AFTER = 4.0
+"""Seconds a player may take before their turn ping goes out (at most a sixth of the table's
+timer): a player who acts sooner was watching, and a ping would only be noise, and two more
+API requests at every turn of a busy table."""
+
 
 class TablePresenter:
     """Keeps every table's message, showdowns and DMs in step with the service's changes."""
@@ -47,6 +52,9 @@ class TablePresenter:
         # /poker notify and /poker deck (a read per ping would cost more than the ping).
         self.preferences: dict[int, Preferences] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
+        self.ping_after = PING_AFTER
+        # A turn ping waiting for its player to be slow, by table id (one per table).
+        self._late_pings: dict[int, asyncio.TimerHandle] = {}
 
     def spawn(self, coro: Coroutine[Any, Any, None]) -> None:
         task = asyncio.ensure_future(coro)
@@ -54,6 +62,9 @@ class TablePresenter:
         task.add_done_callback(self._tasks.discard)
 
     def close(self) -> None:
+        for timer in self._late_pings.values():
+            timer.cancel()
+        self._late_pings.clear()
         for task in list(self._tasks):
             task.cancel()
 
@@ -133,7 +144,7 @@ class TablePresenter:
             await self._post_showdown(live, outcome.result, interaction, outcome.start_stacks)
         if not outcome.new_hand:
             # After the result: players see the hand's end first, then the ping goes.
-            await self._ping(live, targets, interaction)
+            await self._turn_passed(live, targets, interaction)
         if outcome.private_changed:
             self.spawn(self._send_private(live, outcome.private_changed))
         if outcome.result is not None or not live.engine.in_hand:
@@ -194,6 +205,37 @@ class TablePresenter:
         wanted = await self.preferences_of([int(pid) for pid in fresh])
         return frozenset(pid for pid in fresh if wanted[int(pid)].notify)
 
+    async def _turn_passed(
+        self,
+        live: LiveTable,
+        targets: frozenset[str],
+        interaction: discord.Interaction[PokerBot] | None,
+    ) -> None:
+        """Ping ``targets`` if they have not acted ``ping_after`` seconds from now; with no
+        one to ping, tidy the standing ping at once (reword or remove it)."""
+        waiting = self._late_pings.pop(live.id, None)
+        if waiting is not None:
+            waiting.cancel()
+        editor = MessageEditor.of(interaction) if interaction is not None else None
+        delay = min(self.ping_after, live.settings.action_seconds / 6)
+        if not targets or delay <= 0:
+            await self._ping(live, targets, editor)
+            return
+        hand = live.engine.hand_number
+        self._late_pings[live.id] = asyncio.get_running_loop().call_later(
+            delay, lambda: self.spawn(self._ping_if_still_waiting(live, targets, editor, hand))
+        )
+
+    async def _ping_if_still_waiting(
+        self, live: LiveTable, targets: frozenset[str], editor: MessageEditor | None, hand: int
+    ) -> None:
+        self._late_pings.pop(live.id, None)
+        if live.closed or not live.engine.in_hand or live.engine.hand_number != hand:
+            return
+        still = targets & live.turn
+        if still:
+            await self._ping(live, still, editor)
+
     def _ping_text(self, live: LiveTable, targets: frozenset[str]) -> str:
         mentions = " ".join(f"<@{pid}>" for pid in sorted(targets))
         view = live.engine.public_view()
@@ -204,7 +246,7 @@ class TablePresenter:
         self,
         live: LiveTable,
         targets: frozenset[str],
-        interaction: discord.Interaction[PokerBot] | None,
+        editor: MessageEditor | None,
     ) -> None:
         """Replace the table's ping with one for ``targets`` (or just remove it when the
         turn moved on to nobody new, or the hand is over)."""
@@ -226,13 +268,14 @@ class TablePresenter:
             everyone=False, roles=False, users=[discord.Object(int(pid)) for pid in targets]
         )
         try:
-            if interaction is not None:
-                # A followup: not counted against the global rate limit, and deletable
-                # through the same webhook.
-                sent = await interaction.followup.send(
-                    content, allowed_mentions=mentions, wait=True
+            if editor is not None and not editor.is_expired():
+                # A followup of the interaction that passed the turn: not counted against
+                # the global rate limit, and deletable through the same webhook.
+                webhook = discord.Webhook.partial(
+                    editor.application_id, editor.token, client=self.bot
                 )
-                live.ping = Ping(sent.id, targets, MessageEditor.of(interaction), text=content)
+                sent = await webhook.send(content, allowed_mentions=mentions, wait=True)
+                live.ping = Ping(sent.id, targets, editor, text=content)
             else:
                 channel = self.bot.get_partial_messageable(live.channel_id)
                 message = await channel.send(content, allowed_mentions=mentions)

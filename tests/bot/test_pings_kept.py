@@ -18,6 +18,7 @@ def pings(emu: Emulator, world: World) -> list[Any]:
 
 async def test_a_ping_left_by_a_restart_is_deleted(poker_bot, emu: Emulator, world: World) -> None:
     bot = await poker_bot()
+    bot.presenter.ping_after = 0  # at once: these tests follow every ping
     alice, bob, carol = world.players[:3]
     lobby = await create_table(emu, world, [alice, bob, carol], stake=2, ante=1, auto_deal=0)
     await emu.click(alice, lobby, label="Deal")
@@ -55,6 +56,7 @@ async def test_a_ping_follows_the_street_of_the_player_it_waits_for(
     """Heads-up: the player who closes the betting is often first to draw. Their ping may
     stay (no new ping for their own action), but it must name the street they now play."""
     bot = await poker_bot()
+    bot.presenter.ping_after = 0  # at once: these tests follow every ping
     alice, bob = world.players[:2]
     lobby = await create_table(emu, world, [alice, bob], stake=2, ante=1, auto_deal=0)
     reworded = 0
@@ -102,6 +104,7 @@ async def test_a_ping_id_is_saved_on_its_own_when_no_change_follows(
     import json
 
     bot = await poker_bot()
+    bot.presenter.ping_after = 0  # at once: these tests follow every ping
     bot.tables.ping_save_delay = 0.2
     alice, bob, carol = world.players[:3]
     lobby = await create_table(emu, world, [alice, bob, carol], stake=2, ante=1, auto_deal=0)

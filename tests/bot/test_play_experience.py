@@ -80,6 +80,7 @@ async def test_the_player_to_act_is_pinged_once_and_only_one_ping_stays(
     poker_bot, emu: Emulator, world: World
 ) -> None:
     bot = await poker_bot()
+    bot.presenter.ping_after = 0  # at once: these tests follow every ping
     alice, bob, carol = world.players[:3]
     off = await emu.run_command(carol, world.channel, "poker notify", {"setting": "off"})
     assert off.ephemeral and "No more turn pings" in off.content
@@ -115,11 +116,45 @@ async def test_the_player_to_act_is_pinged_once_and_only_one_ping_stays(
     emu.assert_clean()
 
 
+async def test_only_a_player_slow_to_act_is_pinged(poker_bot, emu: Emulator, world: World) -> None:
+    """A player who answers within ``ping_after`` seconds was watching: no ping. One who
+    takes longer gets it then, and it is the only ping standing."""
+    bot = await poker_bot()
+    bot.presenter.ping_after = 0.5
+    alice, bob, carol = world.players[:3]
+    lobby = await create_table(emu, world, [alice, bob, carol], stake=2, ante=1, auto_deal=0)
+    await emu.click(alice, lobby, label="Deal")
+    await emu.idle()
+    live = live_table(bot, world)
+
+    def standing() -> list[Any]:
+        return [m for m in pings(emu, world) if m.id != live.meta.message_id]
+
+    first = live.engine.pending[0]
+    await act_once(emu, world, bot, first, policy=opener)
+    await emu.idle()
+    quick = live.engine.pending[0]
+    assert quick.player_id != first.player_id
+    await act_once(emu, world, bot, quick, policy=opener)
+    await emu.idle()
+    assert live.engine.in_hand
+    slow = live.engine.pending[0]
+    assert not standing(), "pinged before taking any time"
+    await asyncio.sleep(0.8)
+    await emu.idle()
+    (ping,) = standing()
+    assert f"<@{slow.player_id}>" in ping.content, ping.content
+    mentioned = " ".join(m.content or "" for m in emu.channel_messages(world.channel))
+    assert f"<@{quick.player_id}>" not in mentioned, "the quick player was pinged"
+    emu.assert_clean()
+
+
 async def test_a_player_is_not_pinged_for_their_own_action(
     poker_bot, emu: Emulator, world: World
 ) -> None:
     """Heads-up, after the last bet the same player may be first to draw: no ping to them."""
     bot = await poker_bot()
+    bot.presenter.ping_after = 0  # at once: these tests follow every ping
     alice, bob = world.players[:2]
     lobby = await create_table(emu, world, [alice, bob], stake=2, ante=1, auto_deal=0)
     await emu.click(alice, lobby, label="Deal")
@@ -141,6 +176,7 @@ async def test_one_message_carries_the_table_after_auto_deals_and_a_start(
     poker_bot, emu: Emulator, world: World
 ) -> None:
     bot = await poker_bot()
+    bot.presenter.ping_after = 0  # at once: these tests follow every ping
     alice, bob, carol = world.players[:3]
     lobby = await create_table(emu, world, [alice, bob, carol], stake=2, ante=1, auto_deal=1)
     await emu.click(alice, lobby, label="Deal")
@@ -177,6 +213,7 @@ async def test_the_showdown_picture_shows_every_hand_shown(
     poker_bot, emu: Emulator, world: World
 ) -> None:
     bot = await poker_bot()
+    bot.presenter.ping_after = 0  # at once: these tests follow every ping
     players = world.players[:3]
     lobby = await create_table(emu, world, players, stake=2, ante=1, auto_deal=0)
     heights: dict[int, int] = {}
@@ -227,6 +264,7 @@ async def test_the_draw_select_allows_only_what_the_cards_held_allow(
     """Five-card draw: three cards, or four when keeping an ace. The select's maximum follows
     the hand; a four-card discard that throws the ace away is shown disabled, with the reason."""
     bot = await poker_bot()
+    bot.presenter.ping_after = 0  # at once: these tests follow every ping
     alice, bob = world.players[:2]
     lobby = await create_table(emu, world, [alice, bob], stake=2, ante=1, auto_deal=0)
     live = live_table(bot, world)
@@ -276,6 +314,7 @@ async def test_the_draw_select_allows_only_what_the_cards_held_allow(
 
 async def test_rebuy_and_end_during_a_hand(poker_bot, emu: Emulator, world: World) -> None:
     bot = await poker_bot()
+    bot.presenter.ping_after = 0  # at once: these tests follow every ping
     alice, bob = world.players[:2]
     lobby = await create_table(
         emu, world, [alice, bob], stake=2, ante=1, auto_deal=0, min_buy_in=40, max_buy_in=200
@@ -340,6 +379,7 @@ _ = random  # the driver's policies take their own random source
 
 async def test_sit_down_asks_the_buy_in_and_a_seat(poker_bot, emu: Emulator, world: World) -> None:
     bot = await poker_bot()
+    bot.presenter.ping_after = 0  # at once: these tests follow every ping
     alice, bob, carol = world.players[:3]
     created = await emu.run_command(
         alice, world.channel, "poker create", {"min_buy_in": 40, "max_buy_in": 200, "seats": 4}
@@ -391,6 +431,7 @@ async def test_a_busted_player_rebuys_with_the_lobby_button(
     poker_bot, emu: Emulator, world: World
 ) -> None:
     bot = await poker_bot()
+    bot.presenter.ping_after = 0  # at once: these tests follow every ping
     alice, bob = world.players[:2]
     lobby = await create_table(
         emu,
@@ -443,6 +484,7 @@ async def test_ending_between_hands_leaves_no_live_buttons(
 
 async def test_a_four_colour_deck_for_whoever_asks(poker_bot, emu: Emulator, world: World) -> None:
     bot = await poker_bot()
+    bot.presenter.ping_after = 0  # at once: these tests follow every ping
     alice, bob = world.players[:2]
     chosen = await emu.run_command(alice, world.channel, "poker deck", {"colours": "four"})
     assert chosen.ephemeral and "four" in chosen.content
