@@ -343,16 +343,24 @@ def calibrate(slug: str, hands: int, seed: int = 7, quantiles: int = 20) -> None
     def cut(values: list[float]) -> tuple[float, ...]:
         ordered = sorted(values)
         n = len(ordered)
-        return tuple(round(ordered[int((k + 0.5) * n / quantiles)], 4) for k in range(quantiles))
+        return tuple(ordered[int((k + 0.5) * n / quantiles)] for k in range(quantiles))
+
+    def show(name: object, values: tuple[float, ...]) -> None:
+        # ten to a line, as the table in engine/house.py is written (between fmt: off and on)
+        print(f"        {name!r}: (".replace("'", '"'))
+        for start in range(0, len(values), 10):
+            print("            " + ", ".join(f"{v:.4f}" for v in values[start : start + 10]) + ",")
+        print("        ),")
 
     rules = TableConfig(slug).rules()
     ranking = rules.low if rules.split.value == "low" else rules.high
-    print(f"    ({rules.split.value!r}, {ranking.value!r}, {rules.deck.value}): {{")
-    print(f"        'pre': {cut(before)},")
+    key = (rules.split.value, ranking.value, rules.deck.value)
+    print(f"    {key!r}: {{".replace("'", '"'))
+    show("pre", cut(before))
     for drawn in sorted(after):
         if len(after[drawn]) >= 100:  # too few to measure: the pooled range stands in
-            print(f"        {drawn}: {cut(after[drawn])},")
-    print(f"        'any': {cut([x for xs in after.values() for x in xs])},")
+            show(drawn, cut(after[drawn]))
+    show("any", cut([x for xs in after.values() for x in xs]))
     print("    },")
 
 
