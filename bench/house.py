@@ -18,8 +18,8 @@ same deals, with its own standard error. The lines run in ``--workers`` processe
 
 ``--calibrate N`` prints the measured ranges of engine.house from N hands per family.
 ``--selfplay N`` instead plays N hands of every variant of the catalogue and of dealer's
-choice with three house players (one of each level) and checks that no chip is created or
-lost and that every hand ends.
+choice with three house players (one of each level), checks that no chip is created or lost
+and that every hand ends, and prints the time a hand takes and what each level won.
 """
 
 from __future__ import annotations
@@ -263,42 +263,65 @@ def strength_check(
                 print(f"{family:9} vs {baseline:8} {pair:14} {rate:+8.1f} ± {error:5.1f}")
 
 
-def selfplay(hands: int, seed: int = 1) -> None:
-    """Every variant (and dealer's choice) with one house player of each level."""
-    games = [(v.slug, False) for v in list_variants()] + [("five-card-draw", True)]
-    for slug, choice in games:
-        started = time.perf_counter()
-        rng = random.Random(seed)
-        table = Table(TableConfig(slug, dealers_choice=choice))
-        names = ("easy", "normal", "hard")
+def _selfplay_game(job: tuple[str, bool, int, int]) -> tuple[str, float, dict[str, float]]:
+    """One game's self-play: its time and each level's win in big bets per 100 hands."""
+    slug, choice, hands, seed = job
+    started = time.perf_counter()
+    rng = random.Random(seed)
+    table = Table(TableConfig(slug, dealers_choice=choice))
+    names = ("easy", "normal", "hard")
+    for name in names:
+        table.sit(name, 1000)
+    total = table.chips()
+    bought = dict.fromkeys(names, 1000)
+    for _ in range(hands):
         for name in names:
-            table.sit(name, 1000)
-        total = table.chips()
-        for _ in range(hands):
-            for name in names:
-                if table.stack(name) < 50:
-                    table.add_chips(name, 1000)
-                    total += 1000
-            table.start_hand(rng)
-            steps = 0
-            while table.pending:
-                decision = table.pending[0]
-                action = decide(
-                    table.private_view(decision.seat),
-                    table.public_view(),
-                    decision,
-                    LEVELS[names.index(decision.player_id)],
-                    rng,
-                    rules=current_rules(table),
-                )
-                table.act(decision.seat, action)
-                steps += 1
-                if steps > 2000:
-                    raise RuntimeError(f"{slug}: a hand did not end")
-            if table.chips() != total:
-                raise RuntimeError(f"{slug}: chips {table.chips()} != {total}")
-        name = "dealer's choice" if choice else slug
-        print(f"{name:24} {hands} hands, chips conserved, {time.perf_counter() - started:.1f} s")
+            if table.stack(name) < 50:
+                table.add_chips(name, 1000)
+                total += 1000
+                bought[name] += 1000
+        table.start_hand(rng)
+        steps = 0
+        while table.pending:
+            decision = table.pending[0]
+            action = decide(
+                table.private_view(decision.seat),
+                table.public_view(),
+                decision,
+                LEVELS[names.index(decision.player_id)],
+                rng,
+                rules=current_rules(table),
+            )
+            table.act(decision.seat, action)
+            steps += 1
+            if steps > 2000:
+                raise RuntimeError(f"{slug}: a hand did not end")
+        if table.chips() != total:
+            raise RuntimeError(f"{slug}: chips {table.chips()} != {total}")
+    unit = big_bet(table)
+    won = {name: 100 * (table.stack(name) - bought[name]) / unit / hands for name in names}
+    name = "dealer's choice" if choice else slug
+    return name, time.perf_counter() - started, won
+
+
+def selfplay(hands: int, seed: int = 1, workers: int = 2) -> None:
+    """Every variant (and dealer's choice) with one house player of each level, three-handed:
+    chips conserved, every hand ended, the time it took and what each level won (big bets per
+    100 hands, of the game's own stakes; between hands only, so chips in a pot carried to the
+    next deal count for nobody)."""
+    games = [(v.slug, False) for v in list_variants()] + [("five-card-draw", True)]
+    jobs = [(slug, choice, hands, seed) for slug, choice in games]
+    spent = 0.0
+    with multiprocessing.get_context("fork").Pool(workers) as pool:
+        for name, took, won in pool.imap(_selfplay_game, jobs, chunksize=1):
+            spent += took
+            wins = " ".join(f"{level} {rate:+6.1f}" for level, rate in won.items())
+            print(
+                f"{name:20} {hands} hands, chips conserved, {took:5.1f} s"
+                f" ({1000 * took / hands:4.1f} ms a hand)   {wins}",
+                flush=True,
+            )
+    print(f"{spent:.0f} s of play in all, {1000 * spent / (hands * len(jobs)):.1f} ms a hand")
 
 
 def calibrate(slug: str, hands: int, seed: int = 7, quantiles: int = 20) -> None:
@@ -380,7 +403,7 @@ def main() -> None:
             calibrate(FAMILIES[family], args.calibrate)
         return
     if args.selfplay:
-        selfplay(args.selfplay)
+        selfplay(args.selfplay, workers=args.workers)
         return
     strength_check(
         args.families.split(","),

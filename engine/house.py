@@ -13,8 +13,8 @@ levels differ in judgement, not in information:
   the measured range of a casual player's hand and weighs pot odds;
 * ``hard`` counts its chance to beat each opponent over every card it may draw, against a
   range read from how many cards that opponent drew, draws for that chance rather than for
-  raw strength, bets whenever it is ahead, calls down and raises lighter, and sometimes
-  bluffs or slowplays.
+  raw strength, bets whenever it is ahead, calls down lighter but raises a bet only with
+  what beats the better half of the bettor's range, and sometimes bluffs or slowplays.
 
 >>> import random
 >>> from engine import Table, TableConfig
@@ -666,19 +666,40 @@ def _chance_of_value(seen: _Seen, value: HandValue, against: list[tuple[float, .
     return chance
 
 
-def _opponent_ranges(seen: _Seen, reads: bool) -> list[tuple[float, ...]]:
+def _opponent_ranges(
+    seen: _Seen, reads: bool, bettors: frozenset[int] = frozenset()
+) -> list[tuple[float, ...]]:
     """The measured range of each opponent's final hand: after its draw by the number of
-    cards it drew when ``reads`` (half of it: not everyone draws sensibly), else any."""
+    cards it drew when ``reads`` (half of it: not everyone draws sensibly), else any; for
+    one of ``bettors``, only the better part of that range (:data:`_BETTOR_KEEPS` of it)."""
     key = _range_key(seen.rules)
     assert key is not None
     ranges = _RANGES[key]
     found: list[tuple[float, ...]] = []
-    for _, draws in _opponents(seen):
+    for seat, draws in _opponents(seen):
         if reads and draws and draws[-1] in ranges:
-            found.append(tuple(sorted(ranges[draws[-1]] + ranges["any"])))
+            quantiles = tuple(sorted(ranges[draws[-1]] + ranges["any"]))
         else:
-            found.append(ranges["any"])
+            quantiles = ranges["any"]
+        cut = round(len(quantiles) * (1 - _BETTOR_KEEPS))
+        found.append(quantiles[cut:] if seat in bettors else quantiles)
     return found
+
+
+# the share of a range a bet after the draw leaves (its better part)
+_BETTOR_KEEPS = 0.5
+
+
+def _bettors(seen: _Seen) -> frozenset[int]:
+    """The opponents who put chips in after the last draw: a bet then says a hand is made (a
+    reader takes it for the better half of what that player might hold)."""
+    if seen.draws_left:
+        return frozenset()
+    return frozenset(
+        s.seat
+        for s in seen.public.seats
+        if s.bet > 0 and s.in_hand and not s.folded and s.seat != seen.private.seat
+    )
 
 
 def _draw_chance(seen: _Seen, odds: DrawOdds, against: list[tuple[float, ...]]) -> float:
@@ -736,35 +757,44 @@ def _best_draw_chance(
     return best if best is not None else (0.0, ())
 
 
-def _win_chance(seen: _Seen, strength: float, style: _Style, reads: bool) -> float:
-    """The chance to win against everyone left, taking each opponent as an independent hand.
-    With a measured range the chance is read from it (a reader takes the range of the number
-    of cards the opponent drew, half and half with the range of any draw: not every player
-    draws sensibly); otherwise a power of the strength stands in for it."""
+def _win_chance(
+    seen: _Seen, strength: float, style: _Style, reads: bool, bettors: frozenset[int] = frozenset()
+) -> float:
+    """The chance to win against everyone left, taking each opponent as an independent hand
+    (one of ``bettors`` holding the better part of its range)."""
+    chance = 1.0
+    for seat, draws in _opponents(seen):
+        share = _chance_against(seen, strength, style, reads, draws)
+        if seat in bettors:
+            # what beats that share of a range beats the worse part of it, then the rest
+            share = max(0.0, (share - 1 + _BETTOR_KEEPS) / _BETTOR_KEEPS)
+        chance *= share
+    return chance
+
+
+def _chance_against(
+    seen: _Seen, strength: float, style: _Style, reads: bool, draws: tuple[int, ...]
+) -> float:
+    """The chance to beat one opponent who drew ``draws``. With a measured range the chance
+    is read from it (a reader takes the range of the number of cards the opponent drew, half
+    and half with the range of any draw: not every player draws sensibly); otherwise a power
+    of the strength stands in for it."""
     # the easy player keeps the rough guess: its judgement is meant to be plain
     key = _range_key(seen.rules) if style.ranges else None
-    chance = 1.0
-    for _, draws in _opponents(seen):
-        if key is not None:
-            ranges = _RANGES[key]
-            if seen.draws_left or not draws:
-                # before the draw a lead is worth less than its rank: half of it, around even
-                chance *= 0.25 + 0.5 * _share_below(ranges["pre"], strength)
-            elif reads and draws[-1] in ranges:
-                read = _share_below(ranges[draws[-1]], strength)
-                chance *= _READ_TRUST * read + (1 - _READ_TRUST) * _share_below(
-                    ranges["any"], strength
-                )
-            else:
-                chance *= _share_below(ranges["any"], strength)
-            continue
-        share = min(strength, 0.995)
-        weight = 1.35
-        if reads and draws:
-            table = _LOW_READS if seen.rules.split is Split.LOW else _HIGH_READS
-            weight = table.get(draws[-1], 1.0)
-        chance *= share**weight
-    return chance
+    if key is not None:
+        ranges = _RANGES[key]
+        if seen.draws_left or not draws:
+            # before the draw a lead is worth less than its rank: half of it, around even
+            return 0.25 + 0.5 * _share_below(ranges["pre"], strength)
+        if reads and draws[-1] in ranges:
+            read = _share_below(ranges[draws[-1]], strength)
+            return _READ_TRUST * read + (1 - _READ_TRUST) * _share_below(ranges["any"], strength)
+        return _share_below(ranges["any"], strength)
+    weight = 1.35
+    if reads and draws:
+        table = _LOW_READS if seen.rules.split is Split.LOW else _HIGH_READS
+        weight = table.get(draws[-1], 1.0)
+    return float(min(strength, 0.995) ** weight)
 
 
 def _in_position(seen: _Seen) -> bool:
@@ -776,21 +806,20 @@ def _in_position(seen: _Seen) -> bool:
 
 
 def _bet(seen: _Seen, legal: BetOptions, style: _Style, rng: random.Random) -> Action:
-    strength = _strength(seen, style.exact_draws)
     owed = legal.to_call
     # a bettor may be bluffing or drawing: its draw says what it holds only when it checked
     reads = style.reads and owed == 0
-    if style.counts and _counted(seen) and seen.draws_left:
-        chance = _best_draw_chance(seen, None, reads)[0]
-    elif style.counts and _counted(seen):
-        against = _opponent_ranges(seen, reads)
-        chance = _draw_chance(seen, _odds_of(seen, seen.cards, ()), against)
-    else:
-        chance = _win_chance(seen, strength, style, reads)
+    chance = _chance(seen, style, reads, frozenset())
+    # a reader calls a bet as it would bet (bets can be bluffs and draws gone wrong) but
+    # raises it only with what beats the better part of the bettor's range
+    bettors = _bettors(seen) if style.reads and owed else frozenset()
+    stronger = _chance(seen, style, reads, bettors) if bettors else chance
     if style.reads and _in_position(seen):
         chance = min(1.0, chance * 1.08)
     if style.noise:
-        chance += rng.uniform(-style.noise, style.noise)
+        wavers = rng.uniform(-style.noise, style.noise)
+        chance += wavers
+        stronger += wavers
     if owed == 0:
         if legal.can_raise and chance >= (style.open_at if seen.draws_left else style.value_at):
             if _may_slowplay(seen, style, chance) and rng.random() < style.slowplay:
@@ -801,12 +830,22 @@ def _bet(seen: _Seen, legal: BetOptions, style: _Style, rng: random.Random) -> A
         return _check_or_least(legal)
     pressure = 0.0 if legal.fixed_limit else min(0.2, 0.3 * owed / max(1, legal.pot))
     hides = _may_slowplay(seen, style, chance) and rng.random() < style.slowplay
-    if legal.can_raise and chance >= style.raise_at + pressure and not hides:
-        return _raise(legal, chance)
+    if legal.can_raise and stronger >= style.raise_at + pressure and not hides:
+        return _raise(legal, stronger)
     needed = style.call_at or owed / (legal.pot + owed) * 1.1
     if chance + style.call_slack >= needed or (legal.call_all_in and chance > 0.5):
         return Call()
     return Fold() if legal.can_fold else Call()
+
+
+def _chance(seen: _Seen, style: _Style, reads: bool, bettors: frozenset[int]) -> float:
+    """The seat's chance to win the pot at the showdown as its level judges it."""
+    if style.counts and _counted(seen) and seen.draws_left:
+        return _best_draw_chance(seen, None, reads)[0]
+    if style.counts and _counted(seen):
+        against = _opponent_ranges(seen, reads, bettors)
+        return _draw_chance(seen, _odds_of(seen, seen.cards, ()), against)
+    return _win_chance(seen, _strength(seen, style.exact_draws), style, reads, bettors)
 
 
 def _may_slowplay(seen: _Seen, style: _Style, chance: float) -> bool:
