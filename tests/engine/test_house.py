@@ -8,7 +8,7 @@ import random
 import pytest
 
 from engine import Table, TableConfig, list_variants
-from engine.actions import Action, Bet, Call, Check, Discard
+from engine.actions import Action, Bet, Call, Check, Discard, Raise
 from engine.cards import DECK_52, Card
 from engine.decisions import BetOptions, DecisionKind
 from engine.house import LEVELS, Level, current_rules, decide
@@ -161,11 +161,12 @@ def test_house_draws_by_the_odds() -> None:
 
 
 def _after_the_draw(
-    house: str, ann: str, house_discard: str, ann_discard: str
+    house: str, ann: str, house_discard: str, ann_discard: str, *, ann_bets: bool = False
 ) -> tuple[Table, int]:
     """A heads-up five-card draw dealt from a stacked deck, played to the house player's first
     decision after the draw: ann opens, the house calls, each throws the given cards (the
-    replacements pair nothing of the house's), and ann checks if she acts first."""
+    replacements pair nothing of the house's); then ann checks if she acts first, or with
+    ``ann_bets`` bets (the house checking to her first if it acts first)."""
     from engine.cards import parse_cards
 
     table = Table(TableConfig("five-card-draw", max_seats=2))
@@ -189,8 +190,13 @@ def _after_the_draw(
         pending = table.pending[0]
         thrown = house_discard if pending.player_id == "house" else ann_discard
         table.act(pending.seat, Discard(parse_cards(thrown)))
+    first = table.pending[0]
+    if first.player_id == "house" and ann_bets:
+        table.act(first.seat, Check())
     if table.pending[0].player_id == "ann":
-        table.act(table.pending[0].seat, Check())
+        legal = table.pending[0].legal
+        assert isinstance(legal, BetOptions) and legal.min_to is not None
+        table.act(table.pending[0].seat, Bet(legal.min_to) if ann_bets else Check())
     decision = table.pending[0]
     assert decision.player_id == "house" and decision.kind is DecisionKind.BET
     return table, decision.seat
@@ -233,3 +239,21 @@ def test_measured_ranges_are_quantiles() -> None:
             assert len(quantiles) == 20, (key, drawn)
             assert list(quantiles) == sorted(quantiles), (key, drawn)
             assert quantiles[0] >= 0 and quantiles[-1] <= 1.25, (key, drawn)
+
+
+@pytest.mark.parametrize(
+    ("house", "thrown", "expected"),
+    [
+        # kings against a bet after a three-card draw: called (bets can be bluffs), not raised
+        ("Kh Kd 7c 4s 2h", "7c 4s 2h", Call),
+        # a full house beats the better half of what a bettor holds: raised
+        ("Kh Kd Ks 9s 9h", "", Raise),
+    ],
+    ids=["kings-call", "full-house-raises"],
+)
+def test_hard_raises_a_bet_only_with_what_beats_a_bettor(
+    house: str, thrown: str, expected: type[Action]
+) -> None:
+    table, seat = _after_the_draw(house, "3s 5d 8c 9d Tc", thrown, "8c 9d Tc", ann_bets=True)
+    actions = {_house_action(table, seat, Level.HARD, random.Random(n)) for n in range(12)}
+    assert all(isinstance(a, expected) for a in actions), actions
