@@ -35,7 +35,7 @@ import random
 from bisect import bisect_left, bisect_right
 from collections import OrderedDict
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from itertools import combinations
 
@@ -162,6 +162,11 @@ _STYLES = {
         counts=True,
     ),
 }
+
+
+# Hard in a game without a measured range: its chance there is a guess that may be far off,
+# so it keeps wide margins where a measured chance lets it bet and call close to even.
+_GUESSING = replace(_STYLES[Level.HARD], open_at=0.6, value_at=0.7, raise_at=0.78, call_slack=0.0)
 
 
 def current_rules(table: object) -> GameRules:
@@ -806,6 +811,8 @@ def _in_position(seen: _Seen) -> bool:
 
 
 def _bet(seen: _Seen, legal: BetOptions, style: _Style, rng: random.Random) -> Action:
+    if style.counts and _range_key(seen.rules) is None:
+        style = _GUESSING
     owed = legal.to_call
     # a bettor may be bluffing or drawing: its draw says what it holds only when it checked
     reads = style.reads and owed == 0
