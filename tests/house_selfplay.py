@@ -21,12 +21,25 @@ import sys
 import time
 from typing import Any
 
-from engine import Table, TableConfig, list_variants
-from engine.house import LEVELS, current_rules, decide
+from engine import Action, Table, TableConfig, list_variants
+from engine.house import LEVELS, Level, current_rules, decide
 
 NAMES = ("easy", "normal", "hard")
 MAX_STEPS = 3000
 """Decisions in one hand beyond which it counts as stuck (the longest games take ~100)."""
+
+
+def house_action(table: Table, seat: int, level: Level, rng: random.Random) -> Action:
+    """What the house player in ``seat`` does now: from its own view and the public one only."""
+    decision = next(d for d in table.pending if d.seat == seat)
+    return decide(
+        table.private_view(seat),
+        table.public_view(),
+        decision,
+        level,
+        rng,
+        rules=current_rules(table),
+    )
 
 
 def games() -> list[tuple[str, bool]]:
@@ -63,15 +76,8 @@ def play(slug: str, choice: bool, hands: int, seed: int) -> dict[str, Any]:
                     raise RuntimeError(f"hand #{table.hand_number} did not end")
                 decision = table.pending[0]
                 kinds.add(decision.kind.name)
-                action = decide(
-                    table.private_view(decision.seat),
-                    table.public_view(),
-                    decision,
-                    LEVELS[NAMES.index(decision.player_id)],
-                    rng,
-                    rules=current_rules(table),
-                )
-                table.act(decision.seat, action)
+                level = LEVELS[NAMES.index(decision.player_id)]
+                table.act(decision.seat, house_action(table, decision.seat, level, rng))
                 steps += 1
             longest = max(longest, steps)
             played += 1

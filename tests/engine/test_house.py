@@ -7,60 +7,24 @@ import random
 
 import pytest
 
-from engine import Table, TableConfig, list_variants
+from engine import Table, TableConfig
 from engine.actions import Action, Bet, Call, Check, Discard, Raise
 from engine.cards import DECK_52, Card
 from engine.decisions import BetOptions, DecisionKind
-from engine.house import LEVELS, Level, current_rules, decide
+from engine.house import LEVELS, Level
+from tests.house_selfplay import game_name, games, house_action, play
 
-# The bench (bench/house.py --selfplay 1000) plays 1,000 hands of every game; the suite plays
-# fewer to stay quick, with other seeds on each run of the bench.
+# tests/engine/test_house_selfplay.py plays 1,000 hands of every game in the background of the
+# whole suite; here a few, for a quick answer when only the engine's tests run.
 HANDS = 25
-GAMES = [(v.slug, False) for v in list_variants()] + [("five-card-draw", True)]
 
 
-def _house_action(table: Table, seat: int, level: Level, rng: random.Random) -> Action:
-    decision = next(d for d in table.pending if d.seat == seat)
-    return decide(
-        table.private_view(seat),
-        table.public_view(),
-        decision,
-        level,
-        rng,
-        rules=current_rules(table),
-    )
-
-
-@pytest.mark.parametrize(
-    ("slug", "choice"), GAMES, ids=[g[0] + ("-dc" if g[1] else "") for g in GAMES]
-)
+@pytest.mark.parametrize(("slug", "choice"), games(), ids=[game_name(*g) for g in games()])
 def test_house_players_alone_play_every_game(slug: str, choice: bool) -> None:
-    rng = random.Random(hash(slug) % 1000)
-    table = Table(TableConfig(slug, dealers_choice=choice))
-    names = ("easy", "normal", "hard")
-    for name in names:
-        table.sit(name, 500)
-    total = table.chips()
-    kinds: set[DecisionKind] = set()
-    for _ in range(HANDS if slug != "all-for-one" else 6):
-        for name in names:
-            if table.stack(name) < 40:
-                table.add_chips(name, 500)
-                total += 500
-        table.start_hand(rng)
-        for _step in range(3000):
-            if not table.pending:
-                break
-            decision = table.pending[0]
-            kinds.add(decision.kind)
-            level = LEVELS[names.index(decision.player_id)]
-            # an illegal action would raise IllegalAction here
-            table.act(decision.seat, _house_action(table, decision.seat, level, rng))
-        else:
-            pytest.fail(f"{slug}: a hand did not end")
-        assert table.chips() == total
-        assert not table.pending
-    assert DecisionKind.BET in kinds
+    report = play(slug, choice, HANDS if slug != "all-for-one" else 6, seed=hash(slug) % 1000)
+    assert "error" not in report, report
+    assert report["chips"] == report["expected"], report
+    assert "BET" in report["kinds"], report
 
 
 def _deck_with_other_hands(
@@ -104,7 +68,7 @@ def test_decisions_ignore_other_players_hidden_cards(level: Level, slug: str) ->
             decision = tables[0].pending[0]
             if decision.player_id == "house":
                 actions = [
-                    _house_action(t, decision.seat, level, random.Random(deal)) for t in tables
+                    house_action(t, decision.seat, level, random.Random(deal)) for t in tables
                 ]
                 assert actions[0] == actions[1]
                 compared += 1
@@ -128,8 +92,8 @@ def test_decide_is_a_function_of_its_inputs() -> None:
     table.sit("b", 100)
     table.start_hand(random.Random(5))
     seat = table.pending[0].seat
-    first = [_house_action(table, seat, Level.HARD, random.Random(n)) for n in range(20)]
-    again = [_house_action(table, seat, Level.HARD, random.Random(n)) for n in range(20)]
+    first = [house_action(table, seat, Level.HARD, random.Random(n)) for n in range(20)]
+    again = [house_action(table, seat, Level.HARD, random.Random(n)) for n in range(20)]
     assert first == again
 
 
@@ -156,7 +120,7 @@ def test_house_draws_by_the_odds() -> None:
             table.act(pending.seat, Check() if legal.can_check else Call())
     decision = table.pending[0]
     assert decision.kind is DecisionKind.DRAW and decision.player_id == "house"
-    action = _house_action(table, decision.seat, Level.HARD, random.Random(1))
+    action = house_action(table, decision.seat, Level.HARD, random.Random(1))
     assert action == Discard(parse_cards("2c"))
 
 
@@ -223,7 +187,7 @@ def test_levels_bet_thinner_in_order(
 ) -> None:
     table, seat = _after_the_draw(house, "3s 5d 8c 9d Tc", thrown, ann_thrown)
     for level in LEVELS:
-        actions = {_house_action(table, seat, level, random.Random(n)) for n in range(12)}
+        actions = {house_action(table, seat, level, random.Random(n)) for n in range(12)}
         expected = Bet if level in bettors else Check
         assert all(isinstance(a, expected) for a in actions), (level, actions)
 
@@ -255,5 +219,5 @@ def test_hard_raises_a_bet_only_with_what_beats_a_bettor(
     house: str, thrown: str, expected: type[Action]
 ) -> None:
     table, seat = _after_the_draw(house, "3s 5d 8c 9d Tc", thrown, "8c 9d Tc", ann_bets=True)
-    actions = {_house_action(table, seat, Level.HARD, random.Random(n)) for n in range(12)}
+    actions = {house_action(table, seat, Level.HARD, random.Random(n)) for n in range(12)}
     assert all(isinstance(a, expected) for a in actions), actions
