@@ -24,7 +24,7 @@ import os
 import re
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import engine
@@ -230,16 +230,24 @@ class TableService(TableRecords, TableClock):
         config: TableConfig,
         settings: TableSettings,
     ) -> LiveTable:
-        if self.in_channel(channel_id) is not None:
-            raise TableProblem("This channel already has a table. Use `/poker end` first.")
-        self.check_not_elsewhere(channel_id=channel_id)
-        table = Table(config)
-        live = LiveTable(0, guild_id, channel_id, creator_id, table, settings, Meta())
         config_json = json.dumps(config.to_dict())
-        try:
-            row = await self.db.create_table(
+        return await self._open(
+            LiveTable(0, guild_id, channel_id, creator_id, Table(config), settings, Meta()),
+            lambda live: self.db.create_table(
                 guild_id, channel_id, creator_id, config_json, state_json=live.state_json()
-            )
+            ),
+        )
+
+    async def _open(
+        self, live: LiveTable, insert: Callable[[LiveTable], Awaitable[TableRow]]
+    ) -> LiveTable:
+        """Register a new table made by ``insert`` (its row in the database), refusing a
+        channel that has one here or in another process."""
+        if self.in_channel(live.channel_id) is not None:
+            raise TableProblem("This channel already has a table. Use `/poker end` first.")
+        self.check_not_elsewhere(channel_id=live.channel_id)
+        try:
+            row = await insert(live)
         except REFUSED as exc:
             raise refusal(exc) from exc
         live.id = row.table_id
@@ -357,28 +365,14 @@ class TableService(TableRecords, TableClock):
         settings: TableSettings,
     ) -> LiveTable:
         """A table of the tournament in ``channel_id``, empty until :meth:`seat_tournament`."""
-        if self.in_channel(channel_id) is not None:
-            raise TableProblem("This channel already has a table. Use `/poker end` first.")
-        self.check_not_elsewhere(channel_id=channel_id)
-        live = LiveTable(
-            0,
-            guild_id,
-            channel_id,
-            creator_id,
-            Table(config),
-            settings,
-            Meta(tournament=tournament_id),
+        config_json = json.dumps(config.to_dict())
+        meta = Meta(tournament=tournament_id)
+        return await self._open(
+            LiveTable(0, guild_id, channel_id, creator_id, Table(config), settings, meta),
+            lambda live: self.db.create_tournament_table(
+                tournament_id, channel_id, config_json, live.state_json()
+            ),
         )
-        try:
-            row = await self.db.create_tournament_table(
-                tournament_id, channel_id, json.dumps(config.to_dict()), live.state_json()
-            )
-        except REFUSED as exc:
-            raise refusal(exc) from exc
-        live.id = row.table_id
-        await self.db.claim_tables(self.owner, [live.id])
-        self._register(live)
-        return live
 
     async def seat_tournament_locked(
         self, live: LiveTable, seat: dict[str, int], unseat: list[str], names: dict[str, str]
