@@ -129,7 +129,9 @@ async def create_table(
     state_json: str | None,
     message_id: int | None,
     now: float,
+    tournament_id: int | None = None,
 ) -> Table:
+    """A new open table (a tournament's with ``tournament_id``): one per channel."""
     existing = await tx.fetch_one(
         "SELECT table_id FROM tables WHERE channel_id = ? AND status = 'open'", (channel_id,)
     )
@@ -137,9 +139,19 @@ async def create_table(
         raise TableExists(channel_id, existing[0])
     r = await one(
         tx,
-        "INSERT INTO tables (guild_id, channel_id, creator_id, config, state, "
-        "message_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING *",
-        (guild_id, channel_id, creator_id, config_json, state_json, message_id, now, now),
+        "INSERT INTO tables (guild_id, channel_id, creator_id, config, state, message_id, "
+        "created_at, updated_at, tournament_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *",
+        (
+            guild_id,
+            channel_id,
+            creator_id,
+            config_json,
+            state_json,
+            message_id,
+            now,
+            now,
+            tournament_id,
+        ),
     )
     return _table(r)
 

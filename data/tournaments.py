@@ -15,7 +15,7 @@ from typing import Final
 
 from data import accounts, tables
 from data.core import ConstraintViolation, Row, Tx, one, seconds
-from data.errors import DataError, NotFound, TableExists
+from data.errors import DataError, NotFound
 from data.models import Table
 
 OPEN: Final = ("registering", "running")
@@ -258,27 +258,17 @@ async def create_table(
 ) -> Table:
     """A poker table of the tournament (one open table per channel, as for cash tables)."""
     row = await _open_row(tx, tournament_id)
-    existing = await tx.fetch_one(
-        "SELECT table_id FROM tables WHERE channel_id = ? AND status = 'open'", (channel_id,)
-    )
-    if existing is not None:
-        raise TableExists(channel_id, existing[0])
-    r = await one(
+    return await tables.create_table(
         tx,
-        "INSERT INTO tables (guild_id, channel_id, creator_id, config, state, created_at, "
-        "updated_at, tournament_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING *",
-        (
-            row.guild_id,
-            channel_id,
-            row.creator_id,
-            config_json,
-            state_json,
-            now,
-            now,
-            tournament_id,
-        ),
+        row.guild_id,
+        channel_id,
+        row.creator_id,
+        config_json,
+        state_json,
+        None,
+        now,
+        tournament_id,
     )
-    return tables.table_row(r)
 
 
 async def seat_table(
