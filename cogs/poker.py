@@ -478,8 +478,7 @@ class Poker(commands.Cog):
     async def notify(self, interaction: Interaction, setting: str) -> None:
         setting = validation.check_choice(setting, "The setting", ("on", "off"))
         on = setting == "on"
-        prefs = await self.bot.db.set_preferences(interaction.user.id, notify=on)
-        self.presenter.remember_preferences(interaction.user.id, prefs)
+        await self._set_preferences(interaction, notify=on)
         await kit.reply(
             interaction,
             "I'll ping you when it's your turn." if on else "No more turn pings for you.",
@@ -495,10 +494,13 @@ class Poker(commands.Cog):
     )
     async def deck(self, interaction: Interaction, colours: str) -> None:
         colours = validation.check_choice(colours, "Colours", ("two", "four"))
-        four = colours == "four"
-        prefs = await self.bot.db.set_preferences(interaction.user.id, four_colour=four)
-        self.presenter.remember_preferences(interaction.user.id, prefs)
+        await self._set_preferences(interaction, four_colour=colours == "four")
         await kit.reply(interaction, f"Your card pictures now use {colours} suit colours.")
+
+    async def _set_preferences(self, interaction: Interaction, **change: bool) -> None:
+        """Save a member's preference and keep the presenter's copy in step."""
+        prefs = await self.bot.db.set_preferences(interaction.user.id, **change)
+        self.presenter.remember_preferences(interaction.user.id, prefs)
 
 
 async def setup(bot: PokerBot) -> None:
