@@ -38,10 +38,11 @@ def house_level(player_id: str) -> Level | None:
 
 
 def people_playing(live: LiveTable) -> bool:
-    """Whether a person (not a house player) is seated, in, and has chips."""
+    """Whether a person (not a house player) is seated, in, and has chips (asked between
+    hands, when the seats hold the stacks: no need to build the public view)."""
     return any(
-        s.stack > 0 and not s.sitting_out and house_level(s.player_id) is None
-        for s in live.engine.public_view().seats
+        s is not None and s.stack > 0 and not s.sitting_out and house_level(s.player_id) is None
+        for s in live.engine.seats
     )
 
 
