@@ -26,7 +26,6 @@ from cogs.live_table import TableSettings
 from cogs.tournament_run import (
     Running,
     TournamentProblem,
-    check_int,
     check_organiser_perms,
     lobby_embed,
     parse_when,
@@ -101,10 +100,10 @@ class PokerNights(commands.Cog):
         check_organiser_perms(interaction)
         kind = validation.check_choice(kind, "kind", ("tournament", "table"))
         variant = validation.check_variant_slug(variant)
-        check_int("buy_in", buy_in, 1, 100_000_000)
-        check_int("seats", seats, 2, 10)
-        check_int("starting_stack", starting_stack, 10, 10_000_000)
-        check_int("levels", levels, 1, 40)
+        validation.check_whole(buy_in, "buy_in", 1, 100_000_000)
+        validation.check_whole(seats, "seats", 2, 10)
+        validation.check_whole(starting_stack, "starting_stack", 10, 10_000_000)
+        validation.check_whole(levels, "levels", 1, 40)
         level_minutes = validation.check_number(level_minutes, "level_minutes", 0.05, 240)
         payouts = validation.check_text(payouts, "payouts", 100)
         try:

@@ -34,7 +34,6 @@ from cogs.tournament_entries import TournamentEntries
 from cogs.tournament_run import (
     Running,
     TournamentProblem,
-    check_int,
     check_organiser,
     lobby_embed,
     open_for_entries,
@@ -253,19 +252,19 @@ class Tournaments(TournamentEntries, PokerNights, commands.Cog):
             raise TournamentProblem("Tournaments are played in server channels.")
         # Discord's ranges bind its client, not a forged request: every option is checked.
         variant = validation.check_variant_slug(variant)
-        check_int("buy_in", buy_in, 1, 100_000_000)
-        check_int("starting_stack", starting_stack, 10, 10_000_000)
-        check_int("levels", levels, 1, 40)
-        check_int("seats", seats, 2, 10)
+        validation.check_whole(buy_in, "buy_in", 1, 100_000_000)
+        validation.check_whole(starting_stack, "starting_stack", 10, 10_000_000)
+        validation.check_whole(levels, "levels", 1, 40)
+        validation.check_whole(seats, "seats", 2, 10)
         if players is None:
             players = seats
-        check_int("players", players, 2, 60)
-        check_int("timer", timer, 5, 600)
-        check_int("rebuys", rebuys, 0, 10)
-        check_int("rebuy_levels", rebuy_levels, 0, 40)
-        check_int("addon", addon, 0, 10_000_000)
-        check_int("auto_deal", auto_deal, 0, 120)
-        check_int("late_reg_levels", late_reg_levels, 0, 40)
+        validation.check_whole(players, "players", 2, 60)
+        validation.check_whole(timer, "timer", 5, 600)
+        validation.check_whole(rebuys, "rebuys", 0, 10)
+        validation.check_whole(rebuy_levels, "rebuy_levels", 0, 40)
+        validation.check_whole(addon, "addon", 0, 10_000_000)
+        validation.check_whole(auto_deal, "auto_deal", 0, 120)
+        validation.check_whole(late_reg_levels, "late_reg_levels", 0, 40)
         level_minutes = validation.check_number(level_minutes, "level_minutes", 0.05, 240)
         payouts = validation.check_text(payouts, "payouts", 100)
         dealers_choice = validation.check_flag(dealers_choice, "Dealer's choice")

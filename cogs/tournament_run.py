@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 import discord
 
 import engine
-from cogs import kit, validation
+from cogs import kit
 from cogs.errors import Refusal
 from cogs.live_table import LiveTable
 from engine.tournament import Tournament
@@ -160,10 +160,6 @@ def open_for_entries(run: Running, now: float) -> bool:
 
 def table_size(live: LiveTable) -> tuple[int, int]:
     return (sum(1 for s in live.engine.seats if s is not None), live.id)
-
-
-def check_int(name: str, value: object, low: int, high: int) -> None:
-    validation.check_whole(value, name, low, high)
 
 
 def parse_when(text: str, now: float) -> float:
