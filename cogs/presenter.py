@@ -271,10 +271,9 @@ class TablePresenter:
             if editor is not None and not editor.is_expired():
                 # A followup of the interaction that passed the turn: not counted against
                 # the global rate limit, and deletable through the same webhook.
-                webhook = discord.Webhook.partial(
-                    editor.application_id, editor.token, client=self.bot
+                sent = await editor.webhook(self.bot).send(
+                    content, allowed_mentions=mentions, wait=True
                 )
-                sent = await webhook.send(content, allowed_mentions=mentions, wait=True)
                 live.ping = Ping(sent.id, targets, editor, text=content)
             else:
                 channel = self.bot.get_partial_messageable(live.channel_id)
@@ -298,10 +297,9 @@ class TablePresenter:
         try:
             editor = old.editor
             if editor is not None and not editor.is_expired():
-                webhook = discord.Webhook.partial(
-                    editor.application_id, editor.token, client=self.bot
+                await editor.webhook(self.bot).edit_message(
+                    old.message_id, content=text, allowed_mentions=quiet
                 )
-                await webhook.edit_message(old.message_id, content=text, allowed_mentions=quiet)
             else:
                 channel = self.bot.get_partial_messageable(live.channel_id)
                 await channel.get_partial_message(old.message_id).edit(

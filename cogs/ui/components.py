@@ -52,6 +52,10 @@ class MessageEditor:
     def is_expired(self) -> bool:
         return discord.utils.utcnow() >= self.expires_at
 
+    def webhook(self, client: discord.Client) -> discord.Webhook:
+        """The interaction's webhook: its followups and their edits and deletions."""
+        return discord.Webhook.partial(self.application_id, self.token, client=client)
+
     async def edit(
         self,
         client: discord.Client,
@@ -65,14 +69,12 @@ class MessageEditor:
 
         :raises discord.HTTPException: e.g. NotFound once the message is gone.
         """
-        webhook = discord.Webhook.partial(self.application_id, self.token, client=client)
         # content=None clears a turn ping carried by the message.
-        await webhook.edit_message(message_id, content=None, embed=embed, view=view)
+        await self.webhook(client).edit_message(message_id, content=None, embed=embed, view=view)
 
     async def delete(self, client: discord.Client, message_id: int) -> None:
         """Delete one of the interaction's followups (a turn ping) through its webhook."""
-        webhook = discord.Webhook.partial(self.application_id, self.token, client=client)
-        await webhook.delete_message(message_id)
+        await self.webhook(client).delete_message(message_id)
 
 
 class PokerButton(discord.ui.Button[Any]):
