@@ -73,7 +73,8 @@ async def test_a_tournament_resumes_after_kill_9(
         tid, started_at = row.tournament_id, row.started_at
         assert started_at is not None and row.prize_pool == 150
         kills = 0
-        for _ in range(400):
+        # Hands are random: most tournaments end within 300 actions, a few need over 450.
+        for _ in range(3000):
             await emu.idle()
             audit = await db.chip_audit()
             assert audit.ok, str(audit)
