@@ -25,7 +25,7 @@ import math
 import random
 from bisect import bisect_right
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from engine import events as ev
@@ -105,6 +105,14 @@ class TableOptions:
         if self.newcomers is not None and self.newcomers not in NEWCOMER_RULES:
             known = ", ".join(NEWCOMER_RULES)
             raise ValueError(f"newcomers must be one of {known}, not {self.newcomers!r}")
+        for f in fields(self):
+            if f.type == "bool" and not isinstance(getattr(self, f.name), bool):
+                raise ValueError(f"{f.name} is true or false, not {getattr(self, f.name)!r}")
+        cap = self.diablo_cap
+        if cap is not None and (cap.__class__ is not int or cap < 1):
+            raise ValueError(f"diablo_cap must be a whole number of chips >= 1, not {cap!r}")
+        if self.draw_limit is not None and not isinstance(self.draw_limit, DrawLimit):
+            raise ValueError(f"draw_limit must be a DrawLimit, not {self.draw_limit!r}")
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-friendly form."""
@@ -524,6 +532,8 @@ class Table:
         # Players dealt in while sitting out (``blind_off_absent``): folded by the table. Set
         # at each deal from the seats, so a replayed snapshot folds the same hands.
         self._absent: frozenset[str] = frozenset()
+        # House rules changed during a hand: in force from the next deal.
+        self._pending_options: TableOptions | None = None
 
     # -- seats ----------------------------------------------------------------------------------
 
@@ -668,6 +678,59 @@ class Table:
         assert seat is not None
         self._mutate(("sit_in", player_id))
         seat.sitting_out = False
+
+    @property
+    def pending_options(self) -> TableOptions | None:
+        """House rules chosen during the hand in progress, in force from the next deal."""
+        return self._pending_options
+
+    def set_options(self, options: TableOptions) -> bool:
+        """Change the table's house rules; returns whether they are in force now.
+
+        Between hands they are. During a hand they wait for the next deal (a hand is played
+        to the end under the rules it was dealt with); setting them again before then
+        replaces the wait, and setting the rules in force cancels it. Newcomers waiting to
+        join follow the new ``newcomers`` rule once it is in force.
+
+        >>> table = Table(TableConfig("jacks-or-better"))
+        >>> table.set_options(TableOptions(newcomers="post"))
+        True
+        >>> table.set_options(TableOptions(diablo_cap=10))
+        Traceback (most recent call last):
+        ...
+        engine.errors.TableError: diablo_cap changes nothing in Jacks or better
+
+        :raises TableError: if ``options`` is not a :class:`TableOptions`, or changes an
+            option that means nothing in this table's game (see
+            :meth:`TableConfig.applicable_options`).
+        """
+        if not isinstance(options, TableOptions):
+            raise TableError(f"house rules are TableOptions, not {options!r}")
+        current = self.config.options
+        proposed = replace(self.config, options=options)
+        applicable = proposed.applicable_options()
+        for f in fields(TableOptions):
+            name = f.name
+            if name not in applicable and getattr(options, name) != getattr(current, name):
+                from engine.variants import get_variant
+
+                game = get_variant(self.config.variant).name
+                raise TableError(f"{name} changes nothing in {game}")
+        self._mutate(("options", options))
+        if self.in_hand:
+            self._pending_options = None if options == current else options
+            return False
+        self._apply_options(proposed)
+        return True
+
+    def _apply_options(self, config: TableConfig) -> None:
+        self.config = config
+        _, self._stakes, self._hand_options, self._rules = _derive(config)
+        self._pending_options = None
+        rule = self.newcomer_rule
+        for seat in self.seats:
+            if seat is not None and seat.joining is not None:
+                seat.joining = None if rule == "play" else rule
 
     def add_chips(self, player_id: str, amount: int) -> int:
         """Add chips to ``player_id``'s stack between hands; returns the new stack.
@@ -843,6 +906,12 @@ class Table:
         """
         if self.in_hand:
             raise TableError("a hand is already in progress")
+        pending = self._pending_options
+        if pending is not None:
+            # Recorded as an operation between hands, so the snapshot of the hand just ended
+            # (replayed under the old rules) is replaced by the state under the new ones.
+            self._mutate(("options", pending))
+            self._apply_options(replace(self.config, options=pending))
         players = self._participants()
         reason = self._start_reason(players)
         if reason is not None:
@@ -886,6 +955,9 @@ class Table:
             "dc_lock": None
             if self.dc_lock is None
             else [self.dc_lock[0], list(self.dc_lock[1]), self.dc_lock[2]],
+            "pending_options": None
+            if self._pending_options is None
+            else self._pending_options.to_dict(),
         }
 
     def _load_state(self, state: dict[str, Any]) -> None:
@@ -914,6 +986,8 @@ class Table:
         self.payouts = dict(state["payouts"])
         lock = state.get("dc_lock")
         self.dc_lock = None if lock is None else (lock[0], tuple(lock[1]), lock[2])
+        pending = state.get("pending_options")
+        self._pending_options = None if pending is None else TableOptions.from_dict(pending)
 
     def _start(
         self, deck: tuple[Card, ...], seed: int, players: list[int] | None = None
@@ -1516,6 +1590,8 @@ class Table:
             self.add_chips(op["player_id"], op["amount"])
         elif kind == "take_payouts":
             self.take_payouts()
+        elif kind == "options":
+            self.set_options(TableOptions.from_dict(op["options"]))
         elif kind == "close":
             self.close()
         else:
@@ -1542,6 +1618,8 @@ def _op_to_json(op: tuple[Any, ...]) -> dict[str, Any]:
         return {"op": "sit", "player_id": op[1], "stack": op[2], "seat": op[3]}
     if kind == "add_chips":
         return {"op": "add_chips", "player_id": op[1], "amount": op[2]}
+    if kind == "options":
+        return {"op": "options", "options": op[1].to_dict()}
     if kind in ("take_payouts", "close"):
         return {"op": kind}
     return {"op": kind, "player_id": op[1]}
