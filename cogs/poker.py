@@ -25,7 +25,7 @@ from cogs.coach import odds_options, send_odds
 from cogs.coach import prepare_for as coach_prepare
 from cogs.errors import TableProblem
 from cogs.live_table import LiveTable, TableSettings
-from cogs.ui import panels, render
+from cogs.ui import house_rules, panels, render
 from engine.house import LEVELS, Level
 
 if TYPE_CHECKING:
@@ -283,13 +283,31 @@ class Poker(commands.Cog):
             "Welcome back: you're in the next hand.", ephemeral=True
         )
 
-    @poker.command(name="settings", description="Show or change this table's settings.")
+    @poker.command(
+        name="settings", description="Show or change this table's settings and house rules."
+    )
     @app_commands.describe(
         timer="Seconds each player has to act",
         auto_deal="Seconds between hands before the next deal (0 = press Deal)",
         min_buy_in="Smallest buy-in, in chips",
         max_buy_in="Largest buy-in, in chips",
         coach="Show each player the odds of their own draws",
+        newcomers="How a player who sits down after the first deal joins the game",
+        muck="A beaten hand may be mucked unseen at the showdown",
+        pass_out_reante="After a deal nobody opens, everyone antes again (off: no new antes)",
+        pass_out_deal_passes="After a deal nobody opens, the deal passes left (off: same dealer)",
+        second_round_from_opener="After the draw the opener bets first (off: dealer's left)",
+        draw_limit="How many cards a player may draw where the game leaves it to the table",
+        diablo_cap="Most a Diablo opener puts in a new pot, in chips (0 = no cap)",
+        no_five_in_a_row="Nobody draws five cards in a row off the deck (the casino rule)",
+        progressive_back_down="Progressive openers step back down after aces (off: stay at aces)",
+    )
+    @app_commands.choices(
+        newcomers=[app_commands.Choice(name=v, value=k) for k, v in house_rules.NEWCOMERS.items()],
+        draw_limit=[
+            app_commands.Choice(name=f"{limit.label[0].upper()}{limit.label[1:]}", value=key)
+            for key, limit in house_rules.DRAW_LIMITS.items()
+        ],
     )
     async def settings(
         self,
@@ -299,6 +317,15 @@ class Poker(commands.Cog):
         min_buy_in: app_commands.Range[int, 1, 100_000_000] | None = None,
         max_buy_in: app_commands.Range[int, 1, 100_000_000] | None = None,
         coach: bool | None = None,
+        newcomers: str | None = None,
+        muck: bool | None = None,
+        pass_out_reante: bool | None = None,
+        pass_out_deal_passes: bool | None = None,
+        second_round_from_opener: bool | None = None,
+        draw_limit: str | None = None,
+        diablo_cap: app_commands.Range[int, 0, 100_000_000] | None = None,
+        no_five_in_a_row: bool | None = None,
+        progressive_back_down: bool | None = None,
     ) -> None:
         live = self._table_here(interaction)
         timer = validation.TIMER.optional(timer)
@@ -307,18 +334,22 @@ class Poker(commands.Cog):
         max_buy_in = validation.MAX_BUY_IN.optional(max_buy_in)
         if coach is not None:
             coach = validation.check_flag(coach, "The coach option")
-        changes = (timer, auto_deal, min_buy_in, max_buy_in, coach)
+        # A change already waiting for the next deal is built on, not forgotten.
+        rules = house_rules.requested(
+            live.engine.pending_options or live.engine.config.options,
+            newcomers=newcomers,
+            draw_limit=draw_limit,
+            diablo_cap=diablo_cap,
+            muck_losers=muck,
+            pass_out_reante=pass_out_reante,
+            pass_out_deal_passes=pass_out_deal_passes,
+            second_round_from_opener=second_round_from_opener,
+            no_five_in_a_row=no_five_in_a_row,
+            progressive_back_down=progressive_back_down,
+        )
+        changes = (timer, auto_deal, min_buy_in, max_buy_in, coach, rules)
         if all(value is None for value in changes):
-            embed = panels.settings_embed(
-                live.engine.public_view(),
-                live.settings.describe()
-                + (
-                    " · beaten hands may be mucked"
-                    if live.engine.config.options.muck_losers
-                    else ""
-                ),
-                len(live.engine.seats),
-            )
+            embed = self.presenter.settings_embed(live)
             await interaction.response.send_message(embed=embed, ephemeral=True)
             return
         if interaction.user.id != live.creator_id and not interaction.permissions.manage_guild:
@@ -330,10 +361,20 @@ class Poker(commands.Cog):
             min_buy_in=min_buy_in,
             max_buy_in=max_buy_in,
             coach=coach,
+            options=rules,
         )
-        await interaction.response.send_message(f"Table settings: {new.describe()}.")
+        text = f"Table settings: {new.describe()}."
+        if rules is not None:
+            now, later = house_rules.in_force(live.engine)
+            if later:
+                text += "\nFrom the next hand: " + "; ".join(later) + "."
+            else:
+                text += "\nHouse rules: " + "; ".join(now) + "."
+        await interaction.response.send_message(text[:2000])
         if coach:
             await coach_prepare(live)
+        if rules is not None and not live.engine.in_hand:
+            await self.presenter.refresh(live)
 
     @poker.command(name="addbot", description="Seat a house player (the bot plays it).")
     @app_commands.describe(level="How well it plays (default: normal)")
@@ -385,10 +426,11 @@ class Poker(commands.Cog):
     async def rules(self, interaction: Interaction, variant: str | None = None) -> None:
         if variant is not None:
             variant = validation.check_variant_slug(variant)
-        if variant is None:
-            live = self.tables.in_channel(interaction.channel_id or 0)
-            if live is not None:
-                variant = live.engine.config.variant
+        live = self.tables.in_channel(interaction.channel_id or 0)
+        if live is not None and variant in (None, live.engine.config.variant):
+            embed = self.presenter.rules_embed(live)
+            await interaction.response.send_message(embed=embed, ephemeral=True)
+            return
         if variant is None:
             lines = [f"**{v.name}** (`{v.slug}`)" for v in engine.list_variants()]
             embed = discord.Embed(

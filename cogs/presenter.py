@@ -21,7 +21,7 @@ import discord
 
 import engine
 from cogs.live_table import LiveTable, Outcome, Ping
-from cogs.ui import panels, render
+from cogs.ui import house_rules, panels, render
 from cogs.ui.card_images import render_cards, render_showdown
 from cogs.ui.components import Components, MessageEditor
 from cogs.ui.custom_ids import Version
@@ -90,6 +90,18 @@ class TablePresenter:
         embed, view = self.table_message(live)
         embed.set_footer(text=f"{embed.footer.text} · {live.settings.describe()}")
         return embed, view
+
+    def settings_embed(self, live: LiveTable) -> discord.Embed:
+        """The table's settings and house rules (the Settings button, /poker settings)."""
+        now, later = house_rules.in_force(live.engine)
+        return panels.settings_embed(
+            live.engine.public_view(), live.settings.describe(), len(live.engine.seats), now, later
+        )
+
+    def rules_embed(self, live: LiveTable) -> discord.Embed:
+        """The rules page of the table's game, with how this table plays where books differ."""
+        config = live.engine.config
+        return render.variant_embed(engine.get_variant(config.variant), config.rules_notes())
 
     async def preferences_of(self, user_ids: list[int]) -> dict[int, Preferences]:
         missing = [uid for uid in user_ids if uid not in self.preferences]

@@ -180,14 +180,11 @@ class TableControls(commands.Cog):
         elif verb == "hand":
             await self.show_hand(interaction, live)
         elif verb == "settings":
-            embed = panels.settings_embed(
-                live.engine.public_view(), live.settings.describe(), len(live.engine.seats)
-            )
+            embed = self.presenter.settings_embed(live)
             await interaction.response.send_message(embed=embed, ephemeral=True)
         else:
-            variant = engine.get_variant(live.engine.config.variant)
             await interaction.response.send_message(
-                embed=render.variant_embed(variant), ephemeral=True
+                embed=self.presenter.rules_embed(live), ephemeral=True
             )
 
     async def _refresh_lobby(self, live: LiveTable, interaction: Interaction) -> None:

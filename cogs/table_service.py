@@ -558,8 +558,10 @@ class TableService(TableRecords, TableClock):
         min_buy_in: int | None = None,
         max_buy_in: int | None = None,
         coach: bool | None = None,
+        options: engine.TableOptions | None = None,
     ) -> TableSettings:
-        """Change the table's bot-side settings (None = unchanged); saved with the table."""
+        """Change the table's bot-side settings and its house rules (None = unchanged; the
+        engine says when new house rules take effect); saved with the table."""
         async with live.lock:
             new = TableSettings(
                 min_buy_in=live.settings.min_buy_in if min_buy_in is None else min_buy_in,
@@ -581,11 +583,21 @@ class TableService(TableRecords, TableClock):
             if not 0 <= new.auto_deal_seconds <= 120:
                 raise TableProblem("The pause between hands is 0 to 120 seconds.")
             old = live.settings
+            old_options = live.engine.pending_options or live.engine.config.options
+            if options is not None:
+                if live.meta.tournament is not None:
+                    raise TableProblem("A tournament table plays by the tournament's rules.")
+                try:
+                    live.engine.set_options(options)
+                except TableError as exc:
+                    raise TableProblem(f"That house rule doesn't fit this table: {exc}.") from exc
             live.settings = new
             try:
                 await self._save(live)
             except Exception:
                 live.settings = old
+                if options is not None:
+                    live.engine.set_options(old_options)
                 raise
             return new
 

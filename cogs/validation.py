@@ -41,6 +41,7 @@ __all__ = [
     "CHIPS",
     "DAILY_AMOUNT",
     "DAILY_COOLDOWN_HOURS",
+    "DIABLO_CAP",
     "MAX_AMOUNT",
     "MAX_BUY_IN",
     "MIN_BUY_IN",
@@ -165,6 +166,7 @@ STARTING_BANKROLL: Final = Setting("The starting bankroll", 0, 1_000_000_000)
 DAILY_AMOUNT: Final = Setting("The daily bonus", 0, 1_000_000_000)
 DAILY_COOLDOWN_HOURS: Final = Setting("The daily cooldown (hours)", 1, 24 * 30)
 CHIPS: Final = Setting("The amount", 0, 1_000_000_000)
+DIABLO_CAP: Final = Setting("The Diablo cap", 0, 100_000_000)
 
 BETTING: Final = ("fixed-limit", "spread-limit", "pot-limit", "no-limit")
 """The betting structures a table can be opened with, by option value."""

@@ -192,13 +192,29 @@ def moved_notice(game: str, *, closed: bool = False) -> tuple[discord.Embed, Com
     return embed, Components()
 
 
-def settings_embed(view: engine.PublicView, settings: str, seats: int) -> discord.Embed:
+def settings_embed(
+    view: engine.PublicView,
+    settings: str,
+    seats: int,
+    house: Sequence[str] = (),
+    next_hand: Sequence[str] = (),
+) -> discord.Embed:
+    """The table's settings: stakes, the bot's settings, and the house rules that matter in
+    its game (``house``), with a change waiting for the next deal (``next_hand``)."""
     embed = discord.Embed(title=f"Table settings: {view.game}", colour=kit.GREEN)
     embed.add_field(name="Stakes", value=f"{view.structure}\n{view.forced_bets}", inline=False)
     embed.add_field(name="Table", value=settings, inline=False)
     embed.add_field(name="Seats", value=str(seats))
+    if house:
+        embed.add_field(name="House rules", value=_bullets(house), inline=False)
+    if next_hand:
+        embed.add_field(name="From the next hand", value=_bullets(next_hand), inline=False)
     embed.set_footer(text="The creator or a server manager can change these: /poker settings")
     return embed
+
+
+def _bullets(lines: Sequence[str]) -> str:
+    return "\n".join(f"• {line}" for line in lines)[:1024]
 
 
 def choice_made(text: str) -> discord.Embed:

@@ -318,8 +318,10 @@ def shown_rows(
     ]
 
 
-def variant_embed(variant: Variant) -> discord.Embed:
-    """How a game is played, in the project's own words (from the engine's catalogue)."""
+def variant_embed(variant: Variant, at_table: Sequence[str] = ()) -> discord.Embed:
+    """How a game is played, in the project's own words (from the engine's catalogue), with
+    ``at_table``: how this table plays where the rules books differ
+    (:meth:`engine.TableConfig.rules_notes`)."""
     embed = discord.Embed(title=variant.name, description=variant.description, colour=GREEN)
     embed.add_field(name="Players", value=f"2 to {variant.max_players}")
     for option in variant.options[:10]:
@@ -329,5 +331,10 @@ def variant_embed(variant: Variant) -> discord.Embed:
             value=option.description[:1024],
             inline=False,
         )
-    embed.set_footer(text=f"slug: {variant.slug}")
+    if at_table:
+        embed.add_field(name="At this table", value="\n".join(at_table)[:1024], inline=False)
+    footer = f"slug: {variant.slug}"
+    if at_table:
+        footer += " · house rules: /poker settings"
+    embed.set_footer(text=footer)
     return embed

@@ -34,7 +34,7 @@ async def test_a_beaten_player_mucks_and_nobody_else_sees_the_cards(
     alice, bob = world.players[:2]
     lobby = await create_table(emu, world, [alice, bob], stake=2, ante=1, auto_deal=0, muck=True)
     settings = await emu.run_command(alice, world.channel, "poker settings", {})
-    assert "beaten hands may be mucked" in str(settings.embeds), settings.embeds
+    assert "A beaten hand may be mucked unseen" in str(settings.embeds), settings.embeds
     deal_on = lobby
     for _ in range(30):
         await emu.click(alice, deal_on, label="Deal")

@@ -1,0 +1,155 @@
+"""House rules on Discord: the words for each of the engine's table options, and the
+``/poker settings`` choices that change them.
+
+Pure, like :mod:`cogs.ui.render`: which options matter in a game, and when a change takes
+effect, are the engine's answers (:meth:`engine.TableConfig.applicable_options`,
+:meth:`engine.Table.set_options`); this module only names them and reads the options a user
+sent (each checked by :mod:`cogs.validation` first).
+
+>>> requested(engine.TableOptions(), newcomers="wait", draw_limit="4", diablo_cap=0)
+TableOptions(pass_out_reante=True, pass_out_deal_passes=True, second_round_from_opener=True, \
+draw_limit=DrawLimit(most=4, with_ace=None), diablo_cap=None, newcomers='wait', \
+no_five_in_a_row=False, progressive_back_down=True, muck_losers=False, blind_off_absent=False)
+>>> requested(engine.TableOptions()) is None
+True
+>>> describe("newcomers", "post")
+'Newcomers post a blind and play at once'
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any, Final
+
+import engine
+from cogs import validation
+
+__all__ = ["DRAW_LIMITS", "NEWCOMERS", "describe", "in_force", "requested"]
+
+NEWCOMERS: Final[dict[str, str]] = {
+    "play": "Dealt in at the next hand",
+    "wait": "Wait for the deal to reach their seat",
+    "post": "Post a blind to play at once",
+}
+"""The ``newcomers`` choices, by engine value (the engine's :data:`engine.NEWCOMER_RULES`)."""
+
+DRAW_LIMITS: Final[dict[str, engine.DrawLimit]] = {
+    "3": engine.DrawLimit(3),
+    "3+ace": engine.DrawLimit(3, 4),
+    "4": engine.DrawLimit(4),
+    "5": engine.DrawLimit(5),
+}
+"""The ``draw_limit`` choices: the usual three, the "four with an ace" house rule, four, five."""
+
+_FLAGS: Final[dict[str, tuple[str, str]]] = {
+    "pass_out_reante": (
+        "After a deal nobody opens, everyone antes again",
+        "After a deal nobody opens, the pot is dealt for again without new antes",
+    ),
+    "pass_out_deal_passes": (
+        "After a deal nobody opens, the deal passes left",
+        "After a deal nobody opens, the same dealer deals again",
+    ),
+    "second_round_from_opener": (
+        "After the draw, the opener bets first",
+        "After the draw, the first player left of the dealer bets first",
+    ),
+    "no_five_in_a_row": (
+        "Nobody draws five cards in a row off the deck (the fifth comes after the others)",
+        "A five-card draw comes straight off the deck",
+    ),
+    "progressive_back_down": (
+        "Progressive openers step back down after aces",
+        "Progressive openers stay at aces until someone opens",
+    ),
+    "muck_losers": (
+        "A beaten hand may be mucked unseen at the showdown",
+        "Every hand still in is shown at the showdown",
+    ),
+    "blind_off_absent": (
+        "A player sitting out is dealt in and blinded off",
+        "A player sitting out is not dealt in",
+    ),
+}
+
+
+def describe(name: str, value: Any) -> str:
+    """One house rule, with its value, in a line a player reads at a glance."""
+    if name in _FLAGS:
+        return _FLAGS[name][0 if value else 1]
+    if name == "newcomers":
+        return {
+            "play": "Newcomers are dealt in at the next hand",
+            "wait": "Newcomers wait for the deal to reach their seat",
+            "post": "Newcomers post a blind and play at once",
+        }[value]
+    if name == "draw_limit":
+        limit = value if value is not None else engine.DRAW_FOUR_WITH_ACE
+        return f"Draws of {limit.label} cards"
+    if name == "diablo_cap":
+        return (
+            "A Diablo opener's new pot has no cap"
+            if value is None
+            else (f"A Diablo opener puts at most {value:,} in a new pot")
+        )
+    raise KeyError(name)
+
+
+def in_force(table: engine.Table) -> tuple[list[str], list[str]]:
+    """The house rules that matter at ``table``: the lines in force, and the lines of a change
+    waiting for the next deal (empty when none is)."""
+    current = table.config.options
+    # Blinding off players who sit out is the tournaments' rule: shown only where it is on.
+    names = [n for n in table.config.applicable_options() if n != "blind_off_absent"]
+    if current.blind_off_absent:
+        names.append("blind_off_absent")
+    now = [_line(table, current, name) for name in names]
+    pending = table.pending_options
+    if pending is None:
+        return now, []
+    later_names = replace(table.config, options=pending).applicable_options()
+    later = [
+        _line(table, pending, name)
+        for name in later_names
+        if getattr(pending, name) != getattr(current, name)
+    ]
+    return now, later
+
+
+def _line(table: engine.Table, options: engine.TableOptions, name: str) -> str:
+    value = getattr(options, name)
+    if name == "newcomers" and value is None:
+        # The game's own default (dealer's edge makes newcomers wait): the engine's to say.
+        value = engine.Table(replace(table.config, options=options)).newcomer_rule
+    return describe(name, value)
+
+
+def requested(
+    base: engine.TableOptions,
+    *,
+    newcomers: object = None,
+    draw_limit: object = None,
+    diablo_cap: object = None,
+    **flags: object,
+) -> engine.TableOptions | None:
+    """``base`` with the options a user sent (``None``: left out); ``None`` when none was.
+
+    Flags go by their :class:`engine.TableOptions` name (``muck_losers``, ...). A
+    ``diablo_cap`` of 0 removes the cap.
+    """
+    changes: dict[str, Any] = {}
+    for name, value in flags.items():
+        if value is not None:
+            if name not in _FLAGS:
+                raise TypeError(f"{name} is not a house rule")
+            what = name.replace("_", " ").capitalize()
+            changes[name] = validation.check_flag(value, f"The {what} option")
+    if newcomers is not None:
+        changes["newcomers"] = validation.check_choice(newcomers, "Newcomers", tuple(NEWCOMERS))
+    if draw_limit is not None:
+        key = validation.check_choice(draw_limit, "The draw limit", tuple(DRAW_LIMITS))
+        changes["draw_limit"] = DRAW_LIMITS[key]
+    if diablo_cap is not None:
+        cap = validation.DIABLO_CAP.check(diablo_cap)
+        changes["diablo_cap"] = cap or None
+    return replace(base, **changes) if changes else None
