@@ -4,6 +4,7 @@ and the stats; migration 6 merges the old per-seat bankrolls into it (on both ba
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -225,3 +226,23 @@ async def test_migration_6_moves_seat_bankrolls_into_the_house_account(
         assert [e.user_id for e in board.items] == [7]
     finally:
         await db.close()
+
+
+async def test_simultaneous_house_buy_ins_all_land(db: Database) -> None:
+    """House seats at several tables buy in at once from one house account that holds enough
+    for one of them only: each is funded what it lacks, none is refused, the audit is exact
+    (on PostgreSQL the transactions really overlap and conflicts are run again)."""
+    await db.fund_house(GUILD, -101, 150, now=1)
+    tables = [await db.create_table(GUILD, 300 + n, 7, "{}") for n in range(6)]
+
+    async def buy(n: int) -> None:
+        table, seat = tables[n], -(201 + n)
+        await db.buy_in(GUILD, seat, table.table_id, 100, state(), 100, {seat: 100}, seat=0)
+
+    await asyncio.gather(*(buy(n) for n in range(6)))
+    for table in tables:
+        assert [p.stack for p in await db.table_players(table.table_id)] == [100]
+    assert await db.house_balance(GUILD) == 0
+    issued = sum(d for k, d, _ in await kinds(db, HOUSE_ACCOUNT) if k == "house_fund")
+    assert issued == 600
+    await audited(db)
