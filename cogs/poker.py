@@ -456,6 +456,12 @@ class Poker(commands.Cog):
             "**/balance**, **/daily**, **/leaderboard** and **/stats** track your bankroll."
         )
         embed.add_field(
+            name="House rules",
+            value="**Settings** (or **/poker settings**) lists the rules this table plays by "
+            "where home games differ; the table's creator changes them with /poker settings.",
+            inline=False,
+        )
+        embed.add_field(
             name="Fair deals",
             value="Every hand shows a commitment to its shuffled deck before the first action; "
             "**/poker verify** checks it once the hand is over.",
