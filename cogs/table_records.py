@@ -1,5 +1,6 @@
-"""How a table's changes reach the database: the snapshot after each change, a finished
-hand's results, a voided hand (the safety valve) and the stacks owed to players who left.
+"""How a table's changes reach the database: a new hand with its deck commitment, the
+snapshot after each change (and the turn ping's id), a finished hand's results, a voided hand
+(the safety valve) and the stacks owed to players who left.
 
 A mixin of :class:`cogs.table_service.TableService`, kept apart so that the service reads as
 the list of table operations and this file as the one place that writes a table to disk.
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 import json
 import logging
+import secrets
 import sqlite3
 from typing import TYPE_CHECKING, Any
 
@@ -19,6 +21,7 @@ from cogs.errors import TableProblem
 from cogs.live_table import HandInfo, LiveTable, Meta, Outcome, TournamentHooks
 from data import Database, DataError, HandEventIn, PlayerHandResult
 from engine import HandResult, Table
+from engine.commitment import DealCommitment
 
 log = logging.getLogger("poker.tables")
 
@@ -72,9 +75,49 @@ class TableRecords:
 
         def _schedule(self, live: LiveTable) -> None: ...
 
-        async def _record_new_hand(self, live: LiveTable) -> None: ...
-
         async def _end_locked(self, live: LiveTable) -> dict[int, int]: ...
+
+    async def _record_new_hand(self, live: LiveTable) -> None:
+        """Store the hand the engine has just dealt, with its deck commitment and first events,
+        in one transaction with the table snapshot that knows about it."""
+        hand = live.engine.hand
+        assert hand is not None
+        setup = hand.setup
+        # The secret derives every leaf's salt; it is stored in the salt column.
+        salt = secrets.token_hex(32)
+        record = DealCommitment(tuple(setup.deck), setup.seed, salt)
+        commitment = record.root()
+        live.meta.hand = HandInfo(
+            hand_id=0,
+            commitment=commitment,
+            start_stacks={pid: stack for _, pid, stack in setup.players},
+            saved_events=len(live.engine.events),
+            carried_before=setup.carried,
+        )
+        live.meta.recorded = live.engine.hand_number
+        row = await self.db.start_hand(
+            live.id,
+            variant=live.engine.config.variant,
+            variant_name=setup.rules.name,
+            commitment=commitment,
+            salt=salt,
+            deck=record.encode(),
+            state_json=live.state_json(),
+            chips_on_table=live.engine.chips(),
+            seat_stacks=live.seat_stacks(),
+            new_events=events_in(live.engine.events, 0),
+        )
+        live.meta.hand.hand_id = row.hand_id
+
+    async def _save_ping(self, live: LiveTable) -> None:
+        async with live.lock:
+            live.ping_save = None
+            if live.closed or live.saved_ping == live.meta.ping_id:
+                return  # a snapshot written since carried it
+            try:
+                await self._save(live)
+            except Exception:
+                log.exception("table %s: saving the turn ping's id failed", live.id)
 
     def _new_events(self, live: LiveTable) -> list[HandEventIn]:
         info = live.meta.hand

@@ -30,7 +30,6 @@ from typing import Any
 import engine
 from cogs.errors import TableProblem
 from cogs.live_table import (
-    HandInfo,
     LiveTable,
     Meta,
     Outcome,
@@ -39,11 +38,10 @@ from cogs.live_table import (
     TournamentHooks,
 )
 from cogs.table_clock import HOUSE_CODES, HOUSE_PAUSE, TableClock, house_level, people_playing
-from cogs.table_records import TableRecords, events_in
+from cogs.table_records import TableRecords
 from data import Database, DataError
 from data.models import Table as TableRow
 from engine import Action, IllegalAction, Table, TableConfig, TableError
-from engine.commitment import DealCommitment
 from engine.house import Level
 
 log = logging.getLogger("poker.tables")
@@ -283,16 +281,6 @@ class TableService(TableRecords, TableClock):
             live.ping_save = asyncio.get_running_loop().call_later(
                 self.ping_save_delay, lambda: self._spawn(self._save_ping(live))
             )
-
-    async def _save_ping(self, live: LiveTable) -> None:
-        async with live.lock:
-            live.ping_save = None
-            if live.closed or live.saved_ping == live.meta.ping_id:
-                return  # a snapshot written since carried it
-            try:
-                await self._save(live)
-            except Exception:
-                log.exception("table %s: saving the turn ping's id failed", live.id)
 
     async def note_dm_closed(self, live: LiveTable, player_id: str) -> bool:
         """This player's DMs are closed: say so on the table once (they can use My hand).
@@ -645,38 +633,6 @@ class TableService(TableRecords, TableClock):
             events = live.engine.start_hand(rng, engine.shuffled(pack, secrets.SystemRandom()))
         live.meta.notes = banner
         return await self._after_change(live, 0, events=events, new_hand=True)
-
-    async def _record_new_hand(self, live: LiveTable) -> None:
-        """Store the hand the engine has just dealt, with its deck commitment and first events,
-        in one transaction with the table snapshot that knows about it."""
-        hand = live.engine.hand
-        assert hand is not None
-        setup = hand.setup
-        # The secret derives every leaf's salt; it is stored in the salt column.
-        salt = secrets.token_hex(32)
-        record = DealCommitment(tuple(setup.deck), setup.seed, salt)
-        commitment = record.root()
-        live.meta.hand = HandInfo(
-            hand_id=0,
-            commitment=commitment,
-            start_stacks={pid: stack for _, pid, stack in setup.players},
-            saved_events=len(live.engine.events),
-            carried_before=setup.carried,
-        )
-        live.meta.recorded = live.engine.hand_number
-        row = await self.db.start_hand(
-            live.id,
-            variant=live.engine.config.variant,
-            variant_name=setup.rules.name,
-            commitment=commitment,
-            salt=salt,
-            deck=record.encode(),
-            state_json=live.state_json(),
-            chips_on_table=live.engine.chips(),
-            seat_stacks=live.seat_stacks(),
-            new_events=events_in(live.engine.events, 0),
-        )
-        live.meta.hand.hand_id = row.hand_id
 
     async def act(
         self, live: LiveTable, user_id: int, action: Action, *, version: str | None = None
