@@ -111,6 +111,11 @@ async def reply(
     return True
 
 
+def runs_table(interaction: discord.Interaction[Any], creator_id: int) -> bool:
+    """Whether the member may change a table's settings: its creator, or a server manager."""
+    return interaction.user.id == creator_id or interaction.permissions.manage_guild
+
+
 def ordinal(place: int) -> str:
     """A place as people write it: ``1st``, ``2nd``, ``3rd``, ``4th``... ``11th``, ``21st``."""
     if place % 100 in (11, 12, 13):

@@ -305,7 +305,7 @@ class Poker(commands.Cog):
     @app_commands.choices(
         newcomers=[app_commands.Choice(name=v, value=k) for k, v in house_rules.NEWCOMERS.items()],
         draw_limit=[
-            app_commands.Choice(name=f"{limit.label[0].upper()}{limit.label[1:]}", value=key)
+            app_commands.Choice(name=house_rules.describe("draw_limit", limit), value=key)
             for key, limit in house_rules.DRAW_LIMITS.items()
         ],
     )
@@ -348,12 +348,13 @@ class Poker(commands.Cog):
             progressive_back_down=progressive_back_down,
         )
         changes = (timer, auto_deal, min_buy_in, max_buy_in, coach, rules)
+        runs = kit.runs_table(interaction, live.creator_id)
         if all(value is None for value in changes):
-            embed = self.presenter.settings_embed(live)
-            await interaction.response.send_message(embed=embed, ephemeral=True)
+            await self.presenter.show_settings(interaction, live)
             return
-        if interaction.user.id != live.creator_id and not interaction.permissions.manage_guild:
+        if not runs:
             raise TableProblem("Only the table's creator or a server manager can change settings.")
+        before = live.engine.pending_options or live.engine.config.options
         new = await self.tables.update_settings(
             live,
             action_seconds=timer,
@@ -365,11 +366,7 @@ class Poker(commands.Cog):
         )
         text = f"Table settings: {new.describe()}."
         if rules is not None:
-            now, later = house_rules.in_force(live.engine)
-            if later:
-                text += "\nFrom the next hand: " + "; ".join(later) + "."
-            else:
-                text += "\nHouse rules: " + "; ".join(now) + "."
+            text += "\n" + (house_rules.announce(live.engine, before) or "House rules unchanged.")
         await interaction.response.send_message(text[:2000])
         if coach:
             await coach_prepare(live)

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 import engine
+from cogs import kit
 from cogs.live_table import LiveTable, Outcome, Ping
 from cogs.ui import house_rules, panels, render
 from cogs.ui.card_images import render_cards, render_showdown
@@ -91,12 +92,29 @@ class TablePresenter:
         embed.set_footer(text=f"{embed.footer.text} · {live.settings.describe()}")
         return embed, view
 
-    def settings_embed(self, live: LiveTable) -> discord.Embed:
-        """The table's settings and house rules (the Settings button, /poker settings)."""
+    async def show_settings(self, interaction: discord.Interaction[Any], live: LiveTable) -> None:
+        """Answer with the table's settings, privately; with the house rules' menus for its
+        creator or a server manager."""
+        embed, view = self.settings_message(live, kit.runs_table(interaction, live.creator_id))
+        if view is None:
+            await interaction.response.send_message(embed=embed, ephemeral=True)
+        else:
+            await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
+
+    def settings_message(
+        self, live: LiveTable, runs_table: bool
+    ) -> tuple[discord.Embed, Components | None]:
+        """The table's settings and house rules (the Settings button, /poker settings), with
+        the menus that change the house rules for who ``runs_table`` (not at a tournament's
+        table, which plays the tournament's rules)."""
         now, later = house_rules.in_force(live.engine)
-        return panels.settings_embed(
+        embed = panels.settings_embed(
             live.engine.public_view(), live.settings.describe(), len(live.engine.seats), now, later
         )
+        if not runs_table or live.meta.tournament is not None:
+            return embed, None
+        embed.set_footer(text="Change the house rules below; everything else with /poker settings")
+        return embed, house_rules.components(live.id, live.engine)
 
     def rules_embed(self, live: LiveTable) -> discord.Embed:
         """The rules page of the table's game, with how this table plays where books differ."""

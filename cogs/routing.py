@@ -28,7 +28,7 @@ from cogs.coach import coach_text
 from cogs.errors import Refusal, TableProblem
 from cogs.live_table import LiveTable
 from cogs.table_service import StalePress
-from cogs.ui import panels, render
+from cogs.ui import house_rules, panels, render
 from cogs.ui.components import MessageEditor
 from cogs.ui.custom_ids import (
     PREFIXES,
@@ -39,6 +39,7 @@ from cogs.ui.custom_ids import (
     PanelButton,
     PanelSelect,
     PokerId,
+    RulesSelect,
     SitModalId,
     TableButton,
     parse_custom_id,
@@ -67,6 +68,7 @@ class TableControls(commands.Cog):
             TableButton: self.table_button,
             PanelButton: self.panel_button,
             PanelSelect: self.panel_select,
+            RulesSelect: self.rules_select,
             AmountModalId: self.amount,
             SitModalId: self.sit,
         }
@@ -102,7 +104,8 @@ class TableControls(commands.Cog):
             log.info("refused custom id %r on a %s", custom_id, kind.name)
             await kit.reply(interaction, NO_LONGER_VALID)
             return
-        if isinstance(parsed, PanelButton | PanelSelect) and _on_public_message(interaction):
+        private = PanelButton | PanelSelect | RulesSelect
+        if isinstance(parsed, private) and _on_public_message(interaction):
             # A private panel's component forged onto a public message: answering it with
             # edit_message would replace that message (the table) with a private panel.
             log.info("refused private component %r on a public message", custom_id)
@@ -180,8 +183,7 @@ class TableControls(commands.Cog):
         elif verb == "hand":
             await self.show_hand(interaction, live)
         elif verb == "settings":
-            embed = self.presenter.settings_embed(live)
-            await interaction.response.send_message(embed=embed, ephemeral=True)
+            await self.presenter.show_settings(interaction, live)
         else:
             await interaction.response.send_message(
                 embed=self.presenter.rules_embed(live), ephemeral=True
@@ -308,6 +310,43 @@ class TableControls(commands.Cog):
         return panels.private_panel(
             live.id, live.engine.hand_number, decision, cards, chosen, choice, coach
         )
+
+    async def rules_select(self, interaction: Interaction, select: RulesSelect) -> None:
+        """A house rules menu of the Settings panel: the rules change (the engine says
+        when), the panel shows them, and the channel is told what changed."""
+        live = self._live(select.table)
+        if not kit.runs_table(interaction, live.creator_id):
+            raise TableProblem(
+                "Only the table's creator or a server manager can change the house rules."
+            )
+        data: Any = interaction.data or {}
+        values = data.get("values")
+        before = live.engine.pending_options or live.engine.config.options
+        if select.field == "flags":
+            offered = house_rules.flags_offered(live.engine)
+            on = validation.parse_select_values(values, offered)
+            rules = house_rules.requested(before, **{name: name in on for name in offered})
+        elif select.field == "newcomers":
+            (rule,) = validation.parse_select_values(
+                values, tuple(house_rules.NEWCOMERS), exactly=1
+            )
+            rules = house_rules.requested(before, newcomers=rule)
+        else:
+            (limit,) = validation.parse_select_values(
+                values, tuple(house_rules.DRAW_LIMITS), exactly=1
+            )
+            rules = house_rules.requested(before, draw_limit=limit)
+        await self.tables.update_settings(live, options=rules)
+        embed, view = self.presenter.settings_message(live, True)
+        await interaction.response.edit_message(embed=embed, view=view)
+        said = house_rules.announce(live.engine, before)
+        if said:
+            await interaction.followup.send(
+                f"{interaction.user.mention} changed the house rules. {said}"[:2000],
+                allowed_mentions=kit.NO_PINGS,
+            )
+        if not live.engine.in_hand:
+            self.presenter.spawn(self.presenter.refresh(live))
 
     async def panel_select(self, interaction: Interaction, select: PanelSelect) -> None:
         live = self._live(select.table)

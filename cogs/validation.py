@@ -65,6 +65,7 @@ __all__ = [
     "parse_amount",
     "parse_blinds",
     "parse_select_positions",
+    "parse_select_values",
 ]
 
 MAX_AMOUNT: Final = 1_000_000_000_000
@@ -371,3 +372,26 @@ def parse_select_positions(values: object, options: int) -> tuple[int, ...]:
     if len(set(picks)) != len(picks) or any(p >= options for p in picks):
         raise refused
     return tuple(picks)
+
+
+def parse_select_values(
+    values: object, offered: tuple[str, ...], *, exactly: int | None = None
+) -> tuple[str, ...]:
+    """A select's values as the option values offered: each one of them, none twice (exactly
+    ``exactly`` of them when given).
+
+    >>> parse_select_values(["wait"], ("play", "wait", "post"), exactly=1)
+    ('wait',)
+    >>> parse_select_values(["wait", "wait"], ("play", "wait", "post"))
+    Traceback (most recent call last):
+    ...
+    cogs.validation.InvalidInput: That choice is no longer valid.
+    """
+    if (
+        not isinstance(values, list | tuple)
+        or any(not isinstance(v, str) or v not in offered for v in values)
+        or len(set(values)) != len(values)
+        or (exactly is not None and len(values) != exactly)
+    ):
+        raise InvalidInput("That choice is no longer valid.")
+    return tuple(values)

@@ -39,6 +39,7 @@ __all__ = [
     "PanelButton",
     "PanelSelect",
     "PokerId",
+    "RulesSelect",
     "TableButton",
     "Version",
     "parse_custom_id",
@@ -147,6 +148,7 @@ LobbyVerb: TypeAlias = Literal["sit", "stand", "deal", "settings", "hand", "rule
 TableVerb: TypeAlias = Literal["fold", "check", "call", "allin", "amount", "private", "pat", "to"]
 PanelKind: TypeAlias = Literal["draw", "pass", "arrange", "declare", "keep", "choose", "show"]
 SelectKind: TypeAlias = Literal["draw", "pass", "arrange", "cg", "cw", "cr"]
+RulesField: TypeAlias = Literal["flags", "newcomers", "draw"]
 
 _DIRECTIONS: Final = ("high", "low", "both")
 _WORDS: Final[dict[str, tuple[str, ...]]] = {
@@ -337,14 +339,39 @@ class SitModalId:
         return cls(int(_match(cls._PATTERN, text, "sit modal")[1]))
 
 
+@dataclass(frozen=True, slots=True)
+class RulesSelect:
+    """``pks:r:{table}:{field}``: a select of the Settings panel that changes the table's house
+    rules (``flags``: the on/off rules, ``newcomers``, ``draw``: the draw limit); the select's
+    values are the choice.
+
+    >>> RulesSelect.parse("pks:r:7:newcomers")
+    RulesSelect(table=7, field='newcomers')
+    """
+
+    table: int
+    field: RulesField
+
+    _PATTERN: ClassVar[re.Pattern[str]] = re.compile(rf"pks:r:{_ID}:({_alternatives(RulesField)})")
+
+    def encode(self) -> str:
+        return f"pks:r:{self.table}:{self.field}"
+
+    @classmethod
+    def parse(cls, text: str) -> RulesSelect:
+        found = _match(cls._PATTERN, text, "house rules select")
+        return cls(int(found[1]), cast(RulesField, found[2]))
+
+
 PokerId: TypeAlias = (
-    LobbyButton | TableButton | PanelButton | PanelSelect | AmountModalId | SitModalId
+    LobbyButton | TableButton | PanelButton | PanelSelect | RulesSelect | AmountModalId | SitModalId
 )
 
 _CODECS: Final[tuple[tuple[str, type[PokerId]], ...]] = (
     ("pk:l:", LobbyButton),
     ("pk:t:", TableButton),
     ("pk:p:", PanelButton),
+    ("pks:r:", RulesSelect),  # before "pks:", which it also starts with
     ("pks:", PanelSelect),
     ("pkm:sit:", SitModalId),  # before "pkm:", which it also starts with
     ("pkm:", AmountModalId),

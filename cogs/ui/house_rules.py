@@ -21,10 +21,23 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Final
 
+import discord
+
 import engine
 from cogs import validation
+from cogs.ui.components import Components, PokerSelect
+from cogs.ui.custom_ids import RulesSelect
 
-__all__ = ["DRAW_LIMITS", "NEWCOMERS", "describe", "in_force", "requested"]
+__all__ = [
+    "DRAW_LIMITS",
+    "NEWCOMERS",
+    "announce",
+    "components",
+    "describe",
+    "flags_offered",
+    "in_force",
+    "requested",
+]
 
 NEWCOMERS: Final[dict[str, str]] = {
     "play": "Dealt in at the next hand",
@@ -84,8 +97,7 @@ def describe(name: str, value: Any) -> str:
             "post": "Newcomers post a blind and play at once",
         }[value]
     if name == "draw_limit":
-        limit = value if value is not None else engine.DRAW_FOUR_WITH_ACE
-        return f"Draws of {limit.label} cards"
+        return _draw_text(value if value is not None else engine.DRAW_FOUR_WITH_ACE)
     if name == "diablo_cap":
         return (
             "A Diablo opener's new pot has no cap"
@@ -93,6 +105,13 @@ def describe(name: str, value: Any) -> str:
             else (f"A Diablo opener puts at most {value:,} in a new pot")
         )
     raise KeyError(name)
+
+
+def _draw_text(limit: engine.DrawLimit) -> str:
+    text = f"Draw up to {limit.most} cards"
+    if limit.with_ace is not None:
+        text += f" ({limit.with_ace} keeping an ace or wild card)"
+    return text
 
 
 def in_force(table: engine.Table) -> tuple[list[str], list[str]]:
@@ -122,6 +141,81 @@ def _line(table: engine.Table, options: engine.TableOptions, name: str) -> str:
         # The game's own default (dealer's edge makes newcomers wait): the engine's to say.
         value = engine.Table(replace(table.config, options=options)).newcomer_rule
     return describe(name, value)
+
+
+def announce(table: engine.Table, before: engine.TableOptions) -> str:
+    """What changed in ``table``'s house rules since ``before`` (the latest rules then), in a
+    sentence for the channel; empty when nothing did."""
+    latest = _latest(table)
+    names = [n for n in latest.applicable_options() if n != "blind_off_absent"]
+    changed = [
+        _line(table, latest.options, n)
+        for n in names
+        if getattr(latest.options, n) != getattr(before, n)
+    ]
+    if not changed:
+        return ""
+    when = "From the next hand" if table.pending_options is not None else "House rules now"
+    return f"{when}: " + "; ".join(changed) + "."
+
+
+def _latest(table: engine.Table) -> engine.TableConfig:
+    """The configuration with the latest house rules: a change waiting for the next deal
+    counts, so a second change builds on the first."""
+    return replace(table.config, options=table.pending_options or table.config.options)
+
+
+def flags_offered(table: engine.Table) -> tuple[str, ...]:
+    """The on/off house rules the Settings panel offers at ``table``: those that matter in
+    its game, less the tournaments' rule of blinding off absent players."""
+    names = _latest(table).applicable_options()
+    return tuple(n for n in names if n in _FLAGS and n != "blind_off_absent")
+
+
+def components(table_id: int, table: engine.Table) -> Components:
+    """The selects that change ``table``'s house rules (for its creator): the on/off rules
+    (those on are selected), how newcomers join, and the draw limit where it matters."""
+    config = _latest(table)
+    options = config.options
+    ui = Components()
+    flags = flags_offered(table)
+    ui.add_item(
+        PokerSelect(
+            RulesSelect(table_id, "flags").encode(),
+            [
+                discord.SelectOption(label=_FLAGS[n][0][:100], value=n, default=getattr(options, n))
+                for n in flags
+            ],
+            placeholder="House rules that are on",
+            min_values=0,
+            max_values=len(flags),
+            row=0,
+        )
+    )
+    rule = engine.Table(config).newcomer_rule
+    ui.add_item(
+        PokerSelect(
+            RulesSelect(table_id, "newcomers").encode(),
+            [
+                discord.SelectOption(label=f"Newcomers: {label}", value=v, default=v == rule)
+                for v, label in NEWCOMERS.items()
+            ],
+            row=1,
+        )
+    )
+    if "draw_limit" in config.applicable_options():
+        limit = options.draw_limit or engine.DRAW_FOUR_WITH_ACE
+        ui.add_item(
+            PokerSelect(
+                RulesSelect(table_id, "draw").encode(),
+                [
+                    discord.SelectOption(label=_draw_text(each), value=key, default=each == limit)
+                    for key, each in DRAW_LIMITS.items()
+                ],
+                row=2,
+            )
+        )
+    return ui
 
 
 def requested(

@@ -7,8 +7,8 @@ import doctest
 
 import pytest
 
-from cogs import kit, table_service
-from cogs.ui import custom_ids
+from cogs import kit, table_service, validation
+from cogs.ui import custom_ids, house_rules
 from cogs.ui.custom_ids import (
     AmountModalId,
     CustomIdError,
@@ -17,6 +17,7 @@ from cogs.ui.custom_ids import (
     PanelButton,
     PanelSelect,
     PokerId,
+    RulesSelect,
     TableButton,
     Version,
     parse_custom_id,
@@ -45,10 +46,17 @@ GOOD: list[tuple[PokerId, str]] = [
     (PanelSelect(7, 3, "draw"), "pks:7:3:draw:"),
     (PanelSelect(7, 3, "arrange", picks=(1,)), "pks:7:3:arrange:1"),
     (PanelSelect(7, 3, "cw", choice=GameChoice("razz", ("wild:13",))), "pks:7:3:cw:razz~wild=13"),
+    (RulesSelect(7, "flags"), "pks:r:7:flags"),
+    (RulesSelect(7, "draw"), "pks:r:7:draw"),
     (AmountModalId(7, V), "pkm:7:3.12"),
 ]
 
 MALFORMED = [
+    # house rules selects
+    "pks:r:7:colour",
+    "pks:r:7:flags:x",
+    "pks:r:07:flags",
+    "pks:r::flags",
     # lobby buttons
     "pk:l:7:dance",
     "pk:l:x:sit",
@@ -156,7 +164,7 @@ async def test_the_bot_refuses_malformed_ids_and_changes_nothing(
     emu.assert_clean()
 
 
-@pytest.mark.parametrize("module", [custom_ids, kit, table_service])
+@pytest.mark.parametrize("module", [custom_ids, kit, table_service, validation, house_rules])
 def test_the_examples_in_the_docstrings_hold(module: object) -> None:
     failures, tried = doctest.testmod(module, raise_on_error=False)  # type: ignore[arg-type]
     assert tried and not failures

@@ -6,7 +6,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.bot.driver import create_table, deal, live_table, play_hand
+from tests.bot.driver import (
+    create_table,
+    deal,
+    find_table_message,
+    forged_press,
+    live_table,
+    play_hand,
+)
 from tests.emulator import Emulator, World
 
 
@@ -109,4 +116,78 @@ async def test_a_house_rule_that_does_not_fit_is_refused_and_changes_nothing(
         alice, world.channel, "poker settings", {"draw_limit": "5", "no_five_in_a_row": True}
     )
     assert not r.ephemeral and "Nobody draws five cards in a row" in r.content, r.content
+    emu.assert_clean()
+
+
+def _selects(message: Any) -> dict[str, dict[str, Any]]:
+    return {
+        c["custom_id"]: c
+        for c in message.all_components()
+        if c.get("type") == 3 and c["custom_id"].startswith("pks:r:")
+    }
+
+
+async def test_the_creator_changes_house_rules_with_the_settings_menus(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    bot = await poker_bot()
+    alice, bob = world.players[:2]
+    lobby = await create_table(emu, world, [alice, bob], stake=2, ante=1, auto_deal=0)
+    live = live_table(bot, world)
+    flags, newcomers, draw = (f"pks:r:{live.id}:{f}" for f in ("flags", "newcomers", "draw"))
+
+    # Anyone sees the settings; only the creator gets the menus.
+    seen = await emu.click(bob, lobby, label="Settings")
+    assert seen.ephemeral and not _selects(seen.message)
+    panel = await emu.click(alice, lobby, label="Settings")
+    menus = _selects(panel.message)
+    assert set(menus) == {flags, newcomers, draw}
+    on = {o["value"] for o in menus[flags]["options"] if o.get("default")}
+    assert on == {"pass_out_reante", "pass_out_deal_passes", "second_round_from_opener"}
+
+    # Switching one rule off between hands: in force at once, and the channel is told.
+    r = await emu.select(alice, panel.message, flags, ["pass_out_reante", "pass_out_deal_passes"])
+    assert r.type == 7, r.content
+    await emu.idle()
+    assert not live.engine.config.options.second_round_from_opener
+    assert live.engine.config.options.pass_out_reante
+    (told,) = r.followups
+    assert not told.ephemeral and "first player left of the dealer bets first" in told.content
+    assert "House rules now" in told.content
+    shown = _selects(r.message)[flags]["options"]
+    assert {o["value"] for o in shown if o.get("default")} == {
+        "pass_out_reante",
+        "pass_out_deal_passes",
+    }
+
+    # During a hand the change waits for the next deal.
+    await deal(emu, world, alice)
+    r = await emu.select(alice, panel.message, newcomers, ["post"])
+    assert r.type == 7, r.content
+    await emu.idle()
+    assert live.engine.config.options.newcomers is None
+    assert live.engine.pending_options.newcomers == "post"
+    assert "From the next hand: Newcomers post a blind" in r.followups[0].content
+    assert "Newcomers post a blind" in _field(r.embeds[0], "From the next hand")
+
+    # Bob's forged menu on his own Settings panel is refused, and values never offered too.
+    state = live.state_json()
+    r = await forged_press(emu, bob, seen.message, draw, values=["4"])
+    assert r.ephemeral and "Only the table's creator" in r.content, r.content
+    for custom_id, values in (
+        (flags, ["muck_losers", "muck_losers"]),
+        (flags, ["diablo_cap"]),
+        (newcomers, ["post", "wait"]),
+        (draw, ["6"]),
+        (f"pks:r:{live.id}:colour", ["red"]),
+    ):
+        r = await forged_press(emu, alice, panel.message, custom_id, values=values)
+        assert r.ephemeral and "no longer valid" in r.content, (custom_id, values, r.content)
+    # A menu forged onto the public table message leaves that message alone.
+    table = find_table_message(emu, world)
+    components = list(table.all_components())
+    r = await forged_press(emu, alice, table, draw, values=["4"])
+    assert r.ephemeral and "private panel" in r.content, r.content
+    assert list(emu.messages[table.id].all_components()) == components
+    assert live.state_json() == state
     emu.assert_clean()
