@@ -107,6 +107,13 @@ COMMANDS: dict[str, tuple[str, bool, dict[str, st.SearchStrategy[Any]]]] = {
             "auto_deal": JSON_JUNK,
             "min_buy_in": JSON_JUNK,
             "max_buy_in": JSON_JUNK,
+            "coach": JSON_JUNK,
+            "newcomers": st.one_of(st.sampled_from(["play", "wait", "post"]), JSON_JUNK),
+            "muck": JSON_JUNK,
+            "second_round_from_opener": JSON_JUNK,
+            "draw_limit": st.one_of(st.sampled_from(["3", "3+ace", "4", "5"]), JSON_JUNK),
+            "diablo_cap": JSON_JUNK,
+            "no_five_in_a_row": JSON_JUNK,
         },
     ),
     "poker join": ("carol", False, {"buy_in": out_of(validation.BUY_IN)}),
@@ -208,6 +215,13 @@ CUSTOM_IDS = st.one_of(
 SELECT_VALUES = st.lists(
     st.one_of(st.text(max_size=4), st.from_regex(r"-?[0-9]{1,3}", fullmatch=True)), max_size=8
 )
+RULES_VALUES = st.lists(
+    st.one_of(
+        st.sampled_from(["muck_losers", "pass_out_reante", "diablo_cap", "post", "wait", "4"]),
+        st.text(max_size=12),
+    ),
+    max_size=5,
+)
 
 
 def cases(commands: dict[str, Any]) -> st.SearchStrategy[Any]:
@@ -224,6 +238,7 @@ def cases(commands: dict[str, Any]) -> st.SearchStrategy[Any]:
         st.tuples(
             st.just("select"), st.sampled_from(["draw", "arrange", "pass", "cg"]), SELECT_VALUES
         ),
+        st.tuples(st.just("rules"), st.sampled_from(["flags", "newcomers", "draw"]), RULES_VALUES),
         st.tuples(st.just("id"), st.sampled_from(["button", "select", "modal"]), CUSTOM_IDS),
     )
 
@@ -304,6 +319,8 @@ async def test_any_input_is_answered_in_time_and_changes_nothing(
     await asyncio.sleep(0.05)  # the last ping's id saved
     assert live.ping_save is None
     hand = live.engine.hand_number
+    # Bob's own Settings panel (no menus: he did not open the table), where he forges them.
+    bobs_settings = (await emu.run_command(bob, world.channel, "poker settings", {})).message
 
     errors = ErrorLog()
     logging.getLogger().addHandler(errors)
@@ -351,6 +368,15 @@ async def test_any_input_is_answered_in_time_and_changes_nothing(
                 }
                 r = await _send(emu, actor, panel, 3, data)
                 label = "private select"
+            elif kind == "rules":
+                _, field, values = case
+                data = {
+                    "custom_id": f"pks:r:{live.id}:{field}",
+                    "component_type": 3,
+                    "values": values,
+                }
+                r = await _send(emu, bob, bobs_settings, 3, data)
+                label = "house rules select"
             else:
                 _, shape, custom_id = case
                 try:
@@ -374,7 +400,9 @@ async def test_any_input_is_answered_in_time_and_changes_nothing(
                 label = f"custom id ({shape})"
             tried[label] += 1
             assert r.interaction.acknowledged, (case, "no answer within the deadline")
-            if kind in ("modal", "sit", "id") or (kind == "command" and not commands[case[1]][1]):
+            if kind in ("modal", "sit", "rules", "id") or (
+                kind == "command" and not commands[case[1]][1]
+            ):
                 assert r.ephemeral, (case, r.content)
             assert not errors.records, (case, [x.getMessage() for x in errors.records])
             assert live.state_json() == state, (case, "the table changed")
