@@ -4,6 +4,8 @@ is reworded rather than left saying the old one."""
 
 from __future__ import annotations
 
+import asyncio
+import json
 from typing import Any
 
 from tests.bot.driver import act_once, create_table, live_table, opener
@@ -16,6 +18,18 @@ def pings(emu: Emulator, world: World) -> list[Any]:
     return [m for m in emu.channel_messages(world.channel) if PING in (m.content or "")]
 
 
+async def standing_ping(emu: Emulator, world: World, bot: Any, live: Any) -> int:
+    """Act until a ping stands as a message of its own (not the table message's content);
+    its message id."""
+    for _ in range(20):
+        if live.ping is not None and not live.ping.on_table:
+            break
+        await act_once(emu, world, bot, live.engine.pending[0], policy=opener)
+        await emu.idle()
+    assert live.ping is not None and not live.ping.on_table
+    return int(live.ping.message_id)
+
+
 async def test_a_ping_left_by_a_restart_is_deleted(poker_bot, emu: Emulator, world: World) -> None:
     bot = await poker_bot()
     bot.presenter.ping_after = 0  # at once: these tests follow every ping
@@ -24,14 +38,7 @@ async def test_a_ping_left_by_a_restart_is_deleted(poker_bot, emu: Emulator, wor
     await emu.click(alice, lobby, label="Deal")
     await emu.idle()
     live = live_table(bot, world)
-    # Act until a ping stands as a message of its own (not the table message's content).
-    for _ in range(20):
-        if live.ping is not None and not live.ping.on_table:
-            break
-        await act_once(emu, world, bot, live.engine.pending[0], policy=opener)
-        await emu.idle()
-    assert live.ping is not None and not live.ping.on_table
-    left = live.ping.message_id
+    left = await standing_ping(emu, world, bot, live)
     assert live.meta.ping_id == left
     assert [m.id for m in pings(emu, world)] == [left]
     await bot.close()
@@ -100,9 +107,6 @@ async def test_a_ping_id_is_saved_on_its_own_when_no_change_follows(
     """The ping's id rides on the table's next snapshot; when the player takes their time and
     nothing else is saved, it is written by itself after ``ping_save_delay`` (a kill -9 then
     still finds it)."""
-    import asyncio
-    import json
-
     bot = await poker_bot()
     bot.presenter.ping_after = 0  # at once: these tests follow every ping
     bot.tables.ping_save_delay = 0.2
@@ -116,13 +120,7 @@ async def test_a_ping_id_is_saved_on_its_own_when_no_change_follows(
         row = await bot.db.get_table(live.id)
         return json.loads(row.state_json or "{}")["meta"].get("ping_id")
 
-    for _ in range(20):
-        if live.ping is not None and not live.ping.on_table:
-            break
-        await act_once(emu, world, bot, live.engine.pending[0], policy=opener)
-        await emu.idle()
-    assert live.ping is not None and not live.ping.on_table
-    standing = live.ping.message_id
+    standing = await standing_ping(emu, world, bot, live)
     for _ in range(50):
         if await saved_ping() == standing:
             break
