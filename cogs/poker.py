@@ -335,8 +335,9 @@ class Poker(commands.Cog):
         if coach is not None:
             coach = validation.check_flag(coach, "The coach option")
         # A change already waiting for the next deal is built on, not forgotten.
+        before = live.engine.next_options
         rules = house_rules.requested(
-            live.engine.pending_options or live.engine.config.options,
+            before,
             newcomers=newcomers,
             draw_limit=draw_limit,
             diablo_cap=diablo_cap,
@@ -354,7 +355,6 @@ class Poker(commands.Cog):
             return
         if not runs:
             raise TableProblem("Only the table's creator or a server manager can change settings.")
-        before = live.engine.pending_options or live.engine.config.options
         new = await self.tables.update_settings(
             live,
             action_seconds=timer,

@@ -321,7 +321,7 @@ class TableControls(commands.Cog):
             )
         data: Any = interaction.data or {}
         values = data.get("values")
-        before = live.engine.pending_options or live.engine.config.options
+        before = live.engine.next_options
         if select.field == "flags":
             offered = house_rules.flags_offered(live.engine)
             on = validation.parse_select_values(values, offered)

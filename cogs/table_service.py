@@ -571,7 +571,7 @@ class TableService(TableRecords, TableClock):
             if not 0 <= new.auto_deal_seconds <= 120:
                 raise TableProblem("The pause between hands is 0 to 120 seconds.")
             old = live.settings
-            old_options = live.engine.pending_options or live.engine.config.options
+            old_options = live.engine.next_options
             if options is not None:
                 if live.meta.tournament is not None:
                     raise TableProblem("A tournament table plays by the tournament's rules.")

@@ -60,12 +60,12 @@ The table (:mod:`engine.table`)
     muck_losers=False, blind_off_absent=False)``; ``TableConfig.rules_notes()`` says which
     way the table plays where the rules books differ, ``TableConfig.applicable_options()``
     which options matter in its game. ``set_options(options) -> bool`` changes the house
-    rules: at once between hands, from the next deal during one (``pending_options``);
-    refused for an option that means nothing in the game. With ``dealers_choice`` each
-    ``start_hand`` first asks the dealer for a ``CHOOSE_GAME`` decision
-    (``ChooseGame(slug, modifiers)``; a ``Timeout`` deals the configured variant); a Diablo
-    game goes on (``table.dc_lock``) until its opener wins, and the choice then passes to the
-    left of the player who called it.
+    rules: at once between hands, from the next deal during one (``pending_options``; the
+    next deal's rules are ``next_options``); refused for an option that means nothing in the
+    game. With ``dealers_choice`` each ``start_hand`` first asks the dealer for a
+    ``CHOOSE_GAME`` decision (``ChooseGame(slug, modifiers)``; a ``Timeout`` deals the
+    configured variant); a Diablo game goes on (``table.dc_lock``) until its opener wins, and
+    the choice then passes to the left of the player who called it.
 
     Seats: ``sit(player_id, stack, seat=None) -> seat``, ``leave(player_id) -> stack | None``
     (``None`` during a hand: the stack is paid out when the hand ends, collect it with

@@ -684,6 +684,12 @@ class Table:
         """House rules chosen during the hand in progress, in force from the next deal."""
         return self._pending_options
 
+    @property
+    def next_options(self) -> TableOptions:
+        """The house rules the next deal is played under: a change waiting for it, or the
+        rules in force."""
+        return self._pending_options or self.config.options
+
     def set_options(self, options: TableOptions) -> bool:
         """Change the table's house rules; returns whether they are in force now.
 

@@ -118,21 +118,41 @@ def in_force(table: engine.Table) -> tuple[list[str], list[str]]:
     """The house rules that matter at ``table``: the lines in force, and the lines of a change
     waiting for the next deal (empty when none is)."""
     current = table.config.options
-    # Blinding off players who sit out is the tournaments' rule: shown only where it is on.
-    names = [n for n in table.config.applicable_options() if n != "blind_off_absent"]
+    names = _offered(table.config)
     if current.blind_off_absent:
         names.append("blind_off_absent")
     now = [_line(table, current, name) for name in names]
     pending = table.pending_options
-    if pending is None:
-        return now, []
-    later_names = replace(table.config, options=pending).applicable_options()
-    later = [
-        _line(table, pending, name)
-        for name in later_names
-        if getattr(pending, name) != getattr(current, name)
-    ]
-    return now, later
+    return now, [] if pending is None else _changes(table, pending, current)
+
+
+def announce(table: engine.Table, before: engine.TableOptions) -> str:
+    """What changed in ``table``'s house rules since ``before`` (the latest rules then), in a
+    sentence for the channel; empty when nothing did."""
+    changed = _changes(table, table.next_options, before)
+    if not changed:
+        return ""
+    when = "From the next hand" if table.pending_options is not None else "House rules now"
+    return f"{when}: " + "; ".join(changed) + "."
+
+
+def flags_offered(table: engine.Table) -> tuple[str, ...]:
+    """The on/off house rules the Settings panel offers at ``table``: those that matter in
+    its game, less the tournaments' rule of blinding off absent players."""
+    return tuple(n for n in _offered(_latest(table)) if n in _FLAGS)
+
+
+def _offered(config: engine.TableConfig) -> list[str]:
+    # Blinding off players who sit out is the tournaments' rule: a cash table never sets it.
+    return [n for n in config.applicable_options() if n != "blind_off_absent"]
+
+
+def _changes(
+    table: engine.Table, options: engine.TableOptions, since: engine.TableOptions
+) -> list[str]:
+    """The lines of the rules of ``options`` that differ from ``since``."""
+    names = _offered(replace(table.config, options=options))
+    return [_line(table, options, n) for n in names if getattr(options, n) != getattr(since, n)]
 
 
 def _line(table: engine.Table, options: engine.TableOptions, name: str) -> str:
@@ -143,33 +163,10 @@ def _line(table: engine.Table, options: engine.TableOptions, name: str) -> str:
     return describe(name, value)
 
 
-def announce(table: engine.Table, before: engine.TableOptions) -> str:
-    """What changed in ``table``'s house rules since ``before`` (the latest rules then), in a
-    sentence for the channel; empty when nothing did."""
-    latest = _latest(table)
-    names = [n for n in latest.applicable_options() if n != "blind_off_absent"]
-    changed = [
-        _line(table, latest.options, n)
-        for n in names
-        if getattr(latest.options, n) != getattr(before, n)
-    ]
-    if not changed:
-        return ""
-    when = "From the next hand" if table.pending_options is not None else "House rules now"
-    return f"{when}: " + "; ".join(changed) + "."
-
-
 def _latest(table: engine.Table) -> engine.TableConfig:
     """The configuration with the latest house rules: a change waiting for the next deal
     counts, so a second change builds on the first."""
-    return replace(table.config, options=table.pending_options or table.config.options)
-
-
-def flags_offered(table: engine.Table) -> tuple[str, ...]:
-    """The on/off house rules the Settings panel offers at ``table``: those that matter in
-    its game, less the tournaments' rule of blinding off absent players."""
-    names = _latest(table).applicable_options()
-    return tuple(n for n in names if n in _FLAGS and n != "blind_off_absent")
+    return replace(table.config, options=table.next_options)
 
 
 def components(table_id: int, table: engine.Table) -> Components:
