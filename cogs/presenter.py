@@ -96,10 +96,9 @@ class TablePresenter:
         """Answer with the table's settings, privately; with the house rules' menus for its
         creator or a server manager."""
         embed, view = self.settings_message(live, kit.runs_table(interaction, live.creator_id))
-        if view is None:
-            await interaction.response.send_message(embed=embed, ephemeral=True)
-        else:
-            await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
+        await interaction.response.send_message(
+            embed=embed, view=view if view is not None else discord.utils.MISSING, ephemeral=True
+        )
 
     def settings_message(
         self, live: LiveTable, runs_table: bool
