@@ -38,10 +38,10 @@ EXTENSIONS = (
 """The cogs: slash commands by theme, and the router of the table's components."""
 
 GC_THRESHOLDS = (2000, 10, 100)
+"""The garbage collector's thresholds once the bot is up (Python's defaults: 700, 10, 10)."""
 
 ADOPT_SECONDS = 30.0
 """How often a process looks for tables another process held at its start and has let go."""
-"""The garbage collector's thresholds once the bot is up (Python's defaults: 700, 10, 10)."""
 
 
 MISMATCH = "Those options don't match this command. Refresh Discord and try again."
