@@ -19,11 +19,11 @@ from discord.ext import commands
 
 from cogs import kit
 from cogs.config import Settings
-from cogs.errors import Refusal
-from cogs.live_table import LiveTable
 from cogs.presenter import TablePresenter
-from cogs.table_service import TableService
 from data import Database, DataError
+from tables.errors import Refusal
+from tables.live import LiveTable
+from tables.service import TableService
 
 log = logging.getLogger("poker")
 
@@ -57,7 +57,7 @@ while shards are being moved (Discord sends a server's interactions to its shard
 class PokerTree(app_commands.CommandTree["PokerBot"]):
     """The bot's one handler of app-command errors.
 
-    A :class:`~cogs.errors.Refusal` (and Discord's own checks: permissions, DMs, option
+    A :class:`~tables.errors.Refusal` (and Discord's own checks: permissions, DMs, option
     values) is answered ephemerally with its reason; anything else is a bug: logged with its
     traceback, and the user only hears that nothing was done.
     """

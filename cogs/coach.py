@@ -2,7 +2,7 @@
 
 One job: turn :func:`engine.house.draw_advice` / :func:`engine.house.study_odds` (the odds
 engine with the game's rules applied) into text, off the event loop (the counting runs in
-:mod:`cogs.worker`'s thread).
+:mod:`tables.worker`'s thread).
 
 Commands: ``/odds`` (also in DMs) and ``/poker odds`` (in a server) answer the same way.
 """
@@ -21,11 +21,11 @@ from discord.ext import commands
 
 import engine
 from cogs import kit, validation
-from cogs.errors import TableProblem
-from cogs.live_table import LiveTable
-from cogs.worker import in_worker
 from engine.house import NoOdds, current_rules, draw_advice, own_discards, study_odds
 from engine.odds import DrawOdds
+from tables.errors import TableProblem
+from tables.live import LiveTable
+from tables.worker import in_worker
 
 if TYPE_CHECKING:
     from cogs.app import PokerBot

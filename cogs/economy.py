@@ -30,7 +30,6 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs import kit, validation
-from cogs.errors import Refusal
 from cogs.kit import BLUE, GOLD, GREEN, NO_PINGS, RED, signed
 from cogs.kit import chips as fmt
 from cogs.kit import when as timestamp
@@ -58,6 +57,7 @@ from data import (
     DataError,
     InsufficientFunds,
 )
+from tables.errors import Refusal
 
 if TYPE_CHECKING:
     from cogs.app import PokerBot

@@ -42,7 +42,6 @@ import discord
 
 import engine
 from cogs import kit
-from cogs.errors import Refusal
 from cogs.ui.paginator import (
     PageContent,
     PageRefused,
@@ -63,6 +62,7 @@ from engine.commitment import (
     seed_withheld,
 )
 from engine.notation import PhhHeader, PhhUnsupported, export_phh
+from tables.errors import Refusal
 
 if TYPE_CHECKING:
     from cogs.app import PokerBot

@@ -3,7 +3,7 @@
 Every cog and every renderer takes these from here instead of keeping its own copy::
 
     from cogs import kit
-    from cogs.errors import Refusal
+    from tables.errors import Refusal
 
     embed = discord.Embed(title="Chips", colour=kit.GOLD)
     embed.add_field(name="Bankroll", value=kit.chips(12345))          # "12,345"
@@ -11,8 +11,8 @@ Every cog and every renderer takes these from here instead of keeping its own co
     raise Refusal("The daily bonus is turned off on this server.")     # ephemeral answer
     await kit.reply(interaction, "Done.")                              # ephemeral, any time
 
-Raising a :class:`~cogs.errors.Refusal` (or a subclass such as
-:class:`~cogs.errors.TableProblem`) from a slash command is enough: the bot's one error
+Raising a :class:`~tables.errors.Refusal` (or a subclass such as
+:class:`~tables.errors.TableProblem`) from a slash command is enough: the bot's one error
 handler (:class:`cogs.app.PokerTree`) answers it. Component handlers routed by custom id use
 :func:`reply` the same way. Nothing here pings anyone (:data:`NO_PINGS`).
 """

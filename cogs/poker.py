@@ -2,7 +2,7 @@
 
 One job: turn each command's options into a table-service call, then show the result through
 the presenter (:mod:`cogs.presenter`). Poker rules are the engine's, refusals are raised as
-:class:`~cogs.errors.TableProblem` and answered by the bot's one error handler
+:class:`~tables.errors.TableProblem` and answered by the bot's one error handler
 (:class:`cogs.app.PokerTree`). Buttons and panels are routed in :mod:`cogs.routing`.
 
 Adding a slash command: a method decorated with ``@poker.command`` below (or, for another
@@ -23,10 +23,10 @@ from cogs import history as hand_history
 from cogs import kit, validation
 from cogs.coach import odds_options, send_odds
 from cogs.coach import prepare_for as coach_prepare
-from cogs.errors import TableProblem
-from cogs.live_table import LiveTable, TableSettings
 from cogs.ui import house_rules, panels, render
 from engine.house import LEVELS, Level
+from tables.errors import TableProblem
+from tables.live import LiveTable, TableSettings
 
 if TYPE_CHECKING:
     from cogs.app import PokerBot

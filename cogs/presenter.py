@@ -1,7 +1,7 @@
 """Showing tables in Discord: the public table message, the showdown, private cards by DM.
 
 The table service hands every change to :meth:`TablePresenter.present` (it is the service's
-:class:`~cogs.table_service.Presenter`); commands and the component router call it too,
+:class:`~tables.service.Presenter`); commands and the component router call it too,
 with the interaction that made the change, so the table message is edited in the answer to
 that interaction when it can be. What the messages contain comes from the pure builders in
 :mod:`cogs.ui.render` and :mod:`cogs.ui.panels`; this module only decides where they go and
@@ -21,7 +21,6 @@ import discord
 
 import engine
 from cogs import kit
-from cogs.live_table import LiveTable, Outcome, Ping
 from cogs.ui import house_rules, panels, render
 from cogs.ui.card_images import render_cards, render_showdown
 from cogs.ui.components import Components, MessageEditor
@@ -29,6 +28,7 @@ from cogs.ui.custom_ids import Version
 from data.preferences import DEFAULT as DEFAULT_PREFERENCES
 from data.preferences import Preferences
 from engine.scoring import qualifies_low
+from tables.live import LiveTable, Outcome, Ping
 
 if TYPE_CHECKING:
     from cogs.app import PokerBot

@@ -8,7 +8,7 @@ dictionary look-up (discord.py rebuilt the whole pressed view for each ``Dynamic
 
 Each handler turns the press into one table-service call and shows the result through the
 presenter. It never judges a poker action itself: the engine does, and its refusal comes back
-as a :class:`~cogs.errors.TableProblem` that is told to the player. A malformed id is refused
+as a :class:`~tables.errors.TableProblem` that is told to the player. A malformed id is refused
 by its codec; anything else that goes wrong is a bug, logged as one.
 """
 
@@ -25,9 +25,6 @@ from discord.ext import commands
 import engine
 from cogs import kit, validation
 from cogs.coach import coach_text
-from cogs.errors import Refusal, TableProblem
-from cogs.live_table import LiveTable
-from cogs.table_service import StalePress
 from cogs.ui import house_rules, panels, render
 from cogs.ui.components import MessageEditor
 from cogs.ui.custom_ids import (
@@ -45,6 +42,9 @@ from cogs.ui.custom_ids import (
     parse_custom_id,
 )
 from engine.modifiers import game_name
+from tables.errors import Refusal, TableProblem
+from tables.live import LiveTable
+from tables.service import StalePress
 
 if TYPE_CHECKING:
     from cogs.app import PokerBot

@@ -5,7 +5,7 @@ is not bound by them: an integer option may arrive as a string, a float, ``True`
 and a text option may hold anything Unicode allows (``"²"`` passes ``str.isdigit()`` and then
 fails ``int()``). So nothing from an interaction reaches the engine, the table service or the
 database before one of the parsers below has accepted it; each refusal is an
-:class:`InvalidInput` (a :class:`~cogs.errors.Refusal`) whose text tells the user what is
+:class:`InvalidInput` (a :class:`~tables.errors.Refusal`) whose text tells the user what is
 accepted. One :class:`Setting` per option, shared by ``/poker create``, ``/poker settings`` and
 ``/server settings``, so a bound lives in exactly one place.
 
@@ -31,7 +31,7 @@ import re
 from dataclasses import dataclass
 from typing import Final
 
-from cogs.errors import Refusal
+from tables.errors import Refusal
 
 __all__ = [
     "ANTE",

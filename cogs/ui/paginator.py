@@ -39,8 +39,8 @@ from typing import Any, Final, Literal
 
 import discord
 
-from cogs.errors import Refusal
 from cogs.kit import reply
+from tables.errors import Refusal
 
 log = logging.getLogger("poker.paginator")
 

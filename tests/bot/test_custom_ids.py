@@ -7,7 +7,7 @@ import doctest
 
 import pytest
 
-from cogs import kit, table_service, validation
+from cogs import kit, validation
 from cogs.ui import custom_ids, house_rules
 from cogs.ui.custom_ids import (
     AmountModalId,
@@ -22,6 +22,7 @@ from cogs.ui.custom_ids import (
     Version,
     parse_custom_id,
 )
+from tables import service as table_service
 from tests.bot.driver import create_table, deal, forged_press, live_table, table_message
 from tests.emulator import Emulator, World
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 import engine
-from cogs.errors import TableProblem
 from data.accounts import HOUSE_ACCOUNT
+from tables.errors import TableProblem
 from tests.bot.driver import (
     act_once,
     create_table,
@@ -133,7 +133,7 @@ async def test_closing_the_table_pays_house_seats_to_the_house_account(
 
 
 def test_house_ids_name_their_level() -> None:
-    from cogs.table_service import house_level
+    from tables.service import house_level
 
     assert house_level("-301") is engine.house.Level.HARD
     assert house_level("-102") is engine.house.Level.EASY
@@ -152,9 +152,9 @@ async def test_a_house_turn_is_taken_again_after_a_restart(tmp_path) -> None:
     turn again, and it acts."""
     import asyncio
 
-    from cogs.live_table import TableSettings
-    from cogs.table_service import TableService
     from data import Database
+    from tables.live import TableSettings
+    from tables.service import TableService
 
     path = tmp_path / "house.db"
     db = await Database.open(path)
@@ -202,9 +202,9 @@ async def test_a_house_seat_that_left_mid_hand_is_paid_to_the_house_after_a_rest
 ) -> None:
     """A house player stands up during a hand (its stack is owed until the hand ends) and the
     process stops: after the restart the hand ends and the stack goes to the house account."""
-    from cogs.live_table import TableSettings
-    from cogs.table_service import TableService
     from data import Database
+    from tables.live import TableSettings
+    from tables.service import TableService
 
     path = tmp_path / "house.db"
     db = await Database.open(path)

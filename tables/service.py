@@ -1,12 +1,12 @@
 """The table service: every open table, one lock each, saved to SQLite after every change.
 
 It joins the engine (every poker rule) to the data layer (every chip and byte on disk) and
-makes no Discord call: each change is handed as an :class:`~cogs.live_table.Outcome` to the
+makes no Discord call: each change is handed as an :class:`~tables.live.Outcome` to the
 presenter (:class:`cogs.presenter.TablePresenter`). The bot owns one, as ``bot.tables``.
 
 Legality has one source, the engine. Its refusals (:class:`engine.IllegalAction`,
 :class:`engine.TableError`) and the data layer's (:class:`data.DataError`) come back as a
-:class:`~cogs.errors.TableProblem` worded for the player who asked; anything else is a bug.
+:class:`~tables.errors.TableProblem` worded for the player who asked; anything else is a bug.
 
 Crash safety: the engine snapshot is saved in the same transaction as the chips it moves or
 with the hand's new events; :meth:`TableService.restore` rebuilds every open table from it.
@@ -28,8 +28,13 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import engine
-from cogs.errors import TableProblem
-from cogs.live_table import (
+from data import Database, DataError
+from data.models import Table as TableRow
+from engine import Action, IllegalAction, Table, TableConfig, TableError
+from engine.house import Level
+from tables.clock import HOUSE_CODES, HOUSE_PAUSE, TableClock, house_level, people_playing
+from tables.errors import TableProblem
+from tables.live import (
     LiveTable,
     Meta,
     Outcome,
@@ -37,12 +42,7 @@ from cogs.live_table import (
     TableSettings,
     TournamentHooks,
 )
-from cogs.table_clock import HOUSE_CODES, HOUSE_PAUSE, TableClock, house_level, people_playing
-from cogs.table_records import TableRecords
-from data import Database, DataError
-from data.models import Table as TableRow
-from engine import Action, IllegalAction, Table, TableConfig, TableError
-from engine.house import Level
+from tables.records import TableRecords
 
 log = logging.getLogger("poker.tables")
 

@@ -1,6 +1,6 @@
 """When tables move on their own: the action timer, the next deal, and house players' turns.
 
-A mixin of :class:`cogs.table_service.TableService`. Every timer is an asyncio task or handle
+A mixin of :class:`tables.service.TableService`. Every timer is an asyncio task or handle
 owned by the table (``live.timer``, ``live.auto_deal``) or by the service (house turns), and
 every one of them takes the table's lock before touching it, like a player's press.
 """
@@ -13,11 +13,11 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 import engine
-from cogs.errors import TableProblem
-from cogs.live_table import LiveTable, Outcome, Presenter
-from cogs.worker import in_worker
 from engine import Action, IllegalAction
 from engine.house import Level, current_rules, decide
+from tables.errors import TableProblem
+from tables.live import LiveTable, Outcome, Presenter
+from tables.worker import in_worker
 
 log = logging.getLogger("poker.tables")
 

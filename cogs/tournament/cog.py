@@ -5,7 +5,7 @@ the data layer's (buy-ins into a prize pool through the ledger, tournament chips
 ``tables`` marked with the tournament). This cog only carries decisions out: it registers
 players from the lobby buttons, opens and seats the table, puts each level on the table
 before a deal and takes busted players out after a hand (the table service calls it, as
-:class:`~cogs.live_table.TournamentHooks`), pays the places and posts the results.
+:class:`~tables.live.TournamentHooks`), pays the places and posts the results.
 
 Crash safety: the tournament's state is saved with each change, its level clock is the moment
 it started (saved once), and its table is a table like the others; on start-up every running
@@ -27,11 +27,9 @@ from discord.ext import commands
 
 import engine
 from cogs import kit, validation
-from cogs.errors import Refusal
-from cogs.live_table import LiveTable, TableSettings
-from cogs.poker_nights import PokerNights
-from cogs.tournament_entries import TournamentEntries
-from cogs.tournament_run import (
+from cogs.tournament.entries import TournamentEntries
+from cogs.tournament.nights import PokerNights
+from cogs.tournament.run import (
     Running,
     TournamentProblem,
     check_organiser,
@@ -51,6 +49,8 @@ from engine.tournament import (
     default_schedule,
     plan_moves,
 )
+from tables.errors import Refusal
+from tables.live import LiveTable, TableSettings
 
 if TYPE_CHECKING:
     from cogs.app import PokerBot

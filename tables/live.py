@@ -1,7 +1,7 @@
 """One open table as the bot holds it: the engine's table plus the bot's own bookkeeping.
 
 Plain state with no behaviour beyond reading it: the table service
-(:mod:`cogs.table_service`) changes it under the table's lock and saves it; the presenter
+(:mod:`tables.service`) changes it under the table's lock and saves it; the presenter
 and the router read it. ``state_json`` is the snapshot saved after every change.
 """
 

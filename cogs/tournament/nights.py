@@ -21,9 +21,7 @@ from discord.ext import commands
 
 import engine
 from cogs import kit, validation
-from cogs.errors import Refusal
-from cogs.live_table import TableSettings
-from cogs.tournament_run import (
+from cogs.tournament.run import (
     Running,
     TournamentProblem,
     check_organiser_perms,
@@ -32,6 +30,8 @@ from cogs.tournament_run import (
     sentence,
 )
 from engine.tournament import Payouts
+from tables.errors import Refusal
+from tables.live import TableSettings
 
 if TYPE_CHECKING:
     from cogs.app import PokerBot

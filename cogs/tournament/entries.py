@@ -13,10 +13,10 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord.ext import commands
 
-from cogs.live_table import LiveTable
-from cogs.tournament_run import Running, TournamentProblem, sentence
+from cogs.tournament.run import Running, TournamentProblem, sentence
 from data import InsufficientFunds
 from engine.tournament import TournamentError
+from tables.live import LiveTable
 
 if TYPE_CHECKING:
     from cogs.app import PokerBot

@@ -2,7 +2,7 @@
 snapshot after each change (and the turn ping's id), a finished hand's results, a voided hand
 (the safety valve) and the stacks owed to players who left.
 
-A mixin of :class:`cogs.table_service.TableService`, kept apart so that the service reads as
+A mixin of :class:`tables.service.TableService`, kept apart so that the service reads as
 the list of table operations and this file as the one place that writes a table to disk.
 """
 
@@ -17,11 +17,11 @@ from typing import TYPE_CHECKING, Any
 import orjson
 
 import engine
-from cogs.errors import TableProblem
-from cogs.live_table import HandInfo, LiveTable, Meta, Outcome, TournamentHooks
 from data import Database, DataError, HandEventIn, PlayerHandResult
 from engine import HandResult, Table
 from engine.commitment import DealCommitment
+from tables.errors import TableProblem
+from tables.live import HandInfo, LiveTable, Meta, Outcome, TournamentHooks
 
 log = logging.getLogger("poker.tables")
 

@@ -2,7 +2,7 @@
 checks its commands share.
 
 Kept apart from :mod:`cogs.tournament` (the cog, which carries the tournament out) and
-:mod:`cogs.poker_nights` (scheduled games); the rules are :mod:`engine.tournament`'s.
+:mod:`cogs.tournament.nights` (scheduled games); the rules are :mod:`engine.tournament`'s.
 """
 
 from __future__ import annotations
@@ -18,9 +18,9 @@ import discord
 
 import engine
 from cogs import kit
-from cogs.errors import Refusal
-from cogs.live_table import LiveTable
 from engine.tournament import Tournament
+from tables.errors import Refusal
+from tables.live import LiveTable
 
 if TYPE_CHECKING:
     from cogs.app import PokerBot  # noqa: F401  (named by the alias below)

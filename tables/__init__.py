@@ -1,0 +1,7 @@
+"""Running tables: the Discord-free service that joins the engine to the data layer.
+
+:mod:`tables.service` holds every open table and its operations, :mod:`tables.live` the state
+of one table, :mod:`tables.records` what is written to disk, :mod:`tables.clock` the timers,
+:mod:`tables.errors` the refusal family and :mod:`tables.worker` the odds thread. Nothing here
+imports discord: the bot's presenter (:mod:`cogs.presenter`) turns outcomes into messages.
+"""
