@@ -202,8 +202,7 @@ class Poker(commands.Cog):
         embed.title = f"New table: {embed.title}"
         response = await interaction.response.send_message(embed=embed, view=view)
         if response.message_id is not None:
-            await self.tables.set_message(live, response.message_id)
-        live.editor = None
+            await self.presenter.message_posted(live, response.message_id)
 
     @poker.command(name="join", description="Sit down at this channel's table.")
     @app_commands.describe(buy_in="Chips to bring from your bankroll (default: the minimum)")

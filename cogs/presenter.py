@@ -6,6 +6,10 @@ with the interaction that made the change, so the table message is edited in the
 that interaction when it can be. What the messages contain comes from the pure builders in
 :mod:`cogs.ui.render` and :mod:`cogs.ui.panels`; this module only decides where they go and
 survives Discord's failures (an expired interaction, a closed DM, a deleted message).
+
+What Discord shows of a table (its message, the standing turn ping, its players' DMs) is the
+presenter's own state, :class:`Shown`: the table service saves it with the table's snapshot
+(:class:`~tables.live.Presentation`) without reading it, so a restart finds it again.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ import contextlib
 import io
 import logging
 from collections.abc import Coroutine
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -24,23 +29,87 @@ from cogs import kit
 from cogs.ui import house_rules, panels, render
 from cogs.ui.card_images import render_cards, render_showdown
 from cogs.ui.components import Components, MessageEditor
-from cogs.ui.custom_ids import Version
 from data.preferences import DEFAULT as DEFAULT_PREFERENCES
 from data.preferences import Preferences
 from engine.scoring import qualifies_low
-from tables.live import LiveTable, Outcome, Ping
+from tables.live import LiveTable, Outcome
 
 if TYPE_CHECKING:
     from cogs.app import PokerBot
 
 log = logging.getLogger("poker.presenter")
 
-__all__ = ["TablePresenter"]
+__all__ = ["Ping", "Shown", "TablePresenter"]
 
 PING_AFTER = 4.0
 """Seconds a player may take before their turn ping goes out (at most a sixth of the table's
 timer): a player who acts sooner was watching, and a ping would only be noise, and two more
 API requests at every turn of a busy table."""
+
+
+@dataclass(frozen=True, slots=True)
+class Ping:
+    """The one turn ping of a table standing in the channel: a message that mentioned the
+    players in ``players``. ``editor`` is the webhook it was sent through (deleting it
+    there is not counted against the global rate limit); ``on_table`` means the ping is the
+    content of the table message itself (cleared by the table's next edit, no delete).
+    ``text`` is what it says, so that a change of street can reword it."""
+
+    message_id: int
+    players: frozenset[str]
+    editor: MessageEditor | None = None
+    on_table: bool = False
+    text: str = ""
+
+
+class Shown:
+    """How one table shows in Discord: the presenter's state of a table (its
+    :class:`~tables.live.Presentation`). ``message_id``, ``ping_id`` and ``dm_closed`` are
+    saved with the table's snapshot; the rest lives as long as the process."""
+
+    __slots__ = ("dm_closed", "dm_messages", "editor", "message_id", "ping", "ping_id", "turn")
+
+    def __init__(
+        self,
+        message_id: int | None = None,
+        ping_id: int | None = None,
+        dm_closed: tuple[str, ...] = (),
+    ) -> None:
+        # The table's public message (the one its buttons are on).
+        self.message_id = message_id
+        # The turn ping standing in the channel as a message of its own: saved so that a
+        # restart can still delete it (the Ping below is gone by then).
+        self.ping_id = ping_id
+        # Players whose DMs are closed: not tried again at this table.
+        self.dm_closed = dm_closed
+        # A recent interaction on the table message, so later updates can go through its
+        # webhook.
+        self.editor: MessageEditor | None = None
+        # Who the engine waited for when the table was last shown: a ping goes only to
+        # players the action has just passed to.
+        self.turn: frozenset[str] = frozenset()
+        self.ping: Ping | None = None
+        # Each player's DM of the hand in progress (hand number, DM channel, message): the
+        # DM is edited as the cards change rather than a new one sent.
+        self.dm_messages: dict[str, tuple[int, int, int]] = {}
+
+    def saved(self) -> dict[str, Any]:
+        return {
+            "message_id": self.message_id,
+            "ping_id": self.ping_id,
+            "dm_closed": list(self.dm_closed),
+        }
+
+    @classmethod
+    def of(cls, live: LiveTable) -> Shown:
+        """The table's presentation, taken up from what was saved the first time."""
+        presentation = live.presentation
+        if isinstance(presentation, Shown):
+            return presentation
+        data = presentation.saved()
+        shown = cls(data.get("message_id"), data.get("ping_id"), tuple(data.get("dm_closed", ())))
+        live.presentation = shown
+        return shown
 
 
 class TablePresenter:
@@ -71,6 +140,26 @@ class TablePresenter:
 
     # -- what a table shows -----------------------------------------------------------------
 
+    @staticmethod
+    def shown(live: LiveTable) -> Shown:
+        """What Discord shows of ``live`` (see :class:`Shown`)."""
+        return Shown.of(live)
+
+    def _ping_changed(self, live: LiveTable, shown: Shown, message_id: int | None) -> None:
+        """The standing ping is now ``message_id`` (``None``: there is none): saved with the
+        table's next snapshot, or soon on its own."""
+        if shown.ping_id != message_id:
+            shown.ping_id = message_id
+            self.bot.tables.keep_presentation(live)
+
+    async def message_posted(self, live: LiveTable, message_id: int) -> None:
+        """``message_id`` is now the table's public message (posted by a command): later
+        changes edit it, and the table's row and snapshot name it."""
+        shown = Shown.of(live)
+        shown.message_id = message_id
+        shown.editor = None
+        await self.bot.tables.set_message(live, message_id)
+
     def table_message(self, live: LiveTable) -> tuple[discord.Embed, Components]:
         view = live.engine.public_view()
         embed = render.table_embed(
@@ -83,8 +172,7 @@ class TablePresenter:
         if view.phase == "waiting" or not live.engine.in_hand:
             busted = any(seat.stack == 0 for seat in view.seats)
             return embed, panels.lobby_components(live.id, rebuy=busted)
-        version = Version.parse(live.version())
-        return embed, panels.table_components(live.id, version, live.engine.pending)
+        return embed, panels.table_components(live.id, live.version(), live.engine.pending)
 
     def lobby_message(self, live: LiveTable) -> tuple[discord.Embed, Components]:
         """The table message between hands, with the table's settings in the footer."""
@@ -177,16 +265,17 @@ class TablePresenter:
         if outcome.private_changed:
             self.spawn(self._send_private(live, outcome.private_changed))
         if outcome.result is not None or not live.engine.in_hand:
-            live.dm_messages.clear()
+            Shown.of(live).dm_messages.clear()
 
     async def refresh(self, live: LiveTable) -> None:
         """Redraw the table message from the current state (after a restart or a stale press)."""
-        stale = live.meta.ping_id
-        if stale is not None and (live.ping is None or live.ping.message_id != stale):
+        shown = Shown.of(live)
+        stale = shown.ping_id
+        if stale is not None and (shown.ping is None or shown.ping.message_id != stale):
             # A ping left by the process before a restart: nobody else would remove it.
             await self._delete_ping(live, Ping(stale, frozenset()))
-            await self.bot.tables.set_ping(live, None)
-        if live.meta.message_id is None or live.closed:
+            self._ping_changed(live, shown, None)
+        if shown.message_id is None or live.closed:
             return
         embed, view = self.table_message(live)
         await self.edit_table_message(live, embed, view, None)
@@ -201,12 +290,13 @@ class TablePresenter:
 
     async def retire_closed(self, live: LiveTable) -> None:
         """The table is closed: its message keeps a note but loses its buttons."""
-        if live.meta.message_id is not None:
-            await self._retire(live, live.meta.message_id, live.editor, closed=True)
-        if live.ping is not None and not live.ping.on_table:
-            await self._delete_ping(live, live.ping)
-        live.ping = None
-        live.meta.ping_id = None
+        shown = Shown.of(live)
+        if shown.message_id is not None:
+            await self._retire(live, shown.message_id, shown.editor, closed=True)
+        if shown.ping is not None and not shown.ping.on_table:
+            await self._delete_ping(live, shown.ping)
+        shown.ping = None
+        shown.ping_id = None
 
     # -- turn pings -----------------------------------------------------------------------------
 
@@ -223,8 +313,9 @@ class TablePresenter:
             if live.engine.in_hand
             else frozenset()
         )
-        before = frozenset() if new_hand else live.turn
-        live.turn = waiting
+        shown = Shown.of(live)
+        before = frozenset() if new_hand else shown.turn
+        shown.turn = waiting
         # house players (negative ids) are nobody to ping
         fresh = frozenset(pid for pid in waiting - before if not pid.startswith("-"))
         if interaction is not None:
@@ -261,7 +352,7 @@ class TablePresenter:
         self._late_pings.pop(live.id, None)
         if live.closed or not live.engine.in_hand or live.engine.hand_number != hand:
             return
-        still = targets & live.turn
+        still = targets & Shown.of(live).turn
         if still:
             await self._ping(live, still, editor)
 
@@ -279,18 +370,19 @@ class TablePresenter:
     ) -> None:
         """Replace the table's ping with one for ``targets`` (or just remove it when the
         turn moved on to nobody new, or the hand is over)."""
-        old = live.ping
+        shown = Shown.of(live)
+        old = shown.ping
         if not targets:
             if old is None:
                 return
-            if old.players & live.turn and live.engine.in_hand:
-                await self._reword_ping(live, old)
+            if old.players & shown.turn and live.engine.in_hand:
+                await self._reword_ping(live, shown, old)
                 return
-        live.ping = None
+        shown.ping = None
         if old is not None and not old.on_table:
             await self._delete_ping(live, old)
         if not targets:
-            await self.bot.tables.set_ping(live, None)
+            self._ping_changed(live, shown, None)
             return
         content = self._ping_text(live, targets)
         mentions = discord.AllowedMentions(
@@ -303,22 +395,22 @@ class TablePresenter:
                 sent = await editor.webhook(self.bot).send(
                     content, allowed_mentions=mentions, wait=True
                 )
-                live.ping = Ping(sent.id, targets, editor, text=content)
+                shown.ping = Ping(sent.id, targets, editor, text=content)
             else:
                 channel = self.bot.get_partial_messageable(live.channel_id)
                 message = await channel.send(content, allowed_mentions=mentions)
-                live.ping = Ping(message.id, targets, text=content)
+                shown.ping = Ping(message.id, targets, text=content)
         except discord.HTTPException as exc:
             log.warning("table %s: could not ping %s: %s", live.id, sorted(targets), exc)
-        await self.bot.tables.set_ping(live, live.ping.message_id if live.ping else None)
+        self._ping_changed(live, shown, shown.ping.message_id if shown.ping else None)
 
-    async def _reword_ping(self, live: LiveTable, old: Ping) -> None:
+    async def _reword_ping(self, live: LiveTable, shown: Shown, old: Ping) -> None:
         """The ping's players are still to act, maybe in a new street (the last caller is
         first to draw): bring its words up to date by an edit, which notifies nobody (a new
         ping would notify a player about their own action)."""
         if old.on_table:
             return  # the table message's own edits already cleared it
-        still = old.players & live.turn
+        still = old.players & shown.turn
         text = self._ping_text(live, still)
         if text == old.text:
             return
@@ -334,10 +426,10 @@ class TablePresenter:
                 await channel.get_partial_message(old.message_id).edit(
                     content=text, allowed_mentions=quiet
                 )
-            live.ping = Ping(old.message_id, still, old.editor, text=text)
+            shown.ping = Ping(old.message_id, still, old.editor, text=text)
         except discord.NotFound:
-            live.ping = None
-            await self.bot.tables.set_ping(live, None)
+            shown.ping = None
+            self._ping_changed(live, shown, None)
         except discord.HTTPException as exc:
             log.warning("table %s: could not reword the ping: %s", live.id, exc)
 
@@ -388,7 +480,8 @@ class TablePresenter:
         interaction: discord.Interaction[PokerBot] | None,
         targets: frozenset[str] = frozenset(),
     ) -> None:
-        old_id, old_editor, old_ping = live.meta.message_id, live.editor, live.ping
+        shown = Shown.of(live)
+        old_id, old_editor, old_ping = shown.message_id, shown.editor, shown.ping
         pressed = interaction.message if interaction is not None else None
         if pressed is not None and pressed.id == old_id:
             old_id = None  # pressed on it: the press's own answer has already retired it
@@ -416,15 +509,18 @@ class TablePresenter:
                 message = await channel.send(
                     content, embed=embed, view=view, allowed_mentions=mentions
                 )
-            live.editor = None
+            shown.editor = None
         except discord.HTTPException as exc:
             log.warning("table %s: could not post the table message: %s", live.id, exc)
             return
         # The old ping goes just below, and a ping on the table message needs no delete: the
-        # save that records the new message records that too.
-        live.meta.ping_id = None
+        # save that records the new message records that too. Taken at once, not after the
+        # table's lock: a change being made meanwhile (a player leaving as the hand's message
+        # is posted) must edit the new message.
+        shown.ping_id = None
+        shown.message_id = message.id
         await self.bot.tables.set_message(live, message.id)
-        live.ping = (
+        shown.ping = (
             Ping(message.id, targets, on_table=True, text=content or "") if targets else None
         )
         if old_ping is not None and not old_ping.on_table:
@@ -441,29 +537,30 @@ class TablePresenter:
     ) -> None:
         """Edit the table message: in the answer to ``interaction`` when it was pressed on
         it, else through a recent interaction's webhook, else by REST."""
+        shown = Shown.of(live)
         on_table = (
             interaction is not None
             and interaction.message is not None
-            and interaction.message.id == live.meta.message_id
+            and interaction.message.id == shown.message_id
         )
         try:
             if interaction is not None and on_table and not interaction.response.is_done():
                 try:
                     await interaction.response.edit_message(content=None, embed=embed, view=view)
-                    live.editor = MessageEditor.of(interaction)
+                    shown.editor = MessageEditor.of(interaction)
                     return
                 except discord.NotFound:
                     # Answered after Discord's 3 s (a busy bot): the change is saved, so show it
                     # through the webhook or REST below rather than leave the table stale.
                     log.warning("table %s: interaction expired; editing the message", live.id)
-            editor = live.editor
-            if editor is not None and not editor.is_expired() and live.meta.message_id:
+            editor = shown.editor
+            if editor is not None and not editor.is_expired() and shown.message_id:
                 with contextlib.suppress(discord.NotFound):
-                    await editor.edit(self.bot, live.meta.message_id, embed=embed, view=view)
+                    await editor.edit(self.bot, shown.message_id, embed=embed, view=view)
                     return
-            if live.meta.message_id is not None:
+            if shown.message_id is not None:
                 channel = self.bot.get_partial_messageable(live.channel_id)
-                await channel.get_partial_message(live.meta.message_id).edit(
+                await channel.get_partial_message(shown.message_id).edit(
                     content=None, embed=embed, view=view
                 )
         except discord.HTTPException as exc:
@@ -536,8 +633,9 @@ class TablePresenter:
         player_ids = tuple(pid for pid in player_ids if not pid.startswith("-"))
         await self.preferences_of([int(pid) for pid in player_ids])
         hand_number = live.engine.hand_number
+        shown = Shown.of(live)
         for pid in player_ids:
-            if pid in live.meta.dm_closed:
+            if pid in shown.dm_closed:
                 continue
             user_id = int(pid)
             try:
@@ -547,7 +645,7 @@ class TablePresenter:
             if file is None:
                 continue  # folded: no cards to show, and the DM keeps the hand they had
             try:
-                sent = live.dm_messages.get(pid)
+                sent = shown.dm_messages.get(pid)
                 if sent is not None and sent[0] == hand_number:
                     dm = self.bot.get_partial_messageable(sent[1], type=discord.ChannelType.private)
                     attachments = [file] if file is not None else []
@@ -566,9 +664,21 @@ class TablePresenter:
                     message = await dm.send(embed=embed, file=file)
                 else:
                     message = await dm.send(embed=embed)
-                live.dm_messages[pid] = (hand_number, channel_id, message.id)
+                shown.dm_messages[pid] = (hand_number, channel_id, message.id)
             except discord.Forbidden:
-                if await self.bot.tables.note_dm_closed(live, pid):
+                if await self._dm_closed(live, shown, pid):
                     await self.refresh(live)
             except discord.HTTPException as exc:
                 log.warning("DM to %s failed: %s", user_id, exc)
+
+    async def _dm_closed(self, live: LiveTable, shown: Shown, player_id: str) -> bool:
+        """This player's DMs are closed: say so on the table once (they can use My hand).
+
+        Returns whether the note is new, i.e. whether the table message needs redrawing."""
+        if player_id in shown.dm_closed:
+            return False
+        shown.dm_closed = (*shown.dm_closed, player_id)
+        name = live.meta.names.get(player_id, player_id)
+        return await self.bot.tables.add_note(
+            live, f"📪 I can't DM {name}: use **My hand** to see your cards."
+        )

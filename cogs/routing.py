@@ -191,12 +191,11 @@ class TableControls(commands.Cog):
 
     async def _refresh_lobby(self, live: LiveTable, interaction: Interaction) -> None:
         embed, view = self.presenter.lobby_message(live)
-        on_table = (
-            interaction.message is not None and interaction.message.id == live.meta.message_id
-        )
+        shown = self.presenter.shown(live)
+        on_table = interaction.message is not None and interaction.message.id == shown.message_id
         if on_table and not live.engine.in_hand:
             await interaction.response.edit_message(embed=embed, view=view)
-            live.editor = MessageEditor.of(interaction)
+            shown.editor = MessageEditor.of(interaction)
         else:
             await interaction.response.send_message("Done.", ephemeral=True)
             await self.presenter.edit_table_message(live, embed, view, None)
@@ -218,10 +217,9 @@ class TableControls(commands.Cog):
     async def table_button(self, interaction: Interaction, button: TableButton) -> None:
         live = self._live(button.table)
         user_id = interaction.user.id
-        version = str(button.version)
         if button.verb in ("private", "amount"):
             # These open a panel or a modal for the choice waiting: nothing is played yet.
-            self.tables.check_fresh(live, version)
+            self.tables.check_fresh(live, button.version)
             decision = self._decision(live, user_id)
             if decision is None:
                 raise TableProblem("It's not your turn.")
@@ -246,18 +244,9 @@ class TableControls(commands.Cog):
             action = engine.Discard(())  # the engine refuses it unless a draw is waiting
         else:
             assert button.amount is not None  # the codec pairs "to" with an amount
-            action = self._bet(live, user_id, button.amount)
-        outcome = await self.tables.act(live, user_id, action, version=version)
+            action = _raise_to(button.amount)
+        outcome = await self.tables.act(live, user_id, action, version=button.version)
         await self.presenter.present(live, outcome, interaction)
-
-    def _bet(self, live: LiveTable, user_id: int, to: int) -> engine.Action:
-        """A bet or a raise to ``to`` (the engine judges the amount; the word is for the
-        history)."""
-        decision = self._decision(live, user_id)
-        legal = decision.legal if decision is not None else None
-        if isinstance(legal, engine.BetOptions) and not legal.is_bet:
-            return engine.Raise(to)
-        return engine.Bet(to)
 
     async def sit(self, interaction: Interaction, modal: SitModalId) -> None:
         live = self._live(modal.table)
@@ -278,10 +267,8 @@ class TableControls(commands.Cog):
     async def amount(self, interaction: Interaction, modal: AmountModalId) -> None:
         live = self._live(modal.table)
         amount = validation.parse_amount(_modal_value(interaction.data, "amount"))
-        action = self._bet(live, interaction.user.id, amount)
-        outcome = await self.tables.act(
-            live, interaction.user.id, action, version=str(modal.version)
-        )
+        action = _raise_to(amount)
+        outcome = await self.tables.act(live, interaction.user.id, action, version=modal.version)
         await self.presenter.present(live, outcome, interaction)
 
     # -- private panels (ephemeral) ------------------------------------------------------------
@@ -292,7 +279,7 @@ class TableControls(commands.Cog):
         # Deferring as an update keeps this interaction's original message = the table
         # message, so the table can be refreshed through its webhook when the choice is made.
         await interaction.response.defer()
-        live.editor = MessageEditor.of(interaction)
+        self.presenter.shown(live).editor = MessageEditor.of(interaction)
         embed, view = self._panel(live, decision, coach=await coach_text(live, decision))
         await interaction.followup.send(embed=embed, view=view, ephemeral=True)
 
@@ -434,6 +421,13 @@ class TableControls(commands.Cog):
         if not isinstance(legal, engine.KeepOptions):
             raise TableProblem("That choice is no longer valid.")
         return engine.Keep(legal.face_up if button.word == "up" else None), "Card chosen."
+
+
+def _raise_to(to: int) -> engine.Action:
+    """The engine action of a "bet or raise to ``to``" press: the engine plays a bet and a
+    raise alike (this round's total becomes ``to``) and judges the amount itself, so the
+    press needs no look at the legal options first."""
+    return engine.Raise(to)
 
 
 def _positions(values: list[str], size: int) -> tuple[int, ...]:

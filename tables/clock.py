@@ -1,22 +1,25 @@
 """When tables move on their own: the action timer, the next deal, and house players' turns.
 
-A mixin of :class:`tables.service.TableService`. Every timer is an asyncio task or handle
-owned by the table (``live.timer``, ``live.auto_deal``) or by the service (house turns), and
-every one of them takes the table's lock before touching it, like a player's press.
+:class:`TableClock` is the table service's collaborator for time: it is handed the service's
+operations it starts (the timeout, the deal, showing a change) as plain callables. Every
+timer is an asyncio task or handle owned by the table (``live.timer``, ``live.auto_deal``) or
+by the clock (house turns), and every one of them takes the table's lock before touching it,
+like a player's press.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import secrets
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import engine
 from engine import Action, IllegalAction
 from engine.house import Level, current_rules, decide
 from tables.errors import TableProblem
-from tables.live import LiveTable, Outcome, Presenter
+from tables.live import LiveTable, Outcome
 from tables.worker import in_worker
 
 log = logging.getLogger("poker.tables")
@@ -49,42 +52,42 @@ def people_playing(live: LiveTable) -> bool:
 class TableClock:
     """Timers of the tables: each runs the same locked operations a player's press does."""
 
-    clock: Callable[[], float]
-    presenter: Presenter
-    house_pause: float
-    _house_rng: Any
-    _background: set[asyncio.Task[Any]]
-    _house_turns: dict[int, asyncio.Task[None]]
+    def __init__(
+        self,
+        *,
+        now: Callable[[], float],
+        expire: Callable[[LiveTable], Awaitable[None]],
+        deal: Callable[[LiveTable], Awaitable[Outcome]],
+        after_change: Callable[[LiveTable, int], Awaitable[Outcome]],
+        present: Callable[[LiveTable, Outcome], Awaitable[None]],
+    ) -> None:
+        """``expire``: the service's timeout of whoever is to act (takes the lock itself);
+        ``deal``, ``after_change`` (saves a change made since the ``int``-th event of the
+        hand): run under the table's lock; ``present``: shows an outcome, after the lock."""
+        self.now = now
+        self._expire = expire
+        self._deal = deal
+        self._after_change = after_change
+        self._present = present
+        self.house_pause = HOUSE_PAUSE
+        self._house_rng = secrets.SystemRandom()
+        self._background: set[asyncio.Task[Any]] = set()
+        # A house player's turn waiting for its pause, by table id (one per table at a time).
+        self._house_turns: dict[int, asyncio.Task[None]] = {}
 
-    if TYPE_CHECKING:  # provided by TableService and TableRecords
-
-        async def expire(self, live: LiveTable) -> None: ...
-
-        async def _start_locked(self, live: LiveTable) -> Outcome: ...
-
-        async def _after_change(
-            self,
-            live: LiveTable,
-            start: int,
-            *,
-            events: tuple[engine.Event, ...] | None = None,
-            new_hand: bool = False,
-            notes: tuple[str, ...] = (),
-        ) -> Outcome: ...
-
-    def _cancel_timers(self, live: LiveTable) -> None:
+    def cancel_timers(self, live: LiveTable) -> None:
         if live.timer is not None:
             live.timer.cancel()
             live.timer = None
         live.deadline = None
-        self._cancel_auto_deal(live)
+        self.cancel_auto_deal(live)
 
-    def _cancel_auto_deal(self, live: LiveTable) -> None:
+    def cancel_auto_deal(self, live: LiveTable) -> None:
         if live.auto_deal is not None and live.auto_deal is not asyncio.current_task():
             live.auto_deal.cancel()
         live.auto_deal = None
 
-    def _schedule(self, live: LiveTable) -> None:
+    def schedule(self, live: LiveTable) -> None:
         """(Re)start the action timer for whoever must act, or the next deal between hands.
 
         The action timer is lazy: an action only moves ``live.deadline`` on, and the table's one
@@ -97,7 +100,7 @@ class TableClock:
             return
         if live.engine.in_hand and live.engine.pending:
             seconds = live.settings.action_seconds
-            live.deadline = self.clock() + seconds
+            live.deadline = self.now() + seconds
             timer = live.timer
             if timer is not None and timer.when() > asyncio.get_running_loop().time() + seconds:
                 timer.cancel()  # armed for later than the new deadline (a shorter timer now)
@@ -114,13 +117,13 @@ class TableClock:
             and live.auto_deal is None
             and (live.meta.tournament is not None or people_playing(live))
         ):
-            live.auto_deal = self._spawn(self._deal_later(live, live.settings.auto_deal_seconds))
+            live.auto_deal = self.spawn(self._deal_later(live, live.settings.auto_deal_seconds))
 
     def _house_turn_later(self, live: LiveTable) -> None:
-        # A restart reschedules it too: restore() calls _schedule for every table.
+        # A restart reschedules it too: restore() calls schedule for every table.
         waiting = self._house_turns.get(live.id)
         if waiting is None or waiting.done():
-            self._house_turns[live.id] = self._spawn(self._house_turn(live))
+            self._house_turns[live.id] = self.spawn(self._house_turn(live))
 
     async def _house_turn(self, live: LiveTable) -> None:
         await asyncio.sleep(self.house_pause)
@@ -170,13 +173,13 @@ class TableClock:
         live.timer = None
         if live.closed or live.deadline is None:
             return
-        remaining = live.deadline - self.clock()
+        remaining = live.deadline - self.now()
         if remaining > 0:
             self._arm(live, remaining)
         else:
-            self._spawn(self._timed_out(live))
+            self.spawn(self._timed_out(live))
 
-    def _spawn(self, coro: Awaitable[None]) -> asyncio.Task[None]:
+    def spawn(self, coro: Awaitable[None]) -> asyncio.Task[None]:
         task: asyncio.Task[None] = asyncio.ensure_future(coro)
         self._background.add(task)
         task.add_done_callback(self._background.discard)
@@ -184,7 +187,7 @@ class TableClock:
 
     async def _timed_out(self, live: LiveTable) -> None:
         try:
-            await self.expire(live)
+            await self._expire(live)
         except Exception:
             log.exception("timeout on table %s failed", live.id)
 
@@ -195,18 +198,17 @@ class TableClock:
                 live.auto_deal = None
                 if live.closed or live.engine.in_hand or live.engine.can_start() is not None:
                     return
-                outcome = await self._start_locked(live)
+                outcome = await self._deal(live)
             await self._present(live, outcome)
         except TableProblem as exc:
             log.info("auto-deal on table %s skipped: %s", live.id, exc)
         except Exception:
             log.exception("auto-deal on table %s failed", live.id)
 
-    async def _present(self, live: LiveTable, outcome: Outcome) -> None:
-        try:
-            await self.presenter.present(live, outcome)
-        except Exception:
-            log.exception("presenting table %s failed", live.id)
+    def cancel_all(self) -> None:
+        """Stop every task the clock started (the service shuts down)."""
+        for task in list(self._background):
+            task.cancel()
 
 
 def _house_action(

@@ -1,34 +1,70 @@
 """One open table as the bot holds it: the engine's table plus the bot's own bookkeeping.
 
-Plain state with no behaviour beyond reading it: the table service
-(:mod:`tables.service`) changes it under the table's lock and saves it; the presenter
-and the router read it. ``state_json`` is the snapshot saved after every change.
+The table service (:mod:`tables.service`) changes it under the table's lock and saves it;
+the presenter and the router read it. :meth:`LiveTable.state_json` is the snapshot saved
+after every change: the engine's state, the table's settings, its :class:`Meta`, and the
+presenter's own :class:`Presentation` (which messages show the table: Discord's business,
+opaque here). The outcome of a change (:class:`Outcome`), the table's :class:`Version` and
+the hooks a tournament and a presenter provide are declared here too.
 """
 
 from __future__ import annotations
 
 import asyncio
+import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, ClassVar, Protocol
 
 import orjson
 
 import engine
 from engine import HandResult, Table
 
-if TYPE_CHECKING:
-    from cogs.ui.components import MessageEditor
-
 __all__ = [
     "HandInfo",
     "LiveTable",
     "Meta",
     "Outcome",
-    "Ping",
+    "Presentation",
     "Presenter",
+    "SavedPresentation",
     "TableSettings",
     "TournamentHooks",
+    "Version",
 ]
+
+
+@dataclass(frozen=True, slots=True)
+class Version:
+    """A table's position: the hand number and how many events it has had.
+
+    Buttons carry it, so a press on a table that has moved on (a stale or doubled press) is
+    told apart from a fresh one.
+
+    >>> Version.parse("12.7"), str(Version(12, 7))
+    (Version(hand=12, events=7), '12.7')
+    >>> Version.parse("12.07")
+    Traceback (most recent call last):
+    ...
+    ValueError: malformed table version '12.07'
+    """
+
+    hand: int
+    events: int
+
+    _PATTERN: ClassVar[re.Pattern[str]] = re.compile(r"(0|[1-9][0-9]{0,8})\.(0|[1-9][0-9]{0,8})")
+
+    def encode(self) -> str:
+        return f"{self.hand}.{self.events}"
+
+    __str__ = encode
+
+    @classmethod
+    def parse(cls, text: str) -> Version:
+        found = cls._PATTERN.fullmatch(text)
+        if found is None:
+            raise ValueError(f"malformed table version {text[:100]!r}")
+        return cls(int(found[1]), int(found[2]))
 
 
 @dataclass
@@ -64,13 +100,11 @@ class HandInfo:
 
 @dataclass
 class Meta:
-    """Persisted beside the engine snapshot: names, message ids, timers' bookkeeping."""
+    """Persisted beside the engine snapshot: names, the hand's record, timers' bookkeeping."""
 
     names: dict[str, str] = field(default_factory=dict)
-    message_id: int | None = None
     hand: HandInfo | None = None
     misses: dict[str, int] = field(default_factory=dict)
-    dm_closed: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     # Stacks of players who left during a hand, taken from the engine but not yet paid into
     # their bankrolls: a restart pays them (see TableService._pay_leavers).
@@ -82,41 +116,51 @@ class Meta:
     end_requested: int | None = None
     # The tournament this table belongs to: its stacks are tournament chips.
     tournament: int | None = None
-    # The turn ping standing in the channel as a message of its own: kept here so that a
-    # restart can still delete it (the in-memory Ping is gone by then).
-    ping_id: int | None = None
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Meta:
         hand = data.get("hand")
         return cls(
             names=dict(data.get("names", {})),
-            message_id=data.get("message_id"),
             hand=HandInfo(**hand) if hand else None,
             misses=dict(data.get("misses", {})),
-            dm_closed=list(data.get("dm_closed", [])),
             notes=list(data.get("notes", [])),
             owed={k: int(v) for k, v in data.get("owed", {}).items()},
             recorded=int(data.get("recorded", 0)),
             end_requested=data.get("end_requested"),
             tournament=data.get("tournament"),
-            ping_id=data.get("ping_id"),
         )
 
 
-@dataclass(frozen=True, slots=True)
-class Ping:
-    """The one turn ping of a table standing in the channel: a message that mentioned the
-    players in ``players``. ``editor`` is the webhook it was sent through (deleting it
-    there is not counted against the global rate limit); ``on_table`` means the ping is the
-    content of the table message itself (cleared by the table's next edit, no delete).
-    ``text`` is what it says, so that a change of street can reword it."""
+class Presentation(Protocol):
+    """What the presenter keeps about how a table is shown (its message, a standing turn
+    ping...): saved with every snapshot of the table so that a restart finds it, but read and
+    changed only by the presenter. ``saved()`` is the JSON-ready value written."""
 
-    message_id: int
-    players: frozenset[str]
-    editor: MessageEditor | None = None
-    on_table: bool = False
-    text: str = ""
+    def saved(self) -> dict[str, Any]: ...
+
+
+class SavedPresentation:
+    """A presentation as read from disk (or none yet), until the presenter takes it up."""
+
+    __slots__ = ("data",)
+
+    def __init__(self, data: dict[str, Any] | None = None) -> None:
+        self.data = dict(data or {})
+
+    def saved(self) -> dict[str, Any]:
+        return self.data
+
+    # Snapshots written before the presenter kept its own state had these in the meta.
+    LEGACY_KEYS: ClassVar[tuple[str, ...]] = ("message_id", "ping_id", "dm_closed")
+
+    @classmethod
+    def from_snapshot(cls, state: dict[str, Any]) -> SavedPresentation:
+        """The presentation saved in ``state`` (a snapshot's JSON value)."""
+        if "presentation" in state:
+            return cls(state["presentation"])
+        meta = state.get("meta", {})
+        return cls({key: meta[key] for key in cls.LEGACY_KEYS if key in meta})
 
 
 @dataclass
@@ -165,6 +209,7 @@ class LiveTable:
         table: Table,
         settings: TableSettings,
         meta: Meta,
+        presentation: Presentation | None = None,
     ) -> None:
         self.id = table_id
         self.guild_id = guild_id
@@ -173,25 +218,17 @@ class LiveTable:
         self.engine = table
         self.settings = settings
         self.meta = meta
+        # The presenter's, saved with the table: see Presentation.
+        self.presentation: Presentation = presentation or SavedPresentation()
         self.lock = asyncio.Lock()
         self.deadline: float | None = None
         self.timer: asyncio.TimerHandle | None = None
         self.auto_deal: asyncio.Task[None] | None = None
         self.last_private: dict[str, tuple[engine.Card, ...]] = {}
         self.closed = False
-        # Set by the presenter (a cogs.ui.components.MessageEditor): the token of a recent
-        # interaction on the table message, so later updates can go through its webhook.
-        self.editor: MessageEditor | None = None
-        # Who the engine waited for when the table was last shown: a ping goes only to
-        # players the action has just passed to.
-        self.turn: frozenset[str] = frozenset()
-        self.ping: Ping | None = None
-        # The ping id in the last snapshot written, and the pending save of a newer one.
-        self.saved_ping: int | None = meta.ping_id
-        self.ping_save: asyncio.TimerHandle | None = None
-        # Each player's DM of the hand in progress (hand number, DM channel, message): the
-        # DM is edited as the cards change rather than a new one sent.
-        self.dm_messages: dict[str, tuple[int, int, int]] = {}
+        # The presentation in the last snapshot written, and the pending save of a newer one.
+        self.saved_presentation: dict[str, Any] = dict(self.presentation.saved())
+        self.presentation_save: asyncio.TimerHandle | None = None
 
     # -- derived --------------------------------------------------------------------------------
 
@@ -201,13 +238,19 @@ class LiveTable:
     def seat_stacks(self) -> dict[int, int]:
         return {int(s.player_id): s.stack for s in self.engine.seats if s is not None}
 
-    def version(self) -> str:
+    def version(self) -> Version:
         """Changes with every event of the hand: buttons carry it to detect stale presses."""
-        return f"{self.engine.hand_number}.{len(self.engine.events)}"
+        return Version(self.engine.hand_number, len(self.engine.events))
 
     def state_json(self) -> str:
         # orjson writes the dataclasses itself: about 15 us against 115 us for asdict plus
         # json.dumps, and this runs after every action of every table.
-        snapshot = {"engine": self.engine.to_dict(), "settings": self.settings, "meta": self.meta}
-        self.saved_ping = self.meta.ping_id
+        presentation = self.presentation.saved()
+        snapshot = {
+            "engine": self.engine.to_dict(),
+            "settings": self.settings,
+            "meta": self.meta,
+            "presentation": presentation,
+        }
+        self.saved_presentation = dict(presentation)
         return orjson.dumps(snapshot).decode()

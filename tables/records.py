@@ -1,9 +1,10 @@
 """How a table's changes reach the database: a new hand with its deck commitment, the
-snapshot after each change (and the turn ping's id), a finished hand's results, a voided hand
-(the safety valve) and the stacks owed to players who left.
+snapshot after each change (with the presenter's state), a finished hand's results, a voided
+hand (the safety valve) and the stacks owed to players who left.
 
-A mixin of :class:`tables.service.TableService`, kept apart so that the service reads as
-the list of table operations and this file as the one place that writes a table to disk.
+:class:`TableRecords` is the table service's collaborator for the disk: the service
+(:class:`tables.service.TableService`) decides what a change means, the records write it.
+:class:`TableSave` is the value written with every change.
 """
 
 from __future__ import annotations
@@ -12,7 +13,8 @@ import json
 import logging
 import secrets
 import sqlite3
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import Any
 
 import orjson
 
@@ -20,8 +22,7 @@ import engine
 from data import Database, DataError, HandEventIn, PlayerHandResult
 from engine import HandResult, Table
 from engine.commitment import DealCommitment
-from tables.errors import TableProblem
-from tables.live import HandInfo, LiveTable, Meta, Outcome, TournamentHooks
+from tables.live import HandInfo, LiveTable, Meta
 
 log = logging.getLogger("poker.tables")
 
@@ -65,19 +66,38 @@ def voided_table(snapshot: dict[str, Any], dealt_in: set[str]) -> tuple[Table, d
     return Table.from_dict({**snapshot, "state": state, "journal": kept}), owed
 
 
+@dataclass(frozen=True, slots=True)
+class TableSave:
+    """What is written with every change of a table, taken at one moment: its snapshot
+    (:meth:`LiveTable.state_json`), the chips on it, each seated player's stack and the hand's
+    events not yet on disk."""
+
+    state_json: str
+    chips: int
+    seats: dict[int, int]
+    events: list[HandEventIn]
+
+    @classmethod
+    def of(cls, live: LiveTable, events: list[HandEventIn], owed: int = 0) -> TableSave:
+        """``live`` now, with ``events``; ``owed``: chips taken off the table but not yet
+        paid to their bankrolls (still counted on the table)."""
+        return cls(live.state_json(), live.engine.chips() + owed, live.seat_stacks(), events)
+
+
 class TableRecords:
-    """Saving a table: every method runs under the table's lock."""
+    """Writes tables to the database: every method runs under the table's lock."""
 
-    db: Database
-    hooks: TournamentHooks | None
+    def __init__(self, db: Database) -> None:
+        self.db = db
 
-    if TYPE_CHECKING:  # provided by TableService and TableClock
+    def take(self, live: LiveTable) -> TableSave:
+        """The table now, with the events of its hand not yet saved (marked saved: the
+        caller writes them)."""
+        events = self.new_events(live)
+        self.mark_saved(live)  # first: the snapshot says they are saved
+        return TableSave.of(live, events)
 
-        def _schedule(self, live: LiveTable) -> None: ...
-
-        async def _end_locked(self, live: LiveTable) -> dict[int, int]: ...
-
-    async def _record_new_hand(self, live: LiveTable) -> None:
+    async def record_new_hand(self, live: LiveTable) -> None:
         """Store the hand the engine has just dealt, with its deck commitment and first events,
         in one transaction with the table snapshot that knows about it."""
         hand = live.engine.hand
@@ -95,6 +115,7 @@ class TableRecords:
             carried_before=setup.carried,
         )
         live.meta.recorded = live.engine.hand_number
+        save = TableSave.of(live, events_in(live.engine.events, 0))
         row = await self.db.start_hand(
             live.id,
             variant=live.engine.config.variant,
@@ -102,117 +123,67 @@ class TableRecords:
             commitment=commitment,
             salt=salt,
             deck=record.encode(),
-            state_json=live.state_json(),
-            chips_on_table=live.engine.chips(),
-            seat_stacks=live.seat_stacks(),
-            new_events=events_in(live.engine.events, 0),
+            state_json=save.state_json,
+            chips_on_table=save.chips,
+            seat_stacks=save.seats,
+            new_events=save.events,
         )
         live.meta.hand.hand_id = row.hand_id
 
-    async def _save_ping(self, live: LiveTable) -> None:
+    async def save_presentation(self, live: LiveTable) -> None:
+        """Write the presenter's state if no snapshot has carried it since it changed."""
         async with live.lock:
-            live.ping_save = None
-            if live.closed or live.saved_ping == live.meta.ping_id:
+            live.presentation_save = None
+            if live.closed or live.saved_presentation == live.presentation.saved():
                 return  # a snapshot written since carried it
             try:
-                await self._save(live)
+                await self.save(live)
             except Exception:
-                log.exception("table %s: saving the turn ping's id failed", live.id)
+                log.exception("table %s: saving the presenter's state failed", live.id)
 
-    def _new_events(self, live: LiveTable) -> list[HandEventIn]:
+    def new_events(self, live: LiveTable) -> list[HandEventIn]:
         info = live.meta.hand
         if info is None or live.engine.hand is None:
             return []
         return events_in(live.engine.events, info.saved_events)
 
-    def _mark_saved(self, live: LiveTable) -> None:
+    def mark_saved(self, live: LiveTable) -> None:
         if live.meta.hand is not None:
             live.meta.hand.saved_events = len(live.engine.events)
 
-    async def _save(self, live: LiveTable) -> None:
-        new_events = self._new_events(live)
+    async def save(self, live: LiveTable) -> None:
+        """Write the table's snapshot (with the events of its hand not yet saved)."""
         if not live.engine.in_hand and live.meta.hand is None:
-            new_events = []
-        self._mark_saved(live)
+            self.mark_saved(live)
+            save = TableSave.of(live, [])
+        else:
+            save = self.take(live)
         await self.db.save_table_state(
-            live.id,
-            live.state_json(),
-            live.engine.chips(),
-            live.seat_stacks(),
-            new_events,
+            live.id, save.state_json, save.chips, save.seats, save.events
         )
 
-    async def _after_change(
-        self,
-        live: LiveTable,
-        start: int,
-        *,
-        events: tuple[engine.Event, ...] | None = None,
-        new_hand: bool = False,
-        notes: tuple[str, ...] = (),
-    ) -> Outcome:
-        """Persist, work out who needs a fresh DM, finish the hand if it ended, reset timers.
-
-        If saving fails, the table is put back as it was last saved and the change is refused:
-        what players see never runs ahead of what is on disk."""
-        try:
-            return await self._persist_change(live, start, events, new_hand, notes)
-        except Exception as exc:
-            log.exception("table %s: saving a change failed; reloading the last snapshot", live.id)
-            await self._reload(live)
-            raise TableProblem(
-                "The table could not be saved, so that did not happen. Please try again."
-            ) from exc
-
-    async def _reload(self, live: LiveTable) -> None:
+    async def reload(self, live: LiveTable) -> None:
+        """Put the table back as it was last saved (a change that could not be saved)."""
         row = await self.db.get_table(live.id)
         state = json.loads(row.state_json or "{}")
         live.engine = Table.from_dict(state["engine"])
         live.meta = Meta.from_dict(state.get("meta", {}))
+        # The presenter's state stays: it tells what Discord shows, which no reload undoes.
         live.last_private = live.engine.held_cards()
-        self._schedule(live)
 
-    async def _persist_change(
-        self,
-        live: LiveTable,
-        start: int,
-        events: tuple[engine.Event, ...] | None,
-        new_hand: bool,
-        notes: tuple[str, ...],
-    ) -> Outcome:
-        new = events if events is not None else tuple(live.engine.events[start:])
-        cards = live.engine.held_cards()
-        changed = tuple(pid for pid, held in cards.items() if live.last_private.get(pid) != held)
-        live.last_private = cards
-        result: HandResult | None = None
-        dealt = live.engine.hand is not None and live.engine.hand_number != live.meta.recorded
-        if dealt:
-            await self._record_new_hand(live)
-        info = live.meta.hand
-        if info is not None and not live.engine.in_hand:
-            result = live.engine.result
-            try:
-                await self._finish_hand(live, info, result)
-            except VOIDABLE as exc:
-                if not await self._still_current(live, info):
-                    raise  # the hand is recorded: what failed came after
-                await self._void_hand(live, info, exc)
-                self._schedule(live)
-                return Outcome((), None, changed, new_hand, (*notes, *live.meta.notes))
-            if live.meta.tournament is not None and self.hooks is not None:
-                notes = (*notes, *await self.hooks.after_hand(live, dict(info.start_stacks)))
-        elif not dealt:
-            await self._save(live)
-        ended: dict[int, int] | None = None
-        if info is not None and not live.engine.in_hand and live.meta.end_requested is not None:
-            ended = await self._end_locked(live)  # /poker end was asked during the hand
-        self._schedule(live)
-        starts = dict(info.start_stacks) if result is not None and info is not None else None
-        return Outcome(new, result, changed, new_hand, notes, start_stacks=starts, ended=ended)
+    async def end_hand(self, live: LiveTable, info: HandInfo, result: HandResult | None) -> bool:
+        """Record the end of the hand ``info`` (its results, the leavers' payouts); False when
+        the database refused it for good and the hand was voided instead (the safety valve)."""
+        try:
+            await self.finish_hand(live, info, result)
+        except VOIDABLE as exc:
+            if not await self.still_current(live, info):
+                raise  # the hand is recorded: what failed came after
+            await self.void_hand(live, info, exc)
+            return False
+        return True
 
-    async def _finish_hand(
-        self, live: LiveTable, info: HandInfo, result: HandResult | None
-    ) -> None:
+    async def finish_hand(self, live: LiveTable, info: HandInfo, result: HandResult | None) -> None:
         final = dict(result.final_stacks) if result is not None else {}
         per_player = []
         winners = set()
@@ -243,8 +214,9 @@ class TableRecords:
                 )
             )
         pot_total = sum(p.amount for p in result.pots) if result is not None else 0
-        new_events = self._new_events(live)
+        new_events = self.new_events(live)
         live.meta.hand = None
+        save = TableSave.of(live, new_events)
         await self.db.record_hand_result(
             live.guild_id,
             live.id,
@@ -252,19 +224,19 @@ class TableRecords:
             per_player,
             result_json=json.dumps(result.to_dict() if result is not None else {}),
             pot=pot_total,
-            state_json=live.state_json(),
-            chips_on_table=live.engine.chips(),
-            seat_stacks=live.seat_stacks(),
-            new_events=new_events,
+            state_json=save.state_json,
+            chips_on_table=save.chips,
+            seat_stacks=save.seats,
+            new_events=save.events,
             carried=live.engine.carried - info.carried_before,
         )
-        await self._pay_leavers(live)
+        await self.pay_leavers(live)
 
-    async def _still_current(self, live: LiveTable, info: HandInfo) -> bool:
+    async def still_current(self, live: LiveTable, info: HandInfo) -> bool:
         row = await self.db.get_table(live.id)
         return row.current_hand_id == info.hand_id
 
-    async def _void_hand(self, live: LiveTable, info: HandInfo, exc: Exception) -> None:
+    async def void_hand(self, live: LiveTable, info: HandInfo, exc: Exception) -> None:
         """The safety valve: the database refused this hand's end, and would refuse it again
         after every reload, so the table would be stuck for good. Void the hand instead:
         every stack goes back to the deal, the incident is logged with the hand id, the table
@@ -290,18 +262,19 @@ class TableRecords:
             "it was before the deal."
         ]
         live.last_private = voided.held_cards()
+        save = TableSave.of(live, [], owed=sum(live.meta.owed.values()))
         await self.db.void_hand(
             live.guild_id,
             live.id,
             info.hand_id,
             reason_json=reason,
-            state_json=live.state_json(),
-            chips_on_table=live.engine.chips() + sum(live.meta.owed.values()),
-            seat_stacks=live.seat_stacks(),
+            state_json=save.state_json,
+            chips_on_table=save.chips,
+            seat_stacks=save.seats,
         )
-        await self._pay_leavers(live)
+        await self.pay_leavers(live)
 
-    async def _pay_leavers(self, live: LiveTable) -> None:
+    async def pay_leavers(self, live: LiveTable) -> None:
         """Pay the stacks of players who left during the hand back to their bankrolls.
 
         Each payout is its own transaction, and the ones not yet made are saved in the table's
@@ -314,12 +287,7 @@ class TableRecords:
         while live.meta.owed:
             pid = min(live.meta.owed)
             amount = live.meta.owed.pop(pid)
+            save = TableSave.of(live, [], owed=sum(live.meta.owed.values()))
             await self.db.cash_out(
-                live.guild_id,
-                int(pid),
-                live.id,
-                amount,
-                live.state_json(),
-                live.engine.chips() + sum(live.meta.owed.values()),
-                live.seat_stacks(),
+                live.guild_id, int(pid), live.id, amount, save.state_json, save.chips, save.seats
             )

@@ -1,8 +1,11 @@
-"""The table service: every open table, one lock each, saved to SQLite after every change.
+"""The table service: every open table, one lock each, saved to the database after every
+change (SQLite or PostgreSQL: the data layer's business).
 
 It joins the engine (every poker rule) to the data layer (every chip and byte on disk) and
 makes no Discord call: each change is handed as an :class:`~tables.live.Outcome` to the
 presenter (:class:`cogs.presenter.TablePresenter`). The bot owns one, as ``bot.tables``.
+Two collaborators do the rest: :class:`~tables.records.TableRecords` writes tables to disk,
+:class:`~tables.clock.TableClock` runs their timers and house players' turns.
 
 Legality has one source, the engine. Its refusals (:class:`engine.IllegalAction`,
 :class:`engine.TableError`) and the data layer's (:class:`data.DataError`) come back as a
@@ -25,24 +28,25 @@ import re
 import secrets
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any
 
 import engine
 from data import Database, DataError
 from data.models import Table as TableRow
-from engine import Action, IllegalAction, Table, TableConfig, TableError
+from engine import Action, HandResult, IllegalAction, Table, TableConfig, TableError
 from engine.house import Level
-from tables.clock import HOUSE_CODES, HOUSE_PAUSE, TableClock, house_level, people_playing
+from tables.clock import HOUSE_CODES, TableClock, house_level, people_playing
 from tables.errors import TableProblem
 from tables.live import (
     LiveTable,
     Meta,
     Outcome,
     Presenter,
+    SavedPresentation,
     TableSettings,
     TournamentHooks,
+    Version,
 )
-from tables.records import TableRecords
+from tables.records import TableRecords, TableSave
 
 log = logging.getLogger("poker.tables")
 
@@ -89,12 +93,12 @@ def _cash_table_only(live: LiveTable) -> None:
         )
 
 
-PING_SAVE_DELAY = 3.0
-"""Seconds after a turn ping within which the table's next snapshot is expected to carry its
-id; past them it is saved on its own."""
+PRESENTATION_SAVE_DELAY = 3.0
+"""Seconds after a change of the presenter's state (a turn ping posted) within which the
+table's next snapshot is expected to carry it; past them it is saved on its own."""
 
 
-class TableService(TableRecords, TableClock):
+class TableService:
     """Every open table of the process, and the operations on them."""
 
     def __init__(
@@ -102,24 +106,27 @@ class TableService(TableRecords, TableClock):
         db: Database,
         presenter: Presenter,
         *,
-        clock: Callable[[], float] = time.time,
+        now: Callable[[], float] = time.time,
         owner: str = "",
     ) -> None:
         self.db = db
         self.presenter = presenter
-        self.clock = clock
+        self.now = now
+        self.records = TableRecords(db)
+        self.clock = TableClock(
+            now=lambda: self.now(),
+            expire=self.expire,
+            deal=self._start_locked,
+            after_change=self._after_change,
+            present=self._present,
+        )
         self.tables: dict[int, LiveTable] = {}
         self.by_channel: dict[int, int] = {}
         # Tables another process holds (table id / channel id -> its name): left alone here.
         self.owner = owner or f"pid {os.getpid()}"
         self.elsewhere: dict[int, str] = {}
         self.elsewhere_channels: dict[int, str] = {}
-        self._background: set[asyncio.Task[Any]] = set()
-        # A house player's turn waiting for its pause, by table id (one per table at a time).
-        self._house_turns: dict[int, asyncio.Task[None]] = {}
-        self.house_pause = HOUSE_PAUSE
-        self.ping_save_delay = PING_SAVE_DELAY
-        self._house_rng = secrets.SystemRandom()
+        self.presentation_save_delay = PRESENTATION_SAVE_DELAY
         # Set by the tournament cog: levels and eliminations at tournament tables.
         self.hooks: TournamentHooks | None = None
 
@@ -190,31 +197,38 @@ class TableService(TableRecords, TableClock):
                 table = Table.from_dict(state["engine"])
                 settings = TableSettings(**state["settings"])
                 meta = Meta.from_dict(state.get("meta", {}))
+                presentation = SavedPresentation.from_snapshot(state)
             except (KeyError, ValueError, TypeError) as exc:
                 log.error("table %s could not be restored: %s", row.table_id, exc)
                 continue
             if meta.hand is not None and row.current_hand_id is not None:
                 meta.hand.hand_id = row.current_hand_id
             live = LiveTable(
-                row.table_id, row.guild_id, row.channel_id, row.creator_id, table, settings, meta
+                row.table_id,
+                row.guild_id,
+                row.channel_id,
+                row.creator_id,
+                table,
+                settings,
+                meta,
+                presentation,
             )
             live.last_private = live.engine.held_cards()
             self._register(live)
             restored.append(live)
             # A crash between the end of a hand and its payouts leaves chips owed: pay them now.
             async with live.lock:
-                await self._pay_leavers(live)
-            self._schedule(live)
+                await self.records.pay_leavers(live)
+            self.clock.schedule(live)
         return restored
 
     async def shutdown(self) -> None:
         for live in self.tables.values():
-            self._cancel_timers(live)
-            if live.ping_save is not None:
-                live.ping_save.cancel()
-                await self._save_ping(live)
-        for task in list(self._background):
-            task.cancel()
+            self.clock.cancel_timers(live)
+            if live.presentation_save is not None:
+                live.presentation_save.cancel()
+                await self.records.save_presentation(live)
+        self.clock.cancel_all()
 
     def _register(self, live: LiveTable) -> None:
         self.tables[live.id] = live
@@ -255,44 +269,37 @@ class TableService(TableRecords, TableClock):
         return live
 
     async def set_message(self, live: LiveTable, message_id: int) -> None:
-        """Remember the table's public message (the one its buttons are on)."""
+        """The table has a new public message (the one its buttons are on; the presenter's
+        state names it already): written to the table's row and its snapshot."""
         if live.closed:
             return
-        # Taken at once, not after waiting for the lock: a change being made meanwhile (a
-        # player leaving as the hand's message is posted) must edit the new message.
-        live.meta.message_id = message_id
         async with live.lock:
             if live.closed:
                 return
             await self.db.update_table(live.id, message_id=message_id)
-            await self._save(live)
+            await self.records.save(live)
 
-    async def set_ping(self, live: LiveTable, message_id: int | None) -> None:
-        """Remember the turn ping standing in the channel (``None``: there is none).
-
-        It is written with the table's next snapshot, or on its own after
-        ``ping_save_delay`` seconds if no other change comes first: a ping waits as long as
-        its player takes, the likeliest time for a restart, but a save of its own for every
-        turn would double the writes of a busy table. A clean shutdown writes it at once."""
-        if live.closed or live.meta.ping_id == message_id:
+    def keep_presentation(self, live: LiveTable) -> None:
+        """The presenter's state changed (a turn ping posted or gone): it is written with the
+        table's next snapshot, or on its own after ``presentation_save_delay`` seconds if no
+        other change comes first. A ping waits as long as its player takes, the likeliest
+        time for a restart, but a save of its own for every turn would double the writes of a
+        busy table. A clean shutdown writes it at once."""
+        if live.closed or live.presentation_save is not None:
             return
-        live.meta.ping_id = message_id
-        if live.ping_save is None:
-            live.ping_save = asyncio.get_running_loop().call_later(
-                self.ping_save_delay, lambda: self._spawn(self._save_ping(live))
-            )
+        live.presentation_save = asyncio.get_running_loop().call_later(
+            self.presentation_save_delay,
+            lambda: self.clock.spawn(self.records.save_presentation(live)),
+        )
 
-    async def note_dm_closed(self, live: LiveTable, player_id: str) -> bool:
-        """This player's DMs are closed: say so on the table once (they can use My hand).
-
-        Returns whether the note is new, i.e. whether the table message needs redrawing."""
+    async def add_note(self, live: LiveTable, note: str) -> bool:
+        """Show ``note`` on the table until the next deal (saved with it); False when the
+        table is closed."""
         async with live.lock:
-            if live.closed or player_id in live.meta.dm_closed:
+            if live.closed:
                 return False
-            live.meta.dm_closed.append(player_id)
-            name = live.meta.names.get(player_id, player_id)
-            live.meta.notes.append(f"📪 I can't DM {name}: use **My hand** to see your cards.")
-            await self._save(live)
+            live.meta.notes.append(note)
+            await self.records.save(live)
             return True
 
     async def end(self, live: LiveTable) -> dict[int, int]:
@@ -313,7 +320,7 @@ class TableService(TableRecords, TableClock):
             if not live.engine.in_hand:
                 return False
             live.meta.end_requested = user_id
-            await self._save(live)
+            await self.records.save(live)
             return True
 
     async def _end_locked(self, live: LiveTable) -> dict[int, int]:
@@ -336,7 +343,7 @@ class TableService(TableRecords, TableClock):
             await self._reload(live)
             raise
         live.closed = True
-        self._cancel_timers(live)
+        self.clock.cancel_timers(live)
         self.tables.pop(live.id, None)
         self.by_channel.pop(live.channel_id, None)
         return payouts
@@ -375,19 +382,18 @@ class TableService(TableRecords, TableClock):
             live.engine.sit(pid, stack)
             live.meta.names[pid] = names.get(pid, pid)
         try:
-            await self.db.seat_tournament_table(
-                live.id, live.state_json(), live.engine.chips(), live.seat_stacks()
-            )
+            save = TableSave.of(live, [])
+            await self.db.seat_tournament_table(live.id, save.state_json, save.chips, save.seats)
         except Exception:
             await self._reload(live)
             raise
-        self._schedule(live)
+        self.clock.schedule(live)
         return taken
 
     def forget(self, live: LiveTable) -> None:
         """The table was closed in the database with its tournament: drop it here."""
         live.closed = True
-        self._cancel_timers(live)
+        self.clock.cancel_timers(live)
         self.tables.pop(live.id, None)
         self.by_channel.pop(live.channel_id, None)
 
@@ -416,21 +422,22 @@ class TableService(TableRecords, TableClock):
             live.meta.names[str(user_id)] = name
             live.meta.misses.pop(str(user_id), None)
             try:
+                save = TableSave.of(live, self.records.new_events(live))
                 await self.db.buy_in(
                     live.guild_id,
                     user_id,
                     live.id,
                     amount,
-                    live.state_json(),
-                    live.engine.chips(),
-                    live.seat_stacks(),
+                    save.state_json,
+                    save.chips,
+                    save.seats,
                     seat=seat,
-                    new_events=self._new_events(live),
+                    new_events=save.events,
                 )
             except REFUSED as exc:
                 await self._reload(live)
                 raise refusal(exc, user_id) from exc
-            self._mark_saved(live)
+            self.records.mark_saved(live)
             return seat
 
     async def add_house(self, live: LiveTable, level: Level) -> int:
@@ -487,21 +494,22 @@ class TableService(TableRecords, TableClock):
             except REFUSED as exc:
                 raise refusal(exc, user_id) from exc
             try:
+                save = TableSave.of(live, self.records.new_events(live))
                 await self.db.buy_in(
                     live.guild_id,
                     user_id,
                     live.id,
                     amount,
-                    live.state_json(),
-                    live.engine.chips(),
-                    live.seat_stacks(),
-                    new_events=self._new_events(live),
+                    save.state_json,
+                    save.chips,
+                    save.seats,
+                    new_events=save.events,
                 )
             except REFUSED as exc:
                 await self._reload(live)
                 raise refusal(exc, user_id) from exc
-            self._mark_saved(live)
-            self._schedule(live)
+            self.records.mark_saved(live)
+            self.clock.schedule(live)
             return amount
 
     async def leave(self, live: LiveTable, user_id: int) -> int | None:
@@ -517,17 +525,18 @@ class TableService(TableRecords, TableClock):
                 raise refusal(exc, user_id) from exc
             try:
                 if paid is not None:
+                    save = TableSave.of(live, self.records.new_events(live))
                     await self.db.cash_out(
                         live.guild_id,
                         user_id,
                         live.id,
                         paid,
-                        live.state_json(),
-                        live.engine.chips(),
-                        live.seat_stacks(),
-                        new_events=self._new_events(live),
+                        save.state_json,
+                        save.chips,
+                        save.seats,
+                        new_events=save.events,
                     )
-                    self._mark_saved(live)
+                    self.records.mark_saved(live)
                     return paid
             except REFUSED as exc:
                 await self._reload(live)
@@ -581,7 +590,7 @@ class TableService(TableRecords, TableClock):
                     raise TableProblem(f"That house rule doesn't fit this table: {exc}.") from exc
             live.settings = new
             try:
-                await self._save(live)
+                await self.records.save(live)
             except Exception:
                 live.settings = old
                 if options is not None:
@@ -599,7 +608,7 @@ class TableService(TableRecords, TableClock):
                     live.meta.misses.pop(str(user_id), None)
             except REFUSED as exc:
                 raise refusal(exc, user_id) from exc
-            await self._save(live)
+            await self.records.save(live)
 
     # -- hands --------------------------------------------------------------------------------
 
@@ -621,7 +630,7 @@ class TableService(TableRecords, TableClock):
         banner: list[str] = []
         if live.meta.tournament is not None and self.hooks is not None:
             banner = await self.hooks.before_deal(live)
-        self._cancel_auto_deal(live)
+        self.clock.cancel_auto_deal(live)
         # Every draw comes from the operating system: the reshuffle seed may be revealed after
         # the hand, and nothing else (in dealer's choice, the deck's own seed) may follow from
         # it. The commitment is published when the cards are dealt, before anyone acts.
@@ -635,7 +644,7 @@ class TableService(TableRecords, TableClock):
         return await self._after_change(live, 0, events=events, new_hand=True)
 
     async def act(
-        self, live: LiveTable, user_id: int, action: Action, *, version: str | None = None
+        self, live: LiveTable, user_id: int, action: Action, *, version: Version | None = None
     ) -> Outcome:
         """Apply one player's action. ``version`` (from the button pressed) must match the
         table's, so a stale or doubled press changes nothing."""
@@ -650,7 +659,7 @@ class TableService(TableRecords, TableClock):
             return await self._after_change(live, start)
 
     @staticmethod
-    def check_fresh(live: LiveTable, version: str | None) -> None:
+    def check_fresh(live: LiveTable, version: Version | None) -> None:
         """Refuse a press made on an older state of the table (``None``: no version to check).
 
         :raises StalePress: the table has moved on since the pressed message was drawn.
@@ -664,7 +673,7 @@ class TableService(TableRecords, TableClock):
         async with live.lock:
             if not live.engine.in_hand or live.closed:
                 return
-            if live.deadline is None or self.clock() < live.deadline:
+            if live.deadline is None or self.now() < live.deadline:
                 return
             start = len(live.engine.events)
             notes = []
@@ -688,3 +697,70 @@ class TableService(TableRecords, TableClock):
             live.meta.notes = kept + notes
             outcome = await self._after_change(live, start, notes=tuple(notes))
         await self._present(live, outcome)
+
+    # -- saving a change ----------------------------------------------------------------------
+
+    async def _after_change(
+        self,
+        live: LiveTable,
+        start: int,
+        *,
+        events: tuple[engine.Event, ...] | None = None,
+        new_hand: bool = False,
+        notes: tuple[str, ...] = (),
+    ) -> Outcome:
+        """Persist, work out who needs a fresh DM, finish the hand if it ended, reset timers.
+
+        If saving fails, the table is put back as it was last saved and the change is refused:
+        what players see never runs ahead of what is on disk."""
+        try:
+            return await self._persist_change(live, start, events, new_hand, notes)
+        except Exception as exc:
+            log.exception("table %s: saving a change failed; reloading the last snapshot", live.id)
+            await self._reload(live)
+            raise TableProblem(
+                "The table could not be saved, so that did not happen. Please try again."
+            ) from exc
+
+    async def _reload(self, live: LiveTable) -> None:
+        await self.records.reload(live)
+        self.clock.schedule(live)
+
+    async def _persist_change(
+        self,
+        live: LiveTable,
+        start: int,
+        events: tuple[engine.Event, ...] | None,
+        new_hand: bool,
+        notes: tuple[str, ...],
+    ) -> Outcome:
+        new = events if events is not None else tuple(live.engine.events[start:])
+        cards = live.engine.held_cards()
+        changed = tuple(pid for pid, held in cards.items() if live.last_private.get(pid) != held)
+        live.last_private = cards
+        result: HandResult | None = None
+        dealt = live.engine.hand is not None and live.engine.hand_number != live.meta.recorded
+        if dealt:
+            await self.records.record_new_hand(live)
+        info = live.meta.hand
+        if info is not None and not live.engine.in_hand:
+            result = live.engine.result
+            if not await self.records.end_hand(live, info, result):
+                self.clock.schedule(live)  # voided: play goes on with the next deal
+                return Outcome((), None, changed, new_hand, (*notes, *live.meta.notes))
+            if live.meta.tournament is not None and self.hooks is not None:
+                notes = (*notes, *await self.hooks.after_hand(live, dict(info.start_stacks)))
+        elif not dealt:
+            await self.records.save(live)
+        ended: dict[int, int] | None = None
+        if info is not None and not live.engine.in_hand and live.meta.end_requested is not None:
+            ended = await self._end_locked(live)  # /poker end was asked during the hand
+        self.clock.schedule(live)
+        starts = dict(info.start_stacks) if result is not None and info is not None else None
+        return Outcome(new, result, changed, new_hand, notes, start_stacks=starts, ended=ended)
+
+    async def _present(self, live: LiveTable, outcome: Outcome) -> None:
+        try:
+            await self.presenter.present(live, outcome)
+        except Exception:
+            log.exception("presenting table %s failed", live.id)

@@ -223,7 +223,7 @@ class PokerNights(commands.Cog):
             embed, view = self.bot.presenter.lobby_message(live)
             embed.title = f"Poker night: {embed.title}"
             message = await channel.send(embed=embed, view=view)
-            await self.bot.tables.set_message(live, message.id)
+            await self.bot.presenter.message_posted(live, message.id)
             return
         run = await self.new_tournament(
             game.guild_id,

@@ -31,6 +31,8 @@ import re
 from dataclasses import dataclass
 from typing import ClassVar, Final, Literal, TypeAlias, cast, get_args
 
+from tables.live import Version
+
 __all__ = [
     "AmountModalId",
     "CustomIdError",
@@ -63,31 +65,12 @@ def _match(pattern: re.Pattern[str], text: str, what: str) -> re.Match[str]:
     return found
 
 
-@dataclass(frozen=True, slots=True)
-class Version:
-    """A table's position: the hand number and how many events it has had.
-
-    Buttons carry it, so a press on a table that has moved on (a stale or doubled press) is
-    told apart from a fresh one.
-
-    >>> Version.parse("12.7"), str(Version(12, 7))
-    (Version(hand=12, events=7), '12.7')
-    """
-
-    hand: int
-    events: int
-
-    _PATTERN: ClassVar[re.Pattern[str]] = re.compile(rf"{_COUNT}\.{_COUNT}")
-
-    def encode(self) -> str:
-        return f"{self.hand}.{self.events}"
-
-    __str__ = encode
-
-    @classmethod
-    def parse(cls, text: str) -> Version:
-        found = _match(cls._PATTERN, text, "table version")
-        return cls(int(found[1]), int(found[2]))
+def _version(text: str) -> Version:
+    """The table version a custom id carries (the table's own value, :class:`Version`)."""
+    try:
+        return Version.parse(text)
+    except ValueError:
+        raise CustomIdError(f"malformed table version id {text[:MAX_LENGTH]!r}") from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,7 +192,7 @@ class TableButton:
     @classmethod
     def parse(cls, text: str) -> TableButton:
         found = _match(cls._PATTERN, text, "table button")
-        version = Version.parse(found[2])
+        version = _version(found[2])
         if found[4] is not None:
             return cls(int(found[1]), version, "to", int(found[4]))
         return cls(int(found[1]), version, cast(TableVerb, found[3]))
@@ -316,7 +299,7 @@ class AmountModalId:
     @classmethod
     def parse(cls, text: str) -> AmountModalId:
         found = _match(cls._PATTERN, text, "amount modal")
-        return cls(int(found[1]), Version.parse(found[2]))
+        return cls(int(found[1]), _version(found[2]))
 
 
 @dataclass(frozen=True, slots=True)

@@ -293,7 +293,7 @@ async def test_any_input_is_answered_in_time_and_changes_nothing(
     # Pings and their saves happen at once during the set-up, not as a timer in the middle
     # of the cases (which would change the table with nothing to do with them).
     bot.presenter.ping_after = 0
-    bot.tables.ping_save_delay = 0
+    bot.tables.presentation_save_delay = 0
     host = world.host
     alice, bob, carol = world.players[:3]
     users = {"host": host, "alice": alice, "bob": bob, "carol": carol}
@@ -317,7 +317,7 @@ async def test_any_input_is_answered_in_time_and_changes_nothing(
     panel = await open_panel(emu, actor, table, "Draw / stand pat…")
     await emu.idle()
     await asyncio.sleep(0.05)  # the last ping's id saved
-    assert live.ping_save is None
+    assert live.presentation_save is None
     hand = live.engine.hand_number
     # Bob's own Settings panel (no menus: he did not open the table), where he forges them.
     bobs_settings = (await emu.run_command(bob, world.channel, "poker settings", {})).message

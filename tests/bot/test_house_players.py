@@ -24,7 +24,7 @@ async def test_a_person_plays_a_hand_against_two_house_players(
     poker_bot, emu: Emulator, world: World
 ) -> None:
     bot = await poker_bot()
-    bot.tables.house_pause = 0.05
+    bot.tables.clock.house_pause = 0.05
     alice = world.players[0]
     lobby = await create_table(emu, world, [alice])
     live = live_table(bot, world)
@@ -159,7 +159,7 @@ async def test_a_house_turn_is_taken_again_after_a_restart(tmp_path) -> None:
     path = tmp_path / "house.db"
     db = await Database.open(path)
     service = TableService(db, _Quiet())  # type: ignore[arg-type]
-    service.house_pause = 3600  # it will not act before the "crash"
+    service.clock.house_pause = 3600  # it will not act before the "crash"
     live = await service.create(
         1, 2, 3, engine.TableConfig("kansas-city-lowball"), TableSettings(40, 400)
     )
@@ -184,7 +184,7 @@ async def test_a_house_turn_is_taken_again_after_a_restart(tmp_path) -> None:
 
     db = await Database.open(path)
     again = TableService(db, _Quiet())  # type: ignore[arg-type]
-    again.house_pause = 0.01
+    again.clock.house_pause = 0.01
     restored = await again.restore()
     assert len(restored) == 1
     table = restored[0]
@@ -209,7 +209,7 @@ async def test_a_house_seat_that_left_mid_hand_is_paid_to_the_house_after_a_rest
     path = tmp_path / "house.db"
     db = await Database.open(path)
     service = TableService(db, _Quiet())  # type: ignore[arg-type]
-    service.house_pause = 3600  # the house player never acts by itself here
+    service.clock.house_pause = 3600  # the house player never acts by itself here
     live = await service.create(
         1, 2, 3, engine.TableConfig("five-card-draw"), TableSettings(40, 400)
     )

@@ -8,6 +8,7 @@ import asyncio
 import json
 from typing import Any
 
+from cogs.presenter import Shown
 from tests.bot.driver import act_once, create_table, live_table, opener
 from tests.emulator import Emulator, World
 
@@ -21,13 +22,14 @@ def pings(emu: Emulator, world: World) -> list[Any]:
 async def standing_ping(emu: Emulator, world: World, bot: Any, live: Any) -> int:
     """Act until a ping stands as a message of its own (not the table message's content);
     its message id."""
+    shown = Shown.of(live)
     for _ in range(20):
-        if live.ping is not None and not live.ping.on_table:
+        if shown.ping is not None and not shown.ping.on_table:
             break
         await act_once(emu, world, bot, live.engine.pending[0], policy=opener)
         await emu.idle()
-    assert live.ping is not None and not live.ping.on_table
-    return int(live.ping.message_id)
+    assert shown.ping is not None and not shown.ping.on_table
+    return int(shown.ping.message_id)
 
 
 async def test_a_ping_left_by_a_restart_is_deleted(poker_bot, emu: Emulator, world: World) -> None:
@@ -39,13 +41,13 @@ async def test_a_ping_left_by_a_restart_is_deleted(poker_bot, emu: Emulator, wor
     await emu.idle()
     live = live_table(bot, world)
     left = await standing_ping(emu, world, bot, live)
-    assert live.meta.ping_id == left
+    assert Shown.of(live).ping_id == left
     assert [m.id for m in pings(emu, world)] == [left]
     await bot.close()
     bot2 = await poker_bot()
     await emu.idle()
     await emu.wait_for(lambda: not pings(emu, world), timeout=5)
-    assert live_table(bot2, world).meta.ping_id is None
+    assert Shown.of(live_table(bot2, world)).ping_id is None
     # The hand goes on, and the next ping is again the only one.
     live2 = live_table(bot2, world)
     for _ in range(10):
@@ -75,10 +77,10 @@ async def test_a_ping_follows_the_street_of_the_player_it_waits_for(
         for _ in range(40):
             if not live.engine.in_hand:
                 break
-            before = live.ping
+            before = Shown.of(live).ping
             await act_once(emu, world, bot, live.engine.pending[0], policy=opener)
             await emu.idle()
-            ping = live.ping
+            ping = Shown.of(live).ping
             if ping is None or ping.on_table or not live.engine.in_hand:
                 continue
             view = live.engine.public_view()
@@ -105,11 +107,11 @@ async def test_a_ping_id_is_saved_on_its_own_when_no_change_follows(
     poker_bot, emu: Emulator, world: World
 ) -> None:
     """The ping's id rides on the table's next snapshot; when the player takes their time and
-    nothing else is saved, it is written by itself after ``ping_save_delay`` (a kill -9 then
+    nothing else is saved, it is written by itself after ``presentation_save_delay`` (a kill -9 then
     still finds it)."""
     bot = await poker_bot()
     bot.presenter.ping_after = 0  # at once: these tests follow every ping
-    bot.tables.ping_save_delay = 0.2
+    bot.tables.presentation_save_delay = 0.2
     alice, bob, carol = world.players[:3]
     lobby = await create_table(emu, world, [alice, bob, carol], stake=2, ante=1, auto_deal=0)
     await emu.click(alice, lobby, label="Deal")
@@ -118,7 +120,7 @@ async def test_a_ping_id_is_saved_on_its_own_when_no_change_follows(
 
     async def saved_ping() -> int | None:
         row = await bot.db.get_table(live.id)
-        return json.loads(row.state_json or "{}")["meta"].get("ping_id")
+        return json.loads(row.state_json or "{}")["presentation"].get("ping_id")
 
     standing = await standing_ping(emu, world, bot, live)
     for _ in range(50):
@@ -126,5 +128,5 @@ async def test_a_ping_id_is_saved_on_its_own_when_no_change_follows(
             break
         await asyncio.sleep(0.05)
     assert await saved_ping() == standing
-    assert live.ping_save is None
+    assert live.presentation_save is None
     emu.assert_clean()

@@ -16,6 +16,7 @@ from typing import Any
 from PIL import Image
 
 import engine
+from cogs.presenter import Shown
 from cogs.ui.card_images import CARD_H, MARGIN, ROW_TITLE, render_cards
 from tests.bot.driver import (
     act_once,
@@ -56,7 +57,9 @@ async def hand_on_screen(emu: Emulator, world: World, live: Any) -> None:
 
     def shown() -> bool:
         message = find_table_message(emu, world)
-        return live.engine.in_hand and message is not None and message.id == live.meta.message_id
+        return (
+            live.engine.in_hand and message is not None and message.id == Shown.of(live).message_id
+        )
 
     await emu.wait_for(shown, timeout=10)
 
@@ -128,7 +131,7 @@ async def test_only_a_player_slow_to_act_is_pinged(poker_bot, emu: Emulator, wor
     live = live_table(bot, world)
 
     def standing() -> list[Any]:
-        return [m for m in pings(emu, world) if m.id != live.meta.message_id]
+        return [m for m in pings(emu, world) if m.id != Shown.of(live).message_id]
 
     first = live.engine.pending[0]
     await act_once(emu, world, bot, first, policy=opener)
@@ -194,15 +197,17 @@ async def test_one_message_carries_the_table_after_auto_deals_and_a_start(
     assert live.engine.in_hand and live.engine.hand_number == 4
     live_messages = with_components(emu, world)
     assert len(live_messages) == 1, [m.text[:60] for m in live_messages]
-    assert live_messages[0].id == live.meta.message_id
+    assert live_messages[0].id == Shown.of(live).message_id
     # /poker table brings it to the bottom and retires the old one.
-    old = live.meta.message_id
+    old = Shown.of(live).message_id
     moved = await emu.run_command(carol, world.channel, "poker table", {})
     assert moved.ephemeral
     await emu.idle()
     live_messages = with_components(emu, world)
     assert len(live_messages) == 1 and live_messages[0].id != old
-    assert emu.channel_messages(world.channel)[-1].id == live.meta.message_id or pings(emu, world)
+    assert emu.channel_messages(world.channel)[-1].id == Shown.of(live).message_id or pings(
+        emu, world
+    )
     assert "moved on" in emu.get_message(old).text
     await play_hand(emu, world, bot)
     assert_no_duplicate_labels(emu, world)
@@ -335,7 +340,7 @@ async def test_rebuy_and_end_during_a_hand(poker_bot, emu: Emulator, world: Worl
     await play_hand(emu, world, bot)
     await emu.idle()
     assert live_table(bot, world) is None, "the table closed once the hand was over"
-    assert "Table closed" in emu.get_message(live.meta.message_id).text
+    assert "Table closed" in emu.get_message(Shown.of(live).message_id).text
     assert not with_components(emu, world)
     audit = await bot.db.chip_audit(world.guild.id)
     assert audit.ok
