@@ -1,4 +1,4 @@
-"""``/poker tournament`` and ``/poker schedule``: sit-and-go tournaments and poker nights.
+"""``/poker tournament``: sit-and-go tournaments (``/poker schedule`` is in :mod:`.nights`).
 
 The rules (levels, eliminations, places, payouts) are :mod:`engine.tournament`'s; the chips are
 the data layer's (buy-ins into a prize pool through the ledger, tournament chips at tables of
@@ -74,22 +74,23 @@ class LobbyView(discord.ui.View):
 
     @discord.ui.button(label="Register", style=discord.ButtonStyle.success, custom_id=REGISTER_ID)
     async def register(self, interaction: Interaction, _: discord.ui.Button[LobbyView]) -> None:
-        await self.cog.guarded(interaction, self.cog.register)
+        await self.cog.guarded(interaction, self.cog.entries.register)
 
     @discord.ui.button(
         label="Unregister", style=discord.ButtonStyle.secondary, custom_id=UNREGISTER_ID
     )
     async def unregister(self, interaction: Interaction, _: discord.ui.Button[LobbyView]) -> None:
-        await self.cog.guarded(interaction, self.cog.unregister)
+        await self.cog.guarded(interaction, self.cog.entries.unregister)
 
     @discord.ui.button(label="Start", style=discord.ButtonStyle.primary, custom_id=START_ID)
     async def start(self, interaction: Interaction, _: discord.ui.Button[LobbyView]) -> None:
         await self.cog.guarded(interaction, self.cog.start_pressed)
 
 
-class Tournaments(TournamentEntries, PokerNights, commands.Cog):
-    """The /poker tournament commands, /poker schedule, the lobby buttons and the tournament
-    side of its tables.
+class Tournaments(commands.Cog):
+    """The /poker tournament commands, the lobby buttons and the tournament side of its
+    tables; its :attr:`entries` take the pay-ins, its :attr:`nights` (a cog of its own, loaded
+    with this one) open the scheduled games.
 
     The commands live under the Poker cog's ``/poker`` group (see :func:`setup`): the group is
     that cog's, the handlers stay here, bound to this cog."""
@@ -104,6 +105,8 @@ class Tournaments(TournamentEntries, PokerNights, commands.Cog):
         self.running: dict[int, Running] = {}
         self.by_channel: dict[int, int] = {}
         self.view = LobbyView(self)
+        self.entries = TournamentEntries(self)
+        self.nights = PokerNights(bot, self)
         self._tasks: set[asyncio.Task[None]] = set()
         self.poll_seconds: float = 20.0
         self.poller: asyncio.Future[None] | None = None
@@ -122,7 +125,7 @@ class Tournaments(TournamentEntries, PokerNights, commands.Cog):
                 continue
             self._register(run)
             if run.state.status == "running":
-                self._spawn(self.reconcile(run))
+                self.spawn(self.reconcile(run))
 
     async def cog_unload(self) -> None:
         if self.poller is not None:
@@ -160,7 +163,7 @@ class Tournaments(TournamentEntries, PokerNights, commands.Cog):
         self.running.pop(run.tournament_id, None)
         self.by_channel.pop(run.channel_id, None)
 
-    def _here(self, interaction: Interaction) -> Running:
+    def here(self, interaction: Interaction) -> Running:
         tid = self.by_channel.get(interaction.channel_id or 0)
         if tid is None:
             raise TournamentProblem(
@@ -168,7 +171,7 @@ class Tournaments(TournamentEntries, PokerNights, commands.Cog):
             )
         return self.running[tid]
 
-    def _spawn(self, coro: Any) -> None:
+    def spawn(self, coro: Any) -> None:
         task: asyncio.Task[None] = asyncio.ensure_future(coro)
         self._tasks.add(task)
         task.add_done_callback(self._done)
@@ -178,7 +181,7 @@ class Tournaments(TournamentEntries, PokerNights, commands.Cog):
         if not task.cancelled() and task.exception() is not None:
             log.error("tournament task failed", exc_info=task.exception())
 
-    def _tables_of(self, run: Running) -> list[LiveTable]:
+    def tables_of(self, run: Running) -> list[LiveTable]:
         return [
             live
             for live in self.bot.tables.tables.values()
@@ -192,7 +195,7 @@ class Tournaments(TournamentEntries, PokerNights, commands.Cog):
         except Refusal as exc:
             await kit.reply(interaction, str(exc))
 
-    async def _refresh_lobby(self, run: Running, interaction: Interaction | None = None) -> None:
+    async def refresh_lobby(self, run: Running, interaction: Interaction | None = None) -> None:
         embed = lobby_embed(run, self.clock())
         view: discord.ui.View | None = self.view if open_for_entries(run, self.clock()) else None
         if interaction is not None and not interaction.response.is_done():
@@ -356,7 +359,7 @@ class Tournaments(TournamentEntries, PokerNights, commands.Cog):
         """Remind and open scheduled games on time, also those due while the bot was down."""
         while True:
             try:
-                await self.run_schedules()
+                await self.nights.run_schedules()
                 # A table can wait on players who may still rebuy: once the rebuy period
                 # is over they are out, even if no hand is dealt there meanwhile.
                 for run in list(self.running.values()):
@@ -372,7 +375,7 @@ class Tournaments(TournamentEntries, PokerNights, commands.Cog):
 
     @tournament.command(name="cancel", description="Call off a tournament that has not started.")
     async def cancel(self, interaction: Interaction) -> None:
-        run = self._here(interaction)
+        run = self.here(interaction)
         check_organiser(run, interaction)
         async with run.lock:
             try:
@@ -389,19 +392,19 @@ class Tournaments(TournamentEntries, PokerNights, commands.Cog):
         await interaction.response.send_message(
             f"The tournament is called off; {len(refunds)} buy-in(s) went back to the bankrolls."
         )
-        await self._refresh_lobby(run)
+        await self.refresh_lobby(run)
 
     @tournament.command(name="status", description="This channel's tournament: level and players.")
     async def status(self, interaction: Interaction) -> None:
-        run = self._here(interaction)
+        run = self.here(interaction)
         await interaction.response.send_message(
             embed=lobby_embed(run, self.clock()), ephemeral=True
         )
 
-    # -- registration (register, unregister, buy_more: cogs/tournament_entries.py) -----------
+    # -- registration (register, unregister, buy_more: self.entries) --------------------------
 
     async def start_pressed(self, interaction: Interaction) -> None:
-        run = self._here(interaction)
+        run = self.here(interaction)
         check_organiser(run, interaction)
         if run.state.status != "registering":
             raise TournamentProblem("The tournament has already started.")
@@ -423,7 +426,7 @@ class Tournaments(TournamentEntries, PokerNights, commands.Cog):
                 run.tournament_id, "running", run.state_json(started), started_at=now
             )
             run.state, run.started_at = started, now
-        await self._refresh_lobby(run)
+        await self.refresh_lobby(run)
         await self.reconcile(run)
 
     async def reconcile(self, run: Running) -> None:
@@ -431,10 +434,10 @@ class Tournaments(TournamentEntries, PokerNights, commands.Cog):
         its tables exist, every player still in is seated once, busted players are out,
         moves cut short by a crash are completed, the tables are balanced, and the first hand
         is dealt where none was."""
-        if not self._tables_of(run):
+        if not self.tables_of(run):
             await self._open_tables(run)
         await self.settle(run)
-        for live in self._tables_of(run):
+        for live in self.tables_of(run):
             if live.engine.hand_number == 0 and live.engine.can_start() is None:
                 outcome = await self.bot.tables.start_hand(live)
                 await self.bot.presenter.present(live, outcome)
@@ -481,13 +484,13 @@ class Tournaments(TournamentEntries, PokerNights, commands.Cog):
         async with run.lock:
             if run.state.status != "running":
                 return
-            for live in self._tables_of(run):
+            for live in self.tables_of(run):
                 async with live.lock:
                     if not live.engine.in_hand and not live.closed:
                         await self._eliminate(run, live, {})
                 if run.state.status != "running":
                     return
-            tables = {live.id: live for live in self._tables_of(run)}
+            tables = {live.id: live for live in self.tables_of(run)}
             if not tables:
                 return
             seated = {
@@ -545,11 +548,11 @@ class Tournaments(TournamentEntries, PokerNights, commands.Cog):
                     async with live.lock:
                         await self.bot.db.close_tournament_table(live.id, live.state_json())
                         self.bot.tables.forget(live)
-                    self._spawn(self.bot.presenter.retire_closed(live))
+                    self.spawn(self.bot.presenter.retire_closed(live))
                     tables.pop(live.id)
         for live in tables.values():
             if live.engine.hand_number > 0 and not live.engine.in_hand:
-                self._spawn(self.bot.presenter.refresh(live))
+                self.spawn(self.bot.presenter.refresh(live))
 
     async def _set_moving(self, run: Running, pid: str, move: tuple[int, int] | None) -> None:
         async with run.state_lock:
@@ -579,7 +582,7 @@ class Tournaments(TournamentEntries, PokerNights, commands.Cog):
                     run.tournament_id, "running", run.state_json(closed)
                 )
                 run.state = closed
-        await self._add_pending(run, live)
+        await self.entries.add_pending(run, live)
         line = f"🏆 Level {index + 1}: {schedule.levels[index].label}"
         following = schedule.next_level(elapsed)
         remaining = schedule.remaining(elapsed)
@@ -589,20 +592,20 @@ class Tournaments(TournamentEntries, PokerNights, commands.Cog):
 
     @tournament.command(name="rebuy", description="Buy another starting stack (rebuy period).")
     async def rebuy(self, interaction: Interaction) -> None:
-        await self.buy_more(interaction, addon=False)
+        await self.entries.buy_more(interaction, addon=False)
 
     @tournament.command(name="addon", description="Buy the add-on at the end of the rebuys.")
     async def addon_command(self, interaction: Interaction) -> None:
-        await self.buy_more(interaction, addon=True)
+        await self.entries.buy_more(interaction, addon=True)
 
     async def after_hand(self, live: LiveTable, start_stacks: dict[str, int]) -> list[str]:
         run = self.running.get(live.meta.tournament or 0)
         if run is None or run.state.status != "running":
             return []
         await self._eliminate(run, live, start_stacks)
-        if run.state.status == "running" and len(self._tables_of(run)) > 1:
+        if run.state.status == "running" and len(self.tables_of(run)) > 1:
             # Not here: balancing takes the other tables' locks, and this one is held.
-            self._spawn(self.settle(run))
+            self.spawn(self.settle(run))
         return []
 
     async def _eliminate(self, run: Running, live: LiveTable, start_stacks: dict[str, int]) -> None:
@@ -635,7 +638,7 @@ class Tournaments(TournamentEntries, PokerNights, commands.Cog):
             await self.bot.tables.seat_tournament_locked(live, {}, [*out, *stale], {})
         live.meta.notes.extend(notes)
         if out:
-            self._spawn(self._refresh_lobby(run))
+            self.spawn(self.refresh_lobby(run))
 
     async def _finish(self, run: Running, final: Tournament, live: LiveTable) -> None:
         table = final.payout_table()
@@ -645,11 +648,11 @@ class Tournaments(TournamentEntries, PokerNights, commands.Cog):
             run.state_json(final),
         )
         run.state = final
-        for other in self._tables_of(run):
+        for other in self.tables_of(run):
             self.bot.tables.forget(other)
         self.bot.tables.forget(live)
         self._forget(run)
-        self._spawn(self._post_results(run, table))
+        self.spawn(self._post_results(run, table))
 
     async def _post_results(self, run: Running, table: tuple[tuple[str, int, int], ...]) -> None:
         lines = [
@@ -668,7 +671,7 @@ class Tournaments(TournamentEntries, PokerNights, commands.Cog):
             await channel.send(embed=embed)
         except discord.HTTPException as exc:
             log.warning("tournament %s: results not posted: %s", run.tournament_id, exc)
-        await self._refresh_lobby(run)
+        await self.refresh_lobby(run)
 
 
 def _poker_group(bot: PokerBot) -> app_commands.Group:
@@ -682,9 +685,10 @@ def _poker_group(bot: PokerBot) -> app_commands.Group:
 async def setup(bot: PokerBot) -> None:
     cog = Tournaments(bot)
     await bot.add_cog(cog)
-    # One way to each command: the cog's own copies leave the top level for /poker.
+    await bot.add_cog(cog.nights)
+    # One way to each command: the cogs' own copies leave the top level for /poker.
     poker = _poker_group(bot)
-    for command in (cog.tournament, cog.schedule):
+    for command in (cog.tournament, cog.nights.schedule):
         bot.tree.remove_command(command.name)
         poker.add_command(command)
 

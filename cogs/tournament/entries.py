@@ -1,17 +1,16 @@
 """Players paying into a tournament: registering (also late), unregistering before the start,
 rebuys and the add-on, and the chips bought put on the stacks before the next deal.
 
-A mixin of the tournament cog (:class:`cogs.tournament.Tournaments`): every chip moves through
-the data layer's tournament pay-in and refund, saved with the tournament's new state.
+A collaborator of the tournament cog (:class:`cogs.tournament.Tournaments`), which owns one
+and hands it the presses: every chip moves through the data layer's tournament pay-in and
+refund, saved with the tournament's new state.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Coroutine
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import discord
-from discord.ext import commands
 
 from cogs.tournament.run import Running, TournamentProblem, sentence
 from data import InsufficientFunds
@@ -20,40 +19,27 @@ from tables.live import LiveTable
 
 if TYPE_CHECKING:
     from cogs.app import PokerBot
+    from cogs.tournament.cog import Tournaments
 
 Interaction = discord.Interaction["PokerBot"]
 
 
-class TournamentEntries(commands.Cog):
-    """Entries of the tournaments this process runs (a base of the tournament cog, never
-    loaded on its own)."""
+class TournamentEntries:
+    """Entries of the tournaments ``tournaments`` runs: who pays in, and the chips bought."""
 
-    bot: PokerBot
-    clock: Callable[[], float]
-
-    if TYPE_CHECKING:  # provided by the tournament cog
-
-        def _here(self, interaction: Interaction) -> Running: ...
-
-        def _tables_of(self, run: Running) -> list[LiveTable]: ...
-
-        def _spawn(self, coro: Coroutine[Any, Any, None]) -> None: ...
-
-        async def _refresh_lobby(
-            self, run: Running, interaction: Interaction | None = None
-        ) -> None: ...
-
-        async def settle(self, run: Running) -> None: ...
-
-        async def begin(self, run: Running) -> None: ...
+    def __init__(self, tournaments: Tournaments) -> None:
+        # The cog that runs them: its clock, its tournaments by channel and their tables,
+        # their lobby messages, and the start and settling that entries can set off.
+        self.tournaments = tournaments
+        self.bot: PokerBot = tournaments.bot
 
     async def register(self, interaction: Interaction) -> None:
-        run = self._here(interaction)
+        run = self.tournaments.here(interaction)
         pid = str(interaction.user.id)
         full = False
         async with run.lock:
             try:
-                registered = run.state.register(pid, run.level(self.clock()))
+                registered = run.state.register(pid, run.level(self.tournaments.clock()))
             except TournamentError as exc:
                 raise TournamentProblem(sentence(str(exc))) from exc
             late = registered.status == "running"
@@ -74,15 +60,15 @@ class TournamentEntries(commands.Cog):
                 ) from exc
             run.state, run.names = registered, names
             full = not late and len(registered.entries) >= registered.settings.max_players
-        await self._refresh_lobby(run, interaction)
+        await self.tournaments.refresh_lobby(run, interaction)
         if late:
             # A late entry is alive and not seated: settling gives them a seat and a stack.
-            await self.settle(run)
+            await self.tournaments.settle(run)
         if full:
-            await self.begin(run)
+            await self.tournaments.begin(run)
 
     async def unregister(self, interaction: Interaction) -> None:
-        run = self._here(interaction)
+        run = self.tournaments.here(interaction)
         pid = str(interaction.user.id)
         async with run.lock:
             try:
@@ -96,9 +82,9 @@ class TournamentEntries(commands.Cog):
                 run.state_json(left),
             )
             run.state = left
-        await self._refresh_lobby(run, interaction)
+        await self.tournaments.refresh_lobby(run, interaction)
 
-    async def _add_pending(self, run: Running, live: LiveTable) -> None:
+    async def add_pending(self, run: Running, live: LiveTable) -> None:
         """Under the table's lock, before a deal: chips of rebuys and add-ons paid for go on
         the stacks of the players seated here."""
         here = {s.player_id for s in live.engine.seats if s is not None}
@@ -108,7 +94,7 @@ class TournamentEntries(commands.Cog):
         # The table is saved before the tournament: a crash in between leaves the chips on
         # the table and still pending. Every tournament chip is accounted for by the entries,
         # rebuys and add-ons, so such chips are known by the total and not added twice.
-        on_tables = sum(t.engine.chips() for t in self._tables_of(run))
+        on_tables = sum(t.engine.chips() for t in self.tournaments.tables_of(run))
         applied = on_tables + sum(run.pending.values()) > run.state.chips_in_play
         if not applied:
             for pid, chips in due.items():
@@ -122,14 +108,14 @@ class TournamentEntries(commands.Cog):
 
     async def buy_more(self, interaction: Interaction, addon: bool) -> None:
         """A rebuy (a busted or short player buys a starting stack) or the add-on."""
-        run = self._here(interaction)
+        run = self.tournaments.here(interaction)
         pid = str(interaction.user.id)
         s = run.state.settings
         async with run.lock, run.state_lock:
-            level = run.level(self.clock())
+            level = run.level(self.tournaments.clock())
             stack = sum(
                 seat.stack
-                for live in self._tables_of(run)
+                for live in self.tournaments.tables_of(run)
                 for seat in live.engine.seats
                 if seat is not None and seat.player_id == pid
             ) + run.pending.get(pid, 0)
@@ -168,10 +154,10 @@ class TournamentEntries(commands.Cog):
             allowed_mentions=discord.AllowedMentions.none(),
         )
         # A table between hands gets the chips now (a lone stack could not deal otherwise).
-        for live in self._tables_of(run):
+        for live in self.tournaments.tables_of(run):
             if not live.engine.in_hand:
                 async with live.lock:
                     if not live.engine.in_hand and not live.closed:
-                        await self._add_pending(run, live)
+                        await self.add_pending(run, live)
                 await self.bot.presenter.refresh(live)
-        self._spawn(self._refresh_lobby(run))
+        self.tournaments.spawn(self.tournaments.refresh_lobby(run))

@@ -2,9 +2,9 @@
 the event's interested users ten minutes before, and opens the table or tournament on time
 (also one that fell due while the bot was down).
 
-A mixin of the tournament cog (:class:`cogs.tournament.Tournaments`), whose poller calls
-:meth:`PokerNights.run_schedules`; a scheduled tournament opens through the same path as
-``/poker tournament create``.
+A cog of its own, loaded with the tournament cog (:class:`cogs.tournament.Tournaments`),
+whose poller calls :meth:`PokerNights.run_schedules`; a scheduled tournament opens through
+the same path as ``/poker tournament create``.
 """
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ from __future__ import annotations
 import datetime
 import json
 import logging
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -22,7 +21,6 @@ from discord.ext import commands
 import engine
 from cogs import kit, validation
 from cogs.tournament.run import (
-    Running,
     TournamentProblem,
     check_organiser_perms,
     lobby_embed,
@@ -35,6 +33,7 @@ from tables.live import TableSettings
 
 if TYPE_CHECKING:
     from cogs.app import PokerBot
+    from cogs.tournament.cog import Tournaments
 
 log = logging.getLogger("poker.tournament")
 
@@ -48,18 +47,12 @@ MAX_PINGS = 60
 
 
 class PokerNights(commands.Cog):
-    """Scheduled games of the servers this process serves (a base of the tournament cog,
-    never loaded on its own)."""
+    """Scheduled games of the servers this process serves."""
 
-    bot: PokerBot
-    clock: Callable[[], float]
-    view: discord.ui.View
-
-    if TYPE_CHECKING:  # provided by the tournament cog
-
-        async def new_tournament(
-            self, guild_id: int, channel_id: int, creator_id: int, options: dict[str, Any]
-        ) -> Running: ...
+    def __init__(self, bot: PokerBot, tournaments: Tournaments) -> None:
+        self.bot = bot
+        # Opens the scheduled tournaments, and keeps the time (one clock for both cogs).
+        self.tournaments = tournaments
 
     @app_commands.command(
         name="schedule", description="Set a poker night: a Discord event, then the game opens."
@@ -112,7 +105,7 @@ class PokerNights(commands.Cog):
             raise TournamentProblem(sentence(str(exc))) from exc
         if not isinstance(when, str):
             raise TournamentProblem("when is text, like “in 2h”.")
-        now = self.clock()
+        now = self.tournaments.clock()
         starts = parse_when(when, now)
         try:
             name = engine.get_variant(variant).name
@@ -162,7 +155,7 @@ class PokerNights(commands.Cog):
         )
 
     async def run_schedules(self) -> None:
-        now = self.clock()
+        now = self.tournaments.clock()
         for game in await self.bot.db.pending_schedules(now + REMIND_BEFORE):
             if not self.bot.owns(game.guild_id):
                 continue
@@ -225,7 +218,7 @@ class PokerNights(commands.Cog):
             message = await channel.send(embed=embed, view=view)
             await self.bot.presenter.message_posted(live, message.id)
             return
-        run = await self.new_tournament(
+        run = await self.tournaments.new_tournament(
             game.guild_id,
             game.channel_id,
             game.creator_id,
@@ -243,6 +236,8 @@ class PokerNights(commands.Cog):
                 "auto_deal": 5,
             },
         )
-        message = await channel.send(embed=lobby_embed(run, self.clock()), view=self.view)
+        message = await channel.send(
+            embed=lobby_embed(run, self.tournaments.clock()), view=self.tournaments.view
+        )
         run.message_id = message.id
         await self.bot.db.set_tournament_message(run.tournament_id, message.id)

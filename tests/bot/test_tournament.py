@@ -245,8 +245,8 @@ async def test_a_scheduled_poker_night(poker_bot, emu: Emulator, world: World) -
     fans = world.players[1:3]
     for fan in fans:
         emu.mark_interested(event, fan)
-    await cog.run_schedules()
-    await cog.run_schedules()
+    await cog.nights.run_schedules()
+    await cog.nights.run_schedules()
     reminders = [m for m in emu.channel_messages(world.channel) if "⏰" in m.text]
     assert len(reminders) == 1
     pinged = {world.host.id, *(fan.id for fan in fans)}
@@ -257,7 +257,7 @@ async def test_a_scheduled_poker_night(poker_bot, emu: Emulator, world: World) -
     # At the time: the tournament's lobby opens with the scheduled buy-in.
     start = cog.clock()
     cog.clock = lambda: start + 301
-    await cog.run_schedules()
+    await cog.nights.run_schedules()
     await emu.idle()
     lobby = next(m for m in emu.channel_messages(world.channel) if "Register" in m.button_labels)
     assert "Sit-and-go" in lobby.embeds[0]["title"]
@@ -267,7 +267,7 @@ async def test_a_scheduled_poker_night(poker_bot, emu: Emulator, world: World) -
     assert r.type == 7 and await bot.db.balance(world.guild.id, alice.id) == 975
     # Two hours on: the cash table opens in the second channel.
     cog.clock = lambda: start + 7201
-    await cog.run_schedules()
+    await cog.nights.run_schedules()
     await emu.idle()
     assert bot.tables.in_channel(second.id) is not None
     assert await bot.db.pending_schedules(start + 10**6) == []
