@@ -2,7 +2,7 @@
 
 The repositories (:mod:`data.accounts`, :mod:`data.tables`, :mod:`data.hands`,
 :mod:`data.stats`) are async functions taking a :class:`Tx`. A backend
-(:mod:`data.sqlite` today) opens the database, upgrades its schema and runs each such function
+(:mod:`data.sqlite`, :mod:`data.postgres`) opens the database, upgrades its schema and runs each such function
 as one transaction through :meth:`Backend.run`. Adding a database server means writing one more
 backend; the queries stay as they are.
 

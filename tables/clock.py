@@ -33,7 +33,11 @@ HOUSE_PAUSE = 1.5
 def house_level(player_id: str) -> Level | None:
     """The level of a house player, or None for a person. House players have negative ids,
     ``-(100 * code + n)`` with code 1, 2, 3 for easy, normal and hard: no Discord user has
-    one, and the level survives a restart with the id."""
+    one, and the level survives a restart with the id.
+
+    >>> house_level("-201"), house_level("-305"), house_level("1234"), house_level("-901")
+    (<Level.NORMAL: 'normal'>, <Level.HARD: 'hard'>, None, None)
+    """
     if not player_id.startswith("-") or not player_id[1:].isdigit():
         return None
     code = int(player_id[1:]) // 100

@@ -107,7 +107,7 @@ class Meta:
     misses: dict[str, int] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     # Stacks of players who left during a hand, taken from the engine but not yet paid into
-    # their bankrolls: a restart pays them (see TableService._pay_leavers).
+    # their bankrolls: a restart pays them (see TableRecords.pay_leavers).
     owed: dict[str, int] = field(default_factory=dict)
     # The last hand number recorded in the database (a dealer's-choice deal is recorded only
     # once the game is chosen and the cards are dealt).
@@ -156,7 +156,14 @@ class SavedPresentation:
 
     @classmethod
     def from_snapshot(cls, state: dict[str, Any]) -> SavedPresentation:
-        """The presentation saved in ``state`` (a snapshot's JSON value)."""
+        """The presentation saved in ``state`` (a snapshot's JSON value).
+
+        >>> SavedPresentation.from_snapshot({"presentation": {"message_id": 7}}).saved()
+        {'message_id': 7}
+        >>> old = {"meta": {"names": {}, "message_id": 7, "ping_id": 9}}  # before it had its own
+        >>> SavedPresentation.from_snapshot(old).saved()
+        {'message_id': 7, 'ping_id': 9}
+        """
         if "presentation" in state:
             return cls(state["presentation"])
         meta = state.get("meta", {})

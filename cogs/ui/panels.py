@@ -7,7 +7,8 @@ the router (:mod:`cogs.routing`) reads it back with the same codec.
 
 Adding a kind of private choice: a ``*Options`` class in the engine, a branch in
 :func:`private_panel` that shows it, a :class:`~cogs.ui.custom_ids.PanelButton` kind that
-carries the answer, and its action in ``cogs.routing.panel_action``.
+carries the answer, and the engine action that answer stands for in the router's panel
+button handler (:meth:`cogs.routing.TableControls.panel_button`).
 """
 
 from __future__ import annotations
