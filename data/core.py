@@ -2,9 +2,9 @@
 
 The repositories (:mod:`data.accounts`, :mod:`data.tables`, :mod:`data.hands`,
 :mod:`data.stats`) are async functions taking a :class:`Tx`. A backend
-(:mod:`data.sqlite`, :mod:`data.postgres`) opens the database, upgrades its schema and runs each such function
-as one transaction through :meth:`Backend.run`. Adding a database server means writing one more
-backend; the queries stay as they are.
+(:mod:`data.sqlite`, :mod:`data.postgres`) opens the database, upgrades its schema and runs
+each such function as one transaction through :meth:`Backend.run`. Adding a database server
+means writing one more backend; the queries stay as they are.
 
 The SQL the repositories write is the common ground of SQLite and PostgreSQL: ``?``
 placeholders (a backend with numbered ones rewrites them; no ``?`` ever appears inside a string
