@@ -1,7 +1,7 @@
 """Showing tables in Discord: the public table message, the showdown, private cards by DM.
 
 The table service hands every change to :meth:`TablePresenter.present` (it is the service's
-:class:`~tables.service.Presenter`); commands and the component router call it too,
+:class:`~tables.live.Presenter`); commands and the component router call it too,
 with the interaction that made the change, so the table message is edited in the answer to
 that interaction when it can be. What the messages contain comes from the pure builders in
 :mod:`cogs.ui.render` and :mod:`cogs.ui.panels`; this module only decides where they go and

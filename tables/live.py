@@ -135,7 +135,8 @@ class Meta:
 class Presentation(Protocol):
     """What the presenter keeps about how a table is shown (its message, a standing turn
     ping...): saved with every snapshot of the table so that a restart finds it, but read and
-    changed only by the presenter. ``saved()`` is the JSON-ready value written."""
+    changed only by the presenter. ``saved()`` is the JSON-ready value written: a new value
+    each time, or one that is never changed in place."""
 
     def saved(self) -> dict[str, Any]: ...
 
@@ -259,5 +260,5 @@ class LiveTable:
             "meta": self.meta,
             "presentation": presentation,
         }
-        self.saved_presentation = dict(presentation)
+        self.saved_presentation = presentation  # a value of its own: nothing changes it
         return orjson.dumps(snapshot).decode()

@@ -114,7 +114,7 @@ class TableService:
         self.now = now
         self.records = TableRecords(db)
         self.clock = TableClock(
-            now=lambda: self.now(),
+            now=lambda: self.now(),  # read through the service: a test may set its clock
             expire=self.expire,
             deal=self._start_locked,
             after_change=self._after_change,
