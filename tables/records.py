@@ -97,6 +97,46 @@ class TableRecords:
         self.mark_saved(live)  # first: the snapshot says they are saved
         return TableSave.of(live, events)
 
+    async def buy_in(
+        self, live: LiveTable, user_id: int, amount: int, seat: int | None = None
+    ) -> None:
+        """``amount`` chips from the player's bankroll are on the table now (they took
+        ``seat``, or added chips to their stack): the ledger, with the table."""
+        save = TableSave.of(live, self.new_events(live))
+        await self.db.buy_in(
+            live.guild_id,
+            user_id,
+            live.id,
+            amount,
+            save.state_json,
+            save.chips,
+            save.seats,
+            seat=seat,
+            new_events=save.events,
+        )
+        self.mark_saved(live)
+
+    async def cash_out(self, live: LiveTable, user_id: int, amount: int) -> None:
+        """``amount`` chips left the table for the player's bankroll: the ledger, with the
+        table."""
+        save = TableSave.of(live, self.new_events(live))
+        await self.db.cash_out(
+            live.guild_id,
+            user_id,
+            live.id,
+            amount,
+            save.state_json,
+            save.chips,
+            save.seats,
+            new_events=save.events,
+        )
+        self.mark_saved(live)
+
+    async def seat_tournament(self, live: LiveTable) -> None:
+        """Tournament players were seated or stood up (tournament chips: no ledger)."""
+        save = TableSave.of(live, [])
+        await self.db.seat_tournament_table(live.id, save.state_json, save.chips, save.seats)
+
     async def record_new_hand(self, live: LiveTable) -> None:
         """Store the hand the engine has just dealt, with its deck commitment and first events,
         in one transaction with the table snapshot that knows about it."""

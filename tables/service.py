@@ -46,7 +46,7 @@ from tables.live import (
     TournamentHooks,
     Version,
 )
-from tables.records import TableRecords, TableSave
+from tables.records import TableRecords
 
 log = logging.getLogger("poker.tables")
 
@@ -382,8 +382,7 @@ class TableService:
             live.engine.sit(pid, stack)
             live.meta.names[pid] = names.get(pid, pid)
         try:
-            save = TableSave.of(live, [])
-            await self.db.seat_tournament_table(live.id, save.state_json, save.chips, save.seats)
+            await self.records.seat_tournament(live)
         except Exception:
             await self._reload(live)
             raise
@@ -422,22 +421,10 @@ class TableService:
             live.meta.names[str(user_id)] = name
             live.meta.misses.pop(str(user_id), None)
             try:
-                save = TableSave.of(live, self.records.new_events(live))
-                await self.db.buy_in(
-                    live.guild_id,
-                    user_id,
-                    live.id,
-                    amount,
-                    save.state_json,
-                    save.chips,
-                    save.seats,
-                    seat=seat,
-                    new_events=save.events,
-                )
+                await self.records.buy_in(live, user_id, amount, seat)
             except REFUSED as exc:
                 await self._reload(live)
                 raise refusal(exc, user_id) from exc
-            self.records.mark_saved(live)
             return seat
 
     async def add_house(self, live: LiveTable, level: Level) -> int:
@@ -494,21 +481,10 @@ class TableService:
             except REFUSED as exc:
                 raise refusal(exc, user_id) from exc
             try:
-                save = TableSave.of(live, self.records.new_events(live))
-                await self.db.buy_in(
-                    live.guild_id,
-                    user_id,
-                    live.id,
-                    amount,
-                    save.state_json,
-                    save.chips,
-                    save.seats,
-                    new_events=save.events,
-                )
+                await self.records.buy_in(live, user_id, amount)
             except REFUSED as exc:
                 await self._reload(live)
                 raise refusal(exc, user_id) from exc
-            self.records.mark_saved(live)
             self.clock.schedule(live)
             return amount
 
@@ -525,18 +501,7 @@ class TableService:
                 raise refusal(exc, user_id) from exc
             try:
                 if paid is not None:
-                    save = TableSave.of(live, self.records.new_events(live))
-                    await self.db.cash_out(
-                        live.guild_id,
-                        user_id,
-                        live.id,
-                        paid,
-                        save.state_json,
-                        save.chips,
-                        save.seats,
-                        new_events=save.events,
-                    )
-                    self.records.mark_saved(live)
+                    await self.records.cash_out(live, user_id, paid)
                     return paid
             except REFUSED as exc:
                 await self._reload(live)
