@@ -1,6 +1,7 @@
-"""How a table's changes reach the database: a new hand with its deck commitment, the
-snapshot after each change (with the presenter's state), a finished hand's results, a voided
-hand (the safety valve) and the stacks owed to players who left.
+"""How a table's changes reach the database: chips bought in and cashed out, a new hand with
+its deck commitment, the snapshot after each change (with the presenter's state), a finished
+hand's results, a voided hand (the safety valve), the stacks owed to players who left, and
+the table's close.
 
 :class:`TableRecords` is the table service's collaborator for the disk: the service
 (:class:`tables.service.TableService`) decides what a change means, the records write it.
@@ -136,6 +137,15 @@ class TableRecords:
         """Tournament players were seated or stood up (tournament chips: no ledger)."""
         save = TableSave.of(live, [])
         await self.db.seat_tournament_table(live.id, save.state_json, save.chips, save.seats)
+
+    async def set_message(self, live: LiveTable, message_id: int) -> None:
+        """The table's public message is ``message_id``: on its row, and in its snapshot."""
+        await self.db.update_table(live.id, message_id=message_id)
+        await self.save(live)
+
+    async def close(self, live: LiveTable, payouts: dict[int, int]) -> None:
+        """The table closes: ``payouts`` (user id -> chips) go back to the bankrolls."""
+        await self.db.close_table(live.id, payouts, state_json=live.state_json())
 
     async def record_new_hand(self, live: LiveTable) -> None:
         """Store the hand the engine has just dealt, with its deck commitment and first events,

@@ -276,8 +276,7 @@ class TableService:
         async with live.lock:
             if live.closed:
                 return
-            await self.db.update_table(live.id, message_id=message_id)
-            await self.records.save(live)
+            await self.records.set_message(live, message_id)
 
     def keep_presentation(self, live: LiveTable) -> None:
         """The presenter's state changed (a turn ping posted or gone): it is written with the
@@ -338,7 +337,7 @@ class TableService:
             payouts[int(pid)] = payouts.get(int(pid), 0) + amount
         live.meta.owed = {}
         try:
-            await self.db.close_table(live.id, payouts, state_json=live.state_json())
+            await self.records.close(live, payouts)
         except Exception:
             await self._reload(live)
             raise
