@@ -180,17 +180,6 @@ class TableRecords:
         )
         live.meta.hand.hand_id = row.hand_id
 
-    async def save_presentation(self, live: LiveTable) -> None:
-        """Write the presenter's state if no snapshot has carried it since it changed."""
-        async with live.lock:
-            live.presentation_save = None
-            if live.closed or live.saved_presentation == live.presentation.saved():
-                return  # a snapshot written since carried it
-            try:
-                await self.save(live)
-            except Exception:
-                log.exception("table %s: saving the presenter's state failed", live.id)
-
     def new_events(self, live: LiveTable) -> list[HandEventIn]:
         info = live.meta.hand
         if info is None or live.engine.hand is None:

@@ -227,7 +227,7 @@ class TableService:
             self.clock.cancel_timers(live)
             if live.presentation_save is not None:
                 live.presentation_save.cancel()
-                await self.records.save_presentation(live)
+                await self._save_presentation(live)
         self.clock.cancel_all()
 
     def _register(self, live: LiveTable) -> None:
@@ -288,8 +288,19 @@ class TableService:
             return
         live.presentation_save = asyncio.get_running_loop().call_later(
             self.presentation_save_delay,
-            lambda: self.clock.spawn(self.records.save_presentation(live)),
+            lambda: self.clock.spawn(self._save_presentation(live)),
         )
+
+    async def _save_presentation(self, live: LiveTable) -> None:
+        """Write the presenter's state if no snapshot has carried it since it changed."""
+        async with live.lock:
+            live.presentation_save = None
+            if live.closed or live.saved_presentation == live.presentation.saved():
+                return  # a snapshot written since carried it
+            try:
+                await self.records.save(live)
+            except Exception:
+                log.exception("table %s: saving the presenter's state failed", live.id)
 
     async def add_note(self, live: LiveTable, note: str) -> bool:
         """Show ``note`` on the table until the next deal (saved with it); False when the
