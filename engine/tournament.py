@@ -47,6 +47,7 @@ __all__ = [
     "TournamentError",
     "TournamentSettings",
     "at_level",
+    "before_moving",
     "big_blind_order",
     "default_schedule",
     "plan_moves",
@@ -809,6 +810,18 @@ class Move:
     player_id: str
     from_table: str
     to_table: str
+
+
+def before_moving(table: Table) -> dict[str, int]:
+    """What a table does between hands before a player leaves it for another table: a pot it
+    carries (a passed-out deal) is not played for once its players are not all there, so it
+    goes back to whoever put it in (:meth:`engine.table.Table.return_carried`). Returns what
+    each player got back, for the table to say so; nothing when no pot is carried.
+
+    Run before every move :func:`plan_moves` asks for, so a table broken up is left empty
+    of chips, and a moving player takes their share of the pot with them.
+    """
+    return table.return_carried()
 
 
 def plan_moves(tables: Sequence[TableSeats], seats: int) -> tuple[Move, ...]:

@@ -6,7 +6,7 @@ and the places agree with the hands players went out in.
 The driver does between hands what the tournament cog does (``cogs/tournament``): eliminate
 with :meth:`Tournament.eliminate` (the players with chips in a carried pot are live), stand
 the busted up, move the players :func:`plan_moves` names (a table that loses a player gives
-its carried pot back first, :meth:`Table.return_carried`), close the tables left empty.
+its carried pot back first, :func:`before_moving`), close the tables left empty.
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ from engine.tournament import (
     Tournament,
     TournamentSettings,
     at_level,
+    before_moving,
     plan_moves,
 )
 from tests.engine.engine_helpers import random_action
@@ -117,7 +118,7 @@ class Game:
         layout = [TableSeats.of(tid, t) for tid, t in self.tables.items()]
         for move in plan_moves(layout, self.tournament.settings.seats):
             source, target = self.tables[move.from_table], self.tables[move.to_table]
-            self.returned += bool(source.return_carried())
+            self.returned += bool(before_moving(source))
             stack = source.leave(move.player_id)
             assert stack is not None and stack > 0, "a player moved without chips"
             target.sit(move.player_id, stack)
