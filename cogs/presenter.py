@@ -169,6 +169,9 @@ class TablePresenter:
             commitment=live.meta.hand.commitment if live.meta.hand else None,
             notes=live.meta.notes,
         )
+        if live.closed and not live.engine.in_hand:
+            # Broken up, or its tournament over: nothing to sit at or deal.
+            return panels.moved_notice(view.game, closed=True, notes=live.meta.notes)
         if view.phase == "waiting" or not live.engine.in_hand:
             busted = any(seat.stack == 0 for seat in view.seats)
             return embed, panels.lobby_components(live.id, rebuy=busted)
@@ -459,7 +462,11 @@ class TablePresenter:
     ) -> None:
         """Turn an older table message into a one-line note without components, so only one
         message in the channel ever carries the table's controls."""
-        embed, view = panels.moved_notice(live.engine.public_view().game, closed=closed)
+        # A tournament table that broke up keeps its last notes: where its players went.
+        notes = live.meta.notes if closed and live.meta.tournament is not None else ()
+        embed, view = panels.moved_notice(
+            live.engine.public_view().game, closed=closed, notes=notes
+        )
         try:
             if editor is not None and not editor.is_expired():
                 with contextlib.suppress(discord.NotFound):

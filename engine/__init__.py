@@ -72,7 +72,10 @@ The table (:mod:`engine.table`)
     ``take_payouts() -> {player_id: chips}``), ``sit_out(player_id)``, ``sit_in(player_id)``,
     ``add_chips(player_id, amount)`` (between hands), ``seat_of(player_id)``,
     ``stack(player_id)``, ``close() -> {player_id: chips}`` (between hands: every chip at
-    the table back to its players, a carried pot shared from the dealer's left). The button
+    the table back to its players, a carried pot to whoever put it in, chips of players gone
+    shared from the dealer's left), ``carried_stakes`` (who has chips in the carried pot: they
+    are dealt into the next deal even with no stack), ``return_carried() -> {player_id:
+    chips}`` (between hands: the carried pot back into the stacks of who put it in). The button
     moves left each hand. A player seated after the first deal may have to wait for the deal
     to reach their seat, or post a blind (``TableOptions.newcomers``; ``newcomer_rule``);
     the public view shows ``SeatView.waiting`` and ``waiting_reason``.

@@ -103,7 +103,13 @@ class HandSetup:
     opening requirement in force (progressive jackpots change it); ``jackpot_cap``: with the
     jackpot limit after a passed-out deal, bets may go up to this amount; ``diablo``:
     ``(player_id, amount)`` when a Diablo opener must build a new pot before the deal;
-    ``posts``: ``(player_id, amount)`` for each newcomer who posts a dead blind to come in.
+    ``posts``: ``(player_id, amount)`` for each newcomer who posts a dead blind to come in;
+    ``stakes``: ``(player_id, amount)``, the part of ``carried`` each player dealt in put in
+    during the deals that carried it. A pot belongs to whoever put chips in it until it is
+    won, so the pots are built as if those chips had been put in during this hand: a player
+    all-in for the ante of a passed-out deal plays for the part of the pot they reached.
+    The rest of ``carried`` (chips of players gone, or a pot nobody could win) is dead money
+    in the main pot.
     """
 
     number: int
@@ -122,6 +128,7 @@ class HandSetup:
     jackpot_cap: int | None = None
     diablo: tuple[str, int] | None = None
     posts: tuple[tuple[str, int], ...] = ()
+    stakes: tuple[tuple[str, int], ...] = ()
 
 
 class Player:
@@ -230,6 +237,7 @@ class Hand:
         "runner",
         "seed",
         "setup",
+        "staked",
         "step_index",
         "steps",
         "structure",
@@ -275,6 +283,11 @@ class Hand:
         self.wild = self.rules.wild.resolve(setup.deck)
         # Chips.
         self.carried = setup.carried
+        # Each player's share of ``carried`` (by index), or None when nobody has one.
+        self.staked: list[int] | None = None
+        if setup.stakes:
+            shares = dict(setup.stakes)
+            self.staked = [shares.get(p.pid, 0) for p in self.players]
         # Progress.
         self.events: list[ev.Event] = []
         self.step_index = -1
@@ -463,6 +476,15 @@ class Hand:
     def chips(self) -> int:
         """Chips in this hand: stacks, bets and pots together (constant during a hand)."""
         return sum(p.stack + p.committed for p in self.players) + self.carried
+
+    def pot_inputs(self, committed: list[int]) -> tuple[list[int], int]:
+        """What builds the pots from each player's ``committed`` chips of this hand: the same
+        list with each player's share of the carried pot added, and the dead money (the
+        rest of the carried pot, which joins the main pot)."""
+        staked = self.staked
+        if staked is None:
+            return committed, self.carried
+        return [c + s for c, s in zip(committed, staked, strict=True)], self.carried - sum(staked)
 
     # -- hand values --------------------------------------------------------------------------
 

@@ -195,7 +195,11 @@ def settle(
         alive.append(not p.folded)
         committed.append(p.committed)
         caps.append(p.seven_cap)
-    pots = build_pots(committed, alive, h.carried, None if caps.count(None) == len(caps) else caps)
+    staked, dead = h.pot_inputs(committed)
+    # A seven-rule cap is a level of this hand's chips: a share of the carried pot lifts it.
+    if h.staked is not None:
+        caps = [None if c is None else c + s for c, s in zip(caps, h.staked, strict=True)]
+    pots = build_pots(staked, alive, dead, None if caps.count(None) == len(caps) else caps)
     total = 0
     for amount, _ in pots:
         total += amount
@@ -389,9 +393,8 @@ class ShowdownRunner(Runner):
                 if not meets(hand.playing_cards(p), req, ranking, wild):
                     self.values[p.index] = (cards, None, lv)
         players = hand.players
-        pots = build_pots(
-            [q.committed for q in players], [not q.folded for q in players], hand.carried
-        )
+        staked, dead = hand.pot_inputs([q.committed for q in players])
+        pots = build_pots(staked, [not q.folded for q in players], dead)
         self.claims = [set(eligible) for _, eligible in pots]
 
     def begin(self) -> None:

@@ -509,6 +509,8 @@ class Table:
         # What carries from one deal to the next.
         self.carried = 0
         self.carry_reason = ""
+        # Who put the carried chips in, and how many each (see :attr:`carried_stakes`).
+        self._shares: dict[str, int] = {}
         self.reante = True
         self.deal_passes = True
         self.restricted: tuple[str, ...] | None = None
@@ -626,6 +628,7 @@ class Table:
                 self._choose(index, Timeout())
             else:
                 self._mutate(("leave", player_id))
+                self._shares.pop(player_id, None)
                 players = [s for s in self._choosing[3] if s != index]
                 self._choosing = (*self._choosing[:3], players)
                 self.seats[index] = None
@@ -646,6 +649,8 @@ class Table:
             return None
         self._mutate(("leave", player_id))
         self.seats[index] = None
+        # Leaving gives up a share of the carried pot, as folding would: it stays in the pot.
+        self._shares.pop(player_id, None)
         if self.restricted is not None:
             self.restricted = tuple(p for p in self.restricted if p != player_id)
         return seat.stack
@@ -753,16 +758,85 @@ class Table:
         seat.stack += amount
         return seat.stack
 
+    @property
+    def carried_stakes(self) -> dict[str, int]:
+        """The seated players who have chips in the carried pot, and how many each (a copy).
+
+        A pot belongs to whoever put chips in it until it is won: these players are dealt
+        into the next deal even without chips behind, and play for the part of the pot they
+        reached. The carried chips nobody here put in (a player left, a pot nobody could
+        win) are dead money for whoever wins the main pot.
+        """
+        return dict(self._shares)
+
+    def _give_back_carried(self, owners: list[str]) -> dict[str, int]:
+        """The carried pot split back: each share to whoever put it in, the dead money as
+        evenly as possible among ``owners`` (the odd chips one each from the first)."""
+        back = {pid: chips for pid, chips in self._shares.items() if chips}
+        dead = self.carried - sum(back.values())
+        if dead:
+            if not owners:
+                raise TableError("nobody is at the table to take the carried chips")
+            for player_id, chips in zip(owners, split_amount(dead, len(owners)), strict=True):
+                if chips:
+                    back[player_id] = back.get(player_id, 0) + chips
+        return back
+
+    def _clear_carried(self) -> None:
+        self.carried = 0
+        self.carry_reason = ""
+        self._shares = {}
+        self.restricted = None
+        self.jackpot_cap = None
+
+    def _owners(self) -> tuple[list[int], list[str]]:
+        """The occupied seats from the dealer's left, and who takes dead carried chips: the
+        seated players in that order, or with nobody seated those who left, in order."""
+        size = len(self.seats)
+        start = (self.button or 0) + 1
+        seated = sorted(
+            (i for i, s in enumerate(self.seats) if s is not None),
+            key=lambda i: (i - start) % size,
+        )
+        owners = [seat.player_id for i in seated if (seat := self.seats[i]) is not None]
+        return seated, owners or list(self.payouts)
+
+    def return_carried(self) -> dict[str, int]:
+        """Give the carried pot back between hands, into the stacks: each player's share to
+        them (:attr:`carried_stakes`), the dead money shared as :meth:`close` shares it.
+        Returns what each seated player got back (nothing when no pot is carried).
+
+        The rule for a game that breaks up (a tournament table that loses its players)
+        while a pot is carried and will not be played for.
+
+        :raises TableError: during a hand, or when dead chips have nobody seated to go to.
+        """
+        if self.in_hand:
+            raise TableError("a carried pot can only be given back between hands")
+        if not self.carried:
+            return {}
+        seated, owners = self._owners()
+        seated_ids = {seat.player_id: seat for i in seated if (seat := self.seats[i]) is not None}
+        back = self._give_back_carried([pid for pid in owners if pid in seated_ids])
+        self._mutate(("return_carried",))
+        for player_id, chips in back.items():
+            seated_ids[player_id].stack += chips
+        self._clear_carried()
+        self.reante = True
+        self.open_level = 0
+        return back
+
     def close(self) -> dict[str, int]:
         """Close the table between hands: every chip at it goes back to a player, and the
         table is left empty. Returns what each player is owed, by player id.
 
         Each seated player gets their stack, and each player who left during the last hand
         the stack they left with (:attr:`payouts`). Chips carried over from earlier deals (a
-        passed-out pot, a pot nobody could win) are shared as evenly as possible among the
-        seated players, the odd chips going one each from the dealer's left; with nobody
-        seated they go to the players who left, in the order they left. This is the one rule
-        for a carried pot when a game breaks up.
+        passed-out pot, a pot nobody could win) go back to whoever put them in
+        (:attr:`carried_stakes`); the rest, put in by players no longer here, is shared as
+        evenly as possible among the seated players, the odd chips going one each from the
+        dealer's left; with nobody seated it goes to the players who left, in the order they
+        left. This is the one rule for a carried pot when a game breaks up.
 
         >>> table = Table(TableConfig("five-card-draw"))
         >>> table.sit("alice", 100), table.sit("bob", 50)
@@ -778,17 +852,8 @@ class Table:
         """
         if self.in_hand:
             raise TableError("a table can only be closed between hands")
-        size = len(self.seats)
-        start = (self.button or 0) + 1
-        seated = sorted(
-            (i for i, s in enumerate(self.seats) if s is not None),
-            key=lambda i: (i - start) % size,
-        )
-        owners = [seat.player_id for i in seated if (seat := self.seats[i]) is not None]
-        if not owners:
-            owners = list(self.payouts)
-        if self.carried and not owners:
-            raise TableError("nobody is at the table to take the carried chips")
+        seated, owners = self._owners()
+        back = self._give_back_carried(owners) if self.carried else {}
         self._mutate(("close",))
         owed: dict[str, int] = {}
         for index in seated:
@@ -798,16 +863,10 @@ class Table:
             self.seats[index] = None
         for player_id, amount in self.payouts.items():
             owed[player_id] = owed.get(player_id, 0) + amount
-        if self.carried:
-            for player_id, chips in zip(
-                owners, split_amount(self.carried, len(owners)), strict=True
-            ):
-                owed[player_id] = owed.get(player_id, 0) + chips
+        for player_id, chips in back.items():
+            owed[player_id] = owed.get(player_id, 0) + chips
         self.payouts = {}
-        self.carried = 0
-        self.carry_reason = ""
-        self.restricted = None
-        self.jackpot_cap = None
+        self._clear_carried()
         return owed
 
     def stack(self, player_id: str) -> int:
@@ -830,7 +889,7 @@ class Table:
             if s is not None
             and (absent_play or not s.sitting_out)
             and not s.leaving
-            and s.stack > 0
+            and (s.stack > 0 or s.player_id in self._shares)
         ]
 
     def _participants(self) -> list[int]:
@@ -951,6 +1010,7 @@ class Table:
             "hand_number": self.hand_number,
             "carried": self.carried,
             "carry_reason": self.carry_reason,
+            "stakes": dict(self._shares),
             "reante": self.reante,
             "deal_passes": self.deal_passes,
             "restricted": None if self.restricted is None else list(self.restricted),
@@ -981,6 +1041,7 @@ class Table:
         self.hand_number = state["hand_number"]
         self.carried = state["carried"]
         self.carry_reason = state["carry_reason"]
+        self._shares = {str(k): int(v) for k, v in state.get("stakes", {}).items()}
         self.reante = state["reante"]
         self.deal_passes = state["deal_passes"]
         restricted = state["restricted"]
@@ -1065,8 +1126,16 @@ class Table:
             jackpot_cap=self.jackpot_cap if rules.jackpot_limit else None,
             diablo=self.diablo,
             posts=tuple(posts),
+            # Shares of players not dealt in are given up: their chips are dead money now.
+            stakes=tuple(
+                (pid, chips)
+                for s in order
+                if (seat := self.seats[s]) is not None
+                and (chips := self._shares.get(pid := seat.player_id, 0))
+            ),
         )
         self.carried = 0
+        self._shares = {}
         self.diablo = None
         hand = Hand(setup)
         if self.hand is not None and self.hand.over:
@@ -1209,7 +1278,9 @@ class Table:
         self.reante = True
         self.carry_reason = ""
         self.restricted = None
+        self._shares = {}
         if hand.passed_out:
+            self._shares = self._carried_shares(hand, hand.players)
             self.carry_reason = "passed out"
             self.reante = self.config.options.pass_out_reante
             self.deal_passes = self.config.options.pass_out_deal_passes
@@ -1223,6 +1294,12 @@ class Table:
                 # Only folding before the draw costs a seat in the new deal: whoever
                 # reached the draw (and folded after it, or is still in) plays on.
                 self.restricted = tuple(p.pid for p in hand.players if not p.folded or p.draws)
+                if self.carried == hand.chips() - sum(p.stack for p in hand.players):
+                    # The whole pot stays: each player who plays on keeps their share.
+                    kept = set(self.restricted)
+                    self._shares = self._carried_shares(
+                        hand, [p for p in hand.players if p.pid in kept]
+                    )
             if hand.diablo_owed is not None:
                 self.diablo = hand.diablo_owed
                 self.reante = False
@@ -1235,6 +1312,20 @@ class Table:
                 self.button = self.dc_lock[2]
                 self.dc_lock = None
                 self.deal_passes = True
+
+    def _carried_shares(self, hand: Hand, players: Sequence[Player]) -> dict[str, int]:
+        """The shares in the pot ``hand`` carries over of ``players`` still seated: what
+        they had in the pot it began with plus what they put in during it."""
+        staked = hand.staked
+        shares: dict[str, int] = {}
+        for p in players:
+            seat = self.seats[p.seat]
+            if seat is None or seat.player_id != p.pid:
+                continue  # left during the hand: their chips stay in, with no claim
+            chips = p.committed + (staked[p.index] if staked is not None else 0)
+            if chips:
+                shares[p.pid] = chips
+        return shares
 
     # -- playing --------------------------------------------------------------------------------
 
@@ -1420,8 +1511,8 @@ class Table:
         wild = None
         if hand is not None:
             players = hand.players
-            collected = [p.committed - p.bet for p in players]
-            built = build_pots(collected, [not p.folded for p in players], hand.carried)
+            collected, dead = hand.pot_inputs([p.committed - p.bet for p in players])
+            built = build_pots(collected, [not p.folded for p in players], dead)
             pots = tuple(
                 PotView(k, amount, tuple(players[i].seat for i in eligible))
                 for k, (amount, eligible) in enumerate(built)
@@ -1600,6 +1691,8 @@ class Table:
             self.set_options(TableOptions.from_dict(op["options"]))
         elif kind == "close":
             self.close()
+        elif kind == "return_carried":
+            self.return_carried()
         else:
             raise ValueError(f"unknown operation {kind!r} in a table snapshot")
 
@@ -1626,6 +1719,6 @@ def _op_to_json(op: tuple[Any, ...]) -> dict[str, Any]:
         return {"op": "add_chips", "player_id": op[1], "amount": op[2]}
     if kind == "options":
         return {"op": "options", "options": op[1].to_dict()}
-    if kind in ("take_payouts", "close"):
+    if kind in ("take_payouts", "close", "return_carried"):
         return {"op": kind}
     return {"op": kind, "player_id": op[1]}

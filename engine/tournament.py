@@ -28,7 +28,7 @@ Payouts always add up to the prize pool (the chips rounding leaves go to the win
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -47,6 +47,7 @@ __all__ = [
     "TournamentError",
     "TournamentSettings",
     "at_level",
+    "before_moving",
     "big_blind_order",
     "default_schedule",
     "plan_moves",
@@ -627,10 +628,15 @@ class Tournament:
         stacks_after: Mapping[str, int],
         stacks_before: Mapping[str, int],
         level: int | None = None,
+        in_pot: Collection[str] = (),
     ) -> Tournament:
         """Record a finished hand: every player it left without chips is out, unless a rebuy
         is still open to them at ``level`` (``None``: no rebuys now), in which case they stay
         in to decide. When one player is left the tournament is over.
+
+        ``in_pot`` are the players with chips in a pot not won yet (a passed-out pot carried
+        to the next deal, :attr:`engine.table.Table.carried_stakes`): a player with chips in
+        a pot is live for that pot until it is won, so they are not out, with no stack.
 
         Hands are numbered across all the tournament's tables in the order they end (it
         orders eliminations); ``stacks_before`` are stacks at the start of the hand, which
@@ -641,7 +647,7 @@ class Tournament:
         hand = self.hands + 1
         result = self
         for player_id, stack in stacks_after.items():
-            if stack > 0 or not result.registered(player_id):
+            if stack > 0 or player_id in in_pot or not result.registered(player_id):
                 continue
             entry = result.entry(player_id)
             if entry.out:
@@ -804,6 +810,18 @@ class Move:
     player_id: str
     from_table: str
     to_table: str
+
+
+def before_moving(table: Table) -> dict[str, int]:
+    """What a table does between hands before a player leaves it for another table: a pot it
+    carries (a passed-out deal) is not played for once its players are not all there, so it
+    goes back to whoever put it in (:meth:`engine.table.Table.return_carried`). Returns what
+    each player got back, for the table to say so; nothing when no pot is carried.
+
+    Run before every move :func:`plan_moves` asks for, so a table broken up is left empty
+    of chips, and a moving player takes their share of the pot with them.
+    """
+    return table.return_carried()
 
 
 def plan_moves(tables: Sequence[TableSeats], seats: int) -> tuple[Move, ...]:

@@ -46,6 +46,7 @@ from engine.tournament import (
     TournamentError,
     TournamentSettings,
     at_level,
+    before_moving,
     default_schedule,
     plan_moves,
 )
@@ -532,11 +533,16 @@ class Tournaments(commands.Cog):
                 async with source.lock:
                     if source.engine.in_hand:
                         continue
+                    # The engine's rule for a carried pot, saved before anyone moves.
+                    returned = before_moving(source.engine)
+                    if returned:
+                        await self.bot.tables.seat_tournament_locked(source, {}, [], {})
+                        source.meta.notes.append(returned_note(run, returned))
                     stack = source.engine.stack(move.player_id)
                     await self._set_moving(run, move.player_id, (target.id, stack))
                     await self.bot.tables.seat_tournament_locked(source, {}, [move.player_id], {})
                     name = run.names.get(move.player_id, move.player_id)
-                    source.meta.notes.append(f"➡️ {name} moves to another table.")
+                    source.meta.notes.append(f"➡️ {name} moves to <#{target.channel_id}>.")
                 async with target.lock:
                     await self.bot.tables.seat_tournament_locked(
                         target, {move.player_id: stack}, [], run.names
@@ -617,7 +623,12 @@ class Tournaments(commands.Cog):
             before = run.state
             if before.status != "running":
                 return
-            after = before.eliminate(seats, start_stacks, level=run.level(self.clock()))
+            after = before.eliminate(
+                seats,
+                start_stacks,
+                level=run.level(self.clock()),
+                in_pot=live.engine.carried_stakes,
+            )
             out = [p for p in seats if after.entry(p).out and not before.entry(p).out]
             # Anyone already counted out but still seated (a restart between two saves).
             stale = [p for p in seats if before.registered(p) and before.entry(p).out]
@@ -650,6 +661,8 @@ class Tournaments(commands.Cog):
         run.state = final
         for other in self.tables_of(run):
             self.bot.tables.forget(other)
+            if other is not live:
+                self._spawn(self.bot.presenter.retire_closed(other))
         self.bot.tables.forget(live)
         self._forget(run)
         self.spawn(self._post_results(run, table))
@@ -672,6 +685,16 @@ class Tournaments(commands.Cog):
         except discord.HTTPException as exc:
             log.warning("tournament %s: results not posted: %s", run.tournament_id, exc)
         await self.refresh_lobby(run)
+
+
+def returned_note(run: Running, returned: dict[str, int]) -> str:
+    """What the table says when its carried pot goes back to the players who put it in."""
+    shares = ", ".join(f"{run.names.get(pid, pid)} {chips:,}" for pid, chips in returned.items())
+    total = sum(returned.values())
+    return (
+        f"↩️ The table loses a player, so the carried pot of {total:,} chips is not played "
+        f"for: it goes back to who put it in ({shares})."
+    )
 
 
 def _poker_group(bot: PokerBot) -> app_commands.Group:

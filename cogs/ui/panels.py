@@ -181,11 +181,13 @@ def closed_embed(
     return embed
 
 
-def moved_notice(game: str, *, closed: bool = False) -> tuple[discord.Embed, Components]:
+def moved_notice(
+    game: str, *, closed: bool = False, notes: Sequence[str] = ()
+) -> tuple[discord.Embed, Components]:
     """What an older table message becomes once a newer one carries the table's controls
-    (or once the table is closed)."""
+    (or once the table is closed, with its last notes: where its players went)."""
     text = (
-        "This table is closed."
+        "\n".join(["This table is closed.", *notes])
         if closed
         else "The table has moved on: the live table is further down."
     )

@@ -508,5 +508,13 @@ class BettingRound(Runner):
             q.bet = 0
         if self.opening:
             h.opening_pending = False
-            if self.max_bet == 0 and h.live >= 2 and h.rules.pass_out_on_checks:
+            # Passed out when two players or more could have opened and none did; with
+            # fewer players holding chips nobody could, and the hand is played out (a deal
+            # that passed out each time would carry the pot of players all-in for ever).
+            if (
+                self.max_bet == 0
+                and h.live >= 2
+                and h.rules.pass_out_on_checks
+                and sum(1 for q in players if q.stack > 0 and not q.folded) >= 2
+            ):
                 h.pass_out()

@@ -110,6 +110,9 @@ async def test_a_sit_and_go_is_played_to_the_end_and_paid(
     assert audit.ok and audit.in_tournaments == 0, str(audit)
     texts = [m.text for m in emu.channel_messages(world.channel)]
     assert any("Tournament over" in t for t in texts)
+    # The table no longer plays: none of its messages offers a seat or a deal.
+    for message in emu.channel_messages(world.channel):
+        assert not {"Sit down", "Deal"} & set(message.button_labels), message.text
     assert any("is out in 2nd place" in t for t in texts)
     record = await bot.db.tournament_record(guild, results[0].user_id)
     assert (record.played, record.wins, record.cashes, record.best_finish) == (1, 1, 1, 1)
