@@ -662,7 +662,7 @@ class Tournaments(commands.Cog):
         for other in self.tables_of(run):
             self.bot.tables.forget(other)
             if other is not live:
-                self._spawn(self.bot.presenter.retire_closed(other))
+                self.spawn(self.bot.presenter.retire_closed(other))
         self.bot.tables.forget(live)
         self._forget(run)
         self.spawn(self._post_results(run, table))
