@@ -49,7 +49,6 @@ from cogs.ui.paginator import (
     PageRefused,
     register_pages,
     send_paginated,
-    setup_paginator,
 )
 from data import (
     Cooldown,
@@ -595,7 +594,6 @@ def parse_points(text: str) -> tuple[int, ...]:
 
 
 async def setup(bot: PokerBot) -> None:
-    setup_paginator(bot)
     register_pages(LEADERBOARD_PAGES, leaderboard_page)
     register_pages(ADMIN_LOG_PAGES, admin_log_page)
     await bot.add_cog(Economy(bot))

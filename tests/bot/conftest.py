@@ -26,6 +26,9 @@ def poker_bot(start_bot: Any, db_path: Path) -> StartPokerBot:
     Keyword arguments go to :class:`cogs.config.Settings` (e.g. ``dev_guild_id``)."""
 
     async def start(**settings: Any) -> PokerBot:
+        # Test drivers press faster than people: the press limit is on only where a test
+        # asks for it (press_limit=8).
+        settings.setdefault("press_limit", 0)
         config = Settings(token="emulated", database_path=str(db_path), **settings)
         bot: PokerBot = await start_bot(lambda: create_bot(config))
         return bot

@@ -383,7 +383,7 @@ async def test_any_input_is_answered_in_time_and_changes_nothing(
                     parsed = parse_custom_id(custom_id)
                 except CustomIdError:
                     parsed = None
-                if parsed is not None and parsed.table == live.id:
+                if getattr(parsed, "table", None) == live.id:
                     continue  # a well-formed press on the live table: the codec tests' job
                 if shape == "modal":
                     row = {
