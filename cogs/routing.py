@@ -28,7 +28,7 @@ import logging
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, Final, Literal
+from typing import TYPE_CHECKING, Any, Final, Literal, cast
 
 import discord
 from discord.ext import commands
@@ -544,11 +544,15 @@ class TableControls(commands.Cog):
 
 
 def router_of(bot: commands.Bot | commands.AutoShardedBot) -> TableControls:
-    """The bot's router (loaded as the extension ``cogs.routing``)."""
+    """The bot's router (loaded as the extension ``cogs.routing``).
+
+    Found by name, not by class: discord.py loads an extension as a fresh module, so a module
+    imported earlier may hold another copy of the class.
+    """
     router = bot.get_cog("TableControls")
-    if not isinstance(router, TableControls):
+    if router is None or not hasattr(router, "add_route"):
         raise RuntimeError("cogs.routing must be loaded before the cogs that add routes")
-    return router
+    return cast(TableControls, router)
 
 
 def _positions(values: list[str], size: int) -> tuple[int, ...]:

@@ -448,8 +448,8 @@ class TableService(TableRecords, TableClock):
         )
         if held >= limit:
             raise TableProblem(
-                f"You are seated at {held} tables of this server, the most one member may hold "
-                "at once here. Leave one to sit down here."
+                f"You are seated at {held} table{'s' if held != 1 else ''} of this server, the "
+                "most one member may hold at once here. Leave one to sit down here."
             )
 
     async def add_house(self, live: LiveTable, level: Level) -> int:

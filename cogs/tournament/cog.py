@@ -27,7 +27,7 @@ from discord.ext import commands
 
 import engine
 from cogs import kit, validation
-from cogs.routing import TableControls, router_of
+from cogs.routing import router_of
 from cogs.tournament.entries import TournamentEntries
 from cogs.tournament.nights import PokerNights
 from cogs.tournament.run import (
@@ -118,9 +118,8 @@ class Tournaments(TournamentEntries, PokerNights, commands.Cog):
             self.poller.cancel()
         if self.bot.tables.hooks is self:
             self.bot.tables.hooks = None
-        router = self.bot.get_cog("TableControls")
-        if isinstance(router, TableControls):  # (the router may be unloaded first)
-            router.remove_route(TournamentButton)
+        if self.bot.get_cog("TableControls") is not None:  # (it may be unloaded first)
+            router_of(self.bot).remove_route(TournamentButton)
 
     # -- bookkeeping ---------------------------------------------------------------------------
 
