@@ -14,6 +14,13 @@ from cogs.config import Settings
 StartPokerBot = Callable[..., Awaitable[PokerBot]]
 
 
+@pytest.fixture(autouse=True)
+def no_press_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Test drivers press faster than people: bots started as processes (bot.py reads
+    PRESS_LIMIT) have no press limit unless a test sets one."""
+    monkeypatch.setenv("PRESS_LIMIT", "0")
+
+
 @pytest.fixture
 def db_path(tmp_path: Path) -> Path:
     return tmp_path / "poker.db"
