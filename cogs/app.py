@@ -21,6 +21,7 @@ from cogs import kit
 from cogs.config import Settings
 from cogs.presenter import TablePresenter
 from data import Database
+from tables.errors import Refusal
 from tables.live import LiveTable
 from tables.service import TableService
 
@@ -68,7 +69,7 @@ class PokerTree(app_commands.CommandTree["PokerBot"]):
             raise
         except (ValueError, TypeError, KeyError, AttributeError) as exc:
             log.warning("refused a command whose options could not be read: %r", exc)
-            await kit.reply(interaction, MISMATCH)
+            await kit.answer_failure(interaction, Refusal(MISMATCH), what="a command")
 
     async def interaction_check(self, interaction: discord.Interaction[PokerBot]) -> bool:
         if interaction.client.owns(interaction.guild_id):
