@@ -20,7 +20,7 @@ from discord.ext import commands
 from cogs import kit
 from cogs.config import Settings
 from cogs.presenter import TablePresenter
-from data import Database, DataError
+from data import Database
 from tables.errors import Refusal
 from tables.live import LiveTable
 from tables.service import TableService
@@ -44,7 +44,7 @@ ADOPT_SECONDS = 30.0
 """How often a process looks for tables another process held at its start and has let go."""
 
 
-MISMATCH = "Those options don't match this command. Refresh Discord and try again."
+MISMATCH = kit.MISMATCH
 
 NOT_OURS = (
     "This server's tables are being moved to another process of the bot. "
@@ -55,11 +55,9 @@ while shards are being moved (Discord sends a server's interactions to its shard
 
 
 class PokerTree(app_commands.CommandTree["PokerBot"]):
-    """The bot's one handler of app-command errors.
-
-    A :class:`~tables.errors.Refusal` (and Discord's own checks: permissions, DMs, option
-    values) is answered ephemerally with its reason; anything else is a bug: logged with its
-    traceback, and the user only hears that nothing was done.
+    """The bot's command tree: every app command's error goes to :func:`cogs.kit.answer_failure`
+    (the router sends its presses' errors there too), so a refusal reads the same wherever it
+    happens and a bug is logged once with its traceback.
     """
 
     async def _call(self, interaction: discord.Interaction[PokerBot]) -> None:
@@ -71,7 +69,7 @@ class PokerTree(app_commands.CommandTree["PokerBot"]):
             raise
         except (ValueError, TypeError, KeyError, AttributeError) as exc:
             log.warning("refused a command whose options could not be read: %r", exc)
-            await kit.reply(interaction, MISMATCH)
+            await kit.answer_failure(interaction, Refusal(MISMATCH), what="a command")
 
     async def interaction_check(self, interaction: discord.Interaction[PokerBot]) -> bool:
         if interaction.client.owns(interaction.guild_id):
@@ -88,28 +86,8 @@ class PokerTree(app_commands.CommandTree["PokerBot"]):
         original: BaseException = error
         if isinstance(error, app_commands.CommandInvokeError):
             original = error.original
-        if isinstance(original, Refusal):
-            reason = str(original)
-        elif isinstance(original, app_commands.MissingPermissions):
-            reason = "You need the **Manage Server** permission to use this command."
-        elif isinstance(original, app_commands.NoPrivateMessage):
-            reason = "This command works in a server, not in DMs."
-        elif isinstance(original, app_commands.TransformerError):
-            if original.type is discord.AppCommandOptionType.user:
-                reason = "That user is not a member of this server."
-            else:
-                reason = f"{original.value!r} is not a valid value here."
-        elif isinstance(original, app_commands.CommandSignatureMismatch):
-            # A stale client or a forged request: options missing, unknown or of another type.
-            log.warning("refused /%s: its options do not match the command", original.command)
-            reason = MISMATCH
-        elif isinstance(original, DataError):
-            reason = f"That didn't work: {original}."
-        else:
-            command = interaction.command.qualified_name if interaction.command else "?"
-            log.error("/%s failed", command, exc_info=original)
-            reason = "Something went wrong on our side. Please try again in a moment."
-        await kit.reply(interaction, reason)
+        command = interaction.command.qualified_name if interaction.command else "?"
+        await kit.answer_failure(interaction, original, what=f"/{command}")
 
 
 class PokerBot(commands.AutoShardedBot):

@@ -30,6 +30,9 @@ class Settings:
     shard_ids: tuple[int, ...] | None = None
     database_url: str | None = None
     """A PostgreSQL server (``postgresql://...``) to use instead of the SQLite file."""
+    press_limit: int = 8
+    """Presses one member may make on one table in two seconds (``PRESS_LIMIT``; 0: no limit).
+    More is faster than anyone plays: the extra presses are turned away (cogs.routing)."""
 
     @property
     def database(self) -> str:
@@ -70,6 +73,11 @@ class Settings:
                 "DATABASE_URL must be a PostgreSQL URL (postgresql://user:password@host/db); "
                 "leave it empty to use the SQLite file at DATABASE_PATH."
             )
+        press_limit = source.get("PRESS_LIMIT", "").strip() or "8"
+        if not press_limit.isdigit():
+            raise SettingsError(
+                f"PRESS_LIMIT must be a whole number (0: no limit), not {press_limit!r}."
+            )
         return cls(
             token=token,
             database_path=source.get("DATABASE_PATH", "").strip() or str(DEFAULT_DATABASE),
@@ -80,6 +88,7 @@ class Settings:
             shard_count=shard_count,
             shard_ids=shard_ids,
             database_url=url or None,
+            press_limit=int(press_limit),
         )
 
 

@@ -49,7 +49,6 @@ from cogs.ui.paginator import (
     PageRefused,
     register_pages,
     send_paginated,
-    setup_paginator,
 )
 from data import (
     Cooldown,
@@ -71,6 +70,7 @@ MAX_CHIPS: Final = 1_000_000_000
 MIN_COOLDOWN_HOURS: Final = 1
 MAX_COOLDOWN_HOURS: Final = 24 * 30
 PAGE_SIZE: Final = 10
+TABLE_LIMIT: Final = validation.MAX_TABLES_PER_PLAYER
 
 LEADERBOARD_PAGES: Final = "leaderboard"
 ADMIN_LOG_PAGES: Final = "adminlog"
@@ -473,13 +473,18 @@ class Economy(commands.Cog):
     # ---------------------------------------------------------------- /server (admin)
 
     @server_group.command(
-        name="settings", description="Show or change the starting bankroll and the daily bonus."
+        name="settings",
+        description="Show or change the starting bankroll, the daily bonus and the table limit.",
     )
     @app_commands.describe(
         starting_bankroll=f"Chips a member starts with (0 to {MAX_CHIPS:,}); new members only.",
         daily_amount=f"Chips per /daily (0 turns the bonus off; at most {MAX_CHIPS:,}).",
         daily_cooldown_hours=(
             f"Hours between two /daily claims ({MIN_COOLDOWN_HOURS} to {MAX_COOLDOWN_HOURS})."
+        ),
+        max_tables_per_player=(
+            "How many of this server's tables one member may sit at at once "
+            f"({TABLE_LIMIT.low} to {TABLE_LIMIT.high})."
         ),
     )
     @app_commands.checks.has_permissions(manage_guild=True)
@@ -490,17 +495,21 @@ class Economy(commands.Cog):
         daily_amount: app_commands.Range[int, 0, MAX_CHIPS] | None = None,
         daily_cooldown_hours: app_commands.Range[int, MIN_COOLDOWN_HOURS, MAX_COOLDOWN_HOURS]
         | None = None,
+        max_tables_per_player: app_commands.Range[int, TABLE_LIMIT.low, TABLE_LIMIT.high]
+        | None = None,
     ) -> None:
         """No option: the current settings, ephemerally. Options: change them, publicly
         (logged in the admin log by the data layer)."""
         guild = self._guild(interaction)
-        if starting_bankroll is None and daily_amount is None and daily_cooldown_hours is None:
+        options = (starting_bankroll, daily_amount, daily_cooldown_hours, max_tables_per_player)
+        if all(option is None for option in options):
             settings = await self.db.get_settings(guild.id)
             await self._send(interaction, settings_embed(settings, guild.name), ephemeral=True)
             return
         starting_bankroll = validation.STARTING_BANKROLL.optional(starting_bankroll)
         daily_amount = validation.DAILY_AMOUNT.optional(daily_amount)
         daily_cooldown_hours = validation.DAILY_COOLDOWN_HOURS.optional(daily_cooldown_hours)
+        max_tables_per_player = TABLE_LIMIT.optional(max_tables_per_player)
         before = await self.db.get_settings(guild.id)
         after = await self.db.update_settings(
             guild.id,
@@ -508,6 +517,7 @@ class Economy(commands.Cog):
             starting_bankroll=starting_bankroll,
             daily_amount=daily_amount,
             daily_cooldown=None if daily_cooldown_hours is None else daily_cooldown_hours * 3600,
+            max_tables_per_player=max_tables_per_player,
             now=self.clock(),
         )
         embed = settings_embed(after, guild.name)
@@ -595,7 +605,6 @@ def parse_points(text: str) -> tuple[int, ...]:
 
 
 async def setup(bot: PokerBot) -> None:
-    setup_paginator(bot)
     register_pages(LEADERBOARD_PAGES, leaderboard_page)
     register_pages(ADMIN_LOG_PAGES, admin_log_page)
     await bot.add_cog(Economy(bot))

@@ -47,7 +47,6 @@ from cogs.ui.paginator import (
     PageRefused,
     register_pages,
     send_paginated,
-    setup_paginator,
 )
 from cogs.ui.replay import LINE_LIMIT, name_of, plural, read_events, replay_lines
 from data import Database, Hand, HandInProgress, HandSecrets, NotFound
@@ -489,7 +488,6 @@ register_pages(HAND_PAGES, history_page)
 async def send_history(interaction: Interaction, table_id: int) -> None:
     """``/poker history``: the table's hands, newest first, paginated (only the asker sees and
     pages the list). A :class:`HistoryProblem` is answered by the bot's error handler."""
-    setup_paginator(interaction.client)
     await _table_here(interaction.client.db, table_id, interaction.guild_id)
     await send_paginated(
         interaction, HAND_PAGES, str(table_id), ephemeral=True, owner_id=interaction.user.id
@@ -578,7 +576,6 @@ async def send_verify(interaction: Interaction, hand_id: int) -> None:
 async def setup(bot: PokerBot) -> None:
     """Extension entry point: makes the history's paging buttons work as soon as the bot starts
     (also after a restart, before anyone has used ``/poker history``)."""
-    setup_paginator(bot)
     register_pages(HAND_PAGES, history_page)
 
 

@@ -12,9 +12,9 @@ Every cog and every renderer takes these from here instead of keeping its own co
     await kit.reply(interaction, "Done.")                              # ephemeral, any time
 
 Raising a :class:`~tables.errors.Refusal` (or a subclass such as
-:class:`~tables.errors.TableProblem`) from a slash command is enough: the bot's one error
-handler (:class:`cogs.app.PokerTree`) answers it. Component handlers routed by custom id use
-:func:`reply` the same way. Nothing here pings anyone (:data:`NO_PINGS`).
+:class:`~tables.errors.TableProblem`) from a slash command or a component's handler is enough:
+:func:`answer_failure`, called by the command tree (:class:`cogs.app.PokerTree`) and by the
+router (:mod:`cogs.routing`) alike, answers it. Nothing here pings anyone (:data:`NO_PINGS`).
 """
 
 from __future__ import annotations
@@ -27,6 +27,8 @@ import discord
 from discord import app_commands
 
 import engine
+from data import DataError
+from tables.errors import Refusal
 
 log = logging.getLogger("poker.kit")
 
@@ -37,6 +39,8 @@ __all__ = [
     "GREY",
     "NO_PINGS",
     "RED",
+    "UNEXPECTED",
+    "answer_failure",
     "chips",
     "reply",
     "signed",
@@ -109,6 +113,59 @@ async def reply(
         log.warning("could not answer interaction %s: %s", interaction.id, exc)
         return False
     return True
+
+
+UNEXPECTED: Final = "Something went wrong on our side. Please try again in a moment."
+"""The one answer to a failure nobody meant (a bug): the details go to the log, not the member."""
+
+MISMATCH: Final = "Those options don't match this command. Refresh Discord and try again."
+"""A stale client or a forged request: a command's options missing, unknown or mistyped."""
+
+
+def failure_text(error: BaseException) -> str | None:
+    """What the member is told about ``error``: its reason for a failure the bot meant (a
+    refusal, a data-layer refusal, one of Discord's own command checks); ``None`` for a bug.
+
+    >>> failure_text(Refusal("Every seat is taken."))
+    'Every seat is taken.'
+    >>> failure_text(DataError("not enough chips"))
+    "That didn't work: not enough chips."
+    >>> failure_text(ZeroDivisionError()) is None
+    True
+    """
+    if isinstance(error, Refusal):
+        return str(error)
+    if isinstance(error, DataError):
+        return f"That didn't work: {error}."
+    if isinstance(error, app_commands.MissingPermissions):
+        return "You need the **Manage Server** permission to use this command."
+    if isinstance(error, app_commands.NoPrivateMessage):
+        return "This command works in a server, not in DMs."
+    if isinstance(error, app_commands.TransformerError):
+        if error.type is discord.AppCommandOptionType.user:
+            return "That user is not a member of this server."
+        return f"{error.value!r} is not a valid value here."
+    if isinstance(error, app_commands.CommandSignatureMismatch):
+        return MISMATCH
+    return None
+
+
+async def answer_failure(
+    interaction: discord.Interaction[Any], error: BaseException, *, what: str
+) -> None:
+    """The one answer to anything that went wrong in a slash command or a component press.
+
+    A refusal is told to the member (ephemerally) with its reason; anything else is a bug:
+    logged once, with its traceback, under ``what`` (the command or the custom id), and the
+    member hears :data:`UNEXPECTED`.
+    """
+    text = failure_text(error)
+    if text is None:
+        log.error("%s failed", what, exc_info=error)
+        text = UNEXPECTED
+    elif isinstance(error, app_commands.CommandSignatureMismatch):
+        log.warning("refused %s: its options do not match the command", what)
+    await reply(interaction, text)
 
 
 def runs_table(interaction: discord.Interaction[Any], creator_id: int) -> bool:

@@ -1,23 +1,34 @@
-"""Presses on a table's components, routed by custom id.
+"""The one way in: every component press and modal submission, routed by custom id.
 
-Every component and modal whose custom id has a poker prefix arrives in
-:meth:`TableControls.on_interaction`; its codec (:mod:`cogs.ui.custom_ids`) parses the id and
-one handler per kind answers it. Routing by custom id, rather than views kept in memory or
-``DynamicItem`` s, keeps buttons of messages posted before a restart working and costs one
-dictionary look-up (discord.py rebuilt the whole pressed view for each ``DynamicItem``).
+Every interaction on a component or a modal arrives in :meth:`TableControls.on_interaction`;
+the codecs of :mod:`cogs.ui.custom_ids` parse its custom id and one handler per kind answers it:
+the table's buttons, panels, menus and modals here, a list's Previous/Next in
+:func:`cogs.ui.paginator.turn_page`, a tournament lobby's buttons in the tournament cog (which
+adds its route when it loads, :meth:`TableControls.add_route`). Routing by custom id, rather
+than views kept in memory or ``DynamicItem`` s, keeps buttons of messages posted before a
+restart working, costs one dictionary look-up (discord.py rebuilt the whole pressed view for
+each ``DynamicItem``), and needs nothing of discord.py's internals: no view is ever stored, so
+nobody else answers a press.
 
-Each handler turns the press into one table-service call and shows the result through the
-presenter. It never judges a poker action itself: the engine does, and its refusal comes back
-as a :class:`~tables.errors.TableProblem` that is told to the player. A malformed id is refused
-by its codec; anything else that goes wrong is a bug, logged as one.
+Each table handler turns the press into one table-service call and shows the result through
+the presenter. It never judges a poker action itself: the engine does, and its refusal comes
+back as a :class:`~tables.errors.TableProblem`. A malformed id is refused by its codec; every
+other failure (a refusal, or a bug) goes to :func:`cogs.kit.answer_failure`, the answer slash
+commands get too.
+
+A member pressing faster than anyone plays (more than :data:`PRESSES` presses in
+:data:`PRESS_SECONDS` seconds on one table) is told once to slow down, and the extra presses
+change nothing (:class:`PressLimiter`).
 """
 
 from __future__ import annotations
 
 import contextlib
 import logging
+import time
+from collections import deque
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final, Literal, cast
 
 import discord
 from discord.ext import commands
@@ -25,14 +36,17 @@ from discord.ext import commands
 import engine
 from cogs import kit, validation
 from cogs.coach import coach_text
-from cogs.ui import house_rules, panels, render
+from cogs.ui import house_rules, paginator, panels, render
 from cogs.ui.components import MessageEditor
 from cogs.ui.custom_ids import (
+    MODAL_KINDS,
     PREFIXES,
+    TABLE_KINDS,
     AmountModalId,
     CustomIdError,
     GameChoice,
     LobbyButton,
+    PageId,
     PanelButton,
     PanelSelect,
     PokerId,
@@ -42,7 +56,7 @@ from cogs.ui.custom_ids import (
     parse_custom_id,
 )
 from engine.modifiers import game_name
-from tables.errors import Refusal, TableProblem
+from tables.errors import TableProblem
 from tables.live import LiveTable
 from tables.service import StalePress
 
@@ -52,18 +66,88 @@ if TYPE_CHECKING:
 log = logging.getLogger("poker.routing")
 
 Interaction = discord.Interaction["PokerBot"]
+Handler = Callable[[Interaction, Any], Awaitable[None]]
+"""``async def handler(interaction, parsed_id)``: raises a refusal to say no."""
 
 NO_LONGER_VALID = "That button is no longer valid."
 
+PRESSES: Final = 8
+PRESS_SECONDS: Final = 2.0
+"""More than ``PRESSES`` presses by one member on one table within ``PRESS_SECONDS`` seconds
+is faster than a person plays (a script, or a stuck key): the extra presses are turned away."""
+
+SLOW_DOWN: Final = "Slow down: you press faster than anyone plays. Those presses did nothing."
+
+
+class PressLimiter:
+    """Counts each member's presses on each table over a sliding window.
+
+    :meth:`check` says ``"ok"`` for a press to carry out, ``"warn"`` for the first press turned
+    away in a burst (the member is told once) and ``"quiet"`` for the others (acknowledged
+    without a word). A press turned away is not counted: a member who pauses for the window
+    plays again at once. ``presses`` 0 counts nothing (no limit).
+
+    >>> now = [0.0]
+    >>> limiter = PressLimiter(presses=2, seconds=1.0, clock=lambda: now[0])
+    >>> [limiter.check(7, 1) for _ in range(4)], limiter.check(8, 1)
+    (['ok', 'ok', 'warn', 'quiet'], 'ok')
+    >>> now[0] = 1.5
+    >>> limiter.check(7, 1)
+    'ok'
+    """
+
+    def __init__(
+        self,
+        presses: int = PRESSES,
+        seconds: float = PRESS_SECONDS,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.presses = presses
+        self.seconds = seconds
+        self.clock = clock
+        self._times: dict[tuple[int, int], deque[float]] = {}
+        self._told: dict[tuple[int, int], float] = {}
+        self._sweep_at = 1024
+
+    def check(self, user_id: int, table_id: int) -> Literal["ok", "warn", "quiet"]:
+        if not self.presses:
+            return "ok"
+        now = self.clock()
+        key = (user_id, table_id)
+        times = self._times.get(key)
+        if times is None:
+            times = self._times[key] = deque()
+            if len(self._times) >= self._sweep_at:
+                self._sweep(now)
+        while times and times[0] <= now - self.seconds:
+            times.popleft()
+        if len(times) < self.presses:
+            times.append(now)
+            return "ok"
+        told = self._told.get(key)
+        if told is not None and told > now - self.seconds:
+            return "quiet"
+        self._told[key] = now
+        return "warn"
+
+    def _sweep(self, now: float) -> None:
+        """Forget the members idle for a whole window: in amortised constant time, a scan
+        only each time the counted members have doubled since the last one."""
+        since = now - self.seconds
+        self._times = {k: t for k, t in self._times.items() if t and t[-1] > since}
+        self._told = {k: at for k, at in self._told.items() if at > since}
+        self._sweep_at = max(1024, 2 * len(self._times))
+
 
 class TableControls(commands.Cog):
-    """Table buttons, private panels and the bet-amount modal."""
+    """The router: every press and modal submission, by custom id."""
 
     def __init__(self, bot: PokerBot) -> None:
         self.bot = bot
         self.tables = bot.tables
         self.presenter = bot.presenter
-        self._handlers: dict[type[PokerId], Callable[[Interaction, Any], Awaitable[None]]] = {
+        self.presses = PressLimiter(presses=bot.settings.press_limit)
+        self._handlers: dict[type[PokerId], Handler] = {
             LobbyButton: self.lobby,
             TableButton: self.table_button,
             PanelButton: self.panel_button,
@@ -71,7 +155,15 @@ class TableControls(commands.Cog):
             RulesSelect: self.rules_select,
             AmountModalId: self.amount,
             SitModalId: self.sit,
+            PageId: paginator.turn_page,
         }
+
+    def add_route(self, kind: type[PokerId], handler: Handler) -> None:
+        """Answer presses of ``kind`` with ``handler`` (a cog that owns the component)."""
+        self._handlers[kind] = handler
+
+    def remove_route(self, kind: type[PokerId]) -> None:
+        self._handlers.pop(kind, None)
 
     @commands.Cog.listener()
     async def on_interaction(self, interaction: Interaction) -> None:
@@ -81,11 +173,10 @@ class TableControls(commands.Cog):
         data: Any = interaction.data or {}
         custom_id = str(data.get("custom_id", ""))
         if not custom_id.startswith(PREFIXES):
-            # Whatever nobody else answers (an id of no known shape, a view long gone) still
-            # gets an answer: silence reads as "This interaction failed" to the user.
-            if not _claimed_elsewhere(self.bot, interaction, custom_id):
-                log.info("refused unknown custom id %r", custom_id[:100])
-                await kit.reply(interaction, NO_LONGER_VALID)
+            # No component of this bot has such an id (forged, or from another bot's era):
+            # it still gets an answer, since silence reads as "This interaction failed".
+            log.info("refused unknown custom id %r", custom_id[:100])
+            await kit.reply(interaction, NO_LONGER_VALID)
             return
         if not self.bot.owns(interaction.guild_id):
             from cogs.app import NOT_OURS  # here: cogs.app is the module that loads this one
@@ -100,7 +191,9 @@ class TableControls(commands.Cog):
             await kit.reply(interaction, NO_LONGER_VALID)
             return
         is_modal = kind is discord.InteractionType.modal_submit
-        if parsed is None or isinstance(parsed, AmountModalId | SitModalId) != is_modal:
+        handler = self._handlers.get(type(parsed)) if parsed is not None else None
+        if handler is None or isinstance(parsed, MODAL_KINDS) != is_modal:
+            # (No handler: the cog owning the component is not loaded.)
             log.info("refused custom id %r on a %s", custom_id, kind.name)
             await kit.reply(interaction, NO_LONGER_VALID)
             return
@@ -111,18 +204,32 @@ class TableControls(commands.Cog):
             log.info("refused private component %r on a public message", custom_id)
             await kit.reply(interaction, f"{NO_LONGER_VALID[:-1]}: it belongs to a private panel.")
             return
+        if isinstance(parsed, TABLE_KINDS) and not await self._at_human_pace(interaction, parsed):
+            return
         try:
-            await self._handlers[type(parsed)](interaction, parsed)
+            await handler(interaction, parsed)
         except StalePress as exc:
+            assert isinstance(parsed, TABLE_KINDS)  # only the table service says stale
             live = self.tables.get(parsed.table)
             if live is not None:
                 self.presenter.spawn(self.presenter.refresh(live))
-            await kit.reply(interaction, str(exc))
-        except Refusal as exc:
-            await kit.reply(interaction, str(exc))
-        except Exception:
-            log.exception("handling %r failed", custom_id)
-            await kit.reply(interaction, "Something went wrong; nothing was changed.")
+            await kit.answer_failure(interaction, exc, what=f"press {custom_id!r}")
+        except Exception as exc:
+            await kit.answer_failure(interaction, exc, what=f"press {custom_id!r}")
+
+    async def _at_human_pace(self, interaction: Interaction, pressed: Any) -> bool:
+        """Whether to carry the press out; a press turned away is answered here (once in
+        words, then silently: the member has been told, and every press needs an answer)."""
+        verdict = self.presses.check(interaction.user.id, pressed.table)
+        if verdict == "ok":
+            return True
+        if verdict == "warn":
+            log.info("member %s presses too fast on table %s", interaction.user.id, pressed.table)
+            await kit.reply(interaction, SLOW_DOWN)
+        else:
+            with contextlib.suppress(discord.HTTPException):
+                await interaction.response.defer()
+        return False
 
     # -- helpers ------------------------------------------------------------------------------
 
@@ -430,6 +537,18 @@ def _raise_to(to: int) -> engine.Action:
     return engine.Raise(to)
 
 
+def router_of(bot: commands.Bot | commands.AutoShardedBot) -> TableControls:
+    """The bot's router (loaded as the extension ``cogs.routing``).
+
+    Found by name, not by class: discord.py loads an extension as a fresh module, so a module
+    imported earlier may hold another copy of the class.
+    """
+    router = bot.get_cog("TableControls")
+    if router is None or not hasattr(router, "add_route"):
+        raise RuntimeError("cogs.routing must be loaded before the cogs that add routes")
+    return cast(TableControls, router)
+
+
 def _positions(values: list[str], size: int) -> tuple[int, ...]:
     """A select's values: card positions as Discord sends them back (refused if forged)."""
     return validation.parse_select_positions(values, size)
@@ -441,38 +560,6 @@ def _on_public_message(interaction: Interaction) -> bool:
     if message is None or interaction.guild_id is None:
         return False
     return not message.flags.ephemeral
-
-
-def _on_message(interaction: Interaction, custom_id: str, component_type: object) -> bool:
-    message = interaction.message
-    if message is None:
-        return False
-    kind = discord.ui.LayoutView if message.flags.components_v2 else discord.ui.View
-    view = kind.from_message(message, timeout=None)
-    return any(
-        item.type.value == component_type and getattr(item, "custom_id", None) == custom_id
-        for item in view.walk_children()
-    )
-
-
-def _claimed_elsewhere(bot: PokerBot, interaction: Interaction, custom_id: str) -> bool:
-    """Whether discord.py will hand this press to someone else: a dynamic item whose template
-    matches (the paginator's buttons), a view stored for the message, or an open modal."""
-    store: Any = getattr(getattr(bot, "_connection", None), "_view_store", None)
-    if store is None:
-        return True  # cannot tell: better no second answer than a clash
-    if interaction.type is discord.InteractionType.modal_submit:
-        return custom_id in getattr(store, "_modals", {})
-    data: Any = interaction.data or {}
-    component_type = data.get("component_type")
-    if any(p.fullmatch(custom_id) for p in getattr(store, "_dynamic_items", {})):
-        # discord.py runs a dynamic item only if the pressed message really has a component
-        # of that id and type (a forged press may name any): check the same.
-        return _on_message(interaction, custom_id, component_type)
-    key = (component_type, custom_id)
-    views: Any = getattr(store, "_views", {})
-    message_id = interaction.message.id if interaction.message is not None else None
-    return key in views.get(message_id, {}) or key in views.get(None, {})
 
 
 def _modal_value(data: Any, custom_id: str) -> str:

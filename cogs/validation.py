@@ -44,6 +44,7 @@ __all__ = [
     "DIABLO_CAP",
     "MAX_AMOUNT",
     "MAX_BUY_IN",
+    "MAX_TABLES_PER_PLAYER",
     "MIN_BUY_IN",
     "REBUY",
     "SEATS",
@@ -166,6 +167,7 @@ AUTO_DEAL: Final = Setting("The pause between hands", 0, 120)
 STARTING_BANKROLL: Final = Setting("The starting bankroll", 0, 1_000_000_000)
 DAILY_AMOUNT: Final = Setting("The daily bonus", 0, 1_000_000_000)
 DAILY_COOLDOWN_HOURS: Final = Setting("The daily cooldown (hours)", 1, 24 * 30)
+MAX_TABLES_PER_PLAYER: Final = Setting("The most tables one member may sit at", 1, 50)
 CHIPS: Final = Setting("The amount", 0, 1_000_000_000)
 DIABLO_CAP: Final = Setting("The Diablo cap", 0, 100_000_000)
 

@@ -32,6 +32,7 @@ DEFAULT_STARTING_BANKROLL: Final = 1000
 DEFAULT_DAILY_AMOUNT: Final = 100
 DEFAULT_DAILY_COOLDOWN: Final = 24 * 60 * 60
 DEFAULT_TABLE_DEFAULTS: Final = "{}"
+DEFAULT_MAX_TABLES_PER_PLAYER: Final = 4
 
 HOUSE_ACCOUNT: Final = -1
 """The user id of each server's house account. No Discord user has a negative id, and house
@@ -103,6 +104,7 @@ async def settings(tx: Tx, guild_id: int) -> GuildSettings:
             DEFAULT_TABLE_DEFAULTS,
             None,
             None,
+            DEFAULT_MAX_TABLES_PER_PLAYER,
         )
     return GuildSettings(
         r["guild_id"],
@@ -112,6 +114,7 @@ async def settings(tx: Tx, guild_id: int) -> GuildSettings:
         r["table_defaults"],
         float(r["updated_at"]),
         r["updated_by"],
+        r["max_tables_per_player"],
     )
 
 
@@ -130,22 +133,25 @@ async def update_settings(
         "daily_amount": old.daily_amount,
         "daily_cooldown": old.daily_cooldown,
         "table_defaults": old.table_defaults_json,
+        "max_tables_per_player": old.max_tables_per_player,
     }
     new_values = {**old_values, **changes}
     await tx.execute(
         "INSERT INTO guild_settings (guild_id, starting_bankroll, daily_amount, "
-        "daily_cooldown, table_defaults, updated_at, updated_by) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET "
+        "daily_cooldown, table_defaults, max_tables_per_player, updated_at, updated_by) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET "
         "starting_bankroll = excluded.starting_bankroll, "
         "daily_amount = excluded.daily_amount, daily_cooldown = excluded.daily_cooldown, "
-        "table_defaults = excluded.table_defaults, updated_at = excluded.updated_at, "
-        "updated_by = excluded.updated_by",
+        "table_defaults = excluded.table_defaults, "
+        "max_tables_per_player = excluded.max_tables_per_player, "
+        "updated_at = excluded.updated_at, updated_by = excluded.updated_by",
         (
             guild_id,
             new_values["starting_bankroll"],
             new_values["daily_amount"],
             new_values["daily_cooldown"],
             new_values["table_defaults"],
+            new_values["max_tables_per_player"],
             now,
             actor_id,
         ),

@@ -204,6 +204,7 @@ class Database:
         daily_amount: int | None = None,
         daily_cooldown: int | None = None,
         table_defaults_json: str | None = None,
+        max_tables_per_player: int | None = None,
         note: str | None = None,
         now: float | None = None,
     ) -> GuildSettings:
@@ -223,6 +224,10 @@ class Database:
             changes["daily_cooldown"] = integer("daily_cooldown", daily_cooldown, 0)
         if table_defaults_json is not None:
             changes["table_defaults"] = json_text("table_defaults_json", table_defaults_json)
+        if max_tables_per_player is not None:
+            changes["max_tables_per_player"] = integer(
+                "max_tables_per_player", max_tables_per_player, 1
+            )
         if not changes:
             raise InvalidArgument("no setting to change")
         return await self._write(

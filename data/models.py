@@ -61,6 +61,8 @@ class GuildSettings:
     """Default table settings, opaque JSON owned by the bot."""
     updated_at: float | None
     updated_by: int | None
+    max_tables_per_player: int = 4
+    """How many of the server's tables one member may sit at at once."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -423,7 +423,12 @@ class TableService:
             raise TableProblem(
                 f"The buy-in here is {settings.min_buy_in:,} to {settings.max_buy_in:,} chips."
             )
+        # House players (negative ids) have no limit: each is a seat of its own table.
+        limit = (await self.db.get_settings(live.guild_id)).max_tables_per_player
         async with live.lock:
+            if user_id >= 0:
+                # Counted and taken with no await between: two sits at once cannot both pass.
+                self._check_table_limit(live, user_id, limit)
             try:
                 seat = live.engine.sit(str(user_id), amount, seat_choice)
             except REFUSED as exc:
@@ -436,6 +441,20 @@ class TableService:
                 await self._reload(live)
                 raise refusal(exc, user_id) from exc
             return seat
+
+    def _check_table_limit(self, live: LiveTable, user_id: int, limit: int) -> None:
+        """Refuse a member a seat at ``live`` if it would be more than ``limit`` tables of its
+        server (the server's ``max_tables_per_player``) at once."""
+        held = sum(
+            1
+            for other in self.tables.values()
+            if other is not live and other.guild_id == live.guild_id and other.seated(user_id)
+        )
+        if held >= limit:
+            raise TableProblem(
+                f"You are seated at {held} table{'s' if held != 1 else ''} of this server, the "
+                "most one member may hold at once here. Leave one to sit down here."
+            )
 
     async def add_house(self, live: LiveTable, level: Level) -> int:
         """Seat a house player of ``level`` with the table's smallest buy-in, paid from the

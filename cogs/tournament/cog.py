@@ -27,6 +27,7 @@ from discord.ext import commands
 
 import engine
 from cogs import kit, validation
+from cogs.routing import router_of
 from cogs.tournament.entries import TournamentEntries
 from cogs.tournament.nights import PokerNights
 from cogs.tournament.run import (
@@ -38,6 +39,8 @@ from cogs.tournament.run import (
     sentence,
     table_size,
 )
+from cogs.ui.components import Components, PokerButton
+from cogs.ui.custom_ids import TournamentButton
 from data import DataError
 from engine.tournament import (
     Payouts,
@@ -50,7 +53,6 @@ from engine.tournament import (
     default_schedule,
     plan_moves,
 )
-from tables.errors import Refusal
 from tables.live import LiveTable, TableSettings
 
 if TYPE_CHECKING:
@@ -60,32 +62,19 @@ log = logging.getLogger("poker.tournament")
 
 Interaction = discord.Interaction["PokerBot"]
 
-REGISTER_ID = "trn:register"
-UNREGISTER_ID = "trn:unregister"
-START_ID = "trn:start"
 
-
-class LobbyView(discord.ui.View):
-    """The lobby buttons. Their ids are fixed: the tournament is the one in the pressed
-    message's channel, so the buttons keep working after a restart."""
-
-    def __init__(self, cog: Tournaments) -> None:
-        super().__init__(timeout=None)
-        self.cog = cog
-
-    @discord.ui.button(label="Register", style=discord.ButtonStyle.success, custom_id=REGISTER_ID)
-    async def register(self, interaction: Interaction, _: discord.ui.Button[LobbyView]) -> None:
-        await self.cog.guarded(interaction, self.cog.entries.register)
-
-    @discord.ui.button(
-        label="Unregister", style=discord.ButtonStyle.secondary, custom_id=UNREGISTER_ID
-    )
-    async def unregister(self, interaction: Interaction, _: discord.ui.Button[LobbyView]) -> None:
-        await self.cog.guarded(interaction, self.cog.entries.unregister)
-
-    @discord.ui.button(label="Start", style=discord.ButtonStyle.primary, custom_id=START_ID)
-    async def start(self, interaction: Interaction, _: discord.ui.Button[LobbyView]) -> None:
-        await self.cog.guarded(interaction, self.cog.start_pressed)
+def lobby_view() -> discord.ui.View:
+    """The lobby buttons. Their ids name only the verb (the tournament is the one in the pressed
+    message's channel), and the router brings their presses to :meth:`Tournaments.pressed`, so
+    they keep working after a restart."""
+    view = Components()
+    for button, label, style in (
+        (TournamentButton("register"), "Register", discord.ButtonStyle.success),
+        (TournamentButton("unregister"), "Unregister", discord.ButtonStyle.secondary),
+        (TournamentButton("start"), "Start", discord.ButtonStyle.primary),
+    ):
+        view.add_item(PokerButton(button.encode(), label, style))
+    return view
 
 
 class Tournaments(commands.Cog):
@@ -105,7 +94,7 @@ class Tournaments(commands.Cog):
         self.clock = clock
         self.running: dict[int, Running] = {}
         self.by_channel: dict[int, int] = {}
-        self.view = LobbyView(self)
+        self.view = lobby_view()
         self.entries = TournamentEntries(self)
         self.nights = PokerNights(bot, self)
         self._tasks: set[asyncio.Task[None]] = set()
@@ -114,7 +103,7 @@ class Tournaments(commands.Cog):
 
     async def cog_load(self) -> None:
         self.poller = asyncio.ensure_future(self._poll())
-        self.bot.add_view(self.view)
+        router_of(self.bot).add_route(TournamentButton, self.pressed)
         self.bot.tables.hooks = self
         for row in await self.bot.db.open_tournaments():
             if not self.bot.owns(row.guild_id):
@@ -133,7 +122,8 @@ class Tournaments(commands.Cog):
             self.poller.cancel()
         if self.bot.tables.hooks is self:
             self.bot.tables.hooks = None
-        self.view.stop()
+        if self.bot.get_cog("TableControls") is not None:  # (it may be unloaded first)
+            router_of(self.bot).remove_route(TournamentButton)
 
     # -- bookkeeping ---------------------------------------------------------------------------
 
@@ -189,12 +179,14 @@ class Tournaments(commands.Cog):
             if live.meta.tournament == run.tournament_id
         ]
 
-    async def guarded(self, interaction: Interaction, action: Any) -> None:
-        """Run a button's action; a refusal is told to the presser."""
-        try:
-            await action(interaction)
-        except Refusal as exc:
-            await kit.reply(interaction, str(exc))
+    async def pressed(self, interaction: Interaction, button: TournamentButton) -> None:
+        """A lobby button (routed here by :mod:`cogs.routing`, which answers a refusal)."""
+        if button.verb == "register":
+            await self.entries.register(interaction)
+        elif button.verb == "unregister":
+            await self.entries.unregister(interaction)
+        else:
+            await self.start_pressed(interaction)
 
     async def refresh_lobby(self, run: Running, interaction: Interaction | None = None) -> None:
         embed = lobby_embed(run, self.clock())

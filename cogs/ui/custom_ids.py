@@ -5,7 +5,9 @@ even to a restarted bot), so the router needs no memory. Each kind is a frozen d
 ``encode()`` and ``parse(text)``; ``parse`` accepts exactly what ``encode`` writes and raises
 :class:`CustomIdError` (a ``ValueError``) with the reason for anything else, in the spirit of
 python-chess's ``Move.uci()`` / ``Move.from_uci()``. :func:`parse_custom_id` picks the codec
-by prefix, so the router stays a fast dictionary of handlers by kind.
+by prefix, so the router stays a fast dictionary of handlers by kind. Every component the bot
+sends has a codec here, the table's and the others' (a list's pages, a tournament's lobby): the
+router (:mod:`cogs.routing`) is the one way in for every press.
 
 The text formats are stable: messages posted before an upgrade keep working.
 
@@ -17,7 +19,9 @@ True
 'pk:p:7:3:draw:0.4'
 >>> PanelSelect(7, 3, "cw", choice=GameChoice("razz", ("wild:2",))).encode()
 'pks:7:3:cw:razz~wild=2'
->>> parse_custom_id("pg:leaderboard:0:1:0:n") is None  # not a poker component
+>>> parse_custom_id("pg:leaderboard:0:1:20:n")
+PageId(kind='leaderboard', owner=0, key='1', offset=20, direction='n')
+>>> parse_custom_id("profile:42") is None  # not a component of this bot
 True
 >>> parse_custom_id("pk:l:7:dance")
 Traceback (most recent call last):
@@ -38,11 +42,13 @@ __all__ = [
     "CustomIdError",
     "GameChoice",
     "LobbyButton",
+    "PageId",
     "PanelButton",
     "PanelSelect",
     "PokerId",
     "RulesSelect",
     "TableButton",
+    "TournamentButton",
     "Version",
     "parse_custom_id",
 ]
@@ -346,9 +352,105 @@ class RulesSelect:
         return cls(int(found[1]), cast(RulesField, found[2]))
 
 
-PokerId: TypeAlias = (
+PageDirection: TypeAlias = Literal["p", "n"]
+
+PAGE_KIND: Final = r"[a-z][a-z0-9_]{0,19}"
+PAGE_KEY: Final = r"[A-Za-z0-9_.\-]{1,40}"
+MAX_PAGE_OFFSET: Final = 999_999_999
+
+
+@dataclass(frozen=True, slots=True)
+class PageId:
+    """``pg:{kind}:{owner}:{key}:{offset}:{p|n}``: Previous or Next of a list of pages
+    (:mod:`cogs.ui.paginator`): the page of ``kind``/``key`` at ``offset``; ``owner`` 0 lets
+    anyone turn the pages, otherwise only that member may.
+
+    >>> PageId("history", 42, "1234", 20, "n").encode()
+    'pg:history:42:1234:20:n'
+    >>> PageId("History", 0, "k", 0, "n")
+    Traceback (most recent call last):
+    ...
+    cogs.ui.custom_ids.CustomIdError: page kind must match [a-z][a-z0-9_]{0,19}, got 'History'
+    """
+
+    kind: str
+    owner: int
+    key: str
+    offset: int
+    direction: PageDirection
+
+    _PATTERN: ClassVar[re.Pattern[str]] = re.compile(
+        rf"pg:({PAGE_KIND}):([0-9]{{1,20}}):({PAGE_KEY}):([0-9]{{1,9}}):([pn])"
+    )
+
+    def __post_init__(self) -> None:
+        if not re.fullmatch(PAGE_KIND, self.kind):
+            raise CustomIdError(f"page kind must match {PAGE_KIND}, got {self.kind!r}")
+        if not re.fullmatch(PAGE_KEY, self.key):
+            raise CustomIdError(f"page key must match {PAGE_KEY}, got {self.key!r}")
+        if not 0 <= self.offset <= MAX_PAGE_OFFSET:
+            raise CustomIdError(f"page offset out of range: {self.offset}")
+        if self.owner < 0:
+            raise CustomIdError(f"page owner id must be >= 0, got {self.owner}")
+        if self.direction not in ("p", "n"):
+            raise CustomIdError(f"page direction is 'p' or 'n', not {self.direction!r}")
+        if len(self.encode()) > MAX_LENGTH:
+            raise CustomIdError(f"a custom id is at most {MAX_LENGTH} characters")
+
+    def encode(self) -> str:
+        return f"pg:{self.kind}:{self.owner}:{self.key}:{self.offset}:{self.direction}"
+
+    @classmethod
+    def parse(cls, text: str) -> PageId:
+        found = _match(cls._PATTERN, text, "page button")
+        direction = cast(PageDirection, found[5])
+        return cls(found[1], int(found[2]), found[3], int(found[4]), direction)
+
+
+TournamentVerb: TypeAlias = Literal["register", "unregister", "start"]
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentButton:
+    """``trn:{verb}``: a button of a tournament's lobby. The tournament is the one of the
+    pressed message's channel (one per channel), so the id carries only the verb.
+
+    >>> TournamentButton.parse("trn:register")
+    TournamentButton(verb='register')
+    """
+
+    verb: TournamentVerb
+
+    _PATTERN: ClassVar[re.Pattern[str]] = re.compile(rf"trn:({_alternatives(TournamentVerb)})")
+
+    def encode(self) -> str:
+        return f"trn:{self.verb}"
+
+    @classmethod
+    def parse(cls, text: str) -> TournamentButton:
+        return cls(cast(TournamentVerb, _match(cls._PATTERN, text, "tournament button")[1]))
+
+
+TableId: TypeAlias = (
     LobbyButton | TableButton | PanelButton | PanelSelect | RulesSelect | AmountModalId | SitModalId
 )
+"""The ids of a table's components: each names its table (``.table``)."""
+
+PokerId: TypeAlias = TableId | PageId | TournamentButton
+"""Every component id this bot writes."""
+
+TABLE_KINDS: Final = (
+    LobbyButton,
+    TableButton,
+    PanelButton,
+    PanelSelect,
+    RulesSelect,
+    AmountModalId,
+    SitModalId,
+)
+
+MODAL_KINDS: Final = (AmountModalId, SitModalId)
+"""The kinds submitted as a modal (every other kind is pressed on a message)."""
 
 _CODECS: Final[tuple[tuple[str, type[PokerId]], ...]] = (
     ("pk:l:", LobbyButton),
@@ -358,16 +460,18 @@ _CODECS: Final[tuple[tuple[str, type[PokerId]], ...]] = (
     ("pks:", PanelSelect),
     ("pkm:sit:", SitModalId),  # before "pkm:", which it also starts with
     ("pkm:", AmountModalId),
+    ("pg:", PageId),
+    ("trn:", TournamentButton),
 )
 
-PREFIXES: Final = ("pk:", "pks:", "pkm:")
-"""Every poker custom id starts with one of these (a cheap test before parsing)."""
+PREFIXES: Final = ("pk:", "pks:", "pkm:", "pg:", "trn:")
+"""Every custom id this bot writes starts with one of these (a cheap test before parsing)."""
 
 
 def parse_custom_id(text: str) -> PokerId | None:
-    """The poker component ``text`` names; ``None`` when it is not a poker id at all.
+    """The component ``text`` names; ``None`` when no codec's prefix starts it.
 
-    :raises CustomIdError: for a poker prefix with anything :meth:`encode` would not write.
+    :raises CustomIdError: for a known prefix with anything :meth:`encode` would not write.
     """
     if not text.startswith(PREFIXES):
         return None
@@ -379,4 +483,4 @@ def parse_custom_id(text: str) -> PokerId | None:
             if parsed.encode() != text:
                 raise CustomIdError(f"{text!r} is not written the way this bot writes it")
             return parsed
-    raise CustomIdError(f"unknown poker component {text!r}")
+    raise CustomIdError(f"unknown component {text!r}")

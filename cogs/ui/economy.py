@@ -20,6 +20,7 @@ SETTING_NAMES: Final = {
     "starting_bankroll": "Starting bankroll",
     "daily_amount": "Daily bonus",
     "daily_cooldown": "Daily cooldown",
+    "max_tables_per_player": "Tables per member",
 }
 LOG_LABELS: Final = {**SETTING_NAMES, "table_defaults": "Table defaults"}
 
@@ -54,6 +55,7 @@ def settings_embed(settings: GuildSettings, guild_name: str) -> discord.Embed:
     daily = fmt(settings.daily_amount) if settings.daily_amount else "off"
     embed.add_field(name="Daily bonus", value=daily)
     embed.add_field(name="Daily cooldown", value=hours(settings.daily_cooldown))
+    embed.add_field(name="Tables per member", value=fmt(settings.max_tables_per_player))
     if settings.updated_at is None:
         embed.set_footer(text="Defaults: never changed on this server.")
     else:

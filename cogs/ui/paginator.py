@@ -2,21 +2,22 @@
 
 A list that spans pages (the leaderboard, the admin log, a table's hand history) is described by
 a *kind* and a *key*. A page builder, registered once per kind, turns ``(interaction, key,
-offset)`` into a :class:`PageContent` (the embed plus the numbers needed for paging). The buttons
-are :class:`discord.ui.DynamicItem` s whose custom_id carries everything needed to rebuild the
-next page (``pg:<kind>:<owner>:<key>:<offset>:<p|n>``), so no view has to stay in memory and a
-restarted bot answers clicks on messages sent by the previous process.
+offset)`` into a :class:`PageContent` (the embed plus the numbers needed for paging). A button's
+custom id carries everything needed to rebuild the next page (the codec
+:class:`~cogs.ui.custom_ids.PageId`, ``pg:<kind>:<owner>:<key>:<offset>:<p|n>``), and its press
+reaches :func:`turn_page` through the router (:mod:`cogs.routing`) like every other press: no
+view stays in memory, and a restarted bot answers clicks on messages sent by the previous
+process.
 
 Usage (a cog)::
 
-    from cogs.ui.paginator import PageContent, register_pages, send_paginated, setup_paginator
+    from cogs.ui.paginator import PageContent, register_pages, send_paginated
 
     async def history_page(interaction, key, offset) -> PageContent:
         page = await db.list_hands(int(key), offset=offset, limit=10)
         return PageContent(make_embed(page.items), page.offset, page.limit, page.total)
 
     async def setup(bot):
-        setup_paginator(bot)  # idempotent: every cog that paginates may call it
         register_pages("history", history_page)
         ...
 
@@ -25,7 +26,8 @@ Usage (a cog)::
                          owner_id=interaction.user.id)                       # only the owner pages
 
 A builder may raise :class:`PageRefused` (for example when the clicker lacks a permission): the
-clicker gets the reason ephemerally and the message is left as it was. Paging answers the click
+clicker gets the reason ephemerally (from the router's one answer to every failure) and the
+message is left as it was. Paging answers the click
 by editing the message in place (interaction response type 7).
 """
 
@@ -35,25 +37,20 @@ import logging
 import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any, Final, Literal
+from typing import Any, Final
 
 import discord
 
-from cogs.kit import reply
+from cogs.ui.custom_ids import MAX_PAGE_OFFSET, PAGE_KIND, PageDirection, PageId
 from tables.errors import Refusal
 
 log = logging.getLogger("poker.paginator")
 
-PREFIX: Final = "pg"
-KIND_PATTERN: Final = r"[a-z][a-z0-9_]{0,19}"
-KEY_PATTERN: Final = r"[A-Za-z0-9_.\-]{1,40}"
-_OFFSET_PATTERN: Final = r"[0-9]{1,9}"
+KIND_PATTERN: Final = PAGE_KIND
 _KIND_RE: Final = re.compile(rf"^{KIND_PATTERN}$")
-_KEY_RE: Final = re.compile(rf"^{KEY_PATTERN}$")
-MAX_OFFSET: Final = 999_999_999
-MAX_CUSTOM_ID: Final = 100
+MAX_OFFSET: Final = MAX_PAGE_OFFSET
 
-Direction = Literal["p", "n"]
+Direction = PageDirection
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,31 +119,16 @@ def registered_kinds() -> frozenset[str]:
 
 
 def custom_id(kind: str, owner_id: int, key: str, offset: int, direction: Direction) -> str:
-    """The custom_id of a paging button (validated; at most 100 characters)."""
-    if not _KIND_RE.match(kind):
-        raise ValueError(f"page kind must match {KIND_PATTERN}, got {kind!r}")
-    if not _KEY_RE.match(key):
-        raise ValueError(f"page key must match {KEY_PATTERN}, got {key!r}")
-    if not 0 <= offset <= MAX_OFFSET:
-        raise ValueError(f"offset out of range: {offset}")
-    if owner_id < 0:
-        raise ValueError(f"owner id must be >= 0, got {owner_id}")
-    value = f"{PREFIX}:{kind}:{owner_id}:{key}:{offset}:{direction}"
-    if len(value) > MAX_CUSTOM_ID:
-        raise ValueError(f"custom_id too long ({len(value)} > {MAX_CUSTOM_ID}): {value!r}")
-    return value
+    """The custom_id of a paging button (validated by its codec: a ``ValueError`` says what is
+    wrong)."""
+    return PageId(kind, owner_id, key, offset, direction).encode()
 
 
-class PageButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=(
-        rf"^{PREFIX}:(?P<kind>{KIND_PATTERN}):(?P<owner>[0-9]{{1,20}}):(?P<key>{KEY_PATTERN}):"
-        rf"(?P<offset>{_OFFSET_PATTERN}):(?P<dir>[pn])$"
-    ),
-):
+class PageButton(discord.ui.Button[Any]):
     """Previous (``p``) or Next (``n``): shows the page at ``offset`` of ``kind``/``key``.
 
-    ``owner_id`` 0 lets anyone page; otherwise only that user may.
+    ``owner_id`` 0 lets anyone page; otherwise only that user may. The button keeps no
+    callback: its press is routed by custom id to :func:`turn_page`.
     """
 
     def __init__(
@@ -160,56 +142,32 @@ class PageButton(
         disabled: bool = False,
     ) -> None:
         super().__init__(
-            discord.ui.Button(
-                label="Previous" if direction == "p" else "Next",
-                emoji="◀️" if direction == "p" else "▶️",
-                style=discord.ButtonStyle.secondary,
-                custom_id=custom_id(kind, owner_id, key, offset, direction),
-                disabled=disabled,
-            )
-        )
-        self.kind = kind
-        self.owner_id = owner_id
-        self.key = key
-        self.offset = offset
-        self.direction: Direction = direction
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> PageButton:
-        direction: Direction = "p" if match["dir"] == "p" else "n"
-        return cls(
-            match["kind"], int(match["owner"]), match["key"], int(match["offset"]), direction
+            label="Previous" if direction == "p" else "Next",
+            emoji="◀️" if direction == "p" else "▶️",
+            style=discord.ButtonStyle.secondary,
+            custom_id=custom_id(kind, owner_id, key, offset, direction),
+            disabled=disabled,
         )
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        if self.owner_id and interaction.user.id != self.owner_id:
-            await reply(interaction, "Only the member who opened this list can turn its pages.")
-            return
-        try:
-            message = await paginated_message(
-                interaction, self.kind, self.key, self.offset, owner_id=self.owner_id
-            )
-        except PageRefused as exc:
-            await reply(interaction, str(exc))
-            return
-        except Exception:
-            log.exception("building page %s/%s at %s failed", self.kind, self.key, self.offset)
-            await reply(interaction, "Sorry, that page could not be loaded. Try again later.")
-            return
-        try:
-            await interaction.response.edit_message(
-                embed=message.embed,
-                view=message.view,
-                allowed_mentions=discord.AllowedMentions.none(),
-            )
-        except discord.HTTPException:
-            log.warning("could not update page %s/%s", self.kind, self.key, exc_info=True)
+
+async def turn_page(interaction: discord.Interaction[Any], button: PageId) -> None:
+    """Answer a press of Previous or Next by editing the message to the page it names.
+
+    :raises PageRefused: not the list's owner, or the builder refuses (nothing is edited).
+    """
+    if button.owner and interaction.user.id != button.owner:
+        raise PageRefused("Only the member who opened this list can turn its pages.")
+    message = await paginated_message(
+        interaction, button.kind, button.key, button.offset, owner_id=button.owner
+    )
+    try:
+        await interaction.response.edit_message(
+            embed=message.embed,
+            view=message.view,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+    except discord.HTTPException:
+        log.warning("could not update page %s/%s", button.kind, button.key, exc_info=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -224,6 +182,7 @@ class PaginatedMessage:
 def page_view(kind: str, key: str, page: PageContent, *, owner_id: int = 0) -> discord.ui.View:
     """The Previous/Next buttons for ``page`` (disabled at either end)."""
     view = discord.ui.View(timeout=None)
+    view.stop()  # never stored by discord.py: the router answers its buttons by custom id
     view.add_item(
         PageButton(kind, owner_id, key, page.previous_offset, "p", disabled=not page.has_previous)
     )
@@ -303,11 +262,6 @@ async def send_paginated(
             **extra,
         )
     return message
-
-
-def setup_paginator(client: discord.Client) -> None:
-    """Make ``client`` answer paging buttons (idempotent; call from each cog's ``setup``)."""
-    client.add_dynamic_items(PageButton)
 
 
 _FOOTER_SEPARATOR: Final = " · "

@@ -14,6 +14,13 @@ from cogs.config import Settings
 StartPokerBot = Callable[..., Awaitable[PokerBot]]
 
 
+@pytest.fixture(autouse=True)
+def no_press_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Test drivers press faster than people: bots started as processes (bot.py reads
+    PRESS_LIMIT) have no press limit unless a test sets one."""
+    monkeypatch.setenv("PRESS_LIMIT", "0")
+
+
 @pytest.fixture
 def db_path(tmp_path: Path) -> Path:
     return tmp_path / "poker.db"
@@ -26,6 +33,9 @@ def poker_bot(start_bot: Any, db_path: Path) -> StartPokerBot:
     Keyword arguments go to :class:`cogs.config.Settings` (e.g. ``dev_guild_id``)."""
 
     async def start(**settings: Any) -> PokerBot:
+        # Test drivers press faster than people: the press limit is on only where a test
+        # asks for it (press_limit=8).
+        settings.setdefault("press_limit", 0)
         config = Settings(token="emulated", database_path=str(db_path), **settings)
         bot: PokerBot = await start_bot(lambda: create_bot(config))
         return bot

@@ -14,11 +14,13 @@ from cogs.ui.custom_ids import (
     CustomIdError,
     GameChoice,
     LobbyButton,
+    PageId,
     PanelButton,
     PanelSelect,
     PokerId,
     RulesSelect,
     TableButton,
+    TournamentButton,
     Version,
     parse_custom_id,
 )
@@ -50,6 +52,8 @@ GOOD: list[tuple[PokerId, str]] = [
     (RulesSelect(7, "flags"), "pks:r:7:flags"),
     (RulesSelect(7, "draw"), "pks:r:7:draw"),
     (AmountModalId(7, V), "pkm:7:3.12"),
+    (PageId("leaderboard", 0, "1", 20, "n"), "pg:leaderboard:0:1:20:n"),
+    (TournamentButton("register"), "trn:register"),
 ]
 
 MALFORMED = [
@@ -108,6 +112,14 @@ MALFORMED = [
     "pk:",
     "pks:",
     "pk:l:7:" + "sit" * 40,
+    # list pages and tournament lobbies
+    "pg:Leaderboard:0:1:0:n",
+    "pg:leaderboard:0:1:0:x",
+    "pg:leaderboard:0:a:b:0:n",
+    "pg:leaderboard:-1:1:0:n",
+    "pg:leaderboard:0:1:0123456789:n",
+    "trn:dance",
+    "trn:register:7",
 ]
 
 
@@ -126,7 +138,7 @@ def test_a_malformed_id_of_every_kind_is_refused_with_a_reason(text: str) -> Non
 
 
 def test_ids_of_other_components_are_not_ours() -> None:
-    assert parse_custom_id("pg:leaderboard:0:1:0:n") is None
+    assert parse_custom_id("profile:0:1") is None
     assert parse_custom_id("") is None
     with pytest.raises(CustomIdError):
         TableButton(7, V, "to")  # an amount goes with "to"

@@ -2,7 +2,8 @@
 nothing it should not.
 
 Hypothesis draws the cases (a command with forged option values, an amount-modal submission,
-a private select's values, a custom id of any shape pressed as a button, a select or a modal);
+a private select's values, a custom id of any shape pressed as a button, a select or a modal,
+a seat past the server's table limit, a burst of presses faster than anyone plays);
 one bot then answers them all, so the run stays short. Shrinking is given up for that: a
 failing case is reported as drawn. Each case must get an answer within Discord's 3 seconds,
 ephemeral when it is a refusal, with no ERROR in the log and, read straight from the SQLite
@@ -29,6 +30,7 @@ from hypothesis import strategies as st
 
 import engine
 from cogs import validation
+from cogs.routing import SLOW_DOWN, PressLimiter, router_of
 from cogs.ui.custom_ids import CustomIdError, parse_custom_id
 from tests.bot.driver import (
     act_once,
@@ -128,6 +130,7 @@ COMMANDS: dict[str, tuple[str, bool, dict[str, st.SearchStrategy[Any]]]] = {
             "starting_bankroll": out_of(validation.STARTING_BANKROLL),
             "daily_amount": out_of(validation.DAILY_AMOUNT),
             "daily_cooldown_hours": out_of(validation.DAILY_COOLDOWN_HOURS),
+            "max_tables_per_player": out_of(validation.MAX_TABLES_PER_PLAYER),
         },
     ),
     "chips grant": (
@@ -211,6 +214,7 @@ CUSTOM_IDS = st.one_of(
     st.from_regex(r"pks:[0-9]{1,20}:[0-9]{1,9}:[a-z]{0,8}:[a-z0-9.,~=-]{0,20}", fullmatch=True),
     st.from_regex(r"pkm:[0-9]{1,20}(:[0-9.]{0,9}){0,3}", fullmatch=True),
     st.from_regex(r"pg:[a-z_]{0,12}:[0-9]{0,20}:[ -~]{0,20}:[0-9]{0,4}:[a-z]?", fullmatch=True),
+    st.from_regex(r"trn:[a-z]{0,12}(:[ -~]{0,8})?", fullmatch=True),
 )
 SELECT_VALUES = st.lists(
     st.one_of(st.text(max_size=4), st.from_regex(r"-?[0-9]{1,3}", fullmatch=True)), max_size=8
@@ -235,6 +239,8 @@ def cases(commands: dict[str, Any]) -> st.SearchStrategy[Any]:
             st.just("40"),
             ANY_TEXT.filter(lambda t: not re.fullmatch(r"\s*[0-9]*\s*", t)),
         ),
+        # A good buy-in and seat: only the server's table limit keeps Carol standing.
+        st.tuples(st.just("sit"), st.sampled_from(["40", " 60 "]), st.sampled_from(["", "3"])),
         st.tuples(
             st.just("select"), st.sampled_from(["draw", "arrange", "pass", "cg"]), SELECT_VALUES
         ),
@@ -319,6 +325,16 @@ async def test_any_input_is_answered_in_time_and_changes_nothing(
     await asyncio.sleep(0.05)  # the last ping's id saved
     assert live.presentation_save is None
     hand = live.engine.hand_number
+    # Carol sits at a table of her own: at one table at most (the server's setting), she may
+    # not sit at the live one, however good her buy-in.
+    changed = await emu.run_command(
+        host, world.channel, "server settings", {"max_tables_per_player": 1}
+    )
+    assert changed.type == 4 and not changed.ephemeral, changed.content
+    elsewhere = emu.add_text_channel(world.guild, "poker-2")
+    other = await emu.run_command(host, elsewhere, "poker create", {"stake": 2})
+    sat = await emu.submit_modal(carol, await emu.click(carol, other.message, label="Sit down"), {})
+    assert sat.type == 7, sat.content
     # Bob's own Settings panel (no menus: he did not open the table), where he forges them.
     bobs_settings = (await emu.run_command(bob, world.channel, "poker settings", {})).message
 
@@ -358,6 +374,9 @@ async def test_any_input_is_answered_in_time_and_changes_nothing(
                 data = {"custom_id": f"pkm:sit:{live.id}", "components": rows}
                 r = await _send(emu, carol, table, 5, data)
                 label = "sit modal"
+                if buy_in.strip() in ("40", "60") and seat in ("", "3"):
+                    assert "seated at 1 table of" in (r.content or ""), (case, r.content)
+                    tried["sit past the table limit"] += 1
             elif kind == "select":
                 _, select_kind, values = case
                 payload = "five-card-draw~" if select_kind == "cg" else ""
@@ -383,7 +402,7 @@ async def test_any_input_is_answered_in_time_and_changes_nothing(
                     parsed = parse_custom_id(custom_id)
                 except CustomIdError:
                     parsed = None
-                if parsed is not None and parsed.table == live.id:
+                if getattr(parsed, "table", None) == live.id:
                     continue  # a well-formed press on the live table: the codec tests' job
                 if shape == "modal":
                     row = {
@@ -407,6 +426,21 @@ async def test_any_input_is_answered_in_time_and_changes_nothing(
             assert not errors.records, (case, [x.getMessage() for x in errors.records])
             assert live.state_json() == state, (case, "the table changed")
             await asyncio.sleep(0)
+        # A burst faster than anyone plays: eight presses that change nothing, then a fresh
+        # action, turned away with one word; the extra presses after it are only acknowledged.
+        router_of(bot).presses = PressLimiter(presses=8, seconds=2.0, clock=lambda: 0.0)
+        mine = {"custom_id": f"pk:l:{live.id}:hand", "component_type": 2}
+        for _ in range(8):
+            r = await _send(emu, actor, table, 3, mine)
+            assert r.ephemeral and r.embeds, r.content
+        fresh = {"custom_id": f"pk:t:{live.id}:{live.version()}:fold", "component_type": 2}
+        r = await _send(emu, actor, table, 3, fresh)
+        assert r.ephemeral and r.content == SLOW_DOWN, r.content
+        for _ in range(5):
+            r = await _send(emu, actor, table, 3, fresh)
+            assert r.interaction.acknowledged and r.type == 6
+        tried["press burst"] += 14
+        assert live.state_json() == state, "a press of the burst acted"
         await emu.idle()
         assert database_rows(db_path) == before, "the database changed"
         assert not errors.records, [x.getMessage() for x in errors.records]

@@ -84,6 +84,18 @@ async def test_settings_defaults_update_and_log(db: Database) -> None:
     assert (await db.get_settings(OTHER_GUILD)).starting_bankroll == 1000
 
 
+async def test_the_table_limit_is_a_server_setting(db: Database) -> None:
+    assert (await db.get_settings(GUILD)).max_tables_per_player == 4
+    changed = await db.update_settings(GUILD, ADMIN, max_tables_per_player=2, now=50)
+    assert changed.max_tables_per_player == 2 and changed.starting_bankroll == 1000
+    assert (await db.get_settings(OTHER_GUILD)).max_tables_per_player == 4
+    later = await db.update_settings(GUILD, ADMIN, daily_amount=5, now=60)
+    assert later.max_tables_per_player == 2  # another setting's change keeps it
+    with pytest.raises(InvalidArgument):
+        await db.update_settings(GUILD, ADMIN, max_tables_per_player=0)
+    assert (await db.get_settings(GUILD)).max_tables_per_player == 2
+
+
 async def test_settings_validation_changes_nothing(db: Database) -> None:
     with pytest.raises(InvalidArgument):
         await db.update_settings(GUILD, ADMIN)
