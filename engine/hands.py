@@ -1019,24 +1019,23 @@ _LARGE: Final[dict[Ranking, tuple[dict[int, int], dict[int, int] | bool | None, 
 }
 
 
-def _best_of_items(ranking: Ranking, codes: list[int], flush: int) -> int:
-    """The best five-card entry among every five of ``codes`` (each the key part of one
-    natural card, wild card or joker), with ``flush`` added to each key."""
-    table = _ALL_TABLES[ranking]
-    rules = _RULES[ranking]
-    best: int | None = None
-    seen: set[int] = set()
-    for five in combinations(codes, 5):
-        key = sum(five) | flush
-        if key in seen:
-            continue
-        seen.add(key)
-        score = table.get(key)
+def _best_of_items(ranking: Ranking, key: int, flush: int, table: dict[int, int]) -> int:
+    """The best five-card entry among the items (natural ranks, wild cards, jokers) that
+    ``key`` stands for, ``flush`` added to each five-card key: the best of the entries
+    without one item, down to five items, whose entry is the five-card table's. Entries of
+    six items and more are kept in ``table``."""
+    found = table.get(key)
+    if found is not None:
+        return found
+    codes = _item_codes(key)
+    if len(codes) == 5:
+        five = key | flush
+        score = _ALL_TABLES[ranking].get(five)
         if score is None:
-            score = table[key] = _compute_entry(rules, key)
-        if best is None or score > best:
-            best = score
-    assert best is not None
+            score = _ALL_TABLES[ranking][five] = _compute_entry(_RULES[ranking], five)
+        return score
+    best = max(_best_of_items(ranking, key - code, flush, table) for code in set(codes))
+    table[key] = best
     return best
 
 
@@ -1057,9 +1056,7 @@ def _fill_large(ranking: Ranking, key: int, hand: tuple[Card, ...]) -> int:
     """Compute, store and return a rank-only entry for six to nine cards."""
     if key & _DUPLICATES:
         raise _bad_cards(hand)
-    score = _best_of_items(ranking, _item_codes(key), 0)
-    _LARGE[ranking][0][key] = score
-    return score
+    return _best_of_items(ranking, key, 0, _LARGE[ranking][0])
 
 
 def _high_flush(
@@ -1080,11 +1077,40 @@ def _high_flush(
         flush_key = ranks + jokers * _JOKER_DIGIT + wilds
         score = flushes.get(flush_key)
         if score is None:
-            score = flushes[flush_key] = _best_of_items(
-                Ranking.HIGH, _item_codes(flush_key), _FLUSH_ONE
-            )
+            score = _best_of_items(Ranking.HIGH, flush_key, _FLUSH_ONE, flushes)
         best = max(best, score)
     return best
+
+
+_LOW_FLUSHES: Final[dict[Ranking, dict[tuple[int, ...], int]]] = {
+    Ranking.DEUCE_TO_SEVEN: {},
+    Ranking.ACE_TO_SIX: {},
+}
+_LOW_FLUSH_LIMIT: Final = 100_000
+
+
+def _low_flush(ranking: Ranking, key: int, hand: tuple[Card, ...], info: _WildInfo) -> int:
+    """The score of a DEUCE_TO_SEVEN or ACE_TO_SIX hand in which a suit reaches five: the
+    best of every five, where five naturals of one suit are a flush. It depends on the ranks,
+    the substitutes and the ranks of each suit that reaches five, which key a cache; a miss
+    takes the general path."""
+    suited = [key & ~_FLUSH_BITS]
+    for suit, shift in _SUIT_FIELDS:
+        ranks = 0
+        if key >> shift & 32:
+            for card in hand:
+                if card.suit == suit and card not in info.cards:
+                    ranks += _RANK_DIGIT[card.rank]
+        suited.append(ranks)
+    memo_key = tuple(suited)
+    known = _LOW_FLUSHES[ranking]
+    score = known.get(memo_key)
+    if score is None:
+        if len(known) >= _LOW_FLUSH_LIMIT:
+            known.clear()
+        score = _evaluate_many(hand, ranking, info.cards)._score
+        known[memo_key] = score
+    return score
 
 
 def _evaluate_large(hand: tuple[object, ...], ranking: object, wild: object) -> HandValue:
@@ -1122,9 +1148,10 @@ def _evaluate_large(hand: tuple[object, ...], ranking: object, wild: object) -> 
         score = _fill_large(ranking, key, cards)
     if total & _FLUSH_BITS and flushes is not None:
         if flushes is False:
-            return _evaluate_many(hand, ranking, wild)
-        assert isinstance(flushes, dict)
-        score = max(score, _high_flush(flushes, total & _KEY_MASK, cards, info.cards))
+            score = _low_flush(ranking, total & _KEY_MASK, cards, info)
+        else:
+            assert isinstance(flushes, dict)
+            score = max(score, _high_flush(flushes, total & _KEY_MASK, cards, info.cards))
     value = _new(HandValue)
     value._ranking = ranking
     value._hand = cards
