@@ -1300,7 +1300,8 @@ class Table:
         start = len(hand.events)
         hand.act(p, action)
         self._journal.append(("act", p.seat, action))
-        self._fold_absent(hand)
+        if self._absent:  # players dealt in while sitting out (rare): a call saved otherwise
+            self._fold_absent(hand)
         if hand.over:
             self._hand_over()
         return tuple(hand.events[start:])
