@@ -1004,6 +1004,7 @@ def _evaluate_many(hand: tuple[object, ...], ranking: object, wild: object) -> H
 # * DEUCE_TO_SEVEN and ACE_TO_SIX count a flush against the hand: those hands (about one in
 #   thirty) take the general path, five cards at a time.
 
+_LARGE_LIMIT: Final = 400_000  # entries kept per table (seven cards need 49,205)
 _FLUSH_ONE: Final = 32 << 33  # the flush bit of one suit field: "these five may be a flush"
 _LARGE_MASK: Final = _RANK_PART | (7 << _WILD_SHIFT) | _DUPLICATES
 _SUIT_FIELDS: Final = (("c", 33), ("d", 39), ("h", 45), ("s", 51))
@@ -1019,22 +1020,28 @@ _LARGE: Final[dict[Ranking, tuple[dict[int, int], dict[int, int] | bool | None, 
 }
 
 
-def _best_of_items(ranking: Ranking, key: int, flush: int, table: dict[int, int]) -> int:
-    """The best five-card entry among the items (natural ranks, wild cards, jokers) that
-    ``key`` stands for, ``flush`` added to each five-card key: the best of the entries
-    without one item, down to five items, whose entry is the five-card table's. Entries of
-    six items and more are kept in ``table``."""
-    found = table.get(key)
-    if found is not None:
-        return found
-    codes = _item_codes(key)
-    if len(codes) == 5:
+def _best_of_items(
+    ranking: Ranking, key: int, count: int, flush: int, table: dict[int, int]
+) -> int:
+    """The best five-card entry among the ``count`` items (natural ranks, wild cards,
+    jokers) that ``key`` stands for, ``flush`` added to each five-card key: the best of the
+    entries without one item, down to five items, whose entry is the five-card table's.
+    Entries of six items and more are kept in ``table``."""
+    if count == 5:
         five = key | flush
         score = _ALL_TABLES[ranking].get(five)
         if score is None:
             score = _ALL_TABLES[ranking][five] = _compute_entry(_RULES[ranking], five)
         return score
-    best = max(_best_of_items(ranking, key - code, flush, table) for code in set(codes))
+    found = table.get(key)
+    if found is not None:
+        return found
+    shorter = count - 1
+    best = max(
+        _best_of_items(ranking, key - code, shorter, flush, table) for code in set(_item_codes(key))
+    )
+    if len(table) >= _LARGE_LIMIT:
+        table.clear()  # a bound on memory: eight and nine cards have many rank multisets
     table[key] = best
     return best
 
@@ -1056,7 +1063,7 @@ def _fill_large(ranking: Ranking, key: int, hand: tuple[Card, ...]) -> int:
     """Compute, store and return a rank-only entry for six to nine cards."""
     if key & _DUPLICATES:
         raise _bad_cards(hand)
-    return _best_of_items(ranking, key, 0, _LARGE[ranking][0])
+    return _best_of_items(ranking, key, len(hand), 0, _LARGE[ranking][0])
 
 
 def _high_flush(
@@ -1071,13 +1078,15 @@ def _high_flush(
         if not key >> shift & 32:
             continue
         ranks = 0
+        count = jokers + (wilds >> _WILD_SHIFT)
         for card in hand:
             if card.suit == suit and card not in wild:
                 ranks += _RANK_DIGIT[card.rank]
+                count += 1
         flush_key = ranks + jokers * _JOKER_DIGIT + wilds
         score = flushes.get(flush_key)
         if score is None:
-            score = _best_of_items(Ranking.HIGH, flush_key, _FLUSH_ONE, flushes)
+            score = _best_of_items(Ranking.HIGH, flush_key, count, _FLUSH_ONE, flushes)
         best = max(best, score)
     return best
 

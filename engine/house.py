@@ -302,12 +302,13 @@ def _cached(key: tuple[object, ...], make: object) -> object:
     return found
 
 
-# Hands of more than five cards are counted set by set (engine.odds): these bounds keep a
-# decision to a few tens of milliseconds, counting exactly up to LARGE_EXACT sets and else
-# estimating from LARGE_SAMPLES seeded sets (the seed is made from the hand: the same hand
-# is always judged alike).
-LARGE_EXACT = 2_000
-LARGE_SAMPLES = 500
+# Hands of more than five cards are counted set by set (engine.odds): these bounds (sets
+# counted exactly at most, else seeded samples; the seed is made from the hand, so the same
+# hand is always judged alike) keep a house player's decision to tens of milliseconds; the
+# coach, which a person reads, counts more.
+LARGE_EXACT = 600
+LARGE_SAMPLES = 300
+COACH_LIMITS = (4_000, 1_000)
 # A house player holding more than five cards weighs only discards of its LARGE_WORST worst
 # cards (by the rule of thumb's order): the best five are never all worth breaking up.
 LARGE_WORST = 4
@@ -355,12 +356,16 @@ def _odds_of(
 
 
 def _best(
-    seen: _Seen, hand: tuple[Card, ...], most: int
+    seen: _Seen,
+    hand: tuple[Card, ...],
+    most: int,
+    limits: tuple[int, int] = (LARGE_EXACT, LARGE_SAMPLES),
 ) -> list[tuple[tuple[Card, ...], DrawOdds]]:
     key = (
         "best",
         hand,
         most,
+        limits,
         seen.ranking,
         seen.low,
         seen.rules.low_qualifier,
@@ -380,8 +385,8 @@ def _best(
             max_discard=most,
             low=seen.low,
             low_qualifier=qualifier,
-            samples=LARGE_SAMPLES,
-            exact_limit=LARGE_EXACT,
+            exact_limit=limits[0],
+            samples=limits[1],
         )
 
     result = _cached(key, make)
@@ -518,7 +523,7 @@ def draw_advice(
     most = min(legal.most, 5 if len(legal.cards) == 5 else 3)
     advice = [
         (discard, odds)
-        for discard, odds in _best(seen, legal.cards, most)
+        for discard, odds in _best(seen, legal.cards, most, COACH_LIMITS)
         if legal.refusal(discard) is None
     ]
     return advice[:top]
@@ -554,7 +559,7 @@ def study_odds(
             raise ValueError(f"this game lets a player draw at most {most} cards")
         # one discard asked for: counted like the odds engine's own default
         return [(discard, _odds_of(seen, cards, discard, (EXACT_LIMIT, SAMPLES)))]
-    return _best(seen, cards, most)[:top]
+    return _best(seen, cards, most, COACH_LIMITS)[:top]
 
 
 def _most_drawn(rules: GameRules) -> int:
