@@ -892,6 +892,23 @@ def evaluate(
     """
     hand = cards if cards.__class__ is tuple else tuple(cards)
     if len(hand) != 5:
+        if len(hand) == 7 and not wild:
+            # Seven cards without wild cards, the common large hand, spelt out here: a
+            # Python call fewer. Table misses, possible flushes and errors go the long way.
+            try:
+                table, _, member = _LARGE[ranking]
+                a, b, c, d, e, f, g = hand
+                total = a._k + b._k + c._k + d._k + e._k + f._k + g._k
+            except (KeyError, TypeError, AttributeError, ValueError):
+                return _evaluate_large(hand, ranking, wild)
+            score = table.get(total & _LARGE_MASK)
+            if score is None or total & _FLUSH_BITS:
+                return _evaluate_large(hand, ranking, wild)
+            value = _new(HandValue)
+            value._ranking = member
+            value._hand = hand
+            value._score = score
+            return value
         return _evaluate_large(hand, ranking, wild)
     # The fast path: five cards, any ranking but STRIPPED_HIGH. Anything else,
     # and every error, goes to _evaluate_many. The HandValue is filled in here
