@@ -36,8 +36,9 @@ Interaction = discord.Interaction["PokerBot"]
 Advice = list[tuple[tuple[engine.Card, ...], DrawOdds]]
 T = TypeVar("T")
 
-NO_ODDS = "The coach has no odds for this game: it counts five-card hands only."
+NO_ODDS = "The coach has no odds for this game: it counts hands of five to nine cards only."
 LOW_TOPS = (9, 8, 7)
+_COUNT_WORDS = {5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine"}
 
 
 def _percent(part: int, whole: int) -> str:
@@ -60,7 +61,9 @@ def odds_lines(advice: Advice, *, mark_best: bool = True) -> list[str]:
     lines: list[str] = []
     for index, (discard, odds) in enumerate(advice):
         star = " ⭐ recommended" if mark_best and index == 0 else ""
-        head = f"**{_draw_name(discard)}**{star} · improves {_percent(odds.improves, odds.draws)}"
+        improves = _percent(odds.improves, odds.draws)
+        estimate = "" if odds.exact else f" (estimate from {odds.draws:,} sample draws)"
+        head = f"**{_draw_name(discard)}**{star} · improves {improves}{estimate}"
         categories = odds.categories
         shown = sorted(categories.items(), key=lambda item: -item[1])[:5]
         parts = [f"{label} {_percent(count, odds.draws)}" for label, count in shown]
@@ -140,7 +143,7 @@ def _parse(text: str, what: str) -> tuple[engine.Card, ...]:
 def odds_options(command: Any) -> Any:
     """The options of ``/odds`` and ``/poker odds``, described once."""
     described = app_commands.describe(
-        cards="Five cards, e.g. As Kd 7h 7c 2s",
+        cards="Five cards (seven in seven-card draw), e.g. As Kd 7h 7c 2s",
         game="The game (default: five-card draw)",
         discard="Only these cards' odds, e.g. As Kd 2s",
     )(command)
@@ -160,8 +163,9 @@ async def send_odds(interaction: Interaction, cards: object, game: object, disca
         raise TableProblem(f"I don't know the game “{slug}”. Try `/poker rules`.") from exc
     hand = _parse(cards, "The cards")
     thrown = _parse(discard, "The discard") if discard else None
-    if len(hand) != 5:
-        raise TableProblem(f"Give five cards, not {len(hand)}.")
+    size = variant.rules.dealt_per_player if 5 <= variant.rules.dealt_per_player <= 9 else 5
+    if len(hand) != size:
+        raise TableProblem(f"Give {_COUNT_WORDS.get(size, size)} cards, not {len(hand)}.")
     if thrown is not None and any(card not in hand for card in thrown):
         raise TableProblem("The discard must be cards of the hand.")
     await interaction.response.defer(ephemeral=True, thinking=True)
@@ -179,7 +183,12 @@ async def send_odds(interaction: Interaction, cards: object, game: object, disca
         description="\n\n".join(odds_lines(advice, mark_best=thrown is None))[:4000],
         colour=kit.GREEN,
     )
-    embed.set_footer(text=f"{variant.name} · exact counts over every possible draw")
+    counted = (
+        "exact counts over every possible draw"
+        if all(odds.exact for _, odds in advice)
+        else "exact counts where the draws are few, else estimates from seeded samples"
+    )
+    embed.set_footer(text=f"{variant.name} · {counted}")
     await interaction.followup.send(embed=embed, ephemeral=True)
 
 

@@ -440,7 +440,7 @@ _DUPLICATES: Final = sum(2 << (60 + 2 * index) for index in range(53))
 # holding a card twice always misses the table, and _fill reports it.
 _KEY_MASK: Final = _RANK_PART | _FLUSH_BITS | (7 << _WILD_SHIFT) | _DUPLICATES
 _KEY_ADD: Final = tuple(
-    sum((7 * w) << shift for shift in (33, 39, 45, 51)) + (w << _WILD_SHIFT) for w in range(6)
+    sum((7 * w) << shift for shift in (33, 39, 45, 51)) + (w << _WILD_SHIFT) for w in range(8)
 )
 
 
@@ -541,6 +541,7 @@ class _WildInfo:
 
 
 _NO_WILD: Final[frozenset[Card]] = frozenset()
+_NO_WILD_INFO: Final = _WildInfo(_NO_WILD)
 _WILD_INFOS: dict[AbstractSet[Card], _WildInfo] = {}
 
 
@@ -730,6 +731,10 @@ class HandValue:
             return self._detail
         except AttributeError:
             wild = getattr(self, "_wild", _NO_WILD)
+            if len(self._hand) > 5:
+                # The table lookup for six to nine cards gave the score only: which five
+                # cards make it is worked out here, when somebody asks.
+                self._hand = _evaluate_many(self._hand, self._ranking, wild)._hand
             detail = _play(_RULES[self._ranking], self._hand, wild, self._score)
             self._detail = detail
             return detail
@@ -886,6 +891,25 @@ def evaluate(
         or ``ranking`` is a string that names no ranking.
     """
     hand = cards if cards.__class__ is tuple else tuple(cards)
+    if len(hand) != 5:
+        if len(hand) == 7 and not wild:
+            # Seven cards without wild cards, the common large hand, spelt out here: a
+            # Python call fewer. Table misses, possible flushes and errors go the long way.
+            try:
+                table, _, member = _LARGE[ranking]
+                a, b, c, d, e, f, g = hand
+                total = a._k + b._k + c._k + d._k + e._k + f._k + g._k
+            except (KeyError, TypeError, AttributeError, ValueError):
+                return _evaluate_large(hand, ranking, wild)
+            score = table.get(total & _LARGE_MASK)
+            if score is None or total & _FLUSH_BITS:
+                return _evaluate_large(hand, ranking, wild)
+            value = _new(HandValue)
+            value._ranking = member
+            value._hand = hand
+            value._score = score
+            return value
+        return _evaluate_large(hand, ranking, wild)
     # The fast path: five cards, any ranking but STRIPPED_HIGH. Anything else,
     # and every error, goes to _evaluate_many. The HandValue is filled in here
     # rather than through a constructor call, which saves a Python frame.
@@ -973,6 +997,193 @@ def _evaluate_many(hand: tuple[object, ...], ranking: object, wild: object) -> H
             best_five = five
     assert best_score is not None
     return HandValue(ranking, best_score, tuple(cards[i] for i in best_five), info.cards)
+
+
+# ---------------------------------------------------------------------------
+# Six to nine cards (seven-card draw, the ``cards:N`` games)
+# ---------------------------------------------------------------------------
+#
+# The code sum of six to nine cards has the same layout as that of five (see "Lookup
+# tables"): a rank digit never passes four, a suit field never passes 63, and bit 5 of a
+# suit field is set exactly when that suit, with the substitutes, reaches five cards. So
+# when no suit field has bit 5, no five of the cards can make a flush, and the best five
+# depend only on the ranks, the number of wild cards and the joker: one table per ranking,
+# keyed like the five-card one (flush bits left out), gives the score at once. Its entries
+# are the best of the five-card entries of every five of those items, computed on first
+# use and kept (49,205 rank multisets for seven cards).
+#
+# When a suit reaches five, a flush is possible:
+#
+# * under HIGH a flush only ever helps, so the best is the better of the rank-only entry
+#   and the best flush among the cards of that suit (with the substitutes); that second
+#   table is keyed by the suit's ranks, the wild cards and the joker;
+# * ACE_TO_FIVE has no flushes: the flush bits change nothing;
+# * DEUCE_TO_SEVEN and ACE_TO_SIX count a flush against the hand: those hands (about one in
+#   thirty) take the general path, five cards at a time.
+
+_LARGE_LIMIT: Final = 400_000  # entries kept per table (seven cards need 49,205)
+_FLUSH_ONE: Final = 32 << 33  # the flush bit of one suit field: "these five may be a flush"
+_LARGE_MASK: Final = _RANK_PART | (7 << _WILD_SHIFT) | _DUPLICATES
+_SUIT_FIELDS: Final = (("c", 33), ("d", 39), ("h", 45), ("s", 51))
+_RANK_DIGIT: Final = {rank: 5 ** (rank - 2) for rank in _ALL_RANKS}
+_JOKER_DIGIT: Final = 5**13
+# For each ranking with a fast path: its rank-only table, and its flush table (HIGH only;
+# None where the flush bits change nothing, False where a flush takes the general path).
+_LARGE: Final[dict[Ranking, tuple[dict[int, int], dict[int, int] | bool | None, Ranking]]] = {
+    Ranking.HIGH: ({}, {}, Ranking.HIGH),
+    Ranking.ACE_TO_FIVE: ({}, None, Ranking.ACE_TO_FIVE),
+    Ranking.DEUCE_TO_SEVEN: ({}, False, Ranking.DEUCE_TO_SEVEN),
+    Ranking.ACE_TO_SIX: ({}, False, Ranking.ACE_TO_SIX),
+}
+
+
+def _best_of_items(
+    ranking: Ranking, key: int, count: int, flush: int, table: dict[int, int]
+) -> int:
+    """The best five-card entry among the ``count`` items (natural ranks, wild cards,
+    jokers) that ``key`` stands for, ``flush`` added to each five-card key: the best of the
+    entries without one item, down to five items, whose entry is the five-card table's.
+    Entries of six items and more are kept in ``table``."""
+    if count == 5:
+        five = key | flush
+        score = _ALL_TABLES[ranking].get(five)
+        if score is None:
+            score = _ALL_TABLES[ranking][five] = _compute_entry(_RULES[ranking], five)
+        return score
+    found = table.get(key)
+    if found is not None:
+        return found
+    shorter = count - 1
+    best = max(
+        _best_of_items(ranking, key - code, shorter, flush, table) for code in set(_item_codes(key))
+    )
+    if len(table) >= _LARGE_LIMIT:
+        table.clear()  # a bound on memory: eight and nine cards have many rank multisets
+    table[key] = best
+    return best
+
+
+def _item_codes(key: int) -> list[int]:
+    """The key part of each card a large key stands for: naturals, then wild cards, then
+    jokers (see "Lookup tables")."""
+    codes: list[int] = []
+    digits = key & _RANK_PART
+    for rank in _ALL_RANKS:
+        digits, count = divmod(digits, 5)
+        codes.extend([_RANK_DIGIT[rank]] * count)
+    codes.extend([1 << _WILD_SHIFT] * ((key >> _WILD_SHIFT) & 7))
+    codes.extend([_JOKER_DIGIT] * digits)
+    return codes
+
+
+def _fill_large(ranking: Ranking, key: int, hand: tuple[Card, ...]) -> int:
+    """Compute, store and return a rank-only entry for six to nine cards."""
+    if key & _DUPLICATES:
+        raise _bad_cards(hand)
+    return _best_of_items(ranking, key, len(hand), 0, _LARGE[ranking][0])
+
+
+def _high_flush(
+    flushes: dict[int, int], key: int, hand: tuple[Card, ...], wild: frozenset[Card]
+) -> int:
+    """The best HIGH flush (or straight flush) among the cards of each suit that reaches
+    five with the substitutes; ``key`` is the hand's key with its flush bits."""
+    wilds = key & (7 << _WILD_SHIFT)
+    jokers = (key & _RANK_PART) // _JOKER_DIGIT
+    best = -1
+    for suit, shift in _SUIT_FIELDS:
+        if not key >> shift & 32:
+            continue
+        ranks = 0
+        count = jokers + (wilds >> _WILD_SHIFT)
+        for card in hand:
+            if card.suit == suit and card not in wild:
+                ranks += _RANK_DIGIT[card.rank]
+                count += 1
+        flush_key = ranks + jokers * _JOKER_DIGIT + wilds
+        score = flushes.get(flush_key)
+        if score is None:
+            score = _best_of_items(Ranking.HIGH, flush_key, count, _FLUSH_ONE, flushes)
+        best = max(best, score)
+    return best
+
+
+_LOW_FLUSHES: Final[dict[Ranking, dict[tuple[int, ...], int]]] = {
+    Ranking.DEUCE_TO_SEVEN: {},
+    Ranking.ACE_TO_SIX: {},
+}
+_LOW_FLUSH_LIMIT: Final = 100_000
+
+
+def _low_flush(ranking: Ranking, key: int, hand: tuple[Card, ...], info: _WildInfo) -> int:
+    """The score of a DEUCE_TO_SEVEN or ACE_TO_SIX hand in which a suit reaches five: the
+    best of every five, where five naturals of one suit are a flush. It depends on the ranks,
+    the substitutes and the ranks of each suit that reaches five, which key a cache; a miss
+    takes the general path."""
+    suited = [key & ~_FLUSH_BITS]
+    for suit, shift in _SUIT_FIELDS:
+        ranks = 0
+        if key >> shift & 32:
+            for card in hand:
+                if card.suit == suit and card not in info.cards:
+                    ranks += _RANK_DIGIT[card.rank]
+        suited.append(ranks)
+    memo_key = tuple(suited)
+    known = _LOW_FLUSHES[ranking]
+    score = known.get(memo_key)
+    if score is None:
+        if len(known) >= _LOW_FLUSH_LIMIT:
+            known.clear()
+        score = _evaluate_many(hand, ranking, info.cards)._score
+        known[memo_key] = score
+    return score
+
+
+def _evaluate_large(hand: tuple[object, ...], ranking: object, wild: object) -> HandValue:
+    """Six to nine cards by table (see above); anything else, and every error, goes to the
+    general path."""
+    try:
+        table, flushes, ranking = _LARGE[ranking]  # type: ignore[index]
+        if len(hand) == 7:  # seven-card games, spelt out: no loop
+            a, b, c, d, e, f, g = hand
+            total = a._k + b._k + c._k + d._k + e._k + f._k + g._k  # type: ignore[attr-defined]
+        elif 6 <= len(hand) <= 9:
+            total = 0
+            for card in hand:
+                total += card._k  # type: ignore[attr-defined]
+        else:
+            raise ValueError
+    except (KeyError, TypeError, AttributeError, ValueError):
+        return _evaluate_many(hand, ranking, wild)
+    cards: tuple[Card, ...] = hand  # type: ignore[assignment]
+    info = _NO_WILD_INFO
+    if wild:
+        try:
+            info = _WILD_INFOS[wild]  # type: ignore[index]
+        except (KeyError, TypeError):
+            info = _wild_info(wild)
+        bits = total & info.mask
+        if bits:
+            if bits.bit_count() > 7:  # more wild cards than the key can count
+                return _evaluate_many(hand, ranking, wild)
+            offset = info.offsets.get(bits)
+            total -= info.offset(bits) if offset is None else offset
+    key = total & _LARGE_MASK
+    score = table.get(key)
+    if score is None:
+        score = _fill_large(ranking, key, cards)
+    if total & _FLUSH_BITS and flushes is not None:
+        if flushes is False:
+            score = _low_flush(ranking, total & _KEY_MASK, cards, info)
+        else:
+            assert isinstance(flushes, dict)
+            score = max(score, _high_flush(flushes, total & _KEY_MASK, cards, info.cards))
+    value = _new(HandValue)
+    value._ranking = ranking
+    value._hand = cards
+    value._score = score
+    value._wild = info.cards
+    return value
 
 
 def _evaluate_short(hand: tuple[Card, ...], rules: _Rules, wild: object) -> HandValue:

@@ -69,7 +69,7 @@ from engine.decisions import (
 )
 from engine.events import Drew, Event, Reshuffled
 from engine.hands import Category, HandValue, Ranking, evaluate, low_qualifies
-from engine.odds import DrawOdds, best_draws, draw_odds
+from engine.odds import EXACT_LIMIT, SAMPLES, DrawOdds, best_draws, draw_odds, strength_of
 from engine.rules import DRAW_FOUR_WITH_ACE, Direction, Draw, DrawSeries, GameRules, Split
 from engine.views import PrivateView, PublicView
 
@@ -302,11 +302,31 @@ def _cached(key: tuple[object, ...], make: object) -> object:
     return found
 
 
-def _odds_of(seen: _Seen, hand: tuple[Card, ...], discard: tuple[Card, ...]) -> DrawOdds:
+# Hands of more than five cards are counted set by set (engine.odds): these bounds (sets
+# counted exactly at most, else seeded samples; the seed is made from the hand, so the same
+# hand is always judged alike) keep a house player's decision to tens of milliseconds; the
+# coach, which a person reads, counts more.
+LARGE_EXACT = 600
+LARGE_SAMPLES = 300
+COACH_LIMITS = (4_000, 1_000)
+# A house player holding more than five cards weighs only discards of its LARGE_WORST worst
+# cards (by the rule of thumb's order): the best five are never all worth breaking up.
+LARGE_WORST = 4
+
+
+def _odds_of(
+    seen: _Seen,
+    hand: tuple[Card, ...],
+    discard: tuple[Card, ...],
+    limits: tuple[int, int] = (LARGE_EXACT, LARGE_SAMPLES),
+) -> DrawOdds:
+    """The odds of one discard; ``limits``: the sets counted exactly at most and the samples
+    otherwise, for hands of more than five cards."""
     key = (
         "odds",
         hand,
         discard,
+        limits,
         seen.ranking,
         seen.low,
         seen.rules.low_qualifier,
@@ -326,6 +346,8 @@ def _odds_of(seen: _Seen, hand: tuple[Card, ...], discard: tuple[Card, ...]) -> 
             deck=seen.deck,
             low=seen.low,
             low_qualifier=qualifier,
+            exact_limit=limits[0],
+            samples=limits[1],
         )
 
     result = _cached(key, make)
@@ -334,12 +356,16 @@ def _odds_of(seen: _Seen, hand: tuple[Card, ...], discard: tuple[Card, ...]) -> 
 
 
 def _best(
-    seen: _Seen, hand: tuple[Card, ...], most: int
+    seen: _Seen,
+    hand: tuple[Card, ...],
+    most: int,
+    limits: tuple[int, int] = (LARGE_EXACT, LARGE_SAMPLES),
 ) -> list[tuple[tuple[Card, ...], DrawOdds]]:
     key = (
         "best",
         hand,
         most,
+        limits,
         seen.ranking,
         seen.low,
         seen.rules.low_qualifier,
@@ -359,7 +385,32 @@ def _best(
             max_discard=most,
             low=seen.low,
             low_qualifier=qualifier,
+            exact_limit=limits[0],
+            samples=limits[1],
         )
+
+    result = _cached(key, make)
+    assert isinstance(result, list)
+    return result
+
+
+def _best_large(
+    seen: _Seen, hand: tuple[Card, ...], most: int
+) -> list[tuple[tuple[Card, ...], DrawOdds]]:
+    """A house player's discards of a hand of more than five cards, the best first by
+    :func:`_score`: every set of at most ``most`` of its :data:`LARGE_WORST` worst cards."""
+    key = ("large", hand, most, seen.ranking, seen.low, seen.wild, seen.dead, seen.deck)
+
+    def make() -> list[tuple[tuple[Card, ...], DrawOdds]]:
+        worst = _order_worst(seen, hand)[:LARGE_WORST]
+        ranked: list[tuple[float, int, tuple[Card, ...], DrawOdds]] = []
+        for size in range(min(most, len(worst)) + 1):
+            for chosen in combinations(worst, size):
+                discard = tuple(card for card in hand if card in chosen)
+                odds = _odds_of(seen, hand, discard)
+                ranked.append((-_score(odds), size, discard, odds))
+        ranked.sort(key=lambda item: (item[0], item[1]))
+        return [(discard, odds) for _, _, discard, odds in ranked]
 
     result = _cached(key, make)
     assert isinstance(result, list)
@@ -411,11 +462,14 @@ def _strength(seen: _Seen, exact: bool) -> float:
     if five is None:
         return _short_strength(evaluate(cards, seen.ranking, wild=seen.wild))
     series = any(isinstance(step, DrawSeries) for step in seen.rules.steps)
-    if seen.draws_left and len(cards) == 5 and not seen.plays and not series:
+    if seen.draws_left and len(cards) <= 9 and not seen.plays and not series:
         if exact:
-            return _score(_best(seen, five, 3)[0][1])
-        return _score(_odds_of(seen, five, _rule_of_thumb(seen, five, 3)))
-    share = _score(_odds_of(seen, five, ()))
+            best = _best(seen, cards, 3) if len(cards) == 5 else _best_large(seen, cards, 3)
+            share = _score(best[0][1])
+        else:
+            share = _score(_odds_of(seen, cards, _rule_of_thumb(seen, cards, 3)))
+    else:
+        share = _score(_odds_of(seen, five, ()))
     # the best five of more cards is measured against other players' best five of as many
     return float(share ** (1 + 1.5 * (len(cards) - 5)))
 
@@ -425,7 +479,8 @@ def _strength(seen: _Seen, exact: bool) -> float:
 
 
 class NoOdds(ValueError):
-    """The odds engine counts five-card hands only: this game's hands are not such."""
+    """The odds engine counts hands of five to nine cards drawing as many as they throw, with
+    no board: this game's hands are not such."""
 
 
 def own_discards(events: Iterable[Event], seat: int) -> tuple[Card, ...]:
@@ -448,23 +503,27 @@ def draw_advice(
     dead: Iterable[Card] = (),
     top: int = 3,
 ) -> list[tuple[tuple[Card, ...], DrawOdds]]:
-    """The ``top`` best legal discards of the seat's pending draw with their exact odds, best
+    """The ``top`` best legal discards of the seat's pending draw with their odds, best
     first (as :func:`engine.odds.best_draws` ranks them, the game's deck, wild cards and low
-    qualifier applied, ``dead`` cards out of the deck).
+    qualifier applied, ``dead`` cards out of the deck). Five-card hands get exact counts;
+    larger ones (seven-card draw, ``cards:N``) exact counts when the sets are few, else a
+    seeded estimate (:attr:`engine.odds.DrawOdds.exact` says which), and at most three
+    cards thrown.
 
-    :raises NoOdds: when the seat has no draw to make or its hand is not five cards (short
-        hands, seven-card draw, a board card that plays, four-before's extra card).
+    :raises NoOdds: when the seat has no draw to make or its hand is not five to nine cards
+        (short hands, a board card that plays, four-before's extra card).
     """
     decision = private.decision
     if decision is None or not isinstance(decision.legal, DrawOptions):
         raise NoOdds("there is no draw to make")
     legal = decision.legal
     seen = _Seen(private, public, rules, tuple(dead))
-    if len(legal.cards) != 5 or seen.plays or legal.extra:
-        raise NoOdds("the odds are for five-card hands drawing as many as they throw")
+    if not 5 <= len(legal.cards) <= 9 or seen.plays or legal.extra:
+        raise NoOdds("the odds are for hands of five to nine cards drawing as many as they throw")
+    most = min(legal.most, 5 if len(legal.cards) == 5 else 3)
     advice = [
         (discard, odds)
-        for discard, odds in _best(seen, legal.cards, min(legal.most, 5))
+        for discard, odds in _best(seen, legal.cards, most, COACH_LIMITS)
         if legal.refusal(discard) is None
     ]
     return advice[:top]
@@ -477,26 +536,30 @@ def study_odds(
     *,
     top: int = 3,
 ) -> list[tuple[tuple[Card, ...], DrawOdds]]:
-    """Odds for study, away from a table: five ``cards`` in a game of ``rules`` (its deck, its
-    wild cards, the most its draws allow); ``discard`` alone when given, else the ``top``
-    best discards.
+    """Odds for study, away from a table: ``cards`` (as many as the game deals, five to nine)
+    in a game of ``rules`` (its deck, its wild cards, the most its draws allow; for more than
+    five cards at most three); ``discard`` alone when given, else the ``top`` best discards.
 
-    :raises NoOdds: when the game's hands are not five cards.
+    :raises NoOdds: when the game's hands are not five to nine cards, or a board plays.
     :raises ValueError: with the reason, for cards outside the game's deck, a discard of
         cards not held or more cards than the game lets a player draw.
     """
-    if rules.min_hand_size != 5 or rules.board_plays or rules.dealt_per_player != 5:
-        raise NoOdds("the odds are for games of five-card hands")
+    size = rules.dealt_per_player
+    if rules.board_plays or not 5 <= size <= 9 or rules.min_hand_size != size:
+        raise NoOdds("the odds are for games of hands of five to nine cards")
     deck = rules.deck.cards()
     seen = _Seen.of_rules(rules, rules.wild.resolve(deck))
-    if len(cards) != 5:
-        raise ValueError(f"a hand to draw to holds five cards, not {len(cards)}")
-    most = _most_drawn(rules)
+    if len(cards) != size:
+        raise ValueError(f"a hand to draw to holds {size} cards in this game, not {len(cards)}")
+    most = _most_drawn(rules) if size == 5 else min(_most_drawn(rules), 3)
+    if most == 0:
+        raise NoOdds("this game has no draw")
     if discard is not None:
         if len(discard) > most:
             raise ValueError(f"this game lets a player draw at most {most} cards")
-        return [(discard, _odds_of(seen, cards, discard))]
-    return _best(seen, cards, most)[:top]
+        # one discard asked for: counted like the odds engine's own default
+        return [(discard, _odds_of(seen, cards, discard, (EXACT_LIMIT, SAMPLES)))]
+    return _best(seen, cards, most, COACH_LIMITS)[:top]
 
 
 def _most_drawn(rules: GameRules) -> int:
@@ -661,9 +724,9 @@ def _chance_of_value(seen: _Seen, value: HandValue, against: list[tuple[float, .
     if strength is None:
         if len(_STRENGTHS) >= 100_000:
             _STRENGTHS.clear()
-        hand = tuple(played.card for played in value.cards)
-        odds = draw_odds(hand, (), seen.ranking, wild=seen.wild, deck=seen.deck)
-        strength = _STRENGTHS[key] = float(odds.strength)
+        # by score: the value may stand for hands of another deck (values are shared by
+        # every deck of a ranking), so its own cards are never dealt again here
+        strength = _STRENGTHS[key] = float(strength_of(value, wild=seen.wild, deck=seen.deck))
     chance = 1.0
     for quantiles in against:
         beaten = bisect_left(quantiles, strength) + bisect_right(quantiles, strength)
@@ -903,7 +966,7 @@ def _discard(seen: _Seen, legal: DrawOptions, style: _Style) -> tuple[Card, ...]
         chance, discard = _best_draw_chance(seen, legal, style.reads)
         if chance > 0:
             return discard
-    if len(cards) == 5 and not seen.plays and legal.extra == 0 and style.exact_draws:
+    if 5 <= len(cards) <= 9 and not seen.plays and legal.extra == 0 and style.exact_draws:
         sizes = [count for count in legal.counts if count <= most]
         if len(sizes) <= 3:
             # few legal counts (all for one): weigh each legal discard directly
@@ -915,8 +978,11 @@ def _discard(seen: _Seen, legal: DrawOptions, style: _Style) -> tuple[Card, ...]
             ]
             if choices:
                 return max(choices, key=lambda d: (_discard_score(seen, cards, d), -len(d)))
-        # throwing four or five is almost never best, and it costs the most to count
-        for discard, _ in _best(seen, cards, min(most, 3)):
+        # throwing four or more is almost never best, and it costs the most to count
+        ranked = _best(seen, cards, min(most, 3)) if len(cards) == 5 else []
+        if len(cards) > 5:
+            ranked = _best_large(seen, cards, min(most, 3))
+        for discard, _ in ranked:
             if legal.refusal(discard) is None:
                 return discard
     elif len(cards) == 4 and seen.plays and len(seen.board) == 1 and style.exact_draws:
@@ -925,7 +991,7 @@ def _discard(seen: _Seen, legal: DrawOptions, style: _Style) -> tuple[Card, ...]
                 return discard
     else:
         wanted = _rule_of_thumb(seen, cards, most)
-    if not wanted and len(cards) == 5 and not seen.plays and legal.extra == 0:
+    if not wanted and 5 <= len(cards) <= 9 and not seen.plays and legal.extra == 0:
         wanted = _rule_of_thumb(seen, cards, most)
     return _legal_discard(legal, _order_worst(seen, cards), len(wanted))
 

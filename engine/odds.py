@@ -41,7 +41,9 @@ whole group, and group values are remembered across calls.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import random
+from bisect import bisect_left
+from collections.abc import Iterable, Iterator, Sequence
 from collections.abc import Set as AbstractSet
 from fractions import Fraction
 from itertools import combinations, product
@@ -52,7 +54,20 @@ from engine.cards import DECK_32, DECK_52, JOKER, Card
 from engine.hands import Category, HandValue, Ranking, evaluate, low_qualifies
 from engine.rules import DeckKind
 
-__all__ = ["DrawOdds", "best_draws", "draw_odds", "prepare"]
+__all__ = [
+    "EXACT_LIMIT",
+    "SAMPLES",
+    "DrawOdds",
+    "best_draws",
+    "draw_odds",
+    "prepare",
+    "strength_of",
+]
+
+EXACT_LIMIT: Final = 20_000
+"""Replacement sets counted one by one at most, for hands of more than five cards."""
+SAMPLES: Final = 3_000
+"""Sets drawn for an estimate when there are more than :data:`EXACT_LIMIT`."""
 
 # ---------------------------------------------------------------------------
 # Group keys
@@ -65,6 +80,7 @@ __all__ = ["DrawOdds", "best_draws", "draw_odds", "prepare"]
 # bit 48 (the flush suit, or the suits of the natural cards of the deciding
 # rank). A key always stands for the same value of a ranking, whatever the
 # hand, the wild cards or the deck, so values are remembered per ranking.
+
 
 _WILD_SHIFT: Final = 40
 _JOKER_SHIFT: Final = 44
@@ -421,16 +437,27 @@ class _Reference:
     ``points / scale`` between 0 and 1, ties counted half.
     """
 
-    __slots__ = ("points", "scale")
+    __slots__ = ("below", "points", "scale", "scores")
 
     def __init__(self, tally: dict[int, int]) -> None:
         self.points: dict[int, int] = {}
+        self.scores = sorted(tally)
+        self.below: list[int] = []
         below = 0
-        for score in sorted(tally):
+        for score in self.scores:
             count = tally[score]
             self.points[score] = 2 * below + count
+            self.below.append(below)
             below += count
         self.scale = 2 * below
+
+    def points_of(self, score: int) -> int:
+        """The points of any score of the ranking, also one no hand of this deck makes."""
+        found = self.points.get(score)
+        if found is not None:
+            return found
+        index = bisect_left(self.scores, score)
+        return 2 * (self.below[index] if index < len(self.scores) else self.scale // 2)
 
 
 _REFERENCES: Final[dict[tuple[Ranking, frozenset[Card], tuple[Card, ...]], _Reference]] = {}
@@ -495,6 +522,7 @@ class DrawOdds:
         "_wild",
         "discard",
         "draws",
+        "exact",
         "hand",
         "low",
         "qualifier",
@@ -513,6 +541,10 @@ class DrawOdds:
     """For a high-low game, the same sets valued by the low ranking."""
     qualifier: int | None
     """For the low half of a high-low game, the highest card a low may have."""
+    exact: bool
+    """Whether every replacement set was counted. False for an estimate: a hand of more than
+    five cards with too many sets to count, whose :attr:`draws` are a seeded random sample
+    of them (every share is then the share of the sample)."""
 
     def __init__(
         self,
@@ -525,6 +557,7 @@ class DrawOdds:
         deck: tuple[Card, ...],
         low: DrawOdds | None = None,
         qualifier: int | None = None,
+        exact: bool = True,
     ) -> None:
         self.hand = hand
         self.discard = discard
@@ -539,6 +572,7 @@ class DrawOdds:
         self._strength: Fraction | None = None
         self.low = low
         self.qualifier = qualifier
+        self.exact = exact
 
     @property
     def kept(self) -> tuple[Card, ...]:
@@ -677,7 +711,7 @@ def _cards(cards: object, what: str) -> tuple[Card, ...]:
 class _Deal:
     """The checked arguments of one call, and its pool of unseen cards."""
 
-    __slots__ = ("deck", "hand", "pool", "ranking", "wild")
+    __slots__ = ("deck", "hand", "pool", "ranking", "unseen", "wild")
 
     def __init__(
         self,
@@ -690,8 +724,10 @@ class _Deal:
         _trim()
         self.ranking = _ranking(ranking)
         self.hand = _cards(hand, "hand")
-        if len(self.hand) != 5:
-            raise ValueError(f"a hand to draw to holds five cards, not {len(self.hand)}")
+        if not 5 <= len(self.hand) <= 9:
+            raise ValueError(
+                f"a hand to draw to holds five cards (up to nine), not {len(self.hand)}"
+            )
         self.wild = frozenset(_cards(wild, "wild cards"))
         if deck is None:
             deck = DECK_32 if self.ranking is Ranking.STRIPPED_HIGH else DECK_52
@@ -716,8 +752,8 @@ class _Deal:
             if card in held:
                 raise ValueError(f"card {card} is in the hand, so it cannot be dead")
         gone = held | set(dead_cards)
-        unseen = tuple(card for card in self.deck if card not in gone)
-        self.pool = _Pool(self.ranking, self.wild, unseen)
+        self.unseen = tuple(card for card in self.deck if card not in gone)
+        self.pool = _Pool(self.ranking, self.wild, self.unseen)
 
     def odds(
         self,
@@ -725,20 +761,103 @@ class _Deal:
         current: HandValue,
         low_deal: _Deal | None = None,
         qualifier: int | None = None,
+        seed: int | str = 0,
+        samples: int = SAMPLES,
+        exact_limit: int = EXACT_LIMIT,
     ) -> DrawOdds:
         """The odds of one discard; with ``low_deal`` (the same deal under a
-        lowball ranking), those of the low half too."""
+        lowball ranking), those of the low half too. ``seed`` and ``samples``
+        only serve hands of more than five cards with too many sets to count."""
         kept = tuple(card for card in self.hand if card not in discard)
         ordered = tuple(card for card in self.hand if card in discard)
         low_odds = None
         if low_deal is not None:
             low_current = evaluate(self.hand, low_deal.ranking, wild=self.wild)
-            low_odds = low_deal.odds(discard, low_current)
+            low_odds = low_deal.odds(
+                discard, low_current, seed=seed, samples=samples, exact_limit=exact_limit
+            )
             low_odds.qualifier = qualifier
-        tally = _tally(self.pool, _Kept(kept, self.wild), len(discard))
+        exact = True
+        if len(self.hand) == 5:
+            tally = _tally(self.pool, _Kept(kept, self.wild), len(discard))
+        else:
+            tally, exact = _tally_large(self, kept, len(discard), seed, samples, exact_limit)
         return DrawOdds(
-            self.hand, ordered, self.ranking, tally, current, self.wild, self.deck, low_odds
+            self.hand,
+            ordered,
+            self.ranking,
+            tally,
+            current,
+            self.wild,
+            self.deck,
+            low_odds,
+            exact=exact,
         )
+
+
+# ---------------------------------------------------------------------------
+# More than five cards (seven-card draw, the cards:N games)
+# ---------------------------------------------------------------------------
+#
+# The groups above rest on the value of a five-card hand depending on its ranks and one
+# flush flag; the best five of more cards depend on which cards share which suit, so large
+# hands are counted set by set with the seven-card table of engine.hands (about a
+# microsecond a hand). Up to EXACT_LIMIT sets are all counted; past that a seeded sample of
+# ``samples`` sets stands for them (the same seed draws the same sets, so the high and the
+# low half of a split game are valued on the same sample, and a repeat gives the same
+# answer).
+
+
+def _sample_sets(
+    unseen: tuple[Card, ...], size: int, seed: int | str, count: int
+) -> Iterator[tuple[Card, ...]]:
+    """``count`` uniformly random sets of ``size`` unseen cards: each shuffle of the unseen
+    cards is cut into as many sets as it holds (each one uniform on its own)."""
+    rng = random.Random(seed)
+    pool = list(unseen)
+    per_shuffle = len(pool) // size
+    made = 0
+    while made < count:
+        rng.shuffle(pool)
+        for start in range(0, min(per_shuffle, count - made) * size, size):
+            yield tuple(pool[start : start + size])
+        made += per_shuffle
+
+
+def _tally_large(
+    deal: _Deal,
+    kept: tuple[Card, ...],
+    size: int,
+    seed: int | str,
+    samples: int,
+    exact_limit: int,
+) -> tuple[dict[int, int], bool]:
+    """The final scores of drawing ``size`` cards to ``kept``, by how many sets (or sampled
+    sets) give each, and whether every set was counted."""
+    ranking, wild = deal.ranking, deal.wild
+    exact = comb(len(deal.unseen), size) <= exact_limit
+    sets: Iterable[tuple[Card, ...]]
+    if exact:
+        sets = combinations(deal.unseen, size)
+    else:
+        sets = _sample_sets(deal.unseen, size, seed, samples)
+    values = _VALUES[ranking]
+    tally: dict[int, int] = {}
+    for drawn in sets:
+        value = evaluate((*kept, *drawn), ranking, wild=wild)
+        score = value.score
+        if score not in values:
+            values[score] = value
+        tally[score] = tally.get(score, 0) + 1
+    return tally, exact
+
+
+def _seed(rng: random.Random | None, hand: tuple[Card, ...]) -> int | str:
+    """The seed of a call's samples: drawn from ``rng`` when one is given, else the hand
+    itself (the same hand is always estimated alike)."""
+    if rng is not None:
+        return rng.getrandbits(64)
+    return " ".join(str(card) for card in hand)
 
 
 def _target(target: object, ranking: Ranking, wild: frozenset[Card]) -> HandValue:
@@ -779,11 +898,20 @@ def draw_odds(
     deck: Iterable[Card] | DeckKind | None = None,
     low: Ranking | None = None,
     low_qualifier: int | None = None,
+    rng: random.Random | None = None,
+    samples: int = SAMPLES,
+    exact_limit: int = EXACT_LIMIT,
 ) -> DrawOdds:
     """The exact odds of throwing ``discard`` from ``hand`` and drawing as many.
 
     ``hand`` is five different cards and ``discard`` any of them (none to
-    stand pat). The replacements come from ``deck`` (the 52-card deck by
+    stand pat). A hand of six to nine cards (seven-card draw, the ``cards:N``
+    games) is valued by its best five; its sets are all counted when there are
+    at most ``exact_limit``, else ``samples`` of them are drawn at random
+    (from a seed drawn from ``rng``, or from the hand when ``rng`` is None) and
+    the result says so (:attr:`DrawOdds.exact` is False).
+
+    The replacements come from ``deck`` (the 52-card deck by
     default, the 32-card deck for ``STRIPPED_HIGH``; a :class:`DeckKind` or
     the cards) less the hand and the ``dead`` cards, those known to be out of
     it. ``wild`` holds the wild cards, as for :func:`engine.hands.evaluate`;
@@ -809,8 +937,17 @@ def draw_odds(
     low_deal = None
     if low_member is not None:
         low_deal = _Deal(deal.hand, low_member, deal.wild, dead, deal.deck)
+    _check_samples(samples, exact_limit)
     current = evaluate(deal.hand, deal.ranking, wild=deal.wild)
-    return deal.odds(thrown, current, low_deal, low_qualifier)
+    seed = _seed(rng, deal.hand)
+    return deal.odds(thrown, current, low_deal, low_qualifier, seed, samples, exact_limit)
+
+
+def _check_samples(samples: object, exact_limit: object) -> None:
+    if type(samples) is not int or samples < 1:
+        raise ValueError(f"samples must be a positive integer, not {samples!r}")
+    if type(exact_limit) is not int or exact_limit < 1:
+        raise ValueError(f"exact_limit must be a positive integer, not {exact_limit!r}")
 
 
 def best_draws(
@@ -824,6 +961,9 @@ def best_draws(
     max_discard: int = 5,
     low: Ranking | None = None,
     low_qualifier: int | None = None,
+    rng: random.Random | None = None,
+    samples: int = SAMPLES,
+    exact_limit: int = EXACT_LIMIT,
 ) -> list[tuple[tuple[Card, ...], DrawOdds]]:
     """Every legal discard of ``hand`` with its odds, the best first.
 
@@ -840,14 +980,18 @@ def best_draws(
       beat it), then the number that tie it, then strength as above.
 
     Equal discards keep the fewer cards thrown first, then the order of the
-    hand.
+    hand. A hand of six to nine cards is valued as in :func:`draw_odds` (each
+    discard with its own seed, drawn from ``rng`` or made from the hand).
 
     :raises ValueError: as for :func:`draw_odds`, or if ``max_discard`` is not
-        an integer from 0 to 5.
+        an integer from 0 to the number of cards held.
     """
     deal = _Deal(hand, ranking, wild, dead, deck)
-    if type(max_discard) is not int or not 0 <= max_discard <= 5:
-        raise ValueError(f"max_discard must be an integer from 0 to 5, not {max_discard!r}")
+    held = len(deal.hand)
+    if type(max_discard) is not int or not 0 <= max_discard <= max(held, 5):
+        raise ValueError(f"max_discard must be an integer from 0 to {held}, not {max_discard!r}")
+    _check_samples(samples, exact_limit)
+    base_seed = _seed(rng, deal.hand)
     low_member = _check_low(low, low_qualifier)
     low_deal = None
     if low_member is not None:
@@ -862,11 +1006,12 @@ def best_draws(
         if low_member is not None:
             low_target = _target(against, low_member, deal.wild)
     ranked: list[tuple[tuple[Fraction | int, ...], int, tuple[int, ...], DrawOdds]] = []
-    limit = min(max_discard, deal.pool.size)
+    limit = min(max_discard, held, deal.pool.size)
     for size in range(limit + 1):
-        for positions in combinations(range(5), size):
+        for positions in combinations(range(held), size):
             discard = tuple(deal.hand[i] for i in positions)
-            odds = deal.odds(discard, current, low_deal, low_qualifier)
+            seed = f"{base_seed}|{' '.join(str(card) for card in discard)}"
+            odds = deal.odds(discard, current, low_deal, low_qualifier, seed, samples, exact_limit)
             ranked.append((_merit(odds, high_target, low_target), size, positions, odds))
     ranked.sort(key=lambda item: (tuple(-part for part in item[0]), item[1], item[2]))
     return [(odds.discard, odds) for _, _, _, odds in ranked]
@@ -890,6 +1035,24 @@ def prepare(
     member = _ranking(ranking)
     cards = _Deal(_any_hand(member, deck), member, wild, (), deck)
     return _reference(member, cards.wild, cards.deck).scale // 2
+
+
+def strength_of(
+    value: HandValue,
+    *,
+    wild: AbstractSet[Card] = frozenset(),
+    deck: Iterable[Card] | DeckKind | None = None,
+) -> Fraction:
+    """The share of the five-card hands of ``deck`` that ``value`` beats, ties counted half:
+    the :attr:`DrawOdds.strength` of standing pat on it. ``value`` may come from another deck
+    (a score no hand of this deck makes is placed among them).
+
+    :raises ValueError: as for :func:`prepare`.
+    """
+    ranking = value.ranking
+    cards = _Deal(_any_hand(ranking, deck), ranking, wild, (), deck)
+    reference = _reference(ranking, cards.wild, cards.deck)
+    return Fraction(reference.points_of(value.score), reference.scale)
 
 
 def _any_hand(ranking: Ranking, deck: Iterable[Card] | DeckKind | None) -> tuple[Card, ...]:

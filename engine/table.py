@@ -991,7 +991,7 @@ class Table:
             return self._start_choice((deck_seed, seed), preset)
         full_deck = self._complete_deck(self._rules, deck, rng)
         seed = rng.getrandbits(62)
-        return self._start(full_deck, seed, players)
+        return self._start(full_deck, seed, players, shuffled=deck is None)
 
     def _state(self) -> dict[str, Any]:
         return {
@@ -1057,14 +1057,20 @@ class Table:
         self._pending_options = None if pending is None else TableOptions.from_dict(pending)
 
     def _start(
-        self, deck: tuple[Card, ...], seed: int, players: list[int] | None = None
+        self,
+        deck: tuple[Card, ...],
+        seed: int,
+        players: list[int] | None = None,
+        *,
+        shuffled: bool = False,
     ) -> tuple[ev.Event, ...]:
+        """``shuffled``: ``deck`` is a fresh shuffle of the pack, so it needs no check."""
         if players is None:
             players = self._participants()
         self._base = self._state()
         self._journal = [("start", deck, seed)]
         self.button = self._next_button(players)
-        return self._deal(self._rules, deck, seed, players)
+        return self._deal(self._rules, deck, seed, players, shuffled=shuffled)
 
     def _deal(
         self,
@@ -1073,11 +1079,13 @@ class Table:
         seed: int,
         players: list[int],
         chosen: ev.GameChosen | None = None,
+        *,
+        shuffled: bool = False,
     ) -> tuple[ev.Event, ...]:
         button = self.button
         assert button is not None
         misdeal, self._misdeal = self._misdeal, None
-        problem = _imperfect(rules, deck)
+        problem = None if shuffled else _imperfect(rules, deck)
         if problem is not None:
             # The seeds' imperfect pack: the deal is void and the same dealer deals again from
             # a new shuffle of a proper pack. It is derived from the faulty deck as well as the
@@ -1383,7 +1391,8 @@ class Table:
         start = len(hand.events)
         hand.act(p, action)
         self._journal.append(("act", p.seat, action))
-        self._fold_absent(hand)
+        if self._absent:  # players dealt in while sitting out (rare): a call saved otherwise
+            self._fold_absent(hand)
         if hand.over:
             self._hand_over()
         return tuple(hand.events[start:])

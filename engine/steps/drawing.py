@@ -55,6 +55,7 @@ class DrawRound(Runner):
     __slots__ = (
         "_condition",
         "_counts",
+        "_offered",
         "_plenty",
         "exchanged",
         "last_from_deck",
@@ -90,6 +91,9 @@ class DrawRound(Runner):
         # held -> (cards needed at most, the shared answer of _PLENTY) for this round.
         self._plenty: dict[int, tuple[int, tuple[tuple[int, ...], int | None]]] = {}
         self._condition: str | None = None
+        # The options last offered, and to whom: asked for by the decision and again by the
+        # action, they only change when somebody draws or folds.
+        self._offered: tuple[Player, DrawOptions] | None = None
 
     def begin(self) -> None:
         h = self.hand
@@ -206,10 +210,6 @@ class DrawRound(Runner):
             ace_count = None
         return tuple(allowed), ace_count
 
-    def _ace_ok(self, kept: list[Card]) -> bool:
-        wild = self.hand.wild_cards()
-        return any(c.rank == 14 or c.is_joker or c in wild for c in kept)
-
     def decisions(self) -> tuple[Decision, ...]:
         p = self._current()
         if p is None:
@@ -220,6 +220,9 @@ class DrawRound(Runner):
         return (Decision(p.seat, p.pid, _DRAW, self._options(p)),)
 
     def _options(self, p: Player) -> DrawOptions:
+        offered = self._offered
+        if offered is not None and offered[0] is p:
+            return offered[1]
         counts, ace_count = self.counts(p)
         step = self.step
         condition = None
@@ -227,7 +230,8 @@ class DrawRound(Runner):
         unlocks: tuple[Card, ...] = ()
         if step.counts is None and max(counts, default=0) > self.limit.most:
             ace_above = self.limit.most
-            unlocks = tuple(c for c in p.cards if self._ace_ok([c]))
+            wild = self.hand.wild_cards()
+            unlocks = tuple(c for c in p.cards if c.rank == 14 or c.rank == 0 or c in wild)
         if ace_count is not None and step.counts is None:
             condition = self._condition
             if condition is None:
@@ -235,7 +239,7 @@ class DrawRound(Runner):
                     f"more than {self.limit.most} only when the cards you keep include an ace "
                     "or a wild card"
                 )
-        return DrawOptions(
+        options = DrawOptions(
             tuple(p.cards),
             counts,
             ace_count,
@@ -245,6 +249,8 @@ class DrawRound(Runner):
             ace_above,
             unlocks,
         )
+        self._offered = (p, options)
+        return options
 
     def timeout_action(self, p: Player) -> Action:
         if self.offer is not None:
@@ -277,6 +283,7 @@ class DrawRound(Runner):
 
     def _draw(self, p: Player, discarded: list[Card], kept: list[Card]) -> None:
         h = self.hand
+        self._offered = None
         count = len(discarded)
         p.cards = kept
         to_pile = discarded
@@ -322,6 +329,7 @@ class DrawRound(Runner):
         if action.card is not None and action.card is not up:
             raise IllegalAction(f"keep the face-up {up} or the face-down card, not {action.card}")
         h = self.hand
+        self._offered = None
         took_up = action.card is not None
         chosen, other = (up, down) if took_up else (down, up)
         p.cards.append(chosen)
@@ -371,6 +379,7 @@ class DrawRound(Runner):
         self.owed = []
 
     def player_folded(self, p: Player) -> None:
+        self._offered = None
         if self.done:
             return
         if self.offer is not None and self.offer[0] is p:

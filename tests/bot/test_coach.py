@@ -58,6 +58,19 @@ async def test_odds_for_one_discard_in_lowball_and_refusals(
     r = await emu.run_command(
         alice, world.channel, "poker odds", {"cards": "Ah Kh Qh Jh Tc", "game": "seven-card-draw"}
     )
+    assert r.ephemeral and "Give seven cards, not 5" in r.content
+    r = await emu.run_command(
+        alice,
+        world.channel,
+        "poker odds",
+        {"cards": "Ah Kh Qh Jh 2c 7d 8s", "game": "seven-card-draw", "discard": "2c 7d 8s"},
+    )
+    text = await _answer(emu, r)
+    # 14,190 sets of three from 45 unseen cards: few enough to count, so no estimate
+    assert "Throw 2♣ 7♦ 8♠" in text and "estimate" not in text, text
+    r = await emu.run_command(
+        alice, world.channel, "poker odds", {"cards": "9h 9d 4c 2s 3d", "game": "spit-in-the-ocean"}
+    )
     assert "no odds" in await _answer(emu, r)
 
 
