@@ -13,6 +13,7 @@ Usage::
 from data.db import DEFAULT_PATH, Claim, Database, HandEventIn
 from data.errors import (
     ChipsMismatch,
+    ConstraintViolation,
     Cooldown,
     DataError,
     EventConflict,
@@ -54,6 +55,7 @@ __all__ = [
     "ChipAudit",
     "ChipsMismatch",
     "Claim",
+    "ConstraintViolation",
     "Cooldown",
     "DailyClaim",
     "DataError",

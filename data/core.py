@@ -12,7 +12,7 @@ literal), ``RETURNING``, ``ON CONFLICT ... DO UPDATE`` with the target's columns
 its table name, ``coalesce``, ``CASE``; no JSON functions, no engine-specific scalar functions,
 no numbered parameters, no parameter whose type only the value tells (``? IS NULL``). Lists are
 passed as one ``?`` per item (:func:`marks`). A constraint violation ends the transaction
-(:class:`ConstraintViolation`). What cannot be written that way belongs to the backend
+(:class:`~data.errors.ConstraintViolation`). What cannot be written that way belongs to the backend
 (``PRAGMA`` checks, the schema version).
 
 One rule for concurrency, which PostgreSQL's snapshots rely on (:mod:`data.postgres`): a write
@@ -37,15 +37,6 @@ class Row(Protocol):
     ``asyncpg.Record`` both are)."""
 
     def __getitem__(self, key: int | str, /) -> Any: ...
-
-
-class ConstraintViolation(Exception):
-    """The database refused a statement for breaking a constraint (CHECK, UNIQUE, FOREIGN
-    KEY). A backend raises this in place of its driver's own exception, so that repositories
-    can turn the few expected ones into a :class:`~data.errors.DataError` with a reason.
-
-    After one, a transaction must not run further statements (PostgreSQL aborts it): raise.
-    """
 
 
 class Tx(Protocol):

@@ -44,7 +44,7 @@ snapshot as well, so the chip audit sees one consistent state.
 
 Other duties
 ------------
-* A constraint the database enforces becomes :class:`~data.core.ConstraintViolation` (bad JSON,
+* A constraint the database enforces becomes :class:`~data.errors.ConstraintViolation` (bad JSON,
   which the schema's ``*_json`` constraints catch, becomes
   :class:`~data.errors.InvalidArgument`, as with SQLite).
 * ``sum()`` of BIGINTs is NUMERIC; the connections decode whole NUMERICs as ``int`` so the
@@ -75,8 +75,8 @@ from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 
-from data.core import Body, Claim, ConstraintViolation, Row, Tx
-from data.errors import DataError, InvalidArgument, SchemaError
+from data.core import Body, Claim, Row, Tx
+from data.errors import ConstraintViolation, DataError, InvalidArgument, SchemaError
 from data.migrations import Migration, migrate
 
 T = TypeVar("T")
@@ -175,7 +175,7 @@ def _refused(exc: asyncpg.IntegrityConstraintViolationError) -> Exception:
     name = getattr(exc, "constraint_name", None) or ""
     if isinstance(exc, asyncpg.CheckViolationError) and name.endswith("_json"):
         return InvalidArgument(f"a JSON argument is not valid JSON ({exc})")
-    return ConstraintViolation(str(exc))
+    return ConstraintViolation(f"the database refused the change: {exc}")
 
 
 class _PgTx:

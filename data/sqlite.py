@@ -36,8 +36,8 @@ from typing import Any, Literal, TypeVar, cast
 
 import aiosqlite
 
-from data.core import Body, ConstraintViolation, Row, Tx
-from data.errors import DataError, InvalidArgument, SchemaError
+from data.core import Body, Row, Tx
+from data.errors import ConstraintViolation, DataError, InvalidArgument, SchemaError
 from data.migrations import Migration, migrate
 
 T = TypeVar("T")
@@ -62,7 +62,7 @@ def _refused(exc: sqlite3.IntegrityError) -> Exception:
     # The schema checks every JSON column with json_valid(): that one is the caller's input.
     if "json_valid" in str(exc):
         return InvalidArgument(f"a JSON argument is not valid JSON ({exc})")
-    return ConstraintViolation(str(exc))
+    return ConstraintViolation(f"the database refused the change: {exc}")
 
 
 class _Direct:
