@@ -1,10 +1,12 @@
 """What the queries need from a database backend, and nothing about any particular one.
 
 The repositories (:mod:`data.accounts`, :mod:`data.tables`, :mod:`data.hands`,
-:mod:`data.stats`) are async functions taking a :class:`Tx`. A backend
-(:mod:`data.sqlite` today) opens the database, upgrades its schema and runs each such function
-as one transaction through :meth:`Backend.run`. Adding a database server means writing one more
-backend; the queries stay as they are.
+:mod:`data.stats`, :mod:`data.tournaments`, :mod:`data.preferences`) are async functions taking
+a :class:`Tx`. A backend (:mod:`data.sqlite` for a file, :mod:`data.postgres` for a server)
+opens the database, upgrades its schema with its dialect's scripts (:mod:`data.migrations`) and
+runs each such function as one transaction through :meth:`Backend.run`. Adding a database
+server means writing one more backend and its folder of migrations; the queries stay as they
+are.
 
 The SQL the repositories write is the common ground of SQLite and PostgreSQL: ``?``
 placeholders (a backend with numbered ones rewrites them; no ``?`` ever appears inside a string
