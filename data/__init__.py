@@ -12,6 +12,7 @@ Usage::
 
 from data.db import DEFAULT_PATH, Claim, Database, HandEventIn
 from data.errors import (
+    BackupFailed,
     ChipsMismatch,
     ConstraintViolation,
     Cooldown,
@@ -52,6 +53,7 @@ __all__ = [
     "DEFAULT_PATH",
     "Account",
     "AdminLogEntry",
+    "BackupFailed",
     "ChipAudit",
     "ChipsMismatch",
     "Claim",

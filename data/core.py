@@ -26,6 +26,7 @@ write (a write skew) would go unnoticed: touch that row too, or let a unique ind
 
 from __future__ import annotations
 
+import os
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
@@ -92,6 +93,13 @@ class Backend(Protocol):
 
     async def check_integrity(self) -> list[str]:
         """The backend's own consistency checks: a list of problems, empty when sound."""
+        ...
+
+    async def backup(self, target: str | os.PathLike[str]) -> int:
+        """A consistent copy of the whole database in the new file ``target``, taken while
+        the database stays in use; its size in bytes. Raises
+        :class:`~data.errors.BackupFailed` with the reason (a server database names the
+        server's own tool instead)."""
         ...
 
     async def close(self) -> None:

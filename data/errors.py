@@ -22,6 +22,12 @@ class ConstraintViolation(DataError):
     """
 
 
+class BackupFailed(DataError):
+    """A backup could not be taken or written (no such database, the target exists, the disk
+    is full, no permission, a server database that its own tool backs up): the reason says
+    which. The database itself is untouched."""
+
+
 class SchemaError(DataError):
     """The database file's schema cannot be used or upgraded by this code."""
 
