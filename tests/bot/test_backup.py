@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import shlex
 import shutil
 import sqlite3
 import sys
@@ -25,6 +26,9 @@ from data.backup import Backups, backups_in
 from tests.bot.driver import act_once, create_table, deal, live_table, opener
 from tests.emulator import Emulator, World
 from tests.emulator.plugin import StartBot
+from tests.pg import PgServer, pg_server
+
+__all__ = ["pg_server"]  # a fixture
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -43,6 +47,39 @@ def _dump(path: Path) -> dict[str, list[tuple[Any, ...]]]:
         return {n: sorted(conn.execute(f"SELECT * FROM {n}"), key=repr) for n in names}
     finally:
         conn.close()
+
+
+async def _pg_dump(url: str) -> dict[str, list[tuple[Any, ...]]]:
+    """:func:`_dump` of a PostgreSQL database."""
+    import asyncpg
+
+    conn = await asyncpg.connect(url)
+    try:
+        names = [
+            r[0]
+            for r in await conn.fetch(
+                "SELECT table_name FROM information_schema.tables "
+                "WHERE table_schema = 'public' AND table_type = 'BASE TABLE' ORDER BY 1"
+            )
+        ]
+        return {
+            n: sorted((tuple(r.values()) for r in await conn.fetch(f"SELECT * FROM {n}")), key=repr)
+            for n in names
+        }
+    finally:
+        await conn.close()
+
+
+async def _run(*argv: str, env: dict[str, str] | None = None) -> tuple[int, str]:
+    proc = await asyncio.create_subprocess_exec(
+        *argv,
+        cwd=REPO,
+        env={"PATH": "/usr/bin:/bin", **(env or {})},
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.STDOUT,
+    )
+    out, _ = await proc.communicate()
+    return proc.returncode or 0, out.decode()
 
 
 async def _backup_command(database: Path, *args: str) -> tuple[int, str]:
@@ -234,3 +271,45 @@ def test_backup_settings() -> None:
     ):
         with pytest.raises(SettingsError, match=words):
             Settings.from_env({"DISCORD_TOKEN": "t", key: value})
+
+
+async def test_on_postgresql_the_printed_pg_dump_line_backs_up_and_pg_restore_restores(
+    poker_bot, start_bot: StartBot, emu: Emulator, world: World, pg_server: PgServer, tmp_path: Path
+) -> None:
+    """The README's PostgreSQL steps, run as written: the line ``python bot.py backup`` prints,
+    taken mid-hand while the bot runs, then pg_restore into a new database and a fresh bot."""
+    url = await pg_server.create_database()
+    bot = await poker_bot(database_url=url)
+    alice, bob = world.players[:2]
+    await create_table(emu, world, [alice, bob], stake=2, ante=1, auto_deal=0)
+    await deal(emu, world, alice)
+    await act_once(emu, world, bot, live_table(bot, world).engine.pending[0], policy=opener)
+    await emu.idle()
+    hand = live_table(bot, world).engine.hand_number
+    at_backup = await _pg_dump(url)
+
+    dump = tmp_path / "poker.dump"
+    rc, out = await _run(sys.executable, "bot.py", "backup", str(dump), env={"DATABASE_URL": url})
+    assert rc == 1, out
+    line = next(text.strip() for text in out.splitlines() if text.strip().startswith("pg_dump"))
+    tool = str(pg_server.bindir / "pg_dump")
+    rc, out = await _run(*shlex.split(line.replace("pg_dump", tool, 1)))
+    assert rc == 0 and dump.is_file(), out
+    await _act_until(emu, world, bot, lambda live: not live.engine.in_hand)
+    assert await _pg_dump(url) != at_backup
+    await bot.close()
+
+    restored = await pg_server.create_database()
+    restore = str(pg_server.bindir / "pg_restore")
+    rc, out = await _run(restore, "--no-owner", f"--dbname={restored}", str(dump))
+    assert rc == 0, out
+    config = Settings(token="emulated", database_path="unused.db", database_url=restored)
+    fresh = await start_bot(lambda: create_bot(config))
+    await emu.idle()
+    assert await _pg_dump(restored) == at_backup
+    assert live_table(fresh, world).engine.hand_number == hand
+    await _act_until(emu, world, fresh, lambda live: not live.engine.in_hand)
+    await deal(emu, world, alice)
+    await _act_until(emu, world, fresh, lambda live: not live.engine.in_hand)
+    assert (await fresh.db.chip_audit(world.guild.id)).ok
+    emu.assert_clean()
