@@ -14,6 +14,7 @@ Layout
   :class:`~data.core.Backend` and :class:`~data.core.Tx` protocols of :mod:`data.core`.
 * Table ownership (:meth:`Database.claim_tables`): which process drives which table, for
   processes sharing one PostgreSQL database.
+* Backups (:meth:`Database.backup`; the command and the automatic ones: :mod:`data.backup`).
 
 Guarantees
 ----------
