@@ -31,7 +31,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from data.db import Database
-from data.errors import BackupFailed
+from data.errors import BackupFailed, DataError
 from data.postgres import is_url, pg_dump_line
 from data.sqlite import copy_database
 
@@ -111,7 +111,7 @@ class Backups:
         target = self.folder / backup_name(self._clock())
         try:
             size = await self.db.backup(target)
-        except BackupFailed as exc:
+        except DataError as exc:  # BackupFailed with its reason, or the database closing
             log.error("automatic backup failed, the bot carries on: %s", exc)
             return None
         log.info("backup written: %s (%d bytes)", target, size)
@@ -126,7 +126,10 @@ class Backups:
         """Take a backup whenever one is due, until cancelled."""
         while True:
             await asyncio.sleep(max(0.0, self.next_due() - self._clock()))
-            await self.take()
+            try:
+                await self.take()
+            except Exception:  # never let one attempt end the backups (nor the bot)
+                log.exception("automatic backup failed, the bot carries on")
             # Wait a whole interval after an attempt, even a failed one: a full disk is not
             # helped by trying again at once, and the log says it once per attempt.
             await asyncio.sleep(self.hours * 3600)
