@@ -1,4 +1,7 @@
-"""Start the poker bot: settings from the environment / .env, then run until stopped."""
+"""Start the poker bot: settings from the environment / .env, then run until stopped.
+
+``python bot.py backup [PATH]`` instead backs the database up (see :mod:`data.backup`).
+"""
 
 from __future__ import annotations
 
@@ -9,6 +12,7 @@ import aiohttp
 import discord
 from dotenv import load_dotenv
 
+import data.backup
 from cogs.app import create_bot
 from cogs.config import Settings, SettingsError, apply_endpoints
 
@@ -16,11 +20,16 @@ from cogs.config import Settings, SettingsError, apply_endpoints
 def main() -> int:
     # The process environment wins over .env, so tests and deployments can override it.
     load_dotenv(override=False)
+    command = sys.argv[1:2] == ["backup"]
     try:
-        settings = Settings.from_env()
+        settings = Settings.from_env(need_token=not command)
     except SettingsError as exc:
         print(f"Cannot start: {exc}", file=sys.stderr)
         return 2
+    if command:
+        return data.backup.main(
+            sys.argv[2:], database=settings.database, folder=settings.backup_dir
+        )
     logging.basicConfig(
         level=settings.log_level,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",

@@ -21,6 +21,7 @@ from cogs import kit
 from cogs.config import Settings
 from cogs.presenter import TablePresenter
 from data import Database
+from data.backup import Backups
 from tables.errors import Refusal
 from tables.live import LiveTable
 from tables.service import TableService
@@ -133,6 +134,7 @@ class PokerBot(commands.AutoShardedBot):
         )
         self.settings = settings
         self._adopter: asyncio.Future[None] | None = None
+        self.backups: Backups | None = None
         amortise_bucket_cleanup(self.http)
 
     async def setup_hook(self) -> None:
@@ -142,6 +144,7 @@ class PokerBot(commands.AutoShardedBot):
         where = f"shards {','.join(map(str, shards))}" if shards is not None else "all shards"
         self.tables = TableService(self.db, self.presenter, owner=f"{where}, pid {os.getpid()}")
         restored = await self.tables.restore(self.owns)
+        self.backups = automatic_backups(self.settings, self.db)
         # The process may have died after saving a change but before showing it: bring every
         # table message up to date (REST works here: setup_hook runs after login).
         for live in restored:
@@ -196,12 +199,32 @@ class PokerBot(commands.AutoShardedBot):
             await self.unload_extension(name)
         if self._adopter is not None:
             self._adopter.cancel()
+        if self.backups is not None:
+            await self.backups.stop()
         if hasattr(self, "tables"):
             await self.tables.shutdown()
             self.presenter.close()
         await super().close()
         if hasattr(self, "db"):
             await self.db.close()
+
+
+def automatic_backups(settings: Settings, db: Database) -> Backups | None:
+    """The automatic backups ``BACKUP_DIR`` asks for, started; None when it is empty (or the
+    database is on PostgreSQL, which pg_dump backs up: said once in the log)."""
+    if not settings.backup_dir:
+        return None
+    if settings.database_url:
+        log.warning(
+            "BACKUP_DIR is ignored: the database is on PostgreSQL; back it up with pg_dump "
+            "(`python bot.py backup` prints the line)"
+        )
+        return None
+    backups = Backups(
+        db, settings.backup_dir, hours=settings.backup_hours, keep=settings.backup_keep
+    )
+    backups.start()
+    return backups
 
 
 def amortise_bucket_cleanup(http: Any) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import discord
 import yarl
@@ -33,6 +34,12 @@ class Settings:
     press_limit: int = 8
     """Presses one member may make on one table in two seconds (``PRESS_LIMIT``; 0: no limit).
     More is faster than anyone plays: the extra presses are turned away (cogs.routing)."""
+    backup_dir: str | None = None
+    """Where the automatic backups of the SQLite file go; None: no automatic backups."""
+    backup_hours: float = 24.0
+    """Hours between two automatic backups."""
+    backup_keep: int = 7
+    """How many automatic backups are kept (the oldest beyond are deleted)."""
 
     @property
     def database(self) -> str:
@@ -56,10 +63,12 @@ class Settings:
         return self.shard_ids is None or 0 in self.shard_ids
 
     @classmethod
-    def from_env(cls, env: dict[str, str] | None = None) -> Settings:
+    def from_env(cls, env: dict[str, str] | None = None, *, need_token: bool = True) -> Settings:
+        """The settings in ``env`` (default: the process environment). ``need_token=False``
+        for the commands that do not log in (``python bot.py backup``)."""
         source = dict(os.environ) if env is None else env
         token = source.get("DISCORD_TOKEN", "").strip()
-        if not token:
+        if not token and need_token:
             raise SettingsError(
                 "DISCORD_TOKEN is not set: copy .env.example to .env and paste your bot token."
             )
@@ -89,7 +98,28 @@ class Settings:
             shard_ids=shard_ids,
             database_url=url or None,
             press_limit=int(press_limit),
+            **_backups(source),
         )
+
+
+def _backups(source: dict[str, str]) -> dict[str, Any]:
+    """``BACKUP_DIR``, ``BACKUP_HOURS`` (default 24) and ``BACKUP_KEEP`` (default 7)."""
+    raw_hours = source.get("BACKUP_HOURS", "").strip() or "24"
+    try:
+        hours = float(raw_hours)
+    except ValueError:
+        hours = 0.0
+    if not 0 < hours < float("inf"):
+        raise SettingsError(
+            f"BACKUP_HOURS must be a number of hours above 0 (like 24 or 0.5), not {raw_hours!r}."
+        )
+    raw_keep = source.get("BACKUP_KEEP", "").strip() or "7"
+    if not raw_keep.isdigit() or int(raw_keep) < 1:
+        raise SettingsError(
+            f"BACKUP_KEEP must be a whole number of backups (1 or more), not {raw_keep!r}."
+        )
+    folder = source.get("BACKUP_DIR", "").strip()
+    return {"backup_dir": folder or None, "backup_hours": hours, "backup_keep": int(raw_keep)}
 
 
 def shard_of(guild_id: int | None, shard_count: int) -> int:

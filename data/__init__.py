@@ -12,7 +12,9 @@ Usage::
 
 from data.db import DEFAULT_PATH, Claim, Database, HandEventIn
 from data.errors import (
+    BackupFailed,
     ChipsMismatch,
+    ConstraintViolation,
     Cooldown,
     DataError,
     EventConflict,
@@ -51,9 +53,11 @@ __all__ = [
     "DEFAULT_PATH",
     "Account",
     "AdminLogEntry",
+    "BackupFailed",
     "ChipAudit",
     "ChipsMismatch",
     "Claim",
+    "ConstraintViolation",
     "Cooldown",
     "DailyClaim",
     "DataError",

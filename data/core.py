@@ -1,10 +1,12 @@
 """What the queries need from a database backend, and nothing about any particular one.
 
 The repositories (:mod:`data.accounts`, :mod:`data.tables`, :mod:`data.hands`,
-:mod:`data.stats`) are async functions taking a :class:`Tx`. A backend
-(:mod:`data.sqlite`, :mod:`data.postgres`) opens the database, upgrades its schema and runs
-each such function as one transaction through :meth:`Backend.run`. Adding a database server
-means writing one more backend; the queries stay as they are.
+:mod:`data.stats`, :mod:`data.tournaments`, :mod:`data.preferences`) are async functions taking
+a :class:`Tx`. A backend (:mod:`data.sqlite` for a file, :mod:`data.postgres` for a server)
+opens the database, upgrades its schema with its dialect's scripts (:mod:`data.migrations`) and
+runs each such function as one transaction through :meth:`Backend.run`. Adding a database
+server means writing one more backend and its folder of migrations; the queries stay as they
+are.
 
 The SQL the repositories write is the common ground of SQLite and PostgreSQL: ``?``
 placeholders (a backend with numbered ones rewrites them; no ``?`` ever appears inside a string
@@ -12,7 +14,7 @@ literal), ``RETURNING``, ``ON CONFLICT ... DO UPDATE`` with the target's columns
 its table name, ``coalesce``, ``CASE``; no JSON functions, no engine-specific scalar functions,
 no numbered parameters, no parameter whose type only the value tells (``? IS NULL``). Lists are
 passed as one ``?`` per item (:func:`marks`). A constraint violation ends the transaction
-(:class:`ConstraintViolation`). What cannot be written that way belongs to the backend
+(:class:`~data.errors.ConstraintViolation`). What cannot be written that way belongs to the backend
 (``PRAGMA`` checks, the schema version).
 
 One rule for concurrency, which PostgreSQL's snapshots rely on (:mod:`data.postgres`): a write
@@ -24,6 +26,7 @@ write (a write skew) would go unnoticed: touch that row too, or let a unique ind
 
 from __future__ import annotations
 
+import os
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
@@ -37,15 +40,6 @@ class Row(Protocol):
     ``asyncpg.Record`` both are)."""
 
     def __getitem__(self, key: int | str, /) -> Any: ...
-
-
-class ConstraintViolation(Exception):
-    """The database refused a statement for breaking a constraint (CHECK, UNIQUE, FOREIGN
-    KEY). A backend raises this in place of its driver's own exception, so that repositories
-    can turn the few expected ones into a :class:`~data.errors.DataError` with a reason.
-
-    After one, a transaction must not run further statements (PostgreSQL aborts it): raise.
-    """
 
 
 class Tx(Protocol):
@@ -99,6 +93,13 @@ class Backend(Protocol):
 
     async def check_integrity(self) -> list[str]:
         """The backend's own consistency checks: a list of problems, empty when sound."""
+        ...
+
+    async def backup(self, target: str | os.PathLike[str]) -> int:
+        """A consistent copy of the whole database in the new file ``target``, taken while
+        the database stays in use; its size in bytes. Raises
+        :class:`~data.errors.BackupFailed` with the reason (a server database names the
+        server's own tool instead)."""
         ...
 
     async def close(self) -> None:

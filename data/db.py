@@ -14,6 +14,7 @@ Layout
   :class:`~data.core.Backend` and :class:`~data.core.Tx` protocols of :mod:`data.core`.
 * Table ownership (:meth:`Database.claim_tables`): which process drives which table, for
   processes sharing one PostgreSQL database.
+* Backups (:meth:`Database.backup`; the command and the automatic ones: :mod:`data.backup`).
 
 Guarantees
 ----------
@@ -145,6 +146,13 @@ class Database:
     @property
     def path(self) -> str:
         return self._backend.path
+
+    async def backup(self, target: str | os.PathLike[str]) -> int:
+        """Copy the whole database, consistent as of one commit, into the new file ``target``
+        while it stays in use; return the copy's size in bytes. SQLite only: on PostgreSQL
+        this raises :class:`~data.errors.BackupFailed` naming the ``pg_dump`` line to run.
+        See :mod:`data.backup` for the folder of automatic backups."""
+        return await self._backend.backup(target)
 
     async def schema_version(self) -> int:
         """The schema version of the open database (the number of migrations applied)."""

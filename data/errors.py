@@ -11,6 +11,23 @@ class DataError(Exception):
     """Base class for everything :mod:`data` raises on purpose."""
 
 
+class ConstraintViolation(DataError):
+    """The database refused a statement for breaking a constraint (CHECK, UNIQUE, FOREIGN
+    KEY, or a trigger's refusal). Each backend raises this in place of its driver's own
+    exception, so that nothing outside :mod:`data` needs to know the driver; the repositories
+    turn the few expected ones into a more precise :class:`DataError` with a reason.
+
+    After one, a transaction must not run further statements (PostgreSQL aborts it): raise.
+    Like every :class:`DataError`, it changed nothing: the transaction is rolled back.
+    """
+
+
+class BackupFailed(DataError):
+    """A backup could not be taken or written (no such database, the target exists, the disk
+    is full, no permission, a server database that its own tool backs up): the reason says
+    which. The database itself is untouched."""
+
+
 class SchemaError(DataError):
     """The database file's schema cannot be used or upgraded by this code."""
 

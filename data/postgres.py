@@ -44,7 +44,7 @@ snapshot as well, so the chip audit sees one consistent state.
 
 Other duties
 ------------
-* A constraint the database enforces becomes :class:`~data.core.ConstraintViolation` (bad JSON,
+* A constraint the database enforces becomes :class:`~data.errors.ConstraintViolation` (bad JSON,
   which the schema's ``*_json`` constraints catch, becomes
   :class:`~data.errors.InvalidArgument`, as with SQLite).
 * ``sum()`` of BIGINTs is NUMERIC; the connections decode whole NUMERICs as ``int`` so the
@@ -66,7 +66,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import random
+import shlex
 from collections.abc import Iterable, Sequence
 from decimal import Decimal
 from functools import lru_cache
@@ -75,8 +77,14 @@ from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 
-from data.core import Body, Claim, ConstraintViolation, Row, Tx
-from data.errors import DataError, InvalidArgument, SchemaError
+from data.core import Body, Claim, Row, Tx
+from data.errors import (
+    BackupFailed,
+    ConstraintViolation,
+    DataError,
+    InvalidArgument,
+    SchemaError,
+)
 from data.migrations import Migration, migrate
 
 T = TypeVar("T")
@@ -146,6 +154,26 @@ def redacted(url: str) -> str:
     return urlunsplit((parts.scheme, netloc, parts.path, query, ""))
 
 
+def pg_dump_line(url: str, target: str) -> str:
+    """The command that backs up the database at ``url`` into ``target``: PostgreSQL's own
+    ``pg_dump``, in its custom format (``pg_restore`` reads it back). The password is left
+    out of the line: ``pg_dump`` asks for it, or reads ``PGPASSWORD`` or ``~/.pgpass``.
+
+    >>> pg_dump_line("postgresql://bot:s3cret@db.example:5432/poker", "poker.dump")
+    'pg_dump --format=custom --file=poker.dump postgresql://bot@db.example:5432/poker'
+    """
+    parts = urlsplit(url)
+    netloc = parts.netloc
+    if "@" in netloc:
+        user, _, host = netloc.rpartition("@")
+        netloc = f"{user.split(':', 1)[0]}@{host}"
+    query = "&".join(
+        pair for pair in parts.query.split("&") if pair and not pair.lower().startswith("password=")
+    )
+    plain = urlunsplit((parts.scheme, netloc, parts.path, query, ""))
+    return f"pg_dump --format=custom --file={shlex.quote(target)} {shlex.quote(plain)}"
+
+
 @lru_cache(maxsize=4096)
 def numbered(sql: str) -> str:
     """The statement with its ``?`` placeholders numbered as PostgreSQL wants them.
@@ -175,7 +203,7 @@ def _refused(exc: asyncpg.IntegrityConstraintViolationError) -> Exception:
     name = getattr(exc, "constraint_name", None) or ""
     if isinstance(exc, asyncpg.CheckViolationError) and name.endswith("_json"):
         return InvalidArgument(f"a JSON argument is not valid JSON ({exc})")
-    return ConstraintViolation(str(exc))
+    return ConstraintViolation(f"the database refused the change: {exc}")
 
 
 class _PgTx:
@@ -410,6 +438,14 @@ class PostgresBackend:
         pool, self._pool = self._pool, None
         if pool is not None:
             await pool.close()
+
+    async def backup(self, target: str | os.PathLike[str]) -> int:
+        """A server database is backed up by the server's own tool: always refused, with the
+        ``pg_dump`` line that does it (:func:`pg_dump_line`)."""
+        raise BackupFailed(
+            "the database is on a PostgreSQL server: back it up with pg_dump, e.g.\n  "
+            + pg_dump_line(self._url, os.fspath(target))
+        )
 
     async def schema_version(self) -> int:
         """The highest version recorded in ``schema_migrations``."""

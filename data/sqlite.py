@@ -21,6 +21,14 @@ commit reported to the bot survives those too; measured here it still allows tho
 Checkpoints (copying the WAL back into the database file) run on a second connection in its own
 thread, not inside a commit: at hundreds of tables an automatic checkpoint held every write up
 for a tenth of a second or more.
+
+Backups
+-------
+:func:`copy_database` uses SQLite's online backup API, never a file copy: the database file
+alone misses the commits still in the WAL, and copying it while a checkpoint writes into it
+gives a torn file. The backup reads every page inside one read transaction of its own
+connection, so the copy is the database as of one commit, while the bot (in WAL mode) goes on
+writing.
 """
 
 from __future__ import annotations
@@ -36,8 +44,8 @@ from typing import Any, Literal, TypeVar, cast
 
 import aiosqlite
 
-from data.core import Body, ConstraintViolation, Row, Tx
-from data.errors import DataError, InvalidArgument, SchemaError
+from data.core import Body, Row, Tx
+from data.errors import BackupFailed, ConstraintViolation, DataError, InvalidArgument, SchemaError
 from data.migrations import Migration, migrate
 
 T = TypeVar("T")
@@ -62,7 +70,63 @@ def _refused(exc: sqlite3.IntegrityError) -> Exception:
     # The schema checks every JSON column with json_valid(): that one is the caller's input.
     if "json_valid" in str(exc):
         return InvalidArgument(f"a JSON argument is not valid JSON ({exc})")
-    return ConstraintViolation(str(exc))
+    return ConstraintViolation(f"the database refused the change: {exc}")
+
+
+def copy_database(source: str | os.PathLike[str], target: str | os.PathLike[str]) -> int:
+    """Copy the SQLite database at ``source`` into the new file ``target``, consistent as of
+    one commit even while another process writes to it; return the copy's size in bytes.
+
+    The copy is written beside ``target`` under a ``.partial`` name, checked
+    (``PRAGMA quick_check``), synced to disk, and only then renamed: a backup that fails (disk
+    full, no permission) leaves no file that looks like a backup. It is a single file in
+    rollback-journal mode (no ``-wal`` beside it): restoring it is copying that one file.
+    Raises :class:`BackupFailed` with the reason; the source is only read.
+    """
+    source, target = Path(source), Path(target)
+    if not source.is_file():
+        raise BackupFailed(f"there is no database at {source}")
+    if target.exists():
+        raise BackupFailed(f"{target} already exists: a backup never overwrites a file")
+    partial = target.with_name(target.name + ".partial")
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        partial.unlink(missing_ok=True)
+        # mode=rw: never create an empty database where the real one was expected.
+        src = sqlite3.connect(f"{source.resolve().as_uri()}?mode=rw", uri=True, timeout=10)
+        try:
+            dst = sqlite3.connect(partial)
+            try:
+                src.backup(dst)  # every page in one step: one read transaction, one commit
+                dst.execute("PRAGMA journal_mode = DELETE")
+                verdict = dst.execute("PRAGMA quick_check").fetchone()[0]
+            finally:
+                dst.close()
+        finally:
+            src.close()
+        if verdict != "ok":
+            raise BackupFailed(f"the copy of {source} failed its check: {verdict}")
+        with open(partial, "rb+") as written:
+            os.fsync(written.fileno())
+        os.replace(partial, target)
+        _sync_folder(target.parent)
+    except BaseException as exc:
+        with contextlib.suppress(OSError):
+            partial.unlink(missing_ok=True)
+        if isinstance(exc, sqlite3.Error | OSError):
+            raise BackupFailed(f"could not write the backup {target}: {exc}") from exc
+        raise
+    return target.stat().st_size
+
+
+def _sync_folder(folder: Path) -> None:
+    """Make a rename in ``folder`` durable (where the platform can open a folder)."""
+    with contextlib.suppress(OSError):
+        fd = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
 
 
 class _Direct:
@@ -318,6 +382,15 @@ class SqliteBackend:
             conn, self._conn = self._conn, None
             if conn is not None:
                 await conn.close()
+
+    async def backup(self, target: str | os.PathLike[str]) -> int:
+        """A consistent copy of the database in the new file ``target`` (:func:`copy_database`),
+        taken on a connection and thread of its own: the bot's writes go on meanwhile."""
+        if self._conn is None:
+            raise DataError("the database is closed")
+        if self._path == ":memory:":
+            raise BackupFailed("an in-memory database has no file to back up")
+        return await asyncio.to_thread(copy_database, self._path, target)
 
     async def schema_version(self) -> int:
         """``PRAGMA user_version``, which the migrations bump."""

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Final
 
 from data import accounts
-from data.core import ConstraintViolation, Tx, one, scalar
-from data.errors import InvalidArgument
+from data.core import Tx, one, scalar
+from data.errors import ConstraintViolation, InvalidArgument
 from data.models import ChipAudit, LeaderboardEntry, Page, PlayerHandResult, PlayerStats
 
 # A shown hand replaces the best one only when strictly stronger; an unshown hand (NULL score)

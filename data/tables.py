@@ -15,9 +15,10 @@ from __future__ import annotations
 from functools import cache
 
 from data import accounts
-from data.core import ConstraintViolation, Row, Tx, marks, one, seconds
+from data.core import Row, Tx, marks, one, seconds
 from data.errors import (
     ChipsMismatch,
+    ConstraintViolation,
     EventConflict,
     InvalidArgument,
     NoHandInProgress,

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from typing import Final
 
 from data import accounts, tables
-from data.core import ConstraintViolation, Row, Tx, one, seconds
-from data.errors import DataError, NotFound
+from data.core import Row, Tx, one, seconds
+from data.errors import ConstraintViolation, DataError, NotFound
 from data.models import Table
 
 OPEN: Final = ("registering", "running")

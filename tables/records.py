@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import logging
 import secrets
-import sqlite3
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,9 +34,10 @@ def events_in(events: tuple[engine.Event, ...], start: int) -> list[HandEventIn]
     ]
 
 
-# A hand's end refused on purpose (the data layer's checks, a constraint of the schema): the
-# same end would be refused again, so the hand is voided rather than retried.
-VOIDABLE: tuple[type[Exception], ...] = (DataError, sqlite3.IntegrityError)
+# A hand's end refused by the data layer, by its own checks or by a constraint of the schema
+# (ConstraintViolation, a DataError on every backend): the same end would be refused again, so
+# the hand is voided rather than retried.
+VOIDABLE: tuple[type[Exception], ...] = (DataError,)
 
 # Snapshot operations that belong to the hand itself; the others (seats taken and left,
 # chips added, sitting out) stand when a hand is voided.

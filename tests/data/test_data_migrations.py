@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import hashlib
 import sqlite3
-from pathlib import Path
+import tomllib
+from pathlib import Path, PurePosixPath
 
 import pytest
 
@@ -57,6 +59,66 @@ async def pragma(db: Database, name: str) -> object:
 async def test_shipped_migrations_are_ordered() -> None:
     assert [m.version for m in SHIPPED] == list(range(1, len(SHIPPED) + 1))
     assert SHIPPED[0].name == "initial"
+
+
+# sha256 of every shipped script, first 16 hex digits. A database upgraded by one release
+# must be what the next release expects: a shipped script is never edited, only followed.
+SHIPPED_DIGESTS = {
+    "sqlite": [
+        "5fbd7dbb9695cbcd",
+        "59f9820b383356fa",
+        "f3ab4cef7430f675",
+        "36238760195b2f18",
+        "03b6ebbb67b807d9",
+        "9d70ba88b0ae13c4",
+        "9acc035ce07f7a41",
+    ],
+    "postgres": [
+        "0130c8e31f17291f",
+        "5993022347dbd20d",
+        "c02e3d3a5e451ca0",
+        "928346d2da479b1f",
+        "8a87cb6fe4f719c7",
+        "15691509a3743dfd",
+        "f2054524f9502908",
+    ],
+}
+
+
+@pytest.mark.parametrize("dialect", ["sqlite", "postgres"])
+def test_shipped_migrations_are_never_edited(dialect: str) -> None:
+    shipped = load_migrations(dialect)  # type: ignore[arg-type]
+    digests = [hashlib.sha256(m.sql.encode()).hexdigest()[:16] for m in shipped]
+    pinned = SHIPPED_DIGESTS[dialect]
+    assert digests[: len(pinned)] == pinned, "a shipped migration was edited: add a new one"
+
+
+def test_every_migration_is_packaged() -> None:
+    """The package data named in pyproject.toml covers every script, so an installed bot
+    (not only a checkout) finds its migrations."""
+    root = Path(__file__).resolve().parents[2]
+    config = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
+    globs = config["tool"]["setuptools"]["package-data"]
+    scripts = sorted((root / "data").rglob("*.sql"))
+    assert len(scripts) == 2 * len(SHIPPED)
+
+    def packaged(path: PurePosixPath) -> bool:
+        for package, patterns in globs.items():
+            folder = PurePosixPath(package.replace(".", "/"))
+            if not path.is_relative_to(folder):
+                continue
+            inside = path.relative_to(folder)
+            # A glob is relative to the package's folder: as many parts, each matching.
+            if any(
+                len(inside.parts) == len(PurePosixPath(p).parts) and inside.match(p)
+                for p in patterns
+            ):
+                return True
+        return False
+
+    for script in scripts:
+        path = PurePosixPath(script.relative_to(root).as_posix())
+        assert packaged(path), f"{path} is not in pyproject's package-data"
 
 
 async def test_default_path_is_under_data() -> None:

@@ -1,18 +1,18 @@
 """Schema migrations: ordered SQL scripts applied on open, and the one runner for them.
 
-Each file ``data/migration_NNNN_<name>.sql`` upgrades the schema from version ``NNNN - 1`` to
-``NNNN``. PostgreSQL has its own script for every version,
-``data/postgres/migration_NNNN_<name>.sql`` (same number and name, the server's dialect): both
-histories advance together, which the tests check. Versions start at 1 and must be contiguous.
-A migration runs in one transaction together with the bump of the recorded version, so a crash
-or an error mid-migration leaves the previous version intact. How a version is recorded and a
-script run is the backend's part (:class:`SchemaStore`; for SQLite, ``PRAGMA user_version`` and
-a foreign-key check before the commit, see :mod:`data.sqlite`; for PostgreSQL, a row in
+Each dialect has its folder beside this module, ``sqlite/`` and ``postgres/``; in each, the
+file ``migration_NNNN_<name>.sql`` upgrades the schema from version ``NNNN - 1`` to ``NNNN``.
+Both histories advance together: every version has its script in both folders, with the same
+number and name (the tests check). Versions start at 1 and must be contiguous. A migration runs
+in one transaction together with the bump of the recorded version, so a crash or an error
+mid-migration leaves the previous version intact. How a version is recorded and a script run
+is the backend's part (:class:`SchemaStore`; for SQLite, ``PRAGMA user_version`` and a
+foreign-key check before the commit, see :mod:`data.sqlite`; for PostgreSQL, a row in
 ``schema_migrations``, see :mod:`data.postgres`); which migrations are pending and in what
 order is decided here.
 
-To change the schema later, add the next ``migration_NNNN_<name>.sql`` and its PostgreSQL twin;
-never edit one that has shipped.
+To change the schema later, add the next ``migration_NNNN_<name>.sql`` to both folders; never
+edit one that has shipped.
 """
 
 from __future__ import annotations
@@ -38,16 +38,16 @@ class Migration:
 
 
 Dialect = Literal["sqlite", "postgres"]
+DIALECTS: tuple[Dialect, ...] = ("sqlite", "postgres")
+"""Every dialect with a folder of migrations."""
 
 
 def load_migrations(dialect: Dialect = "sqlite") -> tuple[Migration, ...]:
-    """The migrations shipped in the ``data`` package for ``dialect``, in order (checked to be
-    1..N)."""
-    folder = resources.files("data")
-    if dialect == "postgres":
-        folder = folder / "postgres"
-    elif dialect != "sqlite":
+    """The migrations shipped for ``dialect`` (the folder of that name beside this module), in
+    order (checked to be 1..N)."""
+    if dialect not in DIALECTS:
         raise SchemaError(f"no migrations for the {dialect!r} dialect")
+    folder = resources.files(__name__) / dialect
     found: list[Migration] = []
     for entry in folder.iterdir():
         match = _FILE_RE.match(entry.name)
