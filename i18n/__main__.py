@@ -39,6 +39,8 @@ def main(argv: list[str] | None = None) -> int:
                 for problem in problems(template, read_catalogue(package.catalogue(code))):
                     failed = True
                     print(f"{package.name}/locales/{code}.po: {problem}")
+        if not failed:
+            print(f"every catalogue is complete ({', '.join(shipped_codes())})")
         return 1 if failed else 0
     return 0
 

@@ -94,3 +94,10 @@ def test_a_package_without_catalogues_reads_english(tmp_path) -> None:
     assert alone.plural("{count} chip", "{count} chips", count=1000, language=resolve("de")) == (
         "1.000 chips"
     )
+
+
+def test_the_check_command_passes(capsys) -> None:
+    from i18n.__main__ import main
+
+    assert main(["check"]) == 0
+    assert "every catalogue is complete" in capsys.readouterr().out

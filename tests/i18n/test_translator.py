@@ -79,3 +79,20 @@ def test_a_lazy_value_takes_the_text_s_language() -> None:
 
     shown = _("{player} posts the {blind}", player="Jo", blind=TERMS["big-blind"])
     assert shown == "Jo posts the Big blind"  # no catalogue has this message: English
+
+
+def test_a_translation_that_does_not_format_reads_in_english(tmp_path, caplog) -> None:
+    from babel.messages.catalog import Catalog
+    from babel.messages.pofile import write_po
+
+    from i18n import Translator
+
+    broken = Catalog(locale="de")
+    broken.add("{player} bets {amount}", "{spieler} setzt {amount}")
+    (tmp_path / "locales").mkdir()
+    with (tmp_path / "locales" / "de.po").open("wb") as file:
+        write_po(file, broken)
+    translator = Translator("broken", tmp_path / "module.py")
+    text = translator("{player} bets {amount}", language=resolve("de"), player="Udo", amount=5000)
+    assert text == "Udo bets 5.000"
+    assert "does not format" in caplog.text
