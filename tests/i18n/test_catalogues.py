@@ -101,3 +101,12 @@ def test_the_check_command_passes(capsys) -> None:
 
     assert main(["check"]) == 0
     assert "every catalogue is complete" in capsys.readouterr().out
+
+
+def test_the_layer_is_discord_free() -> None:
+    import subprocess
+    import sys
+
+    probe = "import sys, i18n, i18n.poker_words, i18n.checks; print('discord' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
