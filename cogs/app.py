@@ -20,6 +20,7 @@ from discord.ext import commands
 from cogs import kit
 from cogs.config import Settings
 from cogs.presenter import TablePresenter
+from cogs.translator import MenuTranslator
 from data import Database
 from data.backup import Backups
 from tables.errors import Refusal
@@ -153,6 +154,8 @@ class PokerBot(commands.AutoShardedBot):
             self._adopter = asyncio.ensure_future(self._adopt_now_and_then())
         for name in EXTENSIONS:
             await self.load_extension(name)
+        # The slash menu's descriptions and choices in every shipped language.
+        await self.tree.set_translator(MenuTranslator())
         if not self.settings.syncs_commands:
             return
         if self.settings.dev_guild_id:

@@ -1,0 +1,49 @@
+"""``python -m i18n extract | update | init <code> | check``: see docs/translating.md."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from .catalogues import read_catalogue
+from .checks import problems
+from .extract import PACKAGES, extract, init, shipped_codes, update, write
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m i18n", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True)
+    commands.add_parser("extract", help="write each package's locales/messages.pot")
+    commands.add_parser("update", help="merge the templates into every .po")
+    start = commands.add_parser("init", help="start a language's catalogues")
+    start.add_argument("code", help="the language as Discord spells it, e.g. it or sv-SE")
+    commands.add_parser("check", help="list what each catalogue still lacks")
+    args = parser.parse_args(argv)
+    if args.command == "extract":
+        for package in PACKAGES:
+            template = extract(package)
+            write(template, package.template)
+            print(f"{package.template}: {sum(1 for m in template if m.id)} messages")
+    elif args.command == "update":
+        for package in PACKAGES:
+            for path in update(package):
+                print(f"updated {path}")
+    elif args.command == "init":
+        for package in PACKAGES:
+            print(f"created {init(package, args.code)}")
+    else:
+        failed = False
+        for package in PACKAGES:
+            template = read_catalogue(package.template)
+            for code in shipped_codes():
+                for problem in problems(template, read_catalogue(package.catalogue(code))):
+                    failed = True
+                    print(f"{package.name}/locales/{code}.po: {problem}")
+        if not failed:
+            print(f"every catalogue is complete ({', '.join(shipped_codes())})")
+        return 1 if failed else 0
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,71 @@
+"""What a catalogue still lacks: the checks the suite runs and ``python -m i18n check`` lists.
+
+A catalogue is complete when every message of its package's template has a translation that
+is not fuzzy, keeps every named placeholder of the source (and invents none: it would not
+format), and, for a plural message, has as many forms as the language has.
+"""
+
+from __future__ import annotations
+
+from babel.messages.catalog import Catalog, Message
+
+from .translator import placeholders
+
+_Id = str | tuple[str, ...]
+
+
+def _key(message: Message) -> _Id:
+    return tuple(message.id) if message.pluralizable else str(message.id)
+
+
+def _sources(message: Message) -> tuple[str, ...]:
+    return tuple(message.id) if message.pluralizable else (str(message.id),)
+
+
+def _forms(message: Message) -> tuple[str, ...]:
+    if isinstance(message.string, list | tuple):
+        return tuple(message.string)
+    return (message.string or "",)
+
+
+def problems(template: Catalog, catalogue: Catalog) -> list[str]:
+    """Every way ``catalogue`` falls short of ``template`` (empty when it is complete)."""
+    found: list[str] = []
+    for source in template:
+        if not source.id:
+            continue
+        key = source.id[0] if source.pluralizable else source.id
+        name = repr(key)
+        translated = catalogue.get(source.id, source.context)
+        if translated is None or translated.fuzzy:
+            found.append(f"{name}: {'fuzzy' if translated else 'missing'}")
+            continue
+        forms = _forms(translated)
+        if not all(forms):
+            found.append(f"{name}: untranslated")
+            continue
+        allowed = set().union(*(placeholders(s) for s in _sources(source)))
+        if source.pluralizable:
+            wanted = placeholders(source.id[1])
+            if len(forms) != catalogue.num_plurals:
+                found.append(f"{name}: {len(forms)} plural forms, not {catalogue.num_plurals}")
+        else:
+            wanted = allowed
+        for form in forms:
+            missing, invented = wanted - placeholders(form), placeholders(form) - allowed
+            if missing:
+                found.append(f"{name}: {form!r} lacks {{{'}, {'.join(sorted(missing))}}}")
+            if invented:
+                found.append(f"{name}: {form!r} invents {{{'}, {'.join(sorted(invented))}}}")
+    return found
+
+
+def stale(template: Catalog, fresh: Catalog) -> tuple[set[_Id], set[_Id]]:
+    """The messages the code has and the template lacks, and those the template keeps that
+    the code no longer has."""
+    have = {_key(m) for m in template if m.id}
+    want = {_key(m) for m in fresh if m.id}
+    return want - have, have - want
+
+
+__all__ = ["problems", "stale"]

@@ -1,0 +1,138 @@
+"""Making and updating the catalogues (``python -m i18n``): the tool translators run.
+
+``extract`` reads each package's code with Babel (the keywords below are the translator's
+methods) and writes its template ``<package>/locales/messages.pot``; a package may add strings
+that are not literals in calls, such as the slash menu's descriptions, through a collector
+(``module:function`` returning ``(message, comment)`` pairs), imported only here.
+``update`` merges each template into the package's ``.po`` files, ``init`` starts a new
+language, ``check`` lists what a catalogue still lacks (the suite runs the same checks).
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from babel import Locale
+from babel.messages.catalog import Catalog
+from babel.messages.extract import extract_from_dir
+from babel.messages.pofile import write_po
+
+from .catalogues import TEMPLATE, read_catalogue
+from .languages import LANGUAGES
+
+ROOT = Path(__file__).resolve().parent.parent
+
+KEYWORDS: dict[str, tuple[int, ...] | None] = {
+    "_": None,
+    "lazy": None,
+    "plural": (1, 2),
+    "lazy_plural": (1, 2),
+}
+"""The calls whose literal arguments are messages: ``_("...")``, ``_.lazy("...")``,
+``_.plural("...", "...", count=n)``, ``_.lazy_plural("...", "...")`` (``babel.cfg`` and the
+``pybabel`` commands in docs/translating.md name the same ones)."""
+
+COMMENT_TAGS = ("Translators:",)
+
+
+@dataclass(frozen=True)
+class Package:
+    """A package with catalogues: its folder and, maybe, a collector of extra messages."""
+
+    name: str
+    collector: str | None = None
+
+    @property
+    def folder(self) -> Path:
+        return ROOT / self.name
+
+    @property
+    def locales(self) -> Path:
+        return self.folder / "locales"
+
+    @property
+    def template(self) -> Path:
+        return self.locales / TEMPLATE
+
+    def catalogue(self, code: str) -> Path:
+        return self.locales / f"{code}.po"
+
+
+PACKAGES: tuple[Package, ...] = (
+    Package("i18n"),
+    Package("cogs", collector="cogs.translator:menu_messages"),
+)
+"""Every package that has catalogues (each declares its ``Translator`` once)."""
+
+
+def extract(package: Package) -> Catalog:
+    """``package``'s template, freshly read from its code (and its collector)."""
+    template = Catalog(project="drawpoker-bot", domain="messages", fuzzy=False)
+    found = extract_from_dir(
+        package.folder,
+        method_map=[("**.py", "python")],
+        keywords=KEYWORDS,
+        comment_tags=COMMENT_TAGS,
+        strip_comment_tags=True,
+    )
+    for filename, lineno, message, comments, context in found:
+        location = (f"{package.name}/{filename}", lineno)
+        template.add(message, None, [location], auto_comments=comments, context=context)
+    if package.collector:
+        module, _, function = package.collector.partition(":")
+        collect: Callable[[], Iterable[tuple[str, str]]] = getattr(
+            importlib.import_module(module), function
+        )
+        for message, comment in collect():
+            template.add(message, None, auto_comments=[comment])
+    return template
+
+
+def write(catalogue: Catalog, path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("wb") as file:
+        write_po(file, catalogue, width=100, include_lineno=False)
+
+
+def update(package: Package) -> list[Path]:
+    """Merge the template into every ``.po`` of ``package`` (new messages arrive untranslated,
+    changed ones fuzzy); returns the files written."""
+    template = read_catalogue(package.template)
+    written = []
+    for path in sorted(package.locales.glob("*.po")):
+        catalogue = read_catalogue(path)
+        catalogue.update(template)
+        write(catalogue, path)
+        written.append(path)
+    return written
+
+
+def init(package: Package, code: str) -> Path:
+    """A new, empty catalogue for language ``code`` (Discord's spelling, e.g. ``it``)."""
+    template = read_catalogue(package.template)
+    catalogue = Catalog(locale=Locale.parse(code, sep="-"), project="drawpoker-bot")
+    catalogue.update(template)
+    path = package.catalogue(code)
+    write(catalogue, path)
+    return path
+
+
+def shipped_codes() -> list[str]:
+    return [language.code for language in LANGUAGES[1:]]
+
+
+__all__ = [
+    "COMMENT_TAGS",
+    "KEYWORDS",
+    "PACKAGES",
+    "ROOT",
+    "Package",
+    "extract",
+    "init",
+    "shipped_codes",
+    "update",
+    "write",
+]

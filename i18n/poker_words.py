@@ -1,0 +1,155 @@
+"""The words of the game: hand categories, actions and forced bets, by the engine's values.
+
+The engine speaks in values (a :class:`engine.hands.Category`, an action, a forced bet's
+``kind``) and never imports this layer; a renderer looks the value up here and renders the
+word in its reader's language::
+
+    category_name(value.category, royal=...).render(table_language)
+    action_word(Discard(())).render()          # "Stand pat", in the current language
+    _.plural("{player} draws {count} card", "{player} draws {count} cards", count=3, player=p)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+
+from engine.actions import (
+    Action,
+    AllIn,
+    Bet,
+    Call,
+    Check,
+    Discard,
+    Fold,
+    Muck,
+    Raise,
+    Show,
+)
+from engine.hands import Category
+
+from .translator import LazyString, Translator
+
+_ = Translator("i18n", __file__)
+
+CATEGORY_NAMES: Mapping[Category, LazyString] = MappingProxyType(
+    {
+        Category.HIGH_CARD: _.lazy("High card"),
+        Category.PAIR: _.lazy("Pair"),
+        Category.TWO_PAIR: _.lazy("Two pair"),
+        Category.THREE_OF_A_KIND: _.lazy("Three of a kind"),
+        Category.STRAIGHT: _.lazy("Straight"),
+        Category.FLUSH: _.lazy("Flush"),
+        Category.FULL_HOUSE: _.lazy("Full house"),
+        Category.FOUR_OF_A_KIND: _.lazy("Four of a kind"),
+        Category.STRAIGHT_FLUSH: _.lazy("Straight flush"),
+        Category.FIVE_OF_A_KIND: _.lazy("Five of a kind"),
+    }
+)
+"""The name of each hand category (a high hand's; lowball hands are read by their cards)."""
+
+ROYAL_FLUSH = _.lazy("Royal flush")
+"""The ace-high straight flush, which every language names apart."""
+
+ACTION_WORDS: Mapping[str, LazyString] = MappingProxyType(
+    {
+        "check": _.lazy("Check"),
+        "call": _.lazy("Call"),
+        "bet": _.lazy("Bet"),
+        "raise": _.lazy("Raise"),
+        "fold": _.lazy("Fold"),
+        "all-in": _.lazy("All-in"),
+        "draw": _.lazy("Draw"),
+        "stand-pat": _.lazy("Stand pat"),
+        "show": _.lazy("Show"),
+        "muck": _.lazy("Muck"),
+    }
+)
+"""What a player does, as a button says it; the keys are the engine's action kinds (a
+discard is ``draw``, or ``stand-pat`` when it throws no card)."""
+
+TERMS: Mapping[str, LazyString] = MappingProxyType(
+    {
+        "ante": _.lazy("Ante"),
+        "blind": _.lazy("Blind"),
+        "small-blind": _.lazy("Small blind"),
+        "big-blind": _.lazy("Big blind"),
+        "blinds": _.lazy("Blinds"),
+        "straddle": _.lazy("Straddle"),
+        "openers": _.lazy("Openers"),
+        "pot": _.lazy("Pot"),
+        "showdown": _.lazy("Showdown"),
+    }
+)
+"""The table's other words; ``ante``, ``blind`` and ``straddle`` are also the engine's
+forced-bet kinds (:class:`engine.events.ForcedBet`)."""
+
+DEEDS: Mapping[str, LazyString] = MappingProxyType(
+    {
+        "check": _.lazy("{player} checks"),
+        "call": _.lazy("{player} calls {amount}"),
+        "bet": _.lazy("{player} bets {amount}"),
+        "raise": _.lazy("{player} raises to {amount}"),
+        "fold": _.lazy("{player} folds"),
+        "all-in": _.lazy("{player} is all-in for {amount}"),
+        "stand-pat": _.lazy("{player} stands pat"),
+    }
+)
+"""What the table reads when a player acts (placeholders ``player`` and ``amount``)."""
+
+DRAWS = _.lazy_plural("{player} draws {count} card", "{player} draws {count} cards")
+"""A draw, counted (``count`` cards)."""
+
+CHIPS = _.lazy_plural("{count} chip", "{count} chips")
+"""An amount of chips, counted."""
+
+_KINDS: Mapping[type, str] = MappingProxyType(
+    {
+        Check: "check",
+        Call: "call",
+        Bet: "bet",
+        Raise: "raise",
+        Fold: "fold",
+        AllIn: "all-in",
+        Show: "show",
+        Muck: "muck",
+    }
+)
+
+
+def category_name(category: Category, *, royal: bool = False) -> LazyString:
+    """The name of a hand category; ``royal`` for an ace-high straight flush."""
+    if royal and category is Category.STRAIGHT_FLUSH:
+        return ROYAL_FLUSH
+    return CATEGORY_NAMES[category]
+
+
+def action_kind(action: Action) -> str | None:
+    """The key of ``action`` in :data:`ACTION_WORDS` (None for an action with no word).
+
+    >>> action_kind(Discard(())), action_kind(Fold())
+    ('stand-pat', 'fold')
+    """
+    if isinstance(action, Discard):
+        return "draw" if action.cards else "stand-pat"
+    return _KINDS.get(type(action))
+
+
+def action_word(action: Action) -> LazyString | None:
+    """The word for ``action`` (the button's label), or None for an action with no word."""
+    kind = action_kind(action)
+    return None if kind is None else ACTION_WORDS[kind]
+
+
+__all__ = [
+    "ACTION_WORDS",
+    "CATEGORY_NAMES",
+    "CHIPS",
+    "DEEDS",
+    "DRAWS",
+    "ROYAL_FLUSH",
+    "TERMS",
+    "action_kind",
+    "action_word",
+    "category_name",
+]

@@ -1,0 +1,112 @@
+"""The catalogues are complete, up to date with the code, and the fallbacks hold."""
+
+from __future__ import annotations
+
+import pytest
+
+from i18n import ENGLISH, LANGUAGES, PSEUDO, Translator, placeholders, resolve
+from i18n.catalogues import pseudo_catalogue, read_catalogue
+from i18n.checks import problems, stale
+from i18n.extract import PACKAGES, extract
+
+CODES = [language.code for language in LANGUAGES if language is not ENGLISH]
+
+
+def test_the_seven_languages_are_shipped() -> None:
+    assert [language.code for language in LANGUAGES] == [
+        "en", "de", "es-ES", "fr", "pl", "pt-BR", "ru",
+    ]  # fmt: skip
+
+
+@pytest.mark.parametrize("package", PACKAGES, ids=lambda p: p.name)
+@pytest.mark.parametrize("code", CODES)
+def test_every_message_is_translated_with_its_placeholders(package, code) -> None:
+    template = read_catalogue(package.template)
+    catalogue = read_catalogue(package.catalogue(code))
+    assert problems(template, catalogue) == []
+
+
+@pytest.mark.parametrize("code", CODES)
+def test_plural_forms_follow_the_language(code) -> None:
+    catalogue = read_catalogue(PACKAGES[0].catalogue(code))
+    assert catalogue.num_plurals == (3 if code in ("ru", "pl") else 2)
+
+
+def test_the_checks_catch_a_lost_placeholder_and_a_missing_form() -> None:
+    template = read_catalogue(PACKAGES[0].template)
+    catalogue = read_catalogue(PACKAGES[0].catalogue("pl"))
+    catalogue["{player} raises to {amount}"].string = "{player} podbija"
+    catalogue[("{count} chip", "{count} chips")].string = ("{count} żeton", "{count} żetony")
+    del catalogue["Openers"]
+    found = problems(template, catalogue)
+    assert "'{player} raises to {amount}': '{player} podbija' lacks {amount}" in found
+    assert "'{count} chip': 2 plural forms, not 3" in found
+    assert "'Openers': missing" in found
+
+
+@pytest.mark.parametrize("package", PACKAGES, ids=lambda p: p.name)
+def test_the_template_is_up_to_date_with_the_code(package) -> None:
+    """Run ``python -m i18n extract`` (then ``update``) when this fails."""
+    new, gone = stale(read_catalogue(package.template), extract(package))
+    assert new == set(), "strings in the code that the template lacks"
+    assert gone == set(), "strings in the template that the code no longer has"
+
+
+@pytest.mark.parametrize("package", PACKAGES, ids=lambda p: p.name)
+def test_the_pseudo_language_keeps_every_placeholder(package) -> None:
+    template = read_catalogue(package.template)
+    made = pseudo_catalogue(template)
+    for message in template:
+        if not message.id:
+            continue
+        pseudo = made.get(message.id)
+        assert pseudo is not None
+        sources = message.id if message.pluralizable else (message.id,)
+        forms = pseudo.string if message.pluralizable else (pseudo.string,)
+        for source, form in zip(sources, forms, strict=True):
+            assert placeholders(form) == placeholders(source)
+            assert form.startswith("[") and form.endswith("]")
+            assert len(form) >= 1.3 * len(source)
+
+
+def test_the_pseudo_language_is_served_by_every_translator() -> None:
+    from i18n.poker_words import _
+
+    assert _("Fold", language=PSEUDO) == "[Ƒöļđ ·]"
+    text = _("{player} raises to {amount}", language=PSEUDO, player="Ana", amount=1500)
+    assert text.startswith("[Ana ŕåîšéš ŧö 1,500 ")
+
+
+@pytest.mark.parametrize("locale", ["en-US", "en-GB", "zh-CN", "ja", "uk", "xx-YY", "", None])
+def test_locales_we_do_not_ship_read_english(locale) -> None:
+    from i18n.poker_words import _
+
+    language = resolve(locale)
+    assert language is ENGLISH
+    assert _("{player} raises to {amount}", language=language, player="A", amount=2) == (
+        "A raises to 2"
+    )
+
+
+def test_a_package_without_catalogues_reads_english(tmp_path) -> None:
+    alone = Translator("nowhere", tmp_path / "module.py")
+    assert alone("Hello {who}", language=resolve("de"), who="Bo") == "Hello Bo"
+    assert alone.plural("{count} chip", "{count} chips", count=1000, language=resolve("de")) == (
+        "1.000 chips"
+    )
+
+
+def test_the_check_command_passes(capsys) -> None:
+    from i18n.__main__ import main
+
+    assert main(["check"]) == 0
+    assert "every catalogue is complete" in capsys.readouterr().out
+
+
+def test_the_layer_is_discord_free() -> None:
+    import subprocess
+    import sys
+
+    probe = "import sys, i18n, i18n.poker_words, i18n.checks; print('discord' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
