@@ -8,9 +8,12 @@ services as ``bot.db``, ``bot.tables`` and ``bot.presenter``.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import logging
 import os
+import signal
+import time
 from typing import Any
 
 import discord
@@ -19,6 +22,7 @@ from discord.ext import commands
 
 from cogs import kit
 from cogs.config import Settings
+from cogs.metrics import Metrics
 from cogs.presenter import TablePresenter
 from data import Database, DataError
 from tables.errors import Refusal
@@ -53,6 +57,14 @@ NOT_OURS = (
 """Said when an interaction reaches a process that does not hold its server's shard: only
 while shards are being moved (Discord sends a server's interactions to its shard's process)."""
 
+RESTARTING = "The bot is restarting: try again in a moment. Nothing was changed."
+"""Said to a press that arrives while the bot stops (SIGTERM/SIGINT, or :meth:`PokerBot.close`)."""
+
+STOP_BUDGET = (5.0, 1.5, 2.0)
+"""A clean stop's waits, in seconds: for the presses being handled, for the messages being
+sent, for the tables' changes and pings. They add up to well under the 10 s a supervisor
+(Docker) gives before it kills."""
+
 
 class PokerTree(app_commands.CommandTree["PokerBot"]):
     """The bot's one handler of app-command errors.
@@ -82,12 +94,23 @@ class PokerTree(app_commands.CommandTree["PokerBot"]):
             await kit.reply(interaction, NOT_OURS)
         return False
 
+    def _from_interaction(self, interaction: discord.Interaction[PokerBot]) -> None:
+        # discord.py's own, with the task handed to the bot: a clean stop waits for it.
+        async def invoke() -> None:
+            try:
+                await self._call(interaction)
+            except app_commands.AppCommandError as exc:
+                await self._dispatch_error(interaction, exc)
+
+        self.client.track(interaction, asyncio.ensure_future(invoke()))
+
     async def on_error(
         self, interaction: discord.Interaction[PokerBot], error: app_commands.AppCommandError
     ) -> None:
         original: BaseException = error
         if isinstance(error, app_commands.CommandInvokeError):
             original = error.original
+        Metrics.refused(interaction)
         if isinstance(original, Refusal):
             reason = str(original)
         elif isinstance(original, app_commands.MissingPermissions):
@@ -107,7 +130,7 @@ class PokerTree(app_commands.CommandTree["PokerBot"]):
             reason = f"That didn't work: {original}."
         else:
             command = interaction.command.qualified_name if interaction.command else "?"
-            log.error("/%s failed", command, exc_info=original)
+            log.error("/%s failed", command, exc_info=original)  # counted as an error
             reason = "Something went wrong on our side. Please try again in a moment."
         await kit.reply(interaction, reason)
 
@@ -128,7 +151,7 @@ class PokerBot(commands.AutoShardedBot):
     tables: TableService
     presenter: TablePresenter
 
-    def __init__(self, settings: Settings, **kwargs: Any) -> None:
+    def __init__(self, settings: Settings, *, stop_on_signals: bool = False, **kwargs: Any) -> None:
         # The bot never joins a voice channel: discord.py's start-up warnings about missing
         # voice libraries would only worry whoever reads the log.
         discord.VoiceClient.warn_nacl = False
@@ -143,6 +166,10 @@ class PokerBot(commands.AutoShardedBot):
         kwargs.setdefault("max_messages", None)
         if settings.shard_ids is not None:
             kwargs["shard_ids"] = list(settings.shard_ids)
+        # The operators' window (METRICS_PORT): off unless asked for.
+        self.metrics = Metrics(self) if settings.metrics_port is not None else None
+        if self.metrics is not None:
+            kwargs["http_trace"] = self.metrics.http_trace()
         super().__init__(
             # Slash commands only: no prefix (and no message events to read one from).
             command_prefix=(),
@@ -156,9 +183,20 @@ class PokerBot(commands.AutoShardedBot):
         self.settings = settings
         self._adopter: asyncio.Future[None] | None = None
         amortise_bucket_cleanup(self.http)
+        self.stopping = False
+        self._stop_on_signals = stop_on_signals
+        self._stopper: asyncio.Task[None] | None = None
+        self._closer: asyncio.Task[None] | None = None
+        # The handling of every interaction (its tasks), so that a clean stop can wait for it.
+        self._in_flight: set[asyncio.Task[Any]] = set()
+        parsers = self._connection.parsers
+        self._parse_interaction = parsers["INTERACTION_CREATE"]
+        parsers["INTERACTION_CREATE"] = self._interaction_create
 
     async def setup_hook(self) -> None:
         self.db = await Database.open(self.settings.database)
+        if self.metrics is not None:
+            await self.metrics.start()
         self.presenter = TablePresenter(self)
         shards = self.settings.shard_ids
         where = f"shards {','.join(map(str, shards))}" if shards is not None else "all shards"
@@ -172,6 +210,10 @@ class PokerBot(commands.AutoShardedBot):
             self._adopter = asyncio.ensure_future(self._adopt_now_and_then())
         for name in EXTENSIONS:
             await self.load_extension(name)
+        if self._stop_on_signals:
+            loop = asyncio.get_running_loop()
+            for signum in (signal.SIGTERM, signal.SIGINT):
+                loop.add_signal_handler(signum, self._stop_on, signum)
         if not self.settings.syncs_commands:
             return
         if self.settings.dev_guild_id:
@@ -180,6 +222,65 @@ class PokerBot(commands.AutoShardedBot):
             await self.tree.sync(guild=guild)
         else:
             await self.tree.sync()
+
+    def _stop_on(self, signum: int) -> None:
+        if self._stopper is None:
+            name = signal.Signals(signum).name
+            self._stopper = asyncio.ensure_future(self.stop_cleanly(name))
+
+    # -- every interaction, and a clean stop ------------------------------------------------
+
+    def _interaction_create(self, data: Any) -> None:
+        """Every interaction enters here, before discord.py routes it: while the bot stops it
+        is answered :data:`RESTARTING` and goes no further."""
+        if self.metrics is not None:
+            self.metrics.received(data)
+        if not self.stopping:
+            self._parse_interaction(data)
+            return
+        # discord.py types the bot's connection state with a plain Client.
+        state: Any = self._connection
+        interaction: discord.Interaction[PokerBot] = discord.Interaction(data=data, state=state)
+        self.track(interaction, asyncio.ensure_future(self._answer_stopping(interaction)))
+
+    async def _answer_stopping(self, interaction: discord.Interaction[PokerBot]) -> None:
+        Metrics.refused(interaction)
+        if interaction.type is discord.InteractionType.autocomplete:
+            with contextlib.suppress(discord.HTTPException):
+                await interaction.response.autocomplete([])
+        else:
+            await kit.reply(interaction, RESTARTING)
+
+    def _schedule_event(self, coro: Any, event_name: str, *args: Any, **kwargs: Any) -> Any:
+        task = super()._schedule_event(coro, event_name, *args, **kwargs)
+        if event_name == "on_interaction":
+            self.track(args[0], task)
+        return task
+
+    def track(self, interaction: discord.Interaction[PokerBot], task: asyncio.Task[Any]) -> None:
+        """Keep ``task`` (part of handling ``interaction``) until it ends: a clean stop waits
+        for it, and the metrics count the interaction once its last task has ended."""
+        self._in_flight.add(task)
+        task.add_done_callback(self._in_flight.discard)
+        if self.metrics is not None:
+            self.metrics.handling(interaction, task)
+
+    async def stop_cleanly(self, reason: str = "asked") -> None:
+        """Stop as a supervisor expects (SIGTERM, SIGINT): presses from now on hear
+        :data:`RESTARTING`; the presses being handled finish; the tables' last changes and
+        standing pings are saved; the database is closed. :meth:`close` does the last three."""
+        started = time.perf_counter()
+        log.info("%s: stopping cleanly; new presses are asked to try again in a moment", reason)
+        await self.close()
+        log.info("stopped cleanly in %.2f s", time.perf_counter() - started)
+
+    async def _wait_in_flight(self, timeout: float) -> None:
+        pending = {task for task in self._in_flight if not task.done()}
+        if not pending:
+            return
+        _, late = await asyncio.wait(pending, timeout=timeout)
+        if late:
+            log.warning("stopping with %d interactions still being handled", len(late))
 
     async def adopt_tables(self) -> list[LiveTable]:
         """Drive the tables another process held at start-up and has since let go (it was
@@ -214,14 +315,33 @@ class PokerBot(commands.AutoShardedBot):
         gc.set_threshold(*GC_THRESHOLDS)
 
     async def close(self) -> None:
+        # Once, however many ask (a signal, then discord.py's own exit from run()).
+        if self._closer is None:
+            self._closer = asyncio.ensure_future(self._close())
+        await asyncio.shield(self._closer)
+
+    async def _close(self) -> None:
+        self.stopping = True
+        presses, messages, tables = STOP_BUDGET
+        await self._wait_in_flight(presses)
+        if hasattr(self, "tables"):
+            await self.presenter.settle(messages)
         for name in list(self.extensions):
             await self.unload_extension(name)
         if self._adopter is not None:
             self._adopter.cancel()
         if hasattr(self, "tables"):
-            await self.tables.shutdown()
+            try:
+                await asyncio.wait_for(self.tables.shutdown(), tables)
+            except TimeoutError:
+                log.warning("stopping before every table's last change was saved")
             self.presenter.close()
+        # The answers to presses that came meanwhile; then no await before the gateway closes.
+        await self._wait_in_flight(1.0)
+        log.info("closing the gateway")
         await super().close()
+        if self.metrics is not None:
+            await self.metrics.stop()
         if hasattr(self, "db"):
             await self.db.close()
 

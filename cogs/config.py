@@ -30,6 +30,9 @@ class Settings:
     shard_ids: tuple[int, ...] | None = None
     database_url: str | None = None
     """A PostgreSQL server (``postgresql://...``) to use instead of the SQLite file."""
+    metrics_port: int | None = None
+    """Where ``/healthz`` and ``/metrics`` are served (``METRICS_PORT``); None: not at all."""
+    metrics_host: str = "127.0.0.1"
 
     @property
     def database(self) -> str:
@@ -70,6 +73,7 @@ class Settings:
                 "DATABASE_URL must be a PostgreSQL URL (postgresql://user:password@host/db); "
                 "leave it empty to use the SQLite file at DATABASE_PATH."
             )
+        metrics_port = _metrics_port(source.get("METRICS_PORT", "").strip())
         return cls(
             token=token,
             database_path=source.get("DATABASE_PATH", "").strip() or str(DEFAULT_DATABASE),
@@ -80,7 +84,19 @@ class Settings:
             shard_count=shard_count,
             shard_ids=shard_ids,
             database_url=url or None,
+            metrics_port=metrics_port,
+            metrics_host=source.get("METRICS_HOST", "").strip() or "127.0.0.1",
         )
+
+
+def _metrics_port(raw: str) -> int | None:
+    if not raw:
+        return None
+    if not raw.isdigit() or not 0 <= int(raw) <= 65535:
+        raise SettingsError(
+            f"METRICS_PORT must be a port number (1-65535; 0 picks a free one), not {raw!r}."
+        )
+    return int(raw)
 
 
 def shard_of(guild_id: int | None, shard_count: int) -> int:

@@ -25,6 +25,7 @@ from discord.ext import commands
 import engine
 from cogs import kit, validation
 from cogs.coach import coach_text
+from cogs.metrics import Metrics
 from cogs.ui import house_rules, panels, render
 from cogs.ui.components import MessageEditor
 from cogs.ui.custom_ids import (
@@ -114,11 +115,13 @@ class TableControls(commands.Cog):
         try:
             await self._handlers[type(parsed)](interaction, parsed)
         except StalePress as exc:
+            Metrics.refused(interaction)
             live = self.tables.get(parsed.table)
             if live is not None:
                 self.presenter.spawn(self.presenter.refresh(live))
             await kit.reply(interaction, str(exc))
         except Refusal as exc:
+            Metrics.refused(interaction)
             await kit.reply(interaction, str(exc))
         except Exception:
             log.exception("handling %r failed", custom_id)
