@@ -60,10 +60,14 @@ while shards are being moved (Discord sends a server's interactions to its shard
 RESTARTING = "The bot is restarting: try again in a moment. Nothing was changed."
 """Said to a press that arrives while the bot stops (SIGTERM/SIGINT, or :meth:`PokerBot.close`)."""
 
-STOP_BUDGET = (5.0, 1.5, 2.0)
-"""A clean stop's waits, in seconds: for the presses being handled, for the messages being
-sent, for the tables' changes and pings. They add up to well under the 10 s a supervisor
-(Docker) gives before it kills."""
+STOP_BUDGET = (5.0, 1.5, 2.0, 1.0)
+"""A clean stop's waits at most, in seconds: for the presses being handled, for the messages
+being sent, for the tables' changes and pings, for the answers to presses that came meanwhile.
+They add up to well under the 10 s a supervisor (Docker) gives before it kills."""
+
+STOP_GRACE = 1.0
+"""After a signal, the gateway stays open at least this long, answering :data:`RESTARTING`:
+presses Discord has already sent on their way get an answer instead of failing."""
 
 
 class PokerTree(app_commands.CommandTree["PokerBot"]):
@@ -187,6 +191,7 @@ class PokerBot(commands.AutoShardedBot):
         self._stop_on_signals = stop_on_signals
         self._stopper: asyncio.Task[None] | None = None
         self._closer: asyncio.Task[None] | None = None
+        self._grace_until = 0.0
         # The handling of every interaction (its tasks), so that a clean stop can wait for it.
         self._in_flight: set[asyncio.Task[Any]] = set()
         parsers = self._connection.parsers
@@ -269,18 +274,20 @@ class PokerBot(commands.AutoShardedBot):
         """Stop as a supervisor expects (SIGTERM, SIGINT): presses from now on hear
         :data:`RESTARTING`; the presses being handled finish; the tables' last changes and
         standing pings are saved; the database is closed. :meth:`close` does the last three."""
-        started = time.perf_counter()
         log.info("%s: stopping cleanly; new presses are asked to try again in a moment", reason)
+        self._grace_until = asyncio.get_running_loop().time() + STOP_GRACE
         await self.close()
-        log.info("stopped cleanly in %.2f s", time.perf_counter() - started)
 
     async def _wait_in_flight(self, timeout: float) -> None:
-        pending = {task for task in self._in_flight if not task.done()}
-        if not pending:
-            return
-        _, late = await asyncio.wait(pending, timeout=timeout)
-        if late:
-            log.warning("stopping with %d interactions still being handled", len(late))
+        """Until no interaction is being handled (those arriving meanwhile included)."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while pending := {task for task in self._in_flight if not task.done()}:
+            left = deadline - loop.time()
+            if left <= 0:
+                log.warning("stopping with %d interactions still being handled", len(pending))
+                return
+            await asyncio.wait(pending, timeout=left)
 
     async def adopt_tables(self) -> list[LiveTable]:
         """Drive the tables another process held at start-up and has since let go (it was
@@ -320,9 +327,15 @@ class PokerBot(commands.AutoShardedBot):
             self._closer = asyncio.ensure_future(self._close())
         await asyncio.shield(self._closer)
 
+    async def __aexit__(self, *exc: object) -> None:
+        # discord.py's run() leaves through here and then cancels every task left: wait for a
+        # stop under way (discord.py's own skips close() once the gateway is closing).
+        await self.close()
+
     async def _close(self) -> None:
+        started = time.perf_counter()
         self.stopping = True
-        presses, messages, tables = STOP_BUDGET
+        presses, messages, tables, answers = STOP_BUDGET
         await self._wait_in_flight(presses)
         if hasattr(self, "tables"):
             await self.presenter.settle(messages)
@@ -336,14 +349,16 @@ class PokerBot(commands.AutoShardedBot):
             except TimeoutError:
                 log.warning("stopping before every table's last change was saved")
             self.presenter.close()
+        await asyncio.sleep(self._grace_until - asyncio.get_running_loop().time())
         # The answers to presses that came meanwhile; then no await before the gateway closes.
-        await self._wait_in_flight(1.0)
+        await self._wait_in_flight(answers)
         log.info("closing the gateway")
         await super().close()
         if self.metrics is not None:
             await self.metrics.stop()
         if hasattr(self, "db"):
             await self.db.close()
+        log.info("stopped cleanly in %.2f s", time.perf_counter() - started)
 
 
 def amortise_bucket_cleanup(http: Any) -> None:
