@@ -78,9 +78,11 @@ async def test_metrics_move_with_play(
     assert _value(refused, "poker_interactions_total", kind="component", outcome="refused") == 1
 
     # Discord's 429s are counted (discord.py waits and retries them).
+    mark = emu.mark()
     emu.faults.rate_limit("POST /channels/{channel_id}/messages", count=2, retry_after=0.05)
     await deal(emu, world, alice)
-    await emu.idle()
+    await emu.wait_for(lambda: sum(c.status == 429 for c in emu.calls_since(mark)) == 2)
+    await emu.idle(quiet=0.2)  # the retries after the second one
     limited = await _scrape(bot)
     assert _value(limited, "poker_rest_429_total") == 2
 
