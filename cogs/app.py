@@ -60,10 +60,11 @@ while shards are being moved (Discord sends a server's interactions to its shard
 RESTARTING = "The bot is restarting: try again in a moment. Nothing was changed."
 """Said to a press that arrives while the bot stops (SIGTERM/SIGINT, or :meth:`PokerBot.close`)."""
 
-STOP_BUDGET = (5.0, 1.5, 2.0, 1.0)
+STOP_BUDGET = (4.0, 1.0, 2.0, 0.5)
 """A clean stop's waits at most, in seconds: for the presses being handled, for the messages
 being sent, for the tables' changes and pings, for the answers to presses that came meanwhile.
-They add up to well under the 10 s a supervisor (Docker) gives before it kills."""
+With the gateway's and the database's closing they stay under the 10 s a supervisor (Docker)
+gives before it kills; a stop usually takes about :data:`STOP_GRACE`."""
 
 STOP_GRACE = 1.0
 """After a signal, the gateway stays open at least this long, answering :data:`RESTARTING`:
