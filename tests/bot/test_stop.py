@@ -39,6 +39,8 @@ class Presses:
     in_flight: int = 0
     unanswered: list[str] = field(default_factory=list)
     stopping: bool = False  # a press was answered "restarting": press no more
+    signalled: bool = False
+    in_flight_played: int = 0  # in flight at the signal, and answered as played (not refused)
 
     async def press(self, what: str, click: Coroutine[Any, Any, Any]) -> None:
         if self.stopping:
@@ -46,6 +48,7 @@ class Presses:
             return
         self.sent += 1
         self.in_flight += 1
+        before_signal = not self.signalled
         try:
             result: InteractionResult = await click
         finally:
@@ -57,6 +60,8 @@ class Presses:
         if RESTARTING in (result.content or ""):
             self.restarting += 1
             self.stopping = True
+        elif before_signal and self.signalled:
+            self.in_flight_played += 1
 
 
 def _table_message(emu: Emulator, channel: Any) -> Any:
@@ -152,6 +157,7 @@ async def test_stop_signal_in_busy_play(
         signalled = time.perf_counter()
         assert proc.proc is not None
         proc.proc.send_signal(signum)
+        presses.signalled = True
         try:
             returncode = await proc.wait_exit(timeout=10)
         except TimeoutError:
@@ -163,7 +169,8 @@ async def test_stop_signal_in_busy_play(
         await asyncio.gather(*players)
         print(
             f"\n{signum.name} in busy play on {TABLES} tables: {sent_before} presses before it, "
-            f"{in_flight} in flight at the signal; {presses.sent} sent in all, "
+            f"{in_flight} in flight at the signal ({presses.in_flight_played} of them played, "
+            f"not refused); {presses.sent} sent in all, "
             f"{presses.answered} answered ({presses.restarting} 'restarting'); "
             f"exit {returncode} after {exited_after:.2f} s"
         )
