@@ -6,9 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 import aiohttp
+import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from cogs.app import PokerBot
+from cogs.config import Settings, SettingsError
 from tests.bot.conftest import StartPokerBot
 from tests.bot.driver import create_table, deal, play_hand
 from tests.emulator import Emulator, World
@@ -100,3 +102,16 @@ async def _lobby(emu: Emulator, world: World) -> Any:
         if "Deal" in message.button_labels:
             return message
     raise AssertionError("no table message with a Deal button")
+
+
+def test_metrics_settings() -> None:
+    def settings(**env: str) -> Settings:
+        return Settings.from_env({"DISCORD_TOKEN": "t", **env})
+
+    assert settings().metrics_port is None  # off by default
+    on = settings(METRICS_PORT="9108")
+    assert (on.metrics_port, on.metrics_host) == (9108, "127.0.0.1")
+    assert settings(METRICS_PORT="9108", METRICS_HOST="0.0.0.0").metrics_host == "0.0.0.0"
+    for wrong in ("http", "-1", "65536"):
+        with pytest.raises(SettingsError, match="METRICS_PORT must be a port number"):
+            settings(METRICS_PORT=wrong)
