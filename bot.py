@@ -35,7 +35,7 @@ def main() -> int:
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
     apply_endpoints(settings)
-    bot = create_bot(settings)
+    bot = create_bot(settings, stop_on_signals=True)
     try:
         bot.run(settings.token, log_handler=None)
     except discord.LoginFailure:

@@ -8,9 +8,12 @@ services as ``bot.db``, ``bot.tables`` and ``bot.presenter``.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import logging
 import os
+import signal
+import time
 from typing import Any
 
 import discord
@@ -19,6 +22,7 @@ from discord.ext import commands
 
 from cogs import kit
 from cogs.config import Settings
+from cogs.metrics import Metrics
 from cogs.presenter import TablePresenter
 from cogs.translator import MenuTranslator
 from data import Database
@@ -55,6 +59,19 @@ NOT_OURS = (
 """Said when an interaction reaches a process that does not hold its server's shard: only
 while shards are being moved (Discord sends a server's interactions to its shard's process)."""
 
+RESTARTING = "The bot is restarting: try again in a moment. Nothing was changed."
+"""Said to a press that arrives while the bot stops (SIGTERM/SIGINT, or :meth:`PokerBot.close`)."""
+
+STOP_BUDGET = (4.0, 1.0, 2.0, 0.5)
+"""A clean stop's waits at most, in seconds: for the presses being handled, for the messages
+being sent, for the tables' changes and pings, for the answers to presses that came meanwhile.
+With the gateway's and the database's closing they stay under the 10 s a supervisor (Docker)
+gives before it kills; a stop usually takes about :data:`STOP_GRACE`."""
+
+STOP_GRACE = 1.0
+"""After a signal, the gateway stays open at least this long, answering :data:`RESTARTING`:
+presses Discord has already sent on their way get an answer instead of failing."""
+
 
 class PokerTree(app_commands.CommandTree["PokerBot"]):
     """The bot's command tree: every app command's error goes to :func:`cogs.kit.answer_failure`
@@ -82,6 +99,16 @@ class PokerTree(app_commands.CommandTree["PokerBot"]):
             await kit.reply(interaction, NOT_OURS)
         return False
 
+    def _from_interaction(self, interaction: discord.Interaction[PokerBot]) -> None:
+        # discord.py's own, with the task handed to the bot: a clean stop waits for it.
+        async def invoke() -> None:
+            try:
+                await self._call(interaction)
+            except app_commands.AppCommandError as exc:
+                await self._dispatch_error(interaction, exc)
+
+        self.client.track(interaction, asyncio.ensure_future(invoke()))
+
     async def on_error(
         self, interaction: discord.Interaction[PokerBot], error: app_commands.AppCommandError
     ) -> None:
@@ -108,7 +135,7 @@ class PokerBot(commands.AutoShardedBot):
     tables: TableService
     presenter: TablePresenter
 
-    def __init__(self, settings: Settings, **kwargs: Any) -> None:
+    def __init__(self, settings: Settings, *, stop_on_signals: bool = False, **kwargs: Any) -> None:
         # The bot never joins a voice channel: discord.py's start-up warnings about missing
         # voice libraries would only worry whoever reads the log.
         discord.VoiceClient.warn_nacl = False
@@ -123,6 +150,10 @@ class PokerBot(commands.AutoShardedBot):
         kwargs.setdefault("max_messages", None)
         if settings.shard_ids is not None:
             kwargs["shard_ids"] = list(settings.shard_ids)
+        # The operators' window (METRICS_PORT): off unless asked for.
+        self.metrics = Metrics(self) if settings.metrics_port is not None else None
+        if self.metrics is not None:
+            kwargs["http_trace"] = self.metrics.http_trace()
         super().__init__(
             # Slash commands only: no prefix (and no message events to read one from).
             command_prefix=(),
@@ -137,9 +168,21 @@ class PokerBot(commands.AutoShardedBot):
         self._adopter: asyncio.Future[None] | None = None
         self.backups: Backups | None = None
         amortise_bucket_cleanup(self.http)
+        self.stopping = False
+        self._stop_on_signals = stop_on_signals
+        self._stopper: asyncio.Task[None] | None = None
+        self._closer: asyncio.Task[None] | None = None
+        self._grace_until = 0.0
+        # The handling of every interaction (its tasks), so that a clean stop can wait for it.
+        self._in_flight: set[asyncio.Task[Any]] = set()
+        parsers = self._connection.parsers
+        self._parse_interaction = parsers["INTERACTION_CREATE"]
+        parsers["INTERACTION_CREATE"] = self._interaction_create
 
     async def setup_hook(self) -> None:
         self.db = await Database.open(self.settings.database)
+        if self.metrics is not None:
+            await self.metrics.start()
         self.presenter = TablePresenter(self)
         shards = self.settings.shard_ids
         where = f"shards {','.join(map(str, shards))}" if shards is not None else "all shards"
@@ -156,6 +199,10 @@ class PokerBot(commands.AutoShardedBot):
             await self.load_extension(name)
         # The slash menu's descriptions and choices in every shipped language.
         await self.tree.set_translator(MenuTranslator())
+        if self._stop_on_signals:
+            loop = asyncio.get_running_loop()
+            for signum in (signal.SIGTERM, signal.SIGINT):
+                loop.add_signal_handler(signum, self._stop_on, signum)
         if not self.settings.syncs_commands:
             return
         if self.settings.dev_guild_id:
@@ -164,6 +211,67 @@ class PokerBot(commands.AutoShardedBot):
             await self.tree.sync(guild=guild)
         else:
             await self.tree.sync()
+
+    def _stop_on(self, signum: int) -> None:
+        if self._stopper is None:
+            name = signal.Signals(signum).name
+            self._stopper = asyncio.ensure_future(self.stop_cleanly(name))
+
+    # -- every interaction, and a clean stop ------------------------------------------------
+
+    def _interaction_create(self, data: Any) -> None:
+        """Every interaction enters here, before discord.py routes it: while the bot stops it
+        is answered :data:`RESTARTING` and goes no further."""
+        if self.metrics is not None:
+            self.metrics.received(data)
+        if not self.stopping:
+            self._parse_interaction(data)
+            return
+        # discord.py types the bot's connection state with a plain Client.
+        state: Any = self._connection
+        interaction: discord.Interaction[PokerBot] = discord.Interaction(data=data, state=state)
+        self.track(interaction, asyncio.ensure_future(self._answer_stopping(interaction)))
+
+    async def _answer_stopping(self, interaction: discord.Interaction[PokerBot]) -> None:
+        Metrics.refused(interaction)
+        if interaction.type is discord.InteractionType.autocomplete:
+            with contextlib.suppress(discord.HTTPException):
+                await interaction.response.autocomplete([])
+        else:
+            await kit.reply(interaction, RESTARTING)
+
+    def _schedule_event(self, coro: Any, event_name: str, *args: Any, **kwargs: Any) -> Any:
+        task = super()._schedule_event(coro, event_name, *args, **kwargs)
+        if event_name == "on_interaction":
+            self.track(args[0], task)
+        return task
+
+    def track(self, interaction: discord.Interaction[PokerBot], task: asyncio.Task[Any]) -> None:
+        """Keep ``task`` (part of handling ``interaction``) until it ends: a clean stop waits
+        for it, and the metrics count the interaction once its last task has ended."""
+        self._in_flight.add(task)
+        task.add_done_callback(self._in_flight.discard)
+        if self.metrics is not None:
+            self.metrics.handling(interaction, task)
+
+    async def stop_cleanly(self, reason: str = "asked") -> None:
+        """Stop as a supervisor expects (SIGTERM, SIGINT): presses from now on hear
+        :data:`RESTARTING`; the presses being handled finish; the tables' last changes and
+        standing pings are saved; the database is closed. :meth:`close` does the last three."""
+        log.info("%s: stopping cleanly; new presses are asked to try again in a moment", reason)
+        self._grace_until = asyncio.get_running_loop().time() + STOP_GRACE
+        await self.close()
+
+    async def _wait_in_flight(self, timeout: float) -> None:
+        """Until no interaction is being handled (those arriving meanwhile included)."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while pending := {task for task in self._in_flight if not task.done()}:
+            left = deadline - loop.time()
+            if left <= 0:
+                log.warning("stopping with %d interactions still being handled", len(pending))
+                return
+            await asyncio.wait(pending, timeout=left)
 
     async def adopt_tables(self) -> list[LiveTable]:
         """Drive the tables another process held at start-up and has since let go (it was
@@ -198,6 +306,23 @@ class PokerBot(commands.AutoShardedBot):
         gc.set_threshold(*GC_THRESHOLDS)
 
     async def close(self) -> None:
+        # Once, however many ask (a signal, then discord.py's own exit from run()).
+        if self._closer is None:
+            self._closer = asyncio.ensure_future(self._close())
+        await asyncio.shield(self._closer)
+
+    async def __aexit__(self, *exc: object) -> None:
+        # discord.py's run() leaves through here and then cancels every task left: wait for a
+        # stop under way (discord.py's own skips close() once the gateway is closing).
+        await self.close()
+
+    async def _close(self) -> None:
+        started = time.perf_counter()
+        self.stopping = True
+        presses, messages, tables, answers = STOP_BUDGET
+        await self._wait_in_flight(presses)
+        if hasattr(self, "tables"):
+            await self.presenter.settle(messages)
         for name in list(self.extensions):
             await self.unload_extension(name)
         if self._adopter is not None:
@@ -205,11 +330,21 @@ class PokerBot(commands.AutoShardedBot):
         if self.backups is not None:
             await self.backups.stop()
         if hasattr(self, "tables"):
-            await self.tables.shutdown()
+            try:
+                await asyncio.wait_for(self.tables.shutdown(), tables)
+            except TimeoutError:
+                log.warning("stopping before every table's last change was saved")
             self.presenter.close()
+        await asyncio.sleep(self._grace_until - asyncio.get_running_loop().time())
+        # The answers to presses that came meanwhile; then no await before the gateway closes.
+        await self._wait_in_flight(answers)
+        log.info("closing the gateway")
         await super().close()
+        if self.metrics is not None:
+            await self.metrics.stop()
         if hasattr(self, "db"):
             await self.db.close()
+        log.info("stopped cleanly in %.2f s", time.perf_counter() - started)
 
 
 def automatic_backups(settings: Settings, db: Database) -> Backups | None:

@@ -40,6 +40,9 @@ class Settings:
     """Hours between two automatic backups."""
     backup_keep: int = 7
     """How many automatic backups are kept (the oldest beyond are deleted)."""
+    metrics_port: int | None = None
+    """Where ``/healthz`` and ``/metrics`` are served (``METRICS_PORT``); None: not at all."""
+    metrics_host: str = "127.0.0.1"
 
     @property
     def database(self) -> str:
@@ -87,6 +90,7 @@ class Settings:
             raise SettingsError(
                 f"PRESS_LIMIT must be a whole number (0: no limit), not {press_limit!r}."
             )
+        metrics_port = _metrics_port(source.get("METRICS_PORT", "").strip())
         return cls(
             token=token,
             database_path=source.get("DATABASE_PATH", "").strip() or str(DEFAULT_DATABASE),
@@ -98,6 +102,8 @@ class Settings:
             shard_ids=shard_ids,
             database_url=url or None,
             press_limit=int(press_limit),
+            metrics_port=metrics_port,
+            metrics_host=source.get("METRICS_HOST", "").strip() or "127.0.0.1",
             **_backups(source),
         )
 
@@ -120,6 +126,16 @@ def _backups(source: dict[str, str]) -> dict[str, Any]:
         )
     folder = source.get("BACKUP_DIR", "").strip()
     return {"backup_dir": folder or None, "backup_hours": hours, "backup_keep": int(raw_keep)}
+
+
+def _metrics_port(raw: str) -> int | None:
+    if not raw:
+        return None
+    if not raw.isdigit() or not 0 <= int(raw) <= 65535:
+        raise SettingsError(
+            f"METRICS_PORT must be a port number (1-65535; 0 picks a free one), not {raw!r}."
+        )
+    return int(raw)
 
 
 def shard_of(guild_id: int | None, shard_count: int) -> int:

@@ -27,6 +27,7 @@ import discord
 from discord import app_commands
 
 import engine
+from cogs.metrics import Metrics
 from data import DataError
 from tables.errors import Refusal
 
@@ -163,8 +164,10 @@ async def answer_failure(
     if text is None:
         log.error("%s failed", what, exc_info=error)
         text = UNEXPECTED
-    elif isinstance(error, app_commands.CommandSignatureMismatch):
-        log.warning("refused %s: its options do not match the command", what)
+    else:
+        Metrics.refused(interaction)
+        if isinstance(error, app_commands.CommandSignatureMismatch):
+            log.warning("refused %s: its options do not match the command", what)
     await reply(interaction, text)
 
 

@@ -131,6 +131,12 @@ class TablePresenter:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
+    async def settle(self, timeout: float) -> None:
+        """Wait up to ``timeout`` seconds for the messages being sent or edited (a clean stop
+        lets a turn ping being posted be posted, so that its id is saved with the table)."""
+        if self._tasks:
+            await asyncio.wait(set(self._tasks), timeout=timeout)
+
     def close(self) -> None:
         for timer in self._late_pings.values():
             timer.cancel()

@@ -36,6 +36,7 @@ from discord.ext import commands
 import engine
 from cogs import kit, validation
 from cogs.coach import coach_text
+from cogs.metrics import Metrics
 from cogs.ui import house_rules, paginator, panels, render
 from cogs.ui.components import MessageEditor
 from cogs.ui.custom_ids import (
@@ -223,6 +224,7 @@ class TableControls(commands.Cog):
         verdict = self.presses.check(interaction.user.id, pressed.table)
         if verdict == "ok":
             return True
+        Metrics.refused(interaction)
         if verdict == "warn":
             log.info("member %s presses too fast on table %s", interaction.user.id, pressed.table)
             await kit.reply(interaction, SLOW_DOWN)

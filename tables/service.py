@@ -223,11 +223,18 @@ class TableService:
         return restored
 
     async def shutdown(self) -> None:
+        """Stop every table for a clean exit: its clock stops, the change being made at it
+        finishes (its lock is taken), a standing turn ping is saved, and nothing starts after
+        (a deal or timeout waiting for the lock finds the table closed). Restarting restores
+        each table from its last snapshot, as after a crash."""
         for live in self.tables.values():
             self.clock.cancel_timers(live)
+        for live in list(self.tables.values()):
             if live.presentation_save is not None:
                 live.presentation_save.cancel()
                 await self._save_presentation(live)
+            async with live.lock:
+                live.closed = True
         self.clock.cancel_all()
 
     def _register(self, live: LiveTable) -> None:
