@@ -39,7 +39,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Final, TypeVar
 
-from data import accounts, checks, hands, preferences, stats, tables, tournaments
+from data import accounts, checks, hands, ledger, preferences, stats, tables, tournaments
 from data.checks import (
     HandEventIn,
     clock,
@@ -53,6 +53,7 @@ from data.checks import (
 )
 from data.core import Backend, Body, Claim, LocalOwnership, TableOwnership
 from data.errors import InvalidArgument
+from data.ledger import NightLedger
 from data.migrations import Migration, load_migrations
 from data.models import (
     Account,
@@ -416,6 +417,13 @@ class Database:
         """The seat projection of a table (empty once closed), by seat then user."""
         integer("table_id", table_id)
         return await self._read(lambda tx: tables.table_players(tx, table_id))
+
+    async def night_ledger(self, table_id: int) -> NightLedger:
+        """The ledger of a table (open or closed: each player's buy-ins, rebuys, cash-outs,
+        stack and net) and of every table of its poker night (:mod:`data.ledger`). Raises
+        :class:`TableNotFound`."""
+        integer("table_id", table_id)
+        return await self._read(lambda tx: ledger.night_ledger(tx, table_id))
 
     async def chips_on_tables(self, guild_id: int, user_id: int) -> tuple[int, int]:
         """The member's chips on this server's open tables (stacks as last saved), and at how
