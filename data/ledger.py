@@ -26,7 +26,15 @@ from data.core import Tx
 from data.models import Table
 from data.tables import get_table, table_row
 
-__all__ = ["NIGHT_GAP", "LedgerLine", "NightLedger", "TableLedger", "night_ledger", "table_ledger"]
+__all__ = [
+    "NIGHT_GAP",
+    "LedgerLine",
+    "NightLedger",
+    "TableLedger",
+    "channel_night_ledger",
+    "night_ledger",
+    "table_ledger",
+]
 
 NIGHT_GAP: Final = 6 * 3600.0
 """Tables this close in time (seconds) to each other are the same poker night."""
@@ -154,3 +162,13 @@ async def night_ledger(tx: Tx, table_id: int) -> NightLedger:
         this = await table_ledger(tx, table)
         night = [this]
     return NightLedger(this, tuple(night))
+
+
+async def channel_night_ledger(tx: Tx, channel_id: int) -> NightLedger | None:
+    """The night of the channel's table: the open one, else the last one closed (None if the
+    channel never had a table)."""
+    r = await tx.fetch_one(
+        "SELECT table_id FROM tables WHERE channel_id = ? ORDER BY table_id DESC LIMIT 1",
+        (channel_id,),
+    )
+    return None if r is None else await night_ledger(tx, int(r[0]))

@@ -5,10 +5,17 @@ from __future__ import annotations
 import pytest
 
 from data import Database
-from data.errors import TableNotFound
+from data.errors import InvalidArgument, TableNotFound
+from data.ledger import NightLedger
 from tests.data.helpers import CHANNEL, GUILD, OTHER_GUILD, state
 
 ANN, BOB, CLEO, HOUSE_SEAT = 5, 6, 7, -3
+
+
+async def ledger_of(db: Database, table_id: int) -> NightLedger:
+    night = await db.night_ledger(table_id)
+    assert night is not None  # by table id: the table's, or TableNotFound
+    return night
 
 
 async def night_at_one_table(db: Database) -> int:
@@ -41,7 +48,7 @@ async def night_at_one_table(db: Database) -> int:
 
 async def test_an_open_table_lists_stacks_and_nets(db: Database) -> None:
     tid = await night_at_one_table(db)
-    night = await db.night_ledger(tid)
+    night = await ledger_of(db, tid)
     lines = {line.player_id: line for line in night.table.lines}
     assert list(lines) == [ANN, BOB, CLEO, HOUSE_SEAT]  # by start of session
     assert [
@@ -63,7 +70,7 @@ async def test_an_open_table_lists_stacks_and_nets(db: Database) -> None:
 async def test_a_closed_table_has_every_chip_cashed_out(db: Database) -> None:
     tid = await night_at_one_table(db)
     await db.close_table(tid, {ANN: 450, BOB: 200, HOUSE_SEAT: 50}, now=300)
-    night = await db.night_ledger(tid)
+    night = await ledger_of(db, tid)
     assert [
         (ln.player_id, ln.cashed_out, ln.stack, ln.net, ln.ended_at) for ln in night.table.lines
     ] == [
@@ -79,7 +86,7 @@ async def test_chips_in_a_pot_are_in_play_not_in_a_net(db: Database) -> None:
     tid = await night_at_one_table(db)
     # A hand under way: Ann and Bob have 20 each in the pot (in no stack).
     await db.save_table_state(tid, state(), 700, {ANN: 430, BOB: 180, HOUSE_SEAT: 50}, now=195)
-    ledger = (await db.night_ledger(tid)).table
+    ledger = (await ledger_of(db, tid)).table
     assert ledger.in_play == 40
 
 
@@ -96,14 +103,14 @@ async def test_a_night_is_the_tables_close_in_time_on_one_server(db: Database) -
     next_week = 3600 + 7 * 86400
     week = (await db.create_table(GUILD, CHANNEL + 3, BOB, "{}", now=next_week)).table_id
 
-    night = await db.night_ledger(first)
+    night = await ledger_of(db, first)
     assert [t.table.table_id for t in night.night] == [first, second]
     assert night.nets() == {ANN: 150, BOB: -140, CLEO: 40, HOUSE_SEAT: -50}
-    later = await db.night_ledger(second)
+    later = await ledger_of(db, second)
     assert later.table.table.table_id == second
     assert [t.table.table_id for t in later.night] == [first, second]
-    assert [t.table.table_id for t in (await db.night_ledger(other)).night] == [other]
-    week_night = await db.night_ledger(week)
+    assert [t.table.table_id for t in (await ledger_of(db, other)).night] == [other]
+    week_night = await ledger_of(db, week)
     assert [t.table.table_id for t in week_night.night] == [week]
     # The second table is still open, but idle since: it does not reach next week.
     assert (await db.get_table(second)).status == "open"
@@ -112,3 +119,17 @@ async def test_a_night_is_the_tables_close_in_time_on_one_server(db: Database) -
 async def test_an_unknown_table_is_refused(db: Database) -> None:
     with pytest.raises(TableNotFound):
         await db.night_ledger(999)
+    with pytest.raises(InvalidArgument):
+        await db.night_ledger()
+    assert await db.night_ledger(channel_id=CHANNEL) is None
+
+
+async def test_a_channel_shows_its_open_table_else_its_last(db: Database) -> None:
+    first = await night_at_one_table(db)
+    await db.close_table(first, {ANN: 450, BOB: 200, HOUSE_SEAT: 50}, now=300)
+    found = await db.night_ledger(channel_id=CHANNEL)
+    assert found is not None and found.table.table.table_id == first
+    second = (await db.create_table(GUILD, CHANNEL, BOB, "{}", now=400)).table_id
+    await db.create_table(GUILD, CHANNEL + 1, BOB, "{}", now=500)  # a later one elsewhere
+    found = await db.night_ledger(channel_id=CHANNEL)
+    assert found is not None and found.table.table.table_id == second
