@@ -52,6 +52,13 @@ SETTLE_IN_PLAY: Final = "A hand is being played ({chips} chips in the pot): sett
 FOOTER: Final = "Play chips only: no money changes hands. CSV in PokerNow's ledger format."
 CSV_DESCRIPTION: Final = "The ledger in PokerNow's columns"
 UNKNOWN_PLAYER: Final = "player {id}"
+NO_TABLE: Final = "This channel has had no table yet; give a table id."
+NO_SUCH_TABLE: Final = "There is no table #{table} in this server."
+TOURNAMENT_TABLE: Final = (
+    "A tournament table has no cash ledger: its chips are tournament chips "
+    "(see the tournament's results)."
+)
+SERVER_ONLY: Final = "The ledger is kept per server: use this command in a server channel."
 
 CSV_COLUMNS: Final = (
     "player_nickname",
