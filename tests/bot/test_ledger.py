@@ -9,7 +9,16 @@ import re
 from typing import Any
 
 from cogs.ui.ledger import CSV_COLUMNS
-from tests.bot.driver import create_table, deal, live_table, opener, play_hand
+from tests.bot.driver import (
+    act_once,
+    create_table,
+    custom_ids,
+    deal,
+    live_table,
+    opener,
+    play_hand,
+    table_message,
+)
 from tests.emulator import Emulator, World
 
 TRANSFER = re.compile(r"^(.+) → (.+): ([\d,]+) chips$")
@@ -55,8 +64,8 @@ async def test_a_night_with_rebuys_and_an_early_leaver(
         stake=2,
         ante=1,
         auto_deal=0,
-        min_buy_in=40,
-        max_buy_in=200,
+        min_buy_in=100,
+        max_buy_in=400,
     )
     live = live_table(bot, world)
     names = {p.id: live.meta.names[str(p.id)] for p in (alice, bob, carol)}
@@ -132,4 +141,67 @@ async def test_the_ledger_of_an_unknown_table_is_refused(
     r = await emu.run_command(alice, world.channel, "poker ledger", {"table": 999})
     assert r.ephemeral and "There is no table #999" in r.content, r.content
     assert not r.attachments
+    emu.assert_clean()
+
+
+async def test_a_table_closed_as_its_hand_ends_posts_its_ledger(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    bot = await poker_bot()
+    bot.tables.clock.house_pause = 0.05
+    alice, bob = world.players[:2]
+    await create_table(emu, world, [alice, bob], stake=2, ante=1, auto_deal=0)
+    live = live_table(bot, world)
+    added = await emu.run_command(alice, world.channel, "poker addbot", {"level": "easy"})
+    assert "House easy 1" in added.content, added.content
+    await deal(emu, world, alice)
+    ending = await emu.run_command(alice, world.channel, "poker end", {})
+    assert "as soon as it is over" in ending.content, ending.content
+    for _ in range(200):  # the people act through the UI; the house player on its own
+        await emu.idle()
+        if not live.engine.in_hand:
+            break
+        decision = live.engine.pending[0]
+        if decision.player_id.startswith("-"):
+            await emu.wait_for(
+                lambda d=decision: not live.engine.in_hand or live.engine.pending[0] != d
+            )
+        else:
+            # the house player may have just acted: wait for the table message of this moment
+            version = f":{live.version()}:"
+            await emu.wait_for(
+                lambda v=version: any(v in cid for cid in custom_ids(table_message(emu, world))),
+                timeout=10,
+            )
+            await act_once(emu, world, bot, decision, policy=opener)
+    title = f"Ledger · table {live.id} (closed)"
+
+    def ledgers() -> list[Any]:
+        return [
+            m
+            for m in emu.channel_messages(world.channel)
+            if m.embeds and m.embeds[0].get("title") == title
+        ]
+
+    # The house player may act last: the table closes, then posts, as its move is handled.
+    await emu.wait_for(ledgers, timeout=10)
+    await emu.idle()
+    assert live_table(bot, world) is None
+    posted = ledgers()
+    assert len(posted) == 1, [m.text for m in emu.channel_messages(world.channel)]
+    rows = read_csv(posted[0].attachments[0])
+    assert [row["player_nickname"] for row in rows] == [
+        live.meta.names[str(alice.id)],
+        live.meta.names[str(bob.id)],
+        live.meta.names[rows[2]["player_id"]],
+    ]
+    assert "House easy 1" in rows[2]["player_nickname"]
+    assert int(rows[2]["player_id"]) < 0, "a house seat keeps its own id"
+    nets = {row["player_nickname"]: int(row["net"]) for row in rows}
+    assert sum(nets.values()) == 0
+    assert all(row["stack"] == "0" for row in rows)
+    if any(nets.values()):
+        assert_settles(settle_field(posted[0].embeds[0]), nets)
+    else:
+        assert "Everyone is even" in settle_field(posted[0].embeds[0])
     emu.assert_clean()
