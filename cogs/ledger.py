@@ -64,7 +64,7 @@ async def load(
     if night is None:
         raise TableProblem(texts.NO_TABLE)
     if night.table.table.guild_id != guild_id:
-        raise TableProblem(texts.NO_SUCH_TABLE.format(table=table_id))
+        raise TableProblem(texts.NO_SUCH_TABLE.format(table=night.table.table.table_id))
     if night.table.table.tournament_id is not None:
         raise TableProblem(texts.TOURNAMENT_TABLE)
     return night

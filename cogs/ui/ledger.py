@@ -219,7 +219,7 @@ def csv_rows(tables: Iterable[TableLedger], names: Mapping[int, str]) -> list[li
 def ledger_csv(night: NightLedger, names: Mapping[int, str]) -> str:
     """Every session of the night (one table: that table's), PokerNow's columns."""
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
+    writer = csv.writer(out)  # RFC 4180: CRLF rows, fields with any line break quoted
     writer.writerow(CSV_COLUMNS)
     writer.writerows(csv_rows(night.night, names))
     return out.getvalue()
