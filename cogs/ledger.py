@@ -13,6 +13,7 @@ presenter when a table closes as a hand ends).
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from typing import TYPE_CHECKING
@@ -71,6 +72,8 @@ async def load(
 
 
 def message(night: NightLedger) -> tuple[discord.Embed, discord.File]:
+    """The embed and the CSV. Built off the event loop by the callers: the exact settle-up of
+    16 players takes about a tenth of a second, time the loop keeps for the tables."""
     names = names_of(night)
     return texts.ledger_embed(night, names), texts.ledger_file(night, names)
 
@@ -84,7 +87,7 @@ async def post_closing_ledger(
         night = await bot.db.night_ledger(table_id)
         if night is None or night.table.table.tournament_id is not None:
             return
-        embed, file = message(night)
+        embed, file = await asyncio.to_thread(message, night)
         if interaction is not None:
             await interaction.followup.send(
                 embed=embed, file=file, allowed_mentions=discord.AllowedMentions.none()
@@ -115,7 +118,7 @@ class Ledger(commands.Cog):
         if table is not None:
             table = validation.check_id(table, "A table id")
         night = await load(self.bot.db, interaction.guild_id, interaction.channel_id, table)
-        embed, file = message(night)
+        embed, file = await asyncio.to_thread(message, night)
         await interaction.response.send_message(
             embed=embed,
             file=file,
