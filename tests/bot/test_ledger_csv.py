@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import csv
 import io
+from typing import Literal
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cogs.ui.ledger import CSV_COLUMNS, iso, ledger_csv, ledger_embed
+from cogs.ui.ledger import CSV_COLUMNS, csv_name, iso, ledger_csv, ledger_embed
 from data.ledger import LedgerLine, NightLedger, TableLedger
 from data.models import Table
 from tests.bot.test_ledger import assert_settles, settle_field
@@ -85,3 +86,46 @@ def test_the_settle_up_lines_pay_every_net(night: tuple[NightLedger, dict[int, s
         assert_settles(settle_field(dict(embed)), nets)
     else:
         assert "Everyone is even" in settle_field(dict(embed))
+
+
+def _table(table_id: int, status: Literal["open", "closed"] = "closed") -> Table:
+    return Table(table_id, 1, table_id, 1, status, "{}", None, 0, None, None, 0.0, 0.0, 9.0)
+
+
+def _line(player: int, buy_in: int, out: int, stack: int = 0) -> LedgerLine:
+    return LedgerLine(player, buy_in, 0, 0, out, stack, stack > 0, 1.0, None if stack else 9.0)
+
+
+def test_a_night_of_two_tables_settles_the_night_nets() -> None:
+    names = {1: "Ann", 2: "Bob", 3: "Cy"}
+    first = TableLedger(_table(4), (_line(1, 100, 180), _line(2, 100, 20)))
+    second = TableLedger(_table(6), (_line(2, 100, 150), _line(3, 100, 50)))
+    night = NightLedger(second, (first, second))
+    embed = ledger_embed(night, names).to_dict()
+    night_field = next(f for f in embed["fields"] if f["name"] == "The night: 2 tables")
+    assert night_field["value"].splitlines() == [
+        "**Ann** · net **+80**",
+        "**Bob** · net **−30**",
+        "**Cy** · net **−50**",
+    ]
+    assert embed["title"] == "Ledger · table 6 (closed)"
+    assert settle_field(dict(embed)).splitlines() == [
+        "Cy → Ann: 50 chips",
+        "Bob → Ann: 30 chips",
+    ]
+    rows = list(csv.DictReader(io.StringIO(ledger_csv(night, names), newline="")))
+    assert [(r["player_nickname"], r["net"]) for r in rows] == [
+        ("Ann", "80"),
+        ("Bob", "-80"),
+        ("Bob", "50"),
+        ("Cy", "-50"),
+    ]
+    assert csv_name(night) == "ledger-night-4-6.csv"
+
+
+def test_no_settle_up_while_chips_are_in_a_pot() -> None:
+    # Ann and Bob have 10 each in the pot of the hand being played.
+    ledger = TableLedger(_table(4, "open"), (_line(1, 100, 0, 90), _line(2, 100, 0, 90)))
+    embed = ledger_embed(NightLedger(ledger, (ledger,)), {1: "Ann", 2: "Bob"}).to_dict()
+    assert "20 chips in the pot" in settle_field(dict(embed))
+    assert embed["title"] == "Ledger · table 4"
