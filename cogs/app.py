@@ -40,6 +40,7 @@ EXTENSIONS = (
     "cogs.history",
     "cogs.coach",
     "cogs.tournament",
+    "cogs.ledger",
 )
 """The cogs: slash commands by theme, and the router of the table's components."""
 

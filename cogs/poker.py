@@ -23,6 +23,7 @@ from cogs import history as hand_history
 from cogs import kit, validation
 from cogs.coach import odds_options, send_odds
 from cogs.coach import prepare_for as coach_prepare
+from cogs.ledger import post_closing_ledger
 from cogs.ui import house_rules, panels, render
 from engine.house import LEVELS, Level
 from tables.errors import TableProblem
@@ -265,6 +266,7 @@ class Poker(commands.Cog):
         payouts = await self.tables.end(live)
         await interaction.response.send_message(embed=panels.closed_embed(live.meta.names, payouts))
         await self.presenter.retire_closed(live)
+        await post_closing_ledger(self.bot, live.id, live.channel_id, interaction)
 
     @poker.command(name="sitout", description="Sit out from the next hand (keep your seat).")
     async def sitout(self, interaction: Interaction) -> None:

@@ -26,6 +26,7 @@ import discord
 
 import engine
 from cogs import kit
+from cogs.ledger import post_closing_ledger
 from cogs.ui import house_rules, panels, render
 from cogs.ui.card_images import render_cards, render_showdown
 from cogs.ui.components import Components, MessageEditor
@@ -268,6 +269,9 @@ class TablePresenter:
             await self.edit_table_message(live, embed, view, interaction)
         if outcome.result is not None:
             await self._post_showdown(live, outcome.result, interaction, outcome.start_stacks)
+        if outcome.ended is not None:
+            # Closed as the hand ended: the night's ledger and settle-up follow its result.
+            await post_closing_ledger(self.bot, live.id, live.channel_id, interaction)
         if not outcome.new_hand:
             # After the result: players see the hand's end first, then the ping goes.
             await self._turn_passed(live, targets, interaction)

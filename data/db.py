@@ -40,7 +40,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Final, TypeVar
 
-from data import accounts, checks, hands, preferences, stats, tables, tournaments
+from data import accounts, checks, hands, ledger, preferences, stats, tables, tournaments
 from data.checks import (
     HandEventIn,
     clock,
@@ -54,6 +54,7 @@ from data.checks import (
 )
 from data.core import Backend, Body, Claim, LocalOwnership, TableOwnership
 from data.errors import InvalidArgument
+from data.ledger import NightLedger
 from data.migrations import Migration, load_migrations
 from data.models import (
     Account,
@@ -429,6 +430,22 @@ class Database:
         """The seat projection of a table (empty once closed), by seat then user."""
         integer("table_id", table_id)
         return await self._read(lambda tx: tables.table_players(tx, table_id))
+
+    async def night_ledger(
+        self, table_id: int | None = None, *, channel_id: int | None = None
+    ) -> NightLedger | None:
+        """The ledger of a table (open or closed: each player's buy-ins, rebuys, cash-outs,
+        stack and net) and of every table of its poker night (:mod:`data.ledger`).
+
+        By ``table_id`` (:class:`TableNotFound` if there is none), or by ``channel_id``: the
+        channel's open table, else its last (None if the channel never had a table)."""
+        if table_id is not None:
+            wanted = integer("table_id", table_id)
+            return await self._read(lambda tx: ledger.night_ledger(tx, wanted))
+        if channel_id is None:
+            raise InvalidArgument("night_ledger needs a table_id or a channel_id")
+        channel = integer("channel_id", channel_id)
+        return await self._read(lambda tx: ledger.channel_night_ledger(tx, channel))
 
     async def chips_on_tables(self, guild_id: int, user_id: int) -> tuple[int, int]:
         """The member's chips on this server's open tables (stacks as last saved), and at how

@@ -1,0 +1,247 @@
+"""How a night's ledger and settle-up read: the embed and the CSV file (pure formatting).
+
+Every text a player sees is one of the named templates below (``{placeholder}`` fields), so that
+the translation layer can take them over as they are. Chips are play money: amounts are chips,
+never a currency, and nothing here links to a payment.
+
+The CSV has PokerNow's ledger columns (:data:`CSV_COLUMNS`) so the settle-up tools built for
+PokerNow's export read it: one row per player per table (a session), times in ISO 8601 (UTC),
+``buy_in`` every chip brought (rebuys included), ``buy_out`` every chip taken back, ``stack``
+what is still in front of the player, ``net = buy_out + stack - buy_in``.
+
+>>> from data.ledger import LedgerLine
+>>> line = LedgerLine(5, 200, 200, 2, 0, 150, True, 0.0, None)
+>>> player_line("Bob", line)
+'**Bob** · in 200 + 2 rebuys (200) · stack 150 · net **−250**'
+>>> signed(0), signed(120), signed(-5)
+('0', '+120', '−5')
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterable, Mapping
+from datetime import UTC, datetime
+from typing import Final
+
+import discord
+
+from cogs import kit
+from data.ledger import LedgerLine, NightLedger, TableLedger
+from engine.settle import Transfer, UnbalancedNets, settle
+
+# -- the texts (one place, named placeholders) ------------------------------------------------
+
+TITLE: Final = "Ledger · table {table}"
+TITLE_CLOSED: Final = "Ledger · table {table} (closed)"
+NOBODY: Final = "Nobody bought in at this table."
+LINE: Final = "**{name}** · in {buy_in}{rebuys} · {where} · net **{net}**"
+REBUYS: Final = " + {count} rebuys ({chips})"
+REBUY_ONE: Final = " + 1 rebuy ({chips})"
+STACK: Final = "stack {stack}"
+CASHED_OUT: Final = "cashed out {chips}"
+LEFT_EARLY: Final = "left with {chips}"
+STACK_AND_OUT: Final = "stack {stack}, cashed out {chips}"
+NIGHT_FIELD: Final = "The night: {count} tables"
+NIGHT_LINE: Final = "**{name}** · net **{net}**"
+SETTLE_FIELD: Final = "Settle-up"
+SETTLE_LINE: Final = "{payer} → {payee}: {amount} chips"
+SETTLE_EVEN: Final = "Everyone is even: nothing to settle."
+SETTLE_IN_PLAY: Final = "A hand is being played ({chips} chips in the pot): settle up once it ends."
+FOOTER: Final = "Play chips only: no money changes hands. CSV in PokerNow's ledger format."
+CSV_DESCRIPTION: Final = "The ledger in PokerNow's columns"
+UNKNOWN_PLAYER: Final = "player {id}"
+NO_TABLE: Final = "This channel has had no table yet; give a table id."
+NO_SUCH_TABLE: Final = "There is no table #{table} in this server."
+TOURNAMENT_TABLE: Final = (
+    "A tournament table has no cash ledger: its chips are tournament chips "
+    "(see the tournament's results)."
+)
+SERVER_ONLY: Final = "The ledger is kept per server: use this command in a server channel."
+
+CSV_COLUMNS: Final = (
+    "player_nickname",
+    "player_id",
+    "session_start_at",
+    "session_end_at",
+    "buy_in",
+    "buy_out",
+    "stack",
+    "net",
+)
+
+FIELD_LIMIT: Final = 1024
+DESCRIPTION_LIMIT: Final = 4096
+
+# -- pieces -----------------------------------------------------------------------------------
+
+
+def signed(amount: int) -> str:
+    """A net with its sign (a real minus sign, easier to read than a hyphen)."""
+    if amount > 0:
+        return f"+{kit.chips(amount)}"
+    if amount < 0:
+        return f"−{kit.chips(-amount)}"
+    return "0"
+
+
+def name_of(names: Mapping[int, str], player_id: int) -> str:
+    return names.get(player_id) or UNKNOWN_PLAYER.format(id=player_id)
+
+
+def player_line(name: str, line: LedgerLine) -> str:
+    if line.rebuy_count == 0:
+        rebuys = ""
+    elif line.rebuy_count == 1:
+        rebuys = REBUY_ONE.format(chips=kit.chips(line.rebuys))
+    else:
+        rebuys = REBUYS.format(count=line.rebuy_count, chips=kit.chips(line.rebuys))
+    if line.seated and line.cashed_out:
+        where = STACK_AND_OUT.format(stack=kit.chips(line.stack), chips=kit.chips(line.cashed_out))
+    elif line.seated:
+        where = STACK.format(stack=kit.chips(line.stack))
+    elif line.cashed_out or line.ended_at is not None:
+        where = CASHED_OUT.format(chips=kit.chips(line.cashed_out))
+    else:
+        where = STACK.format(stack=kit.chips(line.stack))
+    return LINE.format(
+        name=name, buy_in=kit.chips(line.buy_in), rebuys=rebuys, where=where, net=signed(line.net)
+    )
+
+
+def transfer_line(transfer: Transfer, names: Mapping[int, str]) -> str:
+    """One transfer of the settle-up, players by name.
+
+    >>> transfer_line(Transfer("6", "5", 120), {5: "Alice", 6: "Bob"})
+    'Bob → Alice: 120 chips'
+    """
+    return SETTLE_LINE.format(
+        payer=name_of(names, int(transfer.payer)),
+        payee=name_of(names, int(transfer.payee)),
+        amount=kit.chips(transfer.amount),
+    )
+
+
+def settle_up(night: NightLedger) -> tuple[Transfer, ...] | None:
+    """The night's transfers (player ids as text); None while chips are in a pot."""
+    try:
+        return settle({str(player): net for player, net in night.nets().items()})
+    except UnbalancedNets:
+        return None
+
+
+def settle_text(night: NightLedger, names: Mapping[int, str]) -> str:
+    transfers = settle_up(night)
+    if transfers is None:
+        in_play = sum(t.in_play for t in night.night)
+        return SETTLE_IN_PLAY.format(chips=kit.chips(in_play))
+    if not transfers:
+        return SETTLE_EVEN
+    return "\n".join(transfer_line(t, names) for t in transfers)
+
+
+def _clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+# -- the embed --------------------------------------------------------------------------------
+
+
+def ledger_embed(night: NightLedger, names: Mapping[int, str]) -> discord.Embed:
+    """The table's ledger, the night's nets when several tables ran, and the settle-up."""
+    table = night.table.table
+    title = TITLE_CLOSED if table.status == "closed" else TITLE
+    lines = [player_line(name_of(names, ln.player_id), ln) for ln in night.table.lines]
+    embed = discord.Embed(
+        title=title.format(table=table.table_id),
+        description=_clip("\n".join(lines) or NOBODY, DESCRIPTION_LIMIT),
+        colour=kit.GREY if table.status == "closed" else kit.GREEN,
+    )
+    if len(night.night) > 1:
+        nets = sorted(night.nets().items(), key=lambda item: (-item[1], item[0]))
+        embed.add_field(
+            name=NIGHT_FIELD.format(count=len(night.night)),
+            value=_clip(
+                "\n".join(
+                    NIGHT_LINE.format(name=name_of(names, player), net=signed(net))
+                    for player, net in nets
+                ),
+                FIELD_LIMIT,
+            ),
+            inline=False,
+        )
+    embed.add_field(
+        name=SETTLE_FIELD, value=_clip(settle_text(night, names), FIELD_LIMIT), inline=False
+    )
+    embed.set_footer(text=FOOTER)
+    return embed
+
+
+# -- the CSV ----------------------------------------------------------------------------------
+
+
+def iso(unix: float | None) -> str:
+    """A time as PokerNow writes it (ISO 8601, UTC, milliseconds); empty for none.
+
+    >>> iso(0.25), iso(None)
+    ('1970-01-01T00:00:00.250Z', '')
+    """
+    if unix is None:
+        return ""
+    moment = datetime.fromtimestamp(unix, tz=UTC).isoformat(timespec="milliseconds")
+    return moment.replace("+00:00", "Z")
+
+
+def csv_rows(tables: Iterable[TableLedger], names: Mapping[int, str]) -> list[list[str]]:
+    rows = []
+    for ledger in tables:
+        closed_at = ledger.table.closed_at
+        for line in ledger.lines:
+            end = line.ended_at
+            if end is None and not line.seated:  # never cashed out: gone when the table closed
+                end = closed_at
+            rows.append(
+                [
+                    name_of(names, line.player_id),
+                    str(line.player_id),
+                    iso(line.started_at),
+                    iso(end),
+                    str(line.brought),
+                    str(line.cashed_out),
+                    str(line.stack),
+                    str(line.net),
+                ]
+            )
+    return rows
+
+
+def ledger_csv(night: NightLedger, names: Mapping[int, str]) -> str:
+    """Every session of the night (one table: that table's), PokerNow's columns."""
+    out = io.StringIO()
+    writer = csv.writer(out)  # RFC 4180: CRLF rows, fields with any line break quoted
+    writer.writerow(CSV_COLUMNS)
+    writer.writerows(csv_rows(night.night, names))
+    return out.getvalue()
+
+
+def csv_name(night: NightLedger) -> str:
+    """The file's name: the table's, or the night's first and last tables'.
+
+    >>> from data.models import Table
+    >>> t = Table(7, 1, 2, 3, "open", "{}", None, 0, None, None, 0.0, 0.0, None)
+    >>> csv_name(NightLedger(TableLedger(t, ()), (TableLedger(t, ()),)))
+    'ledger-table-7.csv'
+    """
+    ids = [t.table.table_id for t in night.night]
+    if len(ids) <= 1:
+        return f"ledger-table-{night.table.table.table_id}.csv"
+    return f"ledger-night-{ids[0]}-{ids[-1]}.csv"
+
+
+def ledger_file(night: NightLedger, names: Mapping[int, str]) -> discord.File:
+    return discord.File(
+        io.BytesIO(ledger_csv(night, names).encode()),
+        filename=csv_name(night),
+        description=CSV_DESCRIPTION,
+    )
