@@ -25,6 +25,14 @@ from cogs.coach import odds_options, send_odds
 from cogs.coach import prepare_for as coach_prepare
 from cogs.ui import house_rules, panels, render
 from engine.house import LEVELS, Level
+from engine.seating import default_buy_ins
+from engine.stakes import (
+    STRUCTURE_NAMES,
+    forced_bets_for,
+    structure_for,
+    structure_kind,
+    structure_unit,
+)
 from tables.errors import TableProblem
 from tables.live import LiveTable, TableSettings
 
@@ -35,13 +43,6 @@ log = logging.getLogger("poker.commands")
 
 Interaction = discord.Interaction["PokerBot"]
 
-STRUCTURES = {
-    "fixed-limit": "Fixed limit",
-    "spread-limit": "Spread limit",
-    "pot-limit": "Pot limit",
-    "no-limit": "No limit",
-}
-
 
 def build_stakes(
     variant: engine.Variant,
@@ -50,52 +51,16 @@ def build_stakes(
     ante: int | None,
     blinds: str | None,
 ) -> tuple[engine.Structure, engine.ForcedBets]:
-    """Translate the /poker create options into the engine's stakes (its defaults otherwise)."""
+    """Translate the /poker create options into the engine's stakes (its defaults otherwise).
+
+    :raises ValueError: stakes the engine refuses, with its reason.
+    """
     structure: engine.Structure = variant.structure
     if betting is not None or stake is not None:
-        kind = betting or _structure_kind(variant.structure)
-        unit = stake or _structure_unit(variant.structure)
-        if kind == "fixed-limit":
-            structure = engine.FixedLimit(small_bet=unit)
-        elif kind == "spread-limit":
-            structure = engine.SpreadLimit(
-                min_bet=unit, max_bet=unit * 5, min_bet_after=unit, max_bet_after=unit * 10
-            )
-        elif kind == "pot-limit":
-            structure = engine.PotLimit(min_bet=unit)
-        else:
-            structure = engine.NoLimit(min_bet=unit)
-    forced = variant.forced_bets
-    if blinds is not None:
-        typed = validation.parse_blinds(blinds)
-        forced = engine.ForcedBets.with_blinds(
-            typed.small, typed.big, straddle=typed.straddle, ante=ante or 0
-        )
-    elif ante == 0:
-        raise TableProblem("Without blinds a table needs an ante of at least 1 chip.")
-    elif ante is not None:
-        forced = engine.ForcedBets.antes(ante)
-    return structure, forced
-
-
-def _structure_kind(structure: engine.Structure) -> str:
-    return {
-        engine.FixedLimit: "fixed-limit",
-        engine.SpreadLimit: "spread-limit",
-        engine.PotLimit: "pot-limit",
-        engine.NoLimit: "no-limit",
-    }[type(structure)]
-
-
-def _structure_unit(structure: engine.Structure) -> int:
-    if isinstance(structure, engine.FixedLimit):
-        return structure.small_bet
-    return int(structure.min_bet)
-
-
-def _unit(structure: engine.Structure, forced: engine.ForcedBets) -> int:
-    blinds = max(forced.blinds, default=0)
-    return max(_structure_unit(structure), blinds, forced.ante, 1)
+        kind = betting or structure_kind(variant.structure)
+        structure = structure_for(kind, stake or structure_unit(variant.structure))
+    shape = None if blinds is None else validation.parse_blinds(blinds).amounts
+    return structure, forced_bets_for(ante, shape, variant.forced_bets)
 
 
 class Poker(commands.Cog):
@@ -133,7 +98,7 @@ class Poker(commands.Cog):
         muck="A beaten hand may be mucked unseen at the showdown (off: every hand is shown)",
     )
     @app_commands.choices(
-        betting=[app_commands.Choice(name=v, value=k) for k, v in STRUCTURES.items()]
+        betting=[app_commands.Choice(name=v, value=k) for k, v in STRUCTURE_NAMES.items()]
     )
     @app_commands.autocomplete(variant=kit.variant_choices)
     async def create(
@@ -187,9 +152,9 @@ class Poker(commands.Cog):
             )
         except ValueError as exc:
             raise TableProblem(str(exc)) from exc
-        unit = _unit(structure, forced)
-        low = min_buy_in if min_buy_in is not None else unit * 20
-        high = max_buy_in if max_buy_in is not None else max(low, unit * 100)
+        low, high = default_buy_ins(structure, forced)
+        low = min_buy_in if min_buy_in is not None else low
+        high = max_buy_in if max_buy_in is not None else max(low, high)
         validation.check_buy_ins(low, high)
         settings = TableSettings(
             low, high, action_seconds=timer, auto_deal_seconds=auto_deal, coach=coach

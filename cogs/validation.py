@@ -312,6 +312,15 @@ class Blinds:
     big: int
     straddle: int | None = None
 
+    @property
+    def amounts(self) -> tuple[int, ...]:
+        """The blinds in posting order, as the engine takes them."""
+        return (
+            (self.small, self.big)
+            if self.straddle is None
+            else (self.small, self.big, self.straddle)
+        )
+
 
 def parse_blinds(text: object) -> Blinds:
     """``small/big`` or ``small/big/straddle``: each from 1 to 1,000,000, small at most big,

@@ -32,7 +32,8 @@ from data import Database, DataError
 from data.models import Table as TableRow
 from engine import Action, IllegalAction, Table, TableConfig, TableError
 from engine.house import Level
-from tables.clock import HOUSE_CODES, HOUSE_PAUSE, TableClock, house_level, people_playing
+from engine.seating import BuyIns, SeatRefused, house_id, house_level, sits_out_after
+from tables.clock import HOUSE_PAUSE, TableClock, people_playing
 from tables.errors import TableProblem
 from tables.live import (
     LiveTable,
@@ -87,6 +88,11 @@ def _cash_table_only(live: LiveTable) -> None:
             "This is a tournament table: players are seated by the tournament, and its chips "
             "stay in it until it ends."
         )
+
+
+def _buy_ins(live: LiveTable) -> BuyIns:
+    """The table's buy-in range, for the engine's buy-in and rebuy policy."""
+    return BuyIns(live.settings.min_buy_in, live.settings.max_buy_in)
 
 
 PING_SAVE_DELAY = 3.0
@@ -402,12 +408,10 @@ class TableService(TableRecords, TableClock):
         seat_choice: int | None = None,
     ) -> int:
         _cash_table_only(live)
-        settings = live.settings
-        amount = settings.min_buy_in if buy_in is None else buy_in
-        if not settings.min_buy_in <= amount <= settings.max_buy_in:
-            raise TableProblem(
-                f"The buy-in here is {settings.min_buy_in:,} to {settings.max_buy_in:,} chips."
-            )
+        try:
+            amount = _buy_ins(live).buy_in(buy_in)
+        except SeatRefused as exc:
+            raise TableProblem(str(exc)) from exc
         async with live.lock:
             try:
                 seat = live.engine.sit(str(user_id), amount, seat_choice)
@@ -439,10 +443,8 @@ class TableService(TableRecords, TableClock):
         them); returns its seat."""
         _cash_table_only(live)
         seated = {s.player_id for s in live.engine.public_view().seats}
-        number = next(
-            n for n in range(1, 100) if str(-(100 * HOUSE_CODES[level] + n)) not in seated
-        )
-        user_id = -(100 * HOUSE_CODES[level] + number)
+        number = next(n for n in range(1, 100) if str(house_id(level, n)) not in seated)
+        user_id = house_id(level, number)
         amount = live.settings.min_buy_in
         name = f"🤖 House {level.value} {number}"
         return await self.join(live, user_id, name, amount)
@@ -462,26 +464,14 @@ class TableService(TableRecords, TableClock):
         stack within the table's largest buy-in (default: up to the smallest one). Returns the
         chips added."""
         _cash_table_only(live)
-        settings = live.settings
         async with live.lock:
             pid = str(user_id)
             if not live.seated(user_id):
                 raise TableProblem("You are not seated at this table: sit down first.")
-            stack = live.engine.stack(pid)
-            room = settings.max_buy_in - stack
-            if room <= 0:
-                raise TableProblem(
-                    f"Your stack is already at the largest buy-in ({settings.max_buy_in:,})."
-                )
-            if amount is None:
-                amount = settings.min_buy_in - stack
-                if amount <= 0:
-                    raise TableProblem(
-                        f"You have {stack:,} chips, at least the smallest buy-in: "
-                        f"give an amount, up to {room:,}."
-                    )
-            if not 0 < amount <= room:
-                raise TableProblem(f"You can add 1 to {room:,} chips here.")
+            try:
+                amount = _buy_ins(live).rebuy(live.engine.stack(pid), amount)
+            except SeatRefused as exc:
+                raise TableProblem(str(exc)) from exc
             try:
                 live.engine.add_chips(pid, amount)
             except REFUSED as exc:
@@ -626,11 +616,7 @@ class TableService(TableRecords, TableClock):
         # the hand, and nothing else (in dealer's choice, the deck's own seed) may follow from
         # it. The commitment is published when the cards are dealt, before anyone acts.
         rng = secrets.SystemRandom()
-        if live.engine.config.dealers_choice:
-            events = live.engine.start_hand(rng)
-        else:
-            pack = live.engine.config.rules().deck.cards()
-            events = live.engine.start_hand(rng, engine.shuffled(pack, secrets.SystemRandom()))
+        events = live.engine.start_hand(rng)
         live.meta.notes = banner
         return await self._after_change(live, 0, events=events, new_hand=True)
 
@@ -678,7 +664,7 @@ class TableService(TableRecords, TableClock):
                 misses = live.meta.misses.get(pid, 0) + 1
                 live.meta.misses[pid] = misses
                 note = f"⏱ {name} ran out of time."
-                if misses >= 2:
+                if sits_out_after(misses):
                     with contextlib.suppress(TableError):
                         live.engine.sit_out(pid)
                     note += " Timed out twice running: sitting out from the next hand."

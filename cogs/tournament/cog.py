@@ -39,6 +39,7 @@ from cogs.tournament.run import (
     table_size,
 )
 from data import DataError
+from engine.seating import draw_seats
 from engine.tournament import (
     Payouts,
     TableSeats,
@@ -513,8 +514,7 @@ class Tournaments(TournamentEntries, PokerNights, commands.Cog):
                 await self._set_moving(run, pid, None)
             # Players never seated yet (the start): each to the emptiest table.
             fresh = [pid for pid in run.state.alive if pid not in seated]
-            secrets.SystemRandom().shuffle(fresh)
-            for pid in fresh:
+            for pid in draw_seats(fresh, secrets.SystemRandom()):
                 target = min(tables.values(), key=table_size)
                 async with target.lock:
                     await self.bot.tables.seat_tournament_locked(
