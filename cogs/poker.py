@@ -106,14 +106,16 @@ class Poker(commands.Cog):
         interaction: Interaction,
         variant: str = "five-card-draw",
         betting: str | None = None,
-        stake: app_commands.Range[int, 1, 1_000_000] | None = None,
-        ante: app_commands.Range[int, 0, 1_000_000] | None = None,
+        stake: app_commands.Range[int, validation.STAKE.low, validation.STAKE.high] | None = None,
+        ante: app_commands.Range[int, validation.ANTE.low, validation.ANTE.high] | None = None,
         blinds: str | None = None,
-        seats: app_commands.Range[int, 2, 10] | None = None,
-        min_buy_in: app_commands.Range[int, 1, 100_000_000] | None = None,
-        max_buy_in: app_commands.Range[int, 1, 100_000_000] | None = None,
-        timer: app_commands.Range[int, 10, 600] = 60,
-        auto_deal: app_commands.Range[int, 0, 120] = 8,
+        seats: app_commands.Range[int, validation.SEATS.low, validation.SEATS.high] | None = None,
+        min_buy_in: app_commands.Range[int, validation.MIN_BUY_IN.low, validation.MIN_BUY_IN.high]
+        | None = None,
+        max_buy_in: app_commands.Range[int, validation.MAX_BUY_IN.low, validation.MAX_BUY_IN.high]
+        | None = None,
+        timer: app_commands.Range[int, validation.TIMER.low, validation.TIMER.high] = 60,
+        auto_deal: app_commands.Range[int, validation.AUTO_DEAL.low, validation.AUTO_DEAL.high] = 8,
         dealers_choice: bool = False,
         coach: bool = False,
         muck: bool = False,
@@ -175,7 +177,8 @@ class Poker(commands.Cog):
     async def join(
         self,
         interaction: Interaction,
-        buy_in: app_commands.Range[int, 1, 100_000_000] | None = None,
+        buy_in: app_commands.Range[int, validation.BUY_IN.low, validation.BUY_IN.high]
+        | None = None,
     ) -> None:
         live = self._table_here(interaction)
         buy_in = validation.BUY_IN.optional(buy_in)
@@ -277,10 +280,13 @@ class Poker(commands.Cog):
     async def settings(
         self,
         interaction: Interaction,
-        timer: app_commands.Range[int, 10, 600] | None = None,
-        auto_deal: app_commands.Range[int, 0, 120] | None = None,
-        min_buy_in: app_commands.Range[int, 1, 100_000_000] | None = None,
-        max_buy_in: app_commands.Range[int, 1, 100_000_000] | None = None,
+        timer: app_commands.Range[int, validation.TIMER.low, validation.TIMER.high] | None = None,
+        auto_deal: app_commands.Range[int, validation.AUTO_DEAL.low, validation.AUTO_DEAL.high]
+        | None = None,
+        min_buy_in: app_commands.Range[int, validation.MIN_BUY_IN.low, validation.MIN_BUY_IN.high]
+        | None = None,
+        max_buy_in: app_commands.Range[int, validation.MAX_BUY_IN.low, validation.MAX_BUY_IN.high]
+        | None = None,
         coach: bool | None = None,
         newcomers: str | None = None,
         muck: bool | None = None,
@@ -288,7 +294,8 @@ class Poker(commands.Cog):
         pass_out_deal_passes: bool | None = None,
         second_round_from_opener: bool | None = None,
         draw_limit: str | None = None,
-        diablo_cap: app_commands.Range[int, 0, 100_000_000] | None = None,
+        diablo_cap: app_commands.Range[int, validation.DIABLO_CAP.low, validation.DIABLO_CAP.high]
+        | None = None,
         no_five_in_a_row: bool | None = None,
         progressive_back_down: bool | None = None,
     ) -> None:
@@ -467,7 +474,7 @@ class Poker(commands.Cog):
     async def rebuy(
         self,
         interaction: Interaction,
-        amount: app_commands.Range[int, 1, 100_000_000] | None = None,
+        amount: app_commands.Range[int, validation.REBUY.low, validation.REBUY.high] | None = None,
     ) -> None:
         live = self._table_here(interaction)
         amount = validation.REBUY.optional(amount)
