@@ -339,7 +339,7 @@ class Economy(commands.Cog):
         self,
         interaction: Interaction,
         member: discord.Member,
-        amount: app_commands.Range[int, validation.CHIPS_MOVED.low, validation.CHIPS_MOVED.high],
+        amount: kit.ChipsMovedOption,
         note: app_commands.Range[str, 1, MAX_NOTE] | None = None,
     ) -> None:
         """Public: the table sees grants. Logged in the admin log by the data layer."""
@@ -356,7 +356,7 @@ class Economy(commands.Cog):
         self,
         interaction: Interaction,
         member: discord.Member,
-        amount: app_commands.Range[int, validation.CHIPS.low, validation.CHIPS.high],
+        amount: kit.ChipsOption,
         note: app_commands.Range[str, 1, MAX_NOTE] | None = None,
     ) -> None:
         """Public: the table sees it. Logged in the admin log by the data layer."""
@@ -373,7 +373,7 @@ class Economy(commands.Cog):
         self,
         interaction: Interaction,
         member: discord.Member,
-        amount: app_commands.Range[int, validation.CHIPS_MOVED.low, validation.CHIPS_MOVED.high],
+        amount: kit.ChipsMovedOption,
         note: app_commands.Range[str, 1, MAX_NOTE] | None = None,
     ) -> None:
         """Public: the table sees it. Refused if the bankroll holds less than ``amount``."""
@@ -465,18 +465,9 @@ class Economy(commands.Cog):
     async def server_settings(
         self,
         interaction: Interaction,
-        starting_bankroll: app_commands.Range[
-            int, validation.STARTING_BANKROLL.low, validation.STARTING_BANKROLL.high
-        ]
-        | None = None,
-        daily_amount: app_commands.Range[
-            int, validation.DAILY_AMOUNT.low, validation.DAILY_AMOUNT.high
-        ]
-        | None = None,
-        daily_cooldown_hours: app_commands.Range[
-            int, validation.DAILY_COOLDOWN_HOURS.low, validation.DAILY_COOLDOWN_HOURS.high
-        ]
-        | None = None,
+        starting_bankroll: kit.StartingBankrollOption | None = None,
+        daily_amount: kit.DailyAmountOption | None = None,
+        daily_cooldown_hours: kit.DailyCooldownHoursOption | None = None,
     ) -> None:
         """No option: the current settings, ephemerally. Options: change them, publicly
         (logged in the admin log by the data layer)."""

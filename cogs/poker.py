@@ -106,16 +106,14 @@ class Poker(commands.Cog):
         interaction: Interaction,
         variant: str = "five-card-draw",
         betting: str | None = None,
-        stake: app_commands.Range[int, validation.STAKE.low, validation.STAKE.high] | None = None,
-        ante: app_commands.Range[int, validation.ANTE.low, validation.ANTE.high] | None = None,
+        stake: kit.StakeOption | None = None,
+        ante: kit.AnteOption | None = None,
         blinds: str | None = None,
-        seats: app_commands.Range[int, validation.SEATS.low, validation.SEATS.high] | None = None,
-        min_buy_in: app_commands.Range[int, validation.MIN_BUY_IN.low, validation.MIN_BUY_IN.high]
-        | None = None,
-        max_buy_in: app_commands.Range[int, validation.MAX_BUY_IN.low, validation.MAX_BUY_IN.high]
-        | None = None,
-        timer: app_commands.Range[int, validation.TIMER.low, validation.TIMER.high] = 60,
-        auto_deal: app_commands.Range[int, validation.AUTO_DEAL.low, validation.AUTO_DEAL.high] = 8,
+        seats: kit.SeatsOption | None = None,
+        min_buy_in: kit.MinBuyInOption | None = None,
+        max_buy_in: kit.MaxBuyInOption | None = None,
+        timer: kit.TimerOption = 60,
+        auto_deal: kit.AutoDealOption = 8,
         dealers_choice: bool = False,
         coach: bool = False,
         muck: bool = False,
@@ -177,8 +175,7 @@ class Poker(commands.Cog):
     async def join(
         self,
         interaction: Interaction,
-        buy_in: app_commands.Range[int, validation.BUY_IN.low, validation.BUY_IN.high]
-        | None = None,
+        buy_in: kit.BuyInOption | None = None,
     ) -> None:
         live = self._table_here(interaction)
         buy_in = validation.BUY_IN.optional(buy_in)
@@ -280,13 +277,10 @@ class Poker(commands.Cog):
     async def settings(
         self,
         interaction: Interaction,
-        timer: app_commands.Range[int, validation.TIMER.low, validation.TIMER.high] | None = None,
-        auto_deal: app_commands.Range[int, validation.AUTO_DEAL.low, validation.AUTO_DEAL.high]
-        | None = None,
-        min_buy_in: app_commands.Range[int, validation.MIN_BUY_IN.low, validation.MIN_BUY_IN.high]
-        | None = None,
-        max_buy_in: app_commands.Range[int, validation.MAX_BUY_IN.low, validation.MAX_BUY_IN.high]
-        | None = None,
+        timer: kit.TimerOption | None = None,
+        auto_deal: kit.AutoDealOption | None = None,
+        min_buy_in: kit.MinBuyInOption | None = None,
+        max_buy_in: kit.MaxBuyInOption | None = None,
         coach: bool | None = None,
         newcomers: str | None = None,
         muck: bool | None = None,
@@ -294,8 +288,7 @@ class Poker(commands.Cog):
         pass_out_deal_passes: bool | None = None,
         second_round_from_opener: bool | None = None,
         draw_limit: str | None = None,
-        diablo_cap: app_commands.Range[int, validation.DIABLO_CAP.low, validation.DIABLO_CAP.high]
-        | None = None,
+        diablo_cap: kit.DiabloCapOption | None = None,
         no_five_in_a_row: bool | None = None,
         progressive_back_down: bool | None = None,
     ) -> None:
@@ -474,7 +467,7 @@ class Poker(commands.Cog):
     async def rebuy(
         self,
         interaction: Interaction,
-        amount: app_commands.Range[int, validation.REBUY.low, validation.REBUY.high] | None = None,
+        amount: kit.RebuyOption | None = None,
     ) -> None:
         live = self._table_here(interaction)
         amount = validation.REBUY.optional(amount)

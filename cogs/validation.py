@@ -134,7 +134,7 @@ def parse_amount(
 @dataclass(frozen=True, slots=True)
 class Setting:
     """One number option and its bounds, declared once: read by the checks below and by the
-    slash command's ``app_commands.Range`` (``Range[int, TIMER.low, TIMER.high]``), so what
+    slash command's ``app_commands.Range`` (``kit.TimerOption``, in the Discord layer), so what
     Discord's client offers and what the bot accepts are the same. The one range checker."""
 
     what: str

@@ -33,6 +33,7 @@ from data.models import Table as TableRow
 from engine import Action, IllegalAction, Table, TableConfig, TableError
 from engine.house import Level
 from engine.seating import BuyIns, SeatRefused, house_id, house_level, sits_out_after
+from engine.wording import say
 from tables.clock import HOUSE_PAUSE, TableClock, people_playing
 from tables.errors import TableProblem
 from tables.live import (
@@ -663,7 +664,7 @@ class TableService(TableRecords, TableClock):
                 name = live.meta.names.get(pid, pid)
                 misses = live.meta.misses.get(pid, 0) + 1
                 live.meta.misses[pid] = misses
-                note = f"⏱ {name} ran out of time."
+                note = f"⏱ {say('timed-out', who=name)}."
                 if sits_out_after(misses):
                     with contextlib.suppress(TableError):
                         live.engine.sit_out(pid)

@@ -234,28 +234,19 @@ class Tournaments(TournamentEntries, PokerNights, commands.Cog):
         self,
         interaction: Interaction,
         variant: str = "five-card-draw",
-        buy_in: app_commands.Range[int, validation.BUY_IN.low, validation.BUY_IN.high] = 100,
-        starting_stack: app_commands.Range[
-            int, validation.STARTING_STACK.low, validation.STARTING_STACK.high
-        ] = 1000,
-        levels: app_commands.Range[int, validation.LEVELS.low, validation.LEVELS.high] = 12,
-        level_minutes: app_commands.Range[
-            float, validation.LEVEL_MINUTES.low, validation.LEVEL_MINUTES.high
-        ] = 10.0,
-        seats: app_commands.Range[int, validation.SEATS.low, validation.SEATS.high] = 6,
-        players: app_commands.Range[int, validation.PLAYERS.low, validation.PLAYERS.high]
-        | None = None,
+        buy_in: kit.BuyInOption = 100,
+        starting_stack: kit.StartingStackOption = 1000,
+        levels: kit.LevelsOption = 12,
+        level_minutes: kit.LevelMinutesOption = 10.0,
+        seats: kit.SeatsOption = 6,
+        players: kit.PlayersOption | None = None,
         payouts: str = "65/35",
-        rebuys: app_commands.Range[int, validation.REBUYS.low, validation.REBUYS.high] = 0,
-        rebuy_levels: app_commands.Range[
-            int, validation.REBUY_LEVELS.low, validation.REBUY_LEVELS.high
-        ] = 0,
-        addon: app_commands.Range[int, validation.ADDON.low, validation.ADDON.high] = 0,
-        timer: app_commands.Range[int, validation.TIMER.low, validation.TIMER.high] = 60,
-        auto_deal: app_commands.Range[int, validation.AUTO_DEAL.low, validation.AUTO_DEAL.high] = 5,
-        late_reg_levels: app_commands.Range[
-            int, validation.LATE_REG_LEVELS.low, validation.LATE_REG_LEVELS.high
-        ] = 0,
+        rebuys: kit.RebuysOption = 0,
+        rebuy_levels: kit.RebuyLevelsOption = 0,
+        addon: kit.AddonOption = 0,
+        timer: kit.TimerOption = 60,
+        auto_deal: kit.AutoDealOption = 5,
+        late_reg_levels: kit.LateRegLevelsOption = 0,
         dealers_choice: bool = False,
     ) -> None:
         if interaction.guild_id is None or interaction.channel_id is None:

@@ -88,15 +88,11 @@ class PokerNights(commands.Cog):
         when: str,
         kind: str = "tournament",
         variant: str = "five-card-draw",
-        buy_in: app_commands.Range[int, validation.BUY_IN.low, validation.BUY_IN.high] = 100,
-        seats: app_commands.Range[int, validation.SEATS.low, validation.SEATS.high] = 6,
-        starting_stack: app_commands.Range[
-            int, validation.STARTING_STACK.low, validation.STARTING_STACK.high
-        ] = 1000,
-        levels: app_commands.Range[int, validation.LEVELS.low, validation.LEVELS.high] = 12,
-        level_minutes: app_commands.Range[
-            float, validation.LEVEL_MINUTES.low, validation.LEVEL_MINUTES.high
-        ] = 10.0,
+        buy_in: kit.BuyInOption = 100,
+        seats: kit.SeatsOption = 6,
+        starting_stack: kit.StartingStackOption = 1000,
+        levels: kit.LevelsOption = 12,
+        level_minutes: kit.LevelMinutesOption = 10.0,
         payouts: str = "65/35",
     ) -> None:
         if interaction.guild is None or interaction.channel_id is None:
