@@ -31,6 +31,7 @@ import re
 from dataclasses import dataclass
 from typing import Final
 
+from engine.seating import ACTION_SECONDS, AUTO_DEAL_SECONDS
 from engine.stakes import STRUCTURE_NAMES
 from tables.errors import Refusal
 
@@ -196,11 +197,10 @@ MIN_BUY_IN: Final = Setting("The smallest buy-in", 1, MAX_BUY)
 MAX_BUY_IN: Final = Setting("The largest buy-in", 1, MAX_BUY)
 BUY_IN: Final = Setting("The buy-in", 1, MAX_BUY)
 REBUY: Final = Setting("The rebuy", 1, MAX_BUY)
-# One timer for tables and tournaments alike (a tournament's once started at 5 s): a turn
-# needs the press's round trip and, on a draw, a panel to open and cards to pick, which
-# 5 s on a phone does not leave; 10 s does, and a short timer still keeps a table moving.
-TIMER: Final = Setting("The action timer", 10, 600)
-AUTO_DEAL: Final = Setting("The pause between hands", 0, 120)
+# One timer for tables and tournaments alike (a tournament's once started at 5 s): see
+# engine.seating.ACTION_SECONDS for why 10 s.
+TIMER: Final = Setting("The action timer", *ACTION_SECONDS)
+AUTO_DEAL: Final = Setting("The pause between hands", *AUTO_DEAL_SECONDS)
 STARTING_BANKROLL: Final = Setting("The starting bankroll", 0, MAX_CHIPS)
 DAILY_AMOUNT: Final = Setting("The daily bonus", 0, MAX_CHIPS)
 DAILY_COOLDOWN_HOURS: Final = Setting("The daily cooldown (hours)", 1, 24 * 30)

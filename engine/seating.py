@@ -28,6 +28,8 @@ from engine.house import Level
 from engine.stakes import ForcedBets, Structure, structure_unit
 
 __all__ = [
+    "ACTION_SECONDS",
+    "AUTO_DEAL_SECONDS",
     "HOUSE_CODES",
     "TIMEOUTS_TO_SIT_OUT",
     "BuyIns",
@@ -101,6 +103,13 @@ def people_playing(seated: Iterable[tuple[str, int, bool]]) -> bool:
 
 
 # ------------------------------------------------------------------------------ timeouts
+
+ACTION_SECONDS: Final = (10, 600)
+"""The shortest and longest action timer, in seconds, of a table or a tournament: a turn needs
+a press's round trip and, on a draw, a panel opened and cards picked, which 10 s leaves."""
+
+AUTO_DEAL_SECONDS: Final = (0, 120)
+"""The shortest and longest pause between hands, in seconds (0: a player presses Deal)."""
 
 TIMEOUTS_TO_SIT_OUT: Final = 2
 """Running out of time this many times in a row sits a player out from the next hand."""

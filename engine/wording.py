@@ -39,12 +39,12 @@ VERBS: Final[dict[str, str]] = {
 
 PHRASES: Final[dict[str, str]] = {
     "timed-out": "{who} ran out of time",
-    "folded": "{who} folds",
-    "checked": "{who} checks",
-    "called": "{who} calls {amount}",
-    "bet": "{who} bets {amount}",
-    "raised": "{who} raises to {amount}",
-    "stood-pat": "{who} stands pat",
+    "folded": "{who} " + VERBS["folded"],
+    "checked": "{who} " + VERBS["checked"],
+    "called": "{who} " + VERBS["called"] + " {amount}",
+    "bet": "{who} " + VERBS["bet"] + " {amount}",
+    "raised": "{who} " + VERBS["raised"] + " {amount}",
+    "stood-pat": "{who} " + VERBS["stood-pat"],
     "reshuffled": "the stub ran short: {cards} reshuffled",
     "pot-carried": "{amount} chips carried in ({reason})",
     "passed-out": "nobody opened: passed out; {amount} stay for the next deal",

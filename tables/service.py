@@ -32,7 +32,15 @@ from data import Database, DataError
 from data.models import Table as TableRow
 from engine import Action, IllegalAction, Table, TableConfig, TableError
 from engine.house import Level
-from engine.seating import BuyIns, SeatRefused, house_id, house_level, sits_out_after
+from engine.seating import (
+    ACTION_SECONDS,
+    AUTO_DEAL_SECONDS,
+    BuyIns,
+    SeatRefused,
+    house_id,
+    house_level,
+    sits_out_after,
+)
 from engine.wording import say
 from tables.clock import HOUSE_PAUSE, TableClock, people_playing
 from tables.errors import TableProblem
@@ -557,10 +565,12 @@ class TableService(TableRecords, TableClock):
             )
             if not 0 < new.min_buy_in <= new.max_buy_in:
                 raise TableProblem("The smallest buy-in must be positive and at most the largest.")
-            if not 10 <= new.action_seconds <= 600:
-                raise TableProblem("The action timer is 10 to 600 seconds.")
-            if not 0 <= new.auto_deal_seconds <= 120:
-                raise TableProblem("The pause between hands is 0 to 120 seconds.")
+            shortest, longest = ACTION_SECONDS
+            if not shortest <= new.action_seconds <= longest:
+                raise TableProblem(f"The action timer is {shortest} to {longest} seconds.")
+            shortest, longest = AUTO_DEAL_SECONDS
+            if not shortest <= new.auto_deal_seconds <= longest:
+                raise TableProblem(f"The pause between hands is {shortest} to {longest} seconds.")
             old = live.settings
             old_options = live.engine.next_options
             if options is not None:
