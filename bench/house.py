@@ -60,7 +60,7 @@ from engine.decisions import (
     KeepOptions,
     PassOptions,
 )
-from engine.house import LEVELS, Level, current_rules, decide
+from engine.house import LEVELS, Level, decide
 from engine.stakes import FixedLimit
 
 FAMILIES = {
@@ -88,7 +88,7 @@ def station(table: Table, decision: Decision, rng: random.Random) -> Action:
             decision,
             Level.EASY,
             rng,
-            rules=current_rules(table),
+            rules=table.current_rules,
         )
     return random_action(table, decision, rng)
 
@@ -157,7 +157,7 @@ def play_hand(
                 decision,
                 level,
                 rng,
-                rules=current_rules(table),
+                rules=table.current_rules,
             )
         else:
             action = other(table, decision, rng)
@@ -290,7 +290,7 @@ def _selfplay_game(job: tuple[str, bool, int, int]) -> tuple[str, float, dict[st
                 decision,
                 LEVELS[names.index(decision.player_id)],
                 rng,
-                rules=current_rules(table),
+                rules=table.current_rules,
             )
             table.act(decision.seat, action)
             steps += 1
@@ -347,7 +347,7 @@ def calibrate(slug: str, hands: int, seed: int = 7, quantiles: int = 20) -> None
             decision = table.pending[0]
             legal = decision.legal
             seen = _Seen(
-                table.private_view(decision.seat), table.public_view(), current_rules(table)
+                table.private_view(decision.seat), table.public_view(), table.current_rules
             )
             action: Action | None = None
             if isinstance(legal, BetOptions):

@@ -21,7 +21,7 @@ from discord.ext import commands
 
 import engine
 from cogs import kit, validation
-from engine.house import NoOdds, current_rules, draw_advice, own_discards, study_odds
+from engine.house import NoOdds, draw_advice, own_discards, study_odds
 from engine.odds import DrawOdds
 from tables.errors import TableProblem
 from tables.live import LiveTable
@@ -102,7 +102,7 @@ async def coach_text(live: LiveTable, decision: engine.Decision) -> str | None:
     # the views are taken here, on the loop: the table may change while the thread counts
     private = table.private_view(decision.seat)
     public = table.public_view()
-    rules = current_rules(table)
+    rules = table.current_rules
     dead = own_discards(table.events, decision.seat)
     return await in_worker(_table_advice, private, public, rules, dead)
 
@@ -112,7 +112,7 @@ async def prepare_for(live: LiveTable) -> None:
     odds would otherwise take longest)."""
     if not live.settings.coach:
         return
-    rules = current_rules(live.engine)
+    rules = live.engine.current_rules
     if rules.min_hand_size != 5:
         return
     ranking = rules.low if rules.split is engine.Split.LOW else rules.high

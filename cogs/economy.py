@@ -23,7 +23,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, Literal
 
 import discord
 from discord import app_commands
@@ -65,10 +65,11 @@ Interaction = discord.Interaction["PokerBot"]
 
 log = logging.getLogger("poker.economy")
 
-MAX_CHIPS: Final = 1_000_000_000
+MAX_CHIPS: Final = validation.MAX_CHIPS
 """Upper bound of any amount typed into a command (grant, set, remove, settings)."""
-MIN_COOLDOWN_HOURS: Final = 1
-MAX_COOLDOWN_HOURS: Final = 24 * 30
+
+ChipsChange = Literal["grant", "set", "remove"]
+"""What an admin's ``/chips`` command does to a bankroll."""
 PAGE_SIZE: Final = 10
 TABLE_LIMIT: Final = validation.MAX_TABLES_PER_PLAYER
 
@@ -134,11 +135,6 @@ def _member(user: discord.Member | discord.User, *, action: str) -> discord.Memb
     if user.bot:
         raise Refusal(f"{user.display_name} is a bot; bots have no bankroll to {action}.")
     return user
-
-
-def _in_range(name: str, value: int, low: int, high: int) -> int:
-    """Discord's client enforces the options' ranges; this catches a crafted request."""
-    return validation.Setting(name, low, high).check(value)
 
 
 def _clean_note(note: str | None) -> str | None:
@@ -343,33 +339,11 @@ class Economy(commands.Cog):
         self,
         interaction: Interaction,
         member: discord.Member,
-        amount: app_commands.Range[int, 1, MAX_CHIPS],
+        amount: kit.ChipsMovedOption,
         note: app_commands.Range[str, 1, MAX_NOTE] | None = None,
     ) -> None:
         """Public: the table sees grants. Logged in the admin log by the data layer."""
-        guild = self._guild(interaction)
-        target = _member(member, action="change")
-        amount = _in_range("The amount", amount, 1, MAX_CHIPS)
-        entry = await self.db.admin_grant(
-            guild.id,
-            interaction.user.id,
-            target.id,
-            amount,
-            note=_clean_note(note),
-            now=self.clock(),
-        )
-        old = entry.balance_after - entry.delta
-        embed = discord.Embed(
-            title="Chips granted",
-            description=(
-                f"{interaction.user.mention} granted **{fmt(amount)}** chips to {target.mention}."
-            ),
-            colour=GREEN,
-        )
-        embed.add_field(name="Bankroll", value=f"{fmt(old)} → **{fmt(entry.balance_after)}**")
-        if entry.note:
-            embed.add_field(name="Note", value=note_text(entry.note), inline=False)
-        await self._send(interaction, embed, changed=True)
+        await self._change_chips(interaction, "grant", member, amount, note)
 
     @chips_group.command(name="set", description="Set a member's bankroll to an exact amount.")
     @app_commands.describe(
@@ -382,35 +356,11 @@ class Economy(commands.Cog):
         self,
         interaction: Interaction,
         member: discord.Member,
-        amount: app_commands.Range[int, 0, MAX_CHIPS],
+        amount: kit.ChipsOption,
         note: app_commands.Range[str, 1, MAX_NOTE] | None = None,
     ) -> None:
         """Public: the table sees it. Logged in the admin log by the data layer."""
-        guild = self._guild(interaction)
-        target = _member(member, action="change")
-        amount = _in_range("The amount", amount, 0, MAX_CHIPS)
-        entry = await self.db.admin_set(
-            guild.id,
-            interaction.user.id,
-            target.id,
-            amount,
-            note=_clean_note(note),
-            now=self.clock(),
-        )
-        old = entry.balance_after - entry.delta
-        embed = discord.Embed(
-            title="Bankroll set",
-            description=(
-                f"{interaction.user.mention} set {target.mention}'s bankroll to "
-                f"**{fmt(entry.balance_after)}**."
-            ),
-            colour=BLUE,
-        )
-        embed.add_field(name="Before", value=fmt(old))
-        embed.add_field(name="Change", value=signed(entry.delta))
-        if entry.note:
-            embed.add_field(name="Note", value=note_text(entry.note), inline=False)
-        await self._send(interaction, embed, changed=True)
+        await self._change_chips(interaction, "set", member, amount, note)
 
     @chips_group.command(name="remove", description="Take chips out of a member's bankroll.")
     @app_commands.describe(
@@ -423,15 +373,32 @@ class Economy(commands.Cog):
         self,
         interaction: Interaction,
         member: discord.Member,
-        amount: app_commands.Range[int, 1, MAX_CHIPS],
+        amount: kit.ChipsMovedOption,
         note: app_commands.Range[str, 1, MAX_NOTE] | None = None,
     ) -> None:
         """Public: the table sees it. Refused if the bankroll holds less than ``amount``."""
+        await self._change_chips(interaction, "remove", member, amount, note)
+
+    async def _change_chips(
+        self,
+        interaction: Interaction,
+        how: ChipsChange,
+        member: discord.Member,
+        amount: int,
+        note: str | None,
+    ) -> None:
+        """The one body of ``/chips grant|set|remove``: check, change (ledger and admin log in
+        the data layer), and show the bankroll before and after, publicly."""
         guild = self._guild(interaction)
         target = _member(member, action="change")
-        amount = _in_range("The amount", amount, 1, MAX_CHIPS)
+        amount = (validation.CHIPS if how == "set" else validation.CHIPS_MOVED).check(amount)
+        change = {
+            "grant": self.db.admin_grant,
+            "set": self.db.admin_set,
+            "remove": self.db.admin_remove,
+        }[how]
         try:
-            entry = await self.db.admin_remove(
+            entry = await change(
                 guild.id,
                 interaction.user.id,
                 target.id,
@@ -439,20 +406,31 @@ class Economy(commands.Cog):
                 note=_clean_note(note),
                 now=self.clock(),
             )
-        except InsufficientFunds as exc:
+        except InsufficientFunds as exc:  # only a removal takes chips a bankroll may lack
             raise Refusal(
                 f"{target.display_name}'s bankroll holds only {fmt(exc.balance)} chips, so "
                 f"{fmt(amount)} cannot be removed (chips on tables are not touched)."
             ) from exc
+        admin, who = interaction.user.mention, target.mention
         old = entry.balance_after - entry.delta
-        embed = discord.Embed(
-            title="Chips removed",
-            description=(
-                f"{interaction.user.mention} removed **{fmt(amount)}** chips from {target.mention}."
-            ),
-            colour=RED,
-        )
-        embed.add_field(name="Bankroll", value=f"{fmt(old)} → **{fmt(entry.balance_after)}**")
+        if how == "set":
+            embed = discord.Embed(
+                title="Bankroll set",
+                description=f"{admin} set {who}'s bankroll to **{fmt(entry.balance_after)}**.",
+                colour=BLUE,
+            )
+            embed.add_field(name="Before", value=fmt(old))
+            embed.add_field(name="Change", value=signed(entry.delta))
+        else:
+            granted = how == "grant"
+            embed = discord.Embed(
+                title="Chips granted" if granted else "Chips removed",
+                description=f"{admin} granted **{fmt(amount)}** chips to {who}."
+                if granted
+                else f"{admin} removed **{fmt(amount)}** chips from {who}.",
+                colour=GREEN if granted else RED,
+            )
+            embed.add_field(name="Bankroll", value=f"{fmt(old)} → **{fmt(entry.balance_after)}**")
         if entry.note:
             embed.add_field(name="Note", value=note_text(entry.note), inline=False)
         await self._send(interaction, embed, changed=True)
@@ -480,7 +458,8 @@ class Economy(commands.Cog):
         starting_bankroll=f"Chips a member starts with (0 to {MAX_CHIPS:,}); new members only.",
         daily_amount=f"Chips per /daily (0 turns the bonus off; at most {MAX_CHIPS:,}).",
         daily_cooldown_hours=(
-            f"Hours between two /daily claims ({MIN_COOLDOWN_HOURS} to {MAX_COOLDOWN_HOURS})."
+            "Hours between two /daily claims "
+            f"({validation.DAILY_COOLDOWN_HOURS.low} to {validation.DAILY_COOLDOWN_HOURS.high})."
         ),
         max_tables_per_player=(
             "How many of this server's tables one member may sit at at once "
@@ -491,12 +470,10 @@ class Economy(commands.Cog):
     async def server_settings(
         self,
         interaction: Interaction,
-        starting_bankroll: app_commands.Range[int, 0, MAX_CHIPS] | None = None,
-        daily_amount: app_commands.Range[int, 0, MAX_CHIPS] | None = None,
-        daily_cooldown_hours: app_commands.Range[int, MIN_COOLDOWN_HOURS, MAX_COOLDOWN_HOURS]
-        | None = None,
-        max_tables_per_player: app_commands.Range[int, TABLE_LIMIT.low, TABLE_LIMIT.high]
-        | None = None,
+        starting_bankroll: kit.StartingBankrollOption | None = None,
+        daily_amount: kit.DailyAmountOption | None = None,
+        daily_cooldown_hours: kit.DailyCooldownHoursOption | None = None,
+        max_tables_per_player: kit.TablesPerPlayerOption | None = None,
     ) -> None:
         """No option: the current settings, ephemerally. Options: change them, publicly
         (logged in the admin log by the data layer)."""

@@ -27,6 +27,7 @@ import discord
 from discord import app_commands
 
 import engine
+from cogs import validation
 from cogs.metrics import Metrics
 from data import DataError
 from tables.errors import Refusal
@@ -62,6 +63,50 @@ BLUE: Final = discord.Colour.from_rgb(40, 70, 160)
 """Information: settings, stats, logs."""
 
 NO_PINGS: Final = discord.AllowedMentions.none()
+
+# ------------------------------------------------------------------------------ option ranges
+# Each slash option's range, read from the bound its check uses (:mod:`cogs.validation`): what
+# Discord's client offers is exactly what the bot accepts, declared once.
+StakeOption = app_commands.Range[int, validation.STAKE.low, validation.STAKE.high]
+AnteOption = app_commands.Range[int, validation.ANTE.low, validation.ANTE.high]
+SeatsOption = app_commands.Range[int, validation.SEATS.low, validation.SEATS.high]
+MinBuyInOption = app_commands.Range[int, validation.MIN_BUY_IN.low, validation.MIN_BUY_IN.high]
+MaxBuyInOption = app_commands.Range[int, validation.MAX_BUY_IN.low, validation.MAX_BUY_IN.high]
+BuyInOption = app_commands.Range[int, validation.BUY_IN.low, validation.BUY_IN.high]
+RebuyOption = app_commands.Range[int, validation.REBUY.low, validation.REBUY.high]
+TimerOption = app_commands.Range[int, validation.TIMER.low, validation.TIMER.high]
+AutoDealOption = app_commands.Range[int, validation.AUTO_DEAL.low, validation.AUTO_DEAL.high]
+DiabloCapOption = app_commands.Range[int, validation.DIABLO_CAP.low, validation.DIABLO_CAP.high]
+StartingStackOption = app_commands.Range[
+    int, validation.STARTING_STACK.low, validation.STARTING_STACK.high
+]
+LevelsOption = app_commands.Range[int, validation.LEVELS.low, validation.LEVELS.high]
+LevelMinutesOption = app_commands.Range[
+    float, validation.LEVEL_MINUTES.low, validation.LEVEL_MINUTES.high
+]
+PlayersOption = app_commands.Range[int, validation.PLAYERS.low, validation.PLAYERS.high]
+RebuysOption = app_commands.Range[int, validation.REBUYS.low, validation.REBUYS.high]
+RebuyLevelsOption = app_commands.Range[
+    int, validation.REBUY_LEVELS.low, validation.REBUY_LEVELS.high
+]
+AddonOption = app_commands.Range[int, validation.ADDON.low, validation.ADDON.high]
+LateRegLevelsOption = app_commands.Range[
+    int, validation.LATE_REG_LEVELS.low, validation.LATE_REG_LEVELS.high
+]
+ChipsOption = app_commands.Range[int, validation.CHIPS.low, validation.CHIPS.high]
+ChipsMovedOption = app_commands.Range[int, validation.CHIPS_MOVED.low, validation.CHIPS_MOVED.high]
+StartingBankrollOption = app_commands.Range[
+    int, validation.STARTING_BANKROLL.low, validation.STARTING_BANKROLL.high
+]
+DailyAmountOption = app_commands.Range[
+    int, validation.DAILY_AMOUNT.low, validation.DAILY_AMOUNT.high
+]
+DailyCooldownHoursOption = app_commands.Range[
+    int, validation.DAILY_COOLDOWN_HOURS.low, validation.DAILY_COOLDOWN_HOURS.high
+]
+TablesPerPlayerOption = app_commands.Range[
+    int, validation.MAX_TABLES_PER_PLAYER.low, validation.MAX_TABLES_PER_PLAYER.high
+]
 
 
 def chips(amount: int) -> str:

@@ -26,6 +26,14 @@ from cogs.coach import prepare_for as coach_prepare
 from cogs.ledger import post_closing_ledger
 from cogs.ui import house_rules, panels, render
 from engine.house import LEVELS, Level
+from engine.seating import default_buy_ins
+from engine.stakes import (
+    STRUCTURE_NAMES,
+    forced_bets_for,
+    structure_for,
+    structure_kind,
+    structure_unit,
+)
 from tables.errors import TableProblem
 from tables.live import LiveTable, TableSettings
 
@@ -36,13 +44,6 @@ log = logging.getLogger("poker.commands")
 
 Interaction = discord.Interaction["PokerBot"]
 
-STRUCTURES = {
-    "fixed-limit": "Fixed limit",
-    "spread-limit": "Spread limit",
-    "pot-limit": "Pot limit",
-    "no-limit": "No limit",
-}
-
 
 def build_stakes(
     variant: engine.Variant,
@@ -51,52 +52,16 @@ def build_stakes(
     ante: int | None,
     blinds: str | None,
 ) -> tuple[engine.Structure, engine.ForcedBets]:
-    """Translate the /poker create options into the engine's stakes (its defaults otherwise)."""
+    """Translate the /poker create options into the engine's stakes (its defaults otherwise).
+
+    :raises ValueError: stakes the engine refuses, with its reason.
+    """
     structure: engine.Structure = variant.structure
     if betting is not None or stake is not None:
-        kind = betting or _structure_kind(variant.structure)
-        unit = stake or _structure_unit(variant.structure)
-        if kind == "fixed-limit":
-            structure = engine.FixedLimit(small_bet=unit)
-        elif kind == "spread-limit":
-            structure = engine.SpreadLimit(
-                min_bet=unit, max_bet=unit * 5, min_bet_after=unit, max_bet_after=unit * 10
-            )
-        elif kind == "pot-limit":
-            structure = engine.PotLimit(min_bet=unit)
-        else:
-            structure = engine.NoLimit(min_bet=unit)
-    forced = variant.forced_bets
-    if blinds is not None:
-        typed = validation.parse_blinds(blinds)
-        forced = engine.ForcedBets.with_blinds(
-            typed.small, typed.big, straddle=typed.straddle, ante=ante or 0
-        )
-    elif ante == 0:
-        raise TableProblem("Without blinds a table needs an ante of at least 1 chip.")
-    elif ante is not None:
-        forced = engine.ForcedBets.antes(ante)
-    return structure, forced
-
-
-def _structure_kind(structure: engine.Structure) -> str:
-    return {
-        engine.FixedLimit: "fixed-limit",
-        engine.SpreadLimit: "spread-limit",
-        engine.PotLimit: "pot-limit",
-        engine.NoLimit: "no-limit",
-    }[type(structure)]
-
-
-def _structure_unit(structure: engine.Structure) -> int:
-    if isinstance(structure, engine.FixedLimit):
-        return structure.small_bet
-    return int(structure.min_bet)
-
-
-def _unit(structure: engine.Structure, forced: engine.ForcedBets) -> int:
-    blinds = max(forced.blinds, default=0)
-    return max(_structure_unit(structure), blinds, forced.ante, 1)
+        kind = betting or structure_kind(variant.structure)
+        structure = structure_for(kind, stake or structure_unit(variant.structure))
+    shape = None if blinds is None else validation.parse_blinds(blinds).amounts
+    return structure, forced_bets_for(ante, shape, variant.forced_bets)
 
 
 class Poker(commands.Cog):
@@ -134,7 +99,7 @@ class Poker(commands.Cog):
         muck="A beaten hand may be mucked unseen at the showdown (off: every hand is shown)",
     )
     @app_commands.choices(
-        betting=[app_commands.Choice(name=v, value=k) for k, v in STRUCTURES.items()]
+        betting=[app_commands.Choice(name=v, value=k) for k, v in STRUCTURE_NAMES.items()]
     )
     @app_commands.autocomplete(variant=kit.variant_choices)
     async def create(
@@ -142,14 +107,14 @@ class Poker(commands.Cog):
         interaction: Interaction,
         variant: str = "five-card-draw",
         betting: str | None = None,
-        stake: app_commands.Range[int, 1, 1_000_000] | None = None,
-        ante: app_commands.Range[int, 0, 1_000_000] | None = None,
+        stake: kit.StakeOption | None = None,
+        ante: kit.AnteOption | None = None,
         blinds: str | None = None,
-        seats: app_commands.Range[int, 2, 10] | None = None,
-        min_buy_in: app_commands.Range[int, 1, 100_000_000] | None = None,
-        max_buy_in: app_commands.Range[int, 1, 100_000_000] | None = None,
-        timer: app_commands.Range[int, 10, 600] = 60,
-        auto_deal: app_commands.Range[int, 0, 120] = 8,
+        seats: kit.SeatsOption | None = None,
+        min_buy_in: kit.MinBuyInOption | None = None,
+        max_buy_in: kit.MaxBuyInOption | None = None,
+        timer: kit.TimerOption = 60,
+        auto_deal: kit.AutoDealOption = 8,
         dealers_choice: bool = False,
         coach: bool = False,
         muck: bool = False,
@@ -188,9 +153,9 @@ class Poker(commands.Cog):
             )
         except ValueError as exc:
             raise TableProblem(str(exc)) from exc
-        unit = _unit(structure, forced)
-        low = min_buy_in if min_buy_in is not None else unit * 20
-        high = max_buy_in if max_buy_in is not None else max(low, unit * 100)
+        low, high = default_buy_ins(structure, forced)
+        low = min_buy_in if min_buy_in is not None else low
+        high = max_buy_in if max_buy_in is not None else max(low, high)
         validation.check_buy_ins(low, high)
         settings = TableSettings(
             low, high, action_seconds=timer, auto_deal_seconds=auto_deal, coach=coach
@@ -210,7 +175,7 @@ class Poker(commands.Cog):
     async def join(
         self,
         interaction: Interaction,
-        buy_in: app_commands.Range[int, 1, 100_000_000] | None = None,
+        buy_in: kit.BuyInOption | None = None,
     ) -> None:
         live = self._table_here(interaction)
         buy_in = validation.BUY_IN.optional(buy_in)
@@ -313,10 +278,10 @@ class Poker(commands.Cog):
     async def settings(
         self,
         interaction: Interaction,
-        timer: app_commands.Range[int, 10, 600] | None = None,
-        auto_deal: app_commands.Range[int, 0, 120] | None = None,
-        min_buy_in: app_commands.Range[int, 1, 100_000_000] | None = None,
-        max_buy_in: app_commands.Range[int, 1, 100_000_000] | None = None,
+        timer: kit.TimerOption | None = None,
+        auto_deal: kit.AutoDealOption | None = None,
+        min_buy_in: kit.MinBuyInOption | None = None,
+        max_buy_in: kit.MaxBuyInOption | None = None,
         coach: bool | None = None,
         newcomers: str | None = None,
         muck: bool | None = None,
@@ -324,7 +289,7 @@ class Poker(commands.Cog):
         pass_out_deal_passes: bool | None = None,
         second_round_from_opener: bool | None = None,
         draw_limit: str | None = None,
-        diablo_cap: app_commands.Range[int, 0, 100_000_000] | None = None,
+        diablo_cap: kit.DiabloCapOption | None = None,
         no_five_in_a_row: bool | None = None,
         progressive_back_down: bool | None = None,
     ) -> None:
@@ -503,7 +468,7 @@ class Poker(commands.Cog):
     async def rebuy(
         self,
         interaction: Interaction,
-        amount: app_commands.Range[int, 1, 100_000_000] | None = None,
+        amount: kit.RebuyOption | None = None,
     ) -> None:
         live = self._table_here(interaction)
         amount = validation.REBUY.optional(amount)

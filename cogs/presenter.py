@@ -33,6 +33,7 @@ from cogs.ui.components import Components, MessageEditor
 from data.preferences import DEFAULT as DEFAULT_PREFERENCES
 from data.preferences import Preferences
 from engine.scoring import qualifies_low
+from engine.seating import is_house
 from tables.live import LiveTable, Outcome
 
 if TYPE_CHECKING:
@@ -329,8 +330,8 @@ class TablePresenter:
         shown = Shown.of(live)
         before = frozenset() if new_hand else shown.turn
         shown.turn = waiting
-        # house players (negative ids) are nobody to ping
-        fresh = frozenset(pid for pid in waiting - before if not pid.startswith("-"))
+        # house players are nobody to ping
+        fresh = frozenset(pid for pid in waiting - before if not is_house(pid))
         if interaction is not None:
             fresh -= {str(interaction.user.id)}
         if not fresh:
@@ -646,8 +647,8 @@ class TablePresenter:
         """Bring each player's DM of the hand up to date: sent at the deal, edited as the
         cards change (one DM per player per hand). A closed DM is noted on the table once and
         not tried again at this table."""
-        # house players (negative ids) have no DMs: they read their cards from the engine
-        player_ids = tuple(pid for pid in player_ids if not pid.startswith("-"))
+        # house players have no DMs: they read their cards from the engine
+        player_ids = tuple(pid for pid in player_ids if not is_house(pid))
         await self.preferences_of([int(pid) for pid in player_ids])
         hand_number = live.engine.hand_number
         shown = Shown.of(live)

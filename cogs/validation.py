@@ -31,25 +31,38 @@ import re
 from dataclasses import dataclass
 from typing import Final
 
+from engine.seating import ACTION_SECONDS, AUTO_DEAL_SECONDS
+from engine.stakes import STRUCTURE_NAMES
 from tables.errors import Refusal
 
 __all__ = [
+    "ADDON",
     "ANTE",
     "AUTO_DEAL",
     "BETTING",
     "BUY_IN",
     "CHIPS",
+    "CHIPS_MOVED",
     "DAILY_AMOUNT",
     "DAILY_COOLDOWN_HOURS",
     "DIABLO_CAP",
+    "LATE_REG_LEVELS",
+    "LEVELS",
+    "LEVEL_MINUTES",
     "MAX_AMOUNT",
+    "MAX_BUY",
     "MAX_BUY_IN",
+    "MAX_CHIPS",
     "MAX_TABLES_PER_PLAYER",
     "MIN_BUY_IN",
+    "PLAYERS",
     "REBUY",
+    "REBUYS",
+    "REBUY_LEVELS",
     "SEATS",
     "STAKE",
     "STARTING_BANKROLL",
+    "STARTING_STACK",
     "TIMER",
     "Blinds",
     "InvalidInput",
@@ -59,10 +72,8 @@ __all__ = [
     "check_choice",
     "check_flag",
     "check_id",
-    "check_number",
     "check_text",
     "check_variant_slug",
-    "check_whole",
     "parse_amount",
     "parse_blinds",
     "parse_select_positions",
@@ -124,11 +135,13 @@ def parse_amount(
 
 @dataclass(frozen=True, slots=True)
 class Setting:
-    """One whole-number option and its bounds, the same wherever the option is offered."""
+    """One number option and its bounds, declared once: read by the checks below and by the
+    slash command's ``app_commands.Range`` (``kit.TimerOption``, in the Discord layer), so what
+    Discord's client offers and what the bot accepts are the same. The one range checker."""
 
     what: str
-    low: int
-    high: int
+    low: int | float
+    high: int | float
 
     def check(self, value: object) -> int:
         """``value`` as sent in an interaction: an ``int`` within bounds (``bool`` is not one).
@@ -154,25 +167,61 @@ class Setting:
         """:meth:`check`, with ``None`` (the option left out) passed through."""
         return None if value is None else self.check(value)
 
+    def number(self, value: object) -> float:
+        """``value`` as a number option, fractions allowed, within bounds.
+
+        >>> LEVEL_MINUTES.number(0.5)
+        0.5
+        >>> LEVEL_MINUTES.number("5")
+        Traceback (most recent call last):
+        ...
+        cogs.validation.InvalidInput: A level's length in minutes must be a number from 0.05 to 240.
+        """
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, int | float)
+            or not self.low <= value <= self.high
+        ):
+            raise InvalidInput(f"{self.what} must be a number from {self.low:g} to {self.high:g}.")
+        return float(value)
+
+
+MAX_CHIPS: Final = 1_000_000_000
+"""The most chips an admin or a server setting can name at once (grant, set, remove, bankroll)."""
+MAX_BUY: Final = 100_000_000
+"""The largest buy-in, rebuy or Diablo cap a table or tournament can be opened with."""
 
 STAKE: Final = Setting("The stake", 1, MAX_STAKE)
 ANTE: Final = Setting("The ante", 0, MAX_STAKE)
 SEATS: Final = Setting("The number of seats", 2, 10)
-MIN_BUY_IN: Final = Setting("The smallest buy-in", 1, 100_000_000)
-MAX_BUY_IN: Final = Setting("The largest buy-in", 1, 100_000_000)
-BUY_IN: Final = Setting("The buy-in", 1, 100_000_000)
-REBUY: Final = Setting("The rebuy", 1, 100_000_000)
-TIMER: Final = Setting("The action timer", 10, 600)
-AUTO_DEAL: Final = Setting("The pause between hands", 0, 120)
-STARTING_BANKROLL: Final = Setting("The starting bankroll", 0, 1_000_000_000)
-DAILY_AMOUNT: Final = Setting("The daily bonus", 0, 1_000_000_000)
+MIN_BUY_IN: Final = Setting("The smallest buy-in", 1, MAX_BUY)
+MAX_BUY_IN: Final = Setting("The largest buy-in", 1, MAX_BUY)
+BUY_IN: Final = Setting("The buy-in", 1, MAX_BUY)
+REBUY: Final = Setting("The rebuy", 1, MAX_BUY)
+# One timer for tables and tournaments alike (a tournament's once started at 5 s): see
+# engine.seating.ACTION_SECONDS for why 10 s.
+TIMER: Final = Setting("The action timer", *ACTION_SECONDS)
+AUTO_DEAL: Final = Setting("The pause between hands", *AUTO_DEAL_SECONDS)
+STARTING_BANKROLL: Final = Setting("The starting bankroll", 0, MAX_CHIPS)
+DAILY_AMOUNT: Final = Setting("The daily bonus", 0, MAX_CHIPS)
 DAILY_COOLDOWN_HOURS: Final = Setting("The daily cooldown (hours)", 1, 24 * 30)
 MAX_TABLES_PER_PLAYER: Final = Setting("The most tables one member may sit at", 1, 50)
-CHIPS: Final = Setting("The amount", 0, 1_000_000_000)
-DIABLO_CAP: Final = Setting("The Diablo cap", 0, 100_000_000)
+CHIPS: Final = Setting("The amount", 0, MAX_CHIPS)
+"""A bankroll an admin sets."""
+CHIPS_MOVED: Final = Setting("The amount", 1, MAX_CHIPS)
+"""Chips an admin grants or removes."""
+DIABLO_CAP: Final = Setting("The Diablo cap", 0, MAX_BUY)
+STARTING_STACK: Final = Setting("The starting stack", 10, 10_000_000)
+LEVELS: Final = Setting("The number of levels", 1, 40)
+LEVEL_MINUTES: Final = Setting("A level's length in minutes", 0.05, 240.0)
+PLAYERS: Final = Setting("The number of players", 2, 60)
+REBUYS: Final = Setting("The number of rebuys", 0, 10)
+REBUY_LEVELS: Final = Setting("The rebuy levels", 0, 40)
+ADDON: Final = Setting("The add-on", 0, 10_000_000)
+LATE_REG_LEVELS: Final = Setting("The late registration levels", 0, 40)
 
-BETTING: Final = ("fixed-limit", "spread-limit", "pot-limit", "no-limit")
-"""The betting structures a table can be opened with, by option value."""
+BETTING: Final = tuple(STRUCTURE_NAMES)
+"""The betting structures a table can be opened with, by option value (the engine's names)."""
 
 
 def check_buy_ins(low: int, high: int) -> None:
@@ -250,37 +299,6 @@ def check_flag(value: object, what: str) -> bool:
     return value
 
 
-def check_whole(value: object, what: str, low: int, high: int) -> int:
-    """A whole-number option between ``low`` and ``high`` (Discord's ranges bind only its
-    own client, so a forged request is checked here).
-
-    >>> check_whole(3, "seats", 2, 10)
-    3
-    >>> check_whole(True, "seats", 2, 10)
-    Traceback (most recent call last):
-    ...
-    cogs.validation.InvalidInput: seats is a whole number from 2 to 10.
-    """
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise InvalidInput(f"{what} is a whole number from {low:,} to {high:,}.")
-    return value
-
-
-def check_number(value: object, what: str, low: float, high: float) -> float:
-    """A number option (fractions allowed) between ``low`` and ``high``.
-
-    >>> check_number(0.5, "level_minutes", 0.05, 240)
-    0.5
-    >>> check_number("5", "level_minutes", 0.05, 240)
-    Traceback (most recent call last):
-    ...
-    cogs.validation.InvalidInput: level_minutes is a number from 0.05 to 240.
-    """
-    if isinstance(value, bool) or not isinstance(value, int | float) or not low <= value <= high:
-        raise InvalidInput(f"{what} is a number from {low:g} to {high:g}.")
-    return float(value)
-
-
 def check_id(value: object, what: str) -> int:
     """A hand or table id typed as an option: a positive 64-bit integer.
 
@@ -313,6 +331,15 @@ class Blinds:
     small: int
     big: int
     straddle: int | None = None
+
+    @property
+    def amounts(self) -> tuple[int, ...]:
+        """The blinds in posting order, as the engine takes them."""
+        return (
+            (self.small, self.big)
+            if self.straddle is None
+            else (self.small, self.big, self.straddle)
+        )
 
 
 def parse_blinds(text: object) -> Blinds:

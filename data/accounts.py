@@ -27,6 +27,7 @@ from data.models import (
     LedgerKind,
     Page,
 )
+from engine.seating import is_house
 
 DEFAULT_STARTING_BANKROLL: Final = 1000
 DEFAULT_DAILY_AMOUNT: Final = 100
@@ -177,7 +178,7 @@ async def update_settings(
 async def account(tx: Tx, guild_id: int, user_id: int, now: float) -> Account:
     """The member's account, created with the server's starting bankroll (an 'issue' ledger
     row) if it does not exist yet."""
-    if user_id < 0:
+    if is_house(user_id):
         # the house is funded by house_fund rows only (fund_house), never a starting bankroll
         raise InvalidArgument(f"{user_id} is a house seat: it has no bankroll of its own")
     r = await tx.fetch_one(
@@ -251,7 +252,7 @@ async def move(
 def holder(user_id: int) -> int:
     """The account that pays for ``user_id``'s seat and takes its chips back: a member's own
     bankroll, or for a house seat (a negative id) the server's house account."""
-    return HOUSE_ACCOUNT if user_id < 0 else user_id
+    return HOUSE_ACCOUNT if is_house(user_id) else user_id
 
 
 def seat_actor(user_id: int) -> int | None:
@@ -263,7 +264,7 @@ def seat_actor(user_id: int) -> int | None:
 async def fund_house(tx: Tx, guild_id: int, user_id: int, amount: int, now: float) -> int:
     """Make sure the house account behind house seat ``user_id`` (a negative id) holds at least
     ``amount`` chips, issuing only what it lacks as a ``house_fund`` row; returns its balance."""
-    if user_id >= 0:
+    if not is_house(user_id):
         raise DataError(f"house players have negative ids, not {user_id}")
     have = await open_house(tx, guild_id, now)
     if have >= amount:

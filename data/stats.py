@@ -8,6 +8,7 @@ from data import accounts
 from data.core import Tx, one, scalar
 from data.errors import ConstraintViolation, InvalidArgument
 from data.models import ChipAudit, LeaderboardEntry, Page, PlayerHandResult, PlayerStats
+from engine.seating import is_house
 
 # A shown hand replaces the best one only when strictly stronger; an unshown hand (NULL score)
 # never does. -1e308 stands below every score for a member who never showed a hand.
@@ -38,8 +39,8 @@ async def add_hand(
     tx: Tx, guild_id: int, hand_id: int, players: list[PlayerHandResult], now: float
 ) -> None:
     """Count one finished hand in the stats of every member dealt in."""
-    # house seats (negative ids) have no account of their own to hang stats on: members only
-    players = [p for p in players if p.user_id >= 0]
+    # house seats have no account of their own to hang stats on: members only
+    players = [p for p in players if not is_house(p.user_id)]
     if not players:
         return
     try:

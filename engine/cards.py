@@ -16,10 +16,13 @@ Nothing in this module keeps hidden state or draws random numbers by itself:
 
 from __future__ import annotations
 
+import math
 import random
 import re
-from collections.abc import Iterable
-from typing import ClassVar, Final
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, ClassVar, Final, TypeVar
+
+T = TypeVar("T")
 
 __all__ = [
     "DECK_32",
@@ -30,11 +33,13 @@ __all__ = [
     "ONE_EYED_JACKS_AND_KING",
     "ONE_EYED_KING",
     "RANKS",
+    "RANK_WORDS",
     "SUITS",
     "Card",
     "cards_of_rank",
     "parse_card",
     "parse_cards",
+    "permuted",
     "shuffled",
 ]
 
@@ -48,21 +53,24 @@ _RANK_CHARS: Final = {2: "2", 3: "3", 4: "4", 5: "5", 6: "6", 7: "7", 8: "8", 9:
 _RANK_CHARS.update({10: "T", 11: "J", 12: "Q", 13: "K", 14: "A"})
 _SUIT_SYMBOLS: Final = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
 _SUIT_NAMES: Final = {"c": "clubs", "d": "diamonds", "h": "hearts", "s": "spades"}
-_RANK_NAMES: Final = {
-    2: "two",
-    3: "three",
-    4: "four",
-    5: "five",
-    6: "six",
-    7: "seven",
-    8: "eight",
-    9: "nine",
-    10: "ten",
-    11: "jack",
-    12: "queen",
-    13: "king",
-    14: "ace",
+RANK_WORDS: Final = {
+    1: ("ace", "aces"),  # the ace below the deuce, in a low hand's value
+    2: ("two", "twos"),
+    3: ("three", "threes"),
+    4: ("four", "fours"),
+    5: ("five", "fives"),
+    6: ("six", "sixes"),
+    7: ("seven", "sevens"),
+    8: ("eight", "eights"),
+    9: ("nine", "nines"),
+    10: ("ten", "tens"),
+    11: ("jack", "jacks"),
+    12: ("queen", "queens"),
+    13: ("king", "kings"),
+    14: ("ace", "aces"),
 }
+"""How a player says each rank, one and many (``RANK_WORDS[2] == ("two", "twos")``): the one
+table of rank words, read by card names, hand names, openers and wild-card names."""
 
 # The evaluation code ``Card._k`` (private; engine.hands relies on it). Adding
 # the codes of five different cards never carries from one field to another:
@@ -207,7 +215,7 @@ class Card:
         """The card in words: ``"ace of spades"``, ``"joker"``."""
         if self.rank == 0:
             return "joker"
-        return f"{_RANK_NAMES[self.rank]} of {_SUIT_NAMES[self.suit]}"
+        return f"{RANK_WORDS[self.rank][0]} of {_SUIT_NAMES[self.suit]}"
 
     def __str__(self) -> str:
         """The short code: ``"As"``, ``"Td"``, ``"7c"``; ``"JK"`` for the joker."""
@@ -336,6 +344,66 @@ def cards_of_rank(rank: int, deck: Iterable[Card] = DECK_52) -> frozenset[Card]:
     return frozenset(card for card in deck if card.rank == rank)
 
 
+_SWAPPERS: dict[int, tuple[int, Callable[[list[Any], int], None]]] = {}
+
+
+def _swapper(n: int) -> Callable[[list[Any], int], None]:
+    """A function applying the swaps of a Fisher-Yates shuffle of ``n`` items whose digits, in
+    mixed radix, make up an integer below ``n!`` (see :func:`permuted`).
+
+    The swaps are written out (no loop), and the digits are taken from the big integer a few
+    at a time: one division by a product of radices below ``2**30`` leaves a one-digit integer
+    whose own digits cost little. The result is exactly the one of the plain loop::
+
+        for i in range(n - 1, 0, -1):
+            x, j = divmod(x, i + 1)
+            order[i], order[j] = order[j], order[i]
+    """
+    lines = ["def swap(o, x):"]
+    i = n - 1
+    while i >= 1:
+        product = 1
+        positions = []
+        while i >= 1 and product * (i + 1) < 1 << 30:
+            product *= i + 1
+            positions.append(i)
+            i -= 1
+        lines.append(f"    x, r = divmod(x, {product})")
+        for k in positions:
+            lines.append(f"    j = r % {k + 1}")
+            lines.append(f"    r //= {k + 1}")
+            lines.append(f"    o[{k}], o[j] = o[j], o[{k}]")
+    if len(lines) == 1:
+        lines.append("    pass")
+    namespace: dict[str, Any] = {}
+    exec("\n".join(lines), namespace)
+    swap: Callable[[list[Any], int], None] = namespace["swap"]
+    return swap
+
+
+def permuted(pack: Sequence[T], rng: random.Random) -> tuple[T, ...]:
+    """``pack`` in a uniformly random order drawn from ``rng``: the one shuffle of the engine
+    (decks, reshuffles, a tournament's seat draw). Items are not checked: see :func:`shuffled`.
+
+    One random integer below ``n!`` (drawn by rejection, so exactly uniform) is read as the
+    digits of a Fisher-Yates shuffle in mixed radix: fewer calls into the generator than
+    :meth:`random.Random.shuffle`, and a single read of the operating system's entropy with
+    :class:`random.SystemRandom`.
+    """
+    n = len(pack)
+    known = _SWAPPERS.get(n)
+    if known is None:
+        known = _SWAPPERS[n] = (math.factorial(n), _swapper(n))
+    total, swap = known
+    bits = total.bit_length()
+    x = rng.getrandbits(bits)
+    while x >= total:
+        x = rng.getrandbits(bits)
+    order = list(pack)
+    swap(order, x)
+    return tuple(order)
+
+
 def shuffled(cards: Iterable[Card], rng: random.Random) -> tuple[Card, ...]:
     """A new tuple holding ``cards`` in an order drawn from ``rng``.
 
@@ -347,9 +415,8 @@ def shuffled(cards: Iterable[Card], rng: random.Random) -> tuple[Card, ...]:
     """
     if not isinstance(rng, random.Random):
         raise TypeError(f"rng must be a random.Random, not {type(rng).__name__}")
-    deck = list(cards)
+    deck = tuple(cards)
     for card in deck:
         if not isinstance(card, Card):
             raise TypeError(f"can only shuffle cards, not {card!r}")
-    rng.shuffle(deck)
-    return tuple(deck)
+    return permuted(deck, rng)

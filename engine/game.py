@@ -41,6 +41,7 @@ from engine.scoring import meets, proof_cards, value
 from engine.showdown import ShowdownRunner, settle
 from engine.stakes import ForcedBets, Structure, TierLimits
 from engine.steps import make_runner
+from engine.wording import VERBS
 
 if TYPE_CHECKING:
     from engine.steps.base import Runner
@@ -594,7 +595,7 @@ class Hand:
             runner = self.runner
             self.fold(p)
             self.events.append(ev.Folded(p.seat))
-            self.last_action = (p.seat, "folds", None)
+            self.last_action = (p.seat, VERBS["folded"], None)
             if runner is not None:
                 runner.player_folded(p)
         self._advance()

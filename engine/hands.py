@@ -97,7 +97,7 @@ from functools import lru_cache
 from itertools import combinations, combinations_with_replacement
 from typing import Final, NamedTuple
 
-from engine.cards import JOKER, Card
+from engine.cards import JOKER, RANK_WORDS, Card
 
 __all__ = [
     "Category",
@@ -568,30 +568,13 @@ def _wild_info(wild: object) -> _WildInfo:
 # Hand values
 # ---------------------------------------------------------------------------
 
-_RANK_WORDS: Final = {
-    1: ("ace", "aces"),
-    2: ("two", "twos"),
-    3: ("three", "threes"),
-    4: ("four", "fours"),
-    5: ("five", "fives"),
-    6: ("six", "sixes"),
-    7: ("seven", "sevens"),
-    8: ("eight", "eights"),
-    9: ("nine", "nines"),
-    10: ("ten", "tens"),
-    11: ("jack", "jacks"),
-    12: ("queen", "queens"),
-    13: ("king", "kings"),
-    14: ("ace", "aces"),
-}
-
 
 def _one(value: int) -> str:
-    return _RANK_WORDS[value][0]
+    return RANK_WORDS[value][0]
 
 
 def _many(value: int) -> str:
-    return _RANK_WORDS[value][1]
+    return RANK_WORDS[value][1]
 
 
 def _describe(rules: _Rules, category: Category, fields: tuple[int, ...]) -> str:

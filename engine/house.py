@@ -24,7 +24,7 @@ levels differ in judgement, not in information:
 >>> decision = table.pending[0]
 >>> view = table.private_view(decision.seat)
 >>> action = decide(view, table.public_view(), decision, Level.NORMAL, random.Random(1),
-...                 rules=current_rules(table))
+...                 rules=table.current_rules)
 >>> type(action).__name__ in {"Check", "Bet", "Fold", "Call", "Raise"}
 True
 """
@@ -77,7 +77,6 @@ __all__ = [
     "LEVELS",
     "Level",
     "NoOdds",
-    "current_rules",
     "decide",
     "draw_advice",
     "hand_strength",
@@ -167,18 +166,6 @@ _STYLES = {
 # Hard in a game without a measured range: its chance there is a guess that may be far off,
 # so it keeps wide margins where a measured chance lets it bet and call close to even.
 _GUESSING = replace(_STYLES[Level.HARD], open_at=0.6, value_at=0.7, raise_at=0.78, call_slack=0.0)
-
-
-def current_rules(table: object) -> GameRules:
-    """The rules of the hand being dealt at ``table`` (an :class:`engine.table.Table`), or of
-    its next hand: public knowledge at the table, what :func:`decide` needs beside the views."""
-    hand = getattr(table, "hand", None)
-    if hand is not None and not hand.over:
-        rules: GameRules = hand.rules
-        return rules
-    config = table.config  # type: ignore[attr-defined]
-    configured: GameRules = config.rules()
-    return configured
 
 
 def decide(

@@ -39,7 +39,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 
-from engine.cards import ONE_EYED_JACKS, ONE_EYED_KING, Card
+from engine.cards import ONE_EYED_JACKS, ONE_EYED_KING, RANK_WORDS, Card
 from engine.hands import Ranking
 from engine.rules import (
     DRAW_FOUR,
@@ -73,21 +73,6 @@ __all__ = [
     "rules_warnings",
 ]
 
-_RANK_WORDS = {
-    2: "deuces",
-    3: "threes",
-    4: "fours",
-    5: "fives",
-    6: "sixes",
-    7: "sevens",
-    8: "eights",
-    9: "nines",
-    10: "tens",
-    11: "jacks",
-    12: "queens",
-    13: "kings",
-    14: "aces",
-}
 _LOWS = {"a5": Ranking.ACE_TO_FIVE, "27": Ranking.DEUCE_TO_SEVEN, "a6": Ranking.ACE_TO_SIX}
 _LOW_NAMES = {
     Ranking.ACE_TO_FIVE: "ace-to-five",
@@ -148,10 +133,15 @@ class Modified:
 def describe_modifier(key: str) -> str:
     """A few words for a modifier, as in a game's name ("kings wild").
 
+    >>> describe_modifier("wild:13"), describe_modifier("wild:2")
+    ('kings wild', 'deuces wild')
+
     :raises ValueError: for an unknown key.
     """
     if key.startswith("wild:"):
-        return f"{_RANK_WORDS[_wild_rank(key)]} wild"
+        rank = _wild_rank(key)
+        # Players say "deuces wild", never "twos wild": the idiom, not the rank word.
+        return "deuces wild" if rank == 2 else f"{RANK_WORDS[rank][1]} wild"
     if key.startswith("cards:"):
         return f"{_SIZE_WORDS[_hand_size(key)].lower()}-card hands"
     words = {

@@ -68,6 +68,7 @@ from engine.hands import Ranking
 from engine.rules import Bet, BetStart, BetTier, Deal, DeckKind, Draw, DrawStart, GameRules, Split
 from engine.stakes import FixedLimit, NoLimit, PotLimit
 from engine.table import TableConfig
+from engine.wording import say
 
 __all__ = [
     "PHH_FIXED_LIMIT_CAP",
@@ -323,10 +324,10 @@ class _Writer:
                         self.note(f"{self.player(seat)} puts in {amount} ({kind})")
                 case ev.TimedOut(seat=seat):
                     if not self.strict:
-                        self.note(f"{self.player(seat)} ran out of time")
+                        self.note(say("timed-out", who=self.player(seat)))
                 case ev.Reshuffled(count=count):
                     if not self.strict:
-                        self.note(f"the stub ran short: {count} cards reshuffled")
+                        self.note(say("reshuffled", cards=f"{count} cards"))
                 case ev.Dealt(seat=seat, face_up=face_up):
                     if face_up and self.strict:
                         raise PhhUnsupported("PHH's draw games deal no face-up cards")
@@ -393,32 +394,33 @@ class _Writer:
         match event:
             case ev.GameChosen(slug=slug, modifiers=modifiers):
                 chosen = " + ".join((slug, *modifiers))
-                return f"{p or 'the dealer'} chooses {chosen}"
+                return say("game-chosen", who=p or "the dealer", game=chosen)
             case ev.PotCarried(amount=amount, reason=reason):
-                return f"{amount} chips carried in ({reason})"
+                return say("pot-carried", amount=str(amount), reason=reason)
             case ev.PassedOut(pot=pot):
-                return f"nobody opened: {pot} chips stay for the next deal"
+                return say("passed-out", amount=f"{pot} chips")
             case ev.GameSwitched(game=game):
-                return f"the hand goes on as {game}"
+                return say("game-switched", game=game)
             case ev.OpenersSplit():
-                return f"{p} splits openers, keeping {_cards(view, 'cards')} aside"
+                return say("openers-split", who=str(p), cards=_cards(view, "cards"))
             case ev.OpenersShown():
-                return f"{p} shows openers {_cards(view, 'cards')}"
+                return say("openers-shown", who=str(p), cards=_cards(view, "cards"))
             case ev.BosnianOffer():
-                return f"{p} is offered {_cards(view, 'face_up')} face up, ?? face down"
+                return say("bosnian-offer", who=str(p), card=_cards(view, "face_up"))
             case ev.BosnianKept(took_face_up=up):
                 which = "face-up" if up else "face-down"
-                return f"{p} keeps the {which} card {_cards(view, 'kept')}"
+                return say("bosnian-kept", who=str(p), card=_cards(view, "kept"), which=which)
             case ev.CardsPassed(to_seat=to_seat):
-                return f"{p} passes {_cards(view, 'cards')} to {self.player(to_seat)}"
+                cards = _cards(view, "cards")
+                return say("cards-passed", who=str(p), cards=cards, to=self.player(to_seat))
             case ev.Arranged():
-                return f"{p} sets the order {_cards(view, 'order')}"
+                return say("arranged", who=str(p), cards=_cards(view, "order"))
             case ev.CardRevealed():
-                return f"{p} turns up {_cards(view, 'card')}"
+                return say("card-revealed", who=str(p), card=_cards(view, "card"))
             case ev.Declared(direction=direction):
-                return f"{p} declares {direction}"
+                return say("declared", who=str(p), direction=direction)
             case ev.PlayerLeft():
-                return f"{p} leaves the table"
+                return say("player-left", who=str(p))
         # An event class added after this writer: its public form, cards hidden as the
         # viewer's mask says.
         data = view.to_dict()

@@ -32,7 +32,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from enum import Enum
 
-from engine.cards import DECK_32, DECK_52, DECK_53, Card
+from engine.cards import DECK_32, DECK_52, DECK_53, RANK_WORDS, Card
 from engine.hands import Ranking
 from engine.stakes import ForcedBets
 
@@ -253,24 +253,7 @@ class Requirement:
         """How a player would say it: ``"a pair of jacks or better"``."""
         if self.kind == "trips":
             return "three of a kind or better"
-        return f"a pair of {_RANK_PLURALS[self.rank]} or better"
-
-
-_RANK_PLURALS = {
-    2: "deuces",
-    3: "threes",
-    4: "fours",
-    5: "fives",
-    6: "sixes",
-    7: "sevens",
-    8: "eights",
-    9: "nines",
-    10: "tens",
-    11: "jacks",
-    12: "queens",
-    13: "kings",
-    14: "aces",
-}
+        return f"a pair of {RANK_WORDS[self.rank][1]} or better"
 
 
 # ---------------------------------------------------------------------------------------------

@@ -37,6 +37,7 @@ from engine.pots import build_pots, split_amount
 from engine.rules import Split
 from engine.scoring import meets, proof_cards, qualifies_low
 from engine.steps.base import Runner
+from engine.wording import VERBS
 
 if TYPE_CHECKING:
     from engine.game import Hand, Player
@@ -236,7 +237,7 @@ def settle(
             h.events.append(ev.PotAwarded(k, amount, ((winner.seat, amount, "all"),)))
         if rules.opener_must_win:
             _diablo(h, winner_ids={winner.index}, total=total)
-        h.last_action = (winner.seat, "wins", total)
+        h.last_action = (winner.seat, VERBS["won"], total)
         h._close(tuple(results), (), winner.seat, tuple(openers), returned)
         return
 
@@ -494,11 +495,11 @@ class ShowdownRunner(Runner):
     def act(self, p: Player, action: Action) -> None:
         if isinstance(action, Show):
             self._show(p)
-            self.hand.last_action = (p.seat, "shows", None)
+            self.hand.last_action = (p.seat, VERBS["shown"], None)
         elif isinstance(action, Muck):
             self.mucked.add(p.index)
             self.hand.events.append(ev.Mucked(p.seat, tuple(p.cards)))
-            self.hand.last_action = (p.seat, "mucks", None)
+            self.hand.last_action = (p.seat, VERBS["mucked"], None)
         else:
             raise IllegalAction("show or muck your hand")
         self.position += 1

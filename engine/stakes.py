@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from engine._frozen import fast_init
 
 __all__ = [
+    "STRUCTURE_NAMES",
     "FixedLimit",
     "ForcedBets",
     "NoLimit",
@@ -34,6 +35,10 @@ __all__ = [
     "SpreadLimit",
     "Structure",
     "TierLimits",
+    "forced_bets_for",
+    "structure_for",
+    "structure_kind",
+    "structure_unit",
 ]
 
 
@@ -252,3 +257,108 @@ class ForcedBets:
         if self.ante:
             parts.append(f"dealer's edge {self.ante}" if self.dealer_edge else f"ante {self.ante}")
         return ", ".join(parts) or "no forced bets"
+
+
+# ------------------------------------------------------------------------------ names and shapes
+
+STRUCTURE_NAMES: dict[str, str] = {
+    "fixed-limit": "Fixed limit",
+    "spread-limit": "Spread limit",
+    "pot-limit": "Pot limit",
+    "no-limit": "No limit",
+}
+"""The betting structures by name, with the words a player reads: the one set of names (the
+``/poker create`` option's values and a saved table's ``type``)."""
+
+_ALIASES: dict[str, str] = {"fixed": "fixed-limit", "spread": "spread-limit", "pot": "pot-limit"}
+# Saved tables from before the names were one set wrote these: they must still load.
+
+_KINDS: dict[type, str] = {
+    FixedLimit: "fixed-limit",
+    SpreadLimit: "spread-limit",
+    PotLimit: "pot-limit",
+    NoLimit: "no-limit",
+}
+
+SPREAD_MULTIPLES: tuple[int, int] = (5, 10)
+"""A spread limit opened from one stake goes from the stake to 5 times it before the draw and
+to 10 times it after."""
+
+
+def structure_name(name: str) -> str:
+    """The one name of a betting structure, also from an older saved name.
+
+    >>> structure_name("spread"), structure_name("no-limit")
+    ('spread-limit', 'no-limit')
+    """
+    kind = _ALIASES.get(name, name)
+    if kind not in STRUCTURE_NAMES:
+        raise ValueError(f"unknown betting structure {name!r}")
+    return kind
+
+
+def structure_kind(structure: Structure) -> str:
+    """The name of ``structure``'s kind.
+
+    >>> structure_kind(SpreadLimit(1, 5))
+    'spread-limit'
+    """
+    return _KINDS[type(structure)]
+
+
+def structure_unit(structure: Structure) -> int:
+    """The bet a structure is opened from: the small bet of fixed limit, else the minimum bet.
+
+    >>> structure_unit(FixedLimit(2)), structure_unit(PotLimit(3))
+    (2, 3)
+    """
+    if isinstance(structure, FixedLimit):
+        return structure.small_bet
+    return structure.min_bet
+
+
+def structure_for(kind: str, unit: int) -> Structure:
+    """The structure of kind ``kind`` opened from one stake ``unit`` (the shapes a table offers).
+
+    >>> structure_for("spread-limit", 2).label
+    '2-10 / 2-20 spread limit'
+    >>> structure_for("fixed-limit", 2).label
+    '2/4 fixed limit'
+    """
+    kind = structure_name(kind)
+    if kind == "fixed-limit":
+        return FixedLimit(small_bet=unit)
+    if kind == "spread-limit":
+        before, after = SPREAD_MULTIPLES
+        return SpreadLimit(
+            min_bet=unit, max_bet=unit * before, min_bet_after=unit, max_bet_after=unit * after
+        )
+    if kind == "pot-limit":
+        return PotLimit(min_bet=unit)
+    return NoLimit(min_bet=unit)
+
+
+def forced_bets_for(
+    ante: int | None, blinds: tuple[int, ...] | None, default: ForcedBets
+) -> ForcedBets:
+    """The forced bets a table is opened with: blinds (and an ante from everyone if given), or
+    an ante alone, or ``default`` (the game's own) when neither is given. Without blinds the
+    ante is at least one chip, or nothing would ever be in the pot.
+
+    >>> forced_bets_for(2, None, ForcedBets.antes(1)).label
+    'ante 2'
+    >>> forced_bets_for(0, None, ForcedBets.antes(1))
+    Traceback (most recent call last):
+    ...
+    ValueError: without blinds a table needs an ante of at least 1 chip
+    """
+    if blinds is not None:
+        small, big, *straddle = blinds
+        return ForcedBets.with_blinds(
+            small, big, straddle=straddle[0] if straddle else None, ante=ante or 0
+        )
+    if ante == 0:
+        raise ValueError("without blinds a table needs an ante of at least 1 chip")
+    if ante is not None:
+        return ForcedBets.antes(ante)
+    return default

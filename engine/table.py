@@ -21,23 +21,31 @@ chips.
 
 from __future__ import annotations
 
-import math
 import random
 from bisect import bisect_right
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from engine import events as ev
 from engine.actions import Action, ChooseGame, Fold, Timeout, action_from_dict, action_to_dict
-from engine.cards import Card, parse_card
+from engine.cards import Card, parse_card, permuted
 from engine.decisions import ChooseOptions, Decision, DecisionKind
 from engine.errors import IllegalAction, TableError
 from engine.game import Hand, HandOptions, HandSetup, Player
 from engine.pots import build_pots, split_amount
 from engine.rules import Draw, DrawLimit, GameRules, Requirement, Split
 from engine.scoring import qualifies_low
-from engine.stakes import FixedLimit, ForcedBets, NoLimit, PotLimit, SpreadLimit, Structure
+from engine.stakes import (
+    FixedLimit,
+    ForcedBets,
+    NoLimit,
+    PotLimit,
+    SpreadLimit,
+    Structure,
+    structure_kind,
+    structure_name,
+)
 from engine.views import LastAction, PotView, PrivateView, PublicView, SeatView
 
 __all__ = ["NEWCOMER_RULES", "Table", "TableConfig", "TableOptions"]
@@ -149,34 +157,35 @@ class TableOptions:
 
 
 def structure_to_dict(structure: Structure) -> dict[str, Any]:
-    """A JSON-friendly form of a betting structure."""
+    """A JSON-friendly form of a betting structure (``type``: its name, see
+    :data:`engine.stakes.STRUCTURE_NAMES`)."""
+    kind = structure_kind(structure)
     if isinstance(structure, FixedLimit):
         return {
-            "type": "fixed",
+            "type": kind,
             "small_bet": structure.small_bet,
             "big_bet": structure.big_bet,
             "max_raises": structure.max_raises,
         }
     if isinstance(structure, SpreadLimit):
         return {
-            "type": "spread",
+            "type": kind,
             "min_bet": structure.min_bet,
             "max_bet": structure.max_bet,
             "min_bet_after": structure.min_bet_after,
             "max_bet_after": structure.max_bet_after,
             "max_raises": structure.max_raises,
         }
-    if isinstance(structure, PotLimit):
-        return {"type": "pot", "min_bet": structure.min_bet}
-    return {"type": "no-limit", "min_bet": structure.min_bet}
+    return {"type": kind, "min_bet": structure.min_bet}
 
 
 def structure_from_dict(data: dict[str, Any]) -> Structure:
-    """The structure described by :func:`structure_to_dict`'s output."""
-    kind = data["type"]
-    if kind == "fixed":
+    """The structure described by :func:`structure_to_dict`'s output (also under the older
+    names ``fixed``, ``spread`` and ``pot`` of saved tables)."""
+    kind = structure_name(data["type"])
+    if kind == "fixed-limit":
         return FixedLimit(data["small_bet"], data["big_bet"], data["max_raises"])
-    if kind == "spread":
+    if kind == "spread-limit":
         return SpreadLimit(
             data["min_bet"],
             data["max_bet"],
@@ -184,11 +193,9 @@ def structure_from_dict(data: dict[str, Any]) -> Structure:
             data["max_bet_after"],
             data["max_raises"],
         )
-    if kind == "pot":
+    if kind == "pot-limit":
         return PotLimit(data["min_bet"])
-    if kind == "no-limit":
-        return NoLimit(data["min_bet"])
-    raise ValueError(f"unknown betting structure {kind!r}")
+    return NoLimit(data["min_bet"])
 
 
 def forced_to_dict(forced: ForcedBets) -> dict[str, Any]:
@@ -368,65 +375,6 @@ class TableConfig:
             options=TableOptions.from_dict(data.get("options", {})),
             dealers_choice=bool(data.get("dealers_choice", False)),
         )
-
-
-_SWAPPERS: dict[int, tuple[int, Callable[[list[Card], int], None]]] = {}
-
-
-def _swapper(n: int) -> Callable[[list[Card], int], None]:
-    """A function applying the swaps of a Fisher-Yates shuffle of ``n`` cards whose digits, in
-    mixed radix, make up an integer below ``n!`` (see :func:`_shuffle`).
-
-    The swaps are written out (no loop), and the digits are taken from the big integer a few
-    at a time: one division by a product of radices below ``2**30`` leaves a one-digit integer
-    whose own digits cost little. The result is exactly the one of the plain loop::
-
-        for i in range(n - 1, 0, -1):
-            x, j = divmod(x, i + 1)
-            order[i], order[j] = order[j], order[i]
-    """
-    lines = ["def swap(o, x):"]
-    i = n - 1
-    while i >= 1:
-        product = 1
-        positions = []
-        while i >= 1 and product * (i + 1) < 1 << 30:
-            product *= i + 1
-            positions.append(i)
-            i -= 1
-        lines.append(f"    x, r = divmod(x, {product})")
-        for k in positions:
-            lines.append(f"    j = r % {k + 1}")
-            lines.append(f"    r //= {k + 1}")
-            lines.append(f"    o[{k}], o[j] = o[j], o[{k}]")
-    if len(lines) == 1:
-        lines.append("    pass")
-    namespace: dict[str, Any] = {}
-    exec("\n".join(lines), namespace)
-    swap: Callable[[list[Card], int], None] = namespace["swap"]
-    return swap
-
-
-def _shuffle(pack: Sequence[Card], rng: random.Random) -> tuple[Card, ...]:
-    """``pack`` in a uniformly random order drawn from ``rng``.
-
-    One random integer below ``n!`` (drawn by rejection, so exactly uniform) is read as the
-    digits of a Fisher-Yates shuffle in mixed radix: fewer calls into the generator than
-    :meth:`random.Random.shuffle`, and a single read of the operating system's entropy with
-    :class:`random.SystemRandom`.
-    """
-    n = len(pack)
-    known = _SWAPPERS.get(n)
-    if known is None:
-        known = _SWAPPERS[n] = (math.factorial(n), _swapper(n))
-    total, swap = known
-    bits = total.bit_length()
-    x = rng.getrandbits(bits)
-    while x >= total:
-        x = rng.getrandbits(bits)
-    order = list(pack)
-    swap(order, x)
-    return tuple(order)
 
 
 _PACKS: dict[object, frozenset[Card]] = {}
@@ -690,6 +638,16 @@ class Table:
         return self._pending_options
 
     @property
+    def current_rules(self) -> GameRules:
+        """The rules of the hand being dealt, or of the next hand between hands: public
+        knowledge at the table (a dealer's choice table plays the chosen game while its hand
+        lasts)."""
+        hand = self.hand
+        if hand is not None and not hand.over:
+            return hand.rules
+        return self.config.rules()
+
+    @property
     def next_options(self) -> TableOptions:
         """The house rules the next deal is played under: a change waiting for it, or the
         rules in force."""
@@ -943,7 +901,7 @@ class Table:
     ) -> tuple[Card, ...]:
         pack = rules.deck.cards()
         if deck is None:
-            return _shuffle(pack, rng)
+            return permuted(pack, rng)
         given = tuple(deck)
         known = set(pack)
         seen: set[Card] = set()
@@ -1093,7 +1051,7 @@ class Table:
             # it away.
             misdeal = ev.Misdeal(button, "imperfect-pack", problem)
             faulty = " ".join(str(card) for card in deck)
-            deck = _shuffle(rules.deck.cards(), random.Random(f"{faulty}|{seed}"))
+            deck = permuted(rules.deck.cards(), random.Random(f"{faulty}|{seed}"))
         # Clockwise from the dealer's left (``players`` lists seats in ascending order).
         left = bisect_right(players, button)
         order = players[left:] + players[:left]
@@ -1226,7 +1184,7 @@ class Table:
         # some hands and must not give away the order of the whole deck.
         if preset is not None:
             return self._complete_deck(rules, preset, random.Random(seed))
-        return _shuffle(rules.deck.cards(), random.Random(seed))
+        return permuted(rules.deck.cards(), random.Random(seed))
 
     def _choice_options(self) -> ChooseOptions:
         from engine.modifiers import MODIFIER_KEYS
@@ -1455,7 +1413,7 @@ class Table:
         """Everything anyone at the table may see (see :class:`engine.views.PublicView`)."""
         hand = self.hand if self.hand is not None and not self.hand.over else None
         structure, forced = self.config.stakes
-        rules = hand.rules if hand is not None else self.config.rules()
+        rules = self.current_rules
         if rules.forced_bets is not None:
             forced = rules.forced_bets
         waiting = hand.waiting() if hand is not None else []

@@ -16,8 +16,9 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import engine
-from engine import Action, IllegalAction
-from engine.house import Level, current_rules, decide
+from engine import Action, IllegalAction, seating
+from engine.house import Level, decide
+from engine.seating import house_level
 from tables.errors import TableProblem
 from tables.live import LiveTable, Outcome
 from tables.worker import in_worker
@@ -25,32 +26,15 @@ from tables.worker import in_worker
 log = logging.getLogger("poker.tables")
 
 
-HOUSE_CODES = {Level.EASY: 1, Level.NORMAL: 2, Level.HARD: 3}
 HOUSE_PAUSE = 1.5
 """Seconds a house player waits before acting: long enough to read as a person's turn."""
-
-
-def house_level(player_id: str) -> Level | None:
-    """The level of a house player, or None for a person. House players have negative ids,
-    ``-(100 * code + n)`` with code 1, 2, 3 for easy, normal and hard: no Discord user has
-    one, and the level survives a restart with the id.
-
-    >>> house_level("-201"), house_level("-305"), house_level("1234"), house_level("-901")
-    (<Level.NORMAL: 'normal'>, <Level.HARD: 'hard'>, None, None)
-    """
-    if not player_id.startswith("-") or not player_id[1:].isdigit():
-        return None
-    code = int(player_id[1:]) // 100
-    return next((level for level, c in HOUSE_CODES.items() if c == code), None)
 
 
 def people_playing(live: LiveTable) -> bool:
     """Whether a person (not a house player) is seated, in, and has chips (asked between
     hands, when the seats hold the stacks: no need to build the public view)."""
-    return any(
-        s is not None and s.stack > 0 and not s.sitting_out and house_level(s.player_id) is None
-        for s in live.engine.seats
-    )
+    seats = live.engine.seats
+    return seating.people_playing((s.player_id, s.stack, s.sitting_out) for s in seats if s)
 
 
 class TableClock:
@@ -155,7 +139,7 @@ class TableClock:
                         decision,
                         level,
                         self._house_rng,
-                        current_rules(table),
+                        table.current_rules,
                     )
                     try:
                         table.act(decision.seat, action)

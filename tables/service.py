@@ -34,7 +34,18 @@ from data import Database, DataError
 from data.models import Table as TableRow
 from engine import Action, HandResult, IllegalAction, Table, TableConfig, TableError
 from engine.house import Level
-from tables.clock import HOUSE_CODES, TableClock, house_level, people_playing
+from engine.seating import (
+    ACTION_SECONDS,
+    AUTO_DEAL_SECONDS,
+    BuyIns,
+    SeatRefused,
+    house_id,
+    house_level,
+    is_house,
+    sits_out_after,
+)
+from engine.wording import say
+from tables.clock import TableClock, people_playing
 from tables.errors import TableProblem
 from tables.live import (
     LiveTable,
@@ -91,6 +102,11 @@ def _cash_table_only(live: LiveTable) -> None:
             "This is a tournament table: players are seated by the tournament, and its chips "
             "stay in it until it ends."
         )
+
+
+def _buy_ins(live: LiveTable) -> BuyIns:
+    """The table's buy-in range, for the engine's buy-in and rebuy policy."""
+    return BuyIns(live.settings.min_buy_in, live.settings.max_buy_in)
 
 
 PRESENTATION_SAVE_DELAY = 3.0
@@ -424,16 +440,14 @@ class TableService:
         seat_choice: int | None = None,
     ) -> int:
         _cash_table_only(live)
-        settings = live.settings
-        amount = settings.min_buy_in if buy_in is None else buy_in
-        if not settings.min_buy_in <= amount <= settings.max_buy_in:
-            raise TableProblem(
-                f"The buy-in here is {settings.min_buy_in:,} to {settings.max_buy_in:,} chips."
-            )
-        # House players (negative ids) have no limit: each is a seat of its own table.
+        try:
+            amount = _buy_ins(live).buy_in(buy_in)
+        except SeatRefused as exc:
+            raise TableProblem(str(exc)) from exc
         limit = (await self.db.get_settings(live.guild_id)).max_tables_per_player
         async with live.lock:
-            if user_id >= 0:
+            # House players have no limit: each is a seat of its own table.
+            if not is_house(user_id):
                 # Counted and taken with no await between: two sits at once cannot both pass.
                 self._check_table_limit(live, user_id, limit)
             try:
@@ -469,10 +483,8 @@ class TableService:
         them); returns its seat."""
         _cash_table_only(live)
         seated = {s.player_id for s in live.engine.public_view().seats}
-        number = next(
-            n for n in range(1, 100) if str(-(100 * HOUSE_CODES[level] + n)) not in seated
-        )
-        user_id = -(100 * HOUSE_CODES[level] + number)
+        number = next(n for n in range(1, 100) if str(house_id(level, n)) not in seated)
+        user_id = house_id(level, number)
         amount = live.settings.min_buy_in
         name = f"🤖 House {level.value} {number}"
         return await self.join(live, user_id, name, amount)
@@ -492,26 +504,14 @@ class TableService:
         stack within the table's largest buy-in (default: up to the smallest one). Returns the
         chips added."""
         _cash_table_only(live)
-        settings = live.settings
         async with live.lock:
             pid = str(user_id)
             if not live.seated(user_id):
                 raise TableProblem("You are not seated at this table: sit down first.")
-            stack = live.engine.stack(pid)
-            room = settings.max_buy_in - stack
-            if room <= 0:
-                raise TableProblem(
-                    f"Your stack is already at the largest buy-in ({settings.max_buy_in:,})."
-                )
-            if amount is None:
-                amount = settings.min_buy_in - stack
-                if amount <= 0:
-                    raise TableProblem(
-                        f"You have {stack:,} chips, at least the smallest buy-in: "
-                        f"give an amount, up to {room:,}."
-                    )
-            if not 0 < amount <= room:
-                raise TableProblem(f"You can add 1 to {room:,} chips here.")
+            try:
+                amount = _buy_ins(live).rebuy(live.engine.stack(pid), amount)
+            except SeatRefused as exc:
+                raise TableProblem(str(exc)) from exc
             try:
                 live.engine.add_chips(pid, amount)
             except REFUSED as exc:
@@ -576,10 +576,12 @@ class TableService:
             )
             if not 0 < new.min_buy_in <= new.max_buy_in:
                 raise TableProblem("The smallest buy-in must be positive and at most the largest.")
-            if not 10 <= new.action_seconds <= 600:
-                raise TableProblem("The action timer is 10 to 600 seconds.")
-            if not 0 <= new.auto_deal_seconds <= 120:
-                raise TableProblem("The pause between hands is 0 to 120 seconds.")
+            shortest, longest = ACTION_SECONDS
+            if not shortest <= new.action_seconds <= longest:
+                raise TableProblem(f"The action timer is {shortest} to {longest} seconds.")
+            shortest, longest = AUTO_DEAL_SECONDS
+            if not shortest <= new.auto_deal_seconds <= longest:
+                raise TableProblem(f"The pause between hands is {shortest} to {longest} seconds.")
             old = live.settings
             old_options = live.engine.next_options
             if options is not None:
@@ -636,11 +638,7 @@ class TableService:
         # the hand, and nothing else (in dealer's choice, the deck's own seed) may follow from
         # it. The commitment is published when the cards are dealt, before anyone acts.
         rng = secrets.SystemRandom()
-        if live.engine.config.dealers_choice:
-            events = live.engine.start_hand(rng)
-        else:
-            pack = live.engine.config.rules().deck.cards()
-            events = live.engine.start_hand(rng, engine.shuffled(pack, secrets.SystemRandom()))
+        events = live.engine.start_hand(rng)
         live.meta.notes = banner
         return await self._after_change(live, 0, events=events, new_hand=True)
 
@@ -687,8 +685,8 @@ class TableService:
                 name = live.meta.names.get(pid, pid)
                 misses = live.meta.misses.get(pid, 0) + 1
                 live.meta.misses[pid] = misses
-                note = f"⏱ {name} ran out of time."
-                if misses >= 2:
+                note = f"⏱ {say('timed-out', who=name)}."
+                if sits_out_after(misses):
                     with contextlib.suppress(TableError):
                         live.engine.sit_out(pid)
                     note += " Timed out twice running: sitting out from the next hand."

@@ -22,7 +22,7 @@ import time
 from typing import Any
 
 from engine import Action, Table, TableConfig, list_variants
-from engine.house import LEVELS, Level, current_rules, decide
+from engine.house import LEVELS, Level, decide
 
 NAMES = ("easy", "normal", "hard")
 MAX_STEPS = 3000
@@ -38,7 +38,7 @@ def house_action(table: Table, seat: int, level: Level, rng: random.Random) -> A
         decision,
         level,
         rng,
-        rules=current_rules(table),
+        rules=table.current_rules,
     )
 
 

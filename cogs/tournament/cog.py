@@ -42,6 +42,7 @@ from cogs.tournament.run import (
 from cogs.ui.components import Components, PokerButton
 from cogs.ui.custom_ids import TournamentButton
 from data import DataError
+from engine.seating import draw_seats
 from engine.tournament import (
     Payouts,
     TableSeats,
@@ -229,39 +230,39 @@ class Tournaments(commands.Cog):
         self,
         interaction: Interaction,
         variant: str = "five-card-draw",
-        buy_in: app_commands.Range[int, 1, 100_000_000] = 100,
-        starting_stack: app_commands.Range[int, 10, 10_000_000] = 1000,
-        levels: app_commands.Range[int, 1, 40] = 12,
-        level_minutes: app_commands.Range[float, 0.05, 240.0] = 10.0,
-        seats: app_commands.Range[int, 2, 10] = 6,
-        players: app_commands.Range[int, 2, 60] | None = None,
+        buy_in: kit.BuyInOption = 100,
+        starting_stack: kit.StartingStackOption = 1000,
+        levels: kit.LevelsOption = 12,
+        level_minutes: kit.LevelMinutesOption = 10.0,
+        seats: kit.SeatsOption = 6,
+        players: kit.PlayersOption | None = None,
         payouts: str = "65/35",
-        rebuys: app_commands.Range[int, 0, 10] = 0,
-        rebuy_levels: app_commands.Range[int, 0, 40] = 0,
-        addon: app_commands.Range[int, 0, 10_000_000] = 0,
-        timer: app_commands.Range[int, 5, 600] = 60,
-        auto_deal: app_commands.Range[int, 0, 120] = 5,
-        late_reg_levels: app_commands.Range[int, 0, 40] = 0,
+        rebuys: kit.RebuysOption = 0,
+        rebuy_levels: kit.RebuyLevelsOption = 0,
+        addon: kit.AddonOption = 0,
+        timer: kit.TimerOption = 60,
+        auto_deal: kit.AutoDealOption = 5,
+        late_reg_levels: kit.LateRegLevelsOption = 0,
         dealers_choice: bool = False,
     ) -> None:
         if interaction.guild_id is None or interaction.channel_id is None:
             raise TournamentProblem("Tournaments are played in server channels.")
         # Discord's ranges bind its client, not a forged request: every option is checked.
         variant = validation.check_variant_slug(variant)
-        validation.check_whole(buy_in, "buy_in", 1, 100_000_000)
-        validation.check_whole(starting_stack, "starting_stack", 10, 10_000_000)
-        validation.check_whole(levels, "levels", 1, 40)
-        validation.check_whole(seats, "seats", 2, 10)
+        validation.BUY_IN.check(buy_in)
+        validation.STARTING_STACK.check(starting_stack)
+        validation.LEVELS.check(levels)
+        validation.SEATS.check(seats)
         if players is None:
             players = seats
-        validation.check_whole(players, "players", 2, 60)
-        validation.check_whole(timer, "timer", 5, 600)
-        validation.check_whole(rebuys, "rebuys", 0, 10)
-        validation.check_whole(rebuy_levels, "rebuy_levels", 0, 40)
-        validation.check_whole(addon, "addon", 0, 10_000_000)
-        validation.check_whole(auto_deal, "auto_deal", 0, 120)
-        validation.check_whole(late_reg_levels, "late_reg_levels", 0, 40)
-        level_minutes = validation.check_number(level_minutes, "level_minutes", 0.05, 240)
+        validation.PLAYERS.check(players)
+        validation.TIMER.check(timer)
+        validation.REBUYS.check(rebuys)
+        validation.REBUY_LEVELS.check(rebuy_levels)
+        validation.ADDON.check(addon)
+        validation.AUTO_DEAL.check(auto_deal)
+        validation.LATE_REG_LEVELS.check(late_reg_levels)
+        level_minutes = validation.LEVEL_MINUTES.number(level_minutes)
         payouts = validation.check_text(payouts, "payouts", 100)
         dealers_choice = validation.check_flag(dealers_choice, "Dealer's choice")
         run = await self.new_tournament(
@@ -509,8 +510,7 @@ class Tournaments(commands.Cog):
                 await self._set_moving(run, pid, None)
             # Players never seated yet (the start): each to the emptiest table.
             fresh = [pid for pid in run.state.alive if pid not in seated]
-            secrets.SystemRandom().shuffle(fresh)
-            for pid in fresh:
+            for pid in draw_seats(fresh, secrets.SystemRandom()):
                 target = min(tables.values(), key=table_size)
                 async with target.lock:
                     await self.bot.tables.seat_tournament_locked(

@@ -81,11 +81,11 @@ class PokerNights(commands.Cog):
         when: str,
         kind: str = "tournament",
         variant: str = "five-card-draw",
-        buy_in: app_commands.Range[int, 1, 100_000_000] = 100,
-        seats: app_commands.Range[int, 2, 10] = 6,
-        starting_stack: app_commands.Range[int, 10, 10_000_000] = 1000,
-        levels: app_commands.Range[int, 1, 40] = 12,
-        level_minutes: app_commands.Range[float, 0.05, 240.0] = 10.0,
+        buy_in: kit.BuyInOption = 100,
+        seats: kit.SeatsOption = 6,
+        starting_stack: kit.StartingStackOption = 1000,
+        levels: kit.LevelsOption = 12,
+        level_minutes: kit.LevelMinutesOption = 10.0,
         payouts: str = "65/35",
     ) -> None:
         if interaction.guild is None or interaction.channel_id is None:
@@ -93,11 +93,11 @@ class PokerNights(commands.Cog):
         check_organiser_perms(interaction)
         kind = validation.check_choice(kind, "kind", ("tournament", "table"))
         variant = validation.check_variant_slug(variant)
-        validation.check_whole(buy_in, "buy_in", 1, 100_000_000)
-        validation.check_whole(seats, "seats", 2, 10)
-        validation.check_whole(starting_stack, "starting_stack", 10, 10_000_000)
-        validation.check_whole(levels, "levels", 1, 40)
-        level_minutes = validation.check_number(level_minutes, "level_minutes", 0.05, 240)
+        validation.BUY_IN.check(buy_in)
+        validation.SEATS.check(seats)
+        validation.STARTING_STACK.check(starting_stack)
+        validation.LEVELS.check(levels)
+        level_minutes = validation.LEVEL_MINUTES.number(level_minutes)
         payouts = validation.check_text(payouts, "payouts", 100)
         try:
             Payouts.parse(payouts)

@@ -18,6 +18,7 @@ import discord
 from cogs import kit
 from engine import events as ev
 from engine.cards import Card
+from engine.wording import say, sentence
 
 __all__ = ["LINE_LIMIT", "name_of", "plural", "read_events", "replay_lines"]
 
@@ -34,6 +35,10 @@ def name_of(names: Mapping[str, str], player_id: str, *, markdown: bool = True) 
     if not name:
         return f"<@{player_id}>"
     return discord.utils.escape_markdown(name) if markdown else name
+
+
+def _all_in(all_in: bool) -> str:
+    return " (all-in)" if all_in else ""
 
 
 def _card(card: Card) -> str:
@@ -136,21 +141,20 @@ class _Replay:
         if kind is ev.Drew:
             out, got = n["discarded"], n["received"]
             if out == 0 and got == 0:
-                return f"{who} stands pat"
+                return say("stood-pat", who=who)
             if out == got:
                 return f"{who} draws {got}"
             return f"{who} discards {out} and draws {got}"
         if kind is ev.OpenersSplit:
             return f"{who} splits openers"
         if kind is ev.BosnianOffer:
-            face_up = view.shown["face_up"]
-            return f"{who} is offered {_card(face_up)} face up and one card face down"
+            return say("bosnian-offer", who=who, card=_card(view.shown["face_up"]))
         if kind is ev.BosnianKept:
             which = "face-up" if view.shown["took_face_up"] else "face-down"
             return f"{who} keeps the {which} card"
         if kind is ev.CardsPassed:
             to = self.who(view.shown["to_seat"])
-            return f"{who} passes {plural(n['cards'], 'card')} to {to}"
+            return say("cards-passed", who=who, cards=plural(n["cards"], "card"), to=to)
         if kind is ev.LastCardDealt:
             return f"{who} is dealt the last card, face down"
         if kind is ev.Mucked:
@@ -168,9 +172,9 @@ class _Replay:
                 ]
                 return "__Seats__ (🔘 dealer)\n" + "\n".join(seats)
             case ev.GameChosen(name=name):
-                return f"{who} chooses **{name}**"
+                return say("game-chosen", who=who, game=f"**{name}**")
             case ev.PotCarried(amount=amount, reason=reason):
-                return f"{kit.chips(amount)} chips carried in ({reason})"
+                return say("pot-carried", amount=kit.chips(amount), reason=reason)
             case ev.ForcedBet(kind=kind, amount=amount, all_in=all_in):
                 verb = _FORCED.get(kind, kind)
                 return f"{who} {verb} {kit.chips(amount)}" + (" (all-in)" if all_in else "")
@@ -184,51 +188,47 @@ class _Replay:
             case ev.RoundStarted(kind=kind, number=number):
                 return f"__{_ROUNDS.get(kind, kind.title())} {number}__"
             case ev.TimedOut():
-                return f"⏱ {who} ran out of time"
-            case ev.Folded():
-                return f"{who} folds"
-            case ev.Checked():
-                return f"{who} checks"
+                return f"⏱ {say('timed-out', who=who)}"
+            case ev.Folded() | ev.Checked():
+                return say(e.type, who=who)
             case ev.Called(amount=amount, all_in=all_in):
-                return f"{who} calls {kit.chips(amount)}" + (" (all-in)" if all_in else "")
-            case ev.BetPlaced(to=to, all_in=all_in):
-                return f"{who} bets {kit.chips(to)}" + (" (all-in)" if all_in else "")
-            case ev.Raised(to=to, all_in=all_in):
-                return f"{who} raises to {kit.chips(to)}" + (" (all-in)" if all_in else "")
+                return say("called", who=who, amount=kit.chips(amount)) + _all_in(all_in)
+            case ev.BetPlaced(to=to, all_in=all_in) | ev.Raised(to=to, all_in=all_in):
+                return say(e.type, who=who, amount=kit.chips(to)) + _all_in(all_in)
             case ev.BetReturned(amount=amount):
                 return f"{kit.chips(amount)} uncalled returned to {who}"
             case ev.PassedOut(pot=pot):
-                return f"Nobody opened: passed out; {kit.chips(pot)} stay for the next deal"
+                return sentence(say("passed-out", amount=kit.chips(pot)))
             case ev.GameSwitched(game=game):
-                return f"The hand goes on as **{game}**"
+                return sentence(say("game-switched", game=f"**{game}**"))
             case ev.Drew(discarded=discarded, received=received):
                 if not discarded:
-                    return f"{who} stands pat"
+                    return say("stood-pat", who=who)
                 return f"{who} discards {_cards(discarded)} and draws {_cards(received)}"
             case ev.Reshuffled(count=count):
-                return f"The stub ran short: {plural(count, 'card')} reshuffled"
+                return sentence(say("reshuffled", cards=plural(count, "card")))
             case ev.OpenersSplit(cards=cards):
-                return f"{who} splits openers, keeping {_cards(cards)} aside"
+                return say("openers-split", who=who, cards=_cards(cards))
             case ev.BosnianOffer(face_up=face_up):
-                return f"{who} is offered {_card(face_up)} face up and one card face down"
+                return say("bosnian-offer", who=who, card=_card(face_up))
             case ev.BosnianKept(took_face_up=took_face_up, kept=kept):
                 which = "face-up" if took_face_up else "face-down"
-                return f"{who} keeps {_card(kept)} (the {which} card)"
+                return say("bosnian-kept", who=who, card=_card(kept), which=which)
             case ev.CardsPassed(to_seat=to_seat, cards=cards):
-                return f"{who} passes {_cards(cards)} to {self.who(to_seat)}"
+                return say("cards-passed", who=who, cards=_cards(cards), to=self.who(to_seat))
             case ev.Arranged(order=order):
-                return f"{who} sets the rollout order {_cards(order)}"
+                return say("arranged", who=who, cards=_cards(order))
             case ev.CardRevealed(card=card):
-                return f"{who} turns up {_card(card)}"
+                return say("card-revealed", who=who, card=_card(card))
             case ev.Declared(direction=direction):
-                return f"{who} declares {direction}"
+                return say("declared", who=who, direction=direction)
             case ev.Shown(cards=cards):
                 heading = "" if self.showdown else "__Showdown__\n"
                 self.showdown = True
                 hands = " / ".join(h for h in (e.high, e.low) if h)
                 return f"{heading}{who} shows {_cards(cards)}" + (f" — {hands}" if hands else "")
             case ev.OpenersShown(cards=cards):
-                return f"{who} shows openers {_cards(cards)}"
+                return say("openers-shown", who=who, cards=_cards(cards))
             case ev.Mucked(cards=cards):
                 # Only the player who mucked sees this line (the event is masked for others).
                 return f"{who} mucks {_cards(cards)} (nobody else saw them)"
@@ -241,7 +241,7 @@ class _Replay:
                 )
                 return f"💰 {label} ({kit.chips(amount)}): {won or 'no winner'}"
             case ev.PlayerLeft():
-                return f"{who} leaves the table"
+                return say("player-left", who=who)
             case ev.LastCardDealt(card=card):
                 return f"{who} is dealt the last card, {_card(card)}"
             case ev.HandEnded(stacks=stacks, carried=carried):

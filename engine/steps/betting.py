@@ -41,6 +41,7 @@ from engine.rules import Bet as BetStep
 from engine.rules import BetStart, BetTier
 from engine.stakes import FixedLimit
 from engine.steps.base import Runner
+from engine.wording import VERBS
 
 if TYPE_CHECKING:
     from engine.game import Hand, Player
@@ -344,7 +345,7 @@ class BettingRound(Runner):
             h.fold(p)
             self.acted.add(p.index)
             h.events.append(ev.Folded(p.seat))
-            h.last_action = (p.seat, "folds", None)
+            h.last_action = (p.seat, VERBS["folded"], None)
         elif cls is Check or cls is Call:
             to_call = self.max_bet - p.bet
             if to_call > p.stack:
@@ -402,7 +403,7 @@ class BettingRound(Runner):
         self.acted.add(p.index)
         self.checked.add(p.index)
         h.events.append(ev.Checked(p.seat))
-        h.last_action = (p.seat, "checks", None)
+        h.last_action = (p.seat, VERBS["checked"], None)
         if h.rules.seven_rule and self.after_draw and p.seven_cap is None:
             low = h.low_value(p)
             if low is not None and low_qualifies(low, 7):
@@ -415,7 +416,7 @@ class BettingRound(Runner):
         p.committed += amount
         self.acted.add(p.index)
         h.events.append(ev.Called(p.seat, amount, p.bet, p.stack == 0))
-        h.last_action = (p.seat, "calls", amount)
+        h.last_action = (p.seat, VERBS["called"], amount)
 
     def _raise(self, p: Player, to: int) -> None:
         h = self.hand
@@ -451,10 +452,10 @@ class BettingRound(Runner):
         all_in = p.stack == 0
         if previous == 0:
             h.events.append(ev.BetPlaced(p.seat, amount, to, all_in))
-            h.last_action = (p.seat, "bets", to)
+            h.last_action = (p.seat, VERBS["bet"], to)
         else:
             h.events.append(ev.Raised(p.seat, amount, to, all_in, full))
-            h.last_action = (p.seat, "raises to", to)
+            h.last_action = (p.seat, VERBS["raised"], to)
 
     def _after(self, p: Player) -> None:
         if self.hand.live <= 1:

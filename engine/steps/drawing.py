@@ -33,6 +33,7 @@ from engine.errors import IllegalAction
 from engine.rules import DRAW_FOUR_WITH_ACE, Bet, Draw, DrawLimit, DrawSeries, DrawStart
 from engine.steps.base import Runner
 from engine.steps.betting import BettingRound
+from engine.wording import VERBS
 
 if TYPE_CHECKING:
     from engine.game import Hand, Player
@@ -320,7 +321,8 @@ class DrawRound(Runner):
         p.draws.append(count)
         h.discards.extend(to_pile)
         h.events.append(ev.Drew(p.seat, tuple(discarded), tuple(received)))
-        h.last_action = (p.seat, "stands pat" if count == 0 else "draws", count or None)
+        verb = VERBS["stood-pat"] if count == 0 else VERBS["drew"]
+        h.last_action = (p.seat, verb, count or None)
         self._advance()
 
     def _keep(self, p: Player, action: Keep) -> None:
@@ -339,7 +341,7 @@ class DrawRound(Runner):
         h.discards.extend(to_pile)
         h.discards.append(other)
         h.events.append(ev.BosnianKept(p.seat, took_up, chosen, other))
-        h.last_action = (p.seat, "draws", 4)
+        h.last_action = (p.seat, VERBS["drew"], 4)
         self.offer = None
         self._advance()
 

@@ -37,6 +37,7 @@ from engine.errors import IllegalAction
 from engine.rules import Arrange as ArrangeStep
 from engine.rules import Direction, Pass, PassDirection
 from engine.steps.base import Runner
+from engine.wording import VERBS
 
 if TYPE_CHECKING:
     from engine.game import Hand, Player
@@ -137,7 +138,7 @@ class Passing(_Simultaneous):
         if len(set(cards)) != len(cards):
             raise IllegalAction("a card is named twice")
         self.choices[p.index] = tuple(cards)
-        self.hand.last_action = (p.seat, "chooses cards to pass", None)
+        self.hand.last_action = (p.seat, VERBS["choosing-cards"], None)
         self._chosen()
 
     def timeout_action(self, p: Player) -> Action:
@@ -156,7 +157,7 @@ class Passing(_Simultaneous):
         for p, receiver, cards in moves:
             receiver.cards.extend(cards)
             h.events.append(ev.CardsPassed(p.seat, receiver.seat, cards))
-        h.last_action = (None, "cards passed", None)
+        h.last_action = (None, VERBS["cards-passed"], None)
 
     def held_cards(self) -> list[Card]:
         return []
@@ -197,7 +198,7 @@ class Arranging(_Simultaneous):
         h.discards.extend(rest)
         self.choices[p.index] = tuple(order)
         h.events.append(ev.Arranged(p.seat, tuple(order)))
-        h.last_action = (p.seat, "arranges", None)
+        h.last_action = (p.seat, VERBS["arranging"], None)
         self._chosen()
 
     def timeout_action(self, p: Player) -> Action:
@@ -220,7 +221,7 @@ class Declaring(_Simultaneous):
         if not isinstance(action, Declare) or not isinstance(action.direction, Direction):
             raise IllegalAction("declare high, low or both")
         self.choices[p.index] = action.direction
-        self.hand.last_action = (p.seat, "has declared", None)
+        self.hand.last_action = (p.seat, VERBS["declaring"], None)
         self._chosen()
 
     def timeout_action(self, p: Player) -> Action:
@@ -233,4 +234,4 @@ class Declaring(_Simultaneous):
             if not p.folded and isinstance(choice, Direction):
                 p.declared = choice.value
                 h.events.append(ev.Declared(p.seat, choice.value))
-        h.last_action = (None, "declarations revealed", None)
+        h.last_action = (None, VERBS["declarations-revealed"], None)

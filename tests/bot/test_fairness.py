@@ -23,7 +23,7 @@ import pytest
 
 import engine
 from engine import events as ev
-from engine.cards import Card, parse_card, parse_cards
+from engine.cards import Card, parse_card, parse_cards, permuted
 from engine.commitment import (
     DealCommitment,
     DealProof,
@@ -35,7 +35,7 @@ from engine.commitment import (
     stored_deck,
 )
 from engine.game import Hand
-from engine.table import Table, _shuffle
+from engine.table import Table
 from tests.bot.driver import create_table, current_table_message
 from tests.bot.test_history import _deal, _passive, _play, _tamper
 from tests.emulator import Emulator, World
@@ -340,8 +340,8 @@ def test_the_revealed_seed_does_not_give_the_deck_away() -> None:
     assert table.hand is not None
     pack = table.hand.rules.deck.cards()
     assert table.hand.setup.seed == reshuffle_seed
-    assert table.hand.setup.deck == _shuffle(pack, random.Random(deck_seed))
-    assert table.hand.setup.deck != _shuffle(pack, random.Random(reshuffle_seed))
+    assert table.hand.setup.deck == permuted(pack, random.Random(deck_seed))
+    assert table.hand.setup.deck != permuted(pack, random.Random(reshuffle_seed))
     # The snapshot taken while the dealer chose replays to the same deal.
     again = Table.from_dict(snapshot)
     again.act(again.pending[0].seat, engine.ChooseGame("five-card-draw"))

@@ -133,7 +133,7 @@ async def test_closing_the_table_pays_house_seats_to_the_house_account(
 
 
 def test_house_ids_name_their_level() -> None:
-    from tables.service import house_level
+    from engine.seating import house_level
 
     assert house_level("-301") is engine.house.Level.HARD
     assert house_level("-102") is engine.house.Level.EASY

@@ -358,10 +358,10 @@ async def test_every_create_option_is_checked_and_late_entries_are_seated(
     bot = await poker_bot()
     guild = world.guild.id
     for wire, why in (
-        ({"late_reg_levels": 41}, "late_reg_levels is a whole number from 0 to 40"),
+        ({"late_reg_levels": 41}, "late registration levels must be a whole number from 0 to 40"),
         ({"dealers_choice": "yes"}, "Dealer's choice is either true or false"),
-        ({"level_minutes": 0.01}, "level_minutes is a number from 0.05 to 240"),
-        ({"seats": 1}, "seats is a whole number from 2 to 10"),
+        ({"level_minutes": 0.01}, "A level's length in minutes must be a number from 0.05 to 240"),
+        ({"seats": 1}, "The number of seats must be a whole number from 2 to 10"),
         ({"payouts": 65}, "payouts"),
     ):
         r = await emu.run_forged_command(world.host, world.channel, "poker tournament create", wire)
