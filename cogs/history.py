@@ -48,7 +48,7 @@ from cogs.ui.paginator import (
     register_pages,
     send_paginated,
 )
-from cogs.ui.replay import LINE_LIMIT, name_of, plural, read_events, replay_lines
+from cogs.ui.replay import LINE_LIMIT, counted, name_of, read_events, replay_lines
 from data import Database, Hand, HandInProgress, HandSecrets, NotFound
 from data import Table as TableRow
 from engine import events as ev
@@ -247,10 +247,10 @@ def fairness_embed(record: HandRecord, viewer_seat: int | None = None) -> discor
         reshuffle = "No reshuffle."
     elif proof.seed_withheld:
         reshuffle = (
-            f"Reshuffled {plural(proof.reshuffles, 'time')}; seed withheld: {proof.seed_withheld}."
+            f"Reshuffled {counted(proof.reshuffles, 'time')}; seed withheld: {proof.seed_withheld}."
         )
     else:
-        times = plural(proof.reshuffles, "time")
+        times = counted(proof.reshuffles, "time")
         reshuffle = f"Reshuffled {times}; reshuffle seed `{proof.seed()}` opened."
     whose = "everyone" if viewer_seat is None else "you"
     embed = discord.Embed(
@@ -259,7 +259,7 @@ def fairness_embed(record: HandRecord, viewer_seat: int | None = None) -> discor
     )
     embed.description = (
         f"Commitment (Merkle root, shown when dealt): `{record.secrets.commitment}`\n"
-        f"Opened for {whose}: {plural(len(cards), 'card')} of {proof.deck_size} "
+        f"Opened for {whose}: {counted(len(cards), 'card')} of {proof.deck_size} "
         f"(position: card, where it was dealt); no other card is revealed.\n"
         f"Shown to everyone: {listed(False)}\n"
         + ("" if viewer_seat is None else f"Yours alone: {listed(True)}\n")

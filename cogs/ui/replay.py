@@ -20,7 +20,7 @@ from engine import events as ev
 from engine.cards import Card
 from engine.wording import say, sentence
 
-__all__ = ["LINE_LIMIT", "name_of", "plural", "read_events", "replay_lines"]
+__all__ = ["LINE_LIMIT", "counted", "name_of", "read_events", "replay_lines"]
 
 log = logging.getLogger("poker.history")
 
@@ -49,7 +49,7 @@ def _cards(cards: tuple[Card, ...]) -> str:
     return " ".join(card.display for card in cards) or "—"
 
 
-def plural(n: int, word: str) -> str:
+def counted(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
@@ -135,7 +135,7 @@ class _Replay:
         n = view.counts
         kind = view.kind
         if kind is ev.Dealt:
-            return f"{who} is dealt {plural(n['cards'], 'card')} face down"
+            return f"{who} is dealt {counted(n['cards'], 'card')} face down"
         if kind in (ev.Burned, ev.Arranged):
             return None
         if kind is ev.Drew:
@@ -154,7 +154,7 @@ class _Replay:
             return f"{who} keeps the {which} card"
         if kind is ev.CardsPassed:
             to = self.who(view.shown["to_seat"])
-            return say("cards-passed", who=who, cards=plural(n["cards"], "card"), to=to)
+            return say("cards-passed", who=who, cards=counted(n["cards"], "card"), to=to)
         if kind is ev.LastCardDealt:
             return f"{who} is dealt the last card, face down"
         if kind is ev.Mucked:
@@ -206,7 +206,7 @@ class _Replay:
                     return say("stood-pat", who=who)
                 return f"{who} discards {_cards(discarded)} and draws {_cards(received)}"
             case ev.Reshuffled(count=count):
-                return sentence(say("reshuffled", cards=plural(count, "card")))
+                return sentence(say("reshuffled", cards=counted(count, "card")))
             case ev.OpenersSplit(cards=cards):
                 return say("openers-split", who=who, cards=_cards(cards))
             case ev.BosnianOffer(face_up=face_up):
