@@ -18,7 +18,7 @@ from engine.actions import ChooseGame, Discard
 from engine.cards import DECK_52, Card, parse_cards
 from engine.decisions import DrawOptions
 from engine.hands import Ranking, evaluate
-from engine.house import NoOdds, current_rules, decide, draw_advice, study_odds
+from engine.house import NoOdds, decide, draw_advice, study_odds
 from engine.odds import EXACT_LIMIT, best_draws, draw_odds, strength_of
 from engine.variants import get_variant
 
@@ -197,7 +197,7 @@ def test_house_players_count_the_cards_n_games(modifiers: tuple[str, ...]) -> No
         table.act(table.pending[0].seat, ChooseGame("five-card-draw", modifiers))
         while table.pending:
             decision = table.pending[0]
-            rules = current_rules(table)
+            rules = table.current_rules
             view, public = table.private_view(decision.seat), table.public_view()
             action = decide(view, public, decision, "hard", rng, rules=rules)
             if isinstance(decision.legal, DrawOptions):
