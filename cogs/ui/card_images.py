@@ -257,8 +257,8 @@ class ShownRow:
     stands_for: tuple[CardLike | None, ...] = ()
 
 
-ROW_NAME = 30
-ROW_HAND = 28
+ROW_NAME = 34
+ROW_HAND = 34
 ROW_TITLE = ROW_NAME + ROW_HAND
 """The text of a row: the player's name above the cards, the hand's name under them."""
 IDLE_GAP = 30
@@ -288,16 +288,16 @@ def _wild_tile(face: _Face, stands_for: _Face, four_colour: bool = False) -> Ima
     """A wild card where it plays: gold border, and a gold band naming the card it plays as."""
     tile = _tile(face, True, four_colour).copy()
     d = ImageDraw.Draw(tile)
-    top = CARD_H - 34
-    d.rounded_rectangle((4, top, CARD_W - 4, CARD_H - 4), 6, fill=GOLD)
+    top = CARD_H - 30
+    d.rounded_rectangle((5, top, CARD_W - 5, CARD_H - 5), 6, fill=GOLD)
     label = f"{say('picture_wild_as')} {RANK_TEXT.get(stands_for.rank, str(stands_for.rank))}"
-    font = _font(20)
+    font = _font(19)
     width = d.textlength(label, font=font)
     left = (CARD_W - width - 22) / 2
-    d.text((left, top + 15), label, font=font, fill=BLACK, anchor="lm")
+    d.text((left, top + 13), label, font=font, fill=BLACK, anchor="lm")
     if stands_for.suit in _SUIT_SHAPES:
         colour = _suit_colour(stands_for.suit, four_colour)
-        _SUIT_SHAPES[stands_for.suit](d, left + width + 12, top + 15, 18, colour)
+        _SUIT_SHAPES[stands_for.suit](d, left + width + 12, top + 13, 17, colour)
     return tile
 
 
@@ -323,7 +323,7 @@ def render_showdown(rows: Sequence[ShownRow], *, four_colour: bool = False) -> b
     height = MARGIN + max(1, len(rows)) * (row_h + MARGIN)
     image = Image.new("RGB", (width, height), FELT)
     d = ImageDraw.Draw(image)
-    name_font, small = _font(22), _font(18)
+    name_font, small, hand_font = _font(26), _font(20), _font(23)
     for i, row in enumerate(rows):
         top = MARGIN + i * (row_h + MARGIN)
         winner = bool(row.won)
@@ -332,14 +332,14 @@ def render_showdown(rows: Sequence[ShownRow], *, four_colour: bool = False) -> b
             d.rounded_rectangle(
                 (4, top - 6, width - 5, top + row_h - 2), RADIUS, outline=GOLD, width=4
             )
-            _star(d, MARGIN + 10, top + 12, 11, GOLD)
-            left += 26
+            _star(d, MARGIN + 11, top + 14, 13, GOLD)
+            left += 30
         name = _fit(d, row.name, name_font, (width - 2 * MARGIN) // 2)
         d.text((left, top), name, font=name_font, fill=GOLD if winner else WHITE)
         if winner:
             room = width - 3 * MARGIN - left - int(d.textlength(name, font=name_font))
             won = _fit(d, row.won, small, room)
-            d.text((width - MARGIN, top + 4), won, font=small, fill=GOLD, anchor="ra")
+            d.text((width - MARGIN, top + 6), won, font=small, fill=GOLD, anchor="ra")
         x = MARGIN
         card_top = top + ROW_NAME
         for j, card in enumerate(row.cards):
@@ -355,8 +355,10 @@ def render_showdown(rows: Sequence[ShownRow], *, four_colour: bool = False) -> b
                 tile = _tile(_face(card), False, four_colour)
             image.paste(tile, (x, card_top))
             x += CARD_W + GAP
-        hand = _fit(d, row.hand, small, width - 2 * MARGIN)
-        d.text((MARGIN, card_top + CARD_H + 6), hand, font=small, fill=WHITE if winner else MUTED)
+        hand = _fit(d, row.hand, hand_font, width - 2 * MARGIN)
+        d.text(
+            (MARGIN, card_top + CARD_H + 5), hand, font=hand_font, fill=WHITE if winner else MUTED
+        )
     out = io.BytesIO()
     image.save(out, format="PNG", optimize=False, compress_level=6)
     return out.getvalue()

@@ -1,0 +1,140 @@
+"""The showdown as players see it, played through the emulator: each game's result message
+lists every hand arranged by what makes it (the same order in its text and its picture), the
+winners first, the cards that do not play set apart.
+
+Each test writes the result message as Discord sent it (``MESSAGES.json``, the input of
+``/work/shared/tools/discord_preview.py``) with its picture, under pytest's temporary folder and,
+when it can be written, under /tmp/look/showdown/<game>/ for a person to look at.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PIL import Image
+
+import engine
+from cogs.presenter import Shown
+from cogs.ui import render
+from cogs.ui.card_images import CARD_H, MARGIN, ROW_TITLE
+from tests.bot.driver import create_table, find_table_message, live_table, passive, play_hand
+from tests.emulator import Emulator, World
+
+LOOK = Path("/tmp/look/showdown")
+
+
+def _opens_then_calls(decision: engine.Decision, labels: list[str]) -> str:
+    """Open when nobody has (some games pass a deal nobody opens), else call or check: every
+    hand goes to a showdown."""
+    bet = next((label for label in labels if label.startswith("Bet")), None)
+    return bet or passive(decision, labels)
+
+
+async def _hand_on_screen(emu: Emulator, world: World, live: Any) -> None:
+    def shown() -> bool:
+        message = find_table_message(emu, world)
+        return (
+            live.engine.in_hand and message is not None and message.id == Shown.of(live).message_id
+        )
+
+    await emu.wait_for(shown, timeout=10)
+
+
+def _write(folder: Path, message: Any, caption: str) -> None:
+    """The message in the preview tool's input shape, with its attachments beside it."""
+    folder.mkdir(parents=True, exist_ok=True)
+    attachments = []
+    for attachment in message.attachments:
+        (folder / attachment.filename).write_bytes(attachment.data)
+        attachments.append({"filename": attachment.filename, "path": attachment.filename})
+    embeds = json.loads(json.dumps(message.embeds))
+    for embed in embeds:
+        # The emulator serves attachments at its own address; the preview reads them beside
+        # the JSON, as Discord shows them from the message.
+        if "image" in embed and attachments:
+            embed["image"] = {"url": f"attachment://{attachments[0]['filename']}"}
+    payload = {
+        "caption": caption,
+        "messages": [
+            {
+                "where": "#poker",
+                "author": "Draw Poker",
+                "content": message.content,
+                "embeds": embeds,
+                "components": message.components,
+                "attachments": attachments,
+            }
+        ],
+    }
+    (folder / "MESSAGES.json").write_text(json.dumps(payload, ensure_ascii=False, indent=1))
+
+
+@pytest.mark.parametrize("variant", ["seven-card-draw", "deuces-wild", "california-lowball"])
+async def test_the_result_shows_hands_arranged(
+    poker_bot, emu: Emulator, world: World, tmp_path: Path, variant: str
+) -> None:
+    bot = await poker_bot()
+    bot.presenter.ping_after = 0
+    players = world.players[:3]
+    lobby = await create_table(emu, world, players, variant=variant, stake=2, ante=1, auto_deal=0)
+    live = live_table(bot, world)
+    deal_on = lobby
+    for _ in range(8):
+        await emu.click(players[0], deal_on, label="Deal")
+        await _hand_on_screen(emu, world, live)
+        result = await play_hand(emu, world, bot, policy=_opens_then_calls)
+        await emu.idle()
+        title = f"hand #{result.hand_number} result"
+        message = await emu.wait_for(
+            lambda t=title: next(
+                (m for m in emu.channel_messages(world.channel) if t in m.text), None
+            )
+        )
+        if len(result.shown) >= 2:
+            break
+        deal_on = await emu.wait_for(
+            lambda: next(
+                (m for m in emu.channel_messages(world.channel) if "Deal" in m.button_labels),
+                None,
+            )
+        )
+    else:
+        raise AssertionError("no showdown in eight hands")
+
+    names = live.meta.names
+    won = {share.player_id for pot in result.pots for share in pot.shares}
+    order = render.showdown_order(result)
+    # Winners first, each group in showdown order.
+    assert [s.player_id in won for s in order] == sorted(
+        (s.player_id in won for s in result.shown), reverse=True
+    )
+    showdown = next(
+        f["value"] for e in message.embeds for f in e.get("fields", []) if f["name"] == "Showdown"
+    )
+    lines = showdown.splitlines()
+    assert len(lines) == len(order)
+    for line, shown in zip(lines, order, strict=True):
+        arranged = render.showdown_arrangement(shown, result)
+        assert arranged is not None
+        # The text writes the hand as it plays: groups, then kickers, highest first.
+        assert names[shown.player_id] in line
+        assert render.arranged_text(arranged) in line
+        assert line.startswith("🏆") == (shown.player_id in won)
+        playing = [item.plays_as for item in arranged.playing]
+        assert tuple(card.rank for card in playing if card is not None) == arranged.value.ranks
+        if variant == "seven-card-draw":
+            assert len(arranged.idle) == 2 and "not playing" in line
+    picture = Image.open(io.BytesIO(message.attachments[0].data))
+    assert picture.height == MARGIN + len(order) * (ROW_TITLE + CARD_H + 2 * MARGIN)
+
+    caption = f"{variant}: the result of hand #{result.hand_number}"
+    _write(tmp_path, message, caption)
+    with contextlib.suppress(OSError):
+        shutil.rmtree(LOOK / variant, ignore_errors=True)
+        _write(LOOK / variant, message, caption)
