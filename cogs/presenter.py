@@ -229,11 +229,13 @@ class TablePresenter:
         """A player's cards: the text, and a picture when there are cards to draw."""
         view = live.engine.public_view()
         private = live.engine.private_view(str(user_id))
-        embed = render.private_embed(private, view)
+        arranged = render.private_arrangement(live.engine.hand, private)
+        embed = render.private_embed(private, view, arranged=arranged)
         file = None
         if private.cards:
             four = self.preferences.get(user_id, DEFAULT_PREFERENCES).four_colour
-            png = render_cards(private.cards, four_colour=four)
+            cards, wild = render.picture_cards(private.cards, arranged)
+            png = render_cards(cards, wild=wild, four_colour=four)
             file = discord.File(fp=io.BytesIO(png), filename="hand.png", description="Your cards")
             embed.set_image(url="attachment://hand.png")
         return embed, file

@@ -257,8 +257,8 @@ class ShownRow:
     stands_for: tuple[CardLike | None, ...] = ()
 
 
-ROW_NAME = 34
-ROW_HAND = 34
+ROW_NAME = 36
+ROW_HAND = 36
 ROW_TITLE = ROW_NAME + ROW_HAND
 """The text of a row: the player's name above the cards, the hand's name under them."""
 IDLE_GAP = 30
@@ -323,7 +323,7 @@ def render_showdown(rows: Sequence[ShownRow], *, four_colour: bool = False) -> b
     height = MARGIN + max(1, len(rows)) * (row_h + MARGIN)
     image = Image.new("RGB", (width, height), FELT)
     d = ImageDraw.Draw(image)
-    name_font, small, hand_font = _font(26), _font(20), _font(23)
+    name_font, small, hand_font = _font(28), _font(23), _font(26)
     for i, row in enumerate(rows):
         top = MARGIN + i * (row_h + MARGIN)
         winner = bool(row.won)

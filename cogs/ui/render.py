@@ -18,6 +18,7 @@ from engine import Card, HandResult, HandValue, PrivateView, PublicView, SeatVie
 from engine.arrange import ArrangedCard, Arrangement, arrange
 from engine.cards import parse_card
 from engine.events import ShownHand
+from engine.game import Hand
 
 __all__ = [
     "GOLD",
@@ -27,7 +28,9 @@ __all__ = [
     "cards_text",
     "chips",
     "name_of",
+    "picture_cards",
     "pots_text",
+    "private_arrangement",
     "private_embed",
     "showdown_arrangement",
     "showdown_embed",
@@ -172,13 +175,19 @@ def table_embed(
 
 
 def private_embed(
-    private: PrivateView, view: PublicView, *, title: str | None = None
+    private: PrivateView,
+    view: PublicView,
+    *,
+    title: str | None = None,
+    arranged: Arrangement | None = None,
 ) -> discord.Embed:
-    """A player's own cards and what they make, for DMs and the "My hand" button."""
+    """A player's own cards and what they make, for DMs and the "My hand" button; ``arranged``
+    (:func:`private_arrangement`) writes them in the order the picture and the showdown show."""
+    shown = cards_text(private.cards) if arranged is None else arranged_text(arranged)
     embed = discord.Embed(
         title=title or f"Your hand · {view.game} · hand #{view.hand_number}",
         colour=GOLD,
-        description=f"**{cards_text(private.cards)}**",
+        description=f"**{shown}**",
     )
     if private.high:
         embed.add_field(name="High", value=private.high)
@@ -196,6 +205,37 @@ def private_embed(
     if private.arranged:
         embed.add_field(name="Rollout order", value=cards_text(private.arranged), inline=False)
     return embed
+
+
+def private_arrangement(hand: Hand | None, private: PrivateView) -> Arrangement | None:
+    """A player's own cards arranged by what they make, as the showdown will show them: by the
+    high value, or the low in a game that plays only low. ``None`` (the cards stay in the order
+    dealt) while the hand is incomplete, when a board card plays with them, or when the player
+    set the order themselves (a rollout)."""
+    if hand is None or private.arranged or not (private.high or private.low):
+        return None
+    player = hand.by_seat.get(private.seat)
+    if player is None or tuple(hand.playing_cards(player)) != private.cards:
+        return None
+    value = hand.high_value(player) if private.high else hand.low_value(player)
+    if value is None:
+        return None
+    try:
+        return arrange(private.cards, value)
+    except ValueError:
+        return None
+
+
+def picture_cards(
+    cards: Sequence[Card], arranged: Arrangement | None
+) -> tuple[tuple[Card, ...], frozenset[Card]]:
+    """The cards of a hand picture in the order of the text, and the wild cards among them."""
+    if arranged is None:
+        return tuple(cards), frozenset()
+    return (
+        tuple(item.card for item in arranged.cards),
+        frozenset(item.card for item in arranged.cards if item.wild),
+    )
 
 
 LowRule = Callable[[HandValue], bool]

@@ -22,7 +22,7 @@ from PIL import Image
 import engine
 from cogs.presenter import Shown
 from cogs.ui import render
-from cogs.ui.card_images import CARD_H, MARGIN, ROW_TITLE
+from cogs.ui.card_images import CARD_H, MARGIN, ROW_TITLE, render_cards
 from tests.bot.driver import create_table, find_table_message, live_table, passive, play_hand
 from tests.emulator import Emulator, World
 
@@ -46,9 +46,15 @@ async def _hand_on_screen(emu: Emulator, world: World, live: Any) -> None:
     await emu.wait_for(shown, timeout=10)
 
 
-def _write(folder: Path, message: Any, caption: str) -> None:
-    """The message in the preview tool's input shape, with its attachments beside it."""
+def _write(folder: Path, messages: list[tuple[str, Any]], caption: str) -> None:
+    """The messages (where each was seen, the message) in the preview tool's input shape, with
+    their attachments beside them."""
     folder.mkdir(parents=True, exist_ok=True)
+    payload = {"caption": caption, "messages": [_payload(folder, *seen) for seen in messages]}
+    (folder / "MESSAGES.json").write_text(json.dumps(payload, ensure_ascii=False, indent=1))
+
+
+def _payload(folder: Path, where: str, message: Any) -> dict[str, Any]:
     attachments = []
     for attachment in message.attachments:
         (folder / attachment.filename).write_bytes(attachment.data)
@@ -59,20 +65,14 @@ def _write(folder: Path, message: Any, caption: str) -> None:
         # the JSON, as Discord shows them from the message.
         if "image" in embed and attachments:
             embed["image"] = {"url": f"attachment://{attachments[0]['filename']}"}
-    payload = {
-        "caption": caption,
-        "messages": [
-            {
-                "where": "#poker",
-                "author": "Draw Poker",
-                "content": message.content,
-                "embeds": embeds,
-                "components": message.components,
-                "attachments": attachments,
-            }
-        ],
+    return {
+        "where": where,
+        "author": "Draw Poker",
+        "content": message.content,
+        "embeds": embeds,
+        "components": message.components,
+        "attachments": attachments,
     }
-    (folder / "MESSAGES.json").write_text(json.dumps(payload, ensure_ascii=False, indent=1))
 
 
 @pytest.mark.parametrize("variant", ["seven-card-draw", "deuces-wild", "california-lowball"])
@@ -85,9 +85,19 @@ async def test_the_result_shows_hands_arranged(
     lobby = await create_table(emu, world, players, variant=variant, stake=2, ante=1, auto_deal=0)
     live = live_table(bot, world)
     deal_on = lobby
+    first_dm: Any = None
     for _ in range(8):
         await emu.click(players[0], deal_on, label="Deal")
         await _hand_on_screen(emu, world, live)
+        if first_dm is None:
+            first_dm = await emu.wait_for(lambda: (emu.dms(players[0]) or [None])[-1])
+            private = live.engine.private_view(str(players[0].id))
+            arranged = render.private_arrangement(live.engine.hand, private)
+            assert arranged is not None
+            # The DM writes the dealt hand in the order its picture shows, as the showdown will.
+            assert first_dm.embeds[0]["description"] == f"**{render.arranged_text(arranged)}**"
+            cards, wild = render.picture_cards(private.cards, arranged)
+            assert first_dm.attachments[0].data == render_cards(cards, wild=wild)
         result = await play_hand(emu, world, bot, policy=_opens_then_calls)
         await emu.idle()
         title = f"hand #{result.hand_number} result"
@@ -134,7 +144,8 @@ async def test_the_result_shows_hands_arranged(
     assert picture.height == MARGIN + len(order) * (ROW_TITLE + CARD_H + 2 * MARGIN)
 
     caption = f"{variant}: the result of hand #{result.hand_number}"
-    _write(tmp_path, message, caption)
+    seen = [("DM (the first hand dealt)", first_dm), ("#poker", message)]
+    _write(tmp_path, seen, caption)
     with contextlib.suppress(OSError):
         shutil.rmtree(LOOK / variant, ignore_errors=True)
-        _write(LOOK / variant, message, caption)
+        _write(LOOK / variant, seen, caption)
