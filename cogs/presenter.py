@@ -29,6 +29,7 @@ from cogs import kit
 from cogs.ui import house_rules, panels, render
 from cogs.ui.card_images import render_cards, render_showdown
 from cogs.ui.components import Components, MessageEditor
+from cogs.ui.showdown_texts import say
 from data.preferences import DEFAULT as DEFAULT_PREFERENCES
 from data.preferences import Preferences
 from engine.scoring import qualifies_low
@@ -611,7 +612,7 @@ class TablePresenter:
                 discord.File(
                     io.BytesIO(png),
                     filename="showdown.png",
-                    description="Every hand shown, winners framed",
+                    description=say("picture_description"),
                 )
             )
             embed.set_image(url="attachment://showdown.png")

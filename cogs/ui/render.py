@@ -250,15 +250,15 @@ def hand_names(shown: ShownHand, low_rule: LowRule | None) -> str:
     """The names of a shown hand: high and low, the low marked when it falls short."""
     parts = []
     if shown.high:
-        parts.append(f"High: {shown.high}" if low_rule is not None else shown.high)
+        parts.append(say("high_half", hand=shown.high) if low_rule is not None else shown.high)
     if shown.low_value is not None:
         if low_rule is None:
             parts.append(shown.low_value.name)
         elif low_rule(shown.low_value):
-            parts.append(f"Low: {shown.low_value.name}")
+            parts.append(say("low_half", hand=shown.low_value.name))
         else:
-            parts.append("no qualifying low")
-    return " / ".join(parts)
+            parts.append(say("no_low"))
+    return say("halves_joiner").join(parts)
 
 
 def winnings(result: HandResult) -> dict[str, list[str]]:

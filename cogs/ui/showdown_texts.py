@@ -16,6 +16,11 @@ SHOWDOWN_TEXTS: Final[Mapping[str, str]] = {
     "line": "{mark}**{name}**{declared}: {cards} — {hand}",
     "winner_mark": "🏆 ",
     "declared": " (declared {how})",
+    # The names of a high-low hand's two halves.
+    "high_half": "High: {hand}",
+    "low_half": "Low: {hand}",
+    "no_low": "no qualifying low",
+    "halves_joiner": " / ",
     # A wild card (or joker) written where it plays, with the card it stands for.
     "wild_as": "{card}→{plays_as}",
     # The cards that do not play, set apart after the ones that do.
