@@ -4,6 +4,7 @@ by example, and for any hand (hypothesis) a permutation whose playing cards spel
 from __future__ import annotations
 
 from collections import Counter
+from itertools import combinations
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -126,3 +127,55 @@ def test_an_arrangement_reads_as_the_value(
     if value.category in (C.STRAIGHT, C.STRAIGHT_FLUSH):
         top = played[0]
         assert top is not None and top.rank == value.ranks[0]
+
+
+# One hand of each category, for the full deck and for the 32-card deck; five of a kind needs
+# a wild card (deuces wild; sevens wild in the 32-card deck).
+CATEGORY_HANDS = {
+    C.HIGH_CARD: ("Kc 9d 7h 4s 3c", "Kc Jd 9h 8s 7c"),
+    C.PAIR: ("9c 4d 9h Ks 3c", "9c 8d 9h Ks Jc"),
+    C.TWO_PAIR: ("4c 9d 4h 9s Kc", "8c Jd 8h Js Kc"),
+    C.THREE_OF_A_KIND: ("6c Kd 6h 3s 6d", "9c Kd 9h 7s 9d"),
+    C.STRAIGHT: ("8c 6d 9h 7s 5c", "Jc 9d Qh Ts 8c"),
+    C.FLUSH: ("Kh 3h 9h 7h 4h", "Ah 7h Jh 9h 8h"),
+    C.FULL_HOUSE: ("5c 9d 5h 9s 5d", "Tc 8d Th 8s Td"),
+    C.FOUR_OF_A_KIND: ("Jc 3d Jh Js Jd", "Jc 8d Jh Js Jd"),
+    C.STRAIGHT_FLUSH: ("6s 4s 7s 3s 5s", "Ts 8s Js 7s 9s"),
+    C.FIVE_OF_A_KIND: ("2c Ks 2d Kh Kd", "7c Ks 7d Kh Kd"),
+}
+NO_RUNS = {C.STRAIGHT, C.FLUSH, C.STRAIGHT_FLUSH}
+
+
+@pytest.mark.parametrize("ranking", list(R))
+@pytest.mark.parametrize("category", list(C))
+def test_every_category_of_every_ranking(ranking: Ranking, category: Category) -> None:
+    if ranking is R.ACE_TO_FIVE and category in NO_RUNS:
+        pytest.skip("ace-to-five has no straights or flushes")
+    if ranking.is_low and category is C.FIVE_OF_A_KIND:
+        pytest.skip("a wild card never makes five of a kind for a low")
+    stripped = ranking is R.STRIPPED_HIGH
+    hand = parse_cards(CATEGORY_HANDS[category][stripped])
+    wild: frozenset[Card] = frozenset()
+    if category is C.FIVE_OF_A_KIND:
+        wild = cards_of_rank(7, DECK_32) if stripped else DEUCES
+    # Two more cards that leave the value as it is (the first such pair), where there are
+    # some: they must be set apart, after the five, as a seven-card hand shows them.
+    alone = evaluate(hand, ranking, wild=wild)
+    held = {card.rank for card in hand}
+    fitting = (
+        pair
+        for pair in combinations(_deck(ranking)[:-1], 2)
+        if pair[0].rank != pair[1].rank
+        and not {card.rank for card in pair} & held
+        and not set(pair) & wild
+        and evaluate((*pair, *hand), ranking, wild=wild) == alone
+    )
+    extra = next(fitting, ())  # a low is improved by any card below its top card
+    assert extra or ranking.is_low
+    shown = arrange_cards((*extra, *hand), ranking, wild=wild)
+    assert shown.value.category is category
+    assert Counter(item.card for item in shown.cards) == Counter((*extra, *hand))
+    ranks = tuple(item.plays_as.rank for item in shown.playing if item.plays_as is not None)
+    assert ranks == shown.value.ranks
+    assert len(shown.idle) == len(extra)
+    assert sorted(map(str, (item.card for item in shown.idle))) == sorted(map(str, extra))
