@@ -132,14 +132,14 @@ def test_an_arrangement_reads_as_the_value(
 # One hand of each category, for the full deck and for the 32-card deck; five of a kind needs
 # a wild card (deuces wild; sevens wild in the 32-card deck).
 CATEGORY_HANDS = {
-    C.HIGH_CARD: ("Kc 9d 7h 4s 3c", "Kc Jd 9h 8s 7c"),
-    C.PAIR: ("9c 4d 9h Ks 3c", "9c 8d 9h Ks Jc"),
+    C.HIGH_CARD: ("Kc 9d 7h 5s 4c", "Kc Qd Th 9s 8c"),
+    C.PAIR: ("9c 5d 9h Ks 4c", "9c 8d 9h Ks Jc"),
     C.TWO_PAIR: ("4c 9d 4h 9s Kc", "8c Jd 8h Js Kc"),
-    C.THREE_OF_A_KIND: ("6c Kd 6h 3s 6d", "9c Kd 9h 7s 9d"),
+    C.THREE_OF_A_KIND: ("6c Kd 6h 4s 6d", "9c Kd 9h 8s 9d"),
     C.STRAIGHT: ("8c 6d 9h 7s 5c", "Jc 9d Qh Ts 8c"),
     C.FLUSH: ("Kh 3h 9h 7h 4h", "Ah 7h Jh 9h 8h"),
     C.FULL_HOUSE: ("5c 9d 5h 9s 5d", "Tc 8d Th 8s Td"),
-    C.FOUR_OF_A_KIND: ("Jc 3d Jh Js Jd", "Jc 8d Jh Js Jd"),
+    C.FOUR_OF_A_KIND: ("Jc 4d Jh Js Jd", "Jc 8d Jh Js Jd"),
     C.STRAIGHT_FLUSH: ("6s 4s 7s 3s 5s", "Ts 8s Js 7s 9s"),
     C.FIVE_OF_A_KIND: ("2c Ks 2d Kh Kd", "7c Ks 7d Kh Kd"),
 }
@@ -158,14 +158,15 @@ def test_every_category_of_every_ranking(ranking: Ranking, category: Category) -
     wild: frozenset[Card] = frozenset()
     if category is C.FIVE_OF_A_KIND:
         wild = cards_of_rank(7, DECK_32) if stripped else DEUCES
-    # Two more cards that leave the value as it is (the first such pair), where there are
-    # some: they must be set apart, after the five, as a seven-card hand shows them.
+    # One or two more cards that leave the value as it is, where there are some: they must be
+    # set apart, after the five, as a six- or seven-card hand shows them.
     alone = evaluate(hand, ranking, wild=wild)
     held = {card.rank for card in hand}
     fitting = (
         pair
-        for pair in combinations(_deck(ranking)[:-1], 2)
-        if pair[0].rank != pair[1].rank
+        for size in (2, 1)
+        for pair in combinations(_deck(ranking)[:-1], size)
+        if len({card.rank for card in pair}) == size
         and not {card.rank for card in pair} & held
         and not set(pair) & wild
         and evaluate((*pair, *hand), ranking, wild=wild) == alone
