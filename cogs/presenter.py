@@ -235,8 +235,8 @@ class TablePresenter:
         file = None
         if private.cards:
             four = self.preferences.get(user_id, DEFAULT_PREFERENCES).four_colour
-            cards, wild = render.picture_cards(private.cards, arranged)
-            png = render_cards(cards, wild=wild, four_colour=four)
+            cards, wild, idle = render.picture_cards(private.cards, arranged)
+            png = render_cards(cards, wild=wild, four_colour=four, idle=idle)
             file = discord.File(fp=io.BytesIO(png), filename="hand.png", description="Your cards")
             embed.set_image(url="attachment://hand.png")
         return embed, file

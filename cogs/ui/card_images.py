@@ -218,23 +218,36 @@ def render_cards(
     *,
     wild: frozenset[CardLike] | set[CardLike] = frozenset(),
     four_colour: bool = False,
+    idle: int = 0,
 ) -> bytes:
     """Return a PNG of ``cards`` side by side; ``None`` draws a face-down card.
 
-    Cards in ``wild`` get a gold border. Each face is drawn and mapped to one shared
-    32-colour palette once and cached; a picture is the cached tiles pasted on the felt and
-    written with light compression (about 0.2 ms and 3-4 KB for five cards: the bot sends
-    one with every private hand).
+    Cards in ``wild`` get a gold border. The last ``idle`` cards (the ones that do not play)
+    are set apart and faded. Each face is drawn and mapped to one shared 32-colour palette
+    once and cached; a picture is the cached tiles pasted on the felt and written with light
+    compression (about 0.2 ms and 3-4 KB for five cards: the bot sends one with every private
+    hand). A picture with faded cards is drawn in full colour instead (their shades are not in
+    the palette).
     """
     count = max(1, len(cards))
-    width = MARGIN * 2 + count * CARD_W + (count - 1) * GAP
+    idle = max(0, min(idle, len(cards)))
+    width = MARGIN * 2 + count * CARD_W + (count - 1) * GAP + (IDLE_GAP if idle else 0)
     height = MARGIN * 2 + CARD_H
-    image = Image.new("P", (width, height), _felt_index(four_colour))
-    image.putpalette(_palette_values(four_colour))
+    if idle:
+        image = Image.new("RGB", (width, height), FELT)
+    else:
+        image = Image.new("P", (width, height), _felt_index(four_colour))
+        image.putpalette(_palette_values(four_colour))
     for i, card in enumerate(cards):
         face = None if card is None else _face(card)
         is_wild = card is not None and card in wild
-        image.paste(_mapped_tile(face, is_wild, four_colour), (MARGIN + i * (CARD_W + GAP), MARGIN))
+        x = MARGIN + i * (CARD_W + GAP)
+        if not idle:
+            image.paste(_mapped_tile(face, is_wild, four_colour), (x, MARGIN))
+        elif i >= len(cards) - idle and face is not None:
+            image.paste(_dim_tile(face, four_colour), (x + IDLE_GAP, MARGIN))
+        else:
+            image.paste(_tile(face, is_wild, four_colour), (x, MARGIN))
     out = io.BytesIO()
     image.save(out, format="PNG", compress_level=3)
     return out.getvalue()

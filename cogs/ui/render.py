@@ -228,13 +228,15 @@ def private_arrangement(hand: Hand | None, private: PrivateView) -> Arrangement 
 
 def picture_cards(
     cards: Sequence[Card], arranged: Arrangement | None
-) -> tuple[tuple[Card, ...], frozenset[Card]]:
-    """The cards of a hand picture in the order of the text, and the wild cards among them."""
+) -> tuple[tuple[Card, ...], frozenset[Card], int]:
+    """The cards of a hand picture in the order of the text, the wild cards among them, and
+    how many of the last ones do not play (``render_cards``'s ``idle``)."""
     if arranged is None:
-        return tuple(cards), frozenset()
+        return tuple(cards), frozenset(), 0
     return (
         tuple(item.card for item in arranged.cards),
         frozenset(item.card for item in arranged.cards if item.wild),
+        len(arranged.idle),
     )
 
 

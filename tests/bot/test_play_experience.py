@@ -504,8 +504,8 @@ async def test_a_four_colour_deck_for_whoever_asks(poker_bot, emu: Emulator, wor
         # The cards arranged by what they make, as the DM's text writes them.
         private = live.engine.private_view(str(user.id))
         arranged = render.private_arrangement(live.engine.hand, private)
-        cards, wild = render.picture_cards(private.cards, arranged)
-        return render_cards(cards, wild=wild, four_colour=four)
+        cards, wild, idle = render.picture_cards(private.cards, arranged)
+        return render_cards(cards, wild=wild, four_colour=four, idle=idle)
 
     for user, four in ((alice, True), (bob, False)):
         picture = emu.dms(user)[-1].attachments[0].data

@@ -96,8 +96,9 @@ async def test_the_result_shows_hands_arranged(
             assert arranged is not None
             # The DM writes the dealt hand in the order its picture shows, as the showdown will.
             assert first_dm.embeds[0]["description"] == f"**{render.arranged_text(arranged)}**"
-            cards, wild = render.picture_cards(private.cards, arranged)
-            assert first_dm.attachments[0].data == render_cards(cards, wild=wild)
+            cards, wild, idle = render.picture_cards(private.cards, arranged)
+            assert idle == len(arranged.idle) == (2 if variant == "seven-card-draw" else 0)
+            assert first_dm.attachments[0].data == render_cards(cards, wild=wild, idle=idle)
         result = await play_hand(emu, world, bot, policy=_opens_then_calls)
         await emu.idle()
         title = f"hand #{result.hand_number} result"
