@@ -24,6 +24,7 @@ __all__ = [
     "GOLD",
     "GREEN",
     "GREY",
+    "arranged_positions",
     "arranged_text",
     "cards_text",
     "chips",
@@ -238,6 +239,22 @@ def picture_cards(
         frozenset(item.card for item in arranged.cards if item.wild),
         len(arranged.idle),
     )
+
+
+def arranged_positions(cards: Sequence[Card], arranged: Arrangement | None) -> tuple[int, ...]:
+    """The positions of ``cards`` in the order ``arranged`` shows them (as dealt without one),
+    for lists that pick cards by position, such as the draw's menu.
+
+    >>> from engine.arrange import arrange_cards
+    >>> from engine.cards import parse_cards
+    >>> from engine.hands import Ranking
+    >>> hand = parse_cards("Qd 7c 4h 7s 9h")
+    >>> arranged_positions(hand, arrange_cards(hand, Ranking.HIGH))
+    (1, 3, 0, 4, 2)
+    """
+    if arranged is None:
+        return tuple(range(len(cards)))
+    return tuple(cards.index(item.card) for item in arranged.cards)
 
 
 LowRule = Callable[[HandValue], bool]

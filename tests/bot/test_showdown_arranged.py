@@ -23,7 +23,15 @@ import engine
 from cogs.presenter import Shown
 from cogs.ui import render
 from cogs.ui.card_images import CARD_H, MARGIN, ROW_TITLE, render_cards
-from tests.bot.driver import create_table, find_table_message, live_table, passive, play_hand
+from tests.bot.driver import (
+    act_once,
+    create_table,
+    find_table_message,
+    live_table,
+    open_panel,
+    passive,
+    play_hand,
+)
 from tests.emulator import Emulator, World
 
 LOOK = Path("/tmp/look/showdown")
@@ -150,3 +158,43 @@ async def test_the_result_shows_hands_arranged(
     with contextlib.suppress(OSError):
         shutil.rmtree(LOOK / variant, ignore_errors=True)
         _write(LOOK / variant, seen, caption)
+
+
+async def test_the_draw_menu_lists_the_cards_as_the_dm_shows_them(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    bot = await poker_bot()
+    bot.presenter.ping_after = 0
+    players = world.players[:2]
+    lobby = await create_table(
+        emu, world, players, variant="seven-card-draw", stake=2, ante=1, auto_deal=0
+    )
+    live = live_table(bot, world)
+    await emu.click(players[0], lobby, label="Deal")
+    await _hand_on_screen(emu, world, live)
+    for _ in range(20):
+        await emu.idle()
+        decision = live.engine.pending[0]
+        if decision.kind is engine.DecisionKind.DRAW:
+            break
+        await act_once(emu, world, bot, decision, policy=_opens_then_calls)
+    else:
+        raise AssertionError("no draw")
+    user = next(p for p in players if str(p.id) == decision.player_id)
+    private = live.engine.private_view(decision.player_id)
+    arranged = render.private_arrangement(live.engine.hand, private)
+    assert arranged is not None
+    panel = await open_panel(emu, user, find_table_message(emu, world), "Draw / stand pat…")
+    options = panel.selects[0]["options"]
+    # The menu follows the DM (the pair first, the cards that do not play last) ...
+    assert [o["label"] for o in options] == [item.card.display for item in arranged.cards]
+    assert render.cards_text(item.card for item in arranged.cards) in panel.text
+    # ... and a pick still names the card picked: the last one listed is thrown away.
+    thrown = arranged.cards[-1].card
+    panel = (
+        await emu.select(user, panel, panel.selects[0]["custom_id"], [options[-1]["value"]])
+    ).message
+    r = await emu.click(user, panel, label="Discard 1")
+    assert r.type == 7, r.content
+    await emu.idle()
+    assert thrown not in live.engine.private_view(decision.player_id).cards
