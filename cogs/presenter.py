@@ -30,6 +30,7 @@ from cogs.ledger import post_closing_ledger
 from cogs.ui import house_rules, panels, render
 from cogs.ui.card_images import render_cards, render_showdown
 from cogs.ui.components import Components, MessageEditor
+from cogs.ui.showdown_texts import say
 from data.preferences import DEFAULT as DEFAULT_PREFERENCES
 from data.preferences import Preferences
 from engine.scoring import qualifies_low
@@ -237,11 +238,13 @@ class TablePresenter:
         """A player's cards: the text, and a picture when there are cards to draw."""
         view = live.engine.public_view()
         private = live.engine.private_view(str(user_id))
-        embed = render.private_embed(private, view)
+        arranged = render.private_arrangement(live.engine.hand, private)
+        embed = render.private_embed(private, view, arranged=arranged)
         file = None
         if private.cards:
             four = self.preferences.get(user_id, DEFAULT_PREFERENCES).four_colour
-            png = render_cards(private.cards, four_colour=four)
+            cards, wild, idle = render.picture_cards(private.cards, arranged)
+            png = render_cards(cards, wild=wild, four_colour=four, idle=idle)
             file = discord.File(fp=io.BytesIO(png), filename="hand.png", description="Your cards")
             embed.set_image(url="attachment://hand.png")
         return embed, file
@@ -620,7 +623,7 @@ class TablePresenter:
                 discord.File(
                     io.BytesIO(png),
                     filename="showdown.png",
-                    description="Every hand shown, winners framed",
+                    description=say("picture_description"),
                 )
             )
             embed.set_image(url="attachment://showdown.png")

@@ -401,10 +401,15 @@ class TableControls(commands.Cog):
         coach: str | None = None,
     ) -> tuple[discord.Embed, discord.ui.View]:
         cards: tuple[engine.Card, ...] = ()
+        order: tuple[int, ...] = ()
         if not isinstance(decision.legal, engine.ChooseOptions):
-            cards = live.engine.private_view(decision.player_id).cards
+            private = live.engine.private_view(decision.player_id)
+            cards = private.cards
+            # The cards in the order the player's DM shows them (picks stay positions).
+            arranged = render.private_arrangement(live.engine.hand, private)
+            order = render.arranged_positions(cards, arranged)
         return panels.private_panel(
-            live.id, live.engine.hand_number, decision, cards, chosen, choice, coach
+            live.id, live.engine.hand_number, decision, cards, chosen, choice, coach, order
         )
 
     async def rules_select(self, interaction: Interaction, select: RulesSelect) -> None:

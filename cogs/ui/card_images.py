@@ -17,6 +17,8 @@ from typing import Protocol
 
 from PIL import Image, ImageDraw, ImageFont
 
+from cogs.ui.showdown_texts import say
+
 CARD_W, CARD_H = 96, 136
 GAP = 10
 MARGIN = 12
@@ -216,23 +218,36 @@ def render_cards(
     *,
     wild: frozenset[CardLike] | set[CardLike] = frozenset(),
     four_colour: bool = False,
+    idle: int = 0,
 ) -> bytes:
     """Return a PNG of ``cards`` side by side; ``None`` draws a face-down card.
 
-    Cards in ``wild`` get a gold border. Each face is drawn and mapped to one shared
-    32-colour palette once and cached; a picture is the cached tiles pasted on the felt and
-    written with light compression (about 0.2 ms and 3-4 KB for five cards: the bot sends
-    one with every private hand).
+    Cards in ``wild`` get a gold border. The last ``idle`` cards (the ones that do not play)
+    are set apart and faded. Each face is drawn and mapped to one shared 32-colour palette
+    once and cached; a picture is the cached tiles pasted on the felt and written with light
+    compression (about 0.2 ms and 3-4 KB for five cards: the bot sends one with every private
+    hand). A picture with faded cards is drawn in full colour instead (their shades are not in
+    the palette).
     """
     count = max(1, len(cards))
-    width = MARGIN * 2 + count * CARD_W + (count - 1) * GAP
+    idle = max(0, min(idle, len(cards)))
+    width = MARGIN * 2 + count * CARD_W + (count - 1) * GAP + (IDLE_GAP if idle else 0)
     height = MARGIN * 2 + CARD_H
-    image = Image.new("P", (width, height), _felt_index(four_colour))
-    image.putpalette(_palette_values(four_colour))
+    if idle:
+        image = Image.new("RGB", (width, height), FELT)
+    else:
+        image = Image.new("P", (width, height), _felt_index(four_colour))
+        image.putpalette(_palette_values(four_colour))
     for i, card in enumerate(cards):
         face = None if card is None else _face(card)
         is_wild = card is not None and card in wild
-        image.paste(_mapped_tile(face, is_wild, four_colour), (MARGIN + i * (CARD_W + GAP), MARGIN))
+        x = MARGIN + i * (CARD_W + GAP)
+        if not idle:
+            image.paste(_mapped_tile(face, is_wild, four_colour), (x, MARGIN))
+        elif i >= len(cards) - idle and face is not None:
+            image.paste(_dim_tile(face, four_colour), (x + IDLE_GAP, MARGIN))
+        else:
+            image.paste(_tile(face, is_wild, four_colour), (x, MARGIN))
     out = io.BytesIO()
     image.save(out, format="PNG", compress_level=3)
     return out.getvalue()
@@ -240,15 +255,29 @@ def render_cards(
 
 @dataclass(frozen=True)
 class ShownRow:
-    """One hand in a showdown picture: who, what it makes, and what it won (empty: nothing)."""
+    """One hand in a showdown picture: who, what it makes, and what it won (empty: nothing).
+
+    ``cards`` are in reading order (see ``engine.arrange``); ``plays`` says which of them make
+    the hand (empty: all do), the others are drawn dimmed and set apart; ``stands_for`` holds,
+    for a wild card, the card it plays as (``None`` elsewhere; empty: no wild card).
+    """
 
     name: str
     hand: str
     cards: tuple[CardLike, ...]
     won: str = ""
+    plays: tuple[bool, ...] = ()
+    stands_for: tuple[CardLike | None, ...] = ()
 
 
-ROW_TITLE = 52
+ROW_NAME = 36
+ROW_HAND = 36
+ROW_TITLE = ROW_NAME + ROW_HAND
+"""The text of a row: the player's name above the cards, the hand's name under them."""
+IDLE_GAP = 30
+"""The extra room that sets the cards that do not play apart from those that do."""
+DIM = 0.55
+"""How far a card that does not play fades into the felt."""
 
 
 def _fit(d: Draw, text: str, font: ImageFont.FreeTypeFont | ImageFont.ImageFont, room: int) -> str:
@@ -260,39 +289,89 @@ def _fit(d: Draw, text: str, font: ImageFont.FreeTypeFont | ImageFont.ImageFont,
     return text.rstrip() + "…"
 
 
-def render_showdown(rows: Sequence[ShownRow], *, four_colour: bool = False) -> bytes:
-    """Return a PNG with one row per hand shown, each under its player's name and hand name.
+@lru_cache(maxsize=128)
+def _dim_tile(face: _Face, four_colour: bool = False) -> Image.Image:
+    """A card that does not play: faded into the felt, still readable."""
+    tile = _tile(face, False, four_colour)
+    return Image.blend(tile, Image.new("RGB", tile.size, FELT), DIM)
 
-    Winning rows are framed in gold with what they won; the picture grows by one row per hand
+
+@lru_cache(maxsize=64)
+def _wild_tile(face: _Face, stands_for: _Face, four_colour: bool = False) -> Image.Image:
+    """A wild card where it plays: gold border, and a gold band naming the card it plays as."""
+    tile = _tile(face, True, four_colour).copy()
+    d = ImageDraw.Draw(tile)
+    top = CARD_H - 30
+    d.rounded_rectangle((5, top, CARD_W - 5, CARD_H - 5), 6, fill=GOLD)
+    label = f"{say('picture_wild_as')} {RANK_TEXT.get(stands_for.rank, str(stands_for.rank))}"
+    font = _font(19)
+    width = d.textlength(label, font=font)
+    left = (CARD_W - width - 22) / 2
+    d.text((left, top + 13), label, font=font, fill=BLACK, anchor="lm")
+    if stands_for.suit in _SUIT_SHAPES:
+        colour = _suit_colour(stands_for.suit, four_colour)
+        _SUIT_SHAPES[stands_for.suit](d, left + width + 12, top + 13, 17, colour)
+    return tile
+
+
+def _row_width(row: ShownRow) -> int:
+    count = max(1, len(row.cards))
+    width = MARGIN * 2 + count * CARD_W + (count - 1) * GAP
+    if row.plays and not all(row.plays):
+        width += IDLE_GAP
+    return width
+
+
+def render_showdown(rows: Sequence[ShownRow], *, four_colour: bool = False) -> bytes:
+    """Return a PNG with one row per hand shown: the player's name (and what they won) above
+    the cards, the hand's name under them.
+
+    Rows come in the order given (winners first, from ``cogs.ui.render.shown_rows``); winning
+    rows are framed in gold and starred. Cards that do not play are faded and set apart after
+    the others; a wild card carries the card it plays as. The picture grows by one row per hand
     shown, so a three-way split shows all three hands (and a high-low split both halves).
     """
-    count = max(1, max((len(row.cards) for row in rows), default=1))
-    width = MARGIN * 2 + count * CARD_W + (count - 1) * GAP
+    width = max((_row_width(row) for row in rows), default=_row_width(ShownRow("", "", ())))
     row_h = ROW_TITLE + CARD_H + MARGIN
     height = MARGIN + max(1, len(rows)) * (row_h + MARGIN)
     image = Image.new("RGB", (width, height), FELT)
     d = ImageDraw.Draw(image)
+    name_font, small, hand_font = _font(28), _font(23), _font(26)
     for i, row in enumerate(rows):
         top = MARGIN + i * (row_h + MARGIN)
         winner = bool(row.won)
+        left = MARGIN
         if winner:
             d.rounded_rectangle(
                 (4, top - 6, width - 5, top + row_h - 2), RADIUS, outline=GOLD, width=4
             )
-        name_font, small = _font(22), _font(17)
+            _star(d, MARGIN + 11, top + 14, 13, GOLD)
+            left += 30
         name = _fit(d, row.name, name_font, (width - 2 * MARGIN) // 2)
-        d.text((MARGIN, top), name, font=name_font, fill=GOLD if winner else WHITE)
+        d.text((left, top), name, font=name_font, fill=GOLD if winner else WHITE)
         if winner:
-            room = width - 3 * MARGIN - int(d.textlength(name, font=name_font))
+            room = width - 3 * MARGIN - left - int(d.textlength(name, font=name_font))
             won = _fit(d, row.won, small, room)
-            d.text((width - MARGIN, top + 4), won, font=small, fill=GOLD, anchor="ra")
-        hand = _fit(d, row.hand, small, width - 2 * MARGIN)
-        d.text((MARGIN, top + 27), hand, font=small, fill=WHITE if winner else MUTED)
+            d.text((width - MARGIN, top + 6), won, font=small, fill=GOLD, anchor="ra")
+        x = MARGIN
+        card_top = top + ROW_NAME
         for j, card in enumerate(row.cards):
-            image.paste(
-                _tile(_face(card), False, four_colour),
-                (MARGIN + j * (CARD_W + GAP), top + ROW_TITLE),
-            )
+            plays = not row.plays or row.plays[j]
+            if not plays and (j == 0 or not row.plays or row.plays[j - 1]):
+                x += IDLE_GAP
+            stands_for = row.stands_for[j] if j < len(row.stands_for) else None
+            if not plays:
+                tile = _dim_tile(_face(card), four_colour)
+            elif stands_for is not None:
+                tile = _wild_tile(_face(card), _face(stands_for), four_colour)
+            else:
+                tile = _tile(_face(card), False, four_colour)
+            image.paste(tile, (x, card_top))
+            x += CARD_W + GAP
+        hand = _fit(d, row.hand, hand_font, width - 2 * MARGIN)
+        d.text(
+            (MARGIN, card_top + CARD_H + 5), hand, font=hand_font, fill=WHITE if winner else MUTED
+        )
     out = io.BytesIO()
     image.save(out, format="PNG", optimize=False, compress_level=6)
     return out.getvalue()

@@ -233,10 +233,13 @@ def private_panel(
     chosen: tuple[int, ...] = (),
     choice: GameChoice | None = None,
     coach: str | None = None,
+    order: Sequence[int] = (),
 ) -> tuple[discord.Embed, Components]:
     """The ephemeral panel of one private choice: ``chosen`` are the card positions picked so
     far (draw, pass, arrange), ``choice`` the dealer's choice so far, ``coach`` the coach's
-    odds for a draw at a coached table."""
+    odds for a draw at a coached table. ``order`` lists the positions in the order the
+    player's DM shows the cards (``render.arranged_positions``); the hand and the draw's menu
+    follow it, while picks stay positions."""
     legal = decision.legal
     if isinstance(legal, engine.ChooseOptions):
         return _choose_panel(table_id, hand_number, legal, choice or GameChoice(""))
@@ -249,13 +252,16 @@ def private_panel(
     def button_id(kind: PanelKind, picks: tuple[int, ...] = (), word: str = "") -> str:
         return PanelButton(table_id, hand_number, kind, picks, word).encode()
 
+    if sorted(order) != list(range(len(cards))):
+        order = range(len(cards))
+
     def options(selected: tuple[int, ...]) -> list[discord.SelectOption]:
         return [
-            discord.SelectOption(label=card.display, value=str(i), default=i in selected)
-            for i, card in enumerate(cards)
+            discord.SelectOption(label=cards[i].display, value=str(i), default=i in selected)
+            for i in order
         ]
 
-    hand_text = render.cards_text(cards)
+    hand_text = render.cards_text(cards[i] for i in order)
     chosen_text = render.cards_text(cards[i] for i in chosen if i < len(cards))
     if isinstance(legal, engine.DrawOptions):
         most = min(legal.most, len(cards))

@@ -13,20 +13,29 @@ import discord
 
 from cogs.kit import GOLD, GREEN, GREY, chips, signed, when
 from cogs.ui.card_images import ShownRow
+from cogs.ui.showdown_texts import say
 from engine import Card, HandResult, HandValue, PrivateView, PublicView, SeatView, Variant
+from engine.arrange import ArrangedCard, Arrangement, arrange
 from engine.cards import parse_card
 from engine.events import ShownHand
+from engine.game import Hand
 
 __all__ = [
     "GOLD",
     "GREEN",
     "GREY",
+    "arranged_positions",
+    "arranged_text",
     "cards_text",
     "chips",
     "name_of",
+    "picture_cards",
     "pots_text",
+    "private_arrangement",
     "private_embed",
+    "showdown_arrangement",
     "showdown_embed",
+    "showdown_order",
     "shown_rows",
     "table_embed",
     "variant_embed",
@@ -167,13 +176,19 @@ def table_embed(
 
 
 def private_embed(
-    private: PrivateView, view: PublicView, *, title: str | None = None
+    private: PrivateView,
+    view: PublicView,
+    *,
+    title: str | None = None,
+    arranged: Arrangement | None = None,
 ) -> discord.Embed:
-    """A player's own cards and what they make, for DMs and the "My hand" button."""
+    """A player's own cards and what they make, for DMs and the "My hand" button; ``arranged``
+    (:func:`private_arrangement`) writes them in the order the picture and the showdown show."""
+    shown = cards_text(private.cards) if arranged is None else arranged_text(arranged)
     embed = discord.Embed(
         title=title or f"Your hand · {view.game} · hand #{view.hand_number}",
         colour=GOLD,
-        description=f"**{cards_text(private.cards)}**",
+        description=f"**{shown}**",
     )
     if private.high:
         embed.add_field(name="High", value=private.high)
@@ -193,6 +208,55 @@ def private_embed(
     return embed
 
 
+def private_arrangement(hand: Hand | None, private: PrivateView) -> Arrangement | None:
+    """A player's own cards arranged by what they make, as the showdown will show them: by the
+    high value, or the low in a game that plays only low. ``None`` (the cards stay in the order
+    dealt) while the hand is incomplete, when a board card plays with them, or when the player
+    set the order themselves (a rollout)."""
+    if hand is None or private.arranged or not (private.high or private.low):
+        return None
+    player = hand.by_seat.get(private.seat)
+    if player is None or tuple(hand.playing_cards(player)) != private.cards:
+        return None
+    value = hand.high_value(player) if private.high else hand.low_value(player)
+    if value is None:
+        return None
+    try:
+        return arrange(private.cards, value)
+    except ValueError:
+        return None
+
+
+def picture_cards(
+    cards: Sequence[Card], arranged: Arrangement | None
+) -> tuple[tuple[Card, ...], frozenset[Card], int]:
+    """The cards of a hand picture in the order of the text, the wild cards among them, and
+    how many of the last ones do not play (``render_cards``'s ``idle``)."""
+    if arranged is None:
+        return tuple(cards), frozenset(), 0
+    return (
+        tuple(item.card for item in arranged.cards),
+        frozenset(item.card for item in arranged.cards if item.wild),
+        len(arranged.idle),
+    )
+
+
+def arranged_positions(cards: Sequence[Card], arranged: Arrangement | None) -> tuple[int, ...]:
+    """The positions of ``cards`` in the order ``arranged`` shows them (as dealt without one),
+    for lists that pick cards by position, such as the draw's menu.
+
+    >>> from engine.arrange import arrange_cards
+    >>> from engine.cards import parse_cards
+    >>> from engine.hands import Ranking
+    >>> hand = parse_cards("Qd 7c 4h 7s 9h")
+    >>> arranged_positions(hand, arrange_cards(hand, Ranking.HIGH))
+    (1, 3, 0, 4, 2)
+    """
+    if arranged is None:
+        return tuple(range(len(cards)))
+    return tuple(cards.index(item.card) for item in arranged.cards)
+
+
 LowRule = Callable[[HandValue], bool]
 """Whether a low value qualifies in a high-low game (from the engine's rules)."""
 
@@ -205,15 +269,15 @@ def hand_names(shown: ShownHand, low_rule: LowRule | None) -> str:
     """The names of a shown hand: high and low, the low marked when it falls short."""
     parts = []
     if shown.high:
-        parts.append(f"High: {shown.high}" if low_rule is not None else shown.high)
+        parts.append(say("high_half", hand=shown.high) if low_rule is not None else shown.high)
     if shown.low_value is not None:
         if low_rule is None:
             parts.append(shown.low_value.name)
         elif low_rule(shown.low_value):
-            parts.append(f"Low: {shown.low_value.name}")
+            parts.append(say("low_half", hand=shown.low_value.name))
         else:
-            parts.append("no qualifying low")
-    return " / ".join(parts)
+            parts.append(say("no_low"))
+    return say("halves_joiner").join(parts)
 
 
 def winnings(result: HandResult) -> dict[str, list[str]]:
@@ -241,12 +305,17 @@ def showdown_embed(
     embed = discord.Embed(title=f"{result.game} · hand #{result.hand_number} result", colour=GOLD)
     won = winnings(result)
     lines = []
-    for shown in result.shown:
-        declared = f" (declared {shown.declared})" if shown.declared else ""
-        mark = "🏆 " if shown.player_id in won else ""
+    for shown in showdown_order(result):
+        arranged = showdown_arrangement(shown, result)
         lines.append(
-            f"{mark}**{name_of(names, shown.player_id)}**{declared}: {cards_text(shown.cards)}"
-            f" — {hand_names(shown, low_rule)}"
+            say(
+                "line",
+                mark=say("winner_mark") if shown.player_id in won else "",
+                name=name_of(names, shown.player_id),
+                declared=say("declared", how=shown.declared) if shown.declared else "",
+                cards=cards_text(shown.cards) if arranged is None else arranged_text(arranged),
+                hand=hand_names(shown, low_rule),
+            )
         )
     if lines:
         embed.add_field(name="Showdown", value="\n".join(lines)[:1024], inline=False)
@@ -305,17 +374,79 @@ def showdown_embed(
 def shown_rows(
     result: HandResult, names: Mapping[str, str], low_rule: LowRule | None = None
 ) -> list[ShownRow]:
-    """The rows of the showdown picture: every hand shown, winners with what they took."""
+    """The rows of the showdown picture: every hand shown, winners first with what they took,
+    each arranged as in the text (:func:`showdown_arrangement`)."""
     won = winnings(result)
-    return [
-        ShownRow(
-            name=name_of(names, shown.player_id),
-            hand=hand_names(shown, low_rule),
-            cards=shown.cards,
-            won="wins " + ", ".join(won[shown.player_id]) if shown.player_id in won else "",
+    rows = []
+    for shown in showdown_order(result):
+        arranged = showdown_arrangement(shown, result)
+        cards: tuple[Card, ...] = shown.cards
+        plays: tuple[bool, ...] = ()
+        stands_for: tuple[Card | None, ...] = ()
+        if arranged is not None:
+            cards = tuple(item.card for item in arranged.cards)
+            plays = tuple(item.plays for item in arranged.cards)
+            stands_for = tuple(item.plays_as if item.wild else None for item in arranged.cards)
+        what = ", ".join(won.get(shown.player_id, ()))
+        rows.append(
+            ShownRow(
+                name=name_of(names, shown.player_id),
+                hand=hand_names(shown, low_rule),
+                cards=cards,
+                won=say("picture_wins", what=what) if what else "",
+                plays=plays,
+                stands_for=stands_for,
+            )
         )
-        for shown in result.shown
-    ]
+    return rows
+
+
+def showdown_order(result: HandResult) -> list[ShownHand]:
+    """The hands shown, winners first (each group in showdown order)."""
+    won = {share.player_id for pot in result.pots for share in pot.shares}
+    return sorted(result.shown, key=lambda shown: shown.player_id not in won)
+
+
+def showdown_arrangement(shown: ShownHand, result: HandResult) -> Arrangement | None:
+    """A shown hand arranged by the value it plays for: its low when it won only low (or
+    declared low), else its high; ``None`` when no value was made (cards stay as dealt)."""
+    halves = {
+        share.half
+        for pot in result.pots
+        for share in pot.shares
+        if share.player_id == shown.player_id
+    }
+    wants_low = shown.declared == "low" or (halves and halves <= {"low"})
+    value = shown.low_value if wants_low else shown.high_value
+    value = value or shown.high_value or shown.low_value
+    if value is None:
+        return None
+    try:
+        return arrange(shown.cards, value)
+    except ValueError:
+        return None
+
+
+def _arranged_card(item: ArrangedCard) -> str:
+    if item.wild and item.plays_as is not None:
+        return say("wild_as", card=item.card.display, plays_as=item.plays_as.display)
+    return item.card.display
+
+
+def arranged_text(arranged: Arrangement) -> str:
+    """An arranged hand as text: the cards that play, then the others set apart.
+
+    >>> from engine.arrange import arrange_cards
+    >>> from engine.cards import parse_cards
+    >>> from engine.hands import Ranking
+    >>> arranged_text(arrange_cards(parse_cards("Qd 7c 4h 7s 9h 2c Kd"), Ranking.HIGH))
+    '7♣ 7♠ K♦ Q♦ 9♥ (not playing: 4♥ 2♣)'
+    """
+    text = " ".join(_arranged_card(item) for item in arranged.playing)
+    idle = arranged.idle
+    if idle:
+        text += " " + say("idle", cards=" ".join(_arranged_card(item) for item in idle))
+    return text
 
 
 def variant_embed(variant: Variant, at_table: Sequence[str] = ()) -> discord.Embed:

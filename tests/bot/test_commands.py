@@ -70,8 +70,12 @@ async def test_card_pictures_are_small_pngs_with_text(
         assert len(picture.data) < 100_000, len(picture.data)
         image = Image.open(io.BytesIO(picture.data))
         image.load()  # decodes every row: a broken PNG raises here
+        # Seven cards, the two that do not play set apart after the five that do.
         assert image.size == (
-            card_images.MARGIN * 2 + 7 * card_images.CARD_W + 6 * card_images.GAP,
+            card_images.MARGIN * 2
+            + 7 * card_images.CARD_W
+            + 6 * card_images.GAP
+            + card_images.IDLE_GAP,
             card_images.MARGIN * 2 + card_images.CARD_H,
         )
         # The same cards are written out for screen readers.

@@ -17,6 +17,7 @@ from PIL import Image
 
 import engine
 from cogs.presenter import Shown
+from cogs.ui import render
 from cogs.ui.card_images import CARD_H, MARGIN, ROW_TITLE, render_cards
 from tests.bot.driver import (
     act_once,
@@ -498,13 +499,19 @@ async def test_a_four_colour_deck_for_whoever_asks(poker_bot, emu: Emulator, wor
     await emu.click(alice, lobby, label="Deal")
     await emu.wait_for(lambda: emu.dms(alice) and emu.dms(bob))
     live = live_table(bot, world)
+
+    def drawn(user: Any, four: bool) -> bytes:
+        # The cards arranged by what they make, as the DM's text writes them.
+        private = live.engine.private_view(str(user.id))
+        arranged = render.private_arrangement(live.engine.hand, private)
+        cards, wild, idle = render.picture_cards(private.cards, arranged)
+        return render_cards(cards, wild=wild, four_colour=four, idle=idle)
+
     for user, four in ((alice, True), (bob, False)):
-        cards = live.engine.private_view(str(user.id)).cards
         picture = emu.dms(user)[-1].attachments[0].data
-        assert picture == render_cards(cards, four_colour=four)
+        assert picture == drawn(user, four)
     # My hand draws the same.
     await hand_on_screen(emu, world, live)
     mine = await emu.click(alice, find_table_message(emu, world), label="My hand")
-    cards = live.engine.private_view(str(alice.id)).cards
-    assert mine.attachments[0].data == render_cards(cards, four_colour=True)
+    assert mine.attachments[0].data == drawn(alice, True)
     emu.assert_clean()

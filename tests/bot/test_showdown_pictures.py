@@ -81,7 +81,17 @@ def test_three_way_high_low_split_pictures(tmp_path: Path) -> None:
     picture = Image.open(io.BytesIO(png))
     # One labelled row per hand shown: the picture grows with the showdown.
     assert picture.height == MARGIN + 3 * (ROW_TITLE + CARD_H + MARGIN + MARGIN)
-    assert [row.name for row in rows] == [NAMES[s.player_id] for s in result.shown]
+    # Winners first (each group in showdown order), each hand arranged as the text shows it.
+    won = {share.player_id for pot in result.pots for share in pot.shares}
+    first = [s for s in result.shown if s.player_id in won]
+    first += [s for s in result.shown if s.player_id not in won]
+    assert [row.name for row in rows] == [NAMES[s.player_id] for s in first]
+    assert [bool(row.won) for row in rows] == [s.player_id in won for s in first]
+    for row, shown in zip(rows, first, strict=True):
+        arranged = render.showdown_arrangement(shown, result)
+        assert arranged is not None
+        assert row.cards == tuple(item.card for item in arranged.cards)
+        assert sorted(map(str, row.cards)) == sorted(map(str, shown.cards))
     winners = [row for row in rows if row.won]
     assert len(winners) == 2 and any("high" in r.won for r in winners)
     assert any("low" in r.won for r in winners)
