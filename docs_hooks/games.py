@@ -69,20 +69,28 @@ def _variant_text(variant: engine.Variant) -> str:
     return "\n".join(lines)
 
 
-def _modifier_text(key: str) -> str:
+def _modifier_text(key: str, variants: tuple[engine.Variant, ...]) -> str:
     words = engine.describe_modifier(key)
-    return "\n".join(
-        [
-            f"# {words[0].upper()}{words[1:]}",
-            "",
-            engine.explain_modifier(key),
-            "",
-            f"Key: `{key}`. Under dealer's choice the dealer can add it to the game they pick, "
-            "and the game's name then says so; a variant's options are made of the same "
-            "modifiers.",
-            "",
-        ]
-    )
+    offering = [v for v in variants if any(o.key == key for o in v.options)]
+    lines = [f"# {words[0].upper()}{words[1:]}", "", engine.explain_modifier(key), ""]
+    # A variant that offers it as an option describes it in a sentence of its own.
+    described = {o.description for v in offering for o in v.options if o.key == key}
+    lines += [*(f"{text}\n" for text in sorted(described)), f"Key: `{key}`.", ""]
+    base = engine.get_variant("five-card-draw")
+    try:
+        modified = engine.apply_modifiers(base.rules, (key,))
+    except ValueError as exc:
+        lines.append(f"It does not fit {base.name.lower()} on its own ({exc}).")
+    else:
+        lines.append(
+            f"Under dealer's choice, {base.name.lower()} with it is called *{modified.rules.name}*."
+        )
+        lines += [f"The rules books advise against it: {w}" for w in modified.warnings]
+    if offering:
+        links = ", ".join(f"[{v.name}](../{v.slug}.md)" for v in offering)
+        lines += ["", f"Offered as an option of: {links}."]
+    lines.append("")
+    return "\n".join(lines)
 
 
 def _index_text(variants: tuple[engine.Variant, ...]) -> str:
@@ -122,7 +130,7 @@ def game_pages() -> dict[str, str]:
     for variant in variants:
         pages[variant_page(variant.slug)] = _variant_text(variant)
     for key in engine.MODIFIER_KEYS:
-        pages[modifier_page(key)] = _modifier_text(key)
+        pages[modifier_page(key)] = _modifier_text(key, variants)
     return pages
 
 
