@@ -39,7 +39,7 @@ def _variant_text(variant: engine.Variant) -> str:
     config = engine.TableConfig(variant.slug)
     structure, forced = config.stakes
     lines = [f"# {variant.name}", "", variant.description, ""]
-    lines += ["| | |", "| --- | --- |", f"| Players | 2 to {variant.max_players} |"]
+    lines += ["| At a glance | |", "| --- | --- |", f"| Players | 2 to {variant.max_players} |"]
     lines.append(f"| Usual stakes | {structure.label} |")
     if forced.ante:
         lines.append(f"| Ante | {forced.ante} |")
