@@ -18,7 +18,8 @@ For each ranking, without and with wild cards, the same hands go through:
   forces include the Python loops that build each hand, as any caller's would.
 
 Only one hand per configuration goes through brute force (it takes seconds).
-Nothing here asserts anything; the figures are for the README and issue 19.
+Nothing here asserts anything; the figures are for the documentation
+(docs/players/coach.md) and issue 19.
 """
 
 from __future__ import annotations

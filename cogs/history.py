@@ -265,8 +265,8 @@ def fairness_embed(record: HandRecord, viewer_seat: int | None = None) -> discor
         + ("" if viewer_seat is None else f"Yours alone: {listed(True)}\n")
         + f"{reshuffle}\n"
         f"**Check it yourself**: `/poker verify hand:{hand_id}` attaches "
-        f"`hand-{hand_id}-proof.json`; `python3 tests/verify_deal.py` (or the few lines in the "
-        "README) checks each opened card against the commitment."
+        f"`hand-{hand_id}-proof.json`; `python3 tests/verify_deal.py` (or the few lines on the "
+        "documentation's Fair deals page) checks each opened card against the commitment."
     )[:DESCRIPTION_LIMIT]
     return embed
 

@@ -12,8 +12,8 @@ by age; only files named so are ever deleted from the folder. The next one is du
 one. A backup that fails is logged once, with the reason, and the bot carries on; the next
 attempt comes an interval later.
 
-Restoring is copying a backup file to ``DATABASE_PATH`` while the bot is stopped (the README's
-hosting section has the steps).
+Restoring is copying a backup file to ``DATABASE_PATH`` while the bot is stopped
+(docs/hosting/backups.md has the steps).
 """
 
 from __future__ import annotations

@@ -267,7 +267,7 @@ class DealProof:
         return next((s for o in self.openings if (s := o.seed()) is not None), None)
 
     def to_json(self) -> str:
-        """The proof as the bot hands it out (the README documents each field)."""
+        """The proof as the bot hands it out (docs/players/fair-deals.md documents each field)."""
         data = {
             "format": PROOF_FORMAT,
             "hand": self.hand_id,

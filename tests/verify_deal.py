@@ -12,8 +12,8 @@ pool slot each card dealt after the reshuffle came from. Prints each opened card
 position and where that position was dealt, then ``OK``; prints what is wrong and exits with
 status 1 otherwise.
 
-The format (``poker-deal-proof/1``, also described in the README): the deck is committed as a
-Merkle tree whose leaves are ``card|<position>|<card>|<salt>`` for each position of the deck
+The format (``poker-deal-proof/1``, described in docs/players/fair-deals.md): the deck is committed
+as a Merkle tree whose leaves are ``card|<position>|<card>|<salt>`` for each position of the deck
 (top card first), then ``reshuffle|<seed>|<salt>`` at index ``deck_size``, then ``pad|<i>`` up
 to a power of two. A leaf hashes as SHA-256(0x00 + text), a node as SHA-256(0x01 + left +
 right); an opening gives the leaf's index, its text and the sibling hashes from the leaf up.

@@ -2,9 +2,9 @@
 
 ``python bot.py backup PATH`` runs as its own process while the bot plays, mid-hand at a cash
 table and at a tournament table; the backup is restored (copied to a fresh DATABASE_PATH, as
-the README says) and a fresh bot started on it: every row is as it was when the backup was
-taken (balances, ledger, tables, hands, tournaments), and both tables play on. A backup that
-cannot be written is logged once per attempt, with the reason, and the bot plays on.
+docs/hosting/backups.md says) and a fresh bot started on it: every row is as it was when the
+backup was taken (balances, ledger, tables, hands, tournaments), and both tables play on. A
+backup that cannot be written is logged once per attempt, with the reason, and the bot plays on.
 """
 
 from __future__ import annotations
@@ -147,7 +147,7 @@ async def test_a_backup_taken_mid_hand_restores_everything_and_play_goes_on(
     assert _dump(db_path) != at_backup
     await bot.close()
 
-    # Restore, as the README says: the bot stopped, the backup copied to DATABASE_PATH.
+    # Restore, as docs/hosting/backups.md says: the bot stopped, the backup copied to DATABASE_PATH.
     restored = tmp_path / "restored" / "poker.db"
     restored.parent.mkdir()
     shutil.copyfile(backup, restored)
@@ -276,8 +276,9 @@ def test_backup_settings() -> None:
 async def test_on_postgresql_the_printed_pg_dump_line_backs_up_and_pg_restore_restores(
     poker_bot, start_bot: StartBot, emu: Emulator, world: World, pg_server: PgServer, tmp_path: Path
 ) -> None:
-    """The README's PostgreSQL steps, run as written: the line ``python bot.py backup`` prints,
-    taken mid-hand while the bot runs, then pg_restore into a new database and a fresh bot."""
+    """The PostgreSQL steps of docs/hosting/backups.md, run as written: the line
+    ``python bot.py backup`` prints, taken mid-hand while the bot runs, then pg_restore into a new
+    database and a fresh bot."""
     url = await pg_server.create_database()
     bot = await poker_bot(database_url=url)
     alice, bob = world.players[:2]

@@ -4,8 +4,8 @@ The bot publishes a Merkle root when it deals; after the hand ``/poker verify`` 
 a proof that opens only the cards that member saw (their own, and those shown to everyone), and
 ``tests/verify_deal.py``, a standalone script, checks such a proof. Tests through the emulator
 run the script on the files the real bot attaches; pure tests check the tree, the choice of the
-leaves against the engine's own masks over many random hands, the reshuffle rule the README
-documents, and that the reshuffle seed never gives the deck away.
+leaves against the engine's own masks over many random hands, the reshuffle rule
+docs/players/fair-deals.md documents, and that the reshuffle seed never gives the deck away.
 """
 
 from __future__ import annotations
@@ -314,7 +314,8 @@ def test_a_forged_proof_is_refused_by_the_engine_and_by_the_script() -> None:
 
 
 def test_the_reshuffle_rule_is_the_one_documented() -> None:
-    """The README tells how a reshuffle orders the pool; the engine does exactly that."""
+    """docs/players/fair-deals.md tells how a reshuffle orders the pool; the engine does exactly
+    that."""
     table = make_table(["a", "b"], variant="five-card-draw")
     table.start_hand(random.Random(5))
     hand = table.hand
