@@ -228,10 +228,12 @@ class DrawRound(Runner):
         condition = None
         ace_above = None
         unlocks: tuple[Card, ...] = ()
-        if step.counts is None and max(counts, default=0) > self.limit.most:
+        # ``counts`` is in increasing order, so its last entry is the largest.
+        if step.counts is None and counts and counts[-1] > self.limit.most:
             ace_above = self.limit.most
-            wild = self.hand.wild_cards()
-            unlocks = tuple(c for c in p.cards if c.rank == 14 or c.rank == 0 or c in wild)
+            h = self.hand
+            wild = h.wild if not h.extra_wild_ranks else h.wild_cards()
+            unlocks = tuple([c for c in p.cards if c.rank == 14 or c.rank == 0 or c in wild])
         if ace_count is not None and step.counts is None:
             condition = self._condition
             if condition is None:
