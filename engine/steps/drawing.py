@@ -239,7 +239,10 @@ class DrawRound(Runner):
             ace_above = self.limit.most
             h = self.hand
             wild = h.wild if not h.extra_wild_ranks else h.wild_cards()
-            unlocks = tuple([c for c in p.cards if c.rank == 14 or c.rank == 0 or c in wild])
+            if wild:
+                unlocks = tuple([c for c in p.cards if c.rank == 14 or c.rank == 0 or c in wild])
+            else:  # a card's hash is a Python call, asked for even by an empty set
+                unlocks = tuple([c for c in p.cards if c.rank == 14 or c.rank == 0])
         if ace_count is not None and step.counts is None:
             condition = self._condition
             if condition is None:
