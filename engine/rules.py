@@ -209,6 +209,8 @@ class WildCards:
 
     def resolve(self, deck: Iterable[Card], extra_ranks: Iterable[int] = ()) -> frozenset[Card]:
         """The wild cards of ``deck`` under this spec plus the ranks in ``extra_ranks``."""
+        if not (self.ranks or self.cards or self.joker or extra_ranks):
+            return _NO_CARDS  # most games: no set to build, once a hand
         ranks = self.ranks.union(extra_ranks)
         if not ranks and not self.cards and not self.joker:
             return _NO_CARDS

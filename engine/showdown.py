@@ -246,15 +246,26 @@ def settle(
     highs: dict[int, HandValue | None] = {}
     lows: dict[int, HandValue | None] = {}
     events = h.events
+    # _values(h, p, wild) for each player, with what it asks of the rules read once.
+    board = h.board if h.board and rules.board_plays else None
+    split = rules.split
+    high_rank = rules.high if split is not _LOW else None
+    low_rank = rules.low if split is not _HIGH else None
     for p in order:
-        cards, hv, lv = _values(h, p, wild)
-        if p.index in mucked:
+        index = p.index
+        if index in mucked:
             # A mucked hand is out of every pot: no value can win.
-            highs[p.index] = lows[p.index] = None
+            highs[index] = lows[index] = None
             continue
-        highs[p.index] = hv
-        lows[p.index] = lv
-        if p.index not in announced:
+        cards = tuple(p.cards) if board is None else (*p.cards, *board)
+        if 5 <= len(cards) <= 9 or h.complete(cards):
+            hv = None if high_rank is None else evaluate(cards, high_rank, wild=wild)
+            lv = None if low_rank is None else evaluate(cards, low_rank, wild=wild)
+        else:
+            hv = lv = None
+        highs[index] = hv
+        lows[index] = lv
+        if index not in announced:
             events.append(ev.Shown(p.seat, cards, hv, lv))
         shown.append(ev.ShownHand(p.seat, p.pid, cards, hv, lv, p.declared))
     if openers:

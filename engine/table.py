@@ -428,6 +428,9 @@ class _Seat:
         self.joining: str | None = None
 
 
+_NOBODY: frozenset[str] = frozenset()
+
+
 def _check_chips(amount: int, what: str) -> None:
     if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
         raise TableError(f"{what} must be a positive whole number of chips, not {amount!r}")
@@ -1111,11 +1114,12 @@ class Table:
             hand.events.append(misdeal)
         if chosen is not None:
             hand.events.append(chosen)
-        self._absent = frozenset(
+        absent = [
             seat.player_id
             for s in players
             if (seat := self.seats[s]) is not None and seat.sitting_out
-        )
+        ]
+        self._absent = frozenset(absent) if absent else _NOBODY
         hand.start()
         self._fold_absent(hand)
         if hand.over:

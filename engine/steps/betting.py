@@ -356,11 +356,23 @@ class BettingRound(Runner):
                     p, self.limits(p)[1]
                 ):
                     raise IllegalAction("you may not check in this round: bet or fold")
-                self._check(p)
+                # A check, spelt out on this hot path (the seven rule has a method of its own)
+                self.acted.add(p.index)
+                self.checked.add(p.index)
+                h.events.append(ev.Checked(p.seat))
+                h.last_action = (p.seat, VERBS["checked"], None)
+                if self.after_draw and h.rules.seven_rule:
+                    self._seven_rule(p)
             elif cls is Check:
                 raise IllegalAction(f"you cannot check: {to_call} to call")
             else:
-                self._call(p, to_call)
+                # self._call(p, to_call), inlined on this hot path
+                stack = p.stack = p.stack - to_call
+                bet = p.bet = p.bet + to_call
+                p.committed += to_call
+                self.acted.add(p.index)
+                h.events.append(ev.Called(p.seat, to_call, bet, stack == 0))
+                h.last_action = (p.seat, VERBS["called"], to_call)
         elif cls is Bet or cls is Raise:
             to = action.to  # type: ignore[union-attr]
             if isinstance(to, bool) or not isinstance(to, int):
@@ -398,13 +410,10 @@ class BettingRound(Runner):
         else:
             self.current = nxt
 
-    def _check(self, p: Player) -> None:
-        h = self.hand
-        self.acted.add(p.index)
-        self.checked.add(p.index)
-        h.events.append(ev.Checked(p.seat))
-        h.last_action = (p.seat, VERBS["checked"], None)
-        if h.rules.seven_rule and self.after_draw and p.seven_cap is None:
+    def _seven_rule(self, p: Player) -> None:
+        """A player checking seven-low or better after the draw caps their claim."""
+        if p.seven_cap is None:
+            h = self.hand
             low = h.low_value(p)
             if low is not None and low_qualifies(low, 7):
                 p.seven_cap = p.committed

@@ -43,7 +43,10 @@ __all__ = ["DrawRound", "DrawSeriesRunner"]
 _DRAW = DecisionKind.DRAW
 
 _ORDINALS = ("First", "Second", "Third", "Fourth", "Fifth", "Sixth", "Seventh", "Eighth")
-_PLENTY: dict[tuple[Draw, DrawLimit, int], tuple[tuple[int, ...], int | None]] = {}
+# The discard counts when the stub limits nothing, shared by every hand: keyed by the ids of
+# the step and the limit (hashing those dataclasses field by field costs more than the rest
+# of the lookup); each entry holds the two objects, so their ids cannot be reused meanwhile.
+_PLENTY: dict[tuple[int, int, int], tuple[Draw, DrawLimit, tuple[tuple[int, ...], int | None]]] = {}
 
 
 class DrawRound(Runner):
@@ -172,11 +175,14 @@ class DrawRound(Runner):
                 # With plenty of cards the stub limits nothing, and the answer depends on the
                 # rules only, so it is shared by every hand (and remembered for this round).
                 need = self._most_needed(held)
-                shared = (self.step, self.limit, held)
-                result = _PLENTY.get(shared)
-                if result is None:
-                    result = _PLENTY[shared] = self._compute_counts(held, need, 0)
-                known = self._plenty[held] = (need, result)
+                step, limit = self.step, self.limit
+                shared = (id(step), id(limit), held)
+                entry = _PLENTY.get(shared)
+                if entry is None or entry[0] is not step or entry[1] is not limit:
+                    if len(_PLENTY) >= 1024:
+                        _PLENTY.clear()
+                    entry = _PLENTY[shared] = (step, limit, self._compute_counts(held, need, 0))
+                known = self._plenty[held] = (need, entry[2])
             if supply >= known[0]:
                 return known[1]
         key = (held, supply, len(self.queue) - self.pos - 1)
@@ -229,10 +235,15 @@ class DrawRound(Runner):
         condition = None
         ace_above = None
         unlocks: tuple[Card, ...] = ()
-        if step.counts is None and max(counts, default=0) > self.limit.most:
+        # ``counts`` is in increasing order, so its last entry is the largest.
+        if step.counts is None and counts and counts[-1] > self.limit.most:
             ace_above = self.limit.most
-            wild = self.hand.wild_cards()
-            unlocks = tuple(c for c in p.cards if c.rank == 14 or c.rank == 0 or c in wild)
+            h = self.hand
+            wild = h.wild if not h.extra_wild_ranks else h.wild_cards()
+            if wild:
+                unlocks = tuple([c for c in p.cards if c.rank == 14 or c.rank == 0 or c in wild])
+            else:  # a card's hash is a Python call, asked for even by an empty set
+                unlocks = tuple([c for c in p.cards if c.rank == 14 or c.rank == 0])
         if ace_count is not None and step.counts is None:
             condition = self._condition
             if condition is None:
