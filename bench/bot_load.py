@@ -216,8 +216,82 @@ def _package(module: object) -> str:
     return module.split(".")[0] if isinstance(module, str) else "?"
 
 
+_traced: list[Any] = []  # the tracemalloc snapshot of the first stats (no table yet)
+
+
+def _traced_growth(limit: int = 15) -> dict[str, list[tuple[str, int, int]]]:
+    """What the bot allocated since its first stats, and still holds: (where, bytes, blocks)
+    by source file and by line, largest first (``--tracemalloc``)."""
+    import tracemalloc
+
+    snapshot = tracemalloc.take_snapshot().filter_traces(
+        [tracemalloc.Filter(False, tracemalloc.__file__)]
+    )
+    if not _traced:
+        _traced.append(snapshot)
+        return {}
+    root = str(REPO) + os.sep
+    site = "site-packages" + os.sep
+    out: dict[str, list[tuple[str, int, int]]] = {}
+    for group in ("filename", "lineno"):
+        rows = []
+        for diff in snapshot.compare_to(_traced[0], group)[:limit]:
+            frame = diff.traceback[0]
+            where = frame.filename.replace(root, "")
+            where = where.split(site, 1)[-1]
+            if group == "lineno":
+                where += f":{frame.lineno}"
+            rows.append((where, diff.size_diff, diff.count_diff))
+        out[group] = rows
+    return out
+
+
+def _allocator() -> dict[str, int]:
+    """The C allocator's view (glibc only): bytes in use, bytes free but still held, and how
+    much of the RSS ``malloc_trim`` hands back to the system (freed memory the process keeps)."""
+    import ctypes
+    import ctypes.util
+
+    class Mallinfo2(ctypes.Structure):
+        _fields_ = [
+            (name, ctypes.c_size_t)
+            for name in (
+                "arena",
+                "ordblks",
+                "smblks",
+                "hblks",
+                "hblkhd",
+                "usmblks",
+                "fsmblks",
+                "uordblks",
+                "fordblks",
+                "keepcost",
+            )
+        ]
+
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        libc.mallinfo2.restype = Mallinfo2
+        info = libc.mallinfo2()
+    except (OSError, AttributeError):
+        return {}
+    before = _proc_status()["VmRSS"]
+    libc.malloc_trim(0)
+    after = _proc_status()["VmRSS"]
+    return {
+        "malloc_used": info.uordblks + info.hblkhd,
+        "malloc_free": info.fordblks,
+        "trim_returned": before - after,
+    }
+
+
 def _bot_stats(bot: Any, deep: bool, timing: _Timing) -> dict[str, Any]:
     stats: dict[str, Any] = {"cpu": time.process_time(), **_proc_status(), **timing.take()}
+    import tracemalloc
+
+    if tracemalloc.is_tracing() and (deep or not _traced):
+        gc.collect()
+        stats["traced"] = _traced_growth()
     state = bot._connection
     store = state._view_store
     stats["view_store"] = {
@@ -246,6 +320,7 @@ def _bot_stats(bot: Any, deep: bool, timing: _Timing) -> dict[str, Any]:
         started = time.perf_counter()
         gc.collect()
         stats["gc_full_ms"] = (time.perf_counter() - started) * 1000
+        stats["allocator"] = _allocator()  # after the RSS above was read
         import discord
 
         objects = gc.get_objects()
@@ -274,6 +349,10 @@ def child_main() -> int:
     profile_path = os.environ.get("BENCH_PROFILE")
 
     async def main() -> None:
+        if os.environ.get("BENCH_TRACEMALLOC"):
+            import tracemalloc
+
+            tracemalloc.start(1)
         timing = _Timing()
         timing.install()
         bot = create_bot(settings, guild_ready_timeout=0.05)
@@ -540,6 +619,8 @@ class LoadRun:
             if self.database_url is not None:
                 # Database.open takes a PostgreSQL URL where a file path would go.
                 env.update(DATABASE_URL=self.database_url, DATABASE_PATH=self.database_url)
+            if self.args.tracemalloc:
+                env["BENCH_TRACEMALLOC"] = "1"
             if self.args.profile:
                 Path(self.args.profile).mkdir(parents=True, exist_ok=True)
                 name = f"bot_T{self.T}.prof" if self.processes == 1 else f"bot_T{self.T}_p{i}.prof"
@@ -598,6 +679,16 @@ class LoadRun:
             return int(json.loads(self.stats_path(i).read_text())["seq"])
         except (FileNotFoundError, ValueError, KeyError):
             return 0
+
+    def _call_key(self, call: Any) -> str:
+        """The call's route, with the kind of channel a channel route went to: a DM's calls
+        (the private cards) and the table channel's are cut by different means."""
+        key: str = call.key
+        if call.route.startswith("/channels/{channel_id}"):
+            channel_id = int(call.path.split("/")[2])
+            channel = self.emu.channels.get(channel_id)
+            key += " (DM)" if channel is not None and channel.recipients else " (table)"
+        return key
 
     # -- players ---------------------------------------------------------------------------
 
@@ -931,7 +1022,7 @@ class LoadRun:
                 "latencies": self.window.latencies,
                 "failures": self.window.failures + len(late),
                 "problems": self.window.problems,
-                "calls": [(c.kind, c.key, c.status) for c in calls],
+                "calls": [(c.kind, self._call_key(c), c.status) for c in calls],
                 "bot_cpu": cpu,
                 "emu_cpu": emu_cpu,
                 "lags": self.lags,
@@ -962,7 +1053,9 @@ def _merge_stats(each: list[dict[str, Any]]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, first in each[0].items():
         values = [stats.get(key) for stats in each]
-        if key in ("VmHWM", "gc_full_ms"):
+        if key == "traced":
+            out[key] = first  # one process's allocations stand for the others'
+        elif key in ("VmHWM", "gc_full_ms"):
             out[key] = max(v for v in values if v is not None)
         elif isinstance(first, list) and key not in ("gc_types", "gc_packages"):
             out[key] = [x for v in values for x in (v or [])]
@@ -1073,6 +1166,8 @@ def summarise(r: dict[str, Any]) -> dict[str, Any]:
         "gc_full_ms": end.get("gc_full_ms"),
         "gc_runs": _collections(end.get("collections", [])),
         "gc_types": end.get("gc_types"),
+        "traced": end.get("traced"),
+        "allocator": end.get("allocator") or {},
         "gc_packages": end.get("gc_packages"),
     }
 
@@ -1174,6 +1269,24 @@ def report(results: list[dict[str, Any]], args: argparse.Namespace) -> None:
         if args.verbose:
             print(f"    by type {s['gc_types']}")
             print(f"    by package of the type {s['gc_packages']}")
+        alloc = s.get("allocator")
+        if alloc:
+            per = 1024 * s["T"]
+            print(
+                f"  C allocator at the end, per table: {alloc['malloc_used'] / per:.1f} KB in use, "
+                f"{alloc['malloc_free'] / per:.1f} KB freed but held; malloc_trim gave back "
+                f"{alloc['trim_returned'] / per:.1f} KB of RSS"
+            )
+        traced = s.get("traced")
+        if traced:
+            print("  memory held per table, by where it was allocated (tracemalloc, top 15):")
+            total = sum(size for _, size, _ in traced["filename"])
+            for title, rows in (("file", traced["filename"]), ("line", traced["lineno"])):
+                print(f"    by {title}:")
+                for where, size, blocks in rows:
+                    kb, per = size / s["T"] / 1024, blocks / s["T"]
+                    print(f"      {kb:7.1f} KB  {per:7.1f} blocks  {where}")
+            print(f"    (the top files: {total / s['T'] / 1024:.1f} KB a table)")
         print("  calls per hand by route:")
         for route, n in s["routes"].items():
             print(f"    {n:6.2f}  {route}")
@@ -1214,6 +1327,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--setup-concurrency", type=int, default=50)
     parser.add_argument("--profile", metavar="DIR", help="cProfile the bot's play window")
     parser.add_argument("--seed", type=int, default=10)
+    parser.add_argument(
+        "--tracemalloc",
+        action="store_true",
+        help="trace the bot's allocations (slower) and print what its tables hold, by file",
+    )
     parser.add_argument("--keep", action="store_true", help="keep the database and bot log")
     parser.add_argument("--json", metavar="FILE", help="also write the raw figures here")
     parser.add_argument(
