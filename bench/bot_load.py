@@ -144,6 +144,8 @@ class _Timing:
         self._gc_started = 0.0
         # Seconds from asking the database for a transaction to having its result.
         self.transactions: list[float] = []
+        # Seconds spent building the callback's response (InteractionCallbackResponse).
+        self.response_messages: list[float] = []
 
     def install(self) -> None:
         """Patch discord.py's interaction parser and callback sender (before the bot exists:
@@ -167,6 +169,18 @@ class _Timing:
                 timing.handling.append(time.perf_counter() - started)
             return send(adapter, interaction_id, *args, **kwargs)
 
+        from discord.interactions import InteractionCallbackResponse
+
+        update = InteractionCallbackResponse._update
+
+        def timed_update(response: Any, data: Any) -> None:
+            # discord.py asks every callback for its resulting message (``with_response``)
+            # and builds a Message of it: what that costs the bot per press.
+            started = time.perf_counter()
+            update(response, data)
+            timing.response_messages.append(time.perf_counter() - started)
+
+        InteractionCallbackResponse._update = timed_update  # type: ignore[method-assign,assignment]
         ConnectionState.parse_interaction_create = parse_interaction_create  # type: ignore[method-assign,assignment]
         AsyncWebhookAdapter.create_interaction_response = create_interaction_response  # type: ignore[method-assign,assignment]
         gc.callbacks.append(self._on_gc)
@@ -207,8 +221,10 @@ class _Timing:
             "loop_lag": self.lags,
             "collections": self.collections,
             "transactions": self.transactions,
+            "response_messages": self.response_messages,
         }
         self.handling, self.lags, self.collections, self.transactions = [], [], [], []
+        self.response_messages = []
         return out
 
 
@@ -246,7 +262,7 @@ def _traced_growth(limit: int = 15) -> dict[str, list[tuple[str, int, int]]]:
     return out
 
 
-def _allocator() -> dict[str, int]:
+def _allocator(trim: bool = True) -> dict[str, int]:
     """The C allocator's view (glibc only): bytes in use, bytes free but still held, and how
     much of the RSS ``malloc_trim`` hands back to the system (freed memory the process keeps)."""
     import ctypes
@@ -276,7 +292,8 @@ def _allocator() -> dict[str, int]:
     except (OSError, AttributeError):
         return {}
     before = _proc_status()["VmRSS"]
-    libc.malloc_trim(0)
+    if trim:
+        libc.malloc_trim(0)
     after = _proc_status()["VmRSS"]
     return {
         "malloc_used": info.uordblks + info.hblkhd,
@@ -289,6 +306,8 @@ def _bot_stats(bot: Any, deep: bool, timing: _Timing) -> dict[str, Any]:
     stats: dict[str, Any] = {"cpu": time.process_time(), **_proc_status(), **timing.take()}
     import tracemalloc
 
+    if not deep:
+        stats["allocator"] = _allocator(trim=False)
     if tracemalloc.is_tracing() and (deep or not _traced):
         gc.collect()
         stats["traced"] = _traced_growth()
@@ -318,9 +337,10 @@ def _bot_stats(bot: Any, deep: bool, timing: _Timing) -> dict[str, Any]:
             stats["state_json_bytes"] = [len(live.state_json()) for live in service.tables.values()]
     if deep:
         started = time.perf_counter()
-        gc.collect()
+        stats["gc_unreachable"] = gc.collect()
         stats["gc_full_ms"] = (time.perf_counter() - started) * 1000
-        stats["allocator"] = _allocator()  # after the RSS above was read
+        # malloc_trim after the RSS above was read: how much of it is freed memory kept.
+        stats["allocator"] = _allocator()
         import discord
 
         objects = gc.get_objects()
@@ -1134,6 +1154,7 @@ def summarise(r: dict[str, Any]) -> dict[str, Any]:
         "kb_table_obj": statistics.mean(table_bytes) / 1024,
         "kb_state_json": statistics.mean(end.get("state_json_bytes") or [0]) / 1024,
         "cpu_action": r["bot_cpu"] / max(r["actions"], 1) * 1000,
+        "bot_cpu": r["bot_cpu"],
         "bot_busy": r["bot_cpu"] / r["wall_idle"] * 100,
         "emu_busy": r["emu_cpu"] / r["wall_idle"] * 100,
         "lag_p99": _pct(r["lags"], 99) * 1000,
@@ -1167,7 +1188,13 @@ def summarise(r: dict[str, Any]) -> dict[str, Any]:
         "gc_runs": _collections(end.get("collections", [])),
         "gc_types": end.get("gc_types"),
         "traced": end.get("traced"),
+        "response_messages": (
+            len(end.get("response_messages", [])),
+            sum(end.get("response_messages", [])),
+        ),
         "allocator": end.get("allocator") or {},
+        "allocator_base": base.get("allocator") or {},
+        "gc_unreachable": end.get("gc_unreachable", 0),
         "gc_packages": end.get("gc_packages"),
     }
 
@@ -1269,13 +1296,24 @@ def report(results: list[dict[str, Any]], args: argparse.Namespace) -> None:
         if args.verbose:
             print(f"    by type {s['gc_types']}")
             print(f"    by package of the type {s['gc_packages']}")
-        alloc = s.get("allocator")
-        if alloc:
-            per = 1024 * s["T"]
+        built, spent = s["response_messages"]
+        if built:
             print(
-                f"  C allocator at the end, per table: {alloc['malloc_used'] / per:.1f} KB in use, "
-                f"{alloc['malloc_free'] / per:.1f} KB freed but held; malloc_trim gave back "
-                f"{alloc['trim_returned'] / per:.1f} KB of RSS"
+                f"  callback responses built by discord.py (with_response): {built}, "
+                f"{spent / built * 1e6:.0f} µs each, {spent / s['bot_cpu'] * 100:.1f}% of the "
+                "bot's CPU time"
+            )
+        alloc, alloc0 = s.get("allocator"), s.get("allocator_base")
+        if alloc and alloc0:
+            per = 1024 * s["T"]
+            used = (alloc["malloc_used"] - alloc0["malloc_used"]) / per
+            held = (alloc["malloc_free"] - alloc0["malloc_free"]) / per
+            print(
+                f"  memory per table {s['kb_table_rss']:.1f} KB (RSS growth); the C allocator's "
+                f"blocks in use grew {used:.1f} KB a table and its freed but held ones "
+                f"{held:.1f} KB (malloc_trim gives back {alloc['trim_returned'] / per:.1f} KB); "
+                f"{s['gc_unreachable'] / s['T']:.0f} objects of cyclic garbage a table awaited "
+                "the next full collection"
             )
         traced = s.get("traced")
         if traced:

@@ -20,6 +20,7 @@ from discord.ext import commands
 from cogs import kit
 from cogs.config import Settings
 from cogs.presenter import TablePresenter
+from cogs.ui.components import install_lazy_responses
 from data import Database, DataError
 from tables.errors import Refusal
 from tables.live import LiveTable
@@ -153,6 +154,8 @@ class PokerBot(commands.AutoShardedBot):
             shard_count=settings.shard_count,
             **kwargs,
         )
+        # discord.py builds the message of every callback's answer; the bot never reads it.
+        install_lazy_responses()
         self.settings = settings
         self._adopter: asyncio.Future[None] | None = None
         amortise_bucket_cleanup(self.http)
