@@ -337,7 +337,14 @@ def _bot_stats(bot: Any, deep: bool, timing: _Timing) -> dict[str, Any]:
             stats["state_json_bytes"] = [len(live.state_json()) for live in service.tables.values()]
     if deep:
         started = time.perf_counter()
+        # What the collector finds unreachable, by type: garbage in reference cycles waits
+        # for a collection of its generation, a full one once it got old (rare, see GC_THRESHOLDS).
+        gc.set_debug(gc.DEBUG_SAVEALL)
         stats["gc_unreachable"] = gc.collect()
+        gc.set_debug(0)
+        stats["gc_garbage_types"] = Counter(type(o).__name__ for o in gc.garbage).most_common(10)
+        gc.garbage.clear()
+        gc.collect()
         stats["gc_full_ms"] = (time.perf_counter() - started) * 1000
         # malloc_trim after the RSS above was read: how much of it is freed memory kept.
         stats["allocator"] = _allocator()
@@ -1195,6 +1202,7 @@ def summarise(r: dict[str, Any]) -> dict[str, Any]:
         "allocator": end.get("allocator") or {},
         "allocator_base": base.get("allocator") or {},
         "gc_unreachable": end.get("gc_unreachable", 0),
+        "gc_garbage_types": end.get("gc_garbage_types") or [],
         "gc_packages": end.get("gc_packages"),
     }
 
@@ -1315,6 +1323,7 @@ def report(results: list[dict[str, Any]], args: argparse.Namespace) -> None:
                 f"{s['gc_unreachable'] / s['T']:.0f} objects of cyclic garbage a table awaited "
                 "the next full collection"
             )
+            print(f"    that garbage by type: {s['gc_garbage_types']}")
         traced = s.get("traced")
         if traced:
             print("  memory held per table, by where it was allocated (tracemalloc, top 15):")

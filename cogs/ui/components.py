@@ -29,6 +29,14 @@ class Components(discord.ui.View):
         super().__init__(timeout=None)
         self.stop()
 
+    def add_item(self, item: discord.ui.Item[Any]) -> Components:
+        super().add_item(item)
+        # No link back from the item to the view (discord.py's is for callbacks, which a
+        # stopped view never runs): without that reference cycle, a sent view is freed at
+        # once instead of waiting, often in the oldest generation, for a full collection.
+        item._update_view(None)
+        return self
+
 
 @dataclass(frozen=True, slots=True)
 class MessageEditor:
