@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/bot_load.py                      # T = 10, 100, 500 (about 5 min)
     .venv/bin/python bench/bot_load.py --tables 500 --seconds 60 --profile /tmp/prof -v
+    .venv/bin/python bench/bot_load.py --tables 200 --seconds 30 --tracemalloc
     .venv/bin/python bench/bot_load.py --processes 1,2,4 --database postgres --tables 200
 
 ``--processes N`` runs N bot processes, one gateway shard each (``SHARD_COUNT=N``,
@@ -32,9 +33,14 @@ process; that burst is not the steady state). Then ``--seconds`` are measured. P
 * hands per second and actions (interactions) per second;
 * calls per hand by kind: interaction callbacks and interaction webhooks (followups, @original
   edits; not counted against Discord's global 50/s limit) and all other REST calls (counted;
-  also as a rate), then by route;
+  also as a rate), then by route, a channel's calls marked (DM) or (table);
 * peak RSS of the bot; memory per table as RSS growth from no table to T played tables over
   T, and as the bytes of each table's engine state, meta and settings counted object by object;
+  where the growth went: the C allocator's blocks in use and freed-but-held (glibc's mallinfo2,
+  and what malloc_trim gives back), the cyclic garbage waiting for a full collection, by type;
+  with ``--tracemalloc`` (slower: the bot traces every allocation), what the bot still holds
+  per table by source file and line;
+* what discord.py's building of each callback's answer (``with_response``) costs per press;
 * CPU time of the bot process per action, and how busy each process was;
 * discord.py's view store, live View objects and tasks; the objects the bot's garbage
   collector tracks and how long one full collection takes (a pause of the event loop).
