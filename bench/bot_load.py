@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/bot_load.py                      # T = 10, 100, 500 (about 5 min)
     .venv/bin/python bench/bot_load.py --tables 500 --seconds 60 --profile /tmp/prof -v
+    .venv/bin/python bench/bot_load.py --tables 200 --seconds 30 --tracemalloc
     .venv/bin/python bench/bot_load.py --processes 1,2,4 --database postgres --tables 200
 
 ``--processes N`` runs N bot processes, one gateway shard each (``SHARD_COUNT=N``,
@@ -32,9 +33,14 @@ process; that burst is not the steady state). Then ``--seconds`` are measured. P
 * hands per second and actions (interactions) per second;
 * calls per hand by kind: interaction callbacks and interaction webhooks (followups, @original
   edits; not counted against Discord's global 50/s limit) and all other REST calls (counted;
-  also as a rate), then by route;
+  also as a rate), then by route, a channel's calls marked (DM) or (table);
 * peak RSS of the bot; memory per table as RSS growth from no table to T played tables over
   T, and as the bytes of each table's engine state, meta and settings counted object by object;
+  where the growth went: the C allocator's blocks in use and freed-but-held (glibc's mallinfo2,
+  and what malloc_trim gives back), the cyclic garbage waiting for a full collection, by type;
+  with ``--tracemalloc`` (slower: the bot traces every allocation), what the bot still holds
+  per table by source file and line;
+* what discord.py's building of each callback's answer (``with_response``) costs per press;
 * CPU time of the bot process per action, and how busy each process was;
 * discord.py's view store, live View objects and tasks; the objects the bot's garbage
   collector tracks and how long one full collection takes (a pause of the event loop).
@@ -144,6 +150,8 @@ class _Timing:
         self._gc_started = 0.0
         # Seconds from asking the database for a transaction to having its result.
         self.transactions: list[float] = []
+        # Seconds spent building the callback's response (InteractionCallbackResponse).
+        self.response_messages: list[float] = []
 
     def install(self) -> None:
         """Patch discord.py's interaction parser and callback sender (before the bot exists:
@@ -167,6 +175,18 @@ class _Timing:
                 timing.handling.append(time.perf_counter() - started)
             return send(adapter, interaction_id, *args, **kwargs)
 
+        from discord.interactions import InteractionCallbackResponse
+
+        update = InteractionCallbackResponse._update
+
+        def timed_update(response: Any, data: Any) -> None:
+            # discord.py asks every callback for its resulting message (``with_response``)
+            # and builds a Message of it: what that costs the bot per press.
+            started = time.perf_counter()
+            update(response, data)
+            timing.response_messages.append(time.perf_counter() - started)
+
+        InteractionCallbackResponse._update = timed_update  # type: ignore[method-assign,assignment]
         ConnectionState.parse_interaction_create = parse_interaction_create  # type: ignore[method-assign,assignment]
         AsyncWebhookAdapter.create_interaction_response = create_interaction_response  # type: ignore[method-assign,assignment]
         gc.callbacks.append(self._on_gc)
@@ -207,8 +227,10 @@ class _Timing:
             "loop_lag": self.lags,
             "collections": self.collections,
             "transactions": self.transactions,
+            "response_messages": self.response_messages,
         }
         self.handling, self.lags, self.collections, self.transactions = [], [], [], []
+        self.response_messages = []
         return out
 
 
@@ -216,8 +238,85 @@ def _package(module: object) -> str:
     return module.split(".")[0] if isinstance(module, str) else "?"
 
 
+_traced: list[Any] = []  # the tracemalloc snapshot of the first stats (no table yet)
+
+
+def _traced_growth(limit: int = 15) -> dict[str, list[tuple[str, int, int]]]:
+    """What the bot allocated since its first stats, and still holds: (where, bytes, blocks)
+    by source file and by line, largest first (``--tracemalloc``)."""
+    import tracemalloc
+
+    snapshot = tracemalloc.take_snapshot().filter_traces(
+        [tracemalloc.Filter(False, tracemalloc.__file__)]
+    )
+    if not _traced:
+        _traced.append(snapshot)
+        return {}
+    root = str(REPO) + os.sep
+    site = "site-packages" + os.sep
+    out: dict[str, list[tuple[str, int, int]]] = {}
+    for group in ("filename", "lineno"):
+        rows = []
+        for diff in snapshot.compare_to(_traced[0], group)[:limit]:
+            frame = diff.traceback[0]
+            where = frame.filename.replace(root, "")
+            where = where.split(site, 1)[-1]
+            if group == "lineno":
+                where += f":{frame.lineno}"
+            rows.append((where, diff.size_diff, diff.count_diff))
+        out[group] = rows
+    return out
+
+
+def _allocator(trim: bool = True) -> dict[str, int]:
+    """The C allocator's view (glibc only): bytes in use, bytes free but still held, and how
+    much of the RSS ``malloc_trim`` hands back to the system (freed memory the process keeps)."""
+    import ctypes
+    import ctypes.util
+
+    class Mallinfo2(ctypes.Structure):
+        _fields_ = [
+            (name, ctypes.c_size_t)
+            for name in (
+                "arena",
+                "ordblks",
+                "smblks",
+                "hblks",
+                "hblkhd",
+                "usmblks",
+                "fsmblks",
+                "uordblks",
+                "fordblks",
+                "keepcost",
+            )
+        ]
+
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        libc.mallinfo2.restype = Mallinfo2
+        info = libc.mallinfo2()
+    except (OSError, AttributeError):
+        return {}
+    before = _proc_status()["VmRSS"]
+    if trim:
+        libc.malloc_trim(0)
+    after = _proc_status()["VmRSS"]
+    return {
+        "malloc_used": info.uordblks + info.hblkhd,
+        "malloc_free": info.fordblks,
+        "trim_returned": before - after,
+    }
+
+
 def _bot_stats(bot: Any, deep: bool, timing: _Timing) -> dict[str, Any]:
     stats: dict[str, Any] = {"cpu": time.process_time(), **_proc_status(), **timing.take()}
+    import tracemalloc
+
+    if not deep:
+        stats["allocator"] = _allocator(trim=False)
+    if tracemalloc.is_tracing() and (deep or not _traced):
+        gc.collect()
+        stats["traced"] = _traced_growth()
     state = bot._connection
     store = state._view_store
     stats["view_store"] = {
@@ -244,8 +343,17 @@ def _bot_stats(bot: Any, deep: bool, timing: _Timing) -> dict[str, Any]:
             stats["state_json_bytes"] = [len(live.state_json()) for live in service.tables.values()]
     if deep:
         started = time.perf_counter()
+        # What the collector finds unreachable, by type: garbage in reference cycles waits
+        # for a collection of its generation, a full one once it got old (rare, see GC_THRESHOLDS).
+        gc.set_debug(gc.DEBUG_SAVEALL)
+        stats["gc_unreachable"] = gc.collect()
+        gc.set_debug(0)
+        stats["gc_garbage_types"] = Counter(type(o).__name__ for o in gc.garbage).most_common(10)
+        gc.garbage.clear()
         gc.collect()
         stats["gc_full_ms"] = (time.perf_counter() - started) * 1000
+        # malloc_trim after the RSS above was read: how much of it is freed memory kept.
+        stats["allocator"] = _allocator()
         import discord
 
         objects = gc.get_objects()
@@ -274,6 +382,10 @@ def child_main() -> int:
     profile_path = os.environ.get("BENCH_PROFILE")
 
     async def main() -> None:
+        if os.environ.get("BENCH_TRACEMALLOC"):
+            import tracemalloc
+
+            tracemalloc.start(1)
         timing = _Timing()
         timing.install()
         bot = create_bot(settings, guild_ready_timeout=0.05)
@@ -540,6 +652,8 @@ class LoadRun:
             if self.database_url is not None:
                 # Database.open takes a PostgreSQL URL where a file path would go.
                 env.update(DATABASE_URL=self.database_url, DATABASE_PATH=self.database_url)
+            if self.args.tracemalloc:
+                env["BENCH_TRACEMALLOC"] = "1"
             if self.args.profile:
                 Path(self.args.profile).mkdir(parents=True, exist_ok=True)
                 name = f"bot_T{self.T}.prof" if self.processes == 1 else f"bot_T{self.T}_p{i}.prof"
@@ -598,6 +712,16 @@ class LoadRun:
             return int(json.loads(self.stats_path(i).read_text())["seq"])
         except (FileNotFoundError, ValueError, KeyError):
             return 0
+
+    def _call_key(self, call: Any) -> str:
+        """The call's route, with the kind of channel a channel route went to: a DM's calls
+        (the private cards) and the table channel's are cut by different means."""
+        key: str = call.key
+        if call.route.startswith("/channels/{channel_id}"):
+            channel_id = int(call.path.split("/")[2])
+            channel = self.emu.channels.get(channel_id)
+            key += " (DM)" if channel is not None and channel.recipients else " (table)"
+        return key
 
     # -- players ---------------------------------------------------------------------------
 
@@ -931,7 +1055,7 @@ class LoadRun:
                 "latencies": self.window.latencies,
                 "failures": self.window.failures + len(late),
                 "problems": self.window.problems,
-                "calls": [(c.kind, c.key, c.status) for c in calls],
+                "calls": [(c.kind, self._call_key(c), c.status) for c in calls],
                 "bot_cpu": cpu,
                 "emu_cpu": emu_cpu,
                 "lags": self.lags,
@@ -962,7 +1086,9 @@ def _merge_stats(each: list[dict[str, Any]]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, first in each[0].items():
         values = [stats.get(key) for stats in each]
-        if key in ("VmHWM", "gc_full_ms"):
+        if key == "traced":
+            out[key] = first  # one process's allocations stand for the others'
+        elif key in ("VmHWM", "gc_full_ms"):
             out[key] = max(v for v in values if v is not None)
         elif isinstance(first, list) and key not in ("gc_types", "gc_packages"):
             out[key] = [x for v in values for x in (v or [])]
@@ -1041,6 +1167,7 @@ def summarise(r: dict[str, Any]) -> dict[str, Any]:
         "kb_table_obj": statistics.mean(table_bytes) / 1024,
         "kb_state_json": statistics.mean(end.get("state_json_bytes") or [0]) / 1024,
         "cpu_action": r["bot_cpu"] / max(r["actions"], 1) * 1000,
+        "bot_cpu": r["bot_cpu"],
         "bot_busy": r["bot_cpu"] / r["wall_idle"] * 100,
         "emu_busy": r["emu_cpu"] / r["wall_idle"] * 100,
         "lag_p99": _pct(r["lags"], 99) * 1000,
@@ -1073,6 +1200,15 @@ def summarise(r: dict[str, Any]) -> dict[str, Any]:
         "gc_full_ms": end.get("gc_full_ms"),
         "gc_runs": _collections(end.get("collections", [])),
         "gc_types": end.get("gc_types"),
+        "traced": end.get("traced"),
+        "response_messages": (
+            len(end.get("response_messages", [])),
+            sum(end.get("response_messages", [])),
+        ),
+        "allocator": end.get("allocator") or {},
+        "allocator_base": base.get("allocator") or {},
+        "gc_unreachable": end.get("gc_unreachable", 0),
+        "gc_garbage_types": end.get("gc_garbage_types") or [],
         "gc_packages": end.get("gc_packages"),
     }
 
@@ -1174,6 +1310,36 @@ def report(results: list[dict[str, Any]], args: argparse.Namespace) -> None:
         if args.verbose:
             print(f"    by type {s['gc_types']}")
             print(f"    by package of the type {s['gc_packages']}")
+        built, spent = s["response_messages"]
+        if built:
+            print(
+                f"  callback responses built by discord.py (with_response): {built}, "
+                f"{spent / built * 1e6:.0f} µs each, {spent / s['bot_cpu'] * 100:.1f}% of the "
+                "bot's CPU time"
+            )
+        alloc, alloc0 = s.get("allocator"), s.get("allocator_base")
+        if alloc and alloc0:
+            per = 1024 * s["T"]
+            used = (alloc["malloc_used"] - alloc0["malloc_used"]) / per
+            held = (alloc["malloc_free"] - alloc0["malloc_free"]) / per
+            print(
+                f"  memory per table {s['kb_table_rss']:.1f} KB (RSS growth); the C allocator's "
+                f"blocks in use grew {used:.1f} KB a table and its freed but held ones "
+                f"{held:.1f} KB (malloc_trim gives back {alloc['trim_returned'] / per:.1f} KB); "
+                f"{s['gc_unreachable'] / s['T']:.0f} objects of cyclic garbage a table awaited "
+                "the next full collection"
+            )
+            print(f"    that garbage by type: {s['gc_garbage_types']}")
+        traced = s.get("traced")
+        if traced:
+            print("  memory held per table, by where it was allocated (tracemalloc, top 15):")
+            total = sum(size for _, size, _ in traced["filename"])
+            for title, rows in (("file", traced["filename"]), ("line", traced["lineno"])):
+                print(f"    by {title}:")
+                for where, size, blocks in rows:
+                    kb, per = size / s["T"] / 1024, blocks / s["T"]
+                    print(f"      {kb:7.1f} KB  {per:7.1f} blocks  {where}")
+            print(f"    (the top files: {total / s['T'] / 1024:.1f} KB a table)")
         print("  calls per hand by route:")
         for route, n in s["routes"].items():
             print(f"    {n:6.2f}  {route}")
@@ -1214,6 +1380,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--setup-concurrency", type=int, default=50)
     parser.add_argument("--profile", metavar="DIR", help="cProfile the bot's play window")
     parser.add_argument("--seed", type=int, default=10)
+    parser.add_argument(
+        "--tracemalloc",
+        action="store_true",
+        help="trace the bot's allocations (slower) and print what its tables hold, by file",
+    )
     parser.add_argument("--keep", action="store_true", help="keep the database and bot log")
     parser.add_argument("--json", metavar="FILE", help="also write the raw figures here")
     parser.add_argument(

@@ -25,6 +25,7 @@ from cogs.config import Settings
 from cogs.metrics import Metrics
 from cogs.presenter import TablePresenter
 from cogs.translator import MenuTranslator
+from cogs.ui.components import install_lazy_responses
 from data import Database
 from data.backup import Backups
 from tables.errors import Refusal
@@ -165,6 +166,8 @@ class PokerBot(commands.AutoShardedBot):
             shard_count=settings.shard_count,
             **kwargs,
         )
+        # discord.py builds the message of every callback's answer; the bot never reads it.
+        install_lazy_responses()
         self.settings = settings
         self._adopter: asyncio.Future[None] | None = None
         self.backups: Backups | None = None

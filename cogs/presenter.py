@@ -33,6 +33,7 @@ from cogs.ui.components import Components, MessageEditor
 from cogs.ui.showdown_texts import say
 from data.preferences import DEFAULT as DEFAULT_PREFERENCES
 from data.preferences import Preferences
+from engine.rules import Draw, DrawSeries
 from engine.scoring import qualifies_low
 from engine.seating import is_house
 from tables.live import LiveTable, Outcome
@@ -48,6 +49,8 @@ PING_AFTER = 4.0
 """Seconds a player may take before their turn ping goes out (at most a sixth of the table's
 timer): a player who acts sooner was watching, and a ping would only be noise, and two more
 API requests at every turn of a busy table."""
+
+DRAWN_CARDS_NOTE = "The cards you draw show in the answer to your draw, and under My hand."
 
 
 @dataclass(frozen=True, slots=True)
@@ -280,7 +283,20 @@ class TablePresenter:
             # After the result: players see the hand's end first, then the ping goes.
             await self._turn_passed(live, targets, interaction)
         if outcome.private_changed:
-            self.spawn(self._send_private(live, outcome.private_changed))
+            changed = outcome.private_changed
+            acting = str(interaction.user.id) if interaction is not None else ""
+            if (
+                interaction is not None
+                and acting in changed
+                and self._has_dm(live, acting)
+                and _on_private_panel(interaction)
+            ):
+                # A draw (or pass) on the player's own panel: its answer shows the new
+                # cards, uncounted, instead of an edit of their DM (a counted call).
+                changed = tuple(pid for pid in changed if pid != acting)
+                self.spawn(self._cards_in_answer(live, interaction))
+            if changed:
+                self.spawn(self._send_private(live, changed))
         if outcome.result is not None or not live.engine.in_hand:
             Shown.of(live).dm_messages.clear()
 
@@ -511,9 +527,13 @@ class TablePresenter:
             everyone=False, roles=False, users=[discord.Object(int(pid)) for pid in targets]
         )
         message: discord.Message | None = None
-        if interaction is not None:
+        # A followup of the interaction that dealt, else of the table's last press (the
+        # auto-deal has none of its own): interaction webhooks are not counted against the
+        # global rate limit, and the followup stays editable through the same token.
+        editor = MessageEditor.of(interaction) if interaction is not None else old_editor
+        if editor is not None and not editor.is_expired():
             try:
-                message = await interaction.followup.send(
+                message = await editor.webhook(self.bot).send(
                     content or discord.utils.MISSING,
                     embed=embed,
                     view=view,
@@ -526,11 +546,12 @@ class TablePresenter:
                 log.warning("table %s: followup failed (%s); posting in the channel", live.id, exc)
         try:
             if message is None:
+                editor = None
                 channel = self.bot.get_partial_messageable(live.channel_id)
                 message = await channel.send(
                     content, embed=embed, view=view, allowed_mentions=mentions
                 )
-            shown.editor = None
+            shown.editor = editor
         except discord.HTTPException as exc:
             log.warning("table %s: could not post the table message: %s", live.id, exc)
             return
@@ -646,6 +667,39 @@ class TablePresenter:
         except discord.HTTPException as exc:
             log.warning("table %s: could not post the showdown: %s", live.id, exc)
 
+    @staticmethod
+    def _draws(live: LiveTable) -> bool:
+        """Whether the hand being played has a drawing round."""
+        hand = live.engine.hand
+        rules = hand.rules if hand is not None else live.engine.config.rules()
+        return any(isinstance(step, Draw | DrawSeries) for step in rules.steps)
+
+    @staticmethod
+    def _has_dm(live: LiveTable, player_id: str) -> bool:
+        """Whether the player has this hand's DM (the hand as dealt to them)."""
+        sent = Shown.of(live).dm_messages.get(player_id)
+        return sent is not None and sent[0] == live.engine.hand_number
+
+    async def _cards_in_answer(
+        self, live: LiveTable, interaction: discord.Interaction[PokerBot]
+    ) -> None:
+        """Add the picture of the player's cards to the answer of their private panel; the
+        DM is edited instead if that answer cannot be (answered too late, say)."""
+        user_id = interaction.user.id
+        try:
+            _, file = self.private_message(live, user_id)
+        except engine.TableError:
+            return  # no longer seated
+        if file is None:
+            return
+        try:
+            await interaction.edit_original_response(attachments=[file])
+        except discord.HTTPException as exc:
+            log.warning(
+                "table %s: cards not shown in the answer (%s); editing the DM", live.id, exc
+            )
+            await self._send_private(live, (str(user_id),))
+
     async def _send_private(self, live: LiveTable, player_ids: tuple[str, ...]) -> None:
         """Bring each player's DM of the hand up to date: sent at the deal, edited as the
         cards change (one DM per player per hand). A closed DM is noted on the table once and
@@ -675,6 +729,9 @@ class TablePresenter:
                             embed=embed, attachments=attachments
                         )
                         continue
+                if self._draws(live):
+                    # The DM is not edited after the player's own draw (see present).
+                    embed.set_footer(text=DRAWN_CARDS_NOTE)
                 channel_id = self.dm_channels.get(user_id)
                 if channel_id is None:
                     data = await self.bot.http.start_private_message(user_id)
@@ -703,3 +760,9 @@ class TablePresenter:
         return await self.bot.tables.add_note(
             live, f"📪 I can't DM {name}: use **My hand** to see your cards."
         )
+
+
+def _on_private_panel(interaction: discord.Interaction[Any]) -> bool:
+    """Whether the press was on the player's own ephemeral panel (answered to them alone)."""
+    message = interaction.message
+    return message is not None and message.flags.ephemeral
