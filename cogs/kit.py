@@ -25,6 +25,7 @@ from typing import Any, Final
 
 import discord
 from discord import app_commands
+from discord.ext import commands
 
 import engine
 from cogs import validation
@@ -214,6 +215,33 @@ async def answer_failure(
         if isinstance(error, app_commands.CommandSignatureMismatch):
             log.warning("refused %s: its options do not match the command", what)
     await reply(interaction, text)
+
+
+def _poker_group(bot: commands.Bot | commands.AutoShardedBot) -> app_commands.Group:
+    group = getattr(bot.get_cog("Poker"), "poker", None)
+    if not isinstance(group, app_commands.Group):
+        raise RuntimeError("cogs.poker must be loaded first: it owns the /poker group")
+    return group
+
+
+def move_under_poker(
+    bot: commands.Bot | commands.AutoShardedBot,
+    *moved: app_commands.Command[Any, Any, Any] | app_commands.Group,
+) -> None:
+    """One way to each command: another cog's commands leave the top level for ``/poker``
+    (``/poker tournament``, ``/poker ledger``...), their handlers staying with their cog."""
+    group = _poker_group(bot)
+    for command in moved:
+        bot.tree.remove_command(command.name)
+        group.add_command(command)
+
+
+def leave_poker(bot: commands.Bot | commands.AutoShardedBot, *names: str) -> None:
+    """Undo :func:`move_under_poker` when the other cog unloads."""
+    group = getattr(bot.get_cog("Poker"), "poker", None)
+    if isinstance(group, app_commands.Group):
+        for name in names:
+            group.remove_command(name)
 
 
 def runs_table(interaction: discord.Interaction[Any], creator_id: int) -> bool:

@@ -22,7 +22,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs import validation
+from cogs import kit, validation
 from cogs.ui import ledger as texts
 from data import Database, NotFound
 from data.ledger import NightLedger
@@ -127,23 +127,11 @@ class Ledger(commands.Cog):
         )
 
 
-def _poker_group(bot: PokerBot) -> app_commands.Group:
-    poker = bot.get_cog("Poker")
-    group = getattr(poker, "poker", None)
-    if not isinstance(group, app_commands.Group):
-        raise RuntimeError("cogs.ledger needs cogs.poker loaded first (the /poker group)")
-    return group
-
-
 async def setup(bot: PokerBot) -> None:
     cog = Ledger(bot)
     await bot.add_cog(cog)
-    # One way to the command: /poker ledger, not a top-level /ledger.
-    bot.tree.remove_command(cog.ledger.name)
-    _poker_group(bot).add_command(cog.ledger)
+    kit.move_under_poker(bot, cog.ledger)
 
 
 async def teardown(bot: PokerBot) -> None:
-    group = getattr(bot.get_cog("Poker"), "poker", None)
-    if isinstance(group, app_commands.Group):
-        group.remove_command("ledger")
+    kit.leave_poker(bot, "ledger")

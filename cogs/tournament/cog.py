@@ -689,28 +689,12 @@ def returned_note(run: Running, returned: dict[str, int]) -> str:
     )
 
 
-def _poker_group(bot: PokerBot) -> app_commands.Group:
-    poker = bot.get_cog("Poker")
-    group = getattr(poker, "poker", None)
-    if not isinstance(group, app_commands.Group):
-        raise RuntimeError("cogs.tournament needs cogs.poker loaded first (the /poker group)")
-    return group
-
-
 async def setup(bot: PokerBot) -> None:
     cog = Tournaments(bot)
     await bot.add_cog(cog)
     await bot.add_cog(cog.nights)
-    # One way to each command: the cogs' own copies leave the top level for /poker.
-    poker = _poker_group(bot)
-    for command in (cog.tournament, cog.nights.schedule):
-        bot.tree.remove_command(command.name)
-        poker.add_command(command)
+    kit.move_under_poker(bot, cog.tournament, cog.nights.schedule)
 
 
 async def teardown(bot: PokerBot) -> None:
-    poker = bot.get_cog("Poker")
-    group = getattr(poker, "poker", None)
-    if isinstance(group, app_commands.Group):
-        group.remove_command("tournament")
-        group.remove_command("schedule")
+    kit.leave_poker(bot, "tournament", "schedule")

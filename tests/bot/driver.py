@@ -9,6 +9,7 @@ action goes through a button, a select or a modal in the emulator.
 
 from __future__ import annotations
 
+import asyncio
 import random
 from collections.abc import Callable
 from typing import Any
@@ -166,8 +167,15 @@ async def play_hand(
         await emu.idle()
         if not live.engine.in_hand:
             result = live.engine.result
-            assert result is not None
+            if result is None:
+                # Not dealt yet: a tournament deals from a task of its own, which a loaded
+                # machine may not have run by the time the emulator goes quiet.
+                await asyncio.sleep(0.05)
+                continue
             return result  # type: ignore[no-any-return]
+        if not live.engine.pending:
+            await asyncio.sleep(0.05)
+            continue
         decision = live.engine.pending[0]
         declare = (declares or {}).get(int(decision.player_id), "High")
         await act_once(emu, world, bot, decision, policy=policy, rng=rng, declare=declare)

@@ -401,7 +401,12 @@ async def test_every_create_option_is_checked_and_late_entries_are_seated(
     assert await bot.db.balance(guild, late.id) == 950
     run = cog.running[live.meta.tournament]
     assert run.state.registered(str(late.id)) and run.state.prize_pool == 150
-    # Seated at once with a starting stack, dealt in from the next hand.
+    # Seated at once with a starting stack, dealt in from the next hand (the seat is taken by
+    # the tournament's own task: give a loaded machine a moment).
+    for _ in range(100):
+        if live.seated(late.id):
+            break
+        await asyncio.sleep(0.02)
     assert live.seated(late.id)
     await play_hand(emu, world, bot)
     await emu.idle()
