@@ -950,7 +950,9 @@ class Database:
         if kind not in ("tournament", "table"):
             raise InvalidArgument(f"kind must be 'tournament' or 'table', not {kind!r}")
         if repeat not in ("none", "weekly", "fortnightly", "monthly"):
-            raise InvalidArgument(f"repeat must be none, weekly, fortnightly or monthly: {repeat!r}")
+            raise InvalidArgument(
+                f"repeat must be none, weekly, fortnightly or monthly: {repeat!r}"
+            )
         if not all(isinstance(g, str) and g for g in poll_games):
             raise InvalidArgument("poll_games are game slugs")
         if series_id is not None:
@@ -986,9 +988,7 @@ class Database:
         integer("guild_id", guild_id)
         return await self._read(lambda tx: tournaments.guild_schedules(tx, guild_id))
 
-    async def opened_schedule(
-        self, kind: str, game_id: int
-    ) -> tournaments.ScheduledGame | None:
+    async def opened_schedule(self, kind: str, game_id: int) -> tournaments.ScheduledGame | None:
         """The night that opened this tournament (``kind`` 'tournament') or table, if any."""
         integer("game_id", game_id)
         return await self._read(lambda tx: tournaments.opened_schedule(tx, kind, game_id))

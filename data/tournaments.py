@@ -610,8 +610,7 @@ async def add_schedule(
         # The first night of a series names it.
         r = await one(
             tx,
-            "UPDATE scheduled_games SET series_id = schedule_id WHERE schedule_id = ? "
-            "RETURNING *",
+            "UPDATE scheduled_games SET series_id = schedule_id WHERE schedule_id = ? RETURNING *",
             (r["schedule_id"],),
         )
     return _scheduled(r)
