@@ -149,7 +149,7 @@ class PokerNights(commands.Cog):
         level_minutes="Minutes each tournament level lasts",
         payouts="winner, 65/35, 50/30/20, or percentages like 40/30/20/10",
         repeat="Hold it again every week, every other week or every month",
-        poll="2 to 5 games for a poll a day before, like: holdem, omaha, razz",
+        poll="2 to 5 games for a poll a day before, like: anaconda, shotgun, q-ball",
     )
     @app_commands.choices(
         kind=[
