@@ -217,7 +217,9 @@ async def test_a_scheduled_poker_night(poker_bot, emu: Emulator, world: World) -
         with pytest.raises(UserActionError):
             await emu.run_command(world.host, world.channel, f"{gone} status", {})
     alice = world.players[0]
-    refused = await emu.run_command(alice, world.channel, "poker schedule create", {"when": "in 2h"})
+    refused = await emu.run_command(
+        alice, world.channel, "poker schedule create", {"when": "in 2h"}
+    )
     assert refused.ephemeral and "Manage" in refused.content
     for bad, why in (("in 0s", "passed"), ("tomorrow", "Say when"), ("in 90d", "60 days")):
         r = await emu.run_command(world.host, world.channel, "poker schedule create", {"when": bad})

@@ -1699,8 +1699,9 @@ class Emulator(Drivers):
         payload = _body(request)
         files: list[Attachment] = request[FILES]
         self._validate_new_message(payload, files)
-        poll = self._new_poll(payload) if payload.get("poll") else None
-        msg = self.new_message(channel, self.bot_user, payload, files, poll=poll)
+        if payload.get("poll"):
+            self._new_poll(payload)  # refused before anything is stored
+        msg = self.new_message(channel, self.bot_user, payload, files)
         if "allowed_mentions" in payload:
             self.allowed_mentions[msg.id] = payload["allowed_mentions"]
         return json_response(msg.to_dict())
@@ -1855,7 +1856,6 @@ class Emulator(Drivers):
         visible_to: int | None = None,
         interaction: InteractionRecord | None = None,
         extra_flags: int = 0,
-        poll: dict[str, Any] | None = None,
     ) -> Message:
         """Stores a message (already validated) and dispatches MESSAGE_CREATE if public."""
         msg = Message(
@@ -1865,9 +1865,11 @@ class Emulator(Drivers):
             author=author,
             created_at=self.clock.iso(),
             visible_to=visible_to,
-            poll=poll,
         )
         self._apply(msg, channel, payload, files or [])
+        if payload.get("poll"):
+            # A poll is set when its message is made (Discord does not edit polls).
+            msg.poll = self._new_poll(payload)
         msg.flags |= extra_flags
         if visible_to is not None:
             msg.flags |= limits.FLAG_EPHEMERAL
