@@ -387,6 +387,7 @@ class Tournaments(commands.Cog):
             f"The tournament is called off; {len(refunds)} buy-in(s) went back to the bankrolls."
         )
         await self.refresh_lobby(run)
+        self.bot.dispatch("poker_game_ended", "tournament", run.tournament_id)
 
     @tournament.command(name="status", description="This channel's tournament: level and players.")
     async def status(self, interaction: Interaction) -> None:

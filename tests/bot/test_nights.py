@@ -59,9 +59,7 @@ async def test_a_weekly_night_opens_ends_and_the_next_one_is_on_the_calendar(
     # The table closes: tonight's event is completed, next week's stays.
     r = await emu.run_command(world.host, world.channel, "poker end", {})
     assert not r.ephemeral, r.content
-    await emu.idle()
-    await asyncio.sleep(0.05)
-    assert first["status"] == COMPLETED
+    await emu.wait_for(lambda: first["status"] == COMPLETED, timeout=5)
     assert following["status"] == SCHEDULED
     # Running the poller again makes no second copy of next week.
     await cog.nights.run_schedules()
@@ -280,3 +278,27 @@ async def test_a_broken_up_table_says_where_everyone_went_and_is_archived(
     assert len(movers) == len(lines), (lines, moved)
     assert gone.archived
     assert not threads[left.channel_id].archived
+
+
+async def test_a_scheduled_tournament_called_off_completes_its_event(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    bot = await poker_bot()
+    cog = set_clock(bot, at("2027-05-01 19:00"))
+    r = await emu.run_command(
+        world.host,
+        world.channel,
+        "poker schedule create",
+        {"when": "2027-05-01 20:00", "repeat": "fortnightly"},
+    )
+    assert not r.ephemeral and "every other week" in r.content, r.content
+    set_clock(bot, at("2027-05-01 20:00") + 1)
+    await cog.nights.run_schedules()
+    await emu.idle()
+    first, following = emu.scheduled_events
+    assert first["status"] == ACTIVE
+    assert starts(following) == at("2027-05-15 20:00")
+    r = await emu.run_command(world.host, world.channel, "poker tournament cancel", {})
+    assert not r.ephemeral, r.content
+    await emu.wait_for(lambda: first["status"] == COMPLETED, timeout=5)
+    assert following["status"] == SCHEDULED
