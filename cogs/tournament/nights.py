@@ -52,6 +52,9 @@ REMIND_BEFORE = 600.0
 POLL_BEFORE = 86400.0
 """Seconds before a night at which its game poll opens (a day)."""
 
+POLL_SHORTEST = 3600.0
+"""A night with a poll is at least this far ahead (Discord's shortest poll is an hour)."""
+
 EVENT_HOURS = 3
 """How long a night's Discord event says it lasts."""
 
@@ -94,6 +97,7 @@ SAY: Final = {
     "no_night": "There is no poker night #{night} to come in this server.",
     "poll_unknown": "The poll lists games by name from `/poker rules`: I don't know “{slug}”.",
     "poll_size": "A poll offers 2 to 5 different games, separated by commas.",
+    "poll_soon": "A night with a poll starts an hour from now or later, so people can vote.",
     "choice": "#{night} {title}, {date}{repeat}",
 }
 """What players read, in one place (named placeholders, filled with ``str.format``)."""
@@ -195,6 +199,8 @@ class PokerNights(commands.Cog):
             raise TournamentProblem(SAY["when_text"])
         now = self.tournaments.clock()
         starts = parse_when(when, now)
+        if games and starts - now < POLL_SHORTEST:
+            raise TournamentProblem(SAY["poll_soon"])
         try:
             for slug in (variant, *games):
                 engine.TableConfig(variant=slug, max_seats=seats)

@@ -79,6 +79,13 @@ async def test_a_poll_a_day_before_picks_the_game(poker_bot, emu: Emulator, worl
             world.host, world.channel, "poker schedule create", {"when": "in 2d", "poll": poll}
         )
         assert r.ephemeral and why in r.content, (poll, r.content)
+    r = await emu.run_command(
+        world.host,
+        world.channel,
+        "poker schedule create",
+        {"when": "in 30m", "poll": "anaconda, shotgun"},
+    )
+    assert r.ephemeral and "an hour from now" in r.content, r.content
     assert emu.scheduled_events == []
     r = await emu.run_command(
         world.host,
