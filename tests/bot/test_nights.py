@@ -158,6 +158,12 @@ async def test_a_series_is_moved_then_cancelled(poker_bot, emu: Emulator, world:
     assert not r.ephemeral, r.content
     (night,) = await bot.db.guild_schedules(world.guild.id)
     (event,) = emu.scheduled_events
+    # The night option lists the server's nights to come.
+    listed = await emu.autocomplete(
+        world.host, world.channel, "poker schedule cancel", focused="night", value=""
+    )
+    assert [c["value"] for c in listed.choices] == [night.schedule_id], listed.choices
+    assert "2027-01-25 20:00 UTC (every month)" in listed.choices[0]["name"]
     alice = world.players[0]
     for command, options in (
         ("poker schedule move", {"night": night.schedule_id, "when": "in 2d"}),
