@@ -83,6 +83,8 @@ async def post_closing_ledger(
 ) -> None:
     """Post the closed table's ledger and settle-up in its channel (a follow-up of
     ``interaction`` when there is one). A failure is logged: the table is closed regardless."""
+    # The table's end, also for whatever else follows it (a poker night's Discord event).
+    bot.dispatch("poker_game_ended", "table", table_id)
     try:
         night = await bot.db.night_ledger(table_id)
         if night is None or night.table.table.tournament_id is not None:

@@ -936,21 +936,68 @@ class Database:
         starts_at: float,
         *,
         now: float | None = None,
+        repeat: str = "none",
+        poll_games: tuple[str, ...] = (),
+        series_id: int | None = None,
+        repeat_from: float | None = None,
     ) -> tournaments.ScheduledGame:
-        """Set a game ('tournament' or 'table') to open in the channel at ``starts_at``."""
+        """Set a game ('tournament' or 'table') to open in the channel at ``starts_at``; with
+        ``series_id``, as the next night of that series (else it starts a series of its own,
+        repeating as ``repeat`` says, counted from ``repeat_from``, by default its start)."""
         integer("guild_id", guild_id)
         integer("channel_id", channel_id)
         integer("creator_id", creator_id)
         if kind not in ("tournament", "table"):
             raise InvalidArgument(f"kind must be 'tournament' or 'table', not {kind!r}")
+        if repeat not in ("none", "weekly", "fortnightly", "monthly"):
+            raise InvalidArgument(
+                f"repeat must be none, weekly, fortnightly or monthly: {repeat!r}"
+            )
+        if not all(isinstance(g, str) and g for g in poll_games):
+            raise InvalidArgument("poll_games are game slugs")
+        if series_id is not None:
+            integer("series_id", series_id)
         json_text("options_json", options_json)
         start = clock(starts_at)
         at = clock(now)
+        origin = None if repeat_from is None else clock(repeat_from)
         return await self._write(
             lambda tx: tournaments.add_schedule(
-                tx, guild_id, channel_id, creator_id, kind, options_json, start, at
+                tx,
+                guild_id,
+                channel_id,
+                creator_id,
+                kind,
+                options_json,
+                start,
+                at,
+                repeat,
+                tuple(poll_games),
+                series_id,
+                origin,
             )
         )
+
+    async def schedule(self, schedule_id: int) -> tournaments.ScheduledGame | None:
+        """One scheduled night, whatever its status."""
+        integer("schedule_id", schedule_id)
+        return await self._read(lambda tx: tournaments.get_schedule(tx, schedule_id))
+
+    async def guild_schedules(self, guild_id: int) -> list[tournaments.ScheduledGame]:
+        """The server's nights still to come, soonest first."""
+        integer("guild_id", guild_id)
+        return await self._read(lambda tx: tournaments.guild_schedules(tx, guild_id))
+
+    async def opened_schedule(self, kind: str, game_id: int) -> tournaments.ScheduledGame | None:
+        """The night that opened this tournament (``kind`` 'tournament') or table, if any."""
+        integer("game_id", game_id)
+        return await self._read(lambda tx: tournaments.opened_schedule(tx, kind, game_id))
+
+    async def move_schedule(self, schedule_id: int, starts_at: float) -> None:
+        """Move a pending night; its series counts its later nights from the new start."""
+        integer("schedule_id", schedule_id)
+        start = clock(starts_at)
+        await self._write(lambda tx: tournaments.move_schedule(tx, schedule_id, start))
 
     async def pending_schedules(self, until: float) -> list[tournaments.ScheduledGame]:
         """Scheduled games not opened yet that start by ``until``, soonest first."""
@@ -964,14 +1011,22 @@ class Database:
         event_id: int | None = None,
         reminded: bool = False,
         status: str = "pending",
+        poll_message_id: int | None = None,
+        game_id: int | None = None,
     ) -> None:
-        """Record a scheduled game's Discord event, its reminder, or that it opened."""
+        """Record a scheduled game's Discord event, its poll, its reminder, that it opened
+        (the tournament or table it opened), ended, or was cancelled."""
         integer("schedule_id", schedule_id)
-        if event_id is not None:
-            integer("event_id", event_id)
+        for name, value in (
+            ("event_id", event_id),
+            ("poll_message_id", poll_message_id),
+            ("game_id", game_id),
+        ):
+            if value is not None:
+                integer(name, value)
         await self._write(
             lambda tx: tournaments.update_schedule(
-                tx, schedule_id, event_id, bool(reminded), status
+                tx, schedule_id, event_id, bool(reminded), status, poll_message_id, game_id
             )
         )
 

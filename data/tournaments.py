@@ -536,6 +536,20 @@ class ScheduledGame:
     event_id: int | None
     reminded: bool
     status: str
+    series_id: int
+    """The schedule_id of the series' first night (its own for a night that does not repeat)."""
+    repeat: str
+    """'none', 'weekly', 'fortnightly' or 'monthly'."""
+    repeat_from: float
+    """The start the series counts its nights from (its first night, or where it was moved)."""
+    poll_games: tuple[str, ...]
+    """The games the night's poll offers (none: no poll)."""
+    poll_message_id: int | None
+    game_id: int | None
+    """The tournament or table the night opened."""
+
+
+SCHEDULE_STATUSES = ("pending", "opened", "failed", "cancelled", "ended")
 
 
 def _scheduled(r: Row) -> ScheduledGame:
@@ -550,6 +564,12 @@ def _scheduled(r: Row) -> ScheduledGame:
         r["event_id"],
         bool(r["reminded"]),
         r["status"],
+        r["series_id"] if r["series_id"] is not None else r["schedule_id"],
+        r["repeat"],
+        float(r["repeat_from"] if r["repeat_from"] is not None else r["starts_at"]),
+        tuple(json.loads(r["poll_games"])) if r["poll_games"] else (),
+        r["poll_message_id"],
+        r["game_id"],
     )
 
 
@@ -562,13 +582,37 @@ async def add_schedule(
     options_json: str,
     starts_at: float,
     now: float,
+    repeat: str = "none",
+    poll_games: tuple[str, ...] = (),
+    series_id: int | None = None,
+    repeat_from: float | None = None,
 ) -> ScheduledGame:
     r = await one(
         tx,
         "INSERT INTO scheduled_games (guild_id, channel_id, creator_id, kind, options, "
-        "starts_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING *",
-        (guild_id, channel_id, creator_id, kind, options_json, starts_at, now),
+        "starts_at, created_at, repeat, poll_games, series_id, repeat_from) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *",
+        (
+            guild_id,
+            channel_id,
+            creator_id,
+            kind,
+            options_json,
+            starts_at,
+            now,
+            repeat,
+            json.dumps(list(poll_games)) if poll_games else None,
+            series_id,
+            starts_at if repeat_from is None else repeat_from,
+        ),
     )
+    if series_id is None:
+        # The first night of a series names it.
+        r = await one(
+            tx,
+            "UPDATE scheduled_games SET series_id = schedule_id WHERE schedule_id = ? RETURNING *",
+            (r["schedule_id"],),
+        )
     return _scheduled(r)
 
 
@@ -582,12 +626,53 @@ async def pending_schedules(tx: Tx, until: float) -> list[ScheduledGame]:
 
 
 async def update_schedule(
-    tx: Tx, schedule_id: int, event_id: int | None, reminded: bool, status: str
+    tx: Tx,
+    schedule_id: int,
+    event_id: int | None,
+    reminded: bool,
+    status: str,
+    poll_message_id: int | None = None,
+    game_id: int | None = None,
 ) -> None:
-    if status not in ("pending", "opened", "failed"):
+    if status not in SCHEDULE_STATUSES:
         raise DataError(f"no schedule status {status!r}")
     await tx.execute(
         "UPDATE scheduled_games SET event_id = coalesce(?, event_id), reminded = ?, "
-        "status = ? WHERE schedule_id = ?",
-        (event_id, int(reminded), status, schedule_id),
+        "status = ?, poll_message_id = coalesce(?, poll_message_id), "
+        "game_id = coalesce(?, game_id) WHERE schedule_id = ?",
+        (event_id, int(reminded), status, poll_message_id, game_id, schedule_id),
+    )
+
+
+async def get_schedule(tx: Tx, schedule_id: int) -> ScheduledGame | None:
+    r = await tx.fetch_one("SELECT * FROM scheduled_games WHERE schedule_id = ?", (schedule_id,))
+    return None if r is None else _scheduled(r)
+
+
+async def guild_schedules(tx: Tx, guild_id: int) -> list[ScheduledGame]:
+    """The server's nights still to come, soonest first."""
+    rows = await tx.fetch_all(
+        "SELECT * FROM scheduled_games WHERE guild_id = ? AND status = 'pending' "
+        "ORDER BY starts_at, schedule_id",
+        (guild_id,),
+    )
+    return [_scheduled(r) for r in rows]
+
+
+async def opened_schedule(tx: Tx, kind: str, game_id: int) -> ScheduledGame | None:
+    """The night that opened this tournament or table and has not ended."""
+    r = await tx.fetch_one(
+        "SELECT * FROM scheduled_games WHERE kind = ? AND game_id = ? AND status = 'opened' "
+        "ORDER BY schedule_id DESC LIMIT 1",
+        (kind, game_id),
+    )
+    return None if r is None else _scheduled(r)
+
+
+async def move_schedule(tx: Tx, schedule_id: int, starts_at: float) -> None:
+    """Move a pending night (the series then counts from there); its reminder is owed again."""
+    await tx.execute(
+        "UPDATE scheduled_games SET starts_at = ?, repeat_from = ?, reminded = 0 "
+        "WHERE schedule_id = ? AND status = 'pending'",
+        (starts_at, starts_at, schedule_id),
     )

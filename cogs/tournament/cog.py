@@ -19,7 +19,7 @@ import json
 import logging
 import secrets
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 import discord
 from discord import app_commands
@@ -387,6 +387,7 @@ class Tournaments(commands.Cog):
             f"The tournament is called off; {len(refunds)} buy-in(s) went back to the bankrolls."
         )
         await self.refresh_lobby(run)
+        self.bot.dispatch("poker_game_ended", "tournament", run.tournament_id)
 
     @tournament.command(name="status", description="This channel's tournament: level and players.")
     async def status(self, interaction: Interaction) -> None:
@@ -517,6 +518,7 @@ class Tournaments(commands.Cog):
                         target, {pid: run.state.settings.starting_stack}, [], run.names
                     )
             # Balance: the engine says who moves where; a table in a hand moves nobody yet.
+            moved: dict[int, list[tuple[str, int]]] = {}
             layout = [TableSeats.of(str(t.id), t.engine) for t in tables.values()]
             for move in plan_moves(layout, run.state.settings.seats):
                 source, target = tables[int(move.from_table)], tables[int(move.to_table)]
@@ -535,6 +537,7 @@ class Tournaments(commands.Cog):
                     await self.bot.tables.seat_tournament_locked(source, {}, [move.player_id], {})
                     name = run.names.get(move.player_id, move.player_id)
                     source.meta.notes.append(f"➡️ {name} moves to <#{target.channel_id}>.")
+                    moved.setdefault(source.id, []).append((name, target.channel_id))
                 async with target.lock:
                     await self.bot.tables.seat_tournament_locked(
                         target, {move.player_id: stack}, [], run.names
@@ -546,11 +549,32 @@ class Tournaments(commands.Cog):
                     async with live.lock:
                         await self.bot.db.close_tournament_table(live.id, live.state_json())
                         self.bot.tables.forget(live)
-                    self.spawn(self.bot.presenter.retire_closed(live))
+                    self.spawn(self._break_up(run, live, moved.get(live.id, [])))
                     tables.pop(live.id)
         for live in tables.values():
             if live.engine.hand_number > 0 and not live.engine.in_hand:
                 self.spawn(self.bot.presenter.refresh(live))
+
+    async def _break_up(self, run: Running, live: LiveTable, moved: list[tuple[str, int]]) -> None:
+        """A table broke up: its message loses its buttons, its channel says who went where
+        (a link to each new table), and a thread of its own is archived, out of the list."""
+        await self.bot.presenter.retire_closed(live)
+        lines = [BROKEN_UP["moved"].format(name=name, channel=f"<#{to}>") for name, to in moved]
+        try:
+            channel = self.bot.get_channel(live.channel_id) or await self.bot.fetch_channel(
+                live.channel_id
+            )
+            if isinstance(channel, discord.abc.Messageable):
+                await channel.send(
+                    "\n".join([BROKEN_UP["title"], *lines]),
+                    allowed_mentions=discord.AllowedMentions.none(),
+                )
+            if isinstance(channel, discord.Thread) and live.channel_id != run.channel_id:
+                await channel.edit(archived=True)
+        except discord.HTTPException as exc:
+            log.warning(
+                "tournament %s: table %s broke up unsaid: %s", run.tournament_id, live.id, exc
+            )
 
     async def _set_moving(self, run: Running, pid: str, move: tuple[int, int] | None) -> None:
         async with run.state_lock:
@@ -658,6 +682,8 @@ class Tournaments(commands.Cog):
         self.bot.tables.forget(live)
         self._forget(run)
         self.spawn(self._post_results(run, table))
+        # A poker night that opened it ends with it (see cogs.tournament.nights).
+        self.bot.dispatch("poker_game_ended", "tournament", run.tournament_id)
 
     async def _post_results(self, run: Running, table: tuple[tuple[str, int, int], ...]) -> None:
         lines = [
@@ -677,6 +703,13 @@ class Tournaments(commands.Cog):
         except discord.HTTPException as exc:
             log.warning("tournament %s: results not posted: %s", run.tournament_id, exc)
         await self.refresh_lobby(run)
+
+
+BROKEN_UP: Final = {
+    "title": "🧳 This table breaks up; its players play on at the other tables:",
+    "moved": "➡️ {name} → {channel}",
+}
+"""What a broken-up table's channel says (named placeholders)."""
 
 
 def returned_note(run: Running, returned: dict[str, int]) -> str:

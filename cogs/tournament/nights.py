@@ -1,10 +1,15 @@
-"""Poker nights: ``/poker schedule`` sets a game for later as a Discord scheduled event, pings
-the event's interested users ten minutes before, and opens the table or tournament on time
-(also one that fell due while the bot was down).
+"""Poker nights: ``/poker schedule create`` sets a game for later as a Discord scheduled event,
+pings the event's interested users ten minutes before, and opens the table or tournament on
+time (also one that fell due while the bot was down). A night can repeat (weekly, every other
+week, monthly): when one opens, the next one and its Discord event are made at once, so the
+server's event list always shows the next date. A night can ask the channel, with a native
+Discord poll opened a day before, which game to play. ``/poker schedule move`` and
+``/poker schedule cancel`` change a whole series.
 
-A cog of its own, loaded with the tournament cog (:class:`cogs.tournament.Tournaments`),
-whose poller calls :meth:`PokerNights.run_schedules`; a scheduled tournament opens through
-the same path as ``/poker tournament create``.
+The dates and the poll's verdict are :mod:`tables.nights`'s pure rules. A cog of its own,
+loaded with the tournament cog (:class:`cogs.tournament.Tournaments`), whose poller calls
+:meth:`PokerNights.run_schedules`; a scheduled tournament opens through the same path as
+``/poker tournament create``.
 """
 
 from __future__ import annotations
@@ -12,7 +17,8 @@ from __future__ import annotations
 import datetime
 import json
 import logging
-from typing import TYPE_CHECKING, Any
+import math
+from typing import TYPE_CHECKING, Any, Final
 
 import discord
 from discord import app_commands
@@ -30,6 +36,7 @@ from cogs.tournament.run import (
 from engine.tournament import Payouts
 from tables.errors import Refusal
 from tables.live import TableSettings
+from tables.nights import REPEATS, check_poll, next_night, poll_winner
 
 if TYPE_CHECKING:
     from cogs.app import PokerBot
@@ -42,40 +49,121 @@ Interaction = discord.Interaction["PokerBot"]
 REMIND_BEFORE = 600.0
 """Seconds before a scheduled game at which the channel is reminded."""
 
+POLL_BEFORE = 86400.0
+"""Seconds before a night at which its game poll opens (a day)."""
+
+POLL_SHORTEST = 3600.0
+"""A night with a poll is at least this far ahead (Discord's shortest poll is an hour)."""
+
+EVENT_HOURS = 3
+"""How long a night's Discord event says it lasts."""
+
 MAX_PINGS = 60
 """At most this many interested users are pinged by name (a message holds 2,000 characters)."""
+
+REPEAT_CHOICES = (
+    ("Once", "none"),
+    ("Every week", "weekly"),
+    ("Every other week", "fortnightly"),
+    ("Every month", "monthly"),
+)
+
+SAY: Final = {
+    "title": "Poker night: {game} {kind}",
+    "tournament": "tournament",
+    "table": "cash game",
+    "event_description": "Opens in #{channel} at the start time; buy-in {buy_in}.",
+    "event_repeats": " Repeats {repeat}.",
+    "repeat_weekly": "every week",
+    "repeat_fortnightly": "every other week",
+    "repeat_monthly": "every month",
+    "set": "📅 {title} {when} ({date}) in this channel. "
+    "Everyone here hears about it ten minutes before.",
+    "set_repeats": " It repeats {repeat}: the next date shows as soon as a night begins.",
+    "set_poll": " A day before, a poll here picks the game among {games}.",
+    "no_event": " (The server event could not be made.)",
+    "reminder": "⏰ Poker night in this channel {when}: {pings}",
+    "not_opened": "The poker night could not open: {reason}",
+    "poll_question": "Which game for the poker night {day}?",
+    "poll_open": "🗳️ Vote for the game of the poker night {when}: the most votes wins.",
+    "poll_picked": "🗳️ The poll picked {game} ({votes} of {total} votes).",
+    "poll_empty": "🗳️ Nobody voted: tonight's game stays {game}.",
+    "cancelled": "🚫 The poker night {when} is cancelled{series}.",
+    "cancelled_series": ", with every later night of its series",
+    "moved": "📅 The poker night moved to {when} ({date}){series}.",
+    "moved_series": "; the later nights of its series follow from there",
+    "server_only": "Poker nights are set in server channels.",
+    "when_text": "when is text, like “in 2h”.",
+    "no_night": "There is no poker night #{night} to come in this server.",
+    "poll_unknown": "The poll lists games by name from `/poker rules`: I don't know “{slug}”.",
+    "poll_size": "A poll offers 2 to 5 different games, separated by commas.",
+    "poll_soon": "A night with a poll starts an hour from now or later, so people can vote.",
+    "choice": "#{night} {title}, {date}{repeat}",
+}
+"""What players read, in one place (named placeholders, filled with ``str.format``)."""
+
+
+def repeat_words(repeat: str) -> str:
+    """How a series repeats, in words ("" for a night that does not)."""
+    return SAY.get(f"repeat_{repeat}", "")
+
+
+def parse_poll(text: str) -> tuple[str, ...]:
+    """The games of a ``poll:`` option (slugs separated by commas or spaces), each from the
+    catalogue, 2 to 5 of them, each once."""
+    slugs = [part for part in text.replace(",", " ").split() if part]
+    for slug in slugs:
+        try:
+            engine.get_variant(validation.check_variant_slug(slug))
+        except (ValueError, validation.InvalidInput):
+            raise TournamentProblem(SAY["poll_unknown"].format(slug=slug[:40])) from None
+    try:
+        return check_poll(slugs)
+    except ValueError:
+        raise TournamentProblem(SAY["poll_size"]) from None
+
+
+def utc(unix: float) -> datetime.datetime:
+    return datetime.datetime.fromtimestamp(unix, datetime.UTC)
 
 
 class PokerNights(commands.Cog):
     """Scheduled games of the servers this process serves."""
+
+    schedule = app_commands.Group(
+        name="schedule", description="Poker nights: set one, move it or cancel it."
+    )
 
     def __init__(self, bot: PokerBot, tournaments: Tournaments) -> None:
         self.bot = bot
         # Opens the scheduled tournaments, and keeps the time (one clock for both cogs).
         self.tournaments = tournaments
 
-    @app_commands.command(
-        name="schedule", description="Set a poker night: a Discord event, then the game opens."
+    @schedule.command(
+        name="create", description="Set a poker night: a Discord event, then the game opens."
     )
     @app_commands.describe(
         when="in 90m, in 2h, in 1d, or a UTC time like 2026-11-27 20:00",
         kind="A tournament (sit-and-go) or a cash table",
-        variant="The game",
+        variant="The game (with a poll: the game if nobody votes)",
         buy_in="Tournament buy-in, in bankroll chips",
         seats="Seats at the table",
         starting_stack="Tournament chips each player starts with",
         levels="How many levels the tournament's schedule has",
         level_minutes="Minutes each tournament level lasts",
         payouts="winner, 65/35, 50/30/20, or percentages like 40/30/20/10",
+        repeat="Hold it again every week, every other week or every month",
+        poll="2 to 5 games for a poll a day before, like: anaconda, shotgun, q-ball",
     )
     @app_commands.choices(
         kind=[
             app_commands.Choice(name="Tournament", value="tournament"),
             app_commands.Choice(name="Cash table", value="table"),
-        ]
+        ],
+        repeat=[app_commands.Choice(name=name, value=value) for name, value in REPEAT_CHOICES],
     )
     @app_commands.autocomplete(variant=kit.variant_choices)
-    async def schedule(
+    async def create(
         self,
         interaction: Interaction,
         when: str,
@@ -87,29 +175,35 @@ class PokerNights(commands.Cog):
         levels: kit.LevelsOption = 12,
         level_minutes: kit.LevelMinutesOption = 10.0,
         payouts: str = "65/35",
+        repeat: str = "none",
+        poll: str | None = None,
     ) -> None:
         if interaction.guild is None or interaction.channel_id is None:
-            raise TournamentProblem("Poker nights are set in server channels.")
+            raise TournamentProblem(SAY["server_only"])
         check_organiser_perms(interaction)
         kind = validation.check_choice(kind, "kind", ("tournament", "table"))
         variant = validation.check_variant_slug(variant)
+        repeat = validation.check_choice(repeat, "repeat", REPEATS)
         validation.BUY_IN.check(buy_in)
         validation.SEATS.check(seats)
         validation.STARTING_STACK.check(starting_stack)
         validation.LEVELS.check(levels)
         level_minutes = validation.LEVEL_MINUTES.number(level_minutes)
         payouts = validation.check_text(payouts, "payouts", 100)
+        games = parse_poll(validation.check_text(poll, "poll", 200)) if poll else ()
         try:
             Payouts.parse(payouts)
         except ValueError as exc:
             raise TournamentProblem(sentence(str(exc))) from exc
         if not isinstance(when, str):
-            raise TournamentProblem("when is text, like “in 2h”.")
+            raise TournamentProblem(SAY["when_text"])
         now = self.tournaments.clock()
         starts = parse_when(when, now)
+        if games and starts - now < POLL_SHORTEST:
+            raise TournamentProblem(SAY["poll_soon"])
         try:
-            name = engine.get_variant(variant).name
-            engine.TableConfig(variant=variant, max_seats=seats)
+            for slug in (variant, *games):
+                engine.TableConfig(variant=slug, max_seats=seats)
         except ValueError as exc:
             raise TournamentProblem(sentence(str(exc))) from exc
         options = {
@@ -128,52 +222,295 @@ class PokerNights(commands.Cog):
             kind,
             json.dumps(options),
             starts,
+            repeat=repeat,
+            poll_games=games,
         )
-        title = f"Poker night: {name} {'tournament' if kind == 'tournament' else 'cash game'}"
         channel_name = getattr(interaction.channel, "name", "the poker channel")
-        event_id: int | None = None
+        event_id = await self._make_event(interaction.guild, game, channel_name)
+        text = SAY["set"].format(
+            title=self._title(kind, variant), when=kit.when(starts), date=kit.when(starts, "F")
+        )
+        if repeat != "none":
+            text += SAY["set_repeats"].format(repeat=repeat_words(repeat))
+        if games:
+            names = ", ".join(engine.get_variant(g).name for g in games)
+            text += SAY["set_poll"].format(games=names)
+        await interaction.response.send_message(
+            text + ("" if event_id is not None else SAY["no_event"])
+        )
+
+    @staticmethod
+    def _title(kind: str, variant: str) -> str:
+        return SAY["title"].format(game=engine.get_variant(variant).name, kind=SAY[kind])[:100]
+
+    async def _make_event(self, guild: discord.Guild, game: Any, channel_name: str) -> int | None:
+        """The night's Discord scheduled event (recorded on its row), or None if Discord
+        refused it (the night still opens, only unseen in the events list)."""
+        options = json.loads(game.options_json)
+        description = SAY["event_description"].format(
+            channel=channel_name, buy_in=f"{int(options['buy_in']):,}"
+        )
+        if game.repeat != "none":
+            description += SAY["event_repeats"].format(repeat=repeat_words(game.repeat))
         try:
-            start_time = datetime.datetime.fromtimestamp(starts, datetime.UTC)
-            event = await interaction.guild.create_scheduled_event(
-                name=title[:100],
+            start_time = utc(game.starts_at)
+            event = await guild.create_scheduled_event(
+                name=self._title(game.kind, str(options["variant"])),
                 start_time=start_time,
-                end_time=start_time + datetime.timedelta(hours=3),
+                end_time=start_time + datetime.timedelta(hours=EVENT_HOURS),
                 entity_type=discord.EntityType.external,
                 location=f"#{channel_name}",
                 privacy_level=discord.PrivacyLevel.guild_only,
-                description=f"Opens in #{channel_name} at the start time; buy-in {buy_in:,}.",
+                description=description,
             )
-            event_id = event.id
         except discord.HTTPException as exc:
             log.warning("schedule %s: no Discord event: %s", game.schedule_id, exc)
-        if event_id is not None:
-            await self.bot.db.update_schedule(game.schedule_id, event_id=event_id)
-        await interaction.response.send_message(
-            f"📅 {title} {kit.when(starts)} ({kit.when(starts, 'F')}) in this channel. "
-            "Everyone here hears about it ten minutes before."
-            + ("" if event_id is not None else " (The server event could not be made.)")
+            return None
+        await self.bot.db.update_schedule(
+            game.schedule_id, event_id=event.id, reminded=game.reminded, status=game.status
         )
+        return event.id
+
+    async def _event(self, game: Any) -> discord.ScheduledEvent | None:
+        guild = self.bot.get_guild(game.guild_id)
+        if game.event_id is None or guild is None:
+            return None
+        try:
+            return guild.get_scheduled_event(game.event_id) or (
+                await guild.fetch_scheduled_event(game.event_id)
+            )
+        except discord.HTTPException as exc:
+            log.warning("schedule %s: its event is gone: %s", game.schedule_id, exc)
+            return None
+
+    async def _event_status(self, game: Any, status: str) -> None:
+        """Mark the night's Discord event active, completed or cancelled (as Discord allows:
+        scheduled -> active -> completed, or scheduled -> cancelled)."""
+        event = await self._event(game)
+        if event is None:
+            return
+        try:
+            if status == "active" and event.status is discord.EventStatus.scheduled:
+                await event.start()
+            elif status == "completed" and event.status is discord.EventStatus.active:
+                await event.end()
+            elif status == "cancelled" and event.status is discord.EventStatus.scheduled:
+                await event.cancel()
+        except (discord.HTTPException, ValueError) as exc:
+            log.warning("schedule %s: event not marked %s: %s", game.schedule_id, status, exc)
+
+    # -- changing a series -------------------------------------------------------------------
+
+    async def night_choices(
+        self, interaction: Interaction, current: str
+    ) -> list[app_commands.Choice[int]]:
+        """Autocomplete: the server's nights still to come."""
+        if interaction.guild_id is None:
+            return []
+        found = []
+        for game in await self.bot.db.guild_schedules(interaction.guild_id):
+            options = json.loads(game.options_json)
+            day = utc(game.starts_at).strftime("%Y-%m-%d %H:%M UTC")
+            repeat = f" ({repeat_words(game.repeat)})" if game.repeat != "none" else ""
+            name = SAY["choice"].format(
+                night=game.schedule_id,
+                title=self._title(game.kind, str(options["variant"])),
+                date=day,
+                repeat=repeat,
+            )
+            if current.lower() in name.lower():
+                found.append(app_commands.Choice(name=name[:100], value=game.schedule_id))
+        return found[:25]
+
+    async def _pending(self, interaction: Interaction, night: int) -> Any:
+        if interaction.guild is None:
+            raise TournamentProblem(SAY["server_only"])
+        check_organiser_perms(interaction)
+        game = await self.bot.db.schedule(validation.check_id(night, "night"))
+        if game is None or game.guild_id != interaction.guild.id or game.status != "pending":
+            raise TournamentProblem(SAY["no_night"].format(night=night))
+        return game
+
+    @schedule.command(name="cancel", description="Cancel a poker night and the rest of its series.")
+    @app_commands.describe(night="The night (its series' later nights are cancelled too)")
+    @app_commands.autocomplete(night=night_choices)
+    async def cancel(self, interaction: Interaction, night: int) -> None:
+        game = await self._pending(interaction, night)
+        # The pending night is the series' only row to come: cancelling it ends the series.
+        await self.bot.db.update_schedule(
+            game.schedule_id, reminded=game.reminded, status="cancelled"
+        )
+        await interaction.response.send_message(
+            SAY["cancelled"].format(
+                when=kit.when(game.starts_at, "F"),
+                series=SAY["cancelled_series"] if game.repeat != "none" else "",
+            )
+        )
+        await self._event_status(game, "cancelled")
+        if game.poll_message_id is not None:
+            await self._end_poll(game)
+
+    @schedule.command(name="move", description="Move a poker night; its series follows.")
+    @app_commands.describe(
+        night="The night to move",
+        when="in 90m, in 2h, in 1d, or a UTC time like 2026-11-27 20:00",
+    )
+    @app_commands.autocomplete(night=night_choices)
+    async def move(self, interaction: Interaction, night: int, when: str) -> None:
+        game = await self._pending(interaction, night)
+        if not isinstance(when, str):
+            raise TournamentProblem(SAY["when_text"])
+        starts = parse_when(when, self.tournaments.clock())
+        await self.bot.db.move_schedule(game.schedule_id, starts)
+        await interaction.response.send_message(
+            SAY["moved"].format(
+                when=kit.when(starts),
+                date=kit.when(starts, "F"),
+                series=SAY["moved_series"] if game.repeat != "none" else "",
+            )
+        )
+        event = await self._event(game)
+        if event is not None:
+            try:
+                start_time = utc(starts)
+                await event.edit(
+                    start_time=start_time,
+                    end_time=start_time + datetime.timedelta(hours=EVENT_HOURS),
+                )
+            except (discord.HTTPException, ValueError, TypeError) as exc:
+                log.warning("schedule %s: event not moved: %s", game.schedule_id, exc)
+
+    # -- the poller ------------------------------------------------------------------------------
 
     async def run_schedules(self) -> None:
         now = self.tournaments.clock()
-        for game in await self.bot.db.pending_schedules(now + REMIND_BEFORE):
+        for game in await self.bot.db.pending_schedules(now + POLL_BEFORE):
             if not self.bot.owns(game.guild_id):
                 continue
             channel = self.bot.get_partial_messageable(game.channel_id)
+            if game.poll_games and game.poll_message_id is None:
+                game = await self._open_poll(game, channel, now)
+            if game.starts_at > now + REMIND_BEFORE:
+                continue
             if game.starts_at > now:
                 if not game.reminded:
                     await self.bot.db.update_schedule(game.schedule_id, reminded=True)
                     await self._remind(game, channel)
                 continue
             options = json.loads(game.options_json)
+            if game.poll_games:
+                options["variant"] = await self._poll_verdict(game, channel, options)
+            game_id: int | None = None
             try:
-                await self._open_scheduled(game.kind, game, options)
+                game_id = await self._open_scheduled(game.kind, game, options)
                 status = "opened"
             except Refusal as exc:
                 log.warning("schedule %s did not open: %s", game.schedule_id, exc)
-                await channel.send(f"The poker night could not open: {exc}")
+                await channel.send(SAY["not_opened"].format(reason=exc))
                 status = "failed"
-            await self.bot.db.update_schedule(game.schedule_id, reminded=True, status=status)
+            await self.bot.db.update_schedule(
+                game.schedule_id, reminded=True, status=status, game_id=game_id
+            )
+            await self._event_status(game, "active" if status == "opened" else "cancelled")
+            if game.repeat != "none":
+                await self._next_night(game, now)
+
+    async def _next_night(self, game: Any, now: float) -> None:
+        """The series' next night and its Discord event, made as soon as this one begins."""
+        starts = next_night(game.repeat_from, game.repeat, max(now, game.starts_at))
+        following = await self.bot.db.schedule_game(
+            game.guild_id,
+            game.channel_id,
+            game.creator_id,
+            game.kind,
+            game.options_json,
+            starts,
+            repeat=game.repeat,
+            poll_games=game.poll_games,
+            series_id=game.series_id,
+            repeat_from=game.repeat_from,
+        )
+        guild = self.bot.get_guild(game.guild_id)
+        if guild is None:
+            return
+        channel = guild.get_channel(game.channel_id)
+        await self._make_event(guild, following, getattr(channel, "name", "the poker channel"))
+
+    @commands.Cog.listener()
+    async def on_poker_game_ended(self, kind: str, game_id: int) -> None:
+        """A table or tournament closed: if a night opened it, its event is completed."""
+        try:
+            game = await self.bot.db.opened_schedule(kind, game_id)
+            if game is None:
+                return
+            await self.bot.db.update_schedule(game.schedule_id, reminded=True, status="ended")
+            await self._event_status(game, "completed")
+        except Exception:
+            log.exception("%s %s: its poker night was not closed", kind, game_id)
+
+    # -- the game poll -----------------------------------------------------------------------
+
+    async def _open_poll(self, game: Any, channel: Any, now: float) -> Any:
+        """Open the night's game poll (once, a day before or at once if the night is nearer),
+        open until the night begins; returns the night as it now stands."""
+        hours = max(1, min(768, math.ceil((game.starts_at - now) / 3600)))
+        poll = discord.Poll(
+            question=SAY["poll_question"].format(day=utc(game.starts_at).strftime("%a %d %b")),
+            duration=datetime.timedelta(hours=hours),
+        )
+        for slug in game.poll_games:
+            poll.add_answer(text=engine.get_variant(slug).name[:55])
+        try:
+            message = await channel.send(
+                SAY["poll_open"].format(when=kit.when(game.starts_at)), poll=poll
+            )
+        except discord.HTTPException as exc:
+            log.warning("schedule %s: no poll: %s", game.schedule_id, exc)
+            return game
+        await self.bot.db.update_schedule(
+            game.schedule_id,
+            reminded=game.reminded,
+            status=game.status,
+            poll_message_id=message.id,
+        )
+        return await self.bot.db.schedule(game.schedule_id) or game
+
+    async def _end_poll(self, game: Any) -> list[int] | None:
+        """End the night's poll (if still open) and return its votes per game, in the poll's
+        order; None if Discord cannot tell."""
+        channel = self.bot.get_partial_messageable(game.channel_id)
+        try:
+            message = await channel.fetch_message(game.poll_message_id)
+            poll = message.poll
+            if poll is not None and not poll.is_finalised():
+                poll = (await message.end_poll()).poll
+        except discord.HTTPException as exc:
+            log.warning("schedule %s: poll unread: %s", game.schedule_id, exc)
+            return None
+        if poll is None:
+            return None
+        counts = {answer.id: answer.vote_count for answer in poll.answers}
+        return [counts.get(i, 0) for i in range(1, len(game.poll_games) + 1)]
+
+    async def _poll_verdict(self, game: Any, channel: Any, options: dict[str, Any]) -> str:
+        """Tonight's game: the poll's winner, or the night's own game if nobody voted."""
+        default = str(options["variant"])
+        votes = await self._end_poll(game) if game.poll_message_id is not None else None
+        if votes is None:
+            return default
+        picked = poll_winner(game.poll_games, votes, default)
+        total = sum(votes)
+        name = engine.get_variant(picked).name
+        text = (
+            SAY["poll_picked"].format(game=name, votes=max(votes), total=total)
+            if total
+            else SAY["poll_empty"].format(game=name)
+        )
+        try:
+            await channel.send(text)
+        except discord.HTTPException as exc:
+            log.warning("schedule %s: verdict not posted: %s", game.schedule_id, exc)
+        return picked
 
     async def _interested(self, game: Any) -> list[int]:
         """The users who marked the game's Discord event as interesting (none without one)."""
@@ -193,14 +530,16 @@ class PokerNights(commands.Cog):
         # Only the people who asked to hear about it are pinged: no role, no @everyone.
         ids = list(dict.fromkeys([*(await self._interested(game)), game.creator_id]))
         await channel.send(
-            f"⏰ Poker night in this channel {kit.when(game.starts_at)}: "
-            + " ".join(f"<@{i}>" for i in ids),
+            SAY["reminder"].format(
+                when=kit.when(game.starts_at), pings=" ".join(f"<@{i}>" for i in ids)
+            ),
             allowed_mentions=discord.AllowedMentions(
                 everyone=False, roles=False, users=[discord.Object(i) for i in ids]
             ),
         )
 
-    async def _open_scheduled(self, kind: str, game: Any, options: dict[str, Any]) -> None:
+    async def _open_scheduled(self, kind: str, game: Any, options: dict[str, Any]) -> int:
+        """Open the night's game; its table's or tournament's id."""
         channel = self.bot.get_partial_messageable(game.channel_id)
         variant, seats = str(options["variant"]), int(options["seats"])
         if kind == "table":
@@ -217,7 +556,7 @@ class PokerNights(commands.Cog):
             embed.title = f"Poker night: {embed.title}"
             message = await channel.send(embed=embed, view=view)
             await self.bot.presenter.message_posted(live, message.id)
-            return
+            return live.id
         run = await self.tournaments.new_tournament(
             game.guild_id,
             game.channel_id,
@@ -241,3 +580,4 @@ class PokerNights(commands.Cog):
         )
         run.message_id = message.id
         await self.bot.db.set_tournament_message(run.tournament_id, message.id)
+        return run.tournament_id

@@ -217,19 +217,21 @@ async def test_a_scheduled_poker_night(poker_bot, emu: Emulator, world: World) -
         with pytest.raises(UserActionError):
             await emu.run_command(world.host, world.channel, f"{gone} status", {})
     alice = world.players[0]
-    refused = await emu.run_command(alice, world.channel, "poker schedule", {"when": "in 2h"})
+    refused = await emu.run_command(
+        alice, world.channel, "poker schedule create", {"when": "in 2h"}
+    )
     assert refused.ephemeral and "Manage" in refused.content
     for bad, why in (("in 0s", "passed"), ("tomorrow", "Say when"), ("in 90d", "60 days")):
-        r = await emu.run_command(world.host, world.channel, "poker schedule", {"when": bad})
+        r = await emu.run_command(world.host, world.channel, "poker schedule create", {"when": bad})
         assert r.ephemeral and why in r.content, (bad, r.content)
     r = await emu.run_forged_command(
-        world.host, world.channel, "poker schedule", {"when": "in 5m", "kind": "bingo"}
+        world.host, world.channel, "poker schedule create", {"when": "in 5m", "kind": "bingo"}
     )
     assert r.ephemeral and "kind is one of tournament, table" in r.content, r.content
     r = await emu.run_command(
         world.host,
         world.channel,
-        "poker schedule",
+        "poker schedule create",
         {"when": "in 5m", "buy_in": 25, "starting_stack": 300, "payouts": "winner"},
     )
     assert not r.ephemeral and "Poker night" in r.content, r.content
@@ -238,7 +240,7 @@ async def test_a_scheduled_poker_night(poker_bot, emu: Emulator, world: World) -
     assert "tournament" in event["name"]
     second = emu.add_text_channel(world.guild, "cash")
     r = await emu.run_command(
-        world.host, second, "poker schedule", {"when": "in 2h", "kind": "table"}
+        world.host, second, "poker schedule create", {"when": "in 2h", "kind": "table"}
     )
     assert not r.ephemeral, r.content
     assert len(emu.scheduled_events) == 2

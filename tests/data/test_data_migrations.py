@@ -72,6 +72,7 @@ SHIPPED_DIGESTS = {
         "03b6ebbb67b807d9",
         "9d70ba88b0ae13c4",
         "9acc035ce07f7a41",
+        "673324f0deecdb09",
     ],
     "postgres": [
         "0130c8e31f17291f",
@@ -81,6 +82,7 @@ SHIPPED_DIGESTS = {
         "8a87cb6fe4f719c7",
         "15691509a3743dfd",
         "f2054524f9502908",
+        "18d988573eeab251",
     ],
 }
 

@@ -164,3 +164,51 @@ async def test_scheduled_games(db: Database) -> None:
     await db.update_schedule(soon.schedule_id, reminded=True, status="opened")
     assert [g.schedule_id for g in await db.pending_schedules(600)] == [later.schedule_id]
     assert await db.pending_schedules(99) == []
+
+
+async def test_a_series_of_nights(db: Database) -> None:
+    first = await db.schedule_game(
+        GUILD,
+        CHANNEL,
+        ADMIN,
+        "table",
+        state(),
+        1000,
+        now=1,
+        repeat="monthly",
+        poll_games=("anaconda", "shotgun"),
+    )
+    # The first night names its series and counts the series from its own start.
+    assert (first.series_id, first.repeat, first.repeat_from) == (
+        first.schedule_id,
+        "monthly",
+        1000,
+    )
+    assert first.poll_games == ("anaconda", "shotgun") and first.poll_message_id is None
+    with pytest.raises(DataError):
+        await db.schedule_game(GUILD, CHANNEL, ADMIN, "table", state(), 9, now=1, repeat="daily")
+    await db.move_schedule(first.schedule_id, 1500)
+    moved = await db.schedule(first.schedule_id)
+    assert moved is not None and (moved.starts_at, moved.repeat_from) == (1500, 1500)
+    await db.update_schedule(first.schedule_id, status="opened", poll_message_id=5, game_id=42)
+    assert await db.opened_schedule("table", 42) == await db.schedule(first.schedule_id)
+    assert await db.opened_schedule("tournament", 42) is None
+    following = await db.schedule_game(
+        GUILD,
+        CHANNEL,
+        ADMIN,
+        "table",
+        state(),
+        4000,
+        now=2,
+        repeat="monthly",
+        poll_games=first.poll_games,
+        series_id=first.series_id,
+        repeat_from=1500,
+    )
+    assert following.series_id == first.series_id and following.repeat_from == 1500
+    assert [g.schedule_id for g in await db.guild_schedules(GUILD)] == [following.schedule_id]
+    await db.update_schedule(following.schedule_id, status="cancelled")
+    await db.update_schedule(first.schedule_id, status="ended")
+    assert await db.guild_schedules(GUILD) == []
+    assert await db.opened_schedule("table", 42) is None

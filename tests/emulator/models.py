@@ -292,6 +292,11 @@ class Message:
     revisions: list[dict[str, Any]] = field(default_factory=list)
     interaction_metadata: dict[str, Any] | None = None
     message_type: int = 0
+    # A native poll as Discord stores it (question, answers with ids 1.., expiry, ...) and
+    # its votes: answer_id -> the ids of the users who chose it.
+    poll: dict[str, Any] | None = None
+    poll_votes: dict[int, list[int]] = field(default_factory=dict)
+    poll_finalized: bool = False
 
     # -- reading helpers for tests ----------------------------------------------------------
     @property
@@ -375,6 +380,18 @@ class Message:
             data["application_id"] = str(self.webhook_id)
         if self.interaction_metadata is not None:
             data["interaction_metadata"] = self.interaction_metadata
+        if self.poll is not None:
+            data["poll"] = {
+                **self.poll,
+                "results": {
+                    "is_finalized": self.poll_finalized,
+                    "answer_counts": [
+                        {"id": a["answer_id"], "count": len(voters), "me_voted": False}
+                        for a in self.poll["answers"]
+                        if (voters := self.poll_votes.get(a["answer_id"], []))
+                    ],
+                },
+            }
         return data
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import datetime
 import json
 import re
 import secrets
@@ -25,7 +26,7 @@ from typing import Any
 from aiohttp import WSMsgType, web
 
 from . import limits
-from .drivers import Drivers
+from .drivers import Drivers, UserActionError
 from .faults import Faults
 from .models import (
     ADMINISTRATOR,
@@ -998,6 +999,14 @@ class Emulator(Drivers):
         # guilds
         r.add_get(p + "/guilds/{guild_id}", self._get_guild)
         r.add_post(p + "/guilds/{guild_id}/scheduled-events", self._create_scheduled_event)
+        r.add_patch(
+            p + "/guilds/{guild_id}/scheduled-events/{event_id}", self._edit_scheduled_event
+        )
+        r.add_post(p + "/channels/{channel_id}/polls/{message_id}/expire", self._expire_poll)
+        r.add_get(
+            p + "/channels/{channel_id}/polls/{message_id}/answers/{answer_id}",
+            self._poll_answer_voters,
+        )
         r.add_get(p + "/guilds/{guild_id}/scheduled-events/{event_id}", self._get_scheduled_event)
         r.add_get(
             p + "/guilds/{guild_id}/scheduled-events/{event_id}/users", self._scheduled_event_users
@@ -1370,6 +1379,118 @@ class Emulator(Drivers):
         self.scheduled_events.append(event)
         return json_response(event, 200)
 
+    async def _edit_scheduled_event(self, request: web.Request) -> web.Response:
+        # Discord's status rules: SCHEDULED -> ACTIVE or CANCELED, ACTIVE -> COMPLETED; a
+        # completed or cancelled event cannot be changed any more.
+        event = self._scheduled_event(request)
+        payload = _body(request)
+        if event["status"] in (3, 4):
+            raise ApiError(400, 180000, "Cannot modify a finished event")
+        if "status" in payload:
+            allowed = {1: (1, 2, 4), 2: (2, 3)}[event["status"]]
+            if payload["status"] not in allowed:
+                raise ApiError(400, 50035, "Invalid Form Body: status")
+        if "name" in payload:
+            errs = limits.FormErrors()
+            limits._text(errs, ("name",), payload.get("name"), 100, minimum=1, required=True)
+            if errs:
+                raise form_error(errs)
+        for key in ("name", "description", "scheduled_start_time", "scheduled_end_time"):
+            if key in payload:
+                if key == "scheduled_start_time" and event["status"] != 1:
+                    raise ApiError(400, 50035, "Invalid Form Body: only a scheduled event moves")
+                event[key] = payload[key]
+        if "entity_metadata" in payload:
+            event["entity_metadata"] = payload["entity_metadata"]
+        if "status" in payload:
+            event["status"] = payload["status"]
+        self.dispatch("GUILD_SCHEDULED_EVENT_UPDATE", event)
+        return json_response(event, 200)
+
+    # ------------------------------------------------------------------ polls
+    def vote(self, user: User, message: Message, answer: int | str) -> None:
+        """``user`` votes in the poll of ``message`` (``answer``: its id or its text), as a
+        member pressing an answer does: MESSAGE_POLL_VOTE_ADD goes to the bot."""
+        poll = message.poll
+        if poll is None:
+            raise UserActionError("that message has no poll")
+        if message.poll_finalized or self.clock.now() >= _parse_iso(poll["expiry"]):
+            raise UserActionError("the poll is over")
+        ids = {a["answer_id"]: a["poll_media"].get("text") for a in poll["answers"]}
+        answer_id = (
+            answer
+            if isinstance(answer, int)
+            else next((i for i, text in ids.items() if text == answer), None)
+        )
+        if answer_id is None or answer_id not in ids:
+            raise UserActionError(f"no answer {answer!r} in the poll")
+        if not poll.get("allow_multiselect"):
+            for voters in message.poll_votes.values():
+                if user.id in voters:
+                    raise UserActionError("one vote each in this poll")
+        message.poll_votes.setdefault(answer_id, []).append(user.id)
+        data = {
+            "user_id": str(user.id),
+            "channel_id": str(message.channel_id),
+            "message_id": str(message.id),
+            "answer_id": answer_id,
+        }
+        if message.guild_id is not None:
+            data["guild_id"] = str(message.guild_id)
+        self.dispatch("MESSAGE_POLL_VOTE_ADD", data)
+
+    async def _expire_poll(self, request: web.Request) -> web.Response:
+        channel = self._channel(request)
+        msg = self._message_in(channel, request.match_info["message_id"])
+        if msg.poll is None:
+            raise ApiError(400, 520006, "Cannot expire a non-poll message")
+        if msg.author.id != self.bot_user.id:
+            raise ApiError(403, 50005, "Cannot edit a message authored by another user")
+        if msg.poll_finalized or self.clock.now() >= _parse_iso(msg.poll["expiry"]):
+            raise ApiError(400, 520001, "Poll expired")
+        msg.poll_finalized = True
+        msg.poll["expiry"] = self.clock.iso()
+        self.dispatch("MESSAGE_UPDATE", msg.to_dict())
+        return json_response(msg.to_dict())
+
+    async def _poll_answer_voters(self, request: web.Request) -> web.Response:
+        channel = self._channel(request)
+        msg = self._message_in(channel, request.match_info["message_id"])
+        if msg.poll is None:
+            raise ApiError(400, 520006, "Cannot expire a non-poll message")
+        voters = msg.poll_votes.get(int(request.match_info["answer_id"]), [])
+        return json_response({"users": [self.users[i].to_dict() for i in sorted(voters)]})
+
+    def _new_poll(self, payload: dict[str, Any]) -> dict[str, Any]:
+        """The stored poll of a message created with ``payload["poll"]`` (a create request)."""
+        poll = payload["poll"]
+        errs = limits.FormErrors()
+        question = (poll.get("question") or {}).get("text")
+        limits._text(errs, ("poll", "question", "text"), question, 300, minimum=1, required=True)
+        answers = poll.get("answers") or []
+        if not 1 <= len(answers) <= 10:
+            errs.add(("poll", "answers"), "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 10")
+        for i, a in enumerate(answers):
+            text = (a.get("poll_media") or {}).get("text")
+            limits._text(
+                errs, ("poll", "answers", str(i), "poll_media", "text"), text, 55, required=True
+            )
+        hours = poll.get("duration", 24)
+        if not (isinstance(hours, (int, float)) and 1 <= hours <= 768):
+            errs.add(("poll", "duration"), "NUMBER_TYPE_MAX", "Between 1 and 768 hours")
+        if errs:
+            raise form_error(errs)
+        return {
+            "question": {"text": question},
+            "answers": [
+                {"answer_id": i, "poll_media": dict(a["poll_media"])}
+                for i, a in enumerate(answers, 1)
+            ],
+            "expiry": self.clock.iso(self.clock.now() + float(hours) * 3600),
+            "allow_multiselect": bool(poll.get("allow_multiselect", False)),
+            "layout_type": poll.get("layout_type", 1),
+        }
+
     def mark_interested(self, event: dict[str, Any], user: User) -> None:
         """``user`` presses Interested on a scheduled event the bot created."""
         self.event_interest.setdefault(event["id"], []).append(user)
@@ -1578,6 +1699,8 @@ class Emulator(Drivers):
         payload = _body(request)
         files: list[Attachment] = request[FILES]
         self._validate_new_message(payload, files)
+        if payload.get("poll"):
+            self._new_poll(payload)  # refused before anything is stored
         msg = self.new_message(channel, self.bot_user, payload, files)
         if "allowed_mentions" in payload:
             self.allowed_mentions[msg.id] = payload["allowed_mentions"]
@@ -1744,6 +1867,9 @@ class Emulator(Drivers):
             visible_to=visible_to,
         )
         self._apply(msg, channel, payload, files or [])
+        if payload.get("poll"):
+            # A poll is set when its message is made (Discord does not edit polls).
+            msg.poll = self._new_poll(payload)
         msg.flags |= extra_flags
         if visible_to is not None:
             msg.flags |= limits.FLAG_EPHEMERAL
@@ -2003,6 +2129,10 @@ def limits_send_permission(channel: Channel) -> int:
     from .models import SEND_MESSAGES, SEND_MESSAGES_IN_THREADS, VIEW_CHANNEL
 
     return VIEW_CHANNEL | (SEND_MESSAGES_IN_THREADS if channel.is_thread else SEND_MESSAGES)
+
+
+def _parse_iso(text: str) -> float:
+    return datetime.datetime.fromisoformat(text).timestamp()
 
 
 def _guess_type(filename: str) -> str | None:

@@ -1,0 +1,317 @@
+"""Poker nights that repeat, a game picked by a native Discord poll, a series cancelled or
+moved in one command, and a tournament table that breaks up: all through the emulator."""
+
+from __future__ import annotations
+
+import asyncio
+import datetime
+from typing import Any
+
+from tests.bot.driver import act_once, find_table_message, opener
+from tests.emulator import Emulator, World
+
+SCHEDULED, ACTIVE, COMPLETED, CANCELED = 1, 2, 3, 4
+
+
+def at(text: str) -> float:
+    return datetime.datetime.fromisoformat(text).replace(tzinfo=datetime.UTC).timestamp()
+
+
+def starts(event: dict[str, Any]) -> float:
+    return datetime.datetime.fromisoformat(event["scheduled_start_time"]).timestamp()
+
+
+def set_clock(bot: Any, when: float) -> Any:
+    cog = bot.get_cog("Tournaments")
+    cog.clock = lambda: when
+    return cog
+
+
+async def test_a_weekly_night_opens_ends_and_the_next_one_is_on_the_calendar(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    bot = await poker_bot()
+    cog = set_clock(bot, at("2027-01-30 18:00"))
+    r = await emu.run_command(
+        world.host,
+        world.channel,
+        "poker schedule create",
+        {"when": "2027-01-30 20:00", "kind": "table", "repeat": "weekly"},
+    )
+    assert not r.ephemeral and "every week" in r.content, r.content
+    (first,) = emu.scheduled_events
+    assert starts(first) == at("2027-01-30 20:00") and first["status"] == SCHEDULED
+    assert "Repeats every week" in first["description"]
+
+    # Its time: the table opens, the event is live, and next week's night is already listed.
+    set_clock(bot, at("2027-01-30 20:00") + 30)
+    await cog.nights.run_schedules()
+    await emu.idle()
+    live = bot.tables.in_channel(world.channel.id)
+    assert live is not None
+    assert first["status"] == ACTIVE
+    assert len(emu.scheduled_events) == 2
+    following = emu.scheduled_events[1]
+    assert starts(following) == at("2027-02-06 20:00") and following["status"] == SCHEDULED
+    (pending,) = await bot.db.pending_schedules(at("2027-03-01 00:00"))
+    assert pending.starts_at == at("2027-02-06 20:00") and pending.repeat == "weekly"
+
+    # The table closes: tonight's event is completed, next week's stays.
+    r = await emu.run_command(world.host, world.channel, "poker end", {})
+    assert not r.ephemeral, r.content
+    await emu.wait_for(lambda: first["status"] == COMPLETED, timeout=5)
+    assert following["status"] == SCHEDULED
+    # Running the poller again makes no second copy of next week.
+    await cog.nights.run_schedules()
+    assert len(emu.scheduled_events) == 2
+
+
+async def test_a_poll_a_day_before_picks_the_game(poker_bot, emu: Emulator, world: World) -> None:
+    bot = await poker_bot()
+    cog = set_clock(bot, at("2027-03-01 12:00"))
+    for poll, why in (
+        ("anaconda", "2 to 5"),
+        ("anaconda, anaconda", "2 to 5"),
+        ("anaconda, bingo", "“bingo”"),
+        ("anaconda shotgun q-ball diablo johnson four-before", "2 to 5"),
+    ):
+        r = await emu.run_command(
+            world.host, world.channel, "poker schedule create", {"when": "in 2d", "poll": poll}
+        )
+        assert r.ephemeral and why in r.content, (poll, r.content)
+    r = await emu.run_command(
+        world.host,
+        world.channel,
+        "poker schedule create",
+        {"when": "in 30m", "poll": "anaconda, shotgun"},
+    )
+    assert r.ephemeral and "an hour from now" in r.content, r.content
+    assert emu.scheduled_events == []
+    r = await emu.run_command(
+        world.host,
+        world.channel,
+        "poker schedule create",
+        {"when": "in 2d", "kind": "table", "poll": "anaconda, shotgun"},
+    )
+    assert not r.ephemeral and "poll" in r.content, r.content
+    night = at("2027-03-03 12:00")
+
+    def polls() -> list[Any]:
+        return [m for m in emu.channel_messages(world.channel) if m.poll is not None]
+
+    # Two days ahead: no poll yet. A day ahead: the poll, listing the games in order.
+    await cog.nights.run_schedules()
+    assert polls() == []
+    set_clock(bot, night - 86400 + 60)
+    await cog.nights.run_schedules()
+    await cog.nights.run_schedules()
+    (message,) = polls()
+    answers = [a["poll_media"]["text"] for a in message.poll["answers"]]
+    assert answers == ["Anaconda (pass the trash)", "Shotgun (roll 'em out)"], answers
+    alice, bob, carol = world.players[:3]
+    emu.vote(alice, message, 2)
+    emu.vote(bob, message, 2)
+    emu.vote(carol, message, 1)
+
+    # The night: the poll is closed and its winner is the game on the table.
+    set_clock(bot, night + 30)
+    await cog.nights.run_schedules()
+    await emu.idle()
+    assert message.poll_finalized
+    live = bot.tables.in_channel(world.channel.id)
+    assert live is not None and live.engine.config.variant == "shotgun"
+    texts = [m.text for m in emu.channel_messages(world.channel)]
+    assert any("picked Shotgun (roll 'em out) (2 of 3 votes)" in t for t in texts), texts
+
+
+async def test_a_poll_nobody_answers_keeps_the_nights_game(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    bot = await poker_bot()
+    cog = set_clock(bot, at("2027-03-01 12:00"))
+    r = await emu.run_command(
+        world.host,
+        world.channel,
+        "poker schedule create",
+        {"when": "in 3h", "kind": "table", "variant": "q-ball", "poll": "anaconda shotgun"},
+    )
+    assert not r.ephemeral, r.content
+    # Less than a day ahead: the poll opens at once.
+    await cog.nights.run_schedules()
+    assert any(m.poll is not None for m in emu.channel_messages(world.channel))
+    set_clock(bot, at("2027-03-01 15:00") + 1)
+    await cog.nights.run_schedules()
+    await emu.idle()
+    live = bot.tables.in_channel(world.channel.id)
+    assert live is not None and live.engine.config.variant == "q-ball"
+
+
+async def test_a_series_is_moved_then_cancelled(poker_bot, emu: Emulator, world: World) -> None:
+    bot = await poker_bot()
+    cog = set_clock(bot, at("2027-01-20 12:00"))
+    r = await emu.run_command(
+        world.host,
+        world.channel,
+        "poker schedule create",
+        {"when": "2027-01-25 20:00", "repeat": "monthly"},
+    )
+    assert not r.ephemeral, r.content
+    (night,) = await bot.db.guild_schedules(world.guild.id)
+    (event,) = emu.scheduled_events
+    # The night option lists the server's nights to come.
+    listed = await emu.autocomplete(
+        world.host, world.channel, "poker schedule cancel", focused="night", value=""
+    )
+    assert [c["value"] for c in listed.choices] == [night.schedule_id], listed.choices
+    assert "2027-01-25 20:00 UTC (every month)" in listed.choices[0]["name"]
+    alice = world.players[0]
+    for command, options in (
+        ("poker schedule move", {"night": night.schedule_id, "when": "in 2d"}),
+        ("poker schedule cancel", {"night": night.schedule_id}),
+    ):
+        refused = await emu.run_command(alice, world.channel, command, options)
+        assert refused.ephemeral and "Manage" in refused.content, refused.content
+    unknown = await emu.run_command(
+        world.host, world.channel, "poker schedule cancel", {"night": night.schedule_id + 99}
+    )
+    assert unknown.ephemeral and "no poker night" in unknown.content, unknown.content
+
+    # Moved to the 31st: the event moves, and the series counts its months from there.
+    r = await emu.run_command(
+        world.host,
+        world.channel,
+        "poker schedule move",
+        {"night": night.schedule_id, "when": "2027-01-31 20:00"},
+    )
+    assert not r.ephemeral and "moved" in r.content, r.content
+    await emu.idle()
+    assert starts(event) == at("2027-01-31 20:00") and event["status"] == SCHEDULED
+    (moved,) = await bot.db.guild_schedules(world.guild.id)
+    assert moved.starts_at == at("2027-01-31 20:00")
+    set_clock(bot, at("2027-01-31 20:00") + 5)
+    await cog.nights.run_schedules()
+    await emu.idle()
+    assert event["status"] == ACTIVE
+    # February has no 31st: the next night is its last day.
+    (following,) = await bot.db.guild_schedules(world.guild.id)
+    assert following.starts_at == at("2027-02-28 20:00")
+    assert following.series_id == night.series_id
+    next_event = emu.scheduled_events[-1]
+    assert starts(next_event) == at("2027-02-28 20:00")
+
+    # Cancelled: its event is cancelled and nothing comes after it.
+    r = await emu.run_command(
+        world.host, world.channel, "poker schedule cancel", {"night": following.schedule_id}
+    )
+    assert not r.ephemeral and "cancelled" in r.content, r.content
+    await emu.idle()
+    assert next_event["status"] == CANCELED
+    assert await bot.db.guild_schedules(world.guild.id) == []
+    count = len(emu.scheduled_events)
+    set_clock(bot, at("2027-02-28 20:00") + 5)
+    await cog.nights.run_schedules()
+    assert len(emu.scheduled_events) == count
+    again = await emu.run_command(
+        world.host, world.channel, "poker schedule cancel", {"night": following.schedule_id}
+    )
+    assert again.ephemeral and "no poker night" in again.content
+
+
+async def test_a_broken_up_table_says_where_everyone_went_and_is_archived(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    bot = await poker_bot()
+    for name in ("erin",):
+        user = emu.add_user(name)
+        emu.add_member(world.guild, user)
+        world.players.append(user)
+    players = list(world.players)  # five: a table of three and a table of two
+    created = await emu.run_command(
+        world.host,
+        world.channel,
+        "poker tournament create",
+        {
+            "buy_in": 10,
+            "starting_stack": 20,
+            "levels": 8,
+            "level_minutes": 0.05,
+            "seats": 4,
+            "players": 5,
+            "payouts": "winner",
+            "auto_deal": 1,
+            "timer": 60,
+        },
+    )
+    assert created.type == 4 and not created.ephemeral, created.content
+    cog = bot.get_cog("Tournaments")
+    run = next(iter(cog.running.values()))
+    for player in players:
+        r = await emu.click(player, created.message, label="Register")
+        assert r.type == 7, r.content
+    await emu.idle()
+    tid = run.tournament_id
+    threads = {t.id: t for t in emu.threads(world.channel)}
+    assert len(threads) == 2
+
+    def tables() -> list[Any]:
+        return [t for t in bot.tables.tables.values() if t.meta.tournament == tid]
+
+    # Play until one table is left (the other broke up), then look at the one that went.
+    for _ in range(3000):
+        await emu.idle()
+        live = tables()
+        if len(live) == 1 or run.state.status != "running":
+            break
+        acting = [t for t in live if t.engine.in_hand and t.engine.pending]
+        if not acting:
+            await asyncio.sleep(0.05)
+            continue
+        table = acting[0]
+        place = World(world.guild, threads[table.channel_id], world.host, players)
+        if find_table_message(emu, place) is None:
+            await asyncio.sleep(0.05)
+            continue
+        await act_once(emu, place, bot, table.engine.pending[0], policy=opener)
+    else:
+        raise AssertionError("no table broke up")
+    await emu.idle()
+    await asyncio.sleep(0.1)
+    await emu.idle()
+    (left,) = tables()
+    gone = next(t for t in threads.values() if t.id != left.channel_id)
+    said = [m.text for m in emu.channel_messages(gone) if "breaks up" in m.text]
+    assert len(said) == 1, [m.text for m in emu.channel_messages(gone)]
+    moved = [s.player_id for s in left.engine.seats if s is not None]
+    names = {str(p.id): p for p in players}
+    lines = said[0].splitlines()[1:]
+    # Everyone who moved has a line with a link to the table they went to.
+    assert lines and all(line.endswith(f"<#{left.channel_id}>") for line in lines), lines
+    shown = {pid: names[pid].global_name or names[pid].username for pid in moved}
+    movers = [pid for pid in moved if any(shown[pid] in line for line in lines)]
+    assert len(movers) == len(lines), (lines, moved)
+    assert gone.archived
+    assert not threads[left.channel_id].archived
+
+
+async def test_a_scheduled_tournament_called_off_completes_its_event(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    bot = await poker_bot()
+    cog = set_clock(bot, at("2027-05-01 19:00"))
+    r = await emu.run_command(
+        world.host,
+        world.channel,
+        "poker schedule create",
+        {"when": "2027-05-01 20:00", "repeat": "fortnightly"},
+    )
+    assert not r.ephemeral and "every other week" in r.content, r.content
+    set_clock(bot, at("2027-05-01 20:00") + 1)
+    await cog.nights.run_schedules()
+    await emu.idle()
+    first, following = emu.scheduled_events
+    assert first["status"] == ACTIVE
+    assert starts(following) == at("2027-05-15 20:00")
+    r = await emu.run_command(world.host, world.channel, "poker tournament cancel", {})
+    assert not r.ephemeral, r.content
+    await emu.wait_for(lambda: first["status"] == COMPLETED, timeout=5)
+    assert following["status"] == SCHEDULED
