@@ -117,6 +117,7 @@ class Ledger(commands.Cog):
     async def ledger(
         self, interaction: Interaction, table: int | None = None, share: bool = False
     ) -> None:
+        share = validation.check_flag(share, "The share option")
         if table is not None:
             table = validation.check_id(table, "A table id")
         night = await load(self.bot.db, interaction.guild_id, interaction.channel_id, table)
