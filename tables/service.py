@@ -793,18 +793,27 @@ class TableService:
                 return
             live.meta.misses.pop(due.player_id, None)
 
+    @staticmethod
+    def pre_action_refusal(live: LiveTable, user_id: int) -> str | None:
+        """Why ``user_id`` may not tick a pre-action now, or None when they may."""
+        pid = str(user_id)
+        if not live.engine.in_hand:
+            return "No hand is being played: pre-actions are for the hand in play."
+        seat = next((v for v in live.engine.public_view().seats if v.player_id == pid), None)
+        if seat is None or not seat.in_hand or seat.folded or seat.all_in or seat.leaving:
+            return "You have no decision to come in this hand."
+        if any(d.player_id == pid for d in live.engine.pending):
+            return "It's your turn: act on the table."
+        return None
+
     async def set_pre_action(self, live: LiveTable, user_id: int, pre: PreAction | None) -> None:
         """Tick (or, with None, untick) a pre-action for ``user_id``'s next betting turn of
         this hand; saved with the table."""
         async with live.lock:
             pid = str(user_id)
-            if not live.engine.in_hand:
-                raise TableProblem("No hand is being played: pre-actions are for a hand.")
-            seat = next((v for v in live.engine.public_view().seats if v.player_id == pid), None)
-            if seat is None or not seat.in_hand or seat.folded or seat.all_in or seat.leaving:
-                raise TableProblem("You have no decision to come in this hand.")
-            if any(d.player_id == pid for d in live.engine.pending):
-                raise TableProblem("It's your turn: act on the table.")
+            reason = self.pre_action_refusal(live, user_id)
+            if reason is not None:
+                raise TableProblem(reason)
             if pre is None:
                 live.meta.pre_actions.pop(pid, None)
             else:
