@@ -10,6 +10,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
+import pytest
+
 import engine
 from tests.bot.driver import create_table, forged_press, live_table, opener, table_message
 from tests.emulator import Emulator, World
@@ -241,3 +243,49 @@ async def test_sit_out_next_hand_and_back_from_the_panel(
     r = await emu.click(carol, await open_my_hand(emu, world, carol), label="Back")
     assert r.type == 7 and "back" in (r.content or "").lower(), r.content
     assert not seat.sitting_out
+
+
+@pytest.mark.parametrize("bank", [0, 45])
+async def test_a_tournament_sizes_or_turns_off_its_tables_banks(
+    poker_bot, emu: Emulator, world: World, bank: int
+) -> None:
+    bot = await poker_bot()
+    options = {"buy_in": 10, "starting_stack": 200, "seats": 2, "auto_deal": 0, "time_bank": bank}
+    created = await emu.run_command(world.host, world.channel, "poker tournament create", options)
+    assert created.type == 4 and not created.ephemeral, created.content
+    for player in world.players[:2]:
+        r = await emu.click(player, created.message, label="Register")
+        assert r.type == 7, r.content
+    await emu.idle()
+    live = live_table(bot, world)
+    assert live is not None and live.meta.tournament is not None
+    assert live.settings.time_bank == bank
+
+
+async def test_the_time_bank_option_is_checked(poker_bot, emu: Emulator, world: World) -> None:
+    await poker_bot()
+    for value in (-1, 301, True, "30"):
+        r = await emu.run_forged_command(
+            world.host, world.channel, "poker create", {"time_bank": value}
+        )
+        assert r.ephemeral and "time bank" in (r.content or "").lower(), (value, r.content)
+
+
+async def test_the_creator_resizes_the_bank_and_a_deal_cuts_banks_to_it(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    _, _, live = await start(poker_bot, emu, world, 2)
+    alice, bob = world.players[:2]
+    refused = await emu.run_command(bob, world.channel, "poker settings", {"time_bank": 10})
+    assert refused.ephemeral and live.settings.time_bank == 30, refused.content
+    r = await emu.run_command(alice, world.channel, "poker settings", {"time_bank": 10})
+    assert not r.ephemeral and "time bank 10s" in (r.content or ""), r.content
+    assert live.settings.time_bank == 10
+    while live.engine.in_hand:
+        pid = live.engine.pending[0].player_id
+        message = table_message(emu, world)
+        await emu.click(user_of(world, pid), message, label=message.button_labels[0])  # Fold
+        await emu.idle()
+    await emu.run_command(alice, world.channel, "poker start", {})
+    await emu.idle()
+    assert live.meta.banks == {str(alice.id): 10, str(bob.id): 10}
