@@ -353,7 +353,7 @@ class TableControls(commands.Cog):
             said = texts["sitting-out" if out else "back"]
         else:
             if button.hand != live.engine.hand_number or not live.engine.in_hand:
-                raise TableProblem("That hand is over: pre-actions are for the hand in play.")
+                raise TableProblem(texts["hand-over"])
             pre = None if button.choice == "clear" else PreAction(button.choice)
             await self.tables.set_pre_action(live, user_id, pre)
             label = panels.SEAT_PANEL[button.choice]

@@ -110,6 +110,13 @@ def _buy_ins(live: LiveTable) -> BuyIns:
     return BuyIns(live.settings.min_buy_in, live.settings.max_buy_in)
 
 
+PRE_ACTION_REFUSALS = {
+    "no-hand": "No hand is being played: pre-actions are for the hand in play.",
+    "not-in-hand": "You have no decision to come in this hand.",
+    "your-turn": "It's your turn: act on the table.",
+}
+"""Why a pre-action cannot be ticked now (:meth:`TableService.pre_action_refusal`)."""
+
 PRESENTATION_SAVE_DELAY = 3.0
 """Seconds after a change of the presenter's state (a turn ping posted) within which the
 table's next snapshot is expected to carry it; past them it is saved on its own."""
@@ -798,12 +805,12 @@ class TableService:
         """Why ``user_id`` may not tick a pre-action now, or None when they may."""
         pid = str(user_id)
         if not live.engine.in_hand:
-            return "No hand is being played: pre-actions are for the hand in play."
+            return PRE_ACTION_REFUSALS["no-hand"]
         seat = next((v for v in live.engine.public_view().seats if v.player_id == pid), None)
         if seat is None or not seat.in_hand or seat.folded or seat.all_in or seat.leaving:
-            return "You have no decision to come in this hand."
+            return PRE_ACTION_REFUSALS["not-in-hand"]
         if any(d.player_id == pid for d in live.engine.pending):
-            return "It's your turn: act on the table."
+            return PRE_ACTION_REFUSALS["your-turn"]
         return None
 
     async def set_pre_action(self, live: LiveTable, user_id: int, pre: PreAction | None) -> None:

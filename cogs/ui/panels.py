@@ -94,8 +94,9 @@ SEAT_PANEL_TEXTS = {
     "cleared": "No pre-action ticked.",
     "sitting-out": "You sit out from the next hand. Press **Back** to be dealt in again.",
     "back": "You're back: dealt in from the next hand.",
+    "hand-over": "That hand is over: pre-actions are for the hand in play.",
 }
-"""What the panel says after a press ({label}: one of SEAT_PANEL's)."""
+"""What the panel says after a press ({label}: one of SEAT_PANEL's), or why it refuses one."""
 
 
 def seat_panel(

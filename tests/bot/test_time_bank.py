@@ -289,3 +289,19 @@ async def test_the_creator_resizes_the_bank_and_a_deal_cuts_banks_to_it(
     await emu.run_command(alice, world.channel, "poker start", {})
     await emu.idle()
     assert live.meta.banks == {str(alice.id): 10, str(bob.id): 10}
+
+
+async def test_a_ticked_pre_action_is_replaced_or_cleared(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    _, _, live = await start(poker_bot, emu, world, 2)
+    waiting = next(p for p in world.players[:2] if str(p.id) != live.engine.pending[0].player_id)
+    panel = await open_my_hand(emu, world, waiting)
+    panel = (await emu.click(waiting, panel, label="Check/fold")).message
+    panel = (await emu.click(waiting, panel, label="Call any")).message
+    assert live.meta.pre_actions == {str(waiting.id): "callany"}
+    assert "✓ Call any" in panel.button_labels and "Check/fold" in panel.button_labels
+    r = await emu.click(waiting, panel, label="Clear pre-action")
+    assert r.type == 7 and "No pre-action" in (r.content or ""), r.content
+    assert live.meta.pre_actions == {}
+    assert "Clear pre-action" not in r.message.button_labels
