@@ -177,9 +177,7 @@ class TablePresenter:
             deadline=live.deadline,
             commitment=live.meta.hand.commitment if live.meta.hand else None,
             notes=live.meta.notes,
-            banking=[
-                d.player_id for d in live.engine.pending if d.player_id in live.meta.bank_ends
-            ],
+            banking=live.banking(),
         )
         if live.closed and not live.engine.in_hand:
             # Broken up, or its tournament over: nothing to sit at or deal.

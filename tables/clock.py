@@ -90,11 +90,7 @@ class TableClock:
             now = self.now()
             # A player using their time bank has until it runs out (saved with the table, so
             # a restart resumes it); otherwise the action timer starts afresh.
-            banks = [
-                live.meta.bank_ends[d.player_id]
-                for d in live.engine.pending
-                if d.player_id in live.meta.bank_ends
-            ]
+            banks = [live.meta.bank_ends[pid] for pid in live.banking()]
             live.deadline = min(banks) if banks else now + live.settings.action_seconds
             seconds = max(0.0, live.deadline - now)
             timer = live.timer

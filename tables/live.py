@@ -265,6 +265,12 @@ class LiveTable:
     def seat_stacks(self) -> dict[int, int]:
         return {int(s.player_id): s.stack for s in self.engine.seats if s is not None}
 
+    def banking(self) -> list[str]:
+        """The players to act who are using their time bank (none in the usual case, found
+        without looking at the decisions)."""
+        ends = self.meta.bank_ends
+        return [d.player_id for d in self.engine.pending if d.player_id in ends] if ends else []
+
     def version(self) -> Version:
         """Changes with every event of the hand: buttons carry it to detect stale presses."""
         return Version(self.engine.hand_number, len(self.engine.events))

@@ -772,6 +772,8 @@ class TableService:
     def _stop_idle_banks(self, live: LiveTable) -> None:
         """Stop the banks of players with nothing waiting any more (folded by leaving, the
         hand over)."""
+        if not live.meta.bank_ends:
+            return  # the usual case: no bank running, nothing to look up
         waiting = {d.player_id for d in live.engine.pending} if live.engine.in_hand else set()
         for pid in [p for p in live.meta.bank_ends if p not in waiting]:
             self._stop_bank(live, pid)
@@ -779,7 +781,7 @@ class TableService:
     def _play_pre_actions(self, live: LiveTable) -> None:
         """Play at once the pre-action of each player whose betting turn has come (each one
         once: it is cleared as it is played)."""
-        while live.engine.in_hand:
+        while live.meta.pre_actions and live.engine.in_hand:
             due = next(
                 (
                     d
