@@ -77,6 +77,9 @@ BuyInOption = app_commands.Range[int, validation.BUY_IN.low, validation.BUY_IN.h
 RebuyOption = app_commands.Range[int, validation.REBUY.low, validation.REBUY.high]
 TimerOption = app_commands.Range[int, validation.TIMER.low, validation.TIMER.high]
 AutoDealOption = app_commands.Range[int, validation.AUTO_DEAL.low, validation.AUTO_DEAL.high]
+TimeBankOption = app_commands.Range[int, validation.TIME_BANK.low, validation.TIME_BANK.high]
+TIME_BANK_HELP = "Extra seconds each player gets once the timer runs out (0 = no time bank)"
+"""The time_bank option's description, for tables and tournaments alike."""
 DiabloCapOption = app_commands.Range[int, validation.DIABLO_CAP.low, validation.DIABLO_CAP.high]
 StartingStackOption = app_commands.Range[
     int, validation.STARTING_STACK.low, validation.STARTING_STACK.high

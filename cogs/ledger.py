@@ -120,6 +120,8 @@ class Ledger(commands.Cog):
         share = validation.check_flag(share, "The share option")
         if table is not None:
             table = validation.check_id(table, "A table id")
+        # A forged request can carry anything: a truthy non-boolean must not post it publicly.
+        share = validation.check_flag(share, "The share option")
         night = await load(self.bot.db, interaction.guild_id, interaction.channel_id, table)
         embed, file = await asyncio.to_thread(message, night)
         await interaction.response.send_message(

@@ -34,6 +34,7 @@ from engine.stakes import (
     structure_kind,
     structure_unit,
 )
+from engine.timebank import DEFAULT_TIME_BANK
 from tables.errors import TableProblem
 from tables.live import LiveTable, TableSettings
 
@@ -94,6 +95,7 @@ class Poker(commands.Cog):
         max_buy_in="Largest buy-in, in chips",
         timer="Seconds each player has to act",
         auto_deal="Seconds between hands before the next deal (0 = press Deal)",
+        time_bank=kit.TIME_BANK_HELP,
         dealers_choice="Each dealer picks the game (the variant above is the default)",
         coach="Show each player the odds of their own draws (off by default)",
         muck="A beaten hand may be mucked unseen at the showdown (off: every hand is shown)",
@@ -115,6 +117,7 @@ class Poker(commands.Cog):
         max_buy_in: kit.MaxBuyInOption | None = None,
         timer: kit.TimerOption = 60,
         auto_deal: kit.AutoDealOption = 8,
+        time_bank: kit.TimeBankOption = DEFAULT_TIME_BANK,
         dealers_choice: bool = False,
         coach: bool = False,
         muck: bool = False,
@@ -131,6 +134,7 @@ class Poker(commands.Cog):
         max_buy_in = validation.MAX_BUY_IN.optional(max_buy_in)
         timer = validation.TIMER.check(timer)
         auto_deal = validation.AUTO_DEAL.check(auto_deal)
+        time_bank = validation.TIME_BANK.check(time_bank)
         dealers_choice = validation.check_flag(dealers_choice, "Dealer's choice")
         coach = validation.check_flag(coach, "The coach option")
         muck = validation.check_flag(muck, "The muck option")
@@ -158,7 +162,12 @@ class Poker(commands.Cog):
         high = max_buy_in if max_buy_in is not None else max(low, high)
         validation.check_buy_ins(low, high)
         settings = TableSettings(
-            low, high, action_seconds=timer, auto_deal_seconds=auto_deal, coach=coach
+            low,
+            high,
+            action_seconds=timer,
+            auto_deal_seconds=auto_deal,
+            coach=coach,
+            time_bank=time_bank,
         )
         live = await self.tables.create(
             interaction.guild_id, interaction.channel_id, interaction.user.id, config, settings
@@ -255,6 +264,7 @@ class Poker(commands.Cog):
     @app_commands.describe(
         timer="Seconds each player has to act",
         auto_deal="Seconds between hands before the next deal (0 = press Deal)",
+        time_bank=kit.TIME_BANK_HELP,
         min_buy_in="Smallest buy-in, in chips",
         max_buy_in="Largest buy-in, in chips",
         coach="Show each player the odds of their own draws",
@@ -280,6 +290,7 @@ class Poker(commands.Cog):
         interaction: Interaction,
         timer: kit.TimerOption | None = None,
         auto_deal: kit.AutoDealOption | None = None,
+        time_bank: kit.TimeBankOption | None = None,
         min_buy_in: kit.MinBuyInOption | None = None,
         max_buy_in: kit.MaxBuyInOption | None = None,
         coach: bool | None = None,
@@ -296,6 +307,7 @@ class Poker(commands.Cog):
         live = self._table_here(interaction)
         timer = validation.TIMER.optional(timer)
         auto_deal = validation.AUTO_DEAL.optional(auto_deal)
+        time_bank = validation.TIME_BANK.optional(time_bank)
         min_buy_in = validation.MIN_BUY_IN.optional(min_buy_in)
         max_buy_in = validation.MAX_BUY_IN.optional(max_buy_in)
         if coach is not None:
@@ -314,7 +326,7 @@ class Poker(commands.Cog):
             no_five_in_a_row=no_five_in_a_row,
             progressive_back_down=progressive_back_down,
         )
-        changes = (timer, auto_deal, min_buy_in, max_buy_in, coach, rules)
+        changes = (timer, auto_deal, time_bank, min_buy_in, max_buy_in, coach, rules)
         runs = kit.runs_table(interaction, live.creator_id)
         if all(value is None for value in changes):
             await self.presenter.show_settings(interaction, live)
@@ -329,6 +341,7 @@ class Poker(commands.Cog):
             max_buy_in=max_buy_in,
             coach=coach,
             options=rules,
+            time_bank=time_bank,
         )
         text = f"Table settings: {new.describe()}."
         if rules is not None:

@@ -180,6 +180,7 @@ class TablePresenter:
             deadline=live.deadline,
             commitment=live.meta.hand.commitment if live.meta.hand else None,
             notes=live.meta.notes,
+            banking=live.banking(),
         )
         if live.closed and not live.engine.in_hand:
             # Broken up, or its tournament over: nothing to sit at or deal.

@@ -38,7 +38,7 @@ from cogs import kit, validation
 from cogs.coach import coach_text
 from cogs.metrics import Metrics
 from cogs.ui import house_rules, paginator, panels, render
-from cogs.ui.components import MessageEditor
+from cogs.ui.components import Components, MessageEditor
 from cogs.ui.custom_ids import (
     MODAL_KINDS,
     PREFIXES,
@@ -52,11 +52,13 @@ from cogs.ui.custom_ids import (
     PanelSelect,
     PokerId,
     RulesSelect,
+    SeatPanelButton,
     SitModalId,
     TableButton,
     parse_custom_id,
 )
 from engine.modifiers import game_name
+from engine.timebank import PreAction
 from tables.errors import TableProblem
 from tables.live import LiveTable
 from tables.service import StalePress
@@ -152,6 +154,7 @@ class TableControls(commands.Cog):
             LobbyButton: self.lobby,
             TableButton: self.table_button,
             PanelButton: self.panel_button,
+            SeatPanelButton: self.seat_button,
             PanelSelect: self.panel_select,
             RulesSelect: self.rules_select,
             AmountModalId: self.amount,
@@ -198,7 +201,7 @@ class TableControls(commands.Cog):
             log.info("refused custom id %r on a %s", custom_id, kind.name)
             await kit.reply(interaction, NO_LONGER_VALID)
             return
-        private = PanelButton | PanelSelect | RulesSelect
+        private = PanelButton | PanelSelect | RulesSelect | SeatPanelButton
         if isinstance(parsed, private) and _on_public_message(interaction):
             # A private panel's component forged onto a public message: answering it with
             # edit_message would replace that message (the table) with a private panel.
@@ -316,10 +319,47 @@ class TableControls(commands.Cog):
             raise TableProblem("No cards yet: wait for the deal.")
         await self.presenter.preferences_of([interaction.user.id])  # the deck's colours
         embed, file = self.presenter.private_message(live, interaction.user.id)
+        view = self._seat_panel(live, interaction.user.id)
         if file is not None:
-            await interaction.response.send_message(embed=embed, file=file, ephemeral=True)
+            await interaction.response.send_message(
+                embed=embed, file=file, view=view, ephemeral=True
+            )
         else:
-            await interaction.response.send_message(embed=embed, ephemeral=True)
+            await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
+
+    def _seat_panel(self, live: LiveTable, user_id: int) -> Components:
+        """The buttons under a player's own cards: pre-actions, sit out / back."""
+        seat = next(s for s in live.engine.seats if s is not None and s.player_id == str(user_id))
+        ticked = live.meta.pre_actions.get(str(user_id))
+        return panels.seat_panel(
+            live.id,
+            live.engine.hand_number,
+            ticked=PreAction(ticked) if ticked else None,
+            pre_actions=self.tables.pre_action_refusal(live, user_id) is None,
+            sitting_out=seat.sitting_out,
+        )
+
+    async def seat_button(self, interaction: Interaction, button: SeatPanelButton) -> None:
+        """A button of a player's own panel: a pre-action ticked or cleared, or sitting out
+        from the next hand / coming back. The panel is redrawn with what is now in force."""
+        live = self._live(button.table)
+        user_id = interaction.user.id
+        if not live.seated(user_id):
+            raise TableProblem("You are not seated at this table.")
+        texts = panels.SEAT_PANEL_TEXTS
+        if button.choice in ("sitout", "back"):
+            out = button.choice == "sitout"
+            await self.tables.sit_out(live, user_id, out)
+            said = texts["sitting-out" if out else "back"]
+        else:
+            if button.hand != live.engine.hand_number or not live.engine.in_hand:
+                raise TableProblem(texts["hand-over"])
+            pre = None if button.choice == "clear" else PreAction(button.choice)
+            await self.tables.set_pre_action(live, user_id, pre)
+            label = panels.SEAT_PANEL[button.choice]
+            said = texts["cleared"] if pre is None else texts["ticked"].format(label=label)
+        view = self._seat_panel(live, user_id)
+        await interaction.response.edit_message(content=said, view=view)
 
     # -- the table's buttons during a hand -----------------------------------------------------
 

@@ -33,6 +33,7 @@ from typing import Final
 
 from engine.seating import ACTION_SECONDS, AUTO_DEAL_SECONDS
 from engine.stakes import STRUCTURE_NAMES
+from engine.timebank import TIME_BANK_SECONDS
 from tables.errors import Refusal
 
 __all__ = [
@@ -64,6 +65,7 @@ __all__ = [
     "STARTING_BANKROLL",
     "STARTING_STACK",
     "TIMER",
+    "TIME_BANK",
     "Blinds",
     "InvalidInput",
     "Setting",
@@ -202,6 +204,7 @@ REBUY: Final = Setting("The rebuy", 1, MAX_BUY)
 # engine.seating.ACTION_SECONDS for why 10 s.
 TIMER: Final = Setting("The action timer", *ACTION_SECONDS)
 AUTO_DEAL: Final = Setting("The pause between hands", *AUTO_DEAL_SECONDS)
+TIME_BANK: Final = Setting("The time bank", *TIME_BANK_SECONDS)
 STARTING_BANKROLL: Final = Setting("The starting bankroll", 0, MAX_CHIPS)
 DAILY_AMOUNT: Final = Setting("The daily bonus", 0, MAX_CHIPS)
 DAILY_COOLDOWN_HOURS: Final = Setting("The daily cooldown (hours)", 1, 24 * 30)

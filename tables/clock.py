@@ -87,8 +87,12 @@ class TableClock:
         if live.closed:
             return
         if live.engine.in_hand and live.engine.pending:
-            seconds = live.settings.action_seconds
-            live.deadline = self.now() + seconds
+            now = self.now()
+            # A player using their time bank has until it runs out (saved with the table, so
+            # a restart resumes it); otherwise the action timer starts afresh.
+            banks = [live.meta.bank_ends[pid] for pid in live.banking()]
+            live.deadline = min(banks) if banks else now + live.settings.action_seconds
+            seconds = max(0.0, live.deadline - now)
             timer = live.timer
             if timer is not None and timer.when() > asyncio.get_running_loop().time() + seconds:
                 timer.cancel()  # armed for later than the new deadline (a shorter timer now)

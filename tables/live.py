@@ -19,6 +19,7 @@ import orjson
 
 import engine
 from engine import HandResult, Table
+from engine.timebank import DEFAULT_TIME_BANK, TimeBank
 
 __all__ = [
     "HandInfo",
@@ -78,12 +79,21 @@ class TableSettings:
     # The draw panel shows each player the odds of their own draws (off: some games call it
     # cheating, so the table's creator decides).
     coach: bool = False
+    # Each player's reserve of seconds once the action timer runs out (0: none): see
+    # engine.timebank. Snapshots written before it existed get the default.
+    time_bank: int = DEFAULT_TIME_BANK
+
+    @property
+    def bank(self) -> TimeBank:
+        """The table's time-bank rule (its size and refill)."""
+        return TimeBank(self.time_bank)
 
     def describe(self) -> str:
         deal = f"next hand after {self.auto_deal_seconds}s" if self.auto_deal_seconds else "manual"
+        bank = f"time bank {self.time_bank}s" if self.time_bank else "no time bank"
         return (
             f"Buy-in {self.min_buy_in:,}–{self.max_buy_in:,} · {self.action_seconds}s to act"
-            f" · {deal}" + (" · coach on" if self.coach else "")
+            f" · {bank} · {deal}" + (" · coach on" if self.coach else "")
         )
 
 
@@ -116,6 +126,12 @@ class Meta:
     end_requested: int | None = None
     # The tournament this table belongs to: its stacks are tournament chips.
     tournament: int | None = None
+    # Seconds left in each player's time bank (a player not listed has a full bank).
+    banks: dict[str, float] = field(default_factory=dict)
+    # Banks running now: when each runs out (wall-clock seconds, so a restart resumes it).
+    bank_ends: dict[str, float] = field(default_factory=dict)
+    # Pre-actions ticked for this hand (engine.timebank.PreAction values), by player.
+    pre_actions: dict[str, str] = field(default_factory=dict)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Meta:
@@ -129,6 +145,9 @@ class Meta:
             recorded=int(data.get("recorded", 0)),
             end_requested=data.get("end_requested"),
             tournament=data.get("tournament"),
+            banks={k: float(v) for k, v in data.get("banks", {}).items()},
+            bank_ends={k: float(v) for k, v in data.get("bank_ends", {}).items()},
+            pre_actions={k: str(v) for k, v in data.get("pre_actions", {}).items()},
         )
 
 
@@ -245,6 +264,12 @@ class LiveTable:
 
     def seat_stacks(self) -> dict[int, int]:
         return {int(s.player_id): s.stack for s in self.engine.seats if s is not None}
+
+    def banking(self) -> list[str]:
+        """The players to act who are using their time bank (none in the usual case, found
+        without looking at the decisions)."""
+        ends = self.meta.bank_ends
+        return [d.player_id for d in self.engine.pending if d.player_id in ends] if ends else []
 
     def version(self) -> Version:
         """Changes with every event of the hand: buttons carry it to detect stale presses."""

@@ -44,6 +44,7 @@ from engine.seating import (
     is_house,
     sits_out_after,
 )
+from engine.timebank import TIME_BANK_SECONDS, PreAction, pre_action_move
 from engine.wording import say
 from tables.clock import TableClock, people_playing
 from tables.errors import TableProblem
@@ -108,6 +109,13 @@ def _buy_ins(live: LiveTable) -> BuyIns:
     """The table's buy-in range, for the engine's buy-in and rebuy policy."""
     return BuyIns(live.settings.min_buy_in, live.settings.max_buy_in)
 
+
+PRE_ACTION_REFUSALS = {
+    "no-hand": "No hand is being played: pre-actions are for the hand in play.",
+    "not-in-hand": "You have no decision to come in this hand.",
+    "your-turn": "It's your turn: act on the table.",
+}
+"""Why a pre-action cannot be ticked now (:meth:`TableService.pre_action_refusal`)."""
 
 PRESENTATION_SAVE_DELAY = 3.0
 """Seconds after a change of the presenter's state (a turn ping posted) within which the
@@ -557,6 +565,7 @@ class TableService:
         max_buy_in: int | None = None,
         coach: bool | None = None,
         options: engine.TableOptions | None = None,
+        time_bank: int | None = None,
     ) -> TableSettings:
         """Change the table's bot-side settings and its house rules (None = unchanged; the
         engine says when new house rules take effect); saved with the table."""
@@ -573,6 +582,7 @@ class TableService:
                     else auto_deal_seconds
                 ),
                 coach=live.settings.coach if coach is None else coach,
+                time_bank=live.settings.time_bank if time_bank is None else time_bank,
             )
             if not 0 < new.min_buy_in <= new.max_buy_in:
                 raise TableProblem("The smallest buy-in must be positive and at most the largest.")
@@ -582,6 +592,9 @@ class TableService:
             shortest, longest = AUTO_DEAL_SECONDS
             if not shortest <= new.auto_deal_seconds <= longest:
                 raise TableProblem(f"The pause between hands is {shortest} to {longest} seconds.")
+            shortest, longest = TIME_BANK_SECONDS
+            if not shortest <= new.time_bank <= longest:
+                raise TableProblem(f"The time bank is {shortest} to {longest} seconds.")
             old = live.settings
             old_options = live.engine.next_options
             if options is not None:
@@ -640,6 +653,7 @@ class TableService:
         rng = secrets.SystemRandom()
         events = live.engine.start_hand(rng)
         live.meta.notes = banner
+        self._refill_banks(live)
         return await self._after_change(live, 0, events=events, new_hand=True)
 
     async def act(
@@ -654,7 +668,10 @@ class TableService:
                 live.engine.act(str(user_id), action)
             except REFUSED as exc:
                 raise refusal(exc, user_id) from exc
-            live.meta.misses.pop(str(user_id), None)
+            pid = str(user_id)
+            live.meta.misses.pop(pid, None)
+            live.meta.pre_actions.pop(pid, None)  # acting by hand replaces a ticked one
+            self._stop_bank(live, pid)
             return await self._after_change(live, start)
 
     @staticmethod
@@ -672,12 +689,23 @@ class TableService:
         async with live.lock:
             if not live.engine.in_hand or live.closed:
                 return
-            if live.deadline is None or self.now() < live.deadline:
+            now = self.now()
+            if live.deadline is None or now < live.deadline:
                 return
             start = len(live.engine.events)
             notes = []
+            bank = live.settings.bank
             for decision in live.engine.pending:
                 pid = decision.player_id
+                ends = live.meta.bank_ends.get(pid)
+                if ends is not None and now < ends:
+                    continue  # still using the time bank
+                if ends is not None:
+                    self._stop_bank(live, pid)  # spent: the timeout acts now
+                elif not is_house(pid) and bank.starts(live.meta.banks.get(pid, bank.full)):
+                    # The timer ran out: the time bank starts by itself, the hand is kept.
+                    live.meta.bank_ends[pid] = now + live.meta.banks.get(pid, bank.full)
+                    continue
                 try:
                     live.engine.act(decision.seat, engine.Timeout())
                 except IllegalAction:
@@ -721,6 +749,86 @@ class TableService:
                 "The table could not be saved, so that did not happen. Please try again."
             ) from exc
 
+    # -- time banks and pre-actions -----------------------------------------------------------
+
+    def _refill_banks(self, live: LiveTable) -> None:
+        """A hand was dealt: every player dealt in gets the refill (engine.timebank), and
+        nothing ticked for the last hand carries over."""
+        bank = live.settings.bank
+        live.meta.bank_ends.clear()
+        live.meta.pre_actions.clear()
+        for seat in live.engine.seats:
+            if seat is not None and not seat.sitting_out and not is_house(seat.player_id):
+                pid = seat.player_id
+                live.meta.banks[pid] = bank.refilled(live.meta.banks.get(pid, bank.full))
+
+    def _stop_bank(self, live: LiveTable, pid: str) -> None:
+        """``pid``'s running bank stops (they acted, timed out, or the hand ended): what is
+        left of it is kept for later turns."""
+        ends = live.meta.bank_ends.pop(pid, None)
+        if ends is not None:
+            live.meta.banks[pid] = live.settings.bank.left(ends_at=ends, now=self.now())
+
+    def _stop_idle_banks(self, live: LiveTable) -> None:
+        """Stop the banks of players with nothing waiting any more (folded by leaving, the
+        hand over)."""
+        if not live.meta.bank_ends:
+            return  # the usual case: no bank running, nothing to look up
+        waiting = {d.player_id for d in live.engine.pending} if live.engine.in_hand else set()
+        for pid in [p for p in live.meta.bank_ends if p not in waiting]:
+            self._stop_bank(live, pid)
+
+    def _play_pre_actions(self, live: LiveTable) -> None:
+        """Play at once the pre-action of each player whose betting turn has come (each one
+        once: it is cleared as it is played)."""
+        while live.meta.pre_actions and live.engine.in_hand:
+            due = next(
+                (
+                    d
+                    for d in live.engine.pending
+                    if d.player_id in live.meta.pre_actions
+                    and isinstance(d.legal, engine.BetOptions)
+                ),
+                None,
+            )
+            if due is None:
+                return
+            assert isinstance(due.legal, engine.BetOptions)
+            pre = PreAction(live.meta.pre_actions.pop(due.player_id))
+            try:
+                live.engine.act(due.seat, pre_action_move(pre, due.legal))
+            except IllegalAction:
+                log.exception("table %s: pre-action %s refused", live.id, pre)
+                return
+            live.meta.misses.pop(due.player_id, None)
+
+    @staticmethod
+    def pre_action_refusal(live: LiveTable, user_id: int) -> str | None:
+        """Why ``user_id`` may not tick a pre-action now, or None when they may."""
+        pid = str(user_id)
+        if not live.engine.in_hand:
+            return PRE_ACTION_REFUSALS["no-hand"]
+        seat = next((v for v in live.engine.public_view().seats if v.player_id == pid), None)
+        if seat is None or not seat.in_hand or seat.folded or seat.all_in or seat.leaving:
+            return PRE_ACTION_REFUSALS["not-in-hand"]
+        if any(d.player_id == pid for d in live.engine.pending):
+            return PRE_ACTION_REFUSALS["your-turn"]
+        return None
+
+    async def set_pre_action(self, live: LiveTable, user_id: int, pre: PreAction | None) -> None:
+        """Tick (or, with None, untick) a pre-action for ``user_id``'s next betting turn of
+        this hand; saved with the table."""
+        async with live.lock:
+            pid = str(user_id)
+            reason = self.pre_action_refusal(live, user_id)
+            if reason is not None:
+                raise TableProblem(reason)
+            if pre is None:
+                live.meta.pre_actions.pop(pid, None)
+            else:
+                live.meta.pre_actions[pid] = pre.value
+            await self.records.save(live)
+
     async def _reload(self, live: LiveTable) -> None:
         await self.records.reload(live)
         self.clock.schedule(live)
@@ -733,6 +841,11 @@ class TableService:
         new_hand: bool,
         notes: tuple[str, ...],
     ) -> Outcome:
+        if events is None:
+            self._play_pre_actions(live)
+        self._stop_idle_banks(live)
+        if not live.engine.in_hand:
+            live.meta.pre_actions.clear()
         new = events if events is not None else tuple(live.engine.events[start:])
         cards = live.engine.held_cards()
         changed = tuple(pid for pid, held in cards.items() if live.last_private.get(pid) != held)

@@ -43,6 +43,7 @@ from cogs.ui.components import Components, PokerButton
 from cogs.ui.custom_ids import TournamentButton
 from data import DataError
 from engine.seating import draw_seats
+from engine.timebank import DEFAULT_TIME_BANK
 from engine.tournament import (
     Payouts,
     TableSeats,
@@ -145,6 +146,7 @@ class Tournaments(commands.Cog):
             row.message_id,
             {k: (int(v[0]), int(v[1])) for k, v in state.get("moving", {}).items()},
             {k: int(v) for k, v in state.get("pending", {}).items()},
+            time_bank=int(config.get("time_bank", DEFAULT_TIME_BANK)),
         )
 
     def _register(self, run: Running) -> None:
@@ -222,6 +224,7 @@ class Tournaments(commands.Cog):
         addon="Chips of the add-on, bought once at the last rebuy level (0: none)",
         timer="Seconds each player has to act",
         auto_deal="Seconds between hands",
+        time_bank=kit.TIME_BANK_HELP,
         late_reg_levels="Players may still register during this many first levels (0: none)",
         dealers_choice="Each dealer picks the game (the variant above is the default)",
     )
@@ -242,6 +245,7 @@ class Tournaments(commands.Cog):
         addon: kit.AddonOption = 0,
         timer: kit.TimerOption = 60,
         auto_deal: kit.AutoDealOption = 5,
+        time_bank: kit.TimeBankOption = DEFAULT_TIME_BANK,
         late_reg_levels: kit.LateRegLevelsOption = 0,
         dealers_choice: bool = False,
     ) -> None:
@@ -261,6 +265,7 @@ class Tournaments(commands.Cog):
         validation.REBUY_LEVELS.check(rebuy_levels)
         validation.ADDON.check(addon)
         validation.AUTO_DEAL.check(auto_deal)
+        validation.TIME_BANK.check(time_bank)
         validation.LATE_REG_LEVELS.check(late_reg_levels)
         level_minutes = validation.LEVEL_MINUTES.number(level_minutes)
         payouts = validation.check_text(payouts, "payouts", 100)
@@ -280,6 +285,7 @@ class Tournaments(commands.Cog):
                 "payouts": payouts,
                 "timer": timer,
                 "auto_deal": auto_deal,
+                "time_bank": time_bank,
                 "rebuys": rebuys,
                 "rebuy_levels": rebuy_levels,
                 "addon": addon,
@@ -338,6 +344,7 @@ class Tournaments(commands.Cog):
             int(options["timer"]),
             int(options["auto_deal"]),
             Tournament(settings),
+            time_bank=int(options.get("time_bank", DEFAULT_TIME_BANK)),
         )
         try:
             row = await self.bot.db.create_tournament(
@@ -468,6 +475,7 @@ class Tournaments(commands.Cog):
                     run.state.settings.starting_stack,
                     action_seconds=run.action_seconds,
                     auto_deal_seconds=run.auto_deal_seconds,
+                    time_bank=run.time_bank,
                 ),
             )
 

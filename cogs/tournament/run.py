@@ -18,6 +18,7 @@ import discord
 
 import engine
 from cogs import kit
+from engine.timebank import DEFAULT_TIME_BANK
 from engine.tournament import Tournament
 from tables.errors import Refusal
 from tables.live import LiveTable
@@ -51,6 +52,8 @@ class Running:
     moving: dict[str, tuple[int, int]] = field(default_factory=dict)
     # Rebuys and add-ons paid for, their tournament chips added at the next deal.
     pending: dict[str, int] = field(default_factory=dict)
+    # Each player's time bank at the tournament's tables, in seconds (0: none).
+    time_bank: int = DEFAULT_TIME_BANK
     # Held for a change of the tournament (lock) or just of its saved state (state_lock,
     # taken with a table's lock held, never the other way round).
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
@@ -79,6 +82,7 @@ class Running:
                 "table": self.config.to_dict(),
                 "action_seconds": self.action_seconds,
                 "auto_deal_seconds": self.auto_deal_seconds,
+                "time_bank": self.time_bank,
             }
         )
 

@@ -47,6 +47,7 @@ __all__ = [
     "PanelSelect",
     "PokerId",
     "RulesSelect",
+    "SeatPanelButton",
     "TableButton",
     "TournamentButton",
     "Version",
@@ -138,6 +139,7 @@ TableVerb: TypeAlias = Literal["fold", "check", "call", "allin", "amount", "priv
 PanelKind: TypeAlias = Literal["draw", "pass", "arrange", "declare", "keep", "choose", "show"]
 SelectKind: TypeAlias = Literal["draw", "pass", "arrange", "cg", "cw", "cr"]
 RulesField: TypeAlias = Literal["flags", "newcomers", "draw"]
+SeatChoice: TypeAlias = Literal["checkfold", "callany", "clear", "sitout", "back"]
 
 _DIRECTIONS: Final = ("high", "low", "both")
 _WORDS: Final[dict[str, tuple[str, ...]]] = {
@@ -250,6 +252,33 @@ class PanelButton:
         if payload not in allowed:
             raise CustomIdError(f"{kind} takes one of {', '.join(allowed)}, not {payload!r}")
         return cls(table, hand, kind, word=payload)
+
+
+@dataclass(frozen=True, slots=True)
+class SeatPanelButton:
+    """``pk:s:{table}:{hand}:{choice}``: a button of a player's own panel (My hand): tick a
+    pre-action for hand ``hand`` (``checkfold``, ``callany``, ``clear``), or sit out from the
+    next hand / come back (``sitout``, ``back``).
+
+    >>> SeatPanelButton(7, 3, "callany").encode()
+    'pk:s:7:3:callany'
+    """
+
+    table: int
+    hand: int
+    choice: SeatChoice
+
+    _PATTERN: ClassVar[re.Pattern[str]] = re.compile(
+        rf"pk:s:{_ID}:{_COUNT}:({_alternatives(SeatChoice)})"
+    )
+
+    def encode(self) -> str:
+        return f"pk:s:{self.table}:{self.hand}:{self.choice}"
+
+    @classmethod
+    def parse(cls, text: str) -> SeatPanelButton:
+        found = _match(cls._PATTERN, text, "seat panel button")
+        return cls(int(found[1]), int(found[2]), cast(SeatChoice, found[3]))
 
 
 @dataclass(frozen=True, slots=True)
@@ -432,7 +461,14 @@ class TournamentButton:
 
 
 TableId: TypeAlias = (
-    LobbyButton | TableButton | PanelButton | PanelSelect | RulesSelect | AmountModalId | SitModalId
+    LobbyButton
+    | TableButton
+    | PanelButton
+    | SeatPanelButton
+    | PanelSelect
+    | RulesSelect
+    | AmountModalId
+    | SitModalId
 )
 """The ids of a table's components: each names its table (``.table``)."""
 
@@ -443,6 +479,7 @@ TABLE_KINDS: Final = (
     LobbyButton,
     TableButton,
     PanelButton,
+    SeatPanelButton,
     PanelSelect,
     RulesSelect,
     AmountModalId,
@@ -456,6 +493,7 @@ _CODECS: Final[tuple[tuple[str, type[PokerId]], ...]] = (
     ("pk:l:", LobbyButton),
     ("pk:t:", TableButton),
     ("pk:p:", PanelButton),
+    ("pk:s:", SeatPanelButton),
     ("pks:r:", RulesSelect),  # before "pks:", which it also starts with
     ("pks:", PanelSelect),
     ("pkm:sit:", SitModalId),  # before "pkm:", which it also starts with

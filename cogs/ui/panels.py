@@ -29,6 +29,8 @@ from cogs.ui.custom_ids import (
     PanelButton,
     PanelKind,
     PanelSelect,
+    SeatChoice,
+    SeatPanelButton,
     SelectKind,
     SitModalId,
     TableButton,
@@ -36,6 +38,7 @@ from cogs.ui.custom_ids import (
     Version,
 )
 from engine.modifiers import describe_modifier, game_name
+from engine.timebank import PreAction
 
 __all__ = [
     "PRIVATE_LABELS",
@@ -47,6 +50,7 @@ __all__ = [
     "lobby_components",
     "moved_notice",
     "private_panel",
+    "seat_panel",
     "settings_embed",
     "sit_modal",
     "table_components",
@@ -74,6 +78,58 @@ _LOBBY: tuple[tuple[LobbyVerb, str, discord.ButtonStyle, int], ...] = (
     ("hand", "My hand", discord.ButtonStyle.secondary, 1),
     ("rules", "Rules", discord.ButtonStyle.secondary, 1),
 )
+
+
+SEAT_PANEL: dict[SeatChoice, str] = {
+    "checkfold": "Check/fold",
+    "callany": "Call any",
+    "clear": "Clear pre-action",
+    "sitout": "Sit out next hand",
+    "back": "Back",
+}
+"""The labels of a player's own panel (My hand): pre-actions, sitting out and coming back."""
+
+SEAT_PANEL_TEXTS = {
+    "ticked": "✅ **{label}** ticked: played as soon as your turn comes (once; acting clears it).",
+    "cleared": "No pre-action ticked.",
+    "sitting-out": "You sit out from the next hand. Press **Back** to be dealt in again.",
+    "back": "You're back: dealt in from the next hand.",
+    "hand-over": "That hand is over: pre-actions are for the hand in play.",
+}
+"""What the panel says after a press ({label}: one of SEAT_PANEL's), or why it refuses one."""
+
+
+def seat_panel(
+    table_id: int,
+    hand: int,
+    *,
+    ticked: PreAction | None,
+    pre_actions: bool,
+    sitting_out: bool,
+) -> Components:
+    """A seated player's own buttons under their cards: the pre-actions for hand ``hand``
+    when one may be ticked (the one ``ticked`` marked), and Sit out next hand or Back."""
+    ui = Components()
+
+    def button(
+        choice: SeatChoice, style: discord.ButtonStyle, row: int, mark: bool = False
+    ) -> None:
+        label = ("✓ " if mark else "") + SEAT_PANEL[choice]
+        custom_id = SeatPanelButton(table_id, hand, choice).encode()
+        ui.add_item(PokerButton(custom_id, label, style, row=row))
+
+    if pre_actions:
+        for pre in PreAction:
+            on = pre is ticked
+            style = discord.ButtonStyle.success if on else discord.ButtonStyle.secondary
+            button(pre.value, style, 0, mark=on)
+        if ticked is not None:
+            button("clear", discord.ButtonStyle.secondary, 0)
+    if sitting_out:
+        button("back", discord.ButtonStyle.primary, 1)
+    else:
+        button("sitout", discord.ButtonStyle.secondary, 1)
+    return ui
 
 
 def lobby_components(table_id: int, *, rebuy: bool = False) -> Components:

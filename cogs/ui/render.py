@@ -20,6 +20,12 @@ from engine.cards import parse_card
 from engine.events import ShownHand
 from engine.game import Hand
 
+TEXTS = {
+    "deadline": "⏱ {when}",
+    "time-bank": "⏳ {who}: using time bank, out {when}",
+}
+"""The table message's clock lines ({when}: a Discord timestamp counting down)."""
+
 __all__ = [
     "GOLD",
     "GREEN",
@@ -123,8 +129,11 @@ def table_embed(
     deadline: float | None = None,
     commitment: str | None = None,
     notes: Sequence[str] = (),
+    banking: Sequence[str] = (),
 ) -> discord.Embed:
-    """The public table: seats, pots, whose turn and what they owe, the last action."""
+    """The public table: seats, pots, whose turn and what they owe, the last action.
+    ``banking``: the players to act who are using their time bank (``deadline`` is then when
+    it runs out)."""
     playing = view.phase != "waiting"
     title = f"{title_prefix}{view.game}"
     if view.hand_number:
@@ -142,8 +151,11 @@ def table_embed(
             status.append(f"{who} to act")
         else:
             status.append(f"Waiting for {who} ({view.phase})")
-        if deadline is not None:
-            status.append(f"⏱ {when(deadline)}")
+        if deadline is not None and banking:
+            who = ", ".join(name_of(names, pid) for pid in banking)
+            status.append(TEXTS["time-bank"].format(who=who, when=when(deadline)))
+        elif deadline is not None:
+            status.append(TEXTS["deadline"].format(when=when(deadline)))
     elif not playing:
         status.append("Between hands: sit down, stand up, or deal the next hand.")
     if view.opening_requirement and playing:

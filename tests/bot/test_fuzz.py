@@ -98,6 +98,7 @@ COMMANDS: dict[str, tuple[str, bool, dict[str, st.SearchStrategy[Any]]]] = {
             "max_buy_in": JSON_JUNK,
             "timer": JSON_JUNK,
             "auto_deal": JSON_JUNK,
+            "time_bank": JSON_JUNK,
             "dealers_choice": JSON_JUNK,
         },
     ),
@@ -107,6 +108,7 @@ COMMANDS: dict[str, tuple[str, bool, dict[str, st.SearchStrategy[Any]]]] = {
         {
             "timer": JSON_JUNK,
             "auto_deal": JSON_JUNK,
+            "time_bank": JSON_JUNK,
             "min_buy_in": JSON_JUNK,
             "max_buy_in": JSON_JUNK,
             "coach": JSON_JUNK,
@@ -212,6 +214,8 @@ CUSTOM_IDS = st.one_of(
         fullmatch=True,
     ),
     st.from_regex(r"pks:[0-9]{1,20}:[0-9]{1,9}:[a-z]{0,8}:[a-z0-9.,~=-]{0,20}", fullmatch=True),
+    # a player's own panel: pre-actions and sitting out (a word that is not one is refused)
+    st.from_regex(r"pk:s:[0-9]{1,20}:[0-9]{0,9}:[a-z]{0,9}(:[ -~]{0,8})?", fullmatch=True),
     st.from_regex(r"pkm:[0-9]{1,20}(:[0-9.]{0,9}){0,3}", fullmatch=True),
     st.from_regex(r"pg:[a-z_]{0,12}:[0-9]{0,20}:[ -~]{0,20}:[0-9]{0,4}:[a-z]?", fullmatch=True),
     st.from_regex(r"trn:[a-z]{0,12}(:[ -~]{0,8})?", fullmatch=True),

@@ -123,7 +123,8 @@ async def test_timer_expiry_checks_or_folds_and_sits_out_after_two(
 ) -> None:
     bot = await poker_bot()
     alice, bob = world.players[:2]
-    lobby = await create_table(emu, world, [alice, bob], stake=2, ante=1, auto_deal=0)
+    # No time bank: the timeout acts as soon as the timer runs out (test_time_bank.py).
+    lobby = await create_table(emu, world, [alice, bob], stake=2, ante=1, auto_deal=0, time_bank=0)
     live = live_table(bot, world)
     live.settings.action_seconds = 0.3
     await emu.click(alice, lobby, label="Deal")
@@ -153,7 +154,8 @@ async def test_an_action_restarts_the_timer_for_the_next_player(
 
     bot = await poker_bot()
     alice, bob = world.players[:2]
-    lobby = await create_table(emu, world, [alice, bob], stake=2, ante=1, auto_deal=0)
+    # No time bank: the timeout acts as soon as the timer runs out (test_time_bank.py).
+    lobby = await create_table(emu, world, [alice, bob], stake=2, ante=1, auto_deal=0, time_bank=0)
     live = live_table(bot, world)
     live.settings.action_seconds = 2
     await emu.click(alice, lobby, label="Deal")
