@@ -311,3 +311,43 @@ async def test_carried_pot_between_deals(db: Database) -> None:
     )
     assert (await db.stats(GUILD, 5)).net_chips == 20
     assert (await db.chip_audit()).ok
+
+
+async def test_void_hand_ends_it_without_a_result_and_stores_no_events(db: Database) -> None:
+    """The safety valve: the hand ends, its stacks are back as dealt, and no stats count it."""
+    table, stacks = await table_with_players(db)
+    hand = await start_hand(db, table, stacks)
+    await db.save_table_state(table.table_id, TableSave(state(), 300, {5: 90, 6: 100, 7: 100}))
+    reason = json.dumps({"voided": True})
+    with pytest.raises(InvalidArgument, match="no hand events"):
+        await db.void_hand(
+            GUILD,
+            table.table_id,
+            hand.hand_id,
+            reason_json=reason,
+            save=TableSave(state(), 300, stacks, [(1, "{}")]),
+        )
+    with pytest.raises(ChipsMismatch):
+        await db.void_hand(
+            GUILD,
+            table.table_id,
+            hand.hand_id,
+            reason_json=reason,
+            save=TableSave(state(), 299, {5: 99, 6: 100, 7: 100}),
+        )
+    assert (await db.get_hand(hand.hand_id)).in_progress
+    voided = await db.void_hand(
+        GUILD,
+        table.table_id,
+        hand.hand_id,
+        reason_json=reason,
+        save=TableSave(state(voided=1), 300, stacks),
+        now=40,
+    )
+    assert (voided.ended_at, voided.result_json, voided.pot) == (40.0, reason, 0)
+    current = await db.get_table(table.table_id)
+    assert (current.current_hand_id, current.state_json) == (None, state(voided=1))
+    assert {p.user_id: p.stack for p in await db.table_players(table.table_id)} == stacks
+    assert (await db.stats(GUILD, 5)).hands_played == 0
+    assert [e.seq for e in await db.hand_events(hand.hand_id)] == [0]
+    assert (await db.chip_audit()).ok

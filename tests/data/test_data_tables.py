@@ -242,6 +242,11 @@ async def test_save_table_state(db: Database) -> None:
         await db.save_table_state(tid, TableSave(state(step=3), 200, {5: 80}, [(-1, "{}")]))
     with pytest.raises(TableNotFound):
         await db.save_table_state(999, TableSave(state(), 0, {}))
+    # the four values travel as one: loose ones are refused, with the reason
+    with pytest.raises(InvalidArgument, match="TableSave"):
+        await db.save_table_state(tid, (state(), 200, {5: 80, 6: 100}))  # type: ignore[arg-type]
+    with pytest.raises(InvalidArgument, match="map user ids"):
+        await db.save_table_state(tid, TableSave(state(), 200, [(5, 80)]))  # type: ignore[arg-type]
     assert await snapshot(db, tid) == before
     assert len(await db.hand_events(hand.hand_id, allow_in_progress=True)) == 3
 

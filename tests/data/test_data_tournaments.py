@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from data import Database, DataError, InsufficientFunds, TableSave
+from data import Database, DataError, InsufficientFunds, InvalidArgument, TableSave
 from data.tournaments import TournamentNotFound
 
 from .helpers import ADMIN, CHANNEL, GUILD, state
@@ -58,6 +58,10 @@ async def test_tournament_tables_hold_tournament_chips(db: Database) -> None:
     assert table.tournament_id == tid
     with pytest.raises(DataError):
         await db.create_table(GUILD, CHANNEL, ADMIN, state())  # the channel is taken
+    with pytest.raises(InvalidArgument, match="no hand events"):  # seating is between hands
+        await db.seat_tournament_table(
+            table.table_id, TableSave(state(seats=2), 3000, {1: 1500, 2: 1500}, [(0, "{}")])
+        )
     # seated from the tournament: 2 x 1500 chips, no bankroll touched
     await db.seat_tournament_table(
         table.table_id, TableSave(state(seats=2), 3000, {1: 1500, 2: 1500})
