@@ -75,7 +75,11 @@ def seats(stacks: Mapping[int, int], chips: int) -> dict[int, int]:
         raise InvalidArgument(f"save.seats must map user ids to stacks, got {stacks!r}")
     items: dict[int, int] = {}
     for user_id, stack in stacks.items():
-        items[integer("save.seats user id", user_id)] = integer("save.seats stack", stack, 0)
+        # The usual case (plain ints) without a call per value: this runs with every save.
+        if type(user_id) is not int or type(stack) is not int or stack < 0:
+            integer("save.seats user id", user_id)
+            integer("save.seats stack", stack, 0)
+        items[user_id] = stack
     seated = sum(items.values())
     if seated > chips:
         raise InvalidArgument(
@@ -89,7 +93,11 @@ def events(new_events: Sequence[HandEventIn]) -> tuple[HandEventIn, ...]:
     for item in new_events:
         if not isinstance(item, tuple) or len(item) != 2:
             raise InvalidArgument(f"a hand event must be (seq, event_json), got {item!r}")
-        out.append((integer("event seq", item[0], 0), json_text("event", item[1])))
+        seq, event = item
+        if type(seq) is not int or seq < 0 or type(event) is not str:  # as in seats()
+            integer("event seq", seq, 0)
+            json_text("event", event)
+        out.append((seq, event))
     return tuple(out)
 
 
