@@ -29,7 +29,7 @@ from pathlib import Path
 if __package__ in (None, ""):  # run as a script: make the repo importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from data import Database
+from data import Database, TableSave
 from data.postgres import PostgresBackend
 
 PLAYERS = list(range(1001, 1007))
@@ -58,14 +58,24 @@ async def prepare(db: Database, channel: int) -> tuple[int, dict[int, int], int]
     stacks: dict[int, int] = {}
     for seat, user in enumerate(PLAYERS):
         stacks[user] = BUY_IN
-        await db.buy_in(guild, user, table.table_id, BUY_IN, "{}", BUY_IN * len(stacks), stacks,
-                        seat=seat)  # fmt: skip
+        await db.buy_in(
+            guild,
+            user,
+            table.table_id,
+            BUY_IN,
+            TableSave("{}", BUY_IN * len(stacks), stacks),
+            seat=seat,
+        )
     salt, deck = "salt", "deck"
     hand = await db.start_hand(
-        table.table_id, variant="five_card_draw", variant_name="Five-card draw",
-        commitment=hashlib.sha256(f"{salt}{deck}".encode()).hexdigest(), salt=salt, deck=deck,
-        state_json="{}", chips_on_table=BUY_IN * len(PLAYERS), seat_stacks=stacks,
-    )  # fmt: skip
+        table.table_id,
+        variant="five_card_draw",
+        variant_name="Five-card draw",
+        commitment=hashlib.sha256(f"{salt}{deck}".encode()).hexdigest(),
+        salt=salt,
+        deck=deck,
+        save=TableSave("{}", BUY_IN * len(PLAYERS), stacks),
+    )
     return table.table_id, stacks, hand.hand_id
 
 
@@ -92,7 +102,9 @@ async def run_table(
         stacks[b] += moved
         event = json.dumps({"type": "bet", "seat": a, "amount": moved})
         began = time.perf_counter()
-        await db.save_table_state(table_id, states[seq % 16], chips, stacks, [(seq, event)])
+        await db.save_table_state(
+            table_id, TableSave(states[seq % 16], chips, stacks, [(seq, event)])
+        )
         latencies.append(time.perf_counter() - began)
 
 

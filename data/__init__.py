@@ -10,7 +10,7 @@ Usage::
     await db.close()
 """
 
-from data.db import DEFAULT_PATH, Claim, Database, HandEventIn
+from data.db import DEFAULT_PATH, Claim, Database
 from data.errors import (
     BackupFailed,
     ChipsMismatch,
@@ -38,6 +38,7 @@ from data.models import (
     GuildSettings,
     Hand,
     HandEvent,
+    HandEventIn,
     HandSecrets,
     LeaderboardEntry,
     LedgerEntry,
@@ -47,6 +48,7 @@ from data.models import (
     PlayerStats,
     Table,
     TablePlayer,
+    TableSave,
 )
 
 __all__ = [
@@ -86,5 +88,6 @@ __all__ = [
     "TableExists",
     "TableNotFound",
     "TablePlayer",
+    "TableSave",
     "WrongGuild",
 ]

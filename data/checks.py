@@ -9,12 +9,9 @@ from collections.abc import Mapping, Sequence
 from typing import Final
 
 from data.errors import InvalidArgument
-from data.models import PlayerHandResult
+from data.models import HandEventIn, PlayerHandResult, TableSave
 
 MAX_PAGE: Final = 100
-
-HandEventIn = tuple[int, str]
-"""A new hand event: ``(seq, event_json)``; seq is unique per hand (0, 1, 2, ...)."""
 
 
 def clock(now: float | None) -> float:
@@ -56,29 +53,52 @@ def page(offset: int, limit: int) -> tuple[int, int]:
     return offset, limit
 
 
-def seats(seat_stacks: Mapping[int, int], chips_on_table: int) -> list[tuple[int, int]]:
-    """The seat projection as ``(user_id, stack)`` pairs; stacks cannot exceed the table."""
-    items: list[tuple[int, int]] = []
-    for user_id, stack in seat_stacks.items():
-        items.append(
-            (integer("seat_stacks user id", user_id), integer("seat_stacks stack", stack, 0))
-        )
-    seated = sum(stack for _, stack in items)
-    if seated > chips_on_table:
+def table_save(value: object, *, events_allowed: bool = True) -> TableSave:
+    """``value`` checked, as a :class:`TableSave` of its own (a copy its caller can no longer
+    change): the snapshot is a JSON string, the chips and stacks are counts whose stacks do not
+    exceed the table, the events are ``(seq, event_json)`` pairs. ``events_allowed``: False
+    where a change stores no events (a voided hand, seating at a tournament table)."""
+    if not isinstance(value, TableSave):
+        raise InvalidArgument(f"a table's save must be a TableSave, got {type(value).__name__}")
+    state_json = json_text("save.state_json", value.state_json)
+    chips = integer("save.chips", value.chips, 0)
+    stacks = seats(value.seats, chips)
+    new = events(value.events)
+    if new and not events_allowed:
+        raise InvalidArgument("this change stores no hand events: save.events must be empty")
+    return TableSave(state_json, chips, stacks, new)
+
+
+def seats(stacks: Mapping[int, int], chips: int) -> dict[int, int]:
+    """The seat projection (user id -> stack); stacks cannot exceed the ``chips`` on the table."""
+    if not isinstance(stacks, Mapping):
+        raise InvalidArgument(f"save.seats must map user ids to stacks, got {stacks!r}")
+    items: dict[int, int] = {}
+    for user_id, stack in stacks.items():
+        # The usual case (plain ints) without a call per value: this runs with every save.
+        if type(user_id) is not int or type(stack) is not int or stack < 0:
+            integer("save.seats user id", user_id)
+            integer("save.seats stack", stack, 0)
+        items[user_id] = stack
+    seated = sum(items.values())
+    if seated > chips:
         raise InvalidArgument(
-            f"the seated stacks add up to {seated}, more than the {chips_on_table} chips on "
-            "the table"
+            f"the seated stacks add up to {seated}, more than the {chips} chips on the table"
         )
     return items
 
 
-def events(new_events: Sequence[HandEventIn]) -> list[HandEventIn]:
+def events(new_events: Sequence[HandEventIn]) -> tuple[HandEventIn, ...]:
     out: list[HandEventIn] = []
     for item in new_events:
         if not isinstance(item, tuple) or len(item) != 2:
             raise InvalidArgument(f"a hand event must be (seq, event_json), got {item!r}")
-        out.append((integer("event seq", item[0], 0), json_text("event", item[1])))
-    return out
+        seq, event = item
+        if type(seq) is not int or seq < 0 or type(event) is not str:  # as in seats()
+            integer("event seq", seq, 0)
+            json_text("event", event)
+        out.append((seq, event))
+    return tuple(out)
 
 
 def commitment(value: object) -> str:

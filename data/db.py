@@ -41,17 +41,7 @@ from pathlib import Path
 from typing import Final, TypeVar
 
 from data import accounts, checks, hands, ledger, preferences, stats, tables, tournaments
-from data.checks import (
-    HandEventIn,
-    clock,
-    events,
-    hand_results,
-    integer,
-    json_text,
-    page,
-    seats,
-    text,
-)
+from data.checks import clock, hand_results, integer, json_text, page, table_save, text
 from data.core import Backend, Body, Claim, LocalOwnership, TableOwnership
 from data.errors import InvalidArgument
 from data.ledger import NightLedger
@@ -64,6 +54,7 @@ from data.models import (
     GuildSettings,
     Hand,
     HandEvent,
+    HandEventIn,
     HandSecrets,
     LeaderboardEntry,
     LedgerEntry,
@@ -72,12 +63,13 @@ from data.models import (
     PlayerStats,
     Table,
     TablePlayer,
+    TableSave,
 )
 from data.postgres import PostgresBackend, is_url
 from data.preferences import Preferences
 from data.sqlite import SqliteBackend, Synchronous
 
-__all__ = ["DEFAULT_PATH", "Claim", "Database", "HandEventIn"]
+__all__ = ["DEFAULT_PATH", "Claim", "Database", "HandEventIn", "TableSave"]
 
 T = TypeVar("T")
 
@@ -460,18 +452,15 @@ class Database:
         user_id: int,
         table_id: int,
         amount: int,
-        state_json: str,
-        chips_on_table: int,
-        seat_stacks: Mapping[int, int],
+        save: TableSave,
         *,
         seat: int | None = None,
-        new_events: Sequence[HandEventIn] = (),
         now: float | None = None,
     ) -> LedgerEntry:
         """Move ``amount`` (> 0) chips from the member's bankroll onto the table, in one
-        transaction with the new engine snapshot.
+        transaction with the table's ``save`` (its new snapshot and events).
 
-        ``chips_on_table`` must be the table's chips plus ``amount``; ``seat_stacks`` (user id ->
+        ``save.chips`` must be the table's chips plus ``amount``; ``save.seats`` (user id ->
         stack, every seated player, including this one) replaces the seat projection; ``seat``
         records this player's seat number. The ledger kind is 'buy_in', or 'top_up' if the
         member was already seated. Raises :class:`InsufficientFunds` if the bankroll is too small
@@ -482,29 +471,14 @@ class Database:
         integer("user_id", user_id)
         integer("table_id", table_id)
         integer("amount", amount, 1)
-        json_text("state_json", state_json)
-        integer("chips_on_table", chips_on_table, 0)
-        seated = seats(seat_stacks, chips_on_table)
-        if user_id not in seat_stacks:
-            raise InvalidArgument(f"seat_stacks must include the member buying in ({user_id})")
+        state = table_save(save)
+        if user_id not in state.seats:
+            raise InvalidArgument(f"save.seats must include the member buying in ({user_id})")
         if seat is not None:
             integer("seat", seat, 0)
-        new = events(new_events)
         at = clock(now)
         return await self._write(
-            lambda tx: tables.buy_in(
-                tx,
-                guild_id,
-                user_id,
-                table_id,
-                amount,
-                state_json,
-                chips_on_table,
-                seated,
-                seat,
-                new,
-                at,
-            )
+            lambda tx: tables.buy_in(tx, guild_id, user_id, table_id, amount, state, seat, at)
         )
 
     async def cash_out(
@@ -513,17 +487,14 @@ class Database:
         user_id: int,
         table_id: int,
         amount: int,
-        state_json: str,
-        chips_on_table: int,
-        seat_stacks: Mapping[int, int],
+        save: TableSave,
         *,
-        new_events: Sequence[HandEventIn] = (),
         now: float | None = None,
     ) -> LedgerEntry:
         """Move ``amount`` (>= 0) chips from the table back to the member's bankroll, in one
-        transaction with the new snapshot.
+        transaction with the table's ``save``.
 
-        ``chips_on_table`` must be the table's chips minus ``amount``; ``seat_stacks`` is the new
+        ``save.chips`` must be the table's chips minus ``amount``; ``save.seats`` is the new
         set of seated players (leave the member out when they stand up). The member must have
         bought in at this table.
         """
@@ -531,55 +502,31 @@ class Database:
         integer("user_id", user_id)
         integer("table_id", table_id)
         integer("amount", amount, 0)
-        json_text("state_json", state_json)
-        integer("chips_on_table", chips_on_table, 0)
-        seated = seats(seat_stacks, chips_on_table)
-        new = events(new_events)
+        state = table_save(save)
         at = clock(now)
         return await self._write(
-            lambda tx: tables.cash_out(
-                tx,
-                guild_id,
-                user_id,
-                table_id,
-                amount,
-                state_json,
-                chips_on_table,
-                seated,
-                new,
-                at,
-            )
+            lambda tx: tables.cash_out(tx, guild_id, user_id, table_id, amount, state, at)
         )
 
     async def save_table_state(
         self,
         table_id: int,
-        state_json: str,
-        chips_on_table: int,
-        seat_stacks: Mapping[int, int],
-        new_events: Sequence[HandEventIn] = (),
+        save: TableSave,
         *,
         now: float | None = None,
     ) -> None:
-        """Store the engine's snapshot after an event, append the current hand's new events
-        and refresh the seat projection, in one transaction.
+        """Store the table's ``save`` after an event: its snapshot, the current hand's new
+        events and the seat projection, in one transaction.
 
-        ``chips_on_table`` must equal the table's current chips (only buy-ins and cash-outs
+        ``save.chips`` must equal the table's current chips (only buy-ins and cash-outs
         change them): :class:`ChipsMismatch` otherwise. Events go to the table's current hand
         (:class:`NoHandInProgress` if none); saving an event again with the same ``seq`` and
         content is a no-op, with other content :class:`EventConflict`.
         """
         integer("table_id", table_id)
-        json_text("state_json", state_json)
-        integer("chips_on_table", chips_on_table, 0)
-        seated = seats(seat_stacks, chips_on_table)
-        new = events(new_events)
+        state = table_save(save)
         at = clock(now)
-        await self._write(
-            lambda tx: tables.save_table_state(
-                tx, table_id, state_json, chips_on_table, seated, new, at
-            )
-        )
+        await self._write(lambda tx: tables.save_table_state(tx, table_id, state, at))
 
     async def close_table(
         self,
@@ -622,14 +569,12 @@ class Database:
         commitment: str,
         salt: str,
         deck: str,
-        state_json: str,
-        chips_on_table: int,
-        seat_stacks: Mapping[int, int],
-        new_events: Sequence[HandEventIn] = (),
+        save: TableSave,
         now: float | None = None,
     ) -> Hand:
         """Record a new hand (numbered 1, 2, ... per table) as the table's current hand, with
-        its commitment, salt and deck, and save the snapshot and first events with it.
+        its commitment, salt and deck, and the table's ``save`` (its snapshot and the hand's
+        first events) with it.
 
         The salt and deck stay unreadable until the hand ends. Raises :class:`HandInProgress`
         if the table's previous hand has not ended.
@@ -640,25 +585,11 @@ class Database:
         checks.commitment(commitment)
         text("salt", salt)
         text("deck", deck)
-        json_text("state_json", state_json)
-        integer("chips_on_table", chips_on_table, 0)
-        seated = seats(seat_stacks, chips_on_table)
-        new = events(new_events)
+        state = table_save(save)
         at = clock(now)
         return await self._write(
             lambda tx: hands.start_hand(
-                tx,
-                table_id,
-                variant,
-                variant_name,
-                commitment,
-                salt,
-                deck,
-                state_json,
-                chips_on_table,
-                seated,
-                new,
-                at,
+                tx, table_id, variant, variant_name, commitment, salt, deck, state, at
             )
         )
 
@@ -671,15 +602,12 @@ class Database:
         *,
         result_json: str,
         pot: int,
-        state_json: str,
-        chips_on_table: int,
-        seat_stacks: Mapping[int, int],
-        new_events: Sequence[HandEventIn] = (),
+        save: TableSave,
         carried: int = 0,
         now: float | None = None,
     ) -> Hand:
-        """End the table's current hand: store its last events, result and pot, update every
-        player's stats and save the snapshot, in one transaction.
+        """End the table's current hand: store its last events (``save.events``), result and
+        pot, update every player's stats and save the table's snapshot, in one transaction.
 
         ``per_player`` lists everyone dealt in. Chips can stay in the middle from one deal to
         the next (a passed-out deal, trips not reached, Diablo's new pot): ``carried`` is the
@@ -694,26 +622,12 @@ class Database:
         integer("hand_id", hand_id)
         json_text("result_json", result_json)
         integer("pot", pot, 0)
-        json_text("state_json", state_json)
-        integer("chips_on_table", chips_on_table, 0)
-        seated = seats(seat_stacks, chips_on_table)
-        new = events(new_events)
+        state = table_save(save)
         at = clock(now)
         players = hand_results(per_player, carried)
         return await self._write(
             lambda tx: hands.record_hand_result(
-                tx,
-                guild_id,
-                table_id,
-                hand_id,
-                players,
-                result_json,
-                pot,
-                state_json,
-                chips_on_table,
-                seated,
-                new,
-                at,
+                tx, guild_id, table_id, hand_id, players, result_json, pot, state, at
             )
         )
 
@@ -900,22 +814,16 @@ class Database:
     async def seat_tournament_table(
         self,
         table_id: int,
-        state_json: str,
-        chips_on_table: int,
-        seat_stacks: Mapping[int, int],
+        save: TableSave,
         *,
         now: float | None = None,
     ) -> None:
         """Players sat down at or left a tournament table between hands: its tournament chips
-        become ``chips_on_table`` with no bankroll involved."""
+        become ``save.chips`` with no bankroll involved (``save`` has no events)."""
         integer("table_id", table_id)
-        json_text("state_json", state_json)
-        integer("chips_on_table", chips_on_table, 0)
-        seated = seats(seat_stacks, chips_on_table)
+        state = table_save(save, events_allowed=False)
         at = clock(now)
-        await self._write(
-            lambda tx: tournaments.seat_table(tx, table_id, state_json, chips_on_table, seated, at)
-        )
+        await self._write(lambda tx: tournaments.seat_table(tx, table_id, state, at))
 
     async def close_tournament_table(
         self, table_id: int, state_json: str, *, now: float | None = None
@@ -1147,9 +1055,7 @@ class Database:
         hand_id: int,
         *,
         reason_json: str,
-        state_json: str,
-        chips_on_table: int,
-        seat_stacks: Mapping[int, int],
+        save: TableSave,
         now: float | None = None,
     ) -> Hand:
         """End the table's current hand as void, in one transaction: its row gets
@@ -1157,29 +1063,18 @@ class Database:
         snapshot (every stack back to the deal) is saved.
 
         The safety valve for a hand whose result the database refuses: the table goes on
-        instead of retrying the same refused end forever. ``chips_on_table`` must equal the
-        table's chips, as in :meth:`save_table_state`.
+        instead of retrying the same refused end forever. ``save.chips`` must equal the
+        table's chips, as in :meth:`save_table_state`; ``save`` has no events (the voided hand's
+        are not stored).
         """
         integer("guild_id", guild_id)
         integer("table_id", table_id)
         integer("hand_id", hand_id)
         json_text("reason_json", reason_json)
-        json_text("state_json", state_json)
-        integer("chips_on_table", chips_on_table, 0)
-        seated = seats(seat_stacks, chips_on_table)
+        state = table_save(save, events_allowed=False)
         at = clock(now)
         return await self._write(
-            lambda tx: hands.void_hand(
-                tx,
-                guild_id,
-                table_id,
-                hand_id,
-                reason_json,
-                state_json,
-                chips_on_table,
-                seated,
-                at,
-            )
+            lambda tx: hands.void_hand(tx, guild_id, table_id, hand_id, reason_json, state, at)
         )
 
     async def chip_audit(self, guild_id: int | None = None) -> ChipAudit:

@@ -14,8 +14,7 @@ from typing import Final
 from data import stats, tables
 from data.core import Row, Tx, one, scalar, seconds
 from data.errors import HandInProgress, HandNotFound, NoHandInProgress
-from data.models import Hand, HandEvent, HandSecrets, Page, PlayerHandResult
-from data.tables import Events, Seats
+from data.models import Hand, HandEvent, HandSecrets, Page, PlayerHandResult, TableSave
 
 _COLUMNS: Final = (
     "hand_id, table_id, guild_id, number, variant, variant_name, commitment, started_at, "
@@ -48,10 +47,7 @@ async def start_hand(
     commitment: str,
     salt: str,
     deck: str,
-    state_json: str,
-    chips_on_table: int,
-    seats: Seats,
-    events: Events,
+    state: TableSave,
     now: float,
 ) -> Hand:
     table = await tables.open_table(tx, table_id)
@@ -60,7 +56,7 @@ async def start_hand(
             table.current_hand_id,
             f"table {table_id} already has hand {table.current_hand_id} in progress",
         )
-    tables.check_chips(table, table.chips_on_table, chips_on_table)
+    tables.check_chips(table, table.chips_on_table, state.chips)
     r = await one(
         tx,
         "INSERT INTO hands (table_id, guild_id, number, variant, variant_name, "
@@ -73,7 +69,7 @@ async def start_hand(
     await tx.execute(
         "UPDATE tables SET current_hand_id = ? WHERE table_id = ?", (hand.hand_id, table_id)
     )
-    await tables.save(tx, table, state_json, chips_on_table, seats, events, now, hand.hand_id)
+    await tables.save(tx, table, state, now, hand.hand_id)
     return hand
 
 
@@ -85,10 +81,7 @@ async def record_hand_result(
     players: list[PlayerHandResult],
     result_json: str,
     pot: int,
-    state_json: str,
-    chips_on_table: int,
-    seats: Seats,
-    events: Events,
+    state: TableSave,
     now: float,
 ) -> Hand:
     table = await tables.open_table(tx, table_id, guild_id)
@@ -96,8 +89,8 @@ async def record_hand_result(
         raise NoHandInProgress(
             table_id, f"hand {hand_id} is not the current hand of table {table_id}"
         )
-    tables.check_chips(table, table.chips_on_table, chips_on_table)
-    await tables.append_events(tx, table_id, hand_id, events, now)
+    tables.check_chips(table, table.chips_on_table, state.chips)
+    await tables.append_events(tx, table_id, hand_id, state.events, now)
     r = await one(
         tx,
         f"UPDATE hands SET ended_at = ?, result = ?, pot = ? WHERE hand_id = ? "
@@ -105,7 +98,7 @@ async def record_hand_result(
         (now, result_json, pot, hand_id),
     )
     await tx.execute("UPDATE tables SET current_hand_id = NULL WHERE table_id = ?", (table_id,))
-    await tables.save(tx, table, state_json, chips_on_table, seats, [], now, None)
+    await tables.write_state(tx, table, state, now)
     if table.tournament_id is None:  # tournament chips are not the cash-game stats' chips
         await stats.add_hand(tx, guild_id, hand_id, players, now)
     return _hand(r)
@@ -117,9 +110,7 @@ async def void_hand(
     table_id: int,
     hand_id: int,
     reason_json: str,
-    state_json: str,
-    chips_on_table: int,
-    seats: Seats,
+    state: TableSave,
     now: float,
 ) -> Hand:
     """Close the table's current hand without a result: its chips went back to where they
@@ -129,7 +120,7 @@ async def void_hand(
         raise NoHandInProgress(
             table_id, f"hand {hand_id} is not the current hand of table {table_id}"
         )
-    tables.check_chips(table, table.chips_on_table, chips_on_table)
+    tables.check_chips(table, table.chips_on_table, state.chips)
     r = await one(
         tx,
         f"UPDATE hands SET ended_at = ?, result = ?, pot = 0 WHERE hand_id = ? "
@@ -137,7 +128,7 @@ async def void_hand(
         (now, reason_json, hand_id),
     )
     await tx.execute("UPDATE tables SET current_hand_id = NULL WHERE table_id = ?", (table_id,))
-    await tables.save(tx, table, state_json, chips_on_table, seats, [], now, None)
+    await tables.write_state(tx, table, state, now)
     return _hand(r)
 
 

@@ -1,7 +1,9 @@
-"""Typed rows returned by :class:`data.Database`. All are frozen; times are unix seconds."""
+"""Typed rows returned by :class:`data.Database`, and the values it takes whole. All are frozen;
+times are unix seconds."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Generic, Literal, NamedTuple, TypeVar
 
@@ -193,6 +195,27 @@ class HandEvent:
     seq: int
     event_json: str
     created_at: float
+
+
+HandEventIn = tuple[int, str]
+"""A new hand event: ``(seq, event_json)``; seq is unique per hand (0, 1, 2, ...)."""
+
+
+@dataclass(frozen=True, slots=True)
+class TableSave:
+    """What is written with every change of a table, taken at one moment, for the
+    :class:`data.Database` methods that change a table.
+
+    ``state_json`` is the table's snapshot (opaque JSON), ``chips`` the chips on the table
+    (including chips in the middle), ``seats`` each seated player's stack (user id -> stack) and
+    ``events`` the current hand's events not yet stored. The Database checks the value once, when
+    a method takes it; the four then travel together to the queries.
+    """
+
+    state_json: str
+    chips: int
+    seats: Mapping[int, int]
+    events: Sequence[HandEventIn] = ()
 
 
 class PlayerHandResult(NamedTuple):

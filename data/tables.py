@@ -12,6 +12,7 @@ account (:func:`data.accounts.holder`).
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from functools import cache
 
 from data import accounts
@@ -27,12 +28,7 @@ from data.errors import (
     TableNotFound,
     WrongGuild,
 )
-from data.models import LedgerEntry, Table, TablePlayer
-
-Seats = list[tuple[int, int]]
-"""The seat projection to write: ``(user_id, stack)`` of every seated player."""
-Events = list[tuple[int, str]]
-"""New events of the current hand: ``(seq, event_json)``."""
+from data.models import HandEventIn, LedgerEntry, Table, TablePlayer, TableSave
 
 
 def _table(r: Row) -> Table:
@@ -220,15 +216,12 @@ async def buy_in(
     user_id: int,
     table_id: int,
     amount: int,
-    state_json: str,
-    chips_on_table: int,
-    seats: Seats,
+    state: TableSave,
     seat: int | None,
-    events: Events,
     now: float,
 ) -> LedgerEntry:
     table = await open_table(tx, table_id, guild_id)
-    check_chips(table, table.chips_on_table + amount, chips_on_table)
+    check_chips(table, table.chips_on_table + amount, state.chips)
     if accounts.holder(user_id) == user_id:
         await accounts.account(tx, guild_id, user_id, now)
     else:
@@ -248,7 +241,7 @@ async def buy_in(
         hand_id=table.current_hand_id,
         actor_id=accounts.seat_actor(user_id),
     )
-    await save(tx, table, state_json, chips_on_table, seats, events, now, table.current_hand_id)
+    await save(tx, table, state, now, table.current_hand_id)
     if seat is not None:
         try:
             await tx.execute(
@@ -266,14 +259,11 @@ async def cash_out(
     user_id: int,
     table_id: int,
     amount: int,
-    state_json: str,
-    chips_on_table: int,
-    seats: Seats,
-    events: Events,
+    state: TableSave,
     now: float,
 ) -> LedgerEntry:
     table = await open_table(tx, table_id, guild_id)
-    check_chips(table, table.chips_on_table - amount, chips_on_table)
+    check_chips(table, table.chips_on_table - amount, state.chips)
     await require_players(tx, table_id, [user_id])
     if accounts.holder(user_id) != user_id:
         await accounts.open_house(tx, guild_id, now)
@@ -288,7 +278,7 @@ async def cash_out(
         hand_id=table.current_hand_id,
         actor_id=accounts.seat_actor(user_id),
     )
-    await save(tx, table, state_json, chips_on_table, seats, events, now, table.current_hand_id)
+    await save(tx, table, state, now, table.current_hand_id)
     return entry
 
 
@@ -313,46 +303,36 @@ async def require_players(tx: Tx, table_id: int, user_ids: list[int]) -> None:
 # ------------------------------------------------------------------------------ snapshots
 
 
-async def save_table_state(
-    tx: Tx,
-    table_id: int,
-    state_json: str,
-    chips_on_table: int,
-    seats: Seats,
-    events: Events,
-    now: float,
-) -> None:
+async def save_table_state(tx: Tx, table_id: int, state: TableSave, now: float) -> None:
     # The hot path (after every engine event): check and write the snapshot in one statement.
     r = await tx.fetch_one(
         "UPDATE tables SET state = ?, updated_at = ? "
         "WHERE table_id = ? AND status = 'open' AND chips_on_table = ? "
         "RETURNING table_id, guild_id, current_hand_id",
-        (state_json, now, table_id, chips_on_table),
+        (state.state_json, now, table_id, state.chips),
     )
     if r is None:  # say why
         table = await open_table(tx, table_id)
-        raise ChipsMismatch(table_id, table.chips_on_table, chips_on_table)
-    await write_seats(tx, table_id, r[1], seats)
-    await append_events(tx, table_id, r[2], events, now)
+        raise ChipsMismatch(table_id, table.chips_on_table, state.chips)
+    await write_seats(tx, table_id, r[1], state.seats)
+    await append_events(tx, table_id, r[2], state.events, now)
 
 
-async def save(
-    tx: Tx,
-    table: Table,
-    state_json: str,
-    chips_on_table: int,
-    seats: Seats,
-    events: Events,
-    now: float,
-    hand_id: int | None,
-) -> None:
-    """Write the snapshot, the chips, the seat projection and the new events."""
+async def save(tx: Tx, table: Table, state: TableSave, now: float, hand_id: int | None) -> None:
+    """Write ``state``: the snapshot, the chips and the seat projection (:func:`write_state`),
+    and its events, to hand ``hand_id``."""
+    await write_state(tx, table, state, now)
+    await append_events(tx, table.table_id, hand_id, state.events, now)
+
+
+async def write_state(tx: Tx, table: Table, state: TableSave, now: float) -> None:
+    """Write the snapshot, the chips and the seat projection of ``state``, not its events (a
+    hand's end stores them before closing the hand)."""
     await tx.execute(
         "UPDATE tables SET state = ?, chips_on_table = ?, updated_at = ? WHERE table_id = ?",
-        (state_json, chips_on_table, now, table.table_id),
+        (state.state_json, state.chips, now, table.table_id),
     )
-    await write_seats(tx, table.table_id, table.guild_id, seats)
-    await append_events(tx, table.table_id, hand_id, events, now)
+    await write_seats(tx, table.table_id, table.guild_id, state.seats)
 
 
 @cache
@@ -372,20 +352,21 @@ def _upsert_seats(count: int) -> str:
     )
 
 
-async def write_seats(tx: Tx, table_id: int, guild_id: int, seats: Seats) -> None:
-    """Make the seat projection exactly ``seats`` (seat numbers of staying players kept)."""
+async def write_seats(tx: Tx, table_id: int, guild_id: int, seats: Mapping[int, int]) -> None:
+    """Make the seat projection exactly ``seats`` (user id -> stack; seat numbers of staying
+    players kept)."""
     if not seats:
         await tx.execute("DELETE FROM table_players WHERE table_id = ?", (table_id,))
         return
-    await tx.execute(_keep_seats(len(seats)), (table_id, *(user for user, _ in seats)))
+    await tx.execute(_keep_seats(len(seats)), (table_id, *seats))
     await tx.execute(
         _upsert_seats(len(seats)),
-        [x for user, stack in seats for x in (table_id, user, guild_id, stack)],
+        [x for user, stack in seats.items() for x in (table_id, user, guild_id, stack)],
     )
 
 
 async def append_events(
-    tx: Tx, table_id: int, hand_id: int | None, events: Events, now: float
+    tx: Tx, table_id: int, hand_id: int | None, events: Sequence[HandEventIn], now: float
 ) -> None:
     """Add the hand's new events; saving the very same event again is harmless (a replay after
     a restart), another event under a stored ``seq`` is refused (history is append-only)."""

@@ -16,7 +16,7 @@ from typing import Final
 from data import accounts, tables
 from data.core import Row, Tx, one, seconds
 from data.errors import ConstraintViolation, DataError, NotFound
-from data.models import Table
+from data.models import Table, TableSave
 
 OPEN: Final = ("registering", "running")
 
@@ -271,18 +271,16 @@ async def create_table(
     )
 
 
-async def seat_table(
-    tx: Tx, table_id: int, state_json: str, chips_on_table: int, seats: tables.Seats, now: float
-) -> None:
+async def seat_table(tx: Tx, table_id: int, state: TableSave, now: float) -> None:
     """Seat or unseat players at a tournament table: its tournament chips change with no
     bankroll involved (they come from and go back to the tournament). A player may be seated
     during a hand (dealt in from the next one); nobody's stack leaves during one."""
     table = await tables.open_table(tx, table_id)
     if table.tournament_id is None:
         raise DataError(f"table {table_id} is not a tournament table")
-    if table.current_hand_id is not None and chips_on_table < table.chips_on_table:
+    if table.current_hand_id is not None and state.chips < table.chips_on_table:
         raise DataError("players leave a tournament table between hands")
-    await tables.save(tx, table, state_json, chips_on_table, seats, [], now, None)
+    await tables.write_state(tx, table, state, now)
 
 
 async def close_table(tx: Tx, table_id: int, state_json: str, now: float) -> None:

@@ -5,7 +5,7 @@ the table's close.
 
 :class:`TableRecords` is the table service's collaborator for the disk: the service
 (:class:`tables.service.TableService`) decides what a change means, the records write it.
-:class:`TableSave` is the value written with every change.
+:func:`table_save` takes the value written with every change (:class:`data.TableSave`).
 """
 
 from __future__ import annotations
@@ -13,13 +13,12 @@ from __future__ import annotations
 import json
 import logging
 import secrets
-from dataclasses import dataclass
 from typing import Any
 
 import orjson
 
 import engine
-from data import Database, DataError, HandEventIn, PlayerHandResult
+from data import Database, DataError, HandEventIn, PlayerHandResult, TableSave
 from engine import HandResult, Table
 from engine.commitment import DealCommitment
 from tables.live import HandInfo, LiveTable, Meta
@@ -67,22 +66,11 @@ def voided_table(snapshot: dict[str, Any], dealt_in: set[str]) -> tuple[Table, d
     return Table.from_dict({**snapshot, "state": state, "journal": kept}), owed
 
 
-@dataclass(frozen=True, slots=True)
-class TableSave:
-    """What is written with every change of a table, taken at one moment: its snapshot
-    (:meth:`LiveTable.state_json`), the chips on it, each seated player's stack and the hand's
-    events not yet on disk."""
-
-    state_json: str
-    chips: int
-    seats: dict[int, int]
-    events: list[HandEventIn]
-
-    @classmethod
-    def of(cls, live: LiveTable, events: list[HandEventIn], owed: int = 0) -> TableSave:
-        """``live`` now, with ``events``; ``owed``: chips taken off the table but not yet
-        paid to their bankrolls (still counted on the table)."""
-        return cls(live.state_json(), live.engine.chips() + owed, live.seat_stacks(), events)
+def table_save(live: LiveTable, events: list[HandEventIn], owed: int = 0) -> TableSave:
+    """What is written of ``live`` now: its snapshot (:meth:`LiveTable.state_json`), the chips
+    on it, each seated player's stack, and ``events`` (the hand's, not yet on disk); ``owed``:
+    chips taken off the table but not yet paid to their bankrolls (still counted on it)."""
+    return TableSave(live.state_json(), live.engine.chips() + owed, live.seat_stacks(), events)
 
 
 class TableRecords:
@@ -96,47 +84,27 @@ class TableRecords:
         caller writes them)."""
         events = self.new_events(live)
         self.mark_saved(live)  # first: the snapshot says they are saved
-        return TableSave.of(live, events)
+        return table_save(live, events)
 
     async def buy_in(
         self, live: LiveTable, user_id: int, amount: int, seat: int | None = None
     ) -> None:
         """``amount`` chips from the player's bankroll are on the table now (they took
         ``seat``, or added chips to their stack): the ledger, with the table."""
-        save = TableSave.of(live, self.new_events(live))
-        await self.db.buy_in(
-            live.guild_id,
-            user_id,
-            live.id,
-            amount,
-            save.state_json,
-            save.chips,
-            save.seats,
-            seat=seat,
-            new_events=save.events,
-        )
+        save = table_save(live, self.new_events(live))
+        await self.db.buy_in(live.guild_id, user_id, live.id, amount, save, seat=seat)
         self.mark_saved(live)
 
     async def cash_out(self, live: LiveTable, user_id: int, amount: int) -> None:
         """``amount`` chips left the table for the player's bankroll: the ledger, with the
         table."""
-        save = TableSave.of(live, self.new_events(live))
-        await self.db.cash_out(
-            live.guild_id,
-            user_id,
-            live.id,
-            amount,
-            save.state_json,
-            save.chips,
-            save.seats,
-            new_events=save.events,
-        )
+        save = table_save(live, self.new_events(live))
+        await self.db.cash_out(live.guild_id, user_id, live.id, amount, save)
         self.mark_saved(live)
 
     async def seat_tournament(self, live: LiveTable) -> None:
         """Tournament players were seated or stood up (tournament chips: no ledger)."""
-        save = TableSave.of(live, [])
-        await self.db.seat_tournament_table(live.id, save.state_json, save.chips, save.seats)
+        await self.db.seat_tournament_table(live.id, table_save(live, []))
 
     async def set_message(self, live: LiveTable, message_id: int) -> None:
         """The table's public message is ``message_id``: on its row, and in its snapshot."""
@@ -165,7 +133,6 @@ class TableRecords:
             carried_before=setup.carried,
         )
         live.meta.recorded = live.engine.hand_number
-        save = TableSave.of(live, events_in(live.engine.events, 0))
         row = await self.db.start_hand(
             live.id,
             variant=live.engine.config.variant,
@@ -173,10 +140,7 @@ class TableRecords:
             commitment=commitment,
             salt=salt,
             deck=record.encode(),
-            state_json=save.state_json,
-            chips_on_table=save.chips,
-            seat_stacks=save.seats,
-            new_events=save.events,
+            save=table_save(live, events_in(live.engine.events, 0)),
         )
         live.meta.hand.hand_id = row.hand_id
 
@@ -194,12 +158,10 @@ class TableRecords:
         """Write the table's snapshot (with the events of its hand not yet saved)."""
         if not live.engine.in_hand and live.meta.hand is None:
             self.mark_saved(live)
-            save = TableSave.of(live, [])
+            save = table_save(live, [])
         else:
             save = self.take(live)
-        await self.db.save_table_state(
-            live.id, save.state_json, save.chips, save.seats, save.events
-        )
+        await self.db.save_table_state(live.id, save)
 
     async def reload(self, live: LiveTable) -> None:
         """Put the table back as it was last saved (a change that could not be saved)."""
@@ -255,7 +217,6 @@ class TableRecords:
         pot_total = sum(p.amount for p in result.pots) if result is not None else 0
         new_events = self.new_events(live)
         live.meta.hand = None
-        save = TableSave.of(live, new_events)
         await self.db.record_hand_result(
             live.guild_id,
             live.id,
@@ -263,10 +224,7 @@ class TableRecords:
             per_player,
             result_json=json.dumps(result.to_dict() if result is not None else {}),
             pot=pot_total,
-            state_json=save.state_json,
-            chips_on_table=save.chips,
-            seat_stacks=save.seats,
-            new_events=save.events,
+            save=table_save(live, new_events),
             carried=live.engine.carried - info.carried_before,
         )
         await self.pay_leavers(live)
@@ -301,15 +259,12 @@ class TableRecords:
             "it was before the deal."
         ]
         live.last_private = voided.held_cards()
-        save = TableSave.of(live, [], owed=sum(live.meta.owed.values()))
         await self.db.void_hand(
             live.guild_id,
             live.id,
             info.hand_id,
             reason_json=reason,
-            state_json=save.state_json,
-            chips_on_table=save.chips,
-            seat_stacks=save.seats,
+            save=table_save(live, [], owed=sum(live.meta.owed.values())),
         )
         await self.pay_leavers(live)
 
@@ -326,7 +281,5 @@ class TableRecords:
         while live.meta.owed:
             pid = min(live.meta.owed)
             amount = live.meta.owed.pop(pid)
-            save = TableSave.of(live, [], owed=sum(live.meta.owed.values()))
-            await self.db.cash_out(
-                live.guild_id, int(pid), live.id, amount, save.state_json, save.chips, save.seats
-            )
+            save = table_save(live, [], owed=sum(live.meta.owed.values()))
+            await self.db.cash_out(live.guild_id, int(pid), live.id, amount, save)

@@ -18,7 +18,7 @@ import pytest
 
 from cogs.economy import MAX_CHIPS, Economy, audit_embed
 from cogs.ui.paginator import PageButton, custom_id
-from data import ChipAudit, PlayerHandResult
+from data import ChipAudit, PlayerHandResult, TableSave
 from tests.emulator import InteractionResult, UserActionError
 
 MANAGE_GUILD = 0x20
@@ -131,7 +131,12 @@ async def seat_at_table(
         chips += amount
         stacks[user_id] = amount
         await db.buy_in(
-            world.guild.id, user_id, table.table_id, amount, "{}", chips, dict(stacks), seat=seat
+            world.guild.id,
+            user_id,
+            table.table_id,
+            amount,
+            TableSave("{}", chips, dict(stacks)),
+            seat=seat,
         )
     return table, stacks
 
@@ -150,9 +155,7 @@ async def play_hand(
         commitment=hashlib.sha256(f"{salt}:{deck}".encode()).hexdigest(),
         salt=salt,
         deck=deck,
-        state_json="{}",
-        chips_on_table=chips,
-        seat_stacks=stacks,
+        save=TableSave("{}", chips, stacks),
     )
     after = {user: stack for user, stack in stacks.items()}
     for r in results:
@@ -165,9 +168,7 @@ async def play_hand(
         results,
         result_json=json.dumps({"pot": pot}),
         pot=pot,
-        state_json="{}",
-        chips_on_table=chips,
-        seat_stacks=after,
+        save=TableSave("{}", chips, after),
     )
     stacks.update(after)
 

@@ -21,7 +21,7 @@ from typing import Any
 if __package__ in (None, ""):  # run as a script: make the repo importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from data import Database, PlayerHandResult, Table
+from data import Database, PlayerHandResult, Table, TableSave
 from tests.data.helpers import ADMIN, GUILD, channel_table, commitment
 
 CHANNEL = 777
@@ -89,9 +89,14 @@ async def step(db: Database, n: int) -> None:
             return
         stacks[user] = amount
         await db.buy_in(
-            GUILD, user, tid, amount, snapshot(), chips(), stacks, seat=PLAYERS.index(user),
+            GUILD,
+            user,
+            tid,
+            amount,
+            TableSave(snapshot(), chips(), stacks),
+            seat=PLAYERS.index(user),
             now=now,
-        )  # fmt: skip
+        )
         return
     if hand is None:
         if rng.random() < 0.12:
@@ -100,11 +105,15 @@ async def step(db: Database, n: int) -> None:
         salt, deck = f"salt{n}", "As Kd Qh Jc Ts"
         seq = 0
         started = await db.start_hand(
-            tid, variant="five_card_draw", variant_name="Five-card draw",
-            commitment=commitment(salt, deck), salt=salt,
-            deck=deck, state_json=snapshot(), chips_on_table=chips(), seat_stacks=stacks,
-            new_events=[(0, json.dumps({"op": n}))], now=now,
-        )  # fmt: skip
+            tid,
+            variant="five_card_draw",
+            variant_name="Five-card draw",
+            commitment=commitment(salt, deck),
+            salt=salt,
+            deck=deck,
+            save=TableSave(snapshot(), chips(), stacks, [(0, json.dumps({"op": n}))]),
+            now=now,
+        )
         assert started.number >= 1
         return
 
@@ -116,20 +125,20 @@ async def step(db: Database, n: int) -> None:
         pot += bet
         put_in[player] = put_in.get(player, 0) + bet
         events = event()
-        await db.save_table_state(tid, snapshot(), chips(), stacks, events, now=now)
+        await db.save_table_state(tid, TableSave(snapshot(), chips(), stacks, events), now=now)
     elif r < 0.50:
         amount = min(rng.randint(1, 30), await db.balance(GUILD, player, now=now))
         stacks[player] += amount
         events = event()
         await db.buy_in(
-            GUILD, player, tid, amount, snapshot(), chips(), stacks, new_events=events, now=now
+            GUILD, player, tid, amount, TableSave(snapshot(), chips(), stacks, events), now=now
         )
     elif r < 0.58:
         amount = rng.randint(0, stacks[player])
         stacks[player] -= amount
         events = event()
         await db.cash_out(
-            GUILD, player, tid, amount, snapshot(), chips(), stacks, new_events=events, now=now
+            GUILD, player, tid, amount, TableSave(snapshot(), chips(), stacks, events), now=now
         )
     elif r < 0.72:
         winner = rng.choice(PLAYERS)
@@ -144,10 +153,15 @@ async def step(db: Database, n: int) -> None:
         events = event()
         hand, seq = None, -1
         await db.record_hand_result(
-            GUILD, tid, ended, per_player, result_json=json.dumps({"winner": winner}),
-            pot=won[winner], state_json=snapshot(), chips_on_table=chips(), seat_stacks=stacks,
-            new_events=events, now=now,
-        )  # fmt: skip
+            GUILD,
+            tid,
+            ended,
+            per_player,
+            result_json=json.dumps({"winner": winner}),
+            pot=won[winner],
+            save=TableSave(snapshot(), chips(), stacks, events),
+            now=now,
+        )
     elif r < 0.86:
         await db.claim_daily(GUILD, player, now)
     else:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 
-from data import Database, Hand, Table
+from data import Database, Hand, Table, TableSave
 
 GUILD = 1
 OTHER_GUILD = 2
@@ -43,9 +43,7 @@ async def seat_players(
             user,
             table.table_id,
             amount,
-            state(stacks=stacks),
-            chips,
-            stacks,
+            TableSave(state(stacks=stacks), chips, stacks),
             seat=seat,
             now=now,
         )
@@ -69,9 +67,8 @@ async def start_hand(
         commitment=commitment(salt, deck),
         salt=salt,
         deck=deck,
-        state_json=state(stacks=stacks, hand=True),
-        chips_on_table=chips,
-        seat_stacks=stacks,
-        new_events=[(0, json.dumps({"type": "deal"}))],
+        save=TableSave(
+            state(stacks=stacks, hand=True), chips, stacks, [(0, json.dumps({"type": "deal"}))]
+        ),
         now=now,
     )

@@ -20,7 +20,7 @@ import random
 import sys
 import time
 
-from data import Database, DataError
+from data import Database, DataError, TableSave
 from data.postgres import PostgresBackend
 
 GUILD = 7
@@ -70,20 +70,28 @@ async def run(url: str, seed: int, operations: int, start_at: float) -> dict[str
                         amount = rng.randint(1, 40)
                         stacks[user] = stacks.get(user, 0) + amount
                         await db.buy_in(
-                            GUILD, user, table.table_id, amount, "{}", chips + amount, stacks
+                            GUILD,
+                            user,
+                            table.table_id,
+                            amount,
+                            TableSave("{}", chips + amount, stacks),
                         )
                     elif kind == "cash_out" and stacks.get(user):
                         amount = rng.randint(0, stacks[user])
                         stacks[user] -= amount
                         await db.cash_out(
-                            GUILD, user, table.table_id, amount, "{}", chips - amount, stacks
+                            GUILD,
+                            user,
+                            table.table_id,
+                            amount,
+                            TableSave("{}", chips - amount, stacks),
                         )
                     elif len(stacks) >= 2:
                         a, b = rng.sample(sorted(stacks), 2)
                         moved = rng.randint(0, stacks[a])
                         stacks[a] -= moved
                         stacks[b] += moved
-                        await db.save_table_state(table.table_id, "{}", chips, stacks)
+                        await db.save_table_state(table.table_id, TableSave("{}", chips, stacks))
                 done["ok"] += 1
             except DataError:
                 done["refused"] += 1

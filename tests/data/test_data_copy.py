@@ -13,7 +13,7 @@ from typing import Any
 import asyncpg
 import pytest
 
-from data import Database
+from data import Database, TableSave
 from data.copy import TABLES, CopyRefused, copy
 from tests.data.helpers import ADMIN, GUILD, seat_players, start_hand, state
 from tests.data.test_data_invariants import Walk
@@ -61,7 +61,7 @@ async def busy_sqlite(path: Path) -> None:
         await db.tournament_pay_in(running.tournament_id, 5, 10, "{}")
         await db.save_tournament(running.tournament_id, "running", "{}", started_at=1.0)
         played = await db.create_tournament_table(running.tournament_id, 5252, "{}", "{}")
-        await db.seat_tournament_table(played.table_id, "{}", 300, {5: 300})
+        await db.seat_tournament_table(played.table_id, TableSave("{}", 300, {5: 300}))
         await db.schedule_game(GUILD, 5353, ADMIN, "table", "{}", 2e9)
         await db.update_settings(GUILD, ADMIN, daily_amount=55, note="more")
     finally:
@@ -107,7 +107,7 @@ async def test_every_row_is_copied_and_audited(tmp_path: Path, pg_server: PgServ
             assert entry.entry_id == max(r[0] for r in sqlite_rows(path, "ledger")) + 1
             playing = next(t for t in await db.open_tables() if t.channel_id == 4242)
             assert playing.current_hand_id is not None
-            await db.save_table_state(playing.table_id, state(), 180, {5: 90, 6: 90})
+            await db.save_table_state(playing.table_id, TableSave(state(), 180, {5: 90, 6: 90}))
             assert (await db.chip_audit()).ok
         finally:
             await db.close()

@@ -17,6 +17,7 @@ from data import (
     NoHandInProgress,
     PlayerHandResult,
     Table,
+    TableSave,
     WrongGuild,
 )
 
@@ -51,10 +52,9 @@ async def finish(
         per_player,
         result_json=json.dumps({"winners": [p.user_id for p in per_player if p.won]}),
         pot=pot,
-        state_json=state(stacks=stacks),
-        chips_on_table=300,
-        seat_stacks=stacks,
-        new_events=[(seq, json.dumps({"type": "showdown"}))],
+        save=TableSave(
+            state(stacks=stacks), 300, stacks, [(seq, json.dumps({"type": "showdown"}))]
+        ),
         now=now,
     )
 
@@ -104,7 +104,7 @@ async def test_hand_lifecycle_and_secrets(db: Database) -> None:
     assert (current.current_hand_id, current.state_json) == (None, state(stacks=end))
     assert [p.stack for p in await db.table_players(table.table_id)] == [120, 90, 90]
     with pytest.raises(NoHandInProgress):  # events need a hand
-        await db.save_table_state(table.table_id, state(), 300, end, [(2, "{}")])
+        await db.save_table_state(table.table_id, TableSave(state(), 300, end, [(2, "{}")]))
 
     second = await start_hand(db, table, end, now=50)
     assert second.number == 2
@@ -186,9 +186,7 @@ async def test_record_hand_result_checks_change_nothing(db: Database) -> None:
             per_player=ok,
             result_json="{}",
             pot=30,
-            state_json=state(),
-            chips_on_table=300,
-            seat_stacks=stacks,
+            save=TableSave(state(), 300, stacks),
         )
         args.update(overrides)
         await db.record_hand_result(**args)  # type: ignore[arg-type]
@@ -204,7 +202,7 @@ async def test_record_hand_result_checks_change_nothing(db: Database) -> None:
     with pytest.raises(WrongGuild):
         await attempt(guild_id=OTHER_GUILD)
     with pytest.raises(ChipsMismatch):
-        await attempt(chips_on_table=301)
+        await attempt(save=TableSave(state(), 301, stacks))
     with pytest.raises(InvalidArgument, match="JSON"):
         await attempt(result_json="{")
     assert (await db.get_hand(hid)).in_progress
@@ -224,21 +222,19 @@ async def test_start_hand_checks(db: Database) -> None:
         commitment=commitment("a", "b"),
         salt="a",
         deck="b",
-        state_json=state(),
-        chips_on_table=300,
-        seat_stacks=stacks,
+        save=TableSave(state(), 300, stacks),
     )
     for bad in (
         {"commitment": "ABC"},
         {"commitment": commitment("a", "b").upper()},
         {"salt": ""},
         {"variant": ""},
-        {"new_events": [(0, 1)]},
+        {"save": TableSave(state(), 300, stacks, [(0, 1)])},  # type: ignore[list-item]
     ):
         with pytest.raises(InvalidArgument):
             await db.start_hand(table.table_id, **{**base, **bad})  # type: ignore[arg-type]
     with pytest.raises(ChipsMismatch):
-        await db.start_hand(table.table_id, **{**base, "chips_on_table": 301})  # type: ignore[arg-type]
+        await db.start_hand(table.table_id, **{**base, "save": TableSave(state(), 301, stacks)})  # type: ignore[arg-type]
     assert (await db.list_hands(table.table_id)).total == 0
     assert (await db.get_table(table.table_id)).current_hand_id is None
 
@@ -289,9 +285,7 @@ async def test_carried_pot_between_deals(db: Database) -> None:
     antes = {5: 95, 6: 95, 7: 95}  # 15 chips stay in the middle
     passed = results((5, -5, False, 0, None, None), (6, -5, False, 0, None, None),
                      (7, -5, False, 0, None, None))  # fmt: skip
-    args: dict[str, object] = dict(
-        result_json="{}", pot=0, state_json=state(), chips_on_table=300, seat_stacks=antes
-    )
+    args: dict[str, object] = dict(result_json="{}", pot=0, save=TableSave(state(), 300, antes))
     with pytest.raises(InvalidArgument, match="add up to -15, not 0"):
         await db.record_hand_result(GUILD, table.table_id, hand.hand_id, passed, **args)  # type: ignore[arg-type]
     await db.record_hand_result(
@@ -306,9 +300,54 @@ async def test_carried_pot_between_deals(db: Database) -> None:
     won = results((5, 25, True, 35, 10, "Pair"), (6, -5, False, 0, None, None),
                   (7, -5, False, 0, None, None))  # fmt: skip
     await db.record_hand_result(
-        GUILD, table.table_id, hand2.hand_id, won, result_json="{}", pot=35,
-        state_json=state(), chips_on_table=300, seat_stacks={5: 125, 6: 90, 7: 85},
+        GUILD,
+        table.table_id,
+        hand2.hand_id,
+        won,
+        result_json="{}",
+        pot=35,
+        save=TableSave(state(), 300, {5: 125, 6: 90, 7: 85}),
         carried=-15,
-    )  # fmt: skip
+    )
     assert (await db.stats(GUILD, 5)).net_chips == 20
+    assert (await db.chip_audit()).ok
+
+
+async def test_void_hand_ends_it_without_a_result_and_stores_no_events(db: Database) -> None:
+    """The safety valve: the hand ends, its stacks are back as dealt, and no stats count it."""
+    table, stacks = await table_with_players(db)
+    hand = await start_hand(db, table, stacks)
+    await db.save_table_state(table.table_id, TableSave(state(), 300, {5: 90, 6: 100, 7: 100}))
+    reason = json.dumps({"voided": True})
+    with pytest.raises(InvalidArgument, match="no hand events"):
+        await db.void_hand(
+            GUILD,
+            table.table_id,
+            hand.hand_id,
+            reason_json=reason,
+            save=TableSave(state(), 300, stacks, [(1, "{}")]),
+        )
+    with pytest.raises(ChipsMismatch):
+        await db.void_hand(
+            GUILD,
+            table.table_id,
+            hand.hand_id,
+            reason_json=reason,
+            save=TableSave(state(), 299, {5: 99, 6: 100, 7: 100}),
+        )
+    assert (await db.get_hand(hand.hand_id)).in_progress
+    voided = await db.void_hand(
+        GUILD,
+        table.table_id,
+        hand.hand_id,
+        reason_json=reason,
+        save=TableSave(state(voided=1), 300, stacks),
+        now=40,
+    )
+    assert (voided.ended_at, voided.result_json, voided.pot) == (40.0, reason, 0)
+    current = await db.get_table(table.table_id)
+    assert (current.current_hand_id, current.state_json) == (None, state(voided=1))
+    assert {p.user_id: p.stack for p in await db.table_players(table.table_id)} == stacks
+    assert (await db.stats(GUILD, 5)).hands_played == 0
+    assert [e.seq for e in await db.hand_events(hand.hand_id)] == [0]
     assert (await db.chip_audit()).ok

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from data import Database, DataError, InvalidArgument, PlayerHandResult
+from data import Database, DataError, InvalidArgument, PlayerHandResult, TableSave
 from data import accounts as house_accounts
 from data import tables as table_queries
 from data.accounts import HOUSE_ACCOUNT
@@ -84,17 +84,14 @@ async def test_house_seats_buy_in_from_and_cash_out_to_the_house_account(db: Dat
         ],
         result_json="{}",
         pot=60,
-        state_json=state(stacks=stacks),
-        chips_on_table=200,
-        seat_stacks=stacks,
-        new_events=[(1, json.dumps({"type": "showdown"}))],
+        save=TableSave(state(stacks=stacks), 200, stacks, [(1, json.dumps({"type": "showdown"}))]),
         now=30,
     )
     assert (await db.stats(GUILD, -101)).hands_played == 0
     assert (await db.stats(GUILD, 7)).hands_played == 1
     # standing up pays the seat's stack to the house account
     entry = await db.cash_out(
-        GUILD, -101, table.table_id, 130, state(stacks={7: 70}), 70, {7: 70}, now=40
+        GUILD, -101, table.table_id, 130, TableSave(state(stacks={7: 70}), 70, {7: 70}), now=40
     )
     assert (entry.user_id, entry.kind, entry.actor_id, entry.balance_after) == (
         HOUSE_ACCOUNT,
@@ -106,7 +103,9 @@ async def test_house_seats_buy_in_from_and_cash_out_to_the_house_account(db: Dat
     # a second house seat: the house holds enough, so nothing is issued; then a rebuy
     await seat_players(db, table, {-201: 100}, now=50)
     stacks = {7: 70, -201: 100}
-    await db.buy_in(GUILD, -201, table.table_id, 20, state(), 190, {7: 70, -201: 120}, now=51)
+    await db.buy_in(
+        GUILD, -201, table.table_id, 20, TableSave(state(), 190, {7: 70, -201: 120}), now=51
+    )
     assert await db.house_balance(GUILD) == 10
     assert [k for k, _, _ in await kinds(db, HOUSE_ACCOUNT)].count("house_fund") == 1
     await audited(db)
@@ -127,7 +126,7 @@ async def test_only_a_house_seat_that_bought_in_is_paid(db: Database) -> None:
     await seat_players(db, table, {7: 100, -101: 100})
     # -102 shares the house account with -101 but never sat here
     with pytest.raises(InvalidArgument, match="never bought in"):
-        await db.cash_out(GUILD, -102, table.table_id, 100, state(), 100, {7: 100})
+        await db.cash_out(GUILD, -102, table.table_id, 100, TableSave(state(), 100, {7: 100}))
     with pytest.raises(InvalidArgument, match="never bought in"):
         await db.close_table(table.table_id, {7: 100, -102: 100})
     await audited(db)
@@ -175,10 +174,10 @@ async def _old_house_buy_in(tx: Tx, table_id: int, seat: int, amount: int) -> No
     await house_accounts.move(
         tx, table.guild_id, seat, -amount, "buy_in", HOUSE_FUND_NOW, table_id=table_id
     )
-    seats = [(p.user_id, p.stack) for p in await table_queries.table_players(tx, table_id)]
+    seats = {p.user_id: p.stack for p in await table_queries.table_players(tx, table_id)}
     chips = table.chips_on_table + amount
     await table_queries.save(
-        tx, table, state(), chips, [*seats, (seat, amount)], [], HOUSE_FUND_NOW, None
+        tx, table, TableSave(state(), chips, {**seats, seat: amount}), HOUSE_FUND_NOW, None
     )
 
 
@@ -218,7 +217,7 @@ async def test_migration_6_moves_seat_bankrolls_into_the_house_account(
         assert everywhere.ok and everywhere.house == 520
         # a seat that bought in from its old bankroll cashes out to the house account
         entry = await db.cash_out(
-            GUILD, -301, table.table_id, 40, state(stacks={7: 100}), 100, {7: 100}
+            GUILD, -301, table.table_id, 40, TableSave(state(stacks={7: 100}), 100, {7: 100})
         )
         assert (entry.user_id, entry.balance_after) == (HOUSE_ACCOUNT, 490)
         await audited(db)
@@ -237,7 +236,9 @@ async def test_simultaneous_house_buy_ins_all_land(db: Database) -> None:
 
     async def buy(n: int) -> None:
         table, seat = tables[n], -(201 + n)
-        await db.buy_in(GUILD, seat, table.table_id, 100, state(), 100, {seat: 100}, seat=0)
+        await db.buy_in(
+            GUILD, seat, table.table_id, 100, TableSave(state(), 100, {seat: 100}), seat=0
+        )
 
     await asyncio.gather(*(buy(n) for n in range(6)))
     for table in tables:

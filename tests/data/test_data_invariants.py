@@ -24,6 +24,7 @@ from data import (
     InsufficientFunds,
     PlayerHandResult,
     TableExists,
+    TableSave,
 )
 
 from .helpers import ADMIN, commitment, seat_players, state
@@ -161,15 +162,24 @@ class Walk:
         if amount > have:
             with pytest.raises(InsufficientFunds):
                 await self.db.buy_in(
-                    t.guild, u, tid, amount, state(), t.chips + amount, stacks, now=self.now
+                    t.guild,
+                    u,
+                    tid,
+                    amount,
+                    TableSave(state(), t.chips + amount, stacks),
+                    now=self.now,
                 )
             self.count("buy-in refused")
             return
         events = self.events(t)
         entry = await self.db.buy_in(
-            t.guild, u, tid, amount, state(), t.chips + amount, stacks,
-            new_events=events, now=self.now,
-        )  # fmt: skip
+            t.guild,
+            u,
+            tid,
+            amount,
+            TableSave(state(), t.chips + amount, stacks, events),
+            now=self.now,
+        )
         assert entry.kind == ("top_up" if u in t.stacks else "buy_in")
         self.model.ensure(t.guild, u)
         self.model.balances[(t.guild, u)] -= amount
@@ -191,9 +201,13 @@ class Walk:
             stacks[u] -= amount
         events = self.events(t)
         await self.db.cash_out(
-            t.guild, u, tid, amount, state(), t.chips - amount, stacks,
-            new_events=events, now=self.now,
-        )  # fmt: skip
+            t.guild,
+            u,
+            tid,
+            amount,
+            TableSave(state(), t.chips - amount, stacks, events),
+            now=self.now,
+        )
         self.model.balances[(t.guild, u)] += amount
         t.stacks = stacks
 
@@ -212,10 +226,13 @@ class Walk:
         if self.rng.random() < 0.1:  # a buggy runtime: wrong chip count
             with pytest.raises(ChipsMismatch):
                 await self.db.save_table_state(
-                    tid, state(), t.chips + 1, t.stacks, [(t.seq + 1, "{}")] if t.hand else []
+                    tid,
+                    TableSave(
+                        state(), t.chips + 1, t.stacks, [(t.seq + 1, "{}")] if t.hand else []
+                    ),
                 )
             self.count("save refused")
-        await self.db.save_table_state(tid, state(), t.chips, t.stacks, self.events(t))
+        await self.db.save_table_state(tid, TableSave(state(), t.chips, t.stacks, self.events(t)))
 
     async def op_hand(self) -> None:
         picked = self.pick_table()
@@ -228,10 +245,15 @@ class Walk:
             salt, deck = f"s{self.now}", "As Kd"
             t.seq = 0
             hand = await self.db.start_hand(
-                tid, variant="draw", variant_name="Draw", commitment=commitment(salt, deck),
-                salt=salt, deck=deck, state_json=state(), chips_on_table=t.chips,
-                seat_stacks=t.stacks, new_events=[(0, "{}")], now=self.now,
-            )  # fmt: skip
+                tid,
+                variant="draw",
+                variant_name="Draw",
+                commitment=commitment(salt, deck),
+                salt=salt,
+                deck=deck,
+                save=TableSave(state(), t.chips, t.stacks, [(0, "{}")]),
+                now=self.now,
+            )
             t.hand, t.in_hand, t.put_in = hand.hand_id, sorted(t.stacks), {}
             return
         # end the hand: the pot goes to one player still seated (or is split back if none)
@@ -252,10 +274,15 @@ class Walk:
         ]
         t.seq += 1
         await self.db.record_hand_result(
-            t.guild, tid, t.hand, per_player, result_json="{}", pot=sum(won.values()),
-            state_json=state(), chips_on_table=t.chips, seat_stacks=t.stacks,
-            new_events=[(t.seq, "{}")], now=self.now,
-        )  # fmt: skip
+            t.guild,
+            tid,
+            t.hand,
+            per_player,
+            result_json="{}",
+            pot=sum(won.values()),
+            save=TableSave(state(), t.chips, t.stacks, [(t.seq, "{}")]),
+            now=self.now,
+        )
         t.hand, t.in_hand, t.put_in = None, [], {}
 
     async def op_close(self) -> None:
@@ -349,14 +376,16 @@ async def test_concurrent_tables_and_bankrolls(db: Database) -> None:
         stacks: dict[int, int] = {}
         for u in users:
             stacks[u] = 100
-            await db.buy_in(1, u, table.table_id, 100, state(), sum(stacks.values()), stacks)
+            await db.buy_in(
+                1, u, table.table_id, 100, TableSave(state(), sum(stacks.values()), stacks)
+            )
         rng = random.Random(channel)
         for _ in range(30):
             a, b = rng.sample(users, 2)
             moved = rng.randint(0, stacks[a])
             stacks[a] -= moved
             stacks[b] += moved
-            await db.save_table_state(table.table_id, state(), 100 * len(users), stacks)
+            await db.save_table_state(table.table_id, TableSave(state(), 100 * len(users), stacks))
         await db.close_table(table.table_id, stacks)
 
     async def bankroll_noise() -> None:
@@ -381,7 +410,7 @@ async def test_cancelled_callers_leave_no_partial_transaction(db: Database) -> N
         u = 11 + delay_steps % 5
         new_stacks = {**stacks, u: stacks.get(u, 0) + 1}
         task = asyncio.ensure_future(
-            db.buy_in(1, u, table.table_id, 1, state(), chips + 1, new_stacks)
+            db.buy_in(1, u, table.table_id, 1, TableSave(state(), chips + 1, new_stacks))
         )
         for _ in range(delay_steps):
             await asyncio.sleep(0)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from data import Database
+from data import Database, TableSave
 from data.errors import InvalidArgument, TableNotFound
 from data.ledger import NightLedger
 from tests.data.helpers import CHANNEL, GUILD, OTHER_GUILD, state
@@ -23,26 +23,26 @@ async def night_at_one_table(db: Database) -> int:
     table = await db.create_table(GUILD, CHANNEL, ANN, "{}", now=100)
     tid = table.table_id
     stacks = {ANN: 300}
-    await db.buy_in(GUILD, ANN, tid, 300, state(), 300, stacks, seat=0, now=110)
+    await db.buy_in(GUILD, ANN, tid, 300, TableSave(state(), 300, stacks), seat=0, now=110)
     stacks[BOB] = 200
-    await db.buy_in(GUILD, BOB, tid, 200, state(), 500, stacks, seat=1, now=120)
+    await db.buy_in(GUILD, BOB, tid, 200, TableSave(state(), 500, stacks), seat=1, now=120)
     stacks[CLEO] = 200
-    await db.buy_in(GUILD, CLEO, tid, 200, state(), 700, stacks, seat=2, now=130)
+    await db.buy_in(GUILD, CLEO, tid, 200, TableSave(state(), 700, stacks), seat=2, now=130)
     stacks[HOUSE_SEAT] = 100
-    await db.buy_in(GUILD, HOUSE_SEAT, tid, 100, state(), 800, stacks, seat=3, now=140)
+    await db.buy_in(GUILD, HOUSE_SEAT, tid, 100, TableSave(state(), 800, stacks), seat=3, now=140)
     # Bob loses everything: 100 to Ann, 100 to Cleo; he rebuys 100, twice.
     stacks = {ANN: 400, BOB: 0, CLEO: 300, HOUSE_SEAT: 100}
-    await db.save_table_state(tid, state(), 800, stacks, now=150)
+    await db.save_table_state(tid, TableSave(state(), 800, stacks), now=150)
     stacks[BOB] = 100
-    await db.buy_in(GUILD, BOB, tid, 100, state(), 900, stacks, now=160)
+    await db.buy_in(GUILD, BOB, tid, 100, TableSave(state(), 900, stacks), now=160)
     stacks[BOB] = 200
-    await db.buy_in(GUILD, BOB, tid, 100, state(), 1000, stacks, now=170)
+    await db.buy_in(GUILD, BOB, tid, 100, TableSave(state(), 1000, stacks), now=170)
     # Cleo leaves with 300.
     del stacks[CLEO]
-    await db.cash_out(GUILD, CLEO, tid, 300, state(), 700, stacks, now=180)
+    await db.cash_out(GUILD, CLEO, tid, 300, TableSave(state(), 700, stacks), now=180)
     # Ann wins 50 from the house seat.
     stacks = {ANN: 450, BOB: 200, HOUSE_SEAT: 50}
-    await db.save_table_state(tid, state(), 700, stacks, now=190)
+    await db.save_table_state(tid, TableSave(state(), 700, stacks), now=190)
     return tid
 
 
@@ -85,7 +85,9 @@ async def test_a_closed_table_has_every_chip_cashed_out(db: Database) -> None:
 async def test_chips_in_a_pot_are_in_play_not_in_a_net(db: Database) -> None:
     tid = await night_at_one_table(db)
     # A hand under way: Ann and Bob have 20 each in the pot (in no stack).
-    await db.save_table_state(tid, state(), 700, {ANN: 430, BOB: 180, HOUSE_SEAT: 50}, now=195)
+    await db.save_table_state(
+        tid, TableSave(state(), 700, {ANN: 430, BOB: 180, HOUSE_SEAT: 50}), now=195
+    )
     ledger = (await ledger_of(db, tid)).table
     assert ledger.in_play == 40
 
@@ -95,9 +97,11 @@ async def test_a_night_is_the_tables_close_in_time_on_one_server(db: Database) -
     await db.close_table(first, {ANN: 450, BOB: 200, HOUSE_SEAT: 50}, now=300)
     # A second table in another channel an hour later: same night.
     second = (await db.create_table(GUILD, CHANNEL + 1, BOB, "{}", now=3600)).table_id
-    await db.buy_in(GUILD, BOB, second, 100, state(), 100, {BOB: 100}, seat=0, now=3601)
-    await db.buy_in(GUILD, CLEO, second, 100, state(), 200, {BOB: 100, CLEO: 100}, now=3602)
-    await db.save_table_state(second, state(), 200, {BOB: 160, CLEO: 40}, now=3603)
+    await db.buy_in(GUILD, BOB, second, 100, TableSave(state(), 100, {BOB: 100}), seat=0, now=3601)
+    await db.buy_in(
+        GUILD, CLEO, second, 100, TableSave(state(), 200, {BOB: 100, CLEO: 100}), now=3602
+    )
+    await db.save_table_state(second, TableSave(state(), 200, {BOB: 160, CLEO: 40}), now=3603)
     # Another server's table, and a table of the next week: not this night.
     other = (await db.create_table(OTHER_GUILD, CHANNEL + 2, BOB, "{}", now=3600)).table_id
     next_week = 3600 + 7 * 86400

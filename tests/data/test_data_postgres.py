@@ -19,7 +19,7 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-from data import Database, DataError, InvalidArgument, SchemaError
+from data import Database, DataError, InvalidArgument, SchemaError, TableSave
 from data.migrations import Migration, load_migrations
 from data.postgres import PostgresBackend, numbered, redacted
 from tests.data.helpers import ADMIN, GUILD, seat_players, start_hand, state
@@ -294,7 +294,10 @@ async def test_retries_are_invisible_to_callers(pg_url: str) -> None:
         stacks = await seat_players(db, table, {5: 100, 6: 100})
         await asyncio.gather(
             *(db.admin_grant(GUILD, ADMIN, 5, 1) for _ in range(60)),
-            *(db.save_table_state(table.table_id, state(i=i), 200, stacks) for i in range(60)),
+            *(
+                db.save_table_state(table.table_id, TableSave(state(i=i), 200, stacks))
+                for i in range(60)
+            ),
         )
         assert await db.balance(GUILD, 5) == 1000 - 100 + 60
         assert (await db.chip_audit()).ok

@@ -16,6 +16,7 @@ from data import (
     TableClosed,
     TableExists,
     TableNotFound,
+    TableSave,
     WrongGuild,
 )
 
@@ -105,7 +106,7 @@ async def test_partial_unique_index_enforced_by_sqlite(file_db: Database) -> Non
 async def test_buy_in_top_up_and_cash_out(db: Database) -> None:
     table = await db.create_table(GUILD, CHANNEL, 5, "{}")
     entry = await db.buy_in(
-        GUILD, 5, table.table_id, 300, state(a=1), 300, {5: 300}, seat=2, now=10
+        GUILD, 5, table.table_id, 300, TableSave(state(a=1), 300, {5: 300}), seat=2, now=10
     )
     assert (entry.kind, entry.delta, entry.balance_after, entry.table_id) == (
         "buy_in",
@@ -113,16 +114,18 @@ async def test_buy_in_top_up_and_cash_out(db: Database) -> None:
         700,
         table.table_id,
     )
-    top_up = await db.buy_in(GUILD, 5, table.table_id, 100, state(a=2), 400, {5: 400})
+    top_up = await db.buy_in(GUILD, 5, table.table_id, 100, TableSave(state(a=2), 400, {5: 400}))
     assert (top_up.kind, top_up.balance_after) == ("top_up", 600)
-    await db.buy_in(GUILD, 6, table.table_id, 50, state(a=3), 450, {5: 400, 6: 50}, seat=0)
+    await db.buy_in(
+        GUILD, 6, table.table_id, 50, TableSave(state(a=3), 450, {5: 400, 6: 50}), seat=0
+    )
 
     current = await db.get_table(table.table_id)
     assert (current.chips_on_table, current.state_json) == (450, state(a=3))
     players = await db.table_players(table.table_id)
     assert [(p.user_id, p.seat, p.stack) for p in players] == [(6, 0, 50), (5, 2, 400)]
 
-    out = await db.cash_out(GUILD, 5, table.table_id, 380, state(a=4), 70, {6: 70})
+    out = await db.cash_out(GUILD, 5, table.table_id, 380, TableSave(state(a=4), 70, {6: 70}))
     assert (out.kind, out.delta, out.balance_after) == ("cash_out", 380, 980)
     assert [(p.user_id, p.stack) for p in await db.table_players(table.table_id)] == [(6, 70)]
     assert (await db.get_table(table.table_id)).chips_on_table == 70
@@ -136,7 +139,7 @@ async def test_insufficient_funds_changes_nothing(db: Database) -> None:
     stacks = await seat_players(db, table, {5: 900})
     before = await snapshot(db, table.table_id)
     with pytest.raises(InsufficientFunds) as info:
-        await db.buy_in(GUILD, 5, table.table_id, 101, state(x=1), 1001, {5: 1001})
+        await db.buy_in(GUILD, 5, table.table_id, 101, TableSave(state(x=1), 1001, {5: 1001}))
     assert (info.value.balance, info.value.needed) == (100, 101)
     assert "100" in str(info.value) and "101" in str(info.value)
     assert await snapshot(db, table.table_id) == before
@@ -144,7 +147,9 @@ async def test_insufficient_funds_changes_nothing(db: Database) -> None:
 
     # a brand-new member: the account creation is rolled back too
     with pytest.raises(InsufficientFunds):
-        await db.buy_in(GUILD, 6, table.table_id, 1001, state(x=1), 1901, {5: 900, 6: 1001})
+        await db.buy_in(
+            GUILD, 6, table.table_id, 1001, TableSave(state(x=1), 1901, {5: 900, 6: 1001})
+        )
     assert await snapshot(db, table.table_id) == before
     assert (await db.chip_audit()).ok
 
@@ -155,24 +160,24 @@ async def test_buy_in_checks(db: Database) -> None:
     before = await snapshot(db, table.table_id)
     tid = table.table_id
     with pytest.raises(ChipsMismatch) as info:
-        await db.buy_in(GUILD, 6, tid, 50, state(), 140, {5: 100, 6: 40})
+        await db.buy_in(GUILD, 6, tid, 50, TableSave(state(), 140, {5: 100, 6: 40}))
     assert (info.value.expected, info.value.got) == (150, 140)
     with pytest.raises(WrongGuild):
-        await db.buy_in(OTHER_GUILD, 6, tid, 50, state(), 150, {5: 100, 6: 50})
+        await db.buy_in(OTHER_GUILD, 6, tid, 50, TableSave(state(), 150, {5: 100, 6: 50}))
     with pytest.raises(TableNotFound):
-        await db.buy_in(GUILD, 6, 999, 50, state(), 50, {6: 50})
+        await db.buy_in(GUILD, 6, 999, 50, TableSave(state(), 50, {6: 50}))
     with pytest.raises(InvalidArgument, match="include"):
-        await db.buy_in(GUILD, 6, tid, 50, state(), 150, {5: 100})
+        await db.buy_in(GUILD, 6, tid, 50, TableSave(state(), 150, {5: 100}))
     with pytest.raises(InvalidArgument, match="add up"):
-        await db.buy_in(GUILD, 6, tid, 50, state(), 150, {5: 101, 6: 50})
+        await db.buy_in(GUILD, 6, tid, 50, TableSave(state(), 150, {5: 101, 6: 50}))
     with pytest.raises(InvalidArgument, match="taken"):
-        await db.buy_in(GUILD, 6, tid, 50, state(), 150, {5: 100, 6: 50}, seat=0)
+        await db.buy_in(GUILD, 6, tid, 50, TableSave(state(), 150, {5: 100, 6: 50}), seat=0)
     with pytest.raises(InvalidArgument):
-        await db.buy_in(GUILD, 6, tid, 0, state(), 100, {5: 100, 6: 0})
+        await db.buy_in(GUILD, 6, tid, 0, TableSave(state(), 100, {5: 100, 6: 0}))
     with pytest.raises(InvalidArgument, match="JSON"):
-        await db.buy_in(GUILD, 6, tid, 50, "{oops", 150, {5: 100, 6: 50})
+        await db.buy_in(GUILD, 6, tid, 50, TableSave("{oops", 150, {5: 100, 6: 50}))
     with pytest.raises(NoHandInProgress):
-        await db.buy_in(GUILD, 6, tid, 50, state(), 150, {5: 100, 6: 50}, new_events=[(0, "{}")])
+        await db.buy_in(GUILD, 6, tid, 50, TableSave(state(), 150, {5: 100, 6: 50}, [(0, "{}")]))
     assert await snapshot(db, tid) == before
 
 
@@ -182,14 +187,14 @@ async def test_cash_out_checks(db: Database) -> None:
     before = await snapshot(db, table.table_id)
     tid = table.table_id
     with pytest.raises(ChipsMismatch):
-        await db.cash_out(GUILD, 5, tid, 100, state(), 150, {6: 100})
+        await db.cash_out(GUILD, 5, tid, 100, TableSave(state(), 150, {6: 100}))
     with pytest.raises(InvalidArgument, match="never bought in"):
-        await db.cash_out(GUILD, 7, tid, 50, state(), 150, {5: 100, 6: 50})
+        await db.cash_out(GUILD, 7, tid, 50, TableSave(state(), 150, {5: 100, 6: 50}))
     with pytest.raises(InvalidArgument):
-        await db.cash_out(GUILD, 5, tid, -1, state(), 201, {5: 100, 6: 100})
+        await db.cash_out(GUILD, 5, tid, -1, TableSave(state(), 201, {5: 100, 6: 100}))
     assert await snapshot(db, tid) == before
     # a busted player leaving with nothing is recorded too
-    entry = await db.cash_out(GUILD, 5, tid, 0, state(), 200, {6: 200})
+    entry = await db.cash_out(GUILD, 5, tid, 0, TableSave(state(), 200, {6: 200}))
     assert (entry.kind, entry.delta) == ("cash_out", 0)
 
 
@@ -198,8 +203,8 @@ async def test_save_table_state(db: Database) -> None:
     stacks = await seat_players(db, table, {5: 100, 6: 100})
     tid = table.table_id
     with pytest.raises(NoHandInProgress):
-        await db.save_table_state(tid, state(), 200, stacks, [(0, "{}")])
-    await db.save_table_state(tid, state(between="hands"), 200, {5: 90, 6: 110}, now=30)
+        await db.save_table_state(tid, TableSave(state(), 200, stacks, [(0, "{}")]))
+    await db.save_table_state(tid, TableSave(state(between="hands"), 200, {5: 90, 6: 110}), now=30)
     current = await db.get_table(tid)
     assert (current.state_json, current.updated_at) == (state(between="hands"), 30.0)
     assert [p.stack for p in await db.table_players(tid)] == [90, 110]
@@ -207,11 +212,11 @@ async def test_save_table_state(db: Database) -> None:
 
     hand = await start_hand(db, table, {5: 90, 6: 110})
     events = [(1, json.dumps({"bet": 10})), (2, json.dumps({"call": 10}))]
-    await db.save_table_state(tid, state(step=2), 200, {5: 80, 6: 100}, events)
+    await db.save_table_state(tid, TableSave(state(step=2), 200, {5: 80, 6: 100}, events))
     # stacks exclude the pot: 180 seated + 20 in the pot
     assert sum(p.stack for p in await db.table_players(tid)) == 180
     # a replayed save (same seqs, same content) does not duplicate anything
-    await db.save_table_state(tid, state(step=2), 200, {5: 80, 6: 100}, events)
+    await db.save_table_state(tid, TableSave(state(step=2), 200, {5: 80, 6: 100}, events))
     got = await db.hand_events(hand.hand_id, allow_in_progress=True)
     assert [(e.seq, json.loads(e.event_json)) for e in got] == [
         (0, {"type": "deal"}),
@@ -221,23 +226,32 @@ async def test_save_table_state(db: Database) -> None:
 
     before = await snapshot(db, tid)
     with pytest.raises(EventConflict) as info:
-        await db.save_table_state(tid, state(step=3), 200, {5: 80, 6: 100}, [(2, '{"fold": 1}')])
+        await db.save_table_state(
+            tid, TableSave(state(step=3), 200, {5: 80, 6: 100}, [(2, '{"fold": 1}')])
+        )
     assert info.value.seq == 2
     with pytest.raises(ChipsMismatch):
-        await db.save_table_state(tid, state(step=3), 201, {5: 80, 6: 100}, [(3, "{}")])
+        await db.save_table_state(tid, TableSave(state(step=3), 201, {5: 80, 6: 100}, [(3, "{}")]))
     with pytest.raises(InvalidArgument, match="JSON"):
-        await db.save_table_state(tid, state(step=3), 200, {5: 80, 6: 100}, [(3, "{bad")])
+        await db.save_table_state(
+            tid, TableSave(state(step=3), 200, {5: 80, 6: 100}, [(3, "{bad")])
+        )
     with pytest.raises(InvalidArgument):
-        await db.save_table_state(tid, state(step=3), 200, {5: -1}, [(3, "{}")])
+        await db.save_table_state(tid, TableSave(state(step=3), 200, {5: -1}, [(3, "{}")]))
     with pytest.raises(InvalidArgument):
-        await db.save_table_state(tid, state(step=3), 200, {5: 80}, [(-1, "{}")])
+        await db.save_table_state(tid, TableSave(state(step=3), 200, {5: 80}, [(-1, "{}")]))
     with pytest.raises(TableNotFound):
-        await db.save_table_state(999, state(), 0, {})
+        await db.save_table_state(999, TableSave(state(), 0, {}))
+    # the four values travel as one: loose ones are refused, with the reason
+    with pytest.raises(InvalidArgument, match="TableSave"):
+        await db.save_table_state(tid, (state(), 200, {5: 80, 6: 100}))  # type: ignore[arg-type]
+    with pytest.raises(InvalidArgument, match="map user ids"):
+        await db.save_table_state(tid, TableSave(state(), 200, [(5, 80)]))  # type: ignore[arg-type]
     assert await snapshot(db, tid) == before
     assert len(await db.hand_events(hand.hand_id, allow_in_progress=True)) == 3
 
     # a player standing up between hands leaves the projection
-    await db.save_table_state(tid, state(step=4), 200, {6: 100})
+    await db.save_table_state(tid, TableSave(state(step=4), 200, {6: 100}))
     assert [p.user_id for p in await db.table_players(tid)] == [6]
 
 
@@ -245,7 +259,7 @@ async def test_close_table_pays_everyone(db: Database) -> None:
     table = await db.create_table(GUILD, CHANNEL, 5, "{}")
     await seat_players(db, table, {5: 100, 6: 200, 7: 300})
     tid = table.table_id
-    await db.save_table_state(tid, state(), 600, {5: 0, 6: 250, 7: 350})
+    await db.save_table_state(tid, TableSave(state(), 600, {5: 0, 6: 250, 7: 350}))
     before = await snapshot(db, tid)
     with pytest.raises(ChipsMismatch, match="payouts"):
         await db.close_table(tid, {6: 250, 7: 340})
@@ -271,9 +285,9 @@ async def test_close_table_pays_everyone(db: Database) -> None:
     assert [await db.balance(GUILD, u) for u in (5, 6, 7)] == [900, 1050, 1050]
     assert (await db.chip_audit()).ok
     with pytest.raises(TableClosed):
-        await db.save_table_state(tid, state(), 0, {})
+        await db.save_table_state(tid, TableSave(state(), 0, {}))
     with pytest.raises(TableClosed):
-        await db.buy_in(GUILD, 5, tid, 10, state(), 10, {5: 10})
+        await db.buy_in(GUILD, 5, tid, 10, TableSave(state(), 10, {5: 10}))
     with pytest.raises(TableClosed):
         await db.close_table(tid, {})
     with pytest.raises(TableClosed):
@@ -285,7 +299,7 @@ async def test_close_table_mid_hand_ends_the_hand(db: Database) -> None:
     stacks = await seat_players(db, table, {5: 100, 6: 100})
     hand = await start_hand(db, table, stacks)
     # 10 each in the pot; closing refunds it
-    await db.save_table_state(table.table_id, state(), 200, {5: 90, 6: 90}, [(1, "{}")])
+    await db.save_table_state(table.table_id, TableSave(state(), 200, {5: 90, 6: 90}, [(1, "{}")]))
     entries = await db.close_table(table.table_id, {5: 100, 6: 100}, now=50)
     assert all(e.hand_id == hand.hand_id for e in entries)
     ended = await db.get_hand(hand.hand_id)
@@ -302,7 +316,7 @@ async def test_leaderboard_counts_chips_on_tables(db: Database) -> None:
     await db.admin_grant(GUILD, ADMIN, 7, 50)
     await db.balance(GUILD, 8)
     await db.balance(OTHER_GUILD, 9)  # another server: not on this board
-    await db.save_table_state(t1.table_id, state(), 600, {5: 400, 6: 200})
+    await db.save_table_state(t1.table_id, TableSave(state(), 600, {5: 400, 6: 200}))
 
     board = await db.leaderboard(GUILD)
     assert board.total == 4
@@ -336,8 +350,9 @@ async def test_chips_on_tables_in_one_query(db: Database) -> None:
     await seat_players(db, t2, {5: 300})
     await seat_players(db, t3, {6: 50, 5: 20})
     await seat_players(db, elsewhere, {5: 70})
-    await db.save_table_state(t1.table_id, state(), 600, {5: 400, 6: 200})
-    await db.save_table_state(t3.table_id, state(), 70, {6: 70, 5: 0})  # busted, still seated
+    await db.save_table_state(t1.table_id, TableSave(state(), 600, {5: 400, 6: 200}))
+    # busted, still seated
+    await db.save_table_state(t3.table_id, TableSave(state(), 70, {6: 70, 5: 0}))
 
     assert await db.chips_on_tables(GUILD, 5) == (700, 3)
     assert await db.chips_on_tables(GUILD, 6) == (270, 2)

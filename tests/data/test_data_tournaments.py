@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from data import Database, DataError, InsufficientFunds
+from data import Database, DataError, InsufficientFunds, InvalidArgument, TableSave
 from data.tournaments import TournamentNotFound
 
 from .helpers import ADMIN, CHANNEL, GUILD, state
@@ -58,8 +58,14 @@ async def test_tournament_tables_hold_tournament_chips(db: Database) -> None:
     assert table.tournament_id == tid
     with pytest.raises(DataError):
         await db.create_table(GUILD, CHANNEL, ADMIN, state())  # the channel is taken
+    with pytest.raises(InvalidArgument, match="no hand events"):  # seating is between hands
+        await db.seat_tournament_table(
+            table.table_id, TableSave(state(seats=2), 3000, {1: 1500, 2: 1500}, [(0, "{}")])
+        )
     # seated from the tournament: 2 x 1500 chips, no bankroll touched
-    await db.seat_tournament_table(table.table_id, state(seats=2), 3000, {1: 1500, 2: 1500})
+    await db.seat_tournament_table(
+        table.table_id, TableSave(state(seats=2), 3000, {1: 1500, 2: 1500})
+    )
     assert await db.balance(GUILD, 1) == 950
     assert await db.chips_on_tables(GUILD, 1) == (0, 0)  # tournament chips are no bankroll
     board = await db.leaderboard(GUILD)
@@ -68,7 +74,7 @@ async def test_tournament_tables_hold_tournament_chips(db: Database) -> None:
     assert (await db.chip_audit(GUILD)).on_tables == 0
     with pytest.raises(DataError, match="not a tournament table"):
         cash = await db.create_table(GUILD, CHANNEL + 1, ADMIN, state())
-        await db.seat_tournament_table(cash.table_id, state(), 0, {})
+        await db.seat_tournament_table(cash.table_id, TableSave(state(), 0, {}))
     assert [x.table_id for x in await db.tournament_tables(tid)] == [table.table_id]
     await db.finish_tournament(tid, [(1, 1, 100), (2, 2, 0)], state(), now=30)
     assert await db.tournament_tables(tid) == []
