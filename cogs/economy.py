@@ -21,7 +21,6 @@ Discord's client, and a run-time check refuses them if a server overrides that d
 from __future__ import annotations
 
 import asyncio
-import io
 import logging
 import time
 from collections.abc import Callable
@@ -52,8 +51,7 @@ from cogs.ui.paginator import (
     register_pages,
     send_paginated,
 )
-from cogs.ui.stats_chart import CHART_FILE, by_game_lines, chart_description, render_stats_chart
-from cogs.ui.stats_chart import say as stats_say
+from cogs.ui.stats_chart import chart_file, has_chart, render_stats_chart, show_chart
 from data import (
     Cooldown,
     Database,
@@ -340,18 +338,12 @@ class Economy(commands.Cog):
         """The member's game over time as a picture the embed shows, and its nets per game as
         text under it; None when there is nothing to draw (no bankroll change to speak of)."""
         history = await self.db.stats_history(guild_id, user_id)
-        if not history.games and len(history.bankroll) < 2:
+        if not has_chart(history):
             return None
-        # Drawing takes milliseconds, but it is CPU work: off the event loop.
+        # Drawing takes tens of milliseconds of CPU: off the event loop.
         png = await asyncio.to_thread(render_stats_chart, history)
-        embed.set_image(url=f"attachment://{CHART_FILE}")
-        if history.games:
-            embed.add_field(
-                name=stats_say("field_by_game"), value=by_game_lines(history), inline=False
-            )
-        return discord.File(
-            io.BytesIO(png), filename=CHART_FILE, description=chart_description(history)
-        )
+        show_chart(embed, history)
+        return chart_file(png, history)
 
     # ---------------------------------------------------------------- /chips (admin)
 

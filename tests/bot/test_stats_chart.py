@@ -8,7 +8,7 @@ from typing import Any
 
 from PIL import Image
 
-from cogs.ui.stats_chart import CHART_FILE
+from cogs.ui.stats_chart import CHART_FILE, WIDTH
 from tests.bot.driver import create_table, deal, play_hand
 from tests.emulator import Emulator, World
 
@@ -49,7 +49,7 @@ async def test_stats_shows_the_bankroll_and_net_per_game(
     image = Image.open(io.BytesIO(picture.data))
     image.load()  # decodes every row: a broken PNG raises here
     width, height = image.size
-    assert width == 800 and 500 < height < 1400, image.size
+    assert width == WIDTH and WIDTH < height < 2 * WIDTH, image.size
 
     # the same figures as text, for screen readers: two games, 2 hands each, adding up to the
     # net chips the stats count hand by hand
