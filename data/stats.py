@@ -147,7 +147,8 @@ async def game_nets(
     out. Tournament chips are not bankroll chips: their tables are not counted."""
     # The hands of the tables the member bought into, each with its hand-started event (the
     # first event, or the first after a dealer's choice) when it names them (their id is a
-    # quoted string there). The LIKEs only narrow the rows read; the JSON decides.
+    # quoted string there), and not voided (a void's result has no stacks). The LIKEs narrow
+    # the rows read, so that the LIMIT counts hands that count; the JSON decides.
     rows = await tx.fetch_all(
         "SELECT h.hand_id, h.variant, h.variant_name, h.result, e.event "
         "FROM hands AS h "
@@ -157,6 +158,7 @@ async def game_nets(
         "AND h.table_id IN (SELECT table_id FROM ledger "
         "                   WHERE guild_id = ? AND user_id = ? AND kind = 'buy_in' "
         "                   AND table_id IS NOT NULL) "
+        "AND h.result LIKE '%final_stacks%' "
         "AND e.seq < 4 AND e.event LIKE '%hand-started%' AND e.event LIKE ? "
         "ORDER BY h.hand_id DESC, e.seq LIMIT ?",
         (guild_id, guild_id, user_id, f'%"{user_id}"%', max_hands + 1),

@@ -63,6 +63,40 @@ async def play(
     return after
 
 
+async def void_one(
+    db: Database, table: Table, stacks: dict[int, int], variant: tuple[str, str], *, now: float
+) -> None:
+    """A hand dealt to everyone seated, then voided with every stack back to the deal."""
+    started = {
+        "type": "hand-started",
+        "seats": [[seat, str(user), stack] for seat, (user, stack) in enumerate(stacks.items())],
+    }
+    chips = (await db.get_table(table.table_id)).chips_on_table
+    hand = await db.start_hand(
+        table.table_id,
+        variant=variant[0],
+        variant_name=variant[1],
+        commitment=commitment("salt", "void"),
+        salt="salt",
+        deck="void",
+        state_json=state(stacks=stacks, hand=True),
+        chips_on_table=chips,
+        seat_stacks=stacks,
+        new_events=[(0, json.dumps(started))],
+        now=now,
+    )
+    await db.void_hand(
+        GUILD,
+        table.table_id,
+        hand.hand_id,
+        reason_json=json.dumps({"void": "refused"}),
+        state_json=state(stacks=stacks),
+        chips_on_table=chips,
+        seat_stacks=stacks,
+        now=now + 1,
+    )
+
+
 DRAW = ("five_card_draw", "Five-card draw")
 HOLDEM = ("texas_holdem", "Texas hold'em")
 
@@ -82,6 +116,10 @@ async def test_net_per_game_from_the_hands_dealt_in(db: Database) -> None:
     # 7 sat out the draw hands: only the hand they were dealt counts
     seven = await db.stats_history(GUILD, 7)
     assert seven.games == (GameNet(*HOLDEM, 1, 5),)
+
+    # a voided hand (the safety valve) has no result figures: it counts for nobody
+    await void_one(db, table, stacks, HOLDEM, now=50)
+    assert (await db.stats_history(GUILD, 5)).games == five.games
 
     # the newest hands only, and it says so
     newest = await db.stats_history(GUILD, 5, max_hands=2)
