@@ -20,6 +20,7 @@ Discord's client, and a run-time check refuses them if a server overrides that d
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections.abc import Callable
@@ -50,6 +51,7 @@ from cogs.ui.paginator import (
     register_pages,
     send_paginated,
 )
+from cogs.ui.stats_chart import chart_file, has_chart, render_stats_chart, show_chart
 from data import (
     Cooldown,
     Database,
@@ -188,18 +190,21 @@ class Economy(commands.Cog):
         *,
         ephemeral: bool = False,
         changed: bool = False,
+        file: discord.File | None = None,
     ) -> None:
-        """Answer with ``embed``. With ``changed`` the data call has already changed chips or
-        settings, so a failed reply must not read as "try again" (an admin would grant twice):
-        the member is told, if Discord still lets us, that the change was made."""
+        """Answer with ``embed`` (and ``file``, a picture the embed shows). With ``changed`` the
+        data call has already changed chips or settings, so a failed reply must not read as
+        "try again" (an admin would grant twice): the member is told, if Discord still lets us,
+        that the change was made."""
+        extra: dict[str, Any] = {"file": file} if file is not None else {}
         try:
             if interaction.response.is_done():
                 await interaction.followup.send(
-                    embed=embed, ephemeral=ephemeral, allowed_mentions=NO_PINGS
+                    embed=embed, ephemeral=ephemeral, allowed_mentions=NO_PINGS, **extra
                 )
             else:
                 await interaction.response.send_message(
-                    embed=embed, ephemeral=ephemeral, allowed_mentions=NO_PINGS
+                    embed=embed, ephemeral=ephemeral, allowed_mentions=NO_PINGS, **extra
                 )
         except discord.HTTPException:
             log.warning("could not send the reply to interaction %s", interaction.id, exc_info=True)
@@ -324,7 +329,21 @@ class Economy(commands.Cog):
                 f"{fmt(record.winnings)} in prizes",
                 inline=False,
             )
-        await self._send(interaction, embed)
+        chart = await self._stats_chart(guild.id, target.id, embed) if stats.hands_played else None
+        await self._send(interaction, embed, file=chart)
+
+    async def _stats_chart(
+        self, guild_id: int, user_id: int, embed: discord.Embed
+    ) -> discord.File | None:
+        """The member's game over time as a picture the embed shows, and its nets per game as
+        text under it; None when there is nothing to draw (no bankroll change to speak of)."""
+        history = await self.db.stats_history(guild_id, user_id)
+        if not has_chart(history):
+            return None
+        # Drawing takes tens of milliseconds of CPU: off the event loop.
+        png = await asyncio.to_thread(render_stats_chart, history)
+        show_chart(embed, history)
+        return chart_file(png, history)
 
     # ---------------------------------------------------------------- /chips (admin)
 

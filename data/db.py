@@ -61,6 +61,7 @@ from data.models import (
     Page,
     PlayerHandResult,
     PlayerStats,
+    StatsHistory,
     Table,
     TablePlayer,
     TableSave,
@@ -1047,6 +1048,20 @@ class Database:
         integer("guild_id", guild_id)
         page(offset, limit)
         return await self._read(lambda tx: stats.leaderboard(tx, guild_id, offset, limit))
+
+    async def stats_history(
+        self, guild_id: int, user_id: int, *, max_points: int = 300, max_hands: int = 5000
+    ) -> StatsHistory:
+        """The member's game over time: their bankroll after each ledger row (at most
+        ``max_points`` of them, evenly picked, the latest kept) and their net per game over
+        their newest ``max_hands`` finished cash-game hands (see :class:`StatsHistory`)."""
+        integer("guild_id", guild_id)
+        integer("user_id", user_id)
+        integer("max_points", max_points, 2)
+        integer("max_hands", max_hands, 1)
+        return await self._read(
+            lambda tx: stats.history(tx, guild_id, user_id, max_points, max_hands)
+        )
 
     async def void_hand(
         self,

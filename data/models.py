@@ -305,3 +305,37 @@ class ChipAudit:
             f"accounts off: {list(self.accounts_off)}; tables off: {list(self.tables_off)}; "
             f"tournaments off: {list(self.tournaments_off)}"
         )
+
+
+@dataclass(frozen=True, slots=True)
+class BankrollPoint:
+    """The member's bankroll right after one ledger row (a buy-in, a cash-out, a bonus...)."""
+
+    at: float
+    balance: int
+
+
+@dataclass(frozen=True, slots=True)
+class GameNet:
+    """What a member won or lost at one game (variant) over the hands counted."""
+
+    variant: str
+    name: str
+    hands: int
+    net: int
+
+
+@dataclass(frozen=True, slots=True)
+class StatsHistory:
+    """A member's game over time, for the ``/stats`` chart (:meth:`data.Database.stats_history`).
+
+    ``bankroll`` is in time order, at most the asked number of points (evenly picked ledger
+    rows, the first and the latest always kept); ``games`` holds the net per game of the newest
+    ``hands`` cash-game hands the member was dealt in, biggest winner first; ``capped`` says
+    older hands were left out.
+    """
+
+    bankroll: tuple[BankrollPoint, ...]
+    games: tuple[GameNet, ...]
+    hands: int
+    capped: bool

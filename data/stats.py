@@ -1,13 +1,24 @@
-"""Queries that summarise: players' poker stats, the leaderboard and the chip audit."""
+"""Queries that summarise: players' poker stats, their game over time, the leaderboard and the
+chip audit."""
 
 from __future__ import annotations
 
-from typing import Final
+import json
+from typing import Any, Final
 
 from data import accounts
 from data.core import Tx, one, scalar
 from data.errors import ConstraintViolation, InvalidArgument
-from data.models import ChipAudit, LeaderboardEntry, Page, PlayerHandResult, PlayerStats
+from data.models import (
+    BankrollPoint,
+    ChipAudit,
+    GameNet,
+    LeaderboardEntry,
+    Page,
+    PlayerHandResult,
+    PlayerStats,
+    StatsHistory,
+)
 from engine.seating import is_house
 
 # A shown hand replaces the best one only when strictly stronger; an unshown hand (NULL score)
@@ -85,6 +96,105 @@ async def stats(tx: Tx, guild_id: int, user_id: int) -> PlayerStats:
         r["best_hand_id"],
         float(r["updated_at"]),
     )
+
+
+async def bankroll_series(
+    tx: Tx, guild_id: int, user_id: int, max_points: int
+) -> tuple[BankrollPoint, ...]:
+    """The member's bankroll after each ledger row, in order, thinned in SQL to at most
+    ``max_points`` (every n-th row, the first and the latest always kept)."""
+    if max_points < 2:
+        raise InvalidArgument(f"a bankroll series needs at least 2 points, not {max_points}")
+    total = await scalar(
+        tx, "SELECT count(*) FROM ledger WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
+    )
+    # every step-th row from the first; with the latest added, at most max_points rows
+    step = max(1, -(-(total - 1) // (max_points - 1)))
+    rows = await tx.fetch_all(
+        "SELECT created_at, balance_after FROM ("
+        "  SELECT entry_id, created_at, balance_after, "
+        "         row_number() OVER (ORDER BY entry_id) AS n "
+        "  FROM ledger WHERE guild_id = ? AND user_id = ?) AS s "
+        "WHERE (n - 1) % ? = 0 OR n = ? ORDER BY entry_id",
+        (guild_id, user_id, step, total),
+    )
+    return tuple(BankrollPoint(float(r[0]), r[1]) for r in rows)
+
+
+def _hand_net(user: str, started_json: str, result_json: str | None) -> int | None:
+    """The member's net in one hand: their stack after it (the result's ``final_stacks``) minus
+    their stack when it was dealt (the ``hand-started`` event's ``seats``, before any forced
+    bet); None when the hand has no such figures (a voided hand) or did not deal them in.
+
+    These two fields of the engine's JSON are the only ones read here; the rest stays opaque.
+    """
+    started: Any = json.loads(started_json)
+    result: Any = json.loads(result_json or "{}")
+    final = result.get("final_stacks") if isinstance(result, dict) else None
+    if not isinstance(final, dict) or user not in final:
+        return None
+    for seat in started.get("seats", ()) if isinstance(started, dict) else ():
+        if len(seat) == 3 and str(seat[1]) == user:
+            return int(final[user]) - int(seat[2])
+    return None
+
+
+async def game_nets(
+    tx: Tx, guild_id: int, user_id: int, max_hands: int
+) -> tuple[tuple[GameNet, ...], int, bool]:
+    """The member's net per game over their newest ``max_hands`` finished cash-game hands,
+    biggest winner first; with the number of hands counted and whether older ones were left
+    out. Tournament chips are not bankroll chips: their tables are not counted."""
+    # The hands of the tables the member bought into, each with its hand-started event (the
+    # first event, or the first after a dealer's choice) when it names them (their id is a
+    # quoted string there), and not voided (a void's result has no stacks). The LIKEs narrow
+    # the rows read, so that the LIMIT counts hands that count; the JSON decides.
+    rows = await tx.fetch_all(
+        "SELECT h.hand_id, h.variant, h.variant_name, h.result, e.event "
+        "FROM hands AS h "
+        "JOIN tables AS t ON t.table_id = h.table_id "
+        "JOIN hand_events AS e ON e.hand_id = h.hand_id "
+        "WHERE t.guild_id = ? AND t.tournament_id IS NULL AND h.ended_at IS NOT NULL "
+        "AND h.table_id IN (SELECT table_id FROM ledger "
+        "                   WHERE guild_id = ? AND user_id = ? AND kind = 'buy_in' "
+        "                   AND table_id IS NOT NULL) "
+        "AND h.result LIKE '%final_stacks%' "
+        "AND e.seq < 4 AND e.event LIKE '%hand-started%' AND e.event LIKE ? "
+        "ORDER BY h.hand_id DESC, e.seq LIMIT ?",
+        (guild_id, guild_id, user_id, f'%"{user_id}"%', max_hands + 1),
+    )
+    user = str(user_id)
+    per_game: dict[str, list[Any]] = {}
+    seen: set[int] = set()
+    counted = 0
+    capped = False
+    for r in rows:
+        if r["hand_id"] in seen:
+            continue
+        net = _hand_net(user, r["event"], r["result"])
+        if net is None:
+            continue
+        seen.add(r["hand_id"])
+        if counted == max_hands:
+            capped = True
+            break
+        counted += 1
+        game = per_game.setdefault(r["variant"], [r["variant_name"], 0, 0])
+        game[1] += 1
+        game[2] += net
+    games = sorted(
+        (GameNet(variant, name, hands, net) for variant, (name, hands, net) in per_game.items()),
+        key=lambda g: (-g.net, g.name),
+    )
+    return tuple(games), counted, capped
+
+
+async def history(
+    tx: Tx, guild_id: int, user_id: int, max_points: int, max_hands: int
+) -> StatsHistory:
+    games, hands, capped = await game_nets(tx, guild_id, user_id, max_hands)
+    series = await bankroll_series(tx, guild_id, user_id, max_points)
+    return StatsHistory(series, games, hands, capped)
 
 
 async def leaderboard(tx: Tx, guild_id: int, offset: int, limit: int) -> Page[LeaderboardEntry]:
