@@ -22,6 +22,7 @@ from discord.ext import commands
 
 from cogs import kit
 from cogs.config import Settings
+from cogs.memory import Trimmer, release_answered
 from cogs.metrics import Metrics
 from cogs.presenter import TablePresenter
 from cogs.translator import MenuTranslator
@@ -179,6 +180,7 @@ class PokerBot(commands.AutoShardedBot):
         self._grace_until = 0.0
         # The handling of every interaction (its tasks), so that a clean stop can wait for it.
         self._in_flight: set[asyncio.Task[Any]] = set()
+        self.trimmer = Trimmer()
         parsers = self._connection.parsers
         self._parse_interaction = parsers["INTERACTION_CREATE"]
         parsers["INTERACTION_CREATE"] = self._interaction_create
@@ -248,6 +250,10 @@ class PokerBot(commands.AutoShardedBot):
         task = super()._schedule_event(coro, event_name, *args, **kwargs)
         if event_name == "on_interaction":
             self.track(args[0], task)
+        elif event_name == "on_app_command_completion":
+            # A slash command has run to its end: its interaction can be freed (see track).
+            interaction = args[0]
+            task.add_done_callback(lambda _: release_answered(interaction))
         return task
 
     def track(self, interaction: discord.Interaction[PokerBot], task: asyncio.Task[Any]) -> None:
@@ -255,6 +261,9 @@ class PokerBot(commands.AutoShardedBot):
         for it, and the metrics count the interaction once its last task has ended."""
         self._in_flight.add(task)
         task.add_done_callback(self._in_flight.discard)
+        # Once answered, the interaction is freed by reference counting instead of waiting in
+        # a cycle with its response for a full garbage collection (rare: GC_THRESHOLDS).
+        task.add_done_callback(lambda _: release_answered(interaction))
         if self.metrics is not None:
             self.metrics.handling(interaction, task)
 
@@ -308,6 +317,8 @@ class PokerBot(commands.AutoShardedBot):
         # objects of one interaction die young (fewer reach the old generation), and waiting
         # for 100 middle collections instead of 10 makes the full pauses minutes apart.
         gc.set_threshold(*GC_THRESHOLDS)
+        # Freed memory back to the system after those full passes and now and then.
+        self.trimmer.start(asyncio.get_running_loop())
 
     async def close(self) -> None:
         # Once, however many ask (a signal, then discord.py's own exit from run()).
@@ -339,6 +350,7 @@ class PokerBot(commands.AutoShardedBot):
             except TimeoutError:
                 log.warning("stopping before every table's last change was saved")
             self.presenter.close()
+        self.trimmer.stop()
         await asyncio.sleep(self._grace_until - asyncio.get_running_loop().time())
         # The answers to presses that came meanwhile; then no await before the gateway closes.
         await self._wait_in_flight(answers)
