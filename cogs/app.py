@@ -381,7 +381,7 @@ def automatic_backups(settings: Settings, db: Database) -> Backups | None:
     return backups
 
 
-BUCKET_IDLE_SECONDS = 60.0
+BUCKET_IDLE_SECONDS = 15.0
 """How long an idle rate-limit bucket is kept (discord.py keeps them 300 s)."""
 
 

@@ -36,7 +36,7 @@ async def test_idle_buckets_are_still_dropped_but_scans_are_rare() -> None:
     assert not idle & set(http._buckets), "idle buckets were not dropped"
 
 
-async def test_a_bucket_is_dropped_a_minute_after_its_last_request_if_it_knows_nothing() -> None:
+async def test_an_idle_bucket_is_dropped_soon_after_its_last_request_if_it_knows_nothing() -> None:
     bot = create_bot(Settings(token="t", database_path=":memory:"))
     http: Any = bot.http
     now = asyncio.get_running_loop().time()
