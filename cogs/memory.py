@@ -21,6 +21,7 @@ import ctypes.util
 import gc
 import logging
 import sys
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -92,6 +93,9 @@ class Trimmer:
         self._timer: asyncio.TimerHandle | None = None
         self._pending = False
         self.trims = 0
+        self.seconds = 0.0
+        """How many trims ran and how long they took in all (the benchmark prints them)."""
+        self.longest = 0.0
 
     @property
     def available(self) -> bool:
@@ -100,8 +104,12 @@ class Trimmer:
     def trim(self) -> None:
         self._pending = False
         if self._libc is not None:
+            started = time.perf_counter()
             self._libc.malloc_trim(0)
+            spent = time.perf_counter() - started
             self.trims += 1
+            self.seconds += spent
+            self.longest = max(self.longest, spent)
 
     def start(self, loop: asyncio.AbstractEventLoop) -> None:
         if self._libc is None or self._loop is not None:
