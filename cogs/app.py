@@ -22,7 +22,7 @@ from discord.ext import commands
 
 from cogs import kit
 from cogs.config import Settings
-from cogs.memory import Trimmer, release_answered
+from cogs.memory import Trimmer, release_answered, tune_allocator
 from cogs.metrics import Metrics
 from cogs.presenter import TablePresenter
 from cogs.translator import MenuTranslator
@@ -181,6 +181,7 @@ class PokerBot(commands.AutoShardedBot):
         # The handling of every interaction (its tasks), so that a clean stop can wait for it.
         self._in_flight: set[asyncio.Task[Any]] = set()
         self.trimmer = Trimmer()
+        tune_allocator()
         parsers = self._connection.parsers
         self._parse_interaction = parsers["INTERACTION_CREATE"]
         parsers["INTERACTION_CREATE"] = self._interaction_create

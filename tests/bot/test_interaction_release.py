@@ -17,7 +17,7 @@ import discord.interactions
 import pytest
 from discord.enums import InteractionResponseType
 
-from cogs.memory import AnsweredResponse, Trimmer, release_answered
+from cogs.memory import AnsweredResponse, Trimmer, release_answered, tune_allocator
 
 ANSWERS = ("defer", "pong", "send_message", "edit_message", "send_modal", "autocomplete")
 
@@ -155,3 +155,7 @@ def test_the_trimmer_runs_where_glibc_is_and_does_nothing_elsewhere() -> None:
     trimmer = Trimmer()
     trimmer.trim()
     assert trimmer.trims == (1 if trimmer.available else 0)
+
+
+def test_the_allocator_is_tuned_where_glibc_is() -> None:
+    assert tune_allocator() == Trimmer().available
