@@ -326,6 +326,9 @@ def _bot_stats(bot: Any, deep: bool, timing: _Timing) -> dict[str, Any]:
         "dynamic_items": len(store._dynamic_items),
     }
     stats["tasks"] = len(asyncio.all_tasks())
+    trimmer = getattr(bot, "trimmer", None)
+    if trimmer is not None:
+        stats["trims"] = [trimmer.trims, trimmer.seconds * 1000, trimmer.longest * 1000]
     stats["cached_messages"] = len(state._messages or ())
     service = getattr(bot, "tables", None)
     if service is not None:
@@ -1198,6 +1201,7 @@ def summarise(r: dict[str, Any]) -> dict[str, Any]:
         "tasks": end.get("tasks"),
         "gc_objects": end.get("gc_objects"),
         "gc_full_ms": end.get("gc_full_ms"),
+        "trims": end.get("trims"),
         "gc_runs": _collections(end.get("collections", [])),
         "gc_types": end.get("gc_types"),
         "traced": end.get("traced"),
@@ -1307,6 +1311,12 @@ def report(results: list[dict[str, Any]], args: argparse.Namespace) -> None:
                 f"gen{g} {n} / {top:.1f} / {total:.0f}" for g, (n, top, total) in s["gc_runs"]
             )
         )
+        if s.get("trims"):
+            trims = s["trims"]  # [count, total ms, longest ms] of the first process
+            print(
+                f"  malloc_trim by the bot (after full collections and every 10 s): "
+                f"{trims[0]} since start, {trims[1]:.0f} ms in all, the longest {trims[2]:.1f} ms"
+            )
         if args.verbose:
             print(f"    by type {s['gc_types']}")
             print(f"    by package of the type {s['gc_packages']}")

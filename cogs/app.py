@@ -22,6 +22,7 @@ from discord.ext import commands
 
 from cogs import kit
 from cogs.config import Settings
+from cogs.memory import Trimmer, release_answered, tune_allocator
 from cogs.metrics import Metrics
 from cogs.presenter import TablePresenter
 from cogs.translator import MenuTranslator
@@ -179,6 +180,8 @@ class PokerBot(commands.AutoShardedBot):
         self._grace_until = 0.0
         # The handling of every interaction (its tasks), so that a clean stop can wait for it.
         self._in_flight: set[asyncio.Task[Any]] = set()
+        self.trimmer = Trimmer()
+        tune_allocator()
         parsers = self._connection.parsers
         self._parse_interaction = parsers["INTERACTION_CREATE"]
         parsers["INTERACTION_CREATE"] = self._interaction_create
@@ -248,6 +251,10 @@ class PokerBot(commands.AutoShardedBot):
         task = super()._schedule_event(coro, event_name, *args, **kwargs)
         if event_name == "on_interaction":
             self.track(args[0], task)
+        elif event_name == "on_app_command_completion":
+            # A slash command has run to its end: its interaction can be freed (see track).
+            interaction = args[0]
+            task.add_done_callback(lambda _: release_answered(interaction))
         return task
 
     def track(self, interaction: discord.Interaction[PokerBot], task: asyncio.Task[Any]) -> None:
@@ -255,6 +262,9 @@ class PokerBot(commands.AutoShardedBot):
         for it, and the metrics count the interaction once its last task has ended."""
         self._in_flight.add(task)
         task.add_done_callback(self._in_flight.discard)
+        # Once answered, the interaction is freed by reference counting instead of waiting in
+        # a cycle with its response for a full garbage collection (rare: GC_THRESHOLDS).
+        task.add_done_callback(lambda _: release_answered(interaction))
         if self.metrics is not None:
             self.metrics.handling(interaction, task)
 
@@ -308,6 +318,8 @@ class PokerBot(commands.AutoShardedBot):
         # objects of one interaction die young (fewer reach the old generation), and waiting
         # for 100 middle collections instead of 10 makes the full pauses minutes apart.
         gc.set_threshold(*GC_THRESHOLDS)
+        # Freed memory back to the system after those full passes and now and then.
+        self.trimmer.start(asyncio.get_running_loop())
 
     async def close(self) -> None:
         # Once, however many ask (a signal, then discord.py's own exit from run()).
@@ -339,6 +351,7 @@ class PokerBot(commands.AutoShardedBot):
             except TimeoutError:
                 log.warning("stopping before every table's last change was saved")
             self.presenter.close()
+        self.trimmer.stop()
         await asyncio.sleep(self._grace_until - asyncio.get_running_loop().time())
         # The answers to presses that came meanwhile; then no await before the gateway closes.
         await self._wait_in_flight(answers)
@@ -369,15 +382,25 @@ def automatic_backups(settings: Settings, db: Database) -> Backups | None:
     return backups
 
 
+BUCKET_IDLE_SECONDS = 15.0
+"""How long an idle rate-limit bucket is kept (discord.py keeps them 300 s)."""
+
+
 def amortise_bucket_cleanup(http: Any) -> None:
-    """Make discord.py's clean-up of idle rate-limit buckets amortised.
+    """Make discord.py's clean-up of idle rate-limit buckets amortised, and drop them sooner.
 
     discord.py keeps one bucket per route and channel (every DM channel has its own) and, once
     it holds 256, scans all of them for idle ones each time a new one is added. A bot with
     thousands of players' DM channels adds one at every first DM or edit in a channel, and each
     scan takes milliseconds (at 500 busy tables, 9 % of the bot's CPU went there). Here a scan
-    runs only when the buckets have doubled since the last one: the same buckets are dropped,
-    in amortised constant time. Left alone if discord.py no longer has that method."""
+    runs only when the buckets have doubled since the last one: in amortised constant time.
+
+    A bucket costs about 600 bytes (some 20 a table: each player's DM channel has a few) and
+    discord.py keeps it five minutes after its last request. Here one is dropped after
+    :data:`BUCKET_IDLE_SECONDS` if it knows nothing a new one would not: no request under way or
+    waiting, and its window has ended (or never began). A new bucket starts more cautious (one
+    request at a time until Discord's first answer gives the limit), never less.
+    Left alone if discord.py no longer has that method."""
     clear = getattr(http, "_try_clear_expired_ratelimits", None)
     buckets = getattr(http, "_buckets", None)
     if clear is None or not isinstance(buckets, dict):
@@ -385,11 +408,20 @@ def amortise_bucket_cleanup(http: Any) -> None:
     floor = 256
     next_scan = floor
 
+    def idle(bucket: Any, now: float) -> bool:
+        if bucket.outgoing or bucket._pending_requests:
+            return False
+        if bucket.expires is not None and now <= bucket.expires:
+            return False  # inside a rate-limit window: its count still matters
+        return bool(now - bucket._last_request >= BUCKET_IDLE_SECONDS)
+
     def cleanup() -> None:
         nonlocal next_scan
         if len(http._buckets) < next_scan:
             return
-        clear()
+        now = asyncio.get_running_loop().time()
+        for key in [key for key, bucket in http._buckets.items() if idle(bucket, now)]:
+            del http._buckets[key]
         next_scan = max(floor, 2 * len(http._buckets))
 
     http._try_clear_expired_ratelimits = cleanup

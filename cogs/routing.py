@@ -26,7 +26,6 @@ from __future__ import annotations
 import contextlib
 import logging
 import time
-from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, Final, Literal, cast
 
@@ -108,7 +107,9 @@ class PressLimiter:
         self.presses = presses
         self.seconds = seconds
         self.clock = clock
-        self._times: dict[tuple[int, int], deque[float]] = {}
+        # A short list per member and table, oldest first (a deque costs 600 bytes even empty:
+        # at hundreds of tables, one for every seated player).
+        self._times: dict[tuple[int, int], list[float]] = {}
         self._told: dict[tuple[int, int], float] = {}
         self._sweep_at = 1024
 
@@ -119,11 +120,12 @@ class PressLimiter:
         key = (user_id, table_id)
         times = self._times.get(key)
         if times is None:
-            times = self._times[key] = deque()
+            times = self._times[key] = []
             if len(self._times) >= self._sweep_at:
                 self._sweep(now)
-        while times and times[0] <= now - self.seconds:
-            times.popleft()
+        since = now - self.seconds
+        if times and times[0] <= since:
+            times[:] = [at for at in times if at > since]
         if len(times) < self.presses:
             times.append(now)
             return "ok"

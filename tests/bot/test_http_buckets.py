@@ -3,9 +3,10 @@ a new bucket no longer costs a scan of all the others once there are 256 of them
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
-from cogs.app import create_bot
+from cogs.app import BUCKET_IDLE_SECONDS, create_bot
 from cogs.config import Settings
 
 
@@ -33,3 +34,28 @@ async def test_idle_buckets_are_still_dropped_but_scans_are_rare() -> None:
     # 12 million checks); amortised, a handful of scans of at most twice the live buckets.
     assert scans < 4 * 5100, scans
     assert not idle & set(http._buckets), "idle buckets were not dropped"
+
+
+async def test_an_idle_bucket_is_dropped_soon_after_its_last_request_if_it_knows_nothing() -> None:
+    bot = create_bot(Settings(token="t", database_path=":memory:"))
+    http: Any = bot.http
+    now = asyncio.get_running_loop().time()
+    quiet = now - BUCKET_IDLE_SECONDS - 1
+
+    def bucket(key: str, **state: Any) -> Any:
+        made = http.get_ratelimit(key)
+        made._last_request = quiet
+        for name, value in state.items():
+            setattr(made, name, value)
+        return made
+
+    bucket("done", expires=now - 5.0)  # its window has ended: a new one knows as much
+    bucket("fresh")  # never rate-limited
+    bucket("limited", expires=now + 30.0, remaining=0)  # inside a window: keep its count
+    bucket("sending", outgoing=1)  # a request under way
+    bucket("waiting")._pending_requests.append(asyncio.get_running_loop().create_future())
+    http.get_ratelimit("recent")  # used just now
+    for i in range(300):  # enough new buckets for a scan
+        http.get_ratelimit(f"channel-{i}")
+    kept = {"done", "fresh", "limited", "sending", "waiting", "recent"} & set(http._buckets)
+    assert kept == {"limited", "sending", "waiting", "recent"}
