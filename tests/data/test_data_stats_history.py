@@ -7,7 +7,15 @@ import json
 
 import pytest
 
-from data import BankrollPoint, Database, GameNet, InvalidArgument, PlayerHandResult, Table
+from data import (
+    BankrollPoint,
+    Database,
+    GameNet,
+    InvalidArgument,
+    PlayerHandResult,
+    Table,
+    TableSave,
+)
 
 from .helpers import ADMIN, CHANNEL, GUILD, OTHER_GUILD, commitment, seat_players, state
 
@@ -39,10 +47,7 @@ async def play(
         commitment=commitment("salt", deck),
         salt="salt",
         deck=deck,
-        state_json=state(stacks=stacks, hand=True),
-        chips_on_table=chips,
-        seat_stacks=stacks,
-        new_events=[(0, json.dumps(started))],
+        save=TableSave(state(stacks=stacks, hand=True), chips, stacks, [(0, json.dumps(started))]),
         now=now,
     )
     after = {user: stack + nets.get(user, 0) for user, stack in stacks.items()}
@@ -54,10 +59,7 @@ async def play(
         [PlayerHandResult(u, net, net > 0, max(net, 0), None, None) for u, net in nets.items()],
         result_json=json.dumps(result),
         pot=sum(-n for n in nets.values() if n < 0),
-        state_json=state(stacks=after),
-        chips_on_table=chips,
-        seat_stacks=after,
-        new_events=[(1, json.dumps({"type": "showdown"}))],
+        save=TableSave(state(stacks=after), chips, after, [(1, json.dumps({"type": "showdown"}))]),
         now=now + 1,
     )
     return after
@@ -79,10 +81,7 @@ async def void_one(
         commitment=commitment("salt", "void"),
         salt="salt",
         deck="void",
-        state_json=state(stacks=stacks, hand=True),
-        chips_on_table=chips,
-        seat_stacks=stacks,
-        new_events=[(0, json.dumps(started))],
+        save=TableSave(state(stacks=stacks, hand=True), chips, stacks, [(0, json.dumps(started))]),
         now=now,
     )
     await db.void_hand(
@@ -90,9 +89,7 @@ async def void_one(
         table.table_id,
         hand.hand_id,
         reason_json=json.dumps({"void": "refused"}),
-        state_json=state(stacks=stacks),
-        chips_on_table=chips,
-        seat_stacks=stacks,
+        save=TableSave(state(stacks=stacks), chips, stacks),
         now=now + 1,
     )
 
