@@ -211,3 +211,27 @@ async def forged_press(
         rec = emu.build_interaction(3, user, channel, data, message=message)
     emu.dispatch("INTERACTION_CREATE", rec.payload)
     return await emu.await_response(rec)
+
+
+async def two_table_tournament(
+    emu: Emulator, world: World, bot: Any, extra: tuple[str, ...], **options: Any
+) -> tuple[Any, Any]:
+    """Add the members named in ``extra``, open a fast tournament of tables of four with
+    ``options`` (buy-in 10, eight short levels, auto-deal 1 s, timer 60 s unless given), have
+    every member register, and check it opened on two tables; returns the creation's answer
+    and the running tournament."""
+    for name in extra:
+        user = emu.add_user(name)
+        emu.add_member(world.guild, user)
+        world.players.append(user)
+    settings = {"buy_in": 10, "levels": 8, "level_minutes": 0.05, "seats": 4}
+    settings |= {"auto_deal": 1, "timer": 60, **options}
+    created = await emu.run_command(world.host, world.channel, "poker tournament create", settings)
+    assert created.type == 4 and not created.ephemeral, created.content
+    run = next(iter(bot.get_cog("Tournaments").running.values()))
+    for player in world.players:
+        r = await emu.click(player, created.message, label="Register")
+        assert r.type == 7, r.content
+    await emu.idle()
+    assert len(emu.threads(world.channel)) == 2
+    return created, run

@@ -7,7 +7,7 @@ import asyncio
 import datetime
 from typing import Any
 
-from tests.bot.driver import act_once, find_table_message, opener
+from tests.bot.driver import act_once, find_table_message, opener, two_table_tournament
 from tests.emulator import Emulator, World
 
 SCHEDULED, ACTIVE, COMPLETED, CANCELED = 1, 2, 3, 4
@@ -221,37 +221,12 @@ async def test_a_broken_up_table_says_where_everyone_went_and_is_archived(
     poker_bot, emu: Emulator, world: World
 ) -> None:
     bot = await poker_bot()
-    for name in ("erin",):
-        user = emu.add_user(name)
-        emu.add_member(world.guild, user)
-        world.players.append(user)
-    players = list(world.players)  # five: a table of three and a table of two
-    created = await emu.run_command(
-        world.host,
-        world.channel,
-        "poker tournament create",
-        {
-            "buy_in": 10,
-            "starting_stack": 20,
-            "levels": 8,
-            "level_minutes": 0.05,
-            "seats": 4,
-            "players": 5,
-            "payouts": "winner",
-            "auto_deal": 1,
-            "timer": 60,
-        },
+    _, run = await two_table_tournament(
+        emu, world, bot, ("erin",), starting_stack=20, players=5, payouts="winner"
     )
-    assert created.type == 4 and not created.ephemeral, created.content
-    cog = bot.get_cog("Tournaments")
-    run = next(iter(cog.running.values()))
-    for player in players:
-        r = await emu.click(player, created.message, label="Register")
-        assert r.type == 7, r.content
-    await emu.idle()
+    players = list(world.players)  # five: a table of three and a table of two
     tid = run.tournament_id
     threads = {t.id: t for t in emu.threads(world.channel)}
-    assert len(threads) == 2
 
     def tables() -> list[Any]:
         return [t for t in bot.tables.tables.values() if t.meta.tournament == tid]

@@ -23,6 +23,7 @@ from tests.bot.driver import (
     opener,
     passive,
     play_hand,
+    two_table_tournament,
 )
 from tests.emulator import Emulator, World
 
@@ -45,37 +46,18 @@ async def test_passed_out_pots_and_broken_tables_keep_every_chip(
 ) -> None:
     caplog.set_level(logging.ERROR)
     bot = await poker_bot()
-    for name in ("erin", "frank", "grace", "heidi"):
-        user = emu.add_user(name)
-        emu.add_member(world.guild, user)
-        world.players.append(user)
-    players = list(world.players)
-    created = await emu.run_command(
-        world.host,
-        world.channel,
-        "poker tournament create",
-        {
-            "buy_in": 10,
-            "starting_stack": STACK,
-            "levels": 8,
-            "level_minutes": 0.05,
-            "seats": 4,
-            "players": PLAYERS,
-            "payouts": "50/30/20",
-            "auto_deal": 1,
-            "timer": 60,
-        },
+    _, run = await two_table_tournament(
+        emu,
+        world,
+        bot,
+        ("erin", "frank", "grace", "heidi"),
+        starting_stack=STACK,
+        players=PLAYERS,
+        payouts="50/30/20",
     )
-    assert created.type == 4 and not created.ephemeral, created.content
-    cog = bot.get_cog("Tournaments")
-    run = next(iter(cog.running.values()))
-    for player in players:
-        r = await emu.click(player, created.message, label="Register")
-        assert r.type == 7, r.content
-    await emu.idle()
+    players = list(world.players)
     tid = run.tournament_id
     threads = {t.id: t for t in emu.threads(world.channel)}
-    assert len(threads) == 2
     total = PLAYERS * STACK
 
     def tables() -> list[Any]:
