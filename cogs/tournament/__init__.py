@@ -2,7 +2,8 @@
 
 :mod:`.cog` carries a tournament out (the ``Tournaments`` cog), :mod:`.entries` registers and
 pays (a collaborator of that cog), :mod:`.run` holds the running record and shared checks,
-:mod:`.nights` schedules poker nights (the ``PokerNights`` cog, loaded with it).
+:mod:`.nights` schedules poker nights (the ``PokerNights`` cog, loaded with it), with the
+pure rules of a series and its game poll in :mod:`.series`.
 """
 
 from cogs.tournament.cog import Tournaments, setup, teardown

@@ -6,7 +6,7 @@ server's event list always shows the next date. A night can ask the channel, wit
 Discord poll opened a day before, which game to play. ``/poker schedule move`` and
 ``/poker schedule cancel`` change a whole series.
 
-The dates and the poll's verdict are :mod:`tables.nights`'s pure rules. A cog of its own,
+The dates and the poll's verdict are :mod:`cogs.tournament.series`'s pure rules. A cog of its own,
 loaded with the tournament cog (:class:`cogs.tournament.Tournaments`), whose poller calls
 :meth:`PokerNights.run_schedules`; a scheduled tournament opens through the same path as
 ``/poker tournament create``.
@@ -33,10 +33,10 @@ from cogs.tournament.run import (
     parse_when,
     sentence,
 )
+from cogs.tournament.series import REPEATS, check_poll, next_night, poll_winner
 from engine.tournament import Payouts
 from tables.errors import Refusal
 from tables.live import TableSettings
-from tables.nights import REPEATS, check_poll, next_night, poll_winner
 
 if TYPE_CHECKING:
     from cogs.app import PokerBot
