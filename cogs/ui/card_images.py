@@ -57,8 +57,9 @@ class CardLike(Protocol):
     def is_joker(self) -> bool: ...
 
 
-@lru_cache(maxsize=8)
-def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+@lru_cache(maxsize=16)
+def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    """Pillow's bundled font at ``size`` (every picture of the bot draws with it)."""
     return ImageFont.load_default(size=size)
 
 
@@ -133,18 +134,16 @@ def _draw_card(
         box, RADIUS, fill=PAPER, outline=GOLD if wild else EDGE, width=4 if wild else 2
     )
     if card.is_joker:
-        d.text(
-            (x + CARD_W / 2, y + CARD_H / 2 - 14), "JOKER", font=_font(20), fill=RED, anchor="mm"
-        )
+        d.text((x + CARD_W / 2, y + CARD_H / 2 - 14), "JOKER", font=font(20), fill=RED, anchor="mm")
         _star(d, x + CARD_W / 2, y + CARD_H / 2 + 24, 18, GOLD)
         return
     colour = _suit_colour(card.suit, four_colour)
     label = RANK_TEXT.get(card.rank, str(card.rank))
-    d.text((x + 8, y + 6), label, font=_font(26), fill=colour)
+    d.text((x + 8, y + 6), label, font=font(26), fill=colour)
     _SUIT_SHAPES[card.suit](d, x + 8 + 11, y + 48, 20, colour)
     _SUIT_SHAPES[card.suit](d, x + CARD_W / 2 + 8, y + CARD_H / 2 + 14, 50, colour)
     if wild:
-        d.text((x + CARD_W - 8, y + CARD_H - 6), "WILD", font=_font(13), fill=GOLD, anchor="rb")
+        d.text((x + CARD_W - 8, y + CARD_H - 6), "WILD", font=font(13), fill=GOLD, anchor="rb")
 
 
 def _star(d: Draw, cx: float, cy: float, r: float, fill: RGB) -> None:
@@ -304,10 +303,10 @@ def _wild_tile(face: _Face, stands_for: _Face, four_colour: bool = False) -> Ima
     top = CARD_H - 30
     d.rounded_rectangle((5, top, CARD_W - 5, CARD_H - 5), 6, fill=GOLD)
     label = f"{say('picture_wild_as')} {RANK_TEXT.get(stands_for.rank, str(stands_for.rank))}"
-    font = _font(19)
-    width = d.textlength(label, font=font)
+    band_font = font(19)
+    width = d.textlength(label, font=band_font)
     left = (CARD_W - width - 22) / 2
-    d.text((left, top + 13), label, font=font, fill=BLACK, anchor="lm")
+    d.text((left, top + 13), label, font=band_font, fill=BLACK, anchor="lm")
     if stands_for.suit in _SUIT_SHAPES:
         colour = _suit_colour(stands_for.suit, four_colour)
         _SUIT_SHAPES[stands_for.suit](d, left + width + 12, top + 13, 17, colour)
@@ -336,7 +335,7 @@ def render_showdown(rows: Sequence[ShownRow], *, four_colour: bool = False) -> b
     height = MARGIN + max(1, len(rows)) * (row_h + MARGIN)
     image = Image.new("RGB", (width, height), FELT)
     d = ImageDraw.Draw(image)
-    name_font, small, hand_font = _font(28), _font(23), _font(26)
+    name_font, small, hand_font = font(28), font(23), font(26)
     for i, row in enumerate(rows):
         top = MARGIN + i * (row_h + MARGIN)
         winner = bool(row.won)

@@ -15,12 +15,12 @@ from __future__ import annotations
 import io
 import time
 from collections.abc import Mapping, Sequence
-from functools import lru_cache
 from typing import Final
 
 import discord
 from PIL import Image, ImageDraw, ImageFont
 
+from cogs.ui.card_images import GOLD, WHITE, font
 from data import BankrollPoint, GameNet, StatsHistory
 
 __all__ = [
@@ -78,25 +78,18 @@ MAX_GAMES: Final = 8
 WIDTH: Final = 640
 PAD: Final = 24
 
-# The card pictures' palette (cogs.ui.card_images, cogs.kit) on Discord's dark embed grey; the
-# green and red are lifted a little so bars stay distinct on the dark ground.
+# The card pictures' gold and white on Discord's dark embed grey; the green and red are lifted
+# a little so bars stay distinct on the dark ground.
 GROUND = (43, 45, 49)
 PANEL = (49, 51, 56)
 GRID = (78, 80, 88)
-WHITE = (245, 245, 240)
 MUTED = (170, 174, 182)
-GOLD = (214, 170, 40)
-GOLD_FILL = (214, 170, 40, 60)
+GOLD_FILL = (*GOLD, 60)
 WIN = (46, 160, 95)
 LOSS = (220, 60, 70)
 
 RGB = tuple[int, int, int]
 Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
-
-
-@lru_cache(maxsize=8)
-def _font(size: int) -> Font:
-    return ImageFont.load_default(size=size)
 
 
 def _chips(amount: int) -> str:
@@ -188,10 +181,10 @@ def render_stats_chart(history: StatsHistory) -> bytes:
 
 
 def _bankroll(draw: ImageDraw.ImageDraw, points: Sequence[BankrollPoint], top: int) -> int:
-    title, small, axis = _font(TITLE), _font(SMALL), _font(SMALL)
+    title, small, axis = font(TITLE), font(SMALL), font(SMALL)
     draw.text((PAD, top), say("bankroll_title"), font=title, fill=WHITE)
     now = say("bankroll_now", amount=_chips(points[-1].balance))
-    big = _font(TEXT)
+    big = font(TEXT)
     draw.text((WIDTH - PAD - _text_width(draw, now, big), top + 6), now, font=big, fill=GOLD)
     draw.text((PAD, top + 54), say("bankroll_note"), font=small, fill=MUTED)
     top += 116
@@ -267,7 +260,7 @@ def _games(
     more: int,
     top: int,
 ) -> None:
-    title, name_font, value_font, small = _font(TITLE), _font(TEXT), _font(TEXT), _font(SMALL)
+    title, name_font, value_font, small = font(TITLE), font(TEXT), font(TEXT), font(SMALL)
     draw.line((PAD, top - 14, WIDTH - PAD, top - 14), fill=GRID, width=2)
     draw.text((PAD, top), say("games_title"), font=title, fill=WHITE)
     counted = _chips(history.hands)
