@@ -235,3 +235,26 @@ async def two_table_tournament(
     await emu.idle()
     assert len(emu.threads(world.channel)) == 2
     return created, run
+
+
+async def act_at_a_table(
+    emu: Emulator,
+    world: World,
+    bot: Any,
+    live: list[Any],
+    threads: dict[int, Any],
+    players: list[Any],
+    *,
+    policy: Policy = opener,
+) -> None:
+    """One action at the first of ``live`` (a tournament's tables, each in its thread of
+    ``threads``) where someone must act; a short wait instead when no table has a decision or
+    its table message is still on its way."""
+    acting = [t for t in live if t.engine.in_hand and t.engine.pending]
+    if acting:
+        table = acting[0]
+        place = World(world.guild, threads[table.channel_id], world.host, players)
+        if find_table_message(emu, place) is not None:
+            await act_once(emu, place, bot, table.engine.pending[0], policy=policy)
+            return
+    await asyncio.sleep(0.05)

@@ -7,7 +7,11 @@ import asyncio
 import datetime
 from typing import Any
 
-from tests.bot.driver import act_once, find_table_message, opener, two_table_tournament
+from tests.bot.driver import (
+    act_at_a_table,
+    opener,
+    two_table_tournament,
+)
 from tests.emulator import Emulator, World
 
 SCHEDULED, ACTIVE, COMPLETED, CANCELED = 1, 2, 3, 4
@@ -237,16 +241,7 @@ async def test_a_broken_up_table_says_where_everyone_went_and_is_archived(
         live = tables()
         if len(live) == 1 or run.state.status != "running":
             break
-        acting = [t for t in live if t.engine.in_hand and t.engine.pending]
-        if not acting:
-            await asyncio.sleep(0.05)
-            continue
-        table = acting[0]
-        place = World(world.guild, threads[table.channel_id], world.host, players)
-        if find_table_message(emu, place) is None:
-            await asyncio.sleep(0.05)
-            continue
-        await act_once(emu, place, bot, table.engine.pending[0], policy=opener)
+        await act_at_a_table(emu, world, bot, live, threads, players, policy=opener)
     else:
         raise AssertionError("no table broke up")
     await emu.idle()

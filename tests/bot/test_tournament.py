@@ -9,7 +9,12 @@ from typing import Any
 
 import pytest
 
-from tests.bot.driver import act_once, find_table_message, live_table, opener, play_hand
+from tests.bot.driver import (
+    act_at_a_table,
+    live_table,
+    opener,
+    play_hand,
+)
 from tests.emulator import Emulator, UserActionError, World
 
 
@@ -184,16 +189,7 @@ async def test_eight_players_on_two_tables_down_to_a_final_table(
         seated = [s.player_id for t in live for s in t.engine.seats if s is not None]
         assert len(seated) == len(set(seated)), "a player sits at two tables"
         counts.append(len(live))
-        acting = [t for t in live if t.engine.in_hand and t.engine.pending]
-        if not acting:
-            await asyncio.sleep(0.05)
-            continue
-        table = acting[0]
-        place = World(world.guild, threads[table.channel_id], world.host, players)
-        if find_table_message(emu, place) is None:
-            await asyncio.sleep(0.05)  # dealt a moment ago: its message is on its way
-            continue
-        await act_once(emu, place, bot, table.engine.pending[0], policy=opener)
+        await act_at_a_table(emu, world, bot, live, threads, players, policy=opener)
     else:
         raise AssertionError("the tournament did not finish")
     await emu.idle()

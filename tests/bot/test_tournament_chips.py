@@ -16,9 +16,8 @@ from typing import Any
 import pytest
 
 from tests.bot.driver import (
-    act_once,
+    act_at_a_table,
     deal,
-    find_table_message,
     live_table,
     opener,
     passive,
@@ -89,16 +88,7 @@ async def test_passed_out_pots_and_broken_tables_keep_every_chip(
             if entry.out:
                 assert entry.player_id not in stakes, "out with chips in a carried pot"
                 assert seated.get(entry.player_id, 0) == 0
-        acting = [t for t in live if t.engine.in_hand and t.engine.pending]
-        if not acting:
-            await asyncio.sleep(0.05)
-            continue
-        table = acting[0]
-        place = World(world.guild, threads[table.channel_id], world.host, players)
-        if find_table_message(emu, place) is None:
-            await asyncio.sleep(0.05)
-            continue
-        await act_once(emu, place, bot, table.engine.pending[0], policy=policy)
+        await act_at_a_table(emu, world, bot, live, threads, players, policy=policy)
     else:
         raise AssertionError("the tournament did not finish")
     await emu.idle()
