@@ -27,7 +27,7 @@ from cogs.config import Settings
 from cogs.memory import Trimmer, release_answered, tune_allocator
 from cogs.metrics import Metrics
 from cogs.presenter import TablePresenter
-from cogs.translator import MenuTranslator
+from cogs.translator import MenuTranslator, _
 from cogs.ui.components import install_lazy_responses
 from data import Database
 from data.backup import Backups
@@ -57,14 +57,14 @@ ADOPT_SECONDS = 30.0
 
 MISMATCH = kit.MISMATCH
 
-NOT_OURS = (
+NOT_OURS = _.lazy(
     "This server's tables are being moved to another process of the bot. "
     "Try again in a minute; nothing was changed."
 )
 """Said when an interaction reaches a process that does not hold its server's shard: only
 while shards are being moved (Discord sends a server's interactions to its shard's process)."""
 
-RESTARTING = "The bot is restarting: try again in a moment. Nothing was changed."
+RESTARTING = _.lazy("The bot is restarting: try again in a moment. Nothing was changed.")
 """Said to a press that arrives while the bot stops (SIGTERM/SIGINT, or :meth:`PokerBot.close`)."""
 
 STOP_BUDGET = (4.0, 1.0, 2.0, 0.5)
@@ -93,7 +93,7 @@ class PokerTree(app_commands.CommandTree["PokerBot"]):
             raise
         except (ValueError, TypeError, KeyError, AttributeError) as exc:
             log.warning("refused a command whose options could not be read: %r", exc)
-            await kit.answer_failure(interaction, Refusal(MISMATCH), what="a command")
+            await kit.answer_failure(interaction, Refusal(MISMATCH.render()), what="a command")
 
     async def interaction_check(self, interaction: discord.Interaction[PokerBot]) -> bool:
         if interaction.client.owns(interaction.guild_id):
