@@ -516,11 +516,11 @@ class Economy(commands.Cog):
                 chosen = languages.native_name(languages.guild_language(guild.id))
                 await kit.reply(
                     interaction,
-                    _("This server's tables now speak {language}.", language=chosen)
+                    _("This server's tables now speak {name}.", name=chosen)
                     if code is not None
                     else _(
-                        "This server's tables follow Discord's server language ({language}).",
-                        language=chosen,
+                        "This server's tables follow Discord's server language ({name}).",
+                        name=chosen,
                     ),
                 )
                 return

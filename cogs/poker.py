@@ -348,7 +348,7 @@ class Poker(commands.Cog):
             if all(value is None for value in changes):
                 spoken = languages.native_name(languages.channel_language(live))
                 await kit.reply(
-                    interaction, _("This table now speaks {language}.", language=spoken)
+                    interaction, _("This table now speaks {name}.", name=spoken)
                 )
                 self.presenter.spawn(self.presenter.refresh(live))
                 return
