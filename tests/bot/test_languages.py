@@ -215,7 +215,7 @@ async def test_server_and_table_choices(poker_bot, emu: Emulator, world: World) 
     assert live.language is POLISH, r.content
     r = await emu.run_command(world.host, world.channel, "server settings", {"language": "auto"})
     assert live.language is ENGLISH, r.content
-    assert r.content == "This server's tables follow Discord's server language (English).", r.content
+    assert r.content == "This server's tables follow Discord's server language (English)."
 
 
 def test_a_locale_we_do_not_ship_reads_english() -> None:
