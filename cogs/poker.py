@@ -347,9 +347,7 @@ class Poker(commands.Cog):
             await languages.set_table_language(self.tables, live, table_language)
             if all(value is None for value in changes):
                 spoken = languages.native_name(languages.channel_language(live))
-                await kit.reply(
-                    interaction, _("This table now speaks {name}.", name=spoken)
-                )
+                await kit.reply(interaction, _("This table now speaks {name}.", name=spoken))
                 self.presenter.spawn(self.presenter.refresh(live))
                 return
         if all(value is None for value in changes):
