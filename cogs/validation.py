@@ -31,9 +31,11 @@ import re
 from dataclasses import dataclass
 from typing import Final
 
+from cogs.translator import _
 from engine.seating import ACTION_SECONDS, AUTO_DEAL_SECONDS
 from engine.stakes import STRUCTURE_NAMES
 from engine.timebank import TIME_BANK_SECONDS
+from i18n import LazyString
 from tables.errors import Refusal
 
 __all__ = [
@@ -97,6 +99,10 @@ _GROUPED: Final = re.compile(r"[0-9]{1,3}(?:,[0-9]{3}){1,4}")
 _SLUG: Final = re.compile(r"[a-z0-9][a-z0-9-]{0,59}")
 
 
+AMOUNT: Final = _.lazy("The amount")
+EACH_BLIND: Final = _.lazy("Each blind")
+
+
 class InvalidInput(Refusal):
     """A value the bot does not accept; ``str(exc)`` says what would be accepted."""
 
@@ -108,7 +114,7 @@ def _shown(text: str) -> str:
 
 
 def parse_amount(
-    text: object, *, what: str = "The amount", low: int = 0, high: int = MAX_AMOUNT
+    text: object, *, what: str | LazyString = AMOUNT, low: int = 0, high: int = MAX_AMOUNT
 ) -> int:
     """A number of chips typed by a user: ASCII digits, optionally grouped by commas.
 
@@ -128,10 +134,13 @@ def parse_amount(
     raw = text.strip() if isinstance(text, str) else ""
     if not (_PLAIN.fullmatch(raw) or _GROUPED.fullmatch(raw)):
         shown = _shown(text) if isinstance(text, str) else repr(text)[:20]
-        raise InvalidInput(f"“{shown}” is not a number of chips: digits only, e.g. 1500 or 1,500.")
+        raise InvalidInput(
+            _("“{text}” is not a number of chips: digits only, e.g. 1500 or 1,500.", text=shown)
+        )
     value = int(raw.replace(",", ""))
     if not low <= value <= high:
-        raise InvalidInput(f"{what} must be from {low:,} to {high:,}.")
+        # Translators: {what} names the value, e.g. "The amount", "The buy-in".
+        raise InvalidInput(_("{what} must be from {low} to {high}.", what=what, low=low, high=high))
     return value
 
 
@@ -141,7 +150,9 @@ class Setting:
     slash command's ``app_commands.Range`` (``kit.TimerOption``, in the Discord layer), so what
     Discord's client offers and what the bot accepts are the same. The one range checker."""
 
-    what: str
+    what: str | LazyString
+    """What the value is, as the start of a sentence ("The stake"): rendered in the
+    language of the refusal."""
     low: int | float
     high: int | float
 
@@ -161,7 +172,13 @@ class Setting:
             or not self.low <= value <= self.high
         ):
             raise InvalidInput(
-                f"{self.what} must be a whole number from {self.low:,} to {self.high:,}."
+                # Translators: {what} names a setting, e.g. "The stake", "The number of seats".
+                _(
+                    "{what} must be a whole number from {low} to {high}.",
+                    what=self.what,
+                    low=self.low,
+                    high=self.high,
+                )
             )
         return value
 
@@ -184,7 +201,14 @@ class Setting:
             or not isinstance(value, int | float)
             or not self.low <= value <= self.high
         ):
-            raise InvalidInput(f"{self.what} must be a number from {self.low:g} to {self.high:g}.")
+            raise InvalidInput(
+                _(
+                    "{what} must be a number from {low} to {high}.",
+                    what=self.what,
+                    low=self.low,
+                    high=self.high,
+                )
+            )
         return float(value)
 
 
@@ -193,35 +217,35 @@ MAX_CHIPS: Final = 1_000_000_000
 MAX_BUY: Final = 100_000_000
 """The largest buy-in, rebuy or Diablo cap a table or tournament can be opened with."""
 
-STAKE: Final = Setting("The stake", 1, MAX_STAKE)
-ANTE: Final = Setting("The ante", 0, MAX_STAKE)
-SEATS: Final = Setting("The number of seats", 2, 10)
-MIN_BUY_IN: Final = Setting("The smallest buy-in", 1, MAX_BUY)
-MAX_BUY_IN: Final = Setting("The largest buy-in", 1, MAX_BUY)
-BUY_IN: Final = Setting("The buy-in", 1, MAX_BUY)
-REBUY: Final = Setting("The rebuy", 1, MAX_BUY)
+STAKE: Final = Setting(_.lazy("The stake"), 1, MAX_STAKE)
+ANTE: Final = Setting(_.lazy("The ante"), 0, MAX_STAKE)
+SEATS: Final = Setting(_.lazy("The number of seats"), 2, 10)
+MIN_BUY_IN: Final = Setting(_.lazy("The smallest buy-in"), 1, MAX_BUY)
+MAX_BUY_IN: Final = Setting(_.lazy("The largest buy-in"), 1, MAX_BUY)
+BUY_IN: Final = Setting(_.lazy("The buy-in"), 1, MAX_BUY)
+REBUY: Final = Setting(_.lazy("The rebuy"), 1, MAX_BUY)
 # One timer for tables and tournaments alike (a tournament's once started at 5 s): see
 # engine.seating.ACTION_SECONDS for why 10 s.
-TIMER: Final = Setting("The action timer", *ACTION_SECONDS)
-AUTO_DEAL: Final = Setting("The pause between hands", *AUTO_DEAL_SECONDS)
-TIME_BANK: Final = Setting("The time bank", *TIME_BANK_SECONDS)
-STARTING_BANKROLL: Final = Setting("The starting bankroll", 0, MAX_CHIPS)
-DAILY_AMOUNT: Final = Setting("The daily bonus", 0, MAX_CHIPS)
-DAILY_COOLDOWN_HOURS: Final = Setting("The daily cooldown (hours)", 1, 24 * 30)
-MAX_TABLES_PER_PLAYER: Final = Setting("The most tables one member may sit at", 1, 50)
-CHIPS: Final = Setting("The amount", 0, MAX_CHIPS)
+TIMER: Final = Setting(_.lazy("The action timer"), *ACTION_SECONDS)
+AUTO_DEAL: Final = Setting(_.lazy("The pause between hands"), *AUTO_DEAL_SECONDS)
+TIME_BANK: Final = Setting(_.lazy("The time bank"), *TIME_BANK_SECONDS)
+STARTING_BANKROLL: Final = Setting(_.lazy("The starting bankroll"), 0, MAX_CHIPS)
+DAILY_AMOUNT: Final = Setting(_.lazy("The daily bonus"), 0, MAX_CHIPS)
+DAILY_COOLDOWN_HOURS: Final = Setting(_.lazy("The daily cooldown (hours)"), 1, 24 * 30)
+MAX_TABLES_PER_PLAYER: Final = Setting(_.lazy("The most tables one member may sit at"), 1, 50)
+CHIPS: Final = Setting(_.lazy("The amount"), 0, MAX_CHIPS)
 """A bankroll an admin sets."""
-CHIPS_MOVED: Final = Setting("The amount", 1, MAX_CHIPS)
+CHIPS_MOVED: Final = Setting(_.lazy("The amount"), 1, MAX_CHIPS)
 """Chips an admin grants or removes."""
-DIABLO_CAP: Final = Setting("The Diablo cap", 0, MAX_BUY)
-STARTING_STACK: Final = Setting("The starting stack", 10, 10_000_000)
-LEVELS: Final = Setting("The number of levels", 1, 40)
-LEVEL_MINUTES: Final = Setting("A level's length in minutes", 0.05, 240.0)
-PLAYERS: Final = Setting("The number of players", 2, 60)
-REBUYS: Final = Setting("The number of rebuys", 0, 10)
-REBUY_LEVELS: Final = Setting("The rebuy levels", 0, 40)
-ADDON: Final = Setting("The add-on", 0, 10_000_000)
-LATE_REG_LEVELS: Final = Setting("The late registration levels", 0, 40)
+DIABLO_CAP: Final = Setting(_.lazy("The Diablo cap"), 0, MAX_BUY)
+STARTING_STACK: Final = Setting(_.lazy("The starting stack"), 10, 10_000_000)
+LEVELS: Final = Setting(_.lazy("The number of levels"), 1, 40)
+LEVEL_MINUTES: Final = Setting(_.lazy("A level's length in minutes"), 0.05, 240.0)
+PLAYERS: Final = Setting(_.lazy("The number of players"), 2, 60)
+REBUYS: Final = Setting(_.lazy("The number of rebuys"), 0, 10)
+REBUY_LEVELS: Final = Setting(_.lazy("The rebuy levels"), 0, 40)
+ADDON: Final = Setting(_.lazy("The add-on"), 0, 10_000_000)
+LATE_REG_LEVELS: Final = Setting(_.lazy("The late registration levels"), 0, 40)
 
 BETTING: Final = tuple(STRUCTURE_NAMES)
 """The betting structures a table can be opened with, by option value (the engine's names)."""
@@ -237,7 +261,11 @@ def check_buy_ins(low: int, high: int) -> None:
     """
     if low > high:
         raise InvalidInput(
-            f"The smallest buy-in ({low:,}) can't be larger than the largest ({high:,})."
+            _(
+                "The smallest buy-in ({low}) can't be larger than the largest ({high}).",
+                low=low,
+                high=high,
+            )
         )
 
 
@@ -254,7 +282,7 @@ def check_betting(value: object) -> str | None:
     if value is None:
         return None
     if not isinstance(value, str) or value not in BETTING:
-        raise InvalidInput(f"Betting is one of {', '.join(BETTING)}.")
+        raise InvalidInput(_("Betting is one of {choices}.", choices=", ".join(BETTING)))
     return value
 
 
@@ -270,11 +298,11 @@ def check_variant_slug(value: object) -> str:
     """
     if not isinstance(value, str) or not _SLUG.fullmatch(value):
         shown = _shown(value) if isinstance(value, str) else repr(value)[:20]
-        raise InvalidInput(f"I don't know the game “{shown}”; see `/poker rules`.")
+        raise InvalidInput(_("I don't know the game “{text}”; see `/poker rules`.", text=shown))
     return value
 
 
-def check_choice(value: object, what: str, choices: tuple[str, ...]) -> str:
+def check_choice(value: object, what: str | LazyString, choices: tuple[str, ...]) -> str:
     """An option offered as a fixed list of choices: one of them, exactly.
 
     >>> check_choice("off", "The setting", ("on", "off"))
@@ -285,11 +313,11 @@ def check_choice(value: object, what: str, choices: tuple[str, ...]) -> str:
     cogs.validation.InvalidInput: The setting is one of on, off.
     """
     if not isinstance(value, str) or value not in choices:
-        raise InvalidInput(f"{what} is one of {', '.join(choices)}.")
+        raise InvalidInput(_("{what} is one of {choices}.", what=what, choices=", ".join(choices)))
     return value
 
 
-def check_flag(value: object, what: str) -> bool:
+def check_flag(value: object, what: str | LazyString) -> bool:
     """A yes/no option: only a real boolean.
 
     >>> check_flag("yes", "Dealer's choice")
@@ -298,11 +326,11 @@ def check_flag(value: object, what: str) -> bool:
     cogs.validation.InvalidInput: Dealer's choice is either true or false.
     """
     if not isinstance(value, bool):
-        raise InvalidInput(f"{what} is either true or false.")
+        raise InvalidInput(_("{what} is either true or false.", what=what))
     return value
 
 
-def check_id(value: object, what: str) -> int:
+def check_id(value: object, what: str | LazyString) -> int:
     """A hand or table id typed as an option: a positive 64-bit integer.
 
     >>> check_id(-3, "A hand id")
@@ -311,19 +339,26 @@ def check_id(value: object, what: str) -> int:
     cogs.validation.InvalidInput: A hand id is a positive whole number.
     """
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_ID:
-        raise InvalidInput(f"{what} is a positive whole number.")
+        raise InvalidInput(_("{what} is a positive whole number.", what=what))
     return value
 
 
-def check_text(value: object, what: str, longest: int) -> str:
+def check_text(value: object, what: str | LazyString, longest: int) -> str:
     """A free-text option: a string of at most ``longest`` characters, without control
     characters other than line breaks."""
     if not isinstance(value, str):
-        raise InvalidInput(f"{what} must be text.")
+        raise InvalidInput(_("{what} must be text.", what=what))
     if len(value) > longest:
-        raise InvalidInput(f"{what} is too long ({len(value):,} characters; at most {longest}).")
+        raise InvalidInput(
+            _(
+                "{what} is too long ({length} characters; at most {longest}).",
+                what=what,
+                length=len(value),
+                longest=longest,
+            )
+        )
     if any(ord(c) < 32 and c not in "\n\t" for c in value):
-        raise InvalidInput(f"{what} contains control characters.")
+        raise InvalidInput(_("{what} contains control characters.", what=what))
     return value
 
 
@@ -360,26 +395,33 @@ def parse_blinds(text: object) -> Blinds:
     ...
     cogs.validation.InvalidInput: Each blind must be from 1 to 1,000,000.
     """
-    usage = "Blinds look like `1/2`, or `1/2/4` with a straddle."
+    usage = _("Blinds look like `1/2`, or `1/2/4` with a straddle.")
     if not isinstance(text, str) or len(text) > 40:
         raise InvalidInput(usage)
-    parts = text.split("/")
+    parts = [part.strip() for part in text.split("/")]
     if not 2 <= len(parts) <= 3:
         raise InvalidInput(usage)
-    try:
-        values = [parse_amount(p, what="Each blind", low=1, high=MAX_STAKE) for p in parts]
-    except InvalidInput as exc:
-        if "Each blind" in str(exc):
-            raise
-        raise InvalidInput(usage) from None
+    if not all(_PLAIN.fullmatch(part) or _GROUPED.fullmatch(part) for part in parts):
+        raise InvalidInput(usage)
+    values = [parse_amount(p, what=EACH_BLIND, low=1, high=MAX_STAKE) for p in parts]
     small, big, *rest = values
     if small > big:
         raise InvalidInput(
-            f"The small blind ({small:,}) can't be larger than the big blind ({big:,})."
+            _(
+                "The small blind ({small}) can't be larger than the big blind ({big}).",
+                small=small,
+                big=big,
+            )
         )
     straddle = rest[0] if rest else None
     if straddle is not None and straddle < big:
-        raise InvalidInput(f"A straddle ({straddle:,}) is at least the big blind ({big:,}).")
+        raise InvalidInput(
+            _(
+                "A straddle ({straddle}) is at least the big blind ({big}).",
+                straddle=straddle,
+                big=big,
+            )
+        )
     return Blinds(small, big, straddle)
 
 
@@ -393,7 +435,7 @@ def parse_select_positions(values: object, options: int) -> tuple[int, ...]:
     ...
     cogs.validation.InvalidInput: That choice is no longer valid.
     """
-    refused = InvalidInput("That choice is no longer valid.")
+    refused = InvalidInput(_("That choice is no longer valid."))
     if not isinstance(values, list | tuple) or len(values) > options:
         raise refused
     picks: list[int] = []
@@ -425,5 +467,5 @@ def parse_select_values(
         or len(set(values)) != len(values)
         or (exactly is not None and len(values) != exactly)
     ):
-        raise InvalidInput("That choice is no longer valid.")
+        raise InvalidInput(_("That choice is no longer valid."))
     return tuple(values)
