@@ -17,6 +17,8 @@ from typing import Any
 
 import discord
 
+from cogs.translator import _
+
 
 class Components(discord.ui.View):
     """The components of one message, to be sent and then forgotten.
@@ -140,7 +142,8 @@ class AmountModal(discord.ui.Modal):
         self.amount: discord.ui.TextInput[Any] = discord.ui.TextInput(
             label=label[:45],
             custom_id="amount",
-            placeholder=f"{low:,} to {high:,}"[:100],
+            # Translators: a modal's placeholder (at most 100 characters).
+            placeholder=_("{low} to {high}", low=low, high=high)[:100],
             min_length=1,
             max_length=12,
         )
@@ -157,9 +160,10 @@ class SitModal(discord.ui.Modal):
     the router's interaction listener, like :class:`AmountModal`."""
 
     def __init__(self, custom_id: str, low: int, high: int, default: int, free: list[int]) -> None:
-        super().__init__(title="Sit down", custom_id=custom_id, timeout=None)
+        # Translators: the sit-down form; its title and labels are at most 45 characters.
+        super().__init__(title=_("Sit down")[:45], custom_id=custom_id, timeout=None)
         self.buy_in: discord.ui.TextInput[Any] = discord.ui.TextInput(
-            label=f"Buy-in ({low:,} to {high:,} chips)"[:45],
+            label=_("Buy-in ({low} to {high} chips)", low=low, high=high)[:45],
             custom_id="buy_in",
             default=str(default),
             min_length=1,
@@ -167,9 +171,9 @@ class SitModal(discord.ui.Modal):
         )
         shown = ", ".join(str(n) for n in free)
         self.seat: discord.ui.TextInput[Any] = discord.ui.TextInput(
-            label="Seat (blank: the first free one)",
+            label=_("Seat (blank: the first free one)")[:45],
             custom_id="seat",
-            placeholder=f"Free: {shown}"[:100],
+            placeholder=_("Free: {seats}", seats=shown)[:100],
             required=False,
             max_length=2,
         )

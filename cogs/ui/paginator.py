@@ -41,6 +41,7 @@ from typing import Any, Final
 
 import discord
 
+from cogs.translator import _
 from cogs.ui.custom_ids import MAX_PAGE_OFFSET, PAGE_KIND, PageDirection, PageId
 from tables.errors import Refusal
 
@@ -142,7 +143,8 @@ class PageButton(discord.ui.Button[Any]):
         disabled: bool = False,
     ) -> None:
         super().__init__(
-            label="Previous" if direction == "p" else "Next",
+            # Translators: the paging buttons of a list (at most 80 characters).
+            label=_("Previous") if direction == "p" else _("Next"),
             emoji="◀️" if direction == "p" else "▶️",
             style=discord.ButtonStyle.secondary,
             custom_id=custom_id(kind, owner_id, key, offset, direction),
@@ -156,7 +158,7 @@ async def turn_page(interaction: discord.Interaction[Any], button: PageId) -> No
     :raises PageRefused: not the list's owner, or the builder refuses (nothing is edited).
     """
     if button.owner and interaction.user.id != button.owner:
-        raise PageRefused("Only the member who opened this list can turn its pages.")
+        raise PageRefused(_("Only the member who opened this list can turn its pages."))
     message = await paginated_message(
         interaction, button.kind, button.key, button.offset, owner_id=button.owner
     )
@@ -206,7 +208,7 @@ async def build_page(
     was sent) shows the last page instead. Raises :class:`PageRefused` for an unknown kind."""
     builder = _BUILDERS.get(kind)
     if builder is None:
-        raise PageRefused("This list is no longer available.")
+        raise PageRefused(_("This list is no longer available."))
     page = await builder(interaction, key, max(0, offset))
     if page.offset > 0 and page.offset >= page.total:
         last = max(0, (page.total - 1) // page.limit * page.limit)
@@ -268,5 +270,5 @@ _FOOTER_SEPARATOR: Final = " · "
 
 
 def _footer(page: PageContent, existing: str | None) -> str:
-    where = f"Page {page.page_number} of {page.page_count}"
+    where = _("Page {page} of {pages}", page=page.page_number, pages=page.page_count)
     return f"{where}{_FOOTER_SEPARATOR}{existing}"[:2048] if existing else where
