@@ -33,8 +33,10 @@ import discord
 from discord.ext import commands
 
 import engine
+import i18n
 from cogs import kit, validation
 from cogs.coach import coach_text
+from cogs.languages import channel_language
 from cogs.metrics import Metrics
 from cogs.translator import _
 from cogs.ui import house_rules, paginator, panels, render
@@ -291,7 +293,8 @@ class TableControls(commands.Cog):
                 raise TableProblem(_("Only seated players can deal."))
             outcome = await self.tables.start_hand(live)
             game = live.engine.public_view().game
-            embed, view = panels.dealt_notice(game, live.engine.hand_number)
+            with i18n.speaking(channel_language(live)):  # the lobby message is the channel's
+                embed, view = panels.dealt_notice(game, live.engine.hand_number)
             # Answered too late (a busy bot): the hand is dealt; present() posts it anyway.
             with contextlib.suppress(discord.NotFound):
                 await interaction.response.edit_message(embed=embed, view=view)
@@ -357,14 +360,14 @@ class TableControls(commands.Cog):
         if button.choice in ("sitout", "back"):
             out = button.choice == "sitout"
             await self.tables.sit_out(live, user_id, out)
-            said = texts["sitting-out" if out else "back"]
+            said = texts["sitting-out" if out else "back"].render()
         else:
             if button.hand != live.engine.hand_number or not live.engine.in_hand:
-                raise TableProblem(texts["hand-over"])
+                raise TableProblem(texts["hand-over"].render())
             pre = None if button.choice == "clear" else PreAction(button.choice)
             await self.tables.set_pre_action(live, user_id, pre)
             label = panels.SEAT_PANEL[button.choice]
-            said = texts["cleared"] if pre is None else texts["ticked"].format(label=label)
+            said = texts["cleared"].render() if pre is None else texts["ticked"].render(label=label)
         view = self._seat_panel(live, user_id)
         await interaction.response.edit_message(content=said, view=view)
 
@@ -487,16 +490,20 @@ class TableControls(commands.Cog):
         await self.tables.update_settings(live, options=rules)
         embed, view = self.presenter.settings_message(live, True)
         await interaction.response.edit_message(embed=embed, view=view)
-        said = house_rules.announce(live.engine, before)
-        if said:
-            await interaction.followup.send(
+        # The channel reads the change: in the table's language, not the member's.
+        with i18n.speaking(channel_language(live)):
+            said = house_rules.announce(live.engine, before)
+            told = (
                 _(
                     "{member} changed the house rules. {change}",
                     member=interaction.user.mention,
                     change=said,
-                )[:2000],
-                allowed_mentions=kit.NO_PINGS,
+                )[:2000]
+                if said
+                else None
             )
+        if told:
+            await interaction.followup.send(told, allowed_mentions=kit.NO_PINGS)
         if not live.engine.in_hand:
             self.presenter.spawn(self.presenter.refresh(live))
 

@@ -40,6 +40,7 @@ from cogs.ui.custom_ids import (
 )
 from engine.modifiers import describe_modifier, game_name
 from engine.timebank import PreAction
+from i18n import LazyString
 
 __all__ = [
     "PRIVATE_LABELS",
@@ -57,45 +58,47 @@ __all__ = [
     "table_components",
 ]
 
-PRIVATE_LABELS: dict[engine.DecisionKind, str] = {
-    engine.DecisionKind.DRAW: "Draw / stand pat…",
-    engine.DecisionKind.KEEP: "Choose your card…",
-    engine.DecisionKind.PASS: "Pass cards…",
-    engine.DecisionKind.ARRANGE: "Arrange your cards…",
-    engine.DecisionKind.DECLARE: "Declare…",
-    engine.DecisionKind.CHOOSE_GAME: "Choose the game…",
-    engine.DecisionKind.SHOW: "Show or muck…",
+PRIVATE_LABELS: dict[engine.DecisionKind, LazyString] = {
+    engine.DecisionKind.DRAW: _.lazy("Draw / stand pat…"),
+    engine.DecisionKind.KEEP: _.lazy("Choose your card…"),
+    engine.DecisionKind.PASS: _.lazy("Pass cards…"),
+    engine.DecisionKind.ARRANGE: _.lazy("Arrange your cards…"),
+    engine.DecisionKind.DECLARE: _.lazy("Declare…"),
+    engine.DecisionKind.CHOOSE_GAME: _.lazy("Choose the game…"),
+    engine.DecisionKind.SHOW: _.lazy("Show or muck…"),
 }
 """The table button that opens each kind of private panel."""
 
 WILD_PREFIXES = ("wild:", "one-eyed", "joker-wild", "bug", "no-joker")
 """Modifiers listed under "wild cards" in dealer's choice; the others are house rules."""
 
-_LOBBY: tuple[tuple[LobbyVerb, str, discord.ButtonStyle, int], ...] = (
-    ("sit", "Sit down", discord.ButtonStyle.success, 0),
-    ("stand", "Stand up", discord.ButtonStyle.secondary, 0),
-    ("deal", "Deal", discord.ButtonStyle.primary, 0),
-    ("settings", "Settings", discord.ButtonStyle.secondary, 0),
-    ("hand", "My hand", discord.ButtonStyle.secondary, 1),
-    ("rules", "Rules", discord.ButtonStyle.secondary, 1),
+_LOBBY: tuple[tuple[LobbyVerb, LazyString, discord.ButtonStyle, int], ...] = (
+    ("sit", _.lazy("Sit down"), discord.ButtonStyle.success, 0),
+    ("stand", _.lazy("Stand up"), discord.ButtonStyle.secondary, 0),
+    ("deal", _.lazy("Deal"), discord.ButtonStyle.primary, 0),
+    ("settings", _.lazy("Settings"), discord.ButtonStyle.secondary, 0),
+    ("hand", _.lazy("My hand"), discord.ButtonStyle.secondary, 1),
+    ("rules", _.lazy("Rules"), discord.ButtonStyle.secondary, 1),
 )
 
 
-SEAT_PANEL: dict[SeatChoice, str] = {
-    "checkfold": "Check/fold",
-    "callany": "Call any",
-    "clear": "Clear pre-action",
-    "sitout": "Sit out next hand",
-    "back": "Back",
+SEAT_PANEL: dict[SeatChoice, LazyString] = {
+    "checkfold": _.lazy("Check/fold"),
+    "callany": _.lazy("Call any"),
+    "clear": _.lazy("Clear pre-action"),
+    "sitout": _.lazy("Sit out next hand"),
+    "back": _.lazy("Back"),
 }
 """The labels of a player's own panel (My hand): pre-actions, sitting out and coming back."""
 
-SEAT_PANEL_TEXTS = {
-    "ticked": "✅ **{label}** ticked: played as soon as your turn comes (once; acting clears it).",
-    "cleared": "No pre-action ticked.",
-    "sitting-out": "You sit out from the next hand. Press **Back** to be dealt in again.",
-    "back": "You're back: dealt in from the next hand.",
-    "hand-over": "That hand is over: pre-actions are for the hand in play.",
+SEAT_PANEL_TEXTS: dict[str, LazyString] = {
+    "ticked": _.lazy(
+        "✅ **{label}** ticked: played as soon as your turn comes (once; acting clears it)."
+    ),
+    "cleared": _.lazy("No pre-action ticked."),
+    "sitting-out": _.lazy("You sit out from the next hand. Press **Back** to be dealt in again."),
+    "back": _.lazy("You're back: dealt in from the next hand."),
+    "hand-over": _.lazy("That hand is over: pre-actions are for the hand in play."),
 }
 """What the panel says after a press ({label}: one of SEAT_PANEL's), or why it refuses one."""
 
@@ -115,7 +118,7 @@ def seat_panel(
     def button(
         choice: SeatChoice, style: discord.ButtonStyle, row: int, mark: bool = False
     ) -> None:
-        label = ("✓ " if mark else "") + SEAT_PANEL[choice]
+        label = ("✓ " if mark else "") + SEAT_PANEL[choice].render()
         custom_id = SeatPanelButton(table_id, hand, choice).encode()
         ui.add_item(PokerButton(custom_id, label, style, row=row))
 
@@ -138,10 +141,12 @@ def lobby_components(table_id: int, *, rebuy: bool = False) -> Components:
     player has no chips left."""
     ui = Components()
     for verb, label, style, row in _LOBBY:
-        ui.add_item(PokerButton(LobbyButton(table_id, verb).encode(), label, style, row=row))
+        ui.add_item(
+            PokerButton(LobbyButton(table_id, verb).encode(), label.render(), style, row=row)
+        )
     if rebuy:
         custom_id = LobbyButton(table_id, "rebuy").encode()
-        ui.add_item(PokerButton(custom_id, "Rebuy", discord.ButtonStyle.success, row=1))
+        ui.add_item(PokerButton(custom_id, _("Rebuy"), discord.ButtonStyle.success, row=1))
     return ui
 
 
@@ -192,7 +197,7 @@ def table_components(
     else:
         for kind in sorted({d.kind for d in pending}, key=lambda k: k.value):
             if kind in PRIVATE_LABELS:
-                button("private", PRIVATE_LABELS[kind], discord.ButtonStyle.primary, 0)
+                button("private", PRIVATE_LABELS[kind].render(), discord.ButtonStyle.primary, 0)
         if any(d.kind is engine.DecisionKind.DRAW for d in pending):
             # The usual choice in one click, for the player to act (the engine checks who).
             button("pat", _("Stand pat"), discord.ButtonStyle.secondary, 0)
@@ -202,15 +207,15 @@ def table_components(
 
 def amount_modal(table_id: int, version: Version, legal: engine.BetOptions) -> AmountModal:
     """Asks for a bet or raise amount; the engine judges it when it is submitted."""
-    word = "Bet" if legal.is_bet else "Raise to"
-    low, high = kit.chips(legal.min_to or 0), kit.chips(legal.max_to or 0)
-    return AmountModal(
-        AmountModalId(table_id, version).encode(),
-        f"{word} ({low}–{high})",
-        f"{word}: {low} to {high}",
-        legal.min_to or 0,
-        legal.max_to or 0,
-    )
+    low, high = legal.min_to or 0, legal.max_to or 0
+    # Translators: the amount form's title and label (at most 45 characters each).
+    if legal.is_bet:
+        title = _("Bet ({low}–{high})", low=low, high=high)
+        label = _("Bet: {low} to {high}", low=low, high=high)
+    else:
+        title = _("Raise to ({low}–{high})", low=low, high=high)
+        label = _("Raise to: {low} to {high}", low=low, high=high)
+    return AmountModal(AmountModalId(table_id, version).encode(), title, label, low, high)
 
 
 def sit_modal(table_id: int, low: int, high: int, free_seats: Sequence[int]) -> SitModal:
@@ -222,8 +227,8 @@ def sit_modal(table_id: int, low: int, high: int, free_seats: Sequence[int]) -> 
 def dealt_notice(game: str, hand_number: int) -> tuple[discord.Embed, Components]:
     """What the lobby message becomes once its Deal button has dealt a hand."""
     embed = discord.Embed(
-        title=f"{game}: new hand dealt",
-        description="The hand is being played in the message below.",
+        title=_("{game}: new hand dealt", game=game),
+        description=_("The hand is being played in the message below."),
         colour=kit.GREY,
     )
     return embed, Components()
@@ -234,15 +239,16 @@ def closed_embed(
 ) -> discord.Embed:
     """The table's last word: what each player took back to their bankroll."""
     lines = [
-        f"{names.get(str(uid), str(uid))}: {kit.chips(amount)}" for uid, amount in payouts.items()
+        _("{player}: {amount}", player=names.get(str(uid), str(uid)), amount=amount)
+        for uid, amount in payouts.items()
     ]
     embed = discord.Embed(
-        title="Table closed",
-        description="\n".join(lines) or "Nobody was seated.",
+        title=_("Table closed"),
+        description="\n".join(lines) or _("Nobody was seated."),
         colour=kit.GREY,
     )
     if after_hand:
-        embed.set_footer(text="Closed as asked with /poker end, once the hand was over.")
+        embed.set_footer(text=_("Closed as asked with /poker end, once the hand was over."))
     return embed
 
 
@@ -252,9 +258,9 @@ def moved_notice(
     """What an older table message becomes once a newer one carries the table's controls
     (or once the table is closed, with its last notes: where its players went)."""
     text = (
-        "\n".join(["This table is closed.", *notes])
+        "\n".join([_("This table is closed."), *notes])
         if closed
-        else "The table has moved on: the live table is further down."
+        else _("The table has moved on: the live table is further down.")
     )
     embed = discord.Embed(title=game, description=text, colour=kit.GREY)
     return embed, Components()
@@ -269,15 +275,16 @@ def settings_embed(
 ) -> discord.Embed:
     """The table's settings: stakes, the bot's settings, and the house rules that matter in
     its game (``house``), with a change waiting for the next deal (``next_hand``)."""
-    embed = discord.Embed(title=f"Table settings: {view.game}", colour=kit.GREEN)
-    embed.add_field(name="Stakes", value=f"{view.structure}\n{view.forced_bets}", inline=False)
-    embed.add_field(name="Table", value=settings, inline=False)
-    embed.add_field(name="Seats", value=str(seats))
+    embed = discord.Embed(title=_("Table settings: {game}", game=view.game), colour=kit.GREEN)
+    stakes = f"{view.structure}\n{view.forced_bets}"
+    embed.add_field(name=_("Stakes"), value=stakes, inline=False)
+    embed.add_field(name=_("Table"), value=settings, inline=False)
+    embed.add_field(name=_("Seats"), value=str(seats))
     if house:
-        embed.add_field(name="House rules", value=_bullets(house), inline=False)
+        embed.add_field(name=_("House rules"), value=_bullets(house), inline=False)
     if next_hand:
-        embed.add_field(name="From the next hand", value=_bullets(next_hand), inline=False)
-    embed.set_footer(text="The creator or a server manager can change these: /poker settings")
+        embed.add_field(name=_("From the next hand"), value=_bullets(next_hand), inline=False)
+    embed.set_footer(text=_("The creator or a server manager can change these: /poker settings"))
     return embed
 
 
