@@ -375,31 +375,50 @@ def private_panel(
             )
         )
     elif isinstance(legal, engine.PassOptions):
-        embed.title = f"Pass {legal.count} cards {legal.direction}"
-        embed.description = f"Your hand: **{hand_text}**\nChosen: {chosen_text}"
+        embed.title = _.plural(
+            "Pass {count} card {direction}",
+            "Pass {count} cards {direction}",
+            count=legal.count,
+            direction=legal.direction,
+        )
+        embed.description = "\n".join(
+            [
+                _("Your hand: **{cards}**", cards=hand_text),
+                _("Chosen: {cards}", cards=chosen_text),
+            ]
+        )
         ui.add_item(
             PokerSelect(
                 select_id("pass"),
                 options(chosen),
-                placeholder=f"Choose {legal.count}",
+                placeholder=_("Choose {count}", count=legal.count),
                 min_values=legal.count,
                 max_values=legal.count,
             )
         )
         ready = len(chosen) == legal.count
         if not ready:
-            embed.description += f"\nChoose exactly {legal.count} cards to pass."
+            embed.description += "\n" + _.plural(
+                "Choose exactly {count} card to pass.",
+                "Choose exactly {count} cards to pass.",
+                count=legal.count,
+            )
         ui.add_item(
             PokerButton(
                 button_id("pass", chosen),
-                "Confirm",
+                _("Confirm"),
                 discord.ButtonStyle.success,
                 disabled=not ready,
             )
         )
     elif isinstance(legal, engine.ArrangeOptions):
-        embed.title = "Arrange the order your cards will be turned up"
-        embed.description = f"Your hand: **{hand_text}**\nOrder so far: {chosen_text}"
+        embed.title = _("Arrange the order your cards will be turned up")
+        embed.description = "\n".join(
+            [
+                _("Your hand: **{cards}**", cards=hand_text),
+                _("Order so far: {cards}", cards=chosen_text),
+            ]
+        )
         remaining = [i for i in range(len(cards)) if i not in chosen]
         missing = legal.size - len(chosen) if remaining else 0
         if missing > 0:
@@ -407,21 +426,23 @@ def private_panel(
                 PokerSelect(
                     select_id("arrange", chosen),
                     [discord.SelectOption(label=cards[i].display, value=str(i)) for i in remaining],
-                    placeholder=f"Card number {len(chosen) + 1}",
+                    placeholder=_("Card number {number}", number=len(chosen) + 1),
                 )
             )
-            embed.description += f"\nPick {missing} more to confirm."
+            embed.description += "\n" + _.plural(
+                "Pick {count} more to confirm.", "Pick {count} more to confirm.", count=missing
+            )
         ui.add_item(
             PokerButton(
                 button_id("arrange", chosen),
-                "Confirm",
+                _("Confirm"),
                 discord.ButtonStyle.success,
                 disabled=missing > 0,
             )
         )
     elif isinstance(legal, engine.DeclareOptions):
-        embed.title = "Declare (in secret)"
-        embed.description = f"Your hand: **{hand_text}**"
+        embed.title = _("Declare (in secret)")
+        embed.description = _("Your hand: **{cards}**", cards=hand_text)
         for direction in legal.directions:
             ui.add_item(
                 PokerButton(
@@ -431,29 +452,35 @@ def private_panel(
                 )
             )
     elif isinstance(legal, engine.KeepOptions):
-        embed.title = "Take the face-up card or the face-down one"
-        embed.description = f"Face up: **{legal.face_up.display}**"
+        embed.title = _("Take the face-up card or the face-down one")
+        embed.description = _("Face up: **{card}**", card=legal.face_up.display)
         ui.add_item(
             PokerButton(
                 button_id("keep", word="up"),
-                f"Take {legal.face_up.display}",
+                _("Take {card}", card=legal.face_up.display),
                 discord.ButtonStyle.primary,
             )
         )
-        ui.add_item(PokerButton(button_id("keep", word="down"), "Take the face-down card"))
+        ui.add_item(PokerButton(button_id("keep", word="down"), _("Take the face-down card")))
     elif isinstance(legal, engine.ShowOptions):
-        embed.title = "Your hand is beaten: show it or muck it"
-        embed.description = (
-            f"Your hand: **{hand_text}**\n"
-            "It can't win any part of the pot against the hands already shown. Muck it and "
-            "nobody sees it (also what happens if your time runs out), or show it anyway."
+        embed.title = _("Your hand is beaten: show it or muck it")
+        embed.description = "\n".join(
+            [
+                _("Your hand: **{cards}**", cards=hand_text),
+                _(
+                    "It can't win any part of the pot against the hands already shown. Muck it "
+                    "and nobody sees it (also what happens if your time runs out), or show it "
+                    "anyway."
+                ),
+            ]
         )
-        ui.add_item(PokerButton(button_id("show", word="muck"), "Muck", discord.ButtonStyle.danger))
+        muck = PokerButton(button_id("show", word="muck"), _("Muck"), discord.ButtonStyle.danger)
+        ui.add_item(muck)
         ui.add_item(
-            PokerButton(button_id("show", word="show"), "Show", discord.ButtonStyle.primary)
+            PokerButton(button_id("show", word="show"), _("Show"), discord.ButtonStyle.primary)
         )
     else:
-        embed.title = "Nothing to choose right now"
+        embed.title = _("Nothing to choose right now")
     return embed, ui
 
 
@@ -461,8 +488,13 @@ def _counts_text(counts: Sequence[int]) -> str:
     """``[0, 1, 2, 3]`` -> ``"up to 3 cards"``; ``[0, 2]`` -> ``"0 or 2 cards"``."""
     top = max(counts, default=0)
     if list(counts) == list(range(top + 1)):
-        return f"up to {top} card{'s' if top != 1 else ''}" if top else "no cards (stand pat)"
-    return " or ".join(str(c) for c in counts) + " cards"
+        if not top:
+            return _("no cards (stand pat)")
+        return _.plural("up to {count} card", "up to {count} cards", count=top)
+    if len(counts) == 1:
+        return _.plural("{count} card", "{count} cards", count=counts[0])
+    some = ", ".join(str(c) for c in counts[:-1])
+    return _("{some} or {last} cards", some=some, last=counts[-1])
 
 
 def _choose_panel(
@@ -472,7 +504,7 @@ def _choose_panel(
     travels in the custom ids, so the panel needs no memory."""
     choice = choice.or_default(legal.default)
     variant = engine.get_variant(choice.slug)
-    embed = discord.Embed(title="Dealer's choice: pick the game", colour=kit.GOLD)
+    embed = discord.Embed(title=_("Dealer's choice: pick the game"), colour=kit.GOLD)
     embed.description = f"**{game_name(variant.name, choice.mods)}**\n{variant.description[:1500]}"
     ui = Components()
     games = [
@@ -487,8 +519,8 @@ def _choose_panel(
     wild = [m for m in legal.modifiers if m.startswith(WILD_PREFIXES)]
     rules = [m for m in legal.modifiers if not m.startswith(WILD_PREFIXES)]
     sections: tuple[tuple[SelectKind, list[str], int, str], ...] = (
-        ("cw", wild, 1, "Wild cards and the joker"),
-        ("cr", rules, 2, "Draws, lows, high-low and house rules"),
+        ("cw", wild, 1, _("Wild cards and the joker")),
+        ("cr", rules, 2, _("Draws, lows, high-low and house rules")),
     )
     for kind, keys, row, placeholder in sections:
         options = [
@@ -514,7 +546,7 @@ def _choose_panel(
     ui.add_item(
         PokerButton(
             PanelButton(table_id, hand_number, "choose", choice=choice).encode(),
-            "Deal it",
+            _("Deal it"),
             discord.ButtonStyle.success,
             row=3,
         )
