@@ -190,6 +190,7 @@ async def test_server_and_table_choices(poker_bot, emu: Emulator, world: World) 
     language; a restart keeps the table's; taking a choice back follows the next rule."""
     world.guild.locale = "ja"  # a locale the bot does not ship: English
     alice, bob = world.players[:2]
+    bob.locale = "ja"  # his refusal below reads English too
     bot = await poker_bot()
     await create_table(emu, world, [alice, bob], stake=2, ante=1, auto_deal=0)
     live = live_table(bot, world)
