@@ -154,8 +154,10 @@ async def member_languages(db: Database, user_ids: Iterable[int]) -> dict[int, L
     wanted = set(user_ids)
     missing = [user_id for user_id in wanted if user_id not in _members]
     if missing:
-        for user_id, locale in (await db.member_locales(missing)).items():
-            _members.setdefault(user_id, locale)
+        found = await db.member_locales(missing)
+        for user_id in missing:
+            # "" (never seen: English) is kept too, so the next DM asks the database nothing.
+            _members.setdefault(user_id, found.get(user_id, ""))
     return {user_id: member_language(user_id) for user_id in wanted}
 
 
