@@ -31,10 +31,9 @@ from babel.numbers import format_decimal
 from discord import app_commands
 from discord.ext import commands
 
-from cogs import kit, validation
+from cogs import kit, languages, validation
 from cogs.kit import BLUE, GOLD, GREEN, NO_PINGS, RED
 from cogs.kit import when as timestamp
-from cogs.ledger import channel_language
 from cogs.translator import _
 from cogs.ui.economy import (
     MAX_NOTE,
@@ -603,7 +602,7 @@ class Economy(commands.Cog):
                 )
             ) from exc
         # Posted for everyone at the table: in the channel's language.
-        with speaking(channel_language(interaction)):
+        with speaking(languages.guild_language(guild.id)):
             embed = _chips_embed(how, interaction.user.mention, target.mention, amount, entry)
         await self._send(interaction, embed, changed=True)
 
@@ -637,7 +636,9 @@ class Economy(commands.Cog):
             "How many of this server's tables one member may sit at at once "
             f"({TABLE_LIMIT.low} to {TABLE_LIMIT.high})."
         ),
+        language="The language of the tables, lobbies and announcements in this server.",
     )
+    @app_commands.choices(language=languages.language_choices("Discord's server language"))
     @app_commands.checks.has_permissions(manage_guild=True)
     async def server_settings(
         self,
@@ -646,10 +647,34 @@ class Economy(commands.Cog):
         daily_amount: kit.DailyAmountOption | None = None,
         daily_cooldown_hours: kit.DailyCooldownHoursOption | None = None,
         max_tables_per_player: kit.TablesPerPlayerOption | None = None,
+        language: str | None = None,
     ) -> None:
         """No option: the current settings, ephemerally. Options: change them, publicly
         (logged in the admin log by the data layer)."""
         guild = self._guild(interaction)
+        if language is not None:
+            code = languages.check_language(language)
+            await languages.set_guild_language(self.db, guild.id, code, interaction.user.id)
+            if all(
+                option is None
+                for option in (
+                    starting_bankroll,
+                    daily_amount,
+                    daily_cooldown_hours,
+                    max_tables_per_player,
+                )
+            ):
+                chosen = languages.native_name(languages.guild_language(guild.id))
+                await kit.reply(
+                    interaction,
+                    _("This server's tables now speak {name}.", name=chosen)
+                    if code is not None
+                    else _(
+                        "This server's tables follow Discord's server language ({name}).",
+                        name=chosen,
+                    ),
+                )
+                return
         options = (starting_bankroll, daily_amount, daily_cooldown_hours, max_tables_per_player)
         if all(option is None for option in options):
             settings = await self.db.get_settings(guild.id)
@@ -670,7 +695,7 @@ class Economy(commands.Cog):
             now=self.clock(),
         )
         # Posted for everyone: in the channel's language.
-        with speaking(channel_language(interaction)):
+        with speaking(languages.guild_language(guild.id)):
             embed = _settings_changed(before, after, guild.name, interaction.user.mention)
         await self._send(interaction, embed, changed=True)
 
@@ -710,7 +735,7 @@ class Economy(commands.Cog):
             raise Refusal(
                 _("There was already a season called “{season}” here.", season=name.strip())
             ) from exc
-        with speaking(channel_language(interaction)):
+        with speaking(languages.guild_language(guild.id)):
             embed = discord.Embed(
                 title=_("Season {season} has begun", season=season.name), colour=GREEN
             )
@@ -731,7 +756,7 @@ class Economy(commands.Cog):
             season, standings = await self.db.end_season(guild.id, interaction.user.id, reset=reset)
         except DataError as exc:  # the only one: no season is running
             raise Refusal(_("No season is running in this server.")) from exc
-        with speaking(channel_language(interaction)):
+        with speaking(languages.guild_language(guild.id)):
             embed = discord.Embed(
                 title=_("Season {season} is over", season=season.name), colour=GOLD
             )

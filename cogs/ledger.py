@@ -22,7 +22,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs import kit, validation
+from cogs import kit, languages, validation
 from cogs.translator import _
 from cogs.ui import ledger as texts
 from data import Database, NotFound
@@ -130,13 +130,12 @@ async def post_closing_ledger(
         log.warning("table %s: could not post the closing ledger: %s", table_id, exc)
 
 
-def channel_language(interaction: Interaction) -> Language:
-    """The language of what a command posts for the whole channel (the cogs' one place that
-    decides it).
-
-    Until the language resolution of :mod:`cogs.languages` is merged this is the current
-    language (the member's); callers already pass it wherever a text goes to the channel."""
-    return current_language()
+def announcement_language(interaction: Interaction) -> Language:
+    """The language of a ledger posted for the channel: its table's, else its server's."""
+    live = interaction.client.tables.in_channel(interaction.channel_id or 0)
+    if live is not None:
+        return languages.channel_language(live)
+    return languages.guild_language(interaction.guild_id)
 
 
 class Ledger(commands.Cog):
@@ -160,7 +159,7 @@ class Ledger(commands.Cog):
         share = validation.check_flag(share, "The share option")
         night = await load(self.bot.db, interaction.guild_id, interaction.channel_id, table)
         # Shared, the channel reads it; otherwise only the asker, in their language.
-        language = channel_language(interaction) if share else current_language()
+        language = announcement_language(interaction) if share else current_language()
         embed, file = await asyncio.to_thread(message, night, language)
         await interaction.response.send_message(
             embed=embed,

@@ -20,10 +20,10 @@ from discord.ext import commands
 
 import engine
 from cogs import history as hand_history
-from cogs import kit, validation
+from cogs import kit, languages, validation
 from cogs.coach import odds_options, send_odds
 from cogs.coach import prepare_for as coach_prepare
-from cogs.ledger import channel_language, post_closing_ledger
+from cogs.ledger import post_closing_ledger
 from cogs.translator import _
 from cogs.ui import house_rules, panels, render
 from engine.house import LEVELS, Level
@@ -103,9 +103,11 @@ class Poker(commands.Cog):
         dealers_choice="Each dealer picks the game (the variant above is the default)",
         coach="Show each player the odds of their own draws (off by default)",
         muck="A beaten hand may be mucked unseen at the showdown (off: every hand is shown)",
+        language="The language of the table's messages (default: the server's)",
     )
     @app_commands.choices(
-        betting=[app_commands.Choice(name=v, value=k) for k, v in STRUCTURE_NAMES.items()]
+        betting=[app_commands.Choice(name=v, value=k) for k, v in STRUCTURE_NAMES.items()],
+        language=languages.language_choices("The server's language"),
     )
     @app_commands.autocomplete(variant=kit.variant_choices)
     async def create(
@@ -125,9 +127,11 @@ class Poker(commands.Cog):
         dealers_choice: bool = False,
         coach: bool = False,
         muck: bool = False,
+        language: str | None = None,
     ) -> None:
         if interaction.guild_id is None or interaction.channel_id is None:
             raise TableProblem(_("Tables live in server channels."))
+        table_language = languages.check_language(language)
         # Discord's Range and choices bind its client, not a forged request: check each option.
         variant = validation.check_variant_slug(variant)
         betting = validation.check_betting(betting)
@@ -181,11 +185,14 @@ class Poker(commands.Cog):
         live = await self.tables.create(
             interaction.guild_id, interaction.channel_id, interaction.user.id, config, settings
         )
+        if table_language is not None:
+            await languages.set_table_language(self.tables, live, table_language)
         self.presenter.spawn(coach_prepare(live))
-        language = channel_language(interaction)
         embed, view = self.presenter.lobby_message(live)
         # Translators: the title of a new table's message in the channel; {table} is its name.
-        embed.title = _("New table: {table}", table=embed.title, language=language)
+        embed.title = _(
+            "New table: {table}", table=embed.title, language=languages.channel_language(live)
+        )
         response = await interaction.response.send_message(embed=embed, view=view)
         if response.message_id is not None:
             await self.presenter.message_posted(live, response.message_id)
@@ -209,7 +216,7 @@ class Poker(commands.Cog):
                 count=live.engine.stack(str(interaction.user.id)),
                 player=interaction.user.mention,
                 seat=seat + 1,
-                language=channel_language(interaction),
+                language=languages.channel_language(live),
             ),
             allowed_mentions=discord.AllowedMentions.none(),
         )
@@ -231,7 +238,7 @@ class Poker(commands.Cog):
                 "{player} stands up with {count} chips.",
                 count=paid,
                 player=interaction.user.mention,
-                language=channel_language(interaction),
+                language=languages.channel_language(live),
             ),
             allowed_mentions=discord.AllowedMentions.none(),
         )
@@ -259,12 +266,12 @@ class Poker(commands.Cog):
             await interaction.response.send_message(
                 _(
                     "A hand is being played: the table will close as soon as it is over.",
-                    language=channel_language(interaction),
+                    language=languages.channel_language(live),
                 )
             )
             return
         payouts = await self.tables.end(live)
-        language = channel_language(interaction)
+        language = languages.channel_language(live)
         with speaking(language):
             closed = panels.closed_embed(live.meta.names, payouts)
         await interaction.response.send_message(embed=closed)
@@ -308,8 +315,10 @@ class Poker(commands.Cog):
         diablo_cap="Most a Diablo opener puts in a new pot, in chips (0 = no cap)",
         no_five_in_a_row="Nobody draws five cards in a row off the deck (the casino rule)",
         progressive_back_down="Progressive openers step back down after aces (off: stay at aces)",
+        language="The language of the table's messages",
     )
     @app_commands.choices(
+        language=languages.language_choices("The server's language"),
         newcomers=[app_commands.Choice(name=v, value=k) for k, v in house_rules.NEWCOMERS.items()],
         draw_limit=[
             app_commands.Choice(name=house_rules.describe("draw_limit", limit), value=key)
@@ -334,8 +343,10 @@ class Poker(commands.Cog):
         diablo_cap: kit.DiabloCapOption | None = None,
         no_five_in_a_row: bool | None = None,
         progressive_back_down: bool | None = None,
+        language: str | None = None,
     ) -> None:
         live = self._table_here(interaction)
+        table_language = languages.check_language(language)
         timer = validation.TIMER.optional(timer)
         auto_deal = validation.AUTO_DEAL.optional(auto_deal)
         time_bank = validation.TIME_BANK.optional(time_bank)
@@ -359,6 +370,17 @@ class Poker(commands.Cog):
         )
         changes = (timer, auto_deal, time_bank, min_buy_in, max_buy_in, coach, rules)
         runs = kit.runs_table(interaction, live.creator_id)
+        if language is not None:
+            if not runs:
+                raise TableProblem(
+                    _("Only the table's creator or a server manager can change settings.")
+                )
+            await languages.set_table_language(self.tables, live, table_language)
+            if all(value is None for value in changes):
+                spoken = languages.native_name(languages.channel_language(live))
+                await kit.reply(interaction, _("This table now speaks {name}.", name=spoken))
+                self.presenter.spawn(self.presenter.refresh(live))
+                return
         if all(value is None for value in changes):
             await self.presenter.show_settings(interaction, live)
             return
@@ -376,12 +398,12 @@ class Poker(commands.Cog):
             options=rules,
             time_bank=time_bank,
         )
-        language = channel_language(interaction)
-        # Translators: posted in the channel; {settings} lists the table's settings.
-        text = _("Table settings: {settings}.", settings=new.describe(), language=language)
-        if rules is not None:
-            announced = house_rules.announce(live.engine, before)
-            text += "\n" + (announced or _("House rules unchanged.", language=language))
+        with speaking(languages.channel_language(live)):  # posted for the channel
+            # Translators: {settings} lists the table's settings.
+            text = _("Table settings: {settings}.", settings=new.describe())
+            if rules is not None:
+                announced = house_rules.announce(live.engine, before)
+                text += "\n" + (announced or _("House rules unchanged."))
         await interaction.response.send_message(text[:2000])
         if coach:
             await coach_prepare(live)
@@ -408,7 +430,7 @@ class Poker(commands.Cog):
                 count=live.settings.min_buy_in,
                 player=name,
                 seat=seat + 1,
-                language=channel_language(interaction),
+                language=languages.channel_language(live),
             )
         )
         if not live.engine.in_hand:
@@ -422,7 +444,7 @@ class Poker(commands.Cog):
                 _("Only seated players or a server manager can remove house players.")
             )
         name, paid = await self.tables.remove_house(live)
-        language = channel_language(interaction)
+        language = languages.channel_language(live)
         if paid is None:
             text = _(
                 "{player} folds and stands up when this hand ends.", player=name, language=language

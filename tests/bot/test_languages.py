@@ -1,0 +1,231 @@
+"""Each text in its reader's language, through the emulator: what one member reads (an answer,
+a private panel, a refusal, their DM) in their client's language, what the channel reads (the
+table message) in the table's or the server's.
+
+The expected texts are what the localisation layer renders for that language, so a text the
+bot wrote in the wrong language fails whether or not it has been translated yet; each test
+also fails while a text it reads has no translation (the same as English): the catalogues are
+filled by translators after the code.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+import engine
+from cogs.languages import FOLLOW, check_language
+from cogs.translator import _
+from cogs.ui.custom_ids import PanelButton, TableButton, parse_custom_id
+from i18n import ENGLISH, PSEUDO, Language, resolve, speaking
+from tables.errors import Refusal
+from tables.languages import guild_language
+from tests.bot.driver import create_table, current_table_message, live_table
+from tests.emulator import Emulator, World
+
+GERMAN, POLISH, FRENCH = resolve("de"), resolve("pl"), resolve("fr")
+
+
+class Expect:
+    """The texts a test compares with, and those still untranslated (the test's last check)."""
+
+    def __init__(self) -> None:
+        self.untranslated: set[tuple[str, str]] = set()
+
+    def __call__(self, message: str, language: Language, **values: object) -> str:
+        text = _(message, language=language, **values)
+        if language is not ENGLISH and text == _(message, language=ENGLISH, **values):
+            self.untranslated.add((language.code, message))
+        return text
+
+    def same(self, shown: str | None, english: str | None, language: Language) -> None:
+        """A text the bot rendered itself (a DM) must be in ``language``: ``shown`` equals
+        the same text rendered in ``language`` by the caller, and is not English."""
+        if shown == english:
+            self.untranslated.add((language.code, shown or ""))
+
+    def check(self) -> None:
+        assert not self.untranslated, f"no translation yet: {sorted(self.untranslated)}"
+
+
+def _buttons(message: Any, kind: type) -> list[tuple[Any, dict[str, Any]]]:
+    """The message's buttons whose custom id parses as ``kind``, with the parsed id."""
+    found = []
+    for button in message.buttons:
+        parsed = parse_custom_id(button.get("custom_id", ""))
+        if isinstance(parsed, kind):
+            found.append((parsed, button))
+    return found
+
+
+def _table_button(message: Any, verb: str) -> dict[str, Any] | None:
+    return next((b for p, b in _buttons(message, TableButton) if p.verb == verb), None)
+
+
+async def _play_with_draw_checks(
+    emu: Emulator, world: World, bot: Any, languages: dict[int, Language], expect: Expect
+) -> None:
+    """Check/call to the showdown, standing pat; at the first draw the member not to act
+    presses the draw button (a refusal in their language) and the actor's private panel is
+    checked in theirs."""
+    users = {str(user.id): user for user in world.users}
+    live = live_table(bot, world)
+    refused = panel_seen = opened = False
+    for _turn in range(40):
+        await emu.idle()
+        if not live.engine.in_hand:
+            return
+        decision = live.engine.pending[0]
+        actor = users[decision.player_id]
+        table = await current_table_message(emu, world)
+        if decision.kind is engine.DecisionKind.BET:
+            # The first player opens (a draw game may need an opener), the others call.
+            button = (None if opened else _table_button(table, "to")) or (
+                _table_button(table, "check") or _table_button(table, "call")
+            )
+            opened = True
+            assert button is not None, table.button_labels
+            r = await emu.click(actor, table, custom_id=button["custom_id"])
+            assert r.type == 7, r.content
+            continue
+        assert decision.kind is engine.DecisionKind.DRAW, decision.kind
+        opener = _table_button(table, "private")
+        assert opener is not None, table.button_labels
+        if not refused:
+            other = next(
+                u for pid, u in users.items() if pid != decision.player_id and live.seated(u.id)
+            )
+            r = await emu.click(other, table, custom_id=opener["custom_id"])
+            assert r.ephemeral, r.content
+            assert r.content == expect("It's not your turn.", languages[other.id])
+            refused = True
+        opened = await emu.click(actor, table, custom_id=opener["custom_id"])
+        assert opened.type == 6, opened.content
+        panel = (await emu.wait_for(lambda o=opened: o.followups, timeout=5))[-1]
+        language = languages[actor.id]
+        assert panel.ephemeral
+        if not panel_seen:
+            title = panel.embeds[0]["title"]
+            assert title == expect("Draw: choose the cards to throw away", language)
+            panel_seen = True
+        pat = next(b for p, b in _buttons(panel, PanelButton) if p.kind == "draw")
+        assert pat["label"] == expect("Stand pat", language)
+        r = await emu.click(actor, panel, custom_id=pat["custom_id"])
+        assert r.type == 7, r.content
+        assert expect("You stand pat.", language) in r.embeds[0]["description"]
+    raise AssertionError("the hand did not finish")
+
+
+async def _dm_in(bot: Any, live: Any, user: Any, dm: Any, language: Language, expect: Expect):
+    """The member's DM of the hand reads as the presenter renders it in ``language``."""
+    with speaking(language):
+        embed, _file = bot.presenter.private_message(live, user.id)
+    with speaking(ENGLISH):
+        english, _file = bot.presenter.private_message(live, user.id)
+    assert dm.embeds[0]["title"] == embed.title
+    assert dm.embeds[0].get("description") == embed.description
+    expect.same(embed.title, english.title, language)
+
+
+async def test_each_member_reads_their_language_and_the_table_the_servers(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    expect = Expect()
+    world.guild.locale = "fr"
+    alice, bob = world.players[:2]
+    alice.locale, bob.locale = "de", "pl"
+    languages = {alice.id: GERMAN, bob.id: POLISH}
+    bot = await poker_bot()
+    lobby = await create_table(emu, world, [alice, bob], stake=2, ante=1, auto_deal=0)
+    live = live_table(bot, world)
+    assert live.language is FRENCH and guild_language(world.guild.id) is FRENCH
+
+    deal = next(b for b in lobby.buttons if b.get("custom_id", "").endswith(":deal"))
+    dealt = await emu.click(alice, lobby, custom_id=deal["custom_id"])
+    assert dealt.type == 7
+    await emu.wait_for(lambda: emu.dms(alice) and emu.dms(bob))
+    await emu.idle()
+    # The DMs of the deal, each in its reader's language (a German's press dealt them).
+    await _dm_in(bot, live, alice, emu.dms(alice)[-1], GERMAN, expect)
+    await _dm_in(bot, live, bob, emu.dms(bob)[-1], POLISH, expect)
+    # The table message, redrawn by a German's press, in French.
+    table = await current_table_message(emu, world)
+    assert expect("My hand", FRENCH) in table.button_labels
+    assert expect("Fold", FRENCH) in table.button_labels
+
+    await _play_with_draw_checks(emu, world, bot, languages, expect)
+
+    # What the bot remembers: each member's client locale (their DMs), the server's locale.
+    assert await bot.db.member_locales([alice.id, bob.id]) == {alice.id: "de", bob.id: "pl"}
+    (row,) = [r for r in await bot.db.guild_languages() if r.guild_id == world.guild.id]
+    assert row.guild_locale == "fr" and row.language is None
+    expect.check()
+
+
+async def test_pseudo_member_at_an_english_server(poker_bot, emu: Emulator, world: World) -> None:
+    """The plumbing, with a language every template string has (en-XA): the member's own
+    texts are pseudo, the table's stay English although the member's presses redraw it."""
+    expect = Expect()
+    alice, bob = world.players[:2]
+    alice.locale = "en-XA"
+    languages = {alice.id: PSEUDO, bob.id: ENGLISH}
+    bot = await poker_bot()
+    lobby = await create_table(emu, world, [alice, bob], stake=2, ante=1, auto_deal=0)
+    live = live_table(bot, world)
+    assert live.language is ENGLISH
+    deal = next(b for b in lobby.buttons if b.get("custom_id", "").endswith(":deal"))
+    assert (await emu.click(alice, lobby, custom_id=deal["custom_id"])).type == 7
+    await emu.wait_for(lambda: emu.dms(alice) and emu.dms(bob))
+    await emu.idle()
+    await _dm_in(bot, live, alice, emu.dms(alice)[-1], PSEUDO, expect)
+    table = await current_table_message(emu, world)
+    assert "My hand" in table.button_labels and "Fold" in table.button_labels
+    await _play_with_draw_checks(emu, world, bot, languages, expect)
+    expect.check()
+
+
+async def test_server_and_table_choices(poker_bot, emu: Emulator, world: World) -> None:
+    """/server settings language: and /poker settings language: decide the channel's
+    language; a restart keeps the table's; taking a choice back follows the next rule."""
+    world.guild.locale = "ja"  # a locale the bot does not ship: English
+    alice, bob = world.players[:2]
+    bot = await poker_bot()
+    await create_table(emu, world, [alice, bob], stake=2, ante=1, auto_deal=0)
+    live = live_table(bot, world)
+    assert live.language is ENGLISH
+
+    r = await emu.run_command(world.host, world.channel, "server settings", {"language": "pl"})
+    assert r.ephemeral and r.content == "This server's tables now speak Polski.", r.content
+    assert live.language is POLISH and guild_language(world.guild.id) is POLISH
+
+    r = await emu.run_command(alice, world.channel, "poker settings", {"language": "de"})
+    assert r.ephemeral and r.content == "This table now speaks Deutsch.", r.content
+    assert live.language is GERMAN and live.meta.language == "de"
+    r = await emu.run_command(bob, world.channel, "poker settings", {"language": "fr"})
+    assert r.ephemeral and live.language is GERMAN, "only the creator or a manager"
+    assert "Only the table's creator" in (r.content or ""), r.content
+
+    # The table's choice is saved with its snapshot: a restarted bot keeps it.
+    await bot.close()
+    bot = await poker_bot()
+    live = live_table(bot, world)
+    assert live.meta.language == "de" and live.language is GERMAN
+    r = await emu.run_command(alice, world.channel, "poker settings", {"language": "auto"})
+    assert live.language is POLISH, r.content
+    r = await emu.run_command(world.host, world.channel, "server settings", {"language": "auto"})
+    assert live.language is ENGLISH, r.content
+    assert r.content == "This server's tables follow Discord's server language (English)."
+
+
+def test_a_locale_we_do_not_ship_reads_english() -> None:
+    assert resolve("ja") is ENGLISH and resolve("zh-CN") is ENGLISH
+    assert resolve("es-419").code == "es-ES"
+    assert _("It's not your turn.", language=resolve("ja")) == "It's not your turn."
+
+
+def test_a_forged_language_is_refused() -> None:
+    assert check_language("pt-BR") == "pt-BR" and check_language(FOLLOW) is None
+    for forged in ("xx", "en-XA", "de; DROP", ""):
+        with pytest.raises(Refusal):
+            check_language(forged)
