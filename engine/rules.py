@@ -32,9 +32,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from enum import Enum
 
-from engine.cards import DECK_32, DECK_52, DECK_53, RANK_WORDS, Card
+from engine.cards import DECK_32, DECK_52, DECK_53, Card
 from engine.hands import Ranking
 from engine.stakes import ForcedBets
+from engine.wording import Phrase, RankWord
 
 __all__ = [
     "DRAW_FIVE",
@@ -171,8 +172,12 @@ class DrawLimit:
     def label(self) -> str:
         """A short description such as ``"up to 3 (4 keeping an ace or wild card)"``."""
         if self.with_ace is None:
-            return f"up to {self.most}"
-        return f"up to {self.most} ({self.with_ace} keeping an ace or wild card)"
+            return Phrase("up to {most}", most=self.most)
+        return Phrase(
+            "up to {most} ({with_ace} keeping an ace or wild card)",
+            most=self.most,
+            with_ace=self.with_ace,
+        )
 
 
 DRAW_THREE = DrawLimit(3)
@@ -254,8 +259,10 @@ class Requirement:
     def label(self) -> str:
         """How a player would say it: ``"a pair of jacks or better"``."""
         if self.kind == "trips":
-            return "three of a kind or better"
-        return f"a pair of {RANK_WORDS[self.rank][1]} or better"
+            return Phrase("three of a kind or better")
+        return Phrase(
+            "a pair of {rank_plural} or better", rank_plural=RankWord(self.rank, plural=True)
+        )
 
 
 # ---------------------------------------------------------------------------------------------
