@@ -449,26 +449,31 @@ class GameRules:
     def problem(self) -> str | None:
         """Why these rules cannot be dealt, or ``None`` when they can."""
         if not self.name:
-            return "a game needs a name"
+            return Phrase("a game needs a name")
         if not any(isinstance(step, Deal) for step in self.steps):
-            return "a game deals at least one card"
+            return Phrase("a game deals at least one card")
         if not any(isinstance(step, Bet | DrawSeries) for step in self.steps):
-            return "a game has at least one betting round"
+            return Phrase("a game has at least one betting round")
         if not 2 <= self.max_players <= 10:
-            return "a game is for 2 to 10 players"
+            return Phrase("a game is for 2 to 10 players")
         if self.min_hand_size < 5 and not self.board_plays:
             if self.min_hand_size < 3 or not self.short_hands_fit:
-                return "every player must end up with at least five cards (or three or four)"
+                return Phrase(
+                    "every player must end up with at least five cards (or three or four)"
+                )
             if self.deck is DeckKind.STRIPPED:
-                return "the 32-card game ranks five-card hands only"
+                return Phrase("the 32-card game ranks five-card hands only")
         needed = self.max_players * self.dealt_per_player + self.board_cards
         if needed > self.deck.value:
-            return (
-                f"{self.max_players} players need {needed} cards for the deal, "
-                f"more than the {self.deck.value} in the pack"
+            return Phrase(
+                "{players} players need {needed} cards for the deal, "
+                "more than the {pack} in the pack",
+                players=self.max_players,
+                needed=needed,
+                pack=self.deck.value,
             )
         if self.split is Split.DECLARE and not any(isinstance(s, Declare) for s in self.steps):
-            return "a declare game needs a Declare step"
+            return Phrase("a declare game needs a Declare step")
         return None
 
     # -- derived facts --------------------------------------------------------------------

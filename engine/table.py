@@ -297,26 +297,34 @@ class TableConfig:
         if not forced.blinds and rules.rounds_after_draw:
             if options.second_round_from_opener:
                 notes.append(
-                    "After the draw the opener bets first (or the next player still in to the "
-                    "opener's left); switching off second_round_from_opener starts with the "
-                    "player to the dealer's left."
+                    Phrase(
+                        "After the draw the opener bets first (or the next player still in to the "
+                        "opener's left); switching off second_round_from_opener starts with the "
+                        "player to the dealer's left."
+                    )
                 )
             else:
                 notes.append(
-                    "After the draw the first player still in to the dealer's left bets "
-                    "first; second_round_from_opener makes the opener begin instead."
+                    Phrase(
+                        "After the draw the first player still in to the dealer's left bets "
+                        "first; second_round_from_opener makes the opener begin instead."
+                    )
                 )
         if rules.progressive:
             if options.progressive_back_down:
                 notes.append(
-                    "Progressive openers climb to aces, then step back down to jacks while "
-                    "nobody opens; switching off progressive_back_down keeps aces until "
-                    "someone opens."
+                    Phrase(
+                        "Progressive openers climb to aces, then step back down to jacks while "
+                        "nobody opens; switching off progressive_back_down keeps aces until "
+                        "someone opens."
+                    )
                 )
             else:
                 notes.append(
-                    "Progressive openers climb to aces and stay there until someone opens; "
-                    "progressive_back_down brings them back down a step at a time."
+                    Phrase(
+                        "Progressive openers climb to aces and stay there until someone opens; "
+                        "progressive_back_down brings them back down a step at a time."
+                    )
                 )
         return tuple(notes)
 

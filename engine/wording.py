@@ -57,6 +57,8 @@ class Phrase(str):
     values: Mapping[str, object]
     plural: str | None
     """The template for a count other than one (:meth:`counted`), else None."""
+    capital: bool
+    """Whether the text begins with a capital letter whatever its first word (:meth:`begun`)."""
 
     def __new__(cls, template: str, /, **values: object) -> Phrase:
         text = template.format(**values) if values else template
@@ -64,6 +66,21 @@ class Phrase(str):
         self.template = template
         self.values = MappingProxyType(values) if values else _NO_VALUES
         self.plural = None
+        self.capital = False
+        return self
+
+    @classmethod
+    def begun(cls, template: str, /, **values: object) -> Phrase:
+        """The phrase as a sentence of its own begins, with a capital first letter (when the
+        first word is a value, such as a few words of a menu: ``"{words}."``).
+
+        >>> Phrase.begun("{words}.", words=Phrase("kings wild"))
+        'Kings wild.'
+        """
+        made = cls(template, **values)
+        self = super().__new__(cls, sentence(made))
+        self.template, self.values, self.plural = made.template, made.values, None
+        self.capital = True
         return self
 
     @classmethod
@@ -80,10 +97,14 @@ class Phrase(str):
         return self
 
     def __reduce__(self) -> tuple[object, ...]:
-        return (_phrase, (self.template, self.plural, dict(self.values)))
+        return (_phrase, (self.template, self.plural, dict(self.values), self.capital))
 
 
-def _phrase(template: str, plural: str | None, values: dict[str, object]) -> Phrase:
+def _phrase(
+    template: str, plural: str | None, values: dict[str, object], capital: bool = False
+) -> Phrase:
+    if capital:
+        return Phrase.begun(template, **values)
     if plural is None:
         return Phrase(template, **values)
     count = values.pop("count")
