@@ -64,6 +64,7 @@ class Package:
 PACKAGES: tuple[Package, ...] = (
     Package("i18n"),
     Package("cogs", collector="cogs.translator:menu_messages"),
+    Package("tables"),
 )
 """Every package that has catalogues (each declares its ``Translator`` once)."""
 
