@@ -84,6 +84,7 @@ PACKAGES: tuple[Package, ...] = (
     Package("i18n"),
     Package("cogs", collector="cogs.translator:menu_messages"),
     Package("engine", collector="i18n.engine_text:engine_messages", keywords=ENGINE_KEYWORDS),
+    Package("tables"),
 )
 """Every package that has catalogues (each declares its ``Translator`` once)."""
 
