@@ -27,7 +27,7 @@ from cogs.translator import _
 from cogs.ui import ledger as texts
 from data import Database, NotFound
 from data.ledger import NightLedger
-from i18n import Language, current_language, speaking
+from i18n import Language, current_language
 from tables.errors import TableProblem
 
 if TYPE_CHECKING:
@@ -94,8 +94,7 @@ def message(
     settle-up of 16 players takes about a tenth of a second, time the loop keeps for the
     tables."""
     names = names_of(night)
-    with speaking(language or current_language()):
-        embed = texts.ledger_embed(night, names)
+    embed = texts.ledger_embed(night, names, language=language or current_language())
     return embed, texts.ledger_file(night, names)
 
 
