@@ -94,3 +94,22 @@ def test_the_checker_finds_english_and_passes_pseudo_text() -> None:
     assert escaped(["Games I deal"]) == ["Games", "deal"]
     assert escaped([pseudo]) == [], pseudo
     assert escaped(["`five-card-draw` <@123> <t:5:R> Alice"], ["Alice"]) == []
+
+
+async def test_what_a_command_posts_for_the_channel_is_in_the_channels_language(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """A member reading en-XA sits down at a table of an English server: the channel reads
+    the seat announcement in English, the member their own answers in en-XA."""
+    await poker_bot()
+    alice, bob = world.players[:2]
+    alice.locale = PSEUDO.code
+    r = await emu.run_command(bob, world.channel, "poker create", {})
+    assert r.type == 4 and not r.ephemeral
+    r = await emu.run_command(alice, world.channel, "poker join", {})
+    assert not r.ephemeral and r.content
+    assert r.content.startswith(f"<@{alice.id}> sits down in seat 1 with "), r.content
+    r = await emu.run_command(alice, world.channel, "poker sitout", {})
+    assert r.ephemeral and r.content and not escaped([r.content]), r.content
+    r = await emu.run_command(alice, world.channel, "poker end", {})
+    assert r.ephemeral and r.content and not escaped([r.content]), r.content
