@@ -22,13 +22,14 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs import kit, languages, validation
+from cogs import kit, validation
 from cogs.translator import _
 from cogs.ui import ledger as texts
 from data import Database, NotFound
 from data.ledger import NightLedger
 from i18n import Language, current_language
 from tables.errors import TableProblem
+from tables.languages import table_language
 
 if TYPE_CHECKING:
     from cogs.app import PokerBot
@@ -80,6 +81,17 @@ async def load(
     return night
 
 
+def channel_language_of(night: NightLedger) -> Language:
+    """The language the table's channel reads (its own choice, kept in its snapshot, else
+    its server's): a ledger posted when a table closes needs no live table to know it."""
+    table = night.table.table
+    try:
+        chosen = json.loads(table.state_json or "{}").get("meta", {}).get("language")
+    except (ValueError, AttributeError):
+        chosen = None
+    return table_language(chosen if isinstance(chosen, str) else None, table.guild_id)
+
+
 def _no_such_table(table_id: int) -> str:
     # Translators: {table} is a table's number (its id); "#" introduces it.
     return _("There is no table #{table} in this server.", table=str(table_id))
@@ -99,23 +111,18 @@ def message(
 
 
 async def post_closing_ledger(
-    bot: PokerBot,
-    table_id: int,
-    channel_id: int,
-    interaction: Interaction | None = None,
-    *,
-    language: Language | None = None,
+    bot: PokerBot, table_id: int, channel_id: int, interaction: Interaction | None = None
 ) -> None:
     """Post the closed table's ledger and settle-up in its channel (a follow-up of
-    ``interaction`` when there is one), in ``language``: the channel's (the caller knows it;
-    default the current one). A failure is logged: the table is closed regardless."""
+    ``interaction`` when there is one), in the channel's language. A failure is logged: the
+    table is closed regardless."""
     # The table's end, also for whatever else follows it (a poker night's Discord event).
     bot.dispatch("poker_game_ended", "table", table_id)
     try:
         night = await bot.db.night_ledger(table_id)
         if night is None or night.table.table.tournament_id is not None:
             return
-        embed, file = await asyncio.to_thread(message, night, language or current_language())
+        embed, file = await asyncio.to_thread(message, night, channel_language_of(night))
         if interaction is not None:
             await interaction.followup.send(
                 embed=embed, file=file, allowed_mentions=discord.AllowedMentions.none()
@@ -127,14 +134,6 @@ async def post_closing_ledger(
             )
     except (discord.HTTPException, NotFound) as exc:
         log.warning("table %s: could not post the closing ledger: %s", table_id, exc)
-
-
-def announcement_language(interaction: Interaction) -> Language:
-    """The language of a ledger posted for the channel: its table's, else its server's."""
-    live = interaction.client.tables.in_channel(interaction.channel_id or 0)
-    if live is not None:
-        return languages.channel_language(live)
-    return languages.guild_language(interaction.guild_id)
 
 
 class Ledger(commands.Cog):
@@ -158,7 +157,7 @@ class Ledger(commands.Cog):
         share = validation.check_flag(share, "The share option")
         night = await load(self.bot.db, interaction.guild_id, interaction.channel_id, table)
         # Shared, the channel reads it; otherwise only the asker, in their language.
-        language = announcement_language(interaction) if share else current_language()
+        language = channel_language_of(night) if share else current_language()
         embed, file = await asyncio.to_thread(message, night, language)
         await interaction.response.send_message(
             embed=embed,

@@ -271,14 +271,11 @@ class Poker(commands.Cog):
             )
             return
         payouts = await self.tables.end(live)
-        language = languages.channel_language(live)
-        with speaking(language):
+        with speaking(languages.channel_language(live)):
             closed = panels.closed_embed(live.meta.names, payouts)
         await interaction.response.send_message(embed=closed)
         await self.presenter.retire_closed(live)
-        await post_closing_ledger(
-            self.bot, live.id, live.channel_id, interaction, language=language
-        )
+        await post_closing_ledger(self.bot, live.id, live.channel_id, interaction)
 
     @poker.command(name="sitout", description="Sit out from the next hand (keep your seat).")
     async def sitout(self, interaction: Interaction) -> None:
