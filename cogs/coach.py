@@ -21,8 +21,12 @@ from discord.ext import commands
 
 import engine
 from cogs import kit, validation
+from cogs.translator import _
+from engine.hands import Category, HandValue
 from engine.house import NoOdds, draw_advice, own_discards, study_odds
 from engine.odds import DrawOdds
+from i18n import engine_text
+from i18n.poker_words import category_name
 from tables.errors import TableProblem
 from tables.live import LiveTable
 from tables.worker import in_worker
@@ -36,23 +40,93 @@ Interaction = discord.Interaction["PokerBot"]
 Advice = list[tuple[tuple[engine.Card, ...], DrawOdds]]
 T = TypeVar("T")
 
-NO_ODDS = "The coach has no odds for this game: it counts hands of five to nine cards only."
+NO_ODDS = _.lazy("The coach has no odds for this game: it counts hands of five to nine cards only.")
 LOW_TOPS = (9, 8, 7)
-_COUNT_WORDS = {5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine"}
+GIVE_CARDS = {
+    5: _.lazy("Give five cards, not {given}."),
+    6: _.lazy("Give six cards, not {given}."),
+    7: _.lazy("Give seven cards, not {given}."),
+    8: _.lazy("Give eight cards, not {given}."),
+    9: _.lazy("Give nine cards, not {given}."),
+}
+_LOW_TOPS = {10: "10", 11: "J", 12: "Q", 13: "K", 14: "A"}
 
 
 def _percent(part: int, whole: int) -> str:
     share = Fraction(part, whole) * 100 if whole else Fraction(0)
     if 0 < share < 1:
-        return "<1%"
-    return f"{float(share):.0f}%"
+        # Translators: a chance below one per cent.
+        return _("<1%")
+    # Translators: a chance in per cent, {share} a whole number ("{share} %" in French).
+    return _("{share}%", share=round(share))
 
 
 def _draw_name(discard: Sequence[engine.Card]) -> str:
     if not discard:
-        return "Stand pat"
-    cards = " ".join(card.display for card in discard)
-    return f"Throw {cards}"
+        return _("Stand pat")
+    # Translators: a draw that throws away {cards} (card symbols like 7♣ 2♠).
+    return _("Throw {cards}", cards=" ".join(card.display for card in discard))
+
+
+def _hand_class(value: HandValue) -> tuple[Category, int]:
+    """The class a player names a hand by ("two pair", "9-low"): its category, and for a
+    lowball hand without a pair (or a straight or flush where they count) its top card."""
+    category = value.category
+    if value.ranking.is_low and category is Category.HIGH_CARD:
+        return category, value.ranks[0]
+    return category, 0
+
+
+def _class_name(value: HandValue) -> str:
+    category, top = _hand_class(value)
+    if top:
+        # Translators: a lowball hand named by its top card: "9-low", "K-low".
+        return _("{top}-low", top=_LOW_TOPS.get(top, str(top)))
+    return category_name(category).render()
+
+
+def better_class(odds: DrawOdds) -> int:
+    """How many sets end in a hand of a better class than the hand held: a pair that draws
+    two pair or better, a 9-low that draws an 8-low or better. :attr:`DrawOdds.improves` also
+    counts a better hand of the same class (a pair of aces with a better kicker)."""
+    current = odds.current
+    held = _hand_class(current)
+    return sum(
+        count
+        for value, count in odds.outcomes
+        if value.score > current.score and _hand_class(value) != held
+    )
+
+
+def _head(discard: Sequence[engine.Card], odds: DrawOdds, recommended: bool) -> str:
+    """The first line of a draw's odds: its name, and what it improves to."""
+    draw = _draw_name(discard)
+    better = _percent(better_class(odds), odds.draws)
+    improves = _percent(odds.improves, odds.draws)
+    if better == improves:
+        if recommended:
+            return _(
+                "**{draw}** ⭐ recommended · makes a better hand class {better}",
+                draw=draw,
+                better=better,
+            )
+        return _("**{draw}** · makes a better hand class {better}", draw=draw, better=better)
+    # Translators: "any improvement" also counts a better hand of the same class (better
+    # kickers, a lower low of the same top card); "a better hand class" does not.
+    if recommended:
+        return _(
+            "**{draw}** ⭐ recommended · makes a better hand class {better} · "
+            "any improvement {improves}",
+            draw=draw,
+            better=better,
+            improves=improves,
+        )
+    return _(
+        "**{draw}** · makes a better hand class {better} · any improvement {improves}",
+        draw=draw,
+        better=better,
+        improves=improves,
+    )
 
 
 def odds_lines(advice: Advice, *, mark_best: bool = True) -> list[str]:
@@ -60,23 +134,40 @@ def odds_lines(advice: Advice, *, mark_best: bool = True) -> list[str]:
     chances of a nine, eight and seven low or better (the low half too in high-low)."""
     lines: list[str] = []
     for index, (discard, odds) in enumerate(advice):
-        star = " ⭐ recommended" if mark_best and index == 0 else ""
-        improves = _percent(odds.improves, odds.draws)
-        estimate = "" if odds.exact else f" (estimate from {odds.draws:,} sample draws)"
-        head = f"**{_draw_name(discard)}**{star} · improves {improves}{estimate}"
-        categories = odds.categories
-        shown = sorted(categories.items(), key=lambda item: -item[1])[:5]
-        parts = [f"{label} {_percent(count, odds.draws)}" for label, count in shown]
-        body = " · ".join(parts)
+        paragraph = [_head(discard, odds, mark_best and index == 0)]
+        if not odds.exact:
+            paragraph.append(
+                _.plural(
+                    "An estimate from {count} sample draw.",
+                    "An estimate from {count} sample draws.",
+                    count=odds.draws,
+                )
+            )
+        classes: dict[str, int] = {}
+        for value, count in odds.outcomes:
+            name = _class_name(value)
+            classes[name] = classes.get(name, 0) + count
+        shown = sorted(classes.items(), key=lambda item: -item[1])[:5]
+        paragraph.append(
+            " · ".join(
+                # Translators: a hand class and its chance: "Flush 17%".
+                _("{hand} {chance}", hand=label, chance=_percent(count, odds.draws))
+                for label, count in shown
+            )
+        )
         low = odds if odds.ranking.is_low else odds.low
-        extra = ""
         if low is not None:
-            lows = [
-                f"{top}-low or better {_percent(low.low_or_better(top), low.draws)}"
-                for top in LOW_TOPS
-            ]
-            extra = "\n" + " · ".join(lows)
-        lines.append(f"{head}\n{body}{extra}")
+            paragraph.append(
+                " · ".join(
+                    _(
+                        "{top}-low or better {chance}",
+                        top=top,
+                        chance=_percent(low.low_or_better(top), low.draws),
+                    )
+                    for top in LOW_TOPS
+                )
+            )
+        lines.append("\n".join(paragraph))
     return lines
 
 
@@ -89,7 +180,7 @@ def _table_advice(
     try:
         advice = draw_advice(private, public, rules, dead=dead)
     except NoOdds:
-        return NO_ODDS
+        return NO_ODDS.render()
     return "\n".join(odds_lines(advice))
 
 
@@ -133,11 +224,19 @@ def _study(
     return study_odds(cards, rules, discard)
 
 
-def _parse(text: str, what: str) -> tuple[engine.Card, ...]:
+def _parse(text: str, *, discard: bool = False) -> tuple[engine.Card, ...]:
     try:
         return engine.parse_cards(text)
     except ValueError as exc:
-        raise TableProblem(f"{what}: {exc}. Write cards like `As Kd 7h 7c 2s`.") from exc
+        reason = engine_text.refusal(exc)
+        # Translators: {reason} is why the cards could not be read (already translated).
+        if discard:
+            raise TableProblem(
+                _("The discard: {reason}. Write cards like `As Kd 7h 7c 2s`.", reason=reason)
+            ) from exc
+        raise TableProblem(
+            _("The cards: {reason}. Write cards like `As Kd 7h 7c 2s`.", reason=reason)
+        ) from exc
 
 
 def odds_options(command: Any) -> Any:
@@ -160,35 +259,40 @@ async def send_odds(interaction: Interaction, cards: object, game: object, disca
     try:
         variant = engine.get_variant(slug)
     except (KeyError, ValueError) as exc:
-        raise TableProblem(f"I don't know the game “{slug}”. Try `/poker rules`.") from exc
-    hand = _parse(cards, "The cards")
-    thrown = _parse(discard, "The discard") if discard else None
+        raise TableProblem(
+            _("I don't know the game “{game}”. Try `/poker rules`.", game=slug)
+        ) from exc
+    hand = _parse(cards)
+    thrown = _parse(discard, discard=True) if discard else None
     size = variant.rules.dealt_per_player if 5 <= variant.rules.dealt_per_player <= 9 else 5
     if len(hand) != size:
-        raise TableProblem(f"Give {_COUNT_WORDS.get(size, size)} cards, not {len(hand)}.")
+        raise TableProblem(GIVE_CARDS[size].render(given=len(hand)))
     if thrown is not None and any(card not in hand for card in thrown):
-        raise TableProblem("The discard must be cards of the hand.")
+        raise TableProblem(_("The discard must be cards of the hand."))
     await interaction.response.defer(ephemeral=True, thinking=True)
     try:
         advice = await in_worker(_study, hand, variant.rules, thrown)
     except NoOdds:
-        await interaction.followup.send(NO_ODDS, ephemeral=True)
+        await interaction.followup.send(NO_ODDS.render(), ephemeral=True)
         return
     except ValueError as exc:
-        text = str(exc)
+        text = engine_text.refusal(exc)
         await interaction.followup.send(f"{text[:1].upper()}{text[1:]}.", ephemeral=True)
         return
     embed = discord.Embed(
-        title=f"Draw odds: {' '.join(card.display for card in hand)}",
+        title=_("Draw odds: {cards}", cards=" ".join(card.display for card in hand)),
         description="\n\n".join(odds_lines(advice, mark_best=thrown is None))[:4000],
         colour=kit.GREEN,
     )
-    counted = (
-        "exact counts over every possible draw"
-        if all(odds.exact for _, odds in advice)
-        else "exact counts where the draws are few, else estimates from seeded samples"
-    )
-    embed.set_footer(text=f"{variant.name} · {counted}")
+    game = engine_text.variant_name(variant)
+    if all(odds.exact for _discard, odds in advice):
+        footer = _("{game} · exact counts over every possible draw", game=game)
+    else:
+        footer = _(
+            "{game} · exact counts where the draws are few, else estimates from seeded samples",
+            game=game,
+        )
+    embed.set_footer(text=footer)
     await interaction.followup.send(embed=embed, ephemeral=True)
 
 
@@ -226,4 +330,12 @@ async def setup(bot: PokerBot) -> None:
     await bot.add_cog(Coach(bot))
 
 
-__all__ = ["Coach", "coach_text", "in_worker", "odds_lines", "prepare_for", "send_odds"]
+__all__ = [
+    "Coach",
+    "better_class",
+    "coach_text",
+    "in_worker",
+    "odds_lines",
+    "prepare_for",
+    "send_odds",
+]

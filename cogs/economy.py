@@ -27,12 +27,12 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final, Literal
 
 import discord
+from babel.numbers import format_decimal
 from discord import app_commands
 from discord.ext import commands
 
 from cogs import kit, languages, validation
-from cogs.kit import BLUE, GOLD, GREEN, NO_PINGS, RED, signed
-from cogs.kit import chips as fmt
+from cogs.kit import BLUE, GOLD, GREEN, NO_PINGS, RED
 from cogs.kit import when as timestamp
 from cogs.translator import _
 from cogs.ui.economy import (
@@ -57,8 +57,11 @@ from data import (
     Cooldown,
     Database,
     DataError,
+    GuildSettings,
     InsufficientFunds,
+    LedgerEntry,
 )
+from i18n import Language, current_language, speaking
 from tables.errors import Refusal
 
 if TYPE_CHECKING:
@@ -82,6 +85,40 @@ ADMIN_LOG_PAGES: Final = "adminlog"
 MANAGE_SERVER: Final = discord.Permissions(manage_guild=True)
 
 
+def fmt(amount: int, language: Language | None = None) -> str:
+    """Chips as the reader's language writes numbers (``1,000``, ``1.000``, ``1 000``)."""
+    return format_decimal(amount, locale=(language or current_language()).locale)
+
+
+def signed(amount: int, language: Language | None = None) -> str:
+    """A change of chips with its sign (``+1,200``, ``-300``, ``0``)."""
+    return f"+{fmt(amount, language)}" if amount > 0 else fmt(amount, language)
+
+
+def _place(place: int) -> str:
+    """A finishing place as the reader's language writes it ("1st", "2nd", "3rd", "4th")."""
+    # Translators: a finishing place (1st, 2nd, 3rd, 4th...): the four messages are English's
+    # suffixes; write your language's ordinal of {place} in each (e.g. "{place}." in German).
+    if place % 100 not in (11, 12, 13) and place % 10 == 1:
+        return _("{place}st", place=place)
+    if place % 100 not in (11, 12, 13) and place % 10 == 2:
+        return _("{place}nd", place=place)
+    if place % 100 not in (11, 12, 13) and place % 10 == 3:
+        return _("{place}rd", place=place)
+    return _("{place}th", place=place)
+
+
+def _standings_line(rank: int, user_id: int, points: int, balance: int) -> str:
+    # Translators: a line of a season's standings; {member} is a mention.
+    return _(
+        "**{rank}.** {member} — {points} points · {chips} chips",
+        rank=rank,
+        member=f"<@{user_id}>",
+        points=points,
+        chips=balance,
+    )
+
+
 # ------------------------------------------------------------------------------------------
 # Page builders (module-level: they reach the bot through the interaction, so paging keeps
 # working across restarts and reloads)
@@ -94,35 +131,47 @@ def _db(interaction: Interaction) -> Database:
 
 def _guild_key(interaction: Interaction, key: str) -> int:
     if interaction.guild_id is None or str(interaction.guild_id) != key:
-        raise PageRefused("This list belongs to another server.")
+        raise PageRefused(_("This list belongs to another server."))
     return interaction.guild_id
 
 
 async def leaderboard_page(interaction: Interaction, key: str, offset: int) -> PageContent:
     guild_id = _guild_key(interaction, key)
     page = await _db(interaction).leaderboard(guild_id, offset=offset, limit=PAGE_SIZE)
-    name = interaction.guild.name if interaction.guild is not None else "this server"
-    embed = discord.Embed(title=f"🏆 Leaderboard — {name}", colour=GOLD)
+    if interaction.guild is not None:
+        title = _("🏆 Leaderboard — {server}", server=interaction.guild.name)
+    else:
+        title = _("🏆 Leaderboard")
+    embed = discord.Embed(title=title, colour=GOLD)
     if page.items:
         embed.description = "\n".join(leaderboard_line(e) for e in page.items)
     else:
-        embed.description = "No one has any chips yet. Try `/daily` or `/balance`."
-    players = "player" if page.total == 1 else "players"
-    embed.set_footer(text=f"{fmt(page.total)} {players} · bankroll + chips on tables")
+        embed.description = _("No one has any chips yet. Try `/daily` or `/balance`.")
+    embed.set_footer(
+        text=_.plural(
+            "{count} player · bankroll + chips on tables",
+            "{count} players · bankroll + chips on tables",
+            count=page.total,
+        )
+    )
     return PageContent(embed, page.offset, page.limit, page.total)
 
 
 async def admin_log_page(interaction: Interaction, key: str, offset: int) -> PageContent:
     guild_id = _guild_key(interaction, key)
     if not interaction.permissions.manage_guild:
-        raise PageRefused("You need the Manage Server permission to read the admin log.")
+        raise PageRefused(_("You need the Manage Server permission to read the admin log."))
     page = await _db(interaction).admin_log(guild_id, offset=offset, limit=PAGE_SIZE)
-    embed = discord.Embed(title="Admin log", colour=BLUE)
+    embed = discord.Embed(title=_("Admin log"), colour=BLUE)
     if page.items:
         embed.description = "\n".join(admin_log_line(e) for e in page.items)[:4096]
     else:
-        embed.description = "No admin changes yet."
-    embed.set_footer(text=f"{fmt(page.total)} entries, newest first")
+        embed.description = _("No admin changes yet.")
+    embed.set_footer(
+        text=_.plural(
+            "{count} entry, newest first", "{count} entries, newest first", count=page.total
+        )
+    )
     return PageContent(embed, page.offset, page.limit, page.total)
 
 
@@ -131,12 +180,20 @@ async def admin_log_page(interaction: Interaction, key: str, offset: int) -> Pag
 # ------------------------------------------------------------------------------------------
 
 
-def _member(user: discord.Member | discord.User, *, action: str) -> discord.Member:
+def _member(
+    user: discord.Member | discord.User, *, action: Literal["show", "change"]
+) -> discord.Member:
     """A human member of this server (not a bot, not someone outside the server)."""
     if not isinstance(user, discord.Member):
-        raise Refusal(f"{user.display_name} is not a member of this server.")
+        raise Refusal(_("{member} is not a member of this server.", member=user.display_name))
     if user.bot:
-        raise Refusal(f"{user.display_name} is a bot; bots have no bankroll to {action}.")
+        if action == "show":
+            raise Refusal(
+                _("{member} is a bot; bots have no bankroll to show.", member=user.display_name)
+            )
+        raise Refusal(
+            _("{member} is a bot; bots have no bankroll to change.", member=user.display_name)
+        )
     return user
 
 
@@ -145,6 +202,87 @@ def _clean_note(note: str | None) -> str | None:
         return None
     note = validation.check_text(note, "The note", MAX_NOTE).strip()
     return note or None
+
+
+def _chips_embed(
+    how: ChipsChange, admin: str, who: str, amount: int, entry: LedgerEntry
+) -> discord.Embed:
+    """What an admin's ``/chips grant|set|remove`` did, in the current language."""
+    old = entry.balance_after - entry.delta
+    if how == "set":
+        embed = discord.Embed(
+            title=_("Bankroll set"),
+            description=_(
+                "{admin} set {member}'s bankroll to **{chips}**.",
+                admin=admin,
+                member=who,
+                chips=entry.balance_after,
+            ),
+            colour=BLUE,
+        )
+        embed.add_field(name=_("Before"), value=fmt(old))
+        embed.add_field(name=_("Change"), value=signed(entry.delta))
+    elif how == "grant":
+        embed = discord.Embed(
+            title=_("Chips granted"),
+            description=_.plural(
+                "{admin} granted **{count}** chip to {member}.",
+                "{admin} granted **{count}** chips to {member}.",
+                count=amount,
+                admin=admin,
+                member=who,
+            ),
+            colour=GREEN,
+        )
+    else:
+        embed = discord.Embed(
+            title=_("Chips removed"),
+            description=_.plural(
+                "{admin} removed **{count}** chip from {member}.",
+                "{admin} removed **{count}** chips from {member}.",
+                count=amount,
+                admin=admin,
+                member=who,
+            ),
+            colour=RED,
+        )
+    if how != "set":
+        embed.add_field(
+            name=_("Bankroll"),
+            value=_("{before} → **{after}**", before=old, after=entry.balance_after),
+        )
+    if entry.note:
+        embed.add_field(name=_("Note"), value=note_text(entry.note), inline=False)
+    return embed
+
+
+def _settings_changed(
+    before: GuildSettings, after: GuildSettings, server: str, admin: str
+) -> discord.Embed:
+    """The public note of an admin's change of the economy settings, in the current language."""
+    embed = settings_embed(after, server)
+    embed.title = _("Economy settings changed")
+    changes = []
+    for name, label in SETTING_NAMES.items():
+        old, new = getattr(before, name), getattr(after, name)
+        if old != new:
+            changes.append(
+                # Translators: one changed setting: its name, the old and the new value.
+                _(
+                    "{setting}: {old} → **{new}**",
+                    setting=label,
+                    old=setting_value(name, old),
+                    new=setting_value(name, new),
+                )
+            )
+    if changes:
+        embed.description = _(
+            "{admin} changed the settings.\n{changes}", admin=admin, changes="\n".join(changes)
+        )
+    else:
+        embed.description = _("{admin} changed the settings.\nNo value changed.", admin=admin)
+    embed.set_footer(text=_("Existing bankrolls are not changed."))
+    return embed
 
 
 class Economy(commands.Cog):
@@ -211,16 +349,18 @@ class Economy(commands.Cog):
             log.warning("could not send the reply to interaction %s", interaction.id, exc_info=True)
             await kit.reply(
                 interaction,
-                "Done, but Discord refused the reply. Nothing needs repeating: "
-                "check `/balance` or `/chips log`."
+                _(
+                    "Done, but Discord refused the reply. Nothing needs repeating: "
+                    "check `/balance` or `/chips log`."
+                )
                 if changed
-                else "Discord refused the reply; please try again in a moment.",
+                else _("Discord refused the reply; please try again in a moment."),
             )
 
     @staticmethod
     def _guild(interaction: Interaction) -> discord.Guild:
         if interaction.guild is None:  # interaction_check already refused this
-            raise Refusal("This command works in a server, not in DMs.")
+            raise Refusal(_("This command works in a server, not in DMs."))
         return interaction.guild
 
     async def on_tables(self, guild_id: int, user_id: int) -> tuple[int, int]:
@@ -238,12 +378,18 @@ class Economy(commands.Cog):
         target = _member(member or interaction.user, action="show")
         bankroll = await self.db.balance(guild.id, target.id, now=self.clock())
         on_tables, tables = await self.on_tables(guild.id, target.id)
-        embed = discord.Embed(title=f"Chips — {target.display_name}", colour=GOLD)
+        embed = discord.Embed(title=_("Chips — {member}", member=target.display_name), colour=GOLD)
         embed.description = target.mention
-        embed.add_field(name="Bankroll", value=fmt(bankroll))
-        where = f" ({tables} table{'s' if tables != 1 else ''})" if tables else ""
-        embed.add_field(name="On tables", value=fmt(on_tables) + where)
-        embed.add_field(name="Total", value=f"**{fmt(bankroll + on_tables)}**")
+        embed.add_field(name=_("Bankroll"), value=fmt(bankroll))
+        if tables:
+            # Translators: {chips} on the member's open tables, at {count} tables.
+            where = _.plural(
+                "{chips} ({count} table)", "{chips} ({count} tables)", count=tables, chips=on_tables
+            )
+        else:
+            where = fmt(on_tables)
+        embed.add_field(name=_("On tables"), value=where)
+        embed.add_field(name=_("Total"), value=f"**{fmt(bankroll + on_tables)}**")
         embed.set_thumbnail(url=target.display_avatar.url)
         await self._send(interaction, embed)
 
@@ -254,21 +400,31 @@ class Economy(commands.Cog):
         guild = self._guild(interaction)
         settings = await self.db.get_settings(guild.id)
         if settings.daily_amount <= 0:
-            raise Refusal("The daily bonus is turned off on this server.")
+            raise Refusal(_("The daily bonus is turned off on this server."))
         try:
             claim = await self.db.claim_daily(guild.id, interaction.user.id, now=self.clock())
         except Cooldown as exc:
+            # Translators: {when} is "in 3 hours" and {date} the date and time, both written
+            # by Discord in the reader's language.
             raise Refusal(
-                "You already claimed your daily bonus. The next one is ready "
-                f"{timestamp(exc.next_at)} ({timestamp(exc.next_at, 'f')})."
+                _(
+                    "You already claimed your daily bonus. The next one is ready {when} ({date}).",
+                    when=timestamp(exc.next_at),
+                    date=timestamp(exc.next_at, "f"),
+                )
             ) from exc
         embed = discord.Embed(
-            title="Daily bonus",
-            description=f"{interaction.user.mention} claimed **{fmt(claim.amount)}** chips.",
+            title=_("Daily bonus"),
+            description=_.plural(
+                "{member} claimed **{count}** chip.",
+                "{member} claimed **{count}** chips.",
+                count=claim.amount,
+                member=interaction.user.mention,
+            ),
             colour=GREEN,
         )
-        embed.add_field(name="Bankroll", value=fmt(claim.balance))
-        embed.add_field(name="Next bonus", value=timestamp(claim.next_at))
+        embed.add_field(name=_("Bankroll"), value=fmt(claim.balance))
+        embed.add_field(name=_("Next bonus"), value=timestamp(claim.next_at))
         await self._send(interaction, embed, changed=True)
 
     @app_commands.command(
@@ -283,19 +439,19 @@ class Economy(commands.Cog):
             await send_paginated(interaction, LEADERBOARD_PAGES, str(guild.id))
             return
         if not isinstance(season, str) or not 0 < len(season) <= 50:
-            raise Refusal("A season's name is 1 to 50 characters.")
+            raise Refusal(_("A season's name is 1 to 50 characters."))
         try:
             closed, standings = await self.db.season_standings(guild.id, season)
         except DataError as exc:
-            raise Refusal(f"There is no past season called “{season}” here.") from exc
-        embed = discord.Embed(title=f"🏆 Season {closed.name} — final standings", colour=GOLD)
-        embed.description = (
-            "\n".join(
-                f"**{s.rank}.** <@{s.user_id}> — {fmt(s.points)} points · {fmt(s.balance)} chips"
-                for s in standings[:20]
-            )
-            or "Nobody played that season."
+            raise Refusal(
+                _("There is no past season called “{season}” here.", season=season)
+            ) from exc
+        embed = discord.Embed(
+            title=_("🏆 Season {season} — final standings", season=closed.name), colour=GOLD
         )
+        embed.description = "\n".join(
+            _standings_line(s.rank, s.user_id, s.points, s.balance) for s in standings[:20]
+        ) or _("Nobody played that season.")
         await self._send(interaction, embed)
 
     @leaderboard.autocomplete("season")
@@ -324,10 +480,17 @@ class Economy(commands.Cog):
         if record.played:
             best = record.best_finish or 0
             embed.add_field(
-                name="Tournaments",
-                value=f"{fmt(record.played)} played · {fmt(record.cashes)} cashed · "
-                f"{fmt(record.wins)} won · best finish {kit.ordinal(best)} · "
-                f"{fmt(record.winnings)} in prizes",
+                name=_("Tournaments"),
+                # Translators: {place} is the best finishing place, "1st", "2nd"... in English.
+                value=_(
+                    "{played} played · {cashes} cashed · {wins} won · best finish {place} · "
+                    "{prizes} in prizes",
+                    played=record.played,
+                    cashes=record.cashes,
+                    wins=record.wins,
+                    place=_place(best),
+                    prizes=record.winnings,
+                ),
                 inline=False,
             )
         chart = await self._stats_chart(guild.id, target.id, embed) if stats.hands_played else None
@@ -428,31 +591,19 @@ class Economy(commands.Cog):
             )
         except InsufficientFunds as exc:  # only a removal takes chips a bankroll may lack
             raise Refusal(
-                f"{target.display_name}'s bankroll holds only {fmt(exc.balance)} chips, so "
-                f"{fmt(amount)} cannot be removed (chips on tables are not touched)."
+                _.plural(
+                    "{member}'s bankroll holds only {count} chip, so {amount} cannot be removed "
+                    "(chips on tables are not touched).",
+                    "{member}'s bankroll holds only {count} chips, so {amount} cannot be removed "
+                    "(chips on tables are not touched).",
+                    count=exc.balance,
+                    member=target.display_name,
+                    amount=amount,
+                )
             ) from exc
-        admin, who = interaction.user.mention, target.mention
-        old = entry.balance_after - entry.delta
-        if how == "set":
-            embed = discord.Embed(
-                title="Bankroll set",
-                description=f"{admin} set {who}'s bankroll to **{fmt(entry.balance_after)}**.",
-                colour=BLUE,
-            )
-            embed.add_field(name="Before", value=fmt(old))
-            embed.add_field(name="Change", value=signed(entry.delta))
-        else:
-            granted = how == "grant"
-            embed = discord.Embed(
-                title="Chips granted" if granted else "Chips removed",
-                description=f"{admin} granted **{fmt(amount)}** chips to {who}."
-                if granted
-                else f"{admin} removed **{fmt(amount)}** chips from {who}.",
-                colour=GREEN if granted else RED,
-            )
-            embed.add_field(name="Bankroll", value=f"{fmt(old)} → **{fmt(entry.balance_after)}**")
-        if entry.note:
-            embed.add_field(name="Note", value=note_text(entry.note), inline=False)
+        # Posted for everyone at the table: in the channel's language.
+        with speaking(languages.guild_language(guild.id)):
+            embed = _chips_embed(how, interaction.user.mention, target.mention, amount, entry)
         await self._send(interaction, embed, changed=True)
 
     @chips_group.command(name="log", description="Recent admin changes (grants, sets, settings).")
@@ -543,18 +694,9 @@ class Economy(commands.Cog):
             max_tables_per_player=max_tables_per_player,
             now=self.clock(),
         )
-        embed = settings_embed(after, guild.name)
-        embed.title = "Economy settings changed"
-        changes = []
-        for name, label in SETTING_NAMES.items():
-            old, new = getattr(before, name), getattr(after, name)
-            if old != new:
-                changes.append(
-                    f"{label}: {setting_value(name, old)} → **{setting_value(name, new)}**"
-                )
-        summary = "\n".join(changes) or "No value changed."
-        embed.description = f"{interaction.user.mention} changed the settings.\n{summary}"
-        embed.set_footer(text="Existing bankrolls are not changed.")
+        # Posted for everyone: in the channel's language.
+        with speaking(languages.guild_language(guild.id)):
+            embed = _settings_changed(before, after, guild.name, interaction.user.mention)
         await self._send(interaction, embed, changed=True)
 
     @server_group.command(
@@ -578,16 +720,28 @@ class Economy(commands.Cog):
     ) -> None:
         guild = self._guild(interaction)
         if not isinstance(name, str) or not 0 < len(name.strip()) <= 50:
-            raise Refusal("A season's name is 1 to 50 characters.")
+            raise Refusal(_("A season's name is 1 to 50 characters."))
         if not isinstance(points, str):
-            raise Refusal("Points are text, like 10,6,4,3,2,1.")
+            raise Refusal(_("Points are text, like 10,6,4,3,2,1."))
         scale = parse_points(points)
         try:
             season = await self.db.start_season(guild.id, name.strip(), scale)
         except DataError as exc:
-            raise Refusal(f"{str(exc)[0].upper()}{str(exc)[1:]}.") from exc
-        embed = discord.Embed(title=f"Season {season.name} has begun", colour=GREEN)
-        embed.add_field(name="Points by place", value=" · ".join(map(str, season.points)))
+            # The data layer refuses a second running season, or a name already used.
+            if any(s.ended_at is None for s in await self.db.seasons(guild.id)):
+                raise Refusal(
+                    _("A season is already running in this server: end it first.")
+                ) from exc
+            raise Refusal(
+                _("There was already a season called “{season}” here.", season=name.strip())
+            ) from exc
+        with speaking(languages.guild_language(guild.id)):
+            embed = discord.Embed(
+                title=_("Season {season} has begun", season=season.name), colour=GREEN
+            )
+            embed.add_field(
+                name=_("Points by place"), value=" · ".join(fmt(p) for p in season.points)
+            )
         await self._send(interaction, embed, changed=True)
 
     @season_group.command(
@@ -600,18 +754,17 @@ class Economy(commands.Cog):
         reset = validation.check_flag(reset, "reset")
         try:
             season, standings = await self.db.end_season(guild.id, interaction.user.id, reset=reset)
-        except DataError as exc:
-            raise Refusal(f"{str(exc)[0].upper()}{str(exc)[1:]}.") from exc
-        embed = discord.Embed(title=f"Season {season.name} is over", colour=GOLD)
-        embed.description = (
-            "\n".join(
-                f"**{s.rank}.** <@{s.user_id}> — {fmt(s.points)} points · {fmt(s.balance)} chips"
-                for s in standings[:10]
+        except DataError as exc:  # the only one: no season is running
+            raise Refusal(_("No season is running in this server.")) from exc
+        with speaking(languages.guild_language(guild.id)):
+            embed = discord.Embed(
+                title=_("Season {season} is over", season=season.name), colour=GOLD
             )
-            or "Nobody played."
-        )
-        if reset:
-            embed.set_footer(text="Every bankroll is back to the starting amount.")
+            embed.description = "\n".join(
+                _standings_line(s.rank, s.user_id, s.points, s.balance) for s in standings[:10]
+            ) or _("Nobody played.")
+            if reset:
+                embed.set_footer(text=_("Every bankroll is back to the starting amount."))
         await self._send(interaction, embed, changed=True)
 
 
@@ -623,7 +776,7 @@ def parse_points(text: str) -> tuple[int, ...]:
     """
     parts = text.replace(",", " ").split()
     if not parts or len(parts) > 50 or not all(p.isdigit() and len(p) <= 6 for p in parts):
-        raise Refusal("Points are whole numbers for 1st, 2nd, ... place, like 10,6,4,3,2,1.")
+        raise Refusal(_("Points are whole numbers for 1st, 2nd, ... place, like 10,6,4,3,2,1."))
     return tuple(int(p) for p in parts)
 
 

@@ -42,13 +42,14 @@ import discord
 
 import engine
 from cogs import kit
+from cogs.translator import _
 from cogs.ui.paginator import (
     PageContent,
     PageRefused,
     register_pages,
     send_paginated,
 )
-from cogs.ui.replay import LINE_LIMIT, counted, name_of, read_events, replay_lines
+from cogs.ui.replay import LINE_LIMIT, name_of, read_events, replay_lines
 from data import Database, Hand, HandInProgress, HandSecrets, NotFound
 from data import Table as TableRow
 from engine import events as ev
@@ -61,6 +62,7 @@ from engine.commitment import (
     seed_withheld,
 )
 from engine.notation import PhhHeader, PhhUnsupported, export_phh
+from i18n import engine_text
 from tables.errors import Refusal
 
 if TYPE_CHECKING:
@@ -149,20 +151,23 @@ async def load_hand(db: Database, hand_id: int, guild_id: int | None) -> HandRec
     try:
         hand: Hand = await db.get_hand(hand_id)
     except NotFound as exc:
-        raise HistoryProblem(f"There is no hand #{hand_id}.") from exc
+        raise HistoryProblem(_("There is no hand #{hand}.", hand=str(hand_id))) from exc
     if hand.guild_id != guild_id:
-        raise HistoryProblem(f"There is no hand #{hand_id} in this server.")
+        raise HistoryProblem(_("There is no hand #{hand} in this server.", hand=str(hand_id)))
     if hand.in_progress:
         raise HistoryProblem(
-            f"Hand #{hand_id} is still being played. Its history (and its deck) opens when the "
-            "hand is over."
+            _(
+                "Hand #{hand} is still being played. Its history (and its deck) opens when the "
+                "hand is over.",
+                hand=str(hand_id),
+            )
         )
     try:
         rows = await db.hand_events(hand_id)
         secrets_: HandSecrets = await db.hand_secrets(hand_id)
         table: TableRow = await db.get_table(hand.table_id)
     except HandInProgress as exc:
-        raise HistoryProblem(f"Hand #{hand_id} is still being played.") from exc
+        raise HistoryProblem(_("Hand #{hand} is still being played.", hand=str(hand_id))) from exc
     events = []
     for row in rows:
         try:
@@ -218,13 +223,13 @@ def fairness_embed(record: HandRecord, viewer_seat: int | None = None) -> discor
         proof = deal_proof(record, viewer_seat)
     except ValueError as exc:  # a record the bot does not write: it can't match
         log.warning("hand %s: unreadable deal record: %s", record.hand.hand_id, exc)
-        return _mismatch(record, "the stored deal can't be read")
+        return _mismatch(record, _("the stored deal can't be read"))
     if proof is None:
         return _old_fairness_embed(record)
-    problems = proof.problems()
+    problems = [engine_text.engine_text(problem) for problem in proof.problems()]
     # The bot holds the whole deck: it also checks the leaves nobody is shown.
     if DealCommitment.parse(record.secrets.deck, record.secrets.salt).root() != proof.root:
-        problems.append("the stored deck and secret no longer give the commitment")
+        problems.append(_("the stored deck and secret no longer give the commitment"))
     if problems:
         return _mismatch(record, "; ".join(problems))
     hand_id = record.hand.hand_id
@@ -233,52 +238,103 @@ def fairness_embed(record: HandRecord, viewer_seat: int | None = None) -> discor
     public = cards_seen(readable, None)
 
     def listed(mine: bool) -> str:
-        return (
-            " · ".join(
-                f"{position}: {card.display}"
-                + (f" ({proof.dealt_to[position]})" if proof.dealt_to[position] else "")
-                for position, card in sorted(cards.items())
-                if (card not in public) is mine
-            )
-            or "none"
-        )
+        return " · ".join(
+            _opened(position, card.display, proof.dealt_to[position])
+            for position, card in sorted(cards.items())
+            if (card not in public) is mine
+        ) or _("none")
 
     if proof.reshuffles == 0:
-        reshuffle = "No reshuffle."
+        reshuffle = _("No reshuffle.")
     elif proof.seed_withheld:
-        reshuffle = (
-            f"Reshuffled {counted(proof.reshuffles, 'time')}; seed withheld: {proof.seed_withheld}."
+        reshuffle = _.plural(
+            "Reshuffled {count} time; seed withheld: {reason}.",
+            "Reshuffled {count} times; seed withheld: {reason}.",
+            count=proof.reshuffles,
+            reason=engine_text.engine_text(str(proof.seed_withheld)),
         )
     else:
-        times = counted(proof.reshuffles, "time")
-        reshuffle = f"Reshuffled {times}; reshuffle seed `{proof.seed()}` opened."
-    whose = "everyone" if viewer_seat is None else "you"
+        reshuffle = _.plural(
+            "Reshuffled {count} time; reshuffle seed `{seed}` opened.",
+            "Reshuffled {count} times; reshuffle seed `{seed}` opened.",
+            count=proof.reshuffles,
+            seed=str(proof.seed()),
+        )
     embed = discord.Embed(
-        title=f"Fair deal · hand {hand_id}: ✅ the deal matches its commitment",
+        title=_("Fair deal · hand {hand}: ✅ the deal matches its commitment", hand=str(hand_id)),
         colour=kit.GREEN,
     )
-    embed.description = (
-        f"Commitment (Merkle root, shown when dealt): `{record.secrets.commitment}`\n"
-        f"Opened for {whose}: {counted(len(cards), 'card')} of {proof.deck_size} "
-        f"(position: card, where it was dealt); no other card is revealed.\n"
-        f"Shown to everyone: {listed(False)}\n"
-        + ("" if viewer_seat is None else f"Yours alone: {listed(True)}\n")
-        + f"{reshuffle}\n"
-        f"**Check it yourself**: `/poker verify hand:{hand_id}` attaches "
-        f"`hand-{hand_id}-proof.json`; `python3 tests/verify_deal.py` (or the few lines on the "
-        "documentation's Fair deals page) checks each opened card against the commitment."
-    )[:DESCRIPTION_LIMIT]
+    commitment = record.secrets.commitment
+    if viewer_seat is None:
+        opened = _.plural(
+            "Opened for everyone: {count} card of {deck} (position: card, where it was dealt); "
+            "no other card is revealed.",
+            "Opened for everyone: {count} cards of {deck} (position: card, where it was dealt); "
+            "no other card is revealed.",
+            count=len(cards),
+            deck=proof.deck_size,
+        )
+    else:
+        opened = _.plural(
+            "Opened for you: {count} card of {deck} (position: card, where it was dealt); "
+            "no other card is revealed.",
+            "Opened for you: {count} cards of {deck} (position: card, where it was dealt); "
+            "no other card is revealed.",
+            count=len(cards),
+            deck=proof.deck_size,
+        )
+    lines = [
+        _("Commitment (Merkle root, shown when dealt): `{commitment}`", commitment=commitment),
+        opened,
+        _("Shown to everyone: {cards}", cards=listed(False)),
+    ]
+    if viewer_seat is not None:
+        lines.append(_("Yours alone: {cards}", cards=listed(True)))
+    lines.append(reshuffle)
+    lines.append(
+        # Translators: the commands, the file names and the script's path stay as they are.
+        _(
+            "**Check it yourself**: `/poker verify hand:{hand}` attaches "
+            "`hand-{hand}-proof.json`; `python3 tests/verify_deal.py` (or the few lines on the "
+            "documentation's Fair deals page) checks each opened card against the commitment.",
+            hand=str(hand_id),
+        )
+    )
+    embed.description = "\n".join(lines)[:DESCRIPTION_LIMIT]
     return embed
+
+
+def _opened(position: int, card: str, where: str) -> str:
+    """One opened card of a proof: its position in the deck, the card, where it was dealt
+    (the engine's ``"seat <n>"``, ``"burn"`` or ``"board"``; empty after a reshuffle)."""
+    if not where:
+        # Translators: an opened card of the deck: its position, then the card.
+        return _("{position}: {card}", position=position, card=card)
+    seat = where.removeprefix("seat ")
+    if seat != where and seat.isdigit():
+        # Translators: an opened card of the deck, dealt to a seat: "12: 7♣ (seat 3)".
+        return _("{position}: {card} (seat {seat})", position=position, card=card, seat=int(seat))
+    if where == "burn":
+        # Translators: an opened card of the deck that was burned: "12: 7♣ (burn)".
+        return _("{position}: {card} (burn)", position=position, card=card)
+    if where == "board":
+        # Translators: an opened card of the deck dealt face up to the board.
+        return _("{position}: {card} (board)", position=position, card=card)
+    return _("{position}: {card} ({where})", position=position, card=card, where=where)
 
 
 def _mismatch(record: HandRecord, reason: str) -> discord.Embed:
     embed = discord.Embed(
-        title=f"Fair deal · hand {record.hand.hand_id}: ❌ the deal does NOT match",
+        title=_(
+            "Fair deal · hand {hand}: ❌ the deal does NOT match", hand=str(record.hand.hand_id)
+        ),
         colour=kit.RED,
     )
-    embed.description = (f"Commitment (shown when dealt): `{record.secrets.commitment}`\n{reason}")[
-        :DESCRIPTION_LIMIT
-    ]
+    embed.description = _(
+        "Commitment (shown when dealt): `{commitment}`\n{reason}",
+        commitment=record.secrets.commitment,
+        reason=reason,
+    )[:DESCRIPTION_LIMIT]
     return embed
 
 
@@ -289,23 +345,31 @@ def _old_fairness_embed(record: HandRecord) -> discord.Embed:
         deck_record = DeckRecord.parse(s.deck)
     except ValueError:  # not as the bot writes it: shown as stored, and it can't match
         ok = False
-        deck, _, seed = s.deck.rpartition("|")
+        deck, _bar, seed = s.deck.rpartition("|")
     else:
         ok = deck_record.verify(s.commitment, s.salt)
         deck = " ".join(str(card) for card in deck_record.deck)
         seed = str(deck_record.seed)
     preimage = f"{deck}|{seed}|{s.salt}"
+    hand = str(record.hand.hand_id)
     embed = discord.Embed(
-        title=f"Fair deal · hand {record.hand.hand_id}: "
-        + ("✅ the deck matches its commitment" if ok else "❌ the deck does NOT match"),
+        title=_("Fair deal · hand {hand}: ✅ the deck matches its commitment", hand=hand)
+        if ok
+        else _("Fair deal · hand {hand}: ❌ the deck does NOT match", hand=hand),
         colour=kit.GREEN if ok else kit.RED,
     )
-    embed.description = (
-        f"Commitment (shown when dealt): `{s.commitment}`\n"
-        f"Salt: `{s.salt}`\nReshuffle seed: `{seed}`\n"
-        f"Deck, top card first:\n```\n{deck}\n```\n"
+    # Translators: `<deck>|<seed>|<salt>` and the shell command stay as they are.
+    embed.description = _(
+        "Commitment (shown when dealt): `{commitment}`\n"
+        "Salt: `{salt}`\nReshuffle seed: `{seed}`\n"
+        "Deck, top card first:\n```\n{deck}\n```\n"
         "**Check it yourself**: the SHA-256 of `<deck>|<seed>|<salt>` must equal the "
-        f"commitment, e.g. `printf '%s' '{preimage}' | sha256sum` (or `/poker verify`)."
+        "commitment, e.g. `printf '%s' '{preimage}' | sha256sum` (or `/poker verify`).",
+        commitment=s.commitment,
+        salt=s.salt,
+        seed=seed,
+        deck=deck,
+        preimage=preimage,
     )[:DESCRIPTION_LIMIT]
     return embed
 
@@ -313,14 +377,28 @@ def _old_fairness_embed(record: HandRecord) -> discord.Embed:
 def _header(record: HandRecord, viewer_seat: int | None) -> str:
     hand = record.hand
     config = _table_config(record.table)
-    parts = [f"Table {hand.table_id}, hand #{hand.number} · dealt {kit.when(hand.started_at, 'f')}"]
+    parts = [
+        # Translators: {when} is a date and time Discord writes in the reader's language.
+        _(
+            "Table {table}, hand #{number} · dealt {when}",
+            table=str(hand.table_id),
+            number=str(hand.number),
+            when=kit.when(hand.started_at, "f"),
+        )
+    ]
     if config is not None:
         structure, forced = config.stakes
-        parts.append(f"{structure.label} · {forced.label}")
+        parts.append(
+            _(
+                "{structure} · {forced_bets}",
+                structure=engine_text.engine_text(structure.label),
+                forced_bets=engine_text.engine_text(forced.label),
+            )
+        )
     if viewer_seat is None:
-        parts.append("*You were not dealt in: only what everyone saw is shown.*")
+        parts.append(_("*You were not dealt in: only what everyone saw is shown.*"))
     else:
-        parts.append("*Your own cards are shown; other players' only where they showed them.*")
+        parts.append(_("*Your own cards are shown; other players' only where they showed them.*"))
     return "\n".join(parts)
 
 
@@ -341,7 +419,7 @@ def _pack(lines: Sequence[str], title: str, proof: discord.Embed) -> list[list[d
         size += len(embed)
 
     def embed_of(text: str) -> discord.Embed:
-        heading = title if not messages[0] else f"{title} (continued)"
+        heading = title if not messages[0] else _("{title} (continued)", title=title)
         return discord.Embed(title=heading, description=text, colour=kit.GOLD)
 
     def room() -> int:
@@ -372,17 +450,22 @@ def replay_messages(record: HandRecord, viewer_seat: int | None) -> list[list[di
     limits (4096 characters a description, 6000 a message, 10 embeds); a replay longer than
     :data:`MAX_MESSAGES` messages is cut short with a note."""
     hand = record.hand
-    title = f"Hand {hand.hand_id} · {hand.variant_name}"
+    title = _("Hand {hand} · {game}", hand=str(hand.hand_id), game=_game_name(hand))
     lines = [_header(record, viewer_seat), *replay_lines(record.events, record.names, viewer_seat)]
     note = record.result.get("note")
     if note:
-        lines.append(f"Note: {note}")
+        lines.append(_("Note: {note}", note=engine_text.engine_text(str(note))))
     proof = fairness_embed(record, viewer_seat)
     messages = _pack(lines, title, proof)
     keep = len(lines)
     while len(messages) > MAX_MESSAGES and keep > 1:
         keep = max(1, keep * 9 // 10)
-        cut = [*lines[:keep], f"… {len(lines) - keep} more lines are too long to show here."]
+        more = _.plural(
+            "… {count} more line is too long to show here.",
+            "… {count} more lines are too long to show here.",
+            count=len(lines) - keep,
+        )
+        cut = [*lines[:keep], more]
         messages = _pack(cut, title, proof)
     return messages
 
@@ -425,32 +508,65 @@ def phh_file(record: HandRecord, viewer_seat: int | None) -> str:
 # ---------------------------------------------------------------------------------------------
 
 
+def _game_name(hand: Hand) -> str:
+    """The hand's game in the reader's language (as stored when the game is no longer known)."""
+    try:
+        variant = engine.get_variant(hand.variant)
+    except (KeyError, ValueError):
+        return hand.variant_name
+    # A name stored unlike the catalogue's (a game renamed since) is shown as it was stored.
+    return (
+        engine_text.variant_name(variant)
+        if variant.name == hand.variant_name
+        else hand.variant_name
+    )
+
+
 def _winners(hand: Hand, names: Mapping[str, str]) -> str:
     if hand.in_progress:
-        return "*in progress*"
+        return _("*in progress*")
     try:
         result = json.loads(hand.result_json or "{}")
     except ValueError:
         result = {}
     if not result:
-        return "*not finished (table closed)*"
+        return _("*not finished (table closed)*")
     if result.get("passed_out"):
-        return "*passed out*"
+        return _("*passed out*")
     won: list[str] = []
     for pot in result.get("pots", []):
         for share in pot.get("shares", []):
             name = name_of(names, str(share.get("player_id")))
             if name not in won:
                 won.append(name)
-    return "won by " + ", ".join(won) if won else "*no winner*"
+    if not won:
+        return _("*no winner*")
+    # Translators: {players} is a list of names, joined by ", ".
+    return _("won by {players}", players=", ".join(won))
 
 
 def history_line(hand: Hand, names: Mapping[str, str]) -> str:
-    pot = "–" if hand.pot is None else kit.chips(hand.pot)
-    return (
-        f"`#{hand.hand_id}` hand {hand.number} · {hand.variant_name} · pot {pot} · "
-        f"{_winners(hand, names)} · {kit.when(hand.started_at)} · "
-        f"`{hand.commitment[:COMMITMENT_PREFIX]}`"
+    # Translators: a line of /poker history; {when} is written by Discord ("2 hours ago"),
+    # {commitment} is the start of the deck's hash.
+    if hand.pot is None:
+        return _(
+            "`#{id}` hand {number} · {game} · pot – · {result} · {when} · `{commitment}`",
+            id=str(hand.hand_id),
+            number=str(hand.number),
+            game=_game_name(hand),
+            result=_winners(hand, names),
+            when=kit.when(hand.started_at),
+            commitment=hand.commitment[:COMMITMENT_PREFIX],
+        )
+    return _(
+        "`#{id}` hand {number} · {game} · pot {pot} · {result} · {when} · `{commitment}`",
+        id=str(hand.hand_id),
+        number=str(hand.number),
+        game=_game_name(hand),
+        pot=hand.pot,
+        result=_winners(hand, names),
+        when=kit.when(hand.started_at),
+        commitment=hand.commitment[:COMMITMENT_PREFIX],
     )
 
 
@@ -458,9 +574,9 @@ async def _table_here(db: Database, table_id: int, guild_id: int | None) -> Tabl
     try:
         table: TableRow = await db.get_table(table_id)
     except NotFound as exc:
-        raise HistoryProblem(f"There is no table #{table_id}.") from exc
+        raise HistoryProblem(_("There is no table #{table}.", table=str(table_id))) from exc
     if table.guild_id != guild_id:
-        raise HistoryProblem(f"There is no table #{table_id} in this server.")
+        raise HistoryProblem(_("There is no table #{table} in this server.", table=str(table_id)))
     return table
 
 
@@ -473,12 +589,21 @@ async def history_page(interaction: discord.Interaction[Any], key: str, offset: 
         raise PageRefused(str(exc)) from exc
     page = await db.list_hands(table.table_id, offset=offset, limit=PAGE_SIZE)
     names = table_names(table)
-    embed = discord.Embed(title=f"Hand history · table {table.table_id}", colour=kit.GREEN)
+    embed = discord.Embed(
+        title=_("Hand history · table {table}", table=str(table.table_id)), colour=kit.GREEN
+    )
     if page.items:
         embed.description = "\n".join(history_line(hand, names) for hand in page.items)
     else:
-        embed.description = "No hands have been dealt at this table yet."
-    embed.set_footer(text=f"{page.total} hands · /poker hand <id> replays one")
+        embed.description = _("No hands have been dealt at this table yet.")
+    # Translators: "/poker hand <id>" is the command to type, as it is.
+    embed.set_footer(
+        text=_.plural(
+            "{count} hand · /poker hand <id> replays one",
+            "{count} hands · /poker hand <id> replays one",
+            count=page.total,
+        )
+    )
     return PageContent(embed, page.offset, page.limit, page.total)
 
 
@@ -511,26 +636,21 @@ async def send_hand(interaction: Interaction, hand_id: int, *, with_phh: bool) -
         try:
             text = phh_file(record, viewer)
         except PhhUnsupported as exc:
-            content = f"This hand can't be exported as PHH: {exc}."
+            content = _(
+                "This hand can't be exported as PHH: {reason}.",
+                reason=engine_text.engine_text(str(exc)),
+            )
         else:
             files.append(
                 discord.File(
                     io.BytesIO(text.encode()),
                     filename=f"hand-{hand_id}.phh",
-                    description=f"Hand {hand_id} in pokerkit's PHH format",
+                    description=_("Hand {hand} in pokerkit's PHH format", hand=str(hand_id)),
                 )
             )
-            content = f"📄 `hand-{hand_id}.phh`: PHH hand history (pokerkit). " + (
-                "Your own cards are in it; other players' only where they showed them."
-                if viewer is not None
-                else "Only cards shown at the showdown are in it."
+            content = _phh_note(
+                hand_id, mine=viewer is not None, replayable=text.startswith("variant = ")
             )
-            # engine.notation writes the variant code first when PHH has one for the hand.
-            if not text.startswith("variant = "):
-                content += (
-                    " PHH has no variant code for this hand, so pokerkit can read the file but "
-                    "not replay it; `_variant` names the game."
-                )
     first, *rest = messages
     await interaction.response.send_message(
         content=content,
@@ -543,6 +663,37 @@ async def send_hand(interaction: Interaction, hand_id: int, *, with_phh: bool) -
         await interaction.followup.send(
             embeds=embeds, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
         )
+
+
+def _phh_note(hand_id: int, *, mine: bool, replayable: bool) -> str:
+    """What the attached PHH file holds. ``replayable``: engine.notation wrote PHH's variant
+    code first (PHH has one for the hand's game), so pokerkit can replay it."""
+    name = f"hand-{hand_id}.phh"
+    # Translators: {file} is the attached file's name; `_variant` is a field of the file.
+    if mine and replayable:
+        return _(
+            "📄 `{file}`: PHH hand history (pokerkit). Your own cards are in it; other "
+            "players' only where they showed them.",
+            file=name,
+        )
+    if replayable:
+        return _(
+            "📄 `{file}`: PHH hand history (pokerkit). Only cards shown at the showdown are in it.",
+            file=name,
+        )
+    if mine:
+        return _(
+            "📄 `{file}`: PHH hand history (pokerkit). Your own cards are in it; other "
+            "players' only where they showed them. PHH has no variant code for this hand, so "
+            "pokerkit can read the file but not replay it; `_variant` names the game.",
+            file=name,
+        )
+    return _(
+        "📄 `{file}`: PHH hand history (pokerkit). Only cards shown at the showdown are in it. "
+        "PHH has no variant code for this hand, so pokerkit can read the file but not replay "
+        "it; `_variant` names the game.",
+        file=name,
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -566,7 +717,7 @@ async def send_verify(interaction: Interaction, hand_id: int) -> None:
     file = discord.File(
         io.BytesIO(proof.to_json().encode()),
         filename=f"hand-{hand_id}-proof.json",
-        description=f"Hand {hand_id}: the opened leaves of its deal commitment",
+        description=_("Hand {hand}: the opened leaves of its deal commitment", hand=str(hand_id)),
     )
     await interaction.response.send_message(
         embed=embed, file=file, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()

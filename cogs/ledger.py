@@ -23,10 +23,13 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs import kit, validation
+from cogs.translator import _
 from cogs.ui import ledger as texts
 from data import Database, NotFound
 from data.ledger import NightLedger
+from i18n import Language, current_language
 from tables.errors import TableProblem
+from tables.languages import table_language
 
 if TYPE_CHECKING:
     from cogs.app import PokerBot
@@ -54,42 +57,72 @@ async def load(
 ) -> NightLedger:
     """The night of the table asked about (or the channel's), refused with a reason."""
     if guild_id is None:
-        raise TableProblem(texts.SERVER_ONLY)
+        raise TableProblem(
+            _("The ledger is kept per server: use this command in a server channel.")
+        )
     try:
         if table_id is not None:
             night = await db.night_ledger(table_id)
         else:
             night = await db.night_ledger(channel_id=channel_id or 0)
     except NotFound as exc:
-        raise TableProblem(texts.NO_SUCH_TABLE.format(table=table_id)) from exc
+        raise TableProblem(_no_such_table(table_id or 0)) from exc
     if night is None:
-        raise TableProblem(texts.NO_TABLE)
+        raise TableProblem(_("This channel has had no table yet; give a table id."))
     if night.table.table.guild_id != guild_id:
-        raise TableProblem(texts.NO_SUCH_TABLE.format(table=night.table.table.table_id))
+        raise TableProblem(_no_such_table(night.table.table.table_id))
     if night.table.table.tournament_id is not None:
-        raise TableProblem(texts.TOURNAMENT_TABLE)
+        raise TableProblem(
+            _(
+                "A tournament table has no cash ledger: its chips are tournament chips "
+                "(see the tournament's results)."
+            )
+        )
     return night
 
 
-def message(night: NightLedger) -> tuple[discord.Embed, discord.File]:
-    """The embed and the CSV. Built off the event loop by the callers: the exact settle-up of
-    16 players takes about a tenth of a second, time the loop keeps for the tables."""
+def channel_language_of(night: NightLedger) -> Language:
+    """The language the table's channel reads (its own choice, kept in its snapshot, else
+    its server's): a ledger posted when a table closes needs no live table to know it."""
+    table = night.table.table
+    try:
+        chosen = json.loads(table.state_json or "{}").get("meta", {}).get("language")
+    except (ValueError, AttributeError):
+        chosen = None
+    return table_language(chosen if isinstance(chosen, str) else None, table.guild_id)
+
+
+def _no_such_table(table_id: int) -> str:
+    # Translators: {table} is a table's number (its id); "#" introduces it.
+    return _("There is no table #{table} in this server.", table=str(table_id))
+
+
+def message(
+    night: NightLedger, language: Language | None = None
+) -> tuple[discord.Embed, discord.File]:
+    """The embed (in ``language``, default the current one) and the CSV (PokerNow's English
+    columns and file name in every language: tools read them). Built off the event loop by
+    the callers, so the language is passed, not read from the loop's context: the exact
+    settle-up of 16 players takes about a tenth of a second, time the loop keeps for the
+    tables."""
     names = names_of(night)
-    return texts.ledger_embed(night, names), texts.ledger_file(night, names)
+    embed = texts.ledger_embed(night, names, language=language or current_language())
+    return embed, texts.ledger_file(night, names)
 
 
 async def post_closing_ledger(
     bot: PokerBot, table_id: int, channel_id: int, interaction: Interaction | None = None
 ) -> None:
     """Post the closed table's ledger and settle-up in its channel (a follow-up of
-    ``interaction`` when there is one). A failure is logged: the table is closed regardless."""
+    ``interaction`` when there is one), in the channel's language. A failure is logged: the
+    table is closed regardless."""
     # The table's end, also for whatever else follows it (a poker night's Discord event).
     bot.dispatch("poker_game_ended", "table", table_id)
     try:
         night = await bot.db.night_ledger(table_id)
         if night is None or night.table.table.tournament_id is not None:
             return
-        embed, file = await asyncio.to_thread(message, night)
+        embed, file = await asyncio.to_thread(message, night, channel_language_of(night))
         if interaction is not None:
             await interaction.followup.send(
                 embed=embed, file=file, allowed_mentions=discord.AllowedMentions.none()
@@ -123,7 +156,9 @@ class Ledger(commands.Cog):
         # A forged request can carry anything: a truthy non-boolean must not post it publicly.
         share = validation.check_flag(share, "The share option")
         night = await load(self.bot.db, interaction.guild_id, interaction.channel_id, table)
-        embed, file = await asyncio.to_thread(message, night)
+        # Shared, the channel reads it; otherwise only the asker, in their language.
+        language = channel_language_of(night) if share else current_language()
+        embed, file = await asyncio.to_thread(message, night, language)
         await interaction.response.send_message(
             embed=embed,
             file=file,

@@ -36,6 +36,7 @@ from engine.stakes import (
     structure_unit,
 )
 from engine.timebank import DEFAULT_TIME_BANK
+from i18n import engine_text, speaking
 from tables.errors import TableProblem
 from tables.live import LiveTable, TableSettings
 
@@ -81,7 +82,9 @@ class Poker(commands.Cog):
     def _table_here(self, interaction: Interaction) -> LiveTable:
         live = self.tables.in_channel(interaction.channel_id or 0)
         if live is None:
-            raise TableProblem("There is no table in this channel. Start one with `/poker create`.")
+            raise TableProblem(
+                _("There is no table in this channel. Start one with `/poker create`.")
+            )
         return live
 
     @poker.command(name="create", description="Open a poker table in this channel.")
@@ -127,7 +130,7 @@ class Poker(commands.Cog):
         language: str | None = None,
     ) -> None:
         if interaction.guild_id is None or interaction.channel_id is None:
-            raise TableProblem("Tables live in server channels.")
+            raise TableProblem(_("Tables live in server channels."))
         table_language = languages.check_language(language)
         # Discord's Range and choices bind its client, not a forged request: check each option.
         variant = validation.check_variant_slug(variant)
@@ -146,11 +149,16 @@ class Poker(commands.Cog):
         try:
             chosen = engine.get_variant(variant)
         except (KeyError, ValueError) as exc:
-            raise TableProblem(f"I don't know the game “{variant}”. Try `/poker rules`.") from exc
+            raise TableProblem(
+                _("I don't know the game “{game}”. Try `/poker rules`.", game=variant)
+            ) from exc
         try:
             structure, forced = build_stakes(chosen, betting, stake, ante, blinds)
         except ValueError as exc:  # the engine's own check of the stakes, with its reason
-            raise TableProblem(f"Those stakes don't work: {exc}.") from exc
+            # Translators: {reason} is the engine's reason, already in the reader's language.
+            raise TableProblem(
+                _("Those stakes don't work: {reason}.", reason=engine_text.refusal(exc))
+            ) from exc
         try:
             config = engine.TableConfig(
                 variant=chosen.slug,
@@ -161,7 +169,7 @@ class Poker(commands.Cog):
                 options=engine.TableOptions(muck_losers=muck),
             )
         except ValueError as exc:
-            raise TableProblem(str(exc)) from exc
+            raise TableProblem(engine_text.refusal(exc)) from exc
         low, high = default_buy_ins(structure, forced)
         low = min_buy_in if min_buy_in is not None else low
         high = max_buy_in if max_buy_in is not None else max(low, high)
@@ -181,7 +189,10 @@ class Poker(commands.Cog):
             await languages.set_table_language(self.tables, live, table_language)
         self.presenter.spawn(coach_prepare(live))
         embed, view = self.presenter.lobby_message(live)
-        embed.title = f"New table: {embed.title}"
+        # Translators: the title of a new table's message in the channel; {table} is its name.
+        embed.title = _(
+            "New table: {table}", table=embed.title, language=languages.channel_language(live)
+        )
         response = await interaction.response.send_message(embed=embed, view=view)
         if response.message_id is not None:
             await self.presenter.message_posted(live, response.message_id)
@@ -199,8 +210,14 @@ class Poker(commands.Cog):
             live, interaction.user.id, interaction.user.display_name, buy_in
         )
         await interaction.response.send_message(
-            f"{interaction.user.mention} sits down in seat {seat + 1} with "
-            f"{live.engine.stack(str(interaction.user.id)):,} chips.",
+            _.plural(
+                "{player} sits down in seat {seat} with {count} chip.",
+                "{player} sits down in seat {seat} with {count} chips.",
+                count=live.engine.stack(str(interaction.user.id)),
+                player=interaction.user.mention,
+                seat=seat + 1,
+                language=languages.channel_language(live),
+            ),
             allowed_mentions=discord.AllowedMentions.none(),
         )
         if not live.engine.in_hand:
@@ -212,11 +229,17 @@ class Poker(commands.Cog):
         paid = await self.tables.leave(live, interaction.user.id)
         if paid is None:
             await interaction.response.send_message(
-                "You fold and will stand up when this hand ends.", ephemeral=True
+                _("You fold and will stand up when this hand ends."), ephemeral=True
             )
             return
         await interaction.response.send_message(
-            f"{interaction.user.mention} stands up with {paid:,} chips.",
+            _.plural(
+                "{player} stands up with {count} chip.",
+                "{player} stands up with {count} chips.",
+                count=paid,
+                player=interaction.user.mention,
+                language=languages.channel_language(live),
+            ),
             allowed_mentions=discord.AllowedMentions.none(),
         )
         if not live.engine.in_hand:
@@ -226,10 +249,10 @@ class Poker(commands.Cog):
     async def start(self, interaction: Interaction) -> None:
         live = self._table_here(interaction)
         if not live.seated(interaction.user.id):
-            raise TableProblem("Only seated players can deal.")
+            raise TableProblem(_("Only seated players can deal."))
         outcome = await self.tables.start_hand(live)
         await interaction.response.send_message(
-            f"Dealing hand #{live.engine.hand_number}.", ephemeral=True
+            _("Dealing hand #{number}.", number=str(live.engine.hand_number)), ephemeral=True
         )
         await self.presenter.present(live, outcome, interaction)
 
@@ -238,14 +261,19 @@ class Poker(commands.Cog):
         live = self._table_here(interaction)
         perms = interaction.permissions
         if interaction.user.id != live.creator_id and not perms.manage_guild:
-            raise TableProblem("Only the table's creator or a server manager can end it.")
+            raise TableProblem(_("Only the table's creator or a server manager can end it."))
         if await self.tables.end_after_hand(live, interaction.user.id):
             await interaction.response.send_message(
-                "A hand is being played: the table will close as soon as it is over."
+                _(
+                    "A hand is being played: the table will close as soon as it is over.",
+                    language=languages.channel_language(live),
+                )
             )
             return
         payouts = await self.tables.end(live)
-        await interaction.response.send_message(embed=panels.closed_embed(live.meta.names, payouts))
+        with speaking(languages.channel_language(live)):
+            closed = panels.closed_embed(live.meta.names, payouts)
+        await interaction.response.send_message(embed=closed)
         await self.presenter.retire_closed(live)
         await post_closing_ledger(self.bot, live.id, live.channel_id, interaction)
 
@@ -254,7 +282,7 @@ class Poker(commands.Cog):
         live = self._table_here(interaction)
         await self.tables.sit_out(live, interaction.user.id, True)
         await interaction.response.send_message(
-            "You'll sit out until `/poker back`.", ephemeral=True
+            _("You'll sit out until `/poker back`."), ephemeral=True
         )
 
     @poker.command(name="back", description="Come back in after sitting out.")
@@ -262,7 +290,7 @@ class Poker(commands.Cog):
         live = self._table_here(interaction)
         await self.tables.sit_out(live, interaction.user.id, False)
         await interaction.response.send_message(
-            "Welcome back: you're in the next hand.", ephemeral=True
+            _("Welcome back: you're in the next hand."), ephemeral=True
         )
 
     @poker.command(
@@ -354,7 +382,9 @@ class Poker(commands.Cog):
             await self.presenter.show_settings(interaction, live)
             return
         if not runs:
-            raise TableProblem("Only the table's creator or a server manager can change settings.")
+            raise TableProblem(
+                _("Only the table's creator or a server manager can change settings.")
+            )
         new = await self.tables.update_settings(
             live,
             action_seconds=timer,
@@ -365,9 +395,12 @@ class Poker(commands.Cog):
             options=rules,
             time_bank=time_bank,
         )
-        text = f"Table settings: {new.describe()}."
-        if rules is not None:
-            text += "\n" + (house_rules.announce(live.engine, before) or "House rules unchanged.")
+        with speaking(languages.channel_language(live)):  # posted for the channel
+            # Translators: {settings} lists the table's settings.
+            text = _("Table settings: {settings}.", settings=new.describe())
+            if rules is not None:
+                announced = house_rules.announce(live.engine, before)
+                text += "\n" + (announced or _("House rules unchanged."))
         await interaction.response.send_message(text[:2000])
         if coach:
             await coach_prepare(live)
@@ -383,12 +416,19 @@ class Poker(commands.Cog):
         live = self._table_here(interaction)
         level = validation.check_choice(level, "The level", tuple(lv.value for lv in LEVELS))
         if not live.seated(interaction.user.id) and not interaction.permissions.manage_guild:
-            raise TableProblem("Only seated players or a server manager can add house players.")
+            raise TableProblem(_("Only seated players or a server manager can add house players."))
         seat = await self.tables.add_house(live, Level(level))
         pid = live.engine.public_view().seats
         name = next(live.meta.names.get(s.player_id, s.player_id) for s in pid if s.seat == seat)
         await interaction.response.send_message(
-            f"{name} sits down in seat {seat + 1} with {live.settings.min_buy_in:,} chips."
+            _.plural(
+                "{player} sits down in seat {seat} with {count} chip.",
+                "{player} sits down in seat {seat} with {count} chips.",
+                count=live.settings.min_buy_in,
+                player=name,
+                seat=seat + 1,
+                language=languages.channel_language(live),
+            )
         )
         if not live.engine.in_hand:
             await self.presenter.refresh(live)
@@ -397,12 +437,23 @@ class Poker(commands.Cog):
     async def removebot(self, interaction: Interaction) -> None:
         live = self._table_here(interaction)
         if not live.seated(interaction.user.id) and not interaction.permissions.manage_guild:
-            raise TableProblem("Only seated players or a server manager can remove house players.")
+            raise TableProblem(
+                _("Only seated players or a server manager can remove house players.")
+            )
         name, paid = await self.tables.remove_house(live)
+        language = languages.channel_language(live)
         if paid is None:
-            text = f"{name} folds and stands up when this hand ends."
+            text = _(
+                "{player} folds and stands up when this hand ends.", player=name, language=language
+            )
         else:
-            text = f"{name} stands up with {paid:,} chips."
+            text = _.plural(
+                "{player} stands up with {count} chip.",
+                "{player} stands up with {count} chips.",
+                count=paid,
+                player=name,
+                language=language,
+            )
         await interaction.response.send_message(text)
         if not live.engine.in_hand:
             await self.presenter.refresh(live)
@@ -430,22 +481,28 @@ class Poker(commands.Cog):
             await interaction.response.send_message(embed=embed, ephemeral=True)
             return
         if variant is None:
-            lines = [f"**{v.name}** (`{v.slug}`)" for v in engine.list_variants()]
+            lines = [
+                # Translators: a line of /poker rules' list of games; {slug} is typed as is.
+                _("**{game}** (`{slug}`)", game=engine_text.variant_name(v), slug=v.slug)
+                for v in engine.list_variants()
+            ]
             embed = discord.Embed(
-                title="Games I deal", description="\n".join(lines)[:4000], colour=kit.GREEN
+                title=_("Games I deal"), description="\n".join(lines)[:4000], colour=kit.GREEN
             )
             await interaction.response.send_message(embed=embed, ephemeral=True)
             return
         try:
             chosen = engine.get_variant(variant)
         except (KeyError, ValueError) as exc:
-            raise TableProblem(f"I don't know the game “{variant}”.") from exc
+            raise TableProblem(_("I don't know the game “{game}”.", game=variant)) from exc
         await interaction.response.send_message(embed=render.variant_embed(chosen), ephemeral=True)
 
     @poker.command(name="help", description="How to play poker with this bot.")
     async def help(self, interaction: Interaction) -> None:
-        embed = discord.Embed(title="Draw poker: how it works here", colour=kit.GREEN)
-        embed.description = (
+        embed = discord.Embed(title=_("Draw poker: how it works here"), colour=kit.GREEN)
+        # Translators: **Sit down**, **Deal**, **My hand** and **Settings** are the table's
+        # buttons (use their translations); the /commands stay in English.
+        embed.description = _(
             "**/poker create** opens a table in this channel; **Sit down** or **/poker join** "
             "buys in from your bankroll. **Deal** (or /poker start) deals a hand.\n"
             "Your cards arrive by DM, and **My hand** shows them any time. Act with the "
@@ -454,15 +511,21 @@ class Poker(commands.Cog):
             "**/balance**, **/daily**, **/leaderboard** and **/stats** track your bankroll."
         )
         embed.add_field(
-            name="House rules",
-            value="**Settings** (or **/poker settings**) lists the rules this table plays by "
-            "where home games differ; the table's creator changes them with /poker settings.",
+            name=_("House rules"),
+            # Translators: a field of at most 1024 characters.
+            value=_(
+                "**Settings** (or **/poker settings**) lists the rules this table plays by "
+                "where home games differ; the table's creator changes them with /poker settings."
+            ),
             inline=False,
         )
         embed.add_field(
-            name="Fair deals",
-            value="Every hand shows a commitment to its shuffled deck before the first action; "
-            "**/poker verify** checks it once the hand is over.",
+            name=_("Fair deals"),
+            # Translators: a field of at most 1024 characters.
+            value=_(
+                "Every hand shows a commitment to its shuffled deck before the first action; "
+                "**/poker verify** checks it once the hand is over."
+            ),
             inline=False,
         )
         await interaction.response.send_message(embed=embed, ephemeral=True)
@@ -475,7 +538,7 @@ class Poker(commands.Cog):
         if table is None:
             live = self.tables.in_channel(interaction.channel_id or 0)
             if live is None:
-                raise TableProblem("There is no table in this channel; give a table id.")
+                raise TableProblem(_("There is no table in this channel; give a table id."))
             table = live.id
         await hand_history.send_history(interaction, table)
 
@@ -495,7 +558,7 @@ class Poker(commands.Cog):
     @poker.command(name="table", description="Post this channel's table again at the bottom.")
     async def table(self, interaction: Interaction) -> None:
         live = self._table_here(interaction)
-        await interaction.response.send_message("The table is below.", ephemeral=True)
+        await interaction.response.send_message(_("The table is below."), ephemeral=True)
         await self.presenter.repost(live, interaction)
 
     @poker.command(name="rebuy", description="Add chips to your stack between hands.")
@@ -509,7 +572,15 @@ class Poker(commands.Cog):
         amount = validation.REBUY.optional(amount)
         added = await self.tables.rebuy(live, interaction.user.id, amount)
         stack = live.engine.stack(str(interaction.user.id))
-        await kit.reply(interaction, f"You add {added:,} chips: your stack is {stack:,}.")
+        await kit.reply(
+            interaction,
+            _.plural(
+                "You add {count} chip: your stack is {stack}.",
+                "You add {count} chips: your stack is {stack}.",
+                count=added,
+                stack=stack,
+            ),
+        )
         if not live.engine.in_hand:
             await self.presenter.refresh(live)
 
@@ -527,7 +598,7 @@ class Poker(commands.Cog):
         await self._set_preferences(interaction, notify=on)
         await kit.reply(
             interaction,
-            "I'll ping you when it's your turn." if on else "No more turn pings for you.",
+            _("I'll ping you when it's your turn.") if on else _("No more turn pings for you."),
         )
 
     @poker.command(name="deck", description="Card pictures with two or four suit colours.")
@@ -541,7 +612,12 @@ class Poker(commands.Cog):
     async def deck(self, interaction: Interaction, colours: str) -> None:
         colours = validation.check_choice(colours, "Colours", ("two", "four"))
         await self._set_preferences(interaction, four_colour=colours == "four")
-        await kit.reply(interaction, f"Your card pictures now use {colours} suit colours.")
+        await kit.reply(
+            interaction,
+            _("Your card pictures now use four suit colours.")
+            if colours == "four"
+            else _("Your card pictures now use two suit colours."),
+        )
 
     async def _set_preferences(self, interaction: Interaction, **change: bool) -> None:
         """Save a member's preference and keep the presenter's copy in step."""

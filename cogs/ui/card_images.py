@@ -18,6 +18,7 @@ from typing import Protocol
 from PIL import Image, ImageDraw, ImageFont
 
 from cogs.ui.showdown_texts import say
+from i18n import Language, current_language
 
 CARD_W, CARD_H = 96, 136
 GAP = 10
@@ -122,6 +123,7 @@ def _draw_card(
     card: CardLike | None,
     wild: bool,
     four_colour: bool = False,
+    labels: _Labels = ("JOKER", "WILD"),
 ) -> None:
     box = (x, y, x + CARD_W, y + CARD_H)
     if card is None:
@@ -134,7 +136,9 @@ def _draw_card(
         box, RADIUS, fill=PAPER, outline=GOLD if wild else EDGE, width=4 if wild else 2
     )
     if card.is_joker:
-        d.text((x + CARD_W / 2, y + CARD_H / 2 - 14), "JOKER", font=font(20), fill=RED, anchor="mm")
+        d.text(
+            (x + CARD_W / 2, y + CARD_H / 2 - 14), labels[0], font=font(20), fill=RED, anchor="mm"
+        )
         _star(d, x + CARD_W / 2, y + CARD_H / 2 + 24, 18, GOLD)
         return
     colour = _suit_colour(card.suit, four_colour)
@@ -143,7 +147,7 @@ def _draw_card(
     _SUIT_SHAPES[card.suit](d, x + 8 + 11, y + 48, 20, colour)
     _SUIT_SHAPES[card.suit](d, x + CARD_W / 2 + 8, y + CARD_H / 2 + 14, 50, colour)
     if wild:
-        d.text((x + CARD_W - 8, y + CARD_H - 6), "WILD", font=font(13), fill=GOLD, anchor="rb")
+        d.text((x + CARD_W - 8, y + CARD_H - 6), labels[1], font=font(13), fill=GOLD, anchor="rb")
 
 
 def _star(d: Draw, cx: float, cy: float, r: float, fill: RGB) -> None:
@@ -153,6 +157,17 @@ def _star(d: Draw, cx: float, cy: float, r: float, fill: RGB) -> None:
         angle = math.pi / 2 + i * math.pi / 5
         points.append((cx + radius * math.cos(angle), cy - radius * math.sin(angle)))
     d.polygon(points, fill=fill)
+
+
+_Labels = tuple[str, str]
+"""The words drawn on cards: the joker's label and a wild card's mark, in the picture's
+language (tiles are cached per face and per labels)."""
+
+
+def _labels(language: Language | None) -> _Labels:
+    """The card words in ``language`` (default: the current one)."""
+    language = language or current_language()
+    return say("joker", language=language), say("picture_wild", language=language)
 
 
 @dataclass(frozen=True)
@@ -169,10 +184,15 @@ def _face(card: CardLike) -> _Face:
 
 
 @lru_cache(maxsize=512)
-def _tile(face: _Face | None, wild: bool, four_colour: bool = False) -> Image.Image:
+def _tile(
+    face: _Face | None,
+    wild: bool,
+    four_colour: bool = False,
+    labels: _Labels = ("JOKER", "WILD"),
+) -> Image.Image:
     """One card drawn on the felt, drawn once per face and reused (drawing costs ~1 ms)."""
     tile = Image.new("RGB", (CARD_W + 1, CARD_H + 1), FELT)
-    _draw_card(ImageDraw.Draw(tile), 0, 0, face, wild, four_colour)
+    _draw_card(ImageDraw.Draw(tile), 0, 0, face, wild, four_colour, labels)
     return tile
 
 
@@ -191,9 +211,14 @@ def _palette(four_colour: bool = False) -> Image.Image:
 
 
 @lru_cache(maxsize=512)
-def _mapped_tile(face: _Face | None, wild: bool, four_colour: bool = False) -> Image.Image:
+def _mapped_tile(
+    face: _Face | None,
+    wild: bool,
+    four_colour: bool = False,
+    labels: _Labels = ("JOKER", "WILD"),
+) -> Image.Image:
     """A tile already mapped to the shared palette, so a picture is only pasted, not mapped."""
-    return _tile(face, wild, four_colour).quantize(
+    return _tile(face, wild, four_colour, labels).quantize(
         palette=_palette(four_colour), dither=Image.Dither.NONE
     )
 
@@ -218,6 +243,7 @@ def render_cards(
     wild: frozenset[CardLike] | set[CardLike] = frozenset(),
     four_colour: bool = False,
     idle: int = 0,
+    language: Language | None = None,
 ) -> bytes:
     """Return a PNG of ``cards`` side by side; ``None`` draws a face-down card.
 
@@ -226,8 +252,9 @@ def render_cards(
     once and cached; a picture is the cached tiles pasted on the felt and written with light
     compression (about 0.2 ms and 3-4 KB for five cards: the bot sends one with every private
     hand). A picture with faded cards is drawn in full colour instead (their shades are not in
-    the palette).
+    the palette). The joker's label and the wild mark are in ``language`` (default: current).
     """
+    labels = _labels(language)
     count = max(1, len(cards))
     idle = max(0, min(idle, len(cards)))
     width = MARGIN * 2 + count * CARD_W + (count - 1) * GAP + (IDLE_GAP if idle else 0)
@@ -242,11 +269,11 @@ def render_cards(
         is_wild = card is not None and card in wild
         x = MARGIN + i * (CARD_W + GAP)
         if not idle:
-            image.paste(_mapped_tile(face, is_wild, four_colour), (x, MARGIN))
+            image.paste(_mapped_tile(face, is_wild, four_colour, labels), (x, MARGIN))
         elif i >= len(cards) - idle and face is not None:
-            image.paste(_dim_tile(face, four_colour), (x + IDLE_GAP, MARGIN))
+            image.paste(_dim_tile(face, four_colour, labels), (x + IDLE_GAP, MARGIN))
         else:
-            image.paste(_tile(face, is_wild, four_colour), (x, MARGIN))
+            image.paste(_tile(face, is_wild, four_colour, labels), (x, MARGIN))
     out = io.BytesIO()
     image.save(out, format="PNG", compress_level=3)
     return out.getvalue()
@@ -289,20 +316,29 @@ def _fit(d: Draw, text: str, font: ImageFont.FreeTypeFont | ImageFont.ImageFont,
 
 
 @lru_cache(maxsize=128)
-def _dim_tile(face: _Face, four_colour: bool = False) -> Image.Image:
+def _dim_tile(
+    face: _Face, four_colour: bool = False, labels: _Labels = ("JOKER", "WILD")
+) -> Image.Image:
     """A card that does not play: faded into the felt, still readable."""
-    tile = _tile(face, False, four_colour)
+    tile = _tile(face, False, four_colour, labels)
     return Image.blend(tile, Image.new("RGB", tile.size, FELT), DIM)
 
 
 @lru_cache(maxsize=64)
-def _wild_tile(face: _Face, stands_for: _Face, four_colour: bool = False) -> Image.Image:
-    """A wild card where it plays: gold border, and a gold band naming the card it plays as."""
-    tile = _tile(face, True, four_colour).copy()
+def _wild_tile(
+    face: _Face,
+    stands_for: _Face,
+    four_colour: bool = False,
+    labels: _Labels = ("JOKER", "WILD"),
+    wild_as: str = "as {card}",
+) -> Image.Image:
+    """A wild card where it plays: gold border, and a gold band naming the card it plays as
+    (``wild_as``: the band's words in the picture's language, ``{card}`` the rank)."""
+    tile = _tile(face, True, four_colour, labels).copy()
     d = ImageDraw.Draw(tile)
     top = CARD_H - 30
     d.rounded_rectangle((5, top, CARD_W - 5, CARD_H - 5), 6, fill=GOLD)
-    label = f"{say('picture_wild_as')} {RANK_TEXT.get(stands_for.rank, str(stands_for.rank))}"
+    label = wild_as.format(card=RANK_TEXT.get(stands_for.rank, str(stands_for.rank)))
     band_font = font(19)
     width = d.textlength(label, font=band_font)
     left = (CARD_W - width - 22) / 2
@@ -321,7 +357,9 @@ def _row_width(row: ShownRow) -> int:
     return width
 
 
-def render_showdown(rows: Sequence[ShownRow], *, four_colour: bool = False) -> bytes:
+def render_showdown(
+    rows: Sequence[ShownRow], *, four_colour: bool = False, language: Language | None = None
+) -> bytes:
     """Return a PNG with one row per hand shown: the player's name (and what they won) above
     the cards, the hand's name under them.
 
@@ -329,7 +367,13 @@ def render_showdown(rows: Sequence[ShownRow], *, four_colour: bool = False) -> b
     rows are framed in gold and starred. Cards that do not play are faded and set apart after
     the others; a wild card carries the card it plays as. The picture grows by one row per hand
     shown, so a three-way split shows all three hands (and a high-low split both halves).
+    The picture's own words (the joker, the wild marks) are in ``language``, the channel's
+    (default: the current one); the rows' texts come already written in it.
     """
+    language = language or current_language()
+    labels = _labels(language)
+    # The rank is filled in per card, so the placeholder goes through as a placeholder.
+    wild_as = say("picture_wild_as", language=language, card="{card}")
     width = max((_row_width(row) for row in rows), default=_row_width(ShownRow("", "", ())))
     row_h = ROW_TITLE + CARD_H + MARGIN
     height = MARGIN + max(1, len(rows)) * (row_h + MARGIN)
@@ -360,11 +404,11 @@ def render_showdown(rows: Sequence[ShownRow], *, four_colour: bool = False) -> b
                 x += IDLE_GAP
             stands_for = row.stands_for[j] if j < len(row.stands_for) else None
             if not plays:
-                tile = _dim_tile(_face(card), four_colour)
+                tile = _dim_tile(_face(card), four_colour, labels)
             elif stands_for is not None:
-                tile = _wild_tile(_face(card), _face(stands_for), four_colour)
+                tile = _wild_tile(_face(card), _face(stands_for), four_colour, labels, wild_as)
             else:
-                tile = _tile(_face(card), False, four_colour)
+                tile = _tile(_face(card), False, four_colour, labels)
             image.paste(tile, (x, card_top))
             x += CARD_W + GAP
         hand = _fit(d, row.hand, hand_font, width - 2 * MARGIN)

@@ -7,33 +7,49 @@ import json
 from typing import Any, Final
 
 import discord
+from babel.numbers import format_decimal, format_percent
 
-from cogs.kit import BLUE, GREEN, GREY, RED, signed
-from cogs.kit import chips as fmt
+from cogs.kit import BLUE, GREEN, GREY, RED
 from cogs.kit import when as timestamp
+from cogs.translator import _
 from data import AdminLogEntry, ChipAudit, GuildSettings, LeaderboardEntry, PlayerStats
+from i18n import LazyString, current_language
 
 MAX_NOTE: Final = 200
 """Longest admin note kept (and shown), in characters."""
 
-SETTING_NAMES: Final = {
-    "starting_bankroll": "Starting bankroll",
-    "daily_amount": "Daily bonus",
-    "daily_cooldown": "Daily cooldown",
-    "max_tables_per_player": "Tables per member",
+SETTING_NAMES: Final[dict[str, LazyString]] = {
+    "starting_bankroll": _.lazy("Starting bankroll"),
+    "daily_amount": _.lazy("Daily bonus"),
+    "daily_cooldown": _.lazy("Daily cooldown"),
+    "max_tables_per_player": _.lazy("Tables per member"),
 }
-LOG_LABELS: Final = {**SETTING_NAMES, "table_defaults": "Table defaults"}
+LOG_LABELS: Final[dict[str, LazyString]] = {
+    **SETTING_NAMES,
+    "table_defaults": _.lazy("Table defaults"),
+}
+
+
+def fmt(amount: int) -> str:
+    """A number in the current language's way (``1,000`` / ``1.000`` / ``1 000``)."""
+    return format_decimal(amount, locale=current_language().locale)
+
+
+def signed(amount: int) -> str:
+    """A change of chips with its sign."""
+    return f"+{fmt(amount)}" if amount > 0 else f"-{fmt(-amount)}" if amount < 0 else "0"
 
 
 def hours(seconds: int) -> str:
     """``24 h``, ``1 h 30 min``, ``45 min``."""
     h, rest = divmod(seconds, 3600)
     m = rest // 60
+    # Translators: durations (a cooldown), in the language's abbreviations.
     if h and m:
-        return f"{h} h {m} min"
+        return _("{hours} h {minutes} min", hours=h, minutes=m)
     if h:
-        return f"{h} h"
-    return f"{m} min" if m else f"{seconds} s"
+        return _("{hours} h", hours=h)
+    return _("{minutes} min", minutes=m) if m else _("{seconds} s", seconds=seconds)
 
 
 def setting_value(name: str, value: object) -> str:
@@ -50,35 +66,53 @@ def note_text(note: str | None) -> str:
 
 
 def settings_embed(settings: GuildSettings, guild_name: str) -> discord.Embed:
-    embed = discord.Embed(title=f"Economy settings — {guild_name}", colour=BLUE)
-    embed.add_field(name="Starting bankroll", value=fmt(settings.starting_bankroll))
-    daily = fmt(settings.daily_amount) if settings.daily_amount else "off"
-    embed.add_field(name="Daily bonus", value=daily)
-    embed.add_field(name="Daily cooldown", value=hours(settings.daily_cooldown))
-    embed.add_field(name="Tables per member", value=fmt(settings.max_tables_per_player))
+    title = _("Economy settings — {server}", server=guild_name)
+    embed = discord.Embed(title=title[:256], colour=BLUE)
+    embed.add_field(
+        name=str(SETTING_NAMES["starting_bankroll"]), value=fmt(settings.starting_bankroll)
+    )
+    # Translators: the daily bonus when a server turned it off.
+    daily = fmt(settings.daily_amount) if settings.daily_amount else _("off")
+    embed.add_field(name=str(SETTING_NAMES["daily_amount"]), value=daily)
+    embed.add_field(name=str(SETTING_NAMES["daily_cooldown"]), value=hours(settings.daily_cooldown))
+    embed.add_field(
+        name=str(SETTING_NAMES["max_tables_per_player"]), value=fmt(settings.max_tables_per_player)
+    )
     if settings.updated_at is None:
-        embed.set_footer(text="Defaults: never changed on this server.")
+        embed.set_footer(text=_("Defaults: never changed on this server."))
+    elif settings.updated_by is not None:
+        # Translators: {when}: a Discord timestamp ("3 days ago"); {member}: a mention.
+        embed.description = _(
+            "Last changed {when} by {member}.",
+            when=timestamp(settings.updated_at),
+            member=f"<@{settings.updated_by}>",
+        )
     else:
-        changed = f"Last changed {timestamp(settings.updated_at)}"
-        if settings.updated_by is not None:
-            changed += f" by <@{settings.updated_by}>"
-        embed.description = changed + "."
+        embed.description = _("Last changed {when}.", when=timestamp(settings.updated_at))
     return embed
 
 
 def stats_embed(member: discord.abc.User, stats: PlayerStats) -> discord.Embed:
-    embed = discord.Embed(title=f"Poker stats — {member.display_name}", colour=BLUE)
+    title = _("Poker stats — {member}", member=member.display_name)
+    embed = discord.Embed(title=title[:256], colour=BLUE)
     if stats.hands_played == 0:
-        embed.description = f"{member.mention} hasn't played a hand on this server yet."
+        embed.description = _(
+            "{member} hasn't played a hand on this server yet.", member=member.mention
+        )
         embed.colour = GREY
         return embed
-    rate = 100 * stats.hands_won / stats.hands_played
+    rate = format_percent(
+        stats.hands_won / stats.hands_played, "#,##0.0%", locale=current_language().locale
+    )
     embed.description = member.mention
-    embed.add_field(name="Hands played", value=fmt(stats.hands_played))
-    embed.add_field(name="Hands won", value=f"{fmt(stats.hands_won)} ({rate:.1f}%)")
-    embed.add_field(name="Net chips", value=signed(stats.net_chips))
-    embed.add_field(name="Biggest pot won", value=fmt(stats.biggest_pot))
-    embed.add_field(name="Best hand", value=stats.best_hand_name or "—")
+    embed.add_field(name=_("Hands played"), value=fmt(stats.hands_played))
+    # Translators: hands won and the share of hands played they are ({rate}: "12.5%").
+    embed.add_field(
+        name=_("Hands won"), value=_("{count} ({rate})", count=stats.hands_won, rate=rate)
+    )
+    embed.add_field(name=_("Net chips"), value=signed(stats.net_chips))
+    embed.add_field(name=_("Biggest pot won"), value=fmt(stats.biggest_pot))
+    embed.add_field(name=_("Best hand"), value=stats.best_hand_name or "—")
     return embed
 
 
@@ -88,41 +122,54 @@ def audit_embed(audit: ChipAudit) -> discord.Embed:
     held = audit.bankrolls + audit.on_tables + audit.in_tournaments
     if audit.ok:
         embed = discord.Embed(
-            title="Chip audit: OK",
-            description="Every chip issued and not removed is in a bankroll or on a table.",
+            title=_("Chip audit: OK"),
+            description=_("Every chip issued and not removed is in a bankroll or on a table."),
             colour=GREEN,
         )
     else:
-        embed = discord.Embed(title="Chip audit: DISCREPANCY", colour=RED)
+        embed = discord.Embed(title=_("Chip audit: DISCREPANCY"), colour=RED)
         lines = []
         if expected != held:
             lines.append(
-                f"Issued − removed is **{fmt(expected)}** but bankrolls + tables hold "
-                f"**{fmt(held)}** (difference {signed(held - expected)})."
+                _(
+                    "Issued − removed is **{expected}** but bankrolls + tables hold **{held}** "
+                    "(difference {difference}).",
+                    expected=expected,
+                    held=held,
+                    difference=signed(held - expected),
+                )
             )
         if audit.accounts_off:
-            who = ", ".join(f"<@{user}>" for _, user in audit.accounts_off[:20])
+            who = ", ".join(f"<@{user}>" for _account, user in audit.accounts_off[:20])
             more = len(audit.accounts_off) - 20
-            lines.append(
-                f"Bankrolls that disagree with the ledger: {who}"
-                + (f" and {more} more" if more > 0 else "")
-            )
+            if more > 0:
+                lines.append(
+                    _(
+                        "Bankrolls that disagree with the ledger: {members} and {count} more",
+                        members=who,
+                        count=more,
+                    )
+                )
+            else:
+                lines.append(_("Bankrolls that disagree with the ledger: {members}", members=who))
         if audit.tables_off:
             tables = ", ".join(f"#{t}" for t in audit.tables_off[:20])
-            lines.append(f"Tables whose chips disagree with the ledger: {tables}")
+            lines.append(_("Tables whose chips disagree with the ledger: {tables}", tables=tables))
         if audit.tournaments_off:
             pools = ", ".join(f"#{t}" for t in audit.tournaments_off[:20])
-            lines.append(f"Tournament prize pools that disagree with the ledger: {pools}")
-        embed.description = "\n".join(lines)
-    embed.add_field(name="Issued", value=fmt(audit.issued))
-    embed.add_field(name="Removed", value=fmt(audit.removed))
-    embed.add_field(name="In circulation", value=fmt(expected))
-    embed.add_field(name="Bankrolls", value=fmt(audit.bankrolls))
-    embed.add_field(name="Of which the house account", value=fmt(audit.house))
-    embed.add_field(name="On tables", value=fmt(audit.on_tables))
+            lines.append(
+                _("Tournament prize pools that disagree with the ledger: {pools}", pools=pools)
+            )
+        embed.description = "\n".join(lines)[:4096]
+    embed.add_field(name=_("Issued"), value=fmt(audit.issued))
+    embed.add_field(name=_("Removed"), value=fmt(audit.removed))
+    embed.add_field(name=_("In circulation"), value=fmt(expected))
+    embed.add_field(name=_("Bankrolls"), value=fmt(audit.bankrolls))
+    embed.add_field(name=_("Of which the house account"), value=fmt(audit.house))
+    embed.add_field(name=_("On tables"), value=fmt(audit.on_tables))
     if audit.in_tournaments:
-        embed.add_field(name="In prize pools", value=fmt(audit.in_tournaments))
-    embed.add_field(name="Held in total", value=fmt(held))
+        embed.add_field(name=_("In prize pools"), value=fmt(audit.in_tournaments))
+    embed.add_field(name=_("Held in total"), value=fmt(held))
     return embed
 
 
@@ -130,7 +177,12 @@ def leaderboard_line(entry: LeaderboardEntry) -> str:
     medal = {1: "🥇", 2: "🥈", 3: "🥉"}.get(entry.rank, f"**{entry.rank}.**")
     line = f"{medal} <@{entry.user_id}> — **{fmt(entry.total)}**"
     if entry.on_tables:
-        line += f" ({fmt(entry.bankroll)} + {fmt(entry.on_tables)} on tables)"
+        # Translators: a leaderboard line's total split into bankroll and chips on tables.
+        line += " " + _(
+            "({bankroll} + {on_tables} on tables)",
+            bankroll=entry.bankroll,
+            on_tables=entry.on_tables,
+        )
     return line
 
 
@@ -148,23 +200,39 @@ def admin_log_line(entry: AdminLogEntry) -> str:
     target = f"<@{entry.target_id}>" if entry.target_id is not None else "?"
     old, new = _json_or_raw(entry.old_value), _json_or_raw(entry.new_value)
     if entry.action in ("grant", "set", "remove") and isinstance(old, int) and isinstance(new, int):
-        change = f"{fmt(old)} → {fmt(new)}"
+        values = {"when": when, "actor": actor, "target": target, "old": old, "new": new}
+        # Translators: a line of the chips admin log: {actor} changed {target}'s bankroll
+        # from {old} to {new} chips; {when}: a Discord timestamp.
         if entry.action == "grant":
-            what = f"granted **{fmt(new - old)}** to {target} ({change})"
+            what = _(
+                "{when} {actor} granted **{amount}** to {target} ({old} → {new})",
+                amount=new - old,
+                **values,
+            )
         elif entry.action == "remove":
-            what = f"removed **{fmt(old - new)}** from {target} ({change})"
+            what = _(
+                "{when} {actor} removed **{amount}** from {target} ({old} → {new})",
+                amount=old - new,
+                **values,
+            )
         else:
-            what = f"set {target}'s bankroll to **{fmt(new)}** (was {fmt(old)})"
+            what = _("{when} {actor} set {target}'s bankroll to **{new}** (was {old})", **values)
     elif entry.action == "settings" and isinstance(old, dict) and isinstance(new, dict):
         parts = [
-            f"{LOG_LABELS.get(str(k), str(k)).lower()} {setting_value(k, old.get(k))} → "
-            f"{setting_value(k, v)}"
+            _(
+                "{setting} {old} → {new}",
+                setting=str(LOG_LABELS[str(k)]).lower() if str(k) in LOG_LABELS else str(k),
+                old=setting_value(k, old.get(k)),
+                new=setting_value(k, v),
+            )
             for k, v in new.items()
         ]
-        what = "changed " + ", ".join(parts)
+        what = _(
+            "{when} {actor} changed {settings}", when=when, actor=actor, settings=", ".join(parts)
+        )
     else:
-        what = f"{entry.action}: {entry.old_value} → {entry.new_value}"
-    line = f"{when} {actor} {what}"
+        what = f"{when} {actor} {entry.action}: {entry.old_value} → {entry.new_value}"
     if entry.note:
-        line += f" — “{note_text(entry.note)}”"
-    return line
+        # Translators: an admin log line followed by the admin's note, quoted.
+        return _("{line} — “{note}”", line=what, note=note_text(entry.note))
+    return what

@@ -25,8 +25,10 @@ import discord
 
 import engine
 from cogs import validation
+from cogs.translator import _
 from cogs.ui.components import Components, PokerSelect
 from cogs.ui.custom_ids import RulesSelect
+from i18n import LazyString
 
 __all__ = [
     "DRAW_LIMITS",
@@ -44,7 +46,15 @@ NEWCOMERS: Final[dict[str, str]] = {
     "wait": "Wait for the deal to reach their seat",
     "post": "Post a blind to play at once",
 }
-"""The ``newcomers`` choices, by engine value (the engine's :data:`engine.NEWCOMER_RULES`)."""
+"""The ``newcomers`` choices, by engine value (the engine's :data:`engine.NEWCOMER_RULES`):
+the slash menu's choice names (translated by the menu's translator)."""
+
+_NEWCOMER_OPTIONS: Final = {
+    # Translators: an option of the house rules' "newcomers" menu (at most 100 characters).
+    "play": _.lazy("Newcomers: dealt in at the next hand"),
+    "wait": _.lazy("Newcomers: wait for the deal to reach their seat"),
+    "post": _.lazy("Newcomers: post a blind to play at once"),
+}
 
 DRAW_LIMITS: Final[dict[str, engine.DrawLimit]] = {
     "3": engine.DrawLimit(3),
@@ -54,34 +64,36 @@ DRAW_LIMITS: Final[dict[str, engine.DrawLimit]] = {
 }
 """The ``draw_limit`` choices: the usual three, the "four with an ace" house rule, four, five."""
 
-_FLAGS: Final[dict[str, tuple[str, str]]] = {
+# Translators: a house rule as a player reads it in the rules list and the settings menu
+# (at most 100 characters there); each rule has a line for on and a line for off.
+_FLAGS: Final[dict[str, tuple[LazyString, LazyString]]] = {
     "pass_out_reante": (
-        "After a deal nobody opens, everyone antes again",
-        "After a deal nobody opens, the pot is dealt for again without new antes",
+        _.lazy("After a deal nobody opens, everyone antes again"),
+        _.lazy("After a deal nobody opens, the pot is dealt for again without new antes"),
     ),
     "pass_out_deal_passes": (
-        "After a deal nobody opens, the deal passes left",
-        "After a deal nobody opens, the same dealer deals again",
+        _.lazy("After a deal nobody opens, the deal passes left"),
+        _.lazy("After a deal nobody opens, the same dealer deals again"),
     ),
     "second_round_from_opener": (
-        "After the draw, the opener bets first",
-        "After the draw, the first player left of the dealer bets first",
+        _.lazy("After the draw, the opener bets first"),
+        _.lazy("After the draw, the first player left of the dealer bets first"),
     ),
     "no_five_in_a_row": (
-        "Nobody draws five cards in a row off the deck (the fifth comes after the others)",
-        "A five-card draw comes straight off the deck",
+        _.lazy("Nobody draws five cards in a row off the deck (the fifth comes after the others)"),
+        _.lazy("A five-card draw comes straight off the deck"),
     ),
     "progressive_back_down": (
-        "Progressive openers step back down after aces",
-        "Progressive openers stay at aces until someone opens",
+        _.lazy("Progressive openers step back down after aces"),
+        _.lazy("Progressive openers stay at aces until someone opens"),
     ),
     "muck_losers": (
-        "A beaten hand may be mucked unseen at the showdown",
-        "Every hand still in is shown at the showdown",
+        _.lazy("A beaten hand may be mucked unseen at the showdown"),
+        _.lazy("Every hand still in is shown at the showdown"),
     ),
     "blind_off_absent": (
-        "A player sitting out is dealt in and blinded off",
-        "A player sitting out is not dealt in",
+        _.lazy("A player sitting out is dealt in and blinded off"),
+        _.lazy("A player sitting out is not dealt in"),
     ),
 }
 
@@ -89,29 +101,34 @@ _FLAGS: Final[dict[str, tuple[str, str]]] = {
 def describe(name: str, value: Any) -> str:
     """One house rule, with its value, in a line a player reads at a glance."""
     if name in _FLAGS:
-        return _FLAGS[name][0 if value else 1]
+        return str(_FLAGS[name][0 if value else 1])
     if name == "newcomers":
-        return {
-            "play": "Newcomers are dealt in at the next hand",
-            "wait": "Newcomers wait for the deal to reach their seat",
-            "post": "Newcomers post a blind and play at once",
-        }[value]
+        if value == "play":
+            return _("Newcomers are dealt in at the next hand")
+        if value == "wait":
+            return _("Newcomers wait for the deal to reach their seat")
+        if value == "post":
+            return _("Newcomers post a blind and play at once")
+        raise KeyError(value)
     if name == "draw_limit":
         return _draw_text(value if value is not None else engine.DRAW_FOUR_WITH_ACE)
     if name == "diablo_cap":
-        return (
-            "A Diablo opener's new pot has no cap"
-            if value is None
-            else (f"A Diablo opener puts at most {value:,} in a new pot")
-        )
+        if value is None:
+            return _("A Diablo opener's new pot has no cap")
+        return _("A Diablo opener puts at most {amount} in a new pot", amount=value)
     raise KeyError(name)
 
 
 def _draw_text(limit: engine.DrawLimit) -> str:
-    text = f"Draw up to {limit.most} cards"
     if limit.with_ace is not None:
-        text += f" ({limit.with_ace} keeping an ace or wild card)"
-    return text
+        # Translators: the draw limit house rule, e.g. "Draw up to 3 cards (4 keeping an ace
+        # or wild card)"; a settings menu option (at most 100 characters).
+        return _(
+            "Draw up to {most} cards ({with_ace} keeping an ace or wild card)",
+            most=limit.most,
+            with_ace=limit.with_ace,
+        )
+    return _.plural("Draw up to {count} card", "Draw up to {count} cards", count=limit.most)
 
 
 def in_force(table: engine.Table) -> tuple[list[str], list[str]]:
@@ -132,8 +149,10 @@ def announce(table: engine.Table, before: engine.TableOptions) -> str:
     changed = _changes(table, table.next_options, before)
     if not changed:
         return ""
-    when = "From the next hand" if table.pending_options is not None else "House rules now"
-    return f"{when}: " + "; ".join(changed) + "."
+    # Translators: {rules}: the house rules that changed, each a sentence, joined by "; ".
+    if table.pending_options is not None:
+        return _("From the next hand: {rules}.", rules="; ".join(changed))
+    return _("House rules now: {rules}.", rules="; ".join(changed))
 
 
 def flags_offered(table: engine.Table) -> tuple[str, ...]:
@@ -180,10 +199,13 @@ def components(table_id: int, table: engine.Table) -> Components:
         PokerSelect(
             RulesSelect(table_id, "flags").encode(),
             [
-                discord.SelectOption(label=_FLAGS[n][0][:100], value=n, default=getattr(options, n))
+                discord.SelectOption(
+                    label=str(_FLAGS[n][0])[:100], value=n, default=getattr(options, n)
+                )
                 for n in flags
             ],
-            placeholder="House rules that are on",
+            # Translators: the placeholder of the settings menu of on/off house rules.
+            placeholder=_("House rules that are on")[:150],
             min_values=0,
             max_values=len(flags),
             row=0,
@@ -194,8 +216,8 @@ def components(table_id: int, table: engine.Table) -> Components:
         PokerSelect(
             RulesSelect(table_id, "newcomers").encode(),
             [
-                discord.SelectOption(label=f"Newcomers: {label}", value=v, default=v == rule)
-                for v, label in NEWCOMERS.items()
+                discord.SelectOption(label=str(label)[:100], value=v, default=v == rule)
+                for v, label in _NEWCOMER_OPTIONS.items()
             ],
             row=1,
         )
@@ -206,7 +228,9 @@ def components(table_id: int, table: engine.Table) -> Components:
             PokerSelect(
                 RulesSelect(table_id, "draw").encode(),
                 [
-                    discord.SelectOption(label=_draw_text(each), value=key, default=each == limit)
+                    discord.SelectOption(
+                        label=_draw_text(each)[:100], value=key, default=each == limit
+                    )
                     for key, each in DRAW_LIMITS.items()
                 ],
                 row=2,

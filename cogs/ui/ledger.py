@@ -22,43 +22,82 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Final
 
 import discord
+from babel.numbers import format_decimal
 
 from cogs import kit
+from cogs.translator import _
 from data.ledger import LedgerLine, NightLedger, TableLedger
 from engine.settle import Transfer, UnbalancedNets, settle
+from i18n import Language, LazyString, current_language, speaking
 
 # -- the texts (one place, named placeholders) ------------------------------------------------
 
-TITLE: Final = "Ledger · table {table}"
-TITLE_CLOSED: Final = "Ledger · table {table} (closed)"
-NOBODY: Final = "Nobody bought in at this table."
-LINE: Final = "**{name}** · in {buy_in}{rebuys} · {where} · net **{net}**"
-REBUYS: Final = " + {count} rebuys ({chips})"
-REBUY_ONE: Final = " + 1 rebuy ({chips})"
-STACK: Final = "stack {stack}"
-CASHED_OUT: Final = "cashed out {chips}"
-LEFT_EARLY: Final = "left with {chips}"
-STACK_AND_OUT: Final = "stack {stack}, cashed out {chips}"
-NIGHT_FIELD: Final = "The night: {count} tables"
-NIGHT_LINE: Final = "**{name}** · net **{net}**"
-SETTLE_FIELD: Final = "Settle-up"
-SETTLE_LINE: Final = "{payer} → {payee}: {amount} chips"
-SETTLE_EVEN: Final = "Everyone is even: nothing to settle."
-SETTLE_IN_PLAY: Final = "A hand is being played ({chips} chips in the pot): settle up once it ends."
-FOOTER: Final = "Play chips only: no money changes hands. CSV in PokerNow's ledger format."
-CSV_DESCRIPTION: Final = "The ledger in PokerNow's columns"
-UNKNOWN_PLAYER: Final = "player {id}"
-NO_TABLE: Final = "This channel has had no table yet; give a table id."
-NO_SUCH_TABLE: Final = "There is no table #{table} in this server."
-TOURNAMENT_TABLE: Final = (
-    "A tournament table has no cash ledger: its chips are tournament chips "
-    "(see the tournament's results)."
+
+@dataclass(frozen=True)
+class Text:
+    """A message of the cogs' catalogue, rendered when it is read: ``str(text)`` in the current
+    language, ``text.format(**values)`` with its placeholders filled (``language=`` to choose)."""
+
+    message: LazyString
+
+    def format(self, *, language: Language | None = None, **values: object) -> str:
+        return self.message.render(language, **values)
+
+    def __str__(self) -> str:
+        return self.message.render()
+
+
+TITLE: Final = Text(_.lazy("Ledger · table {table}"))
+TITLE_CLOSED: Final = Text(_.lazy("Ledger · table {table} (closed)"))
+NOBODY: Final = Text(_.lazy("Nobody bought in at this table."))
+# Translators: a player's line of the ledger; {where}: their stack or what they cashed out;
+# {net}: what they won or lost, with its sign.
+LINE: Final = Text(_.lazy("**{name}** · in {buy_in} · {where} · net **{net}**"))
+# Translators: a ledger line of a player who rebought {count} times for {chips} chips in all.
+LINE_REBUYS: Final = _.lazy_plural(
+    "**{name}** · in {buy_in} + {count} rebuy ({chips}) · {where} · net **{net}**",
+    "**{name}** · in {buy_in} + {count} rebuys ({chips}) · {where} · net **{net}**",
 )
-SERVER_ONLY: Final = "The ledger is kept per server: use this command in a server channel."
+STACK: Final = Text(_.lazy("stack {stack}"))
+CASHED_OUT: Final = Text(_.lazy("cashed out {chips}"))
+LEFT_EARLY: Final = Text(_.lazy("left with {chips}"))
+STACK_AND_OUT: Final = Text(_.lazy("stack {stack}, cashed out {chips}"))
+NIGHT_FIELD: Final = _.lazy_plural("The night: {count} table", "The night: {count} tables")
+NIGHT_LINE: Final = Text(_.lazy("**{name}** · net **{net}**"))
+SETTLE_FIELD: Final = Text(_.lazy("Settle-up"))
+# Translators: one transfer of the settle-up: {payer} gives {payee} play chips.
+SETTLE_LINE: Final = _.lazy_plural(
+    "{payer} → {payee}: {count} chip", "{payer} → {payee}: {count} chips"
+)
+SETTLE_EVEN: Final = Text(_.lazy("Everyone is even: nothing to settle."))
+SETTLE_IN_PLAY: Final = _.lazy_plural(
+    "A hand is being played ({count} chip in the pot): settle up once it ends.",
+    "A hand is being played ({count} chips in the pot): settle up once it ends.",
+)
+# Translators: the ledger's footer. Chips are play money: say nothing of money or payments.
+FOOTER: Final = Text(
+    _.lazy("Play chips only: no money changes hands. CSV in PokerNow's ledger format.")
+)
+# Translators: the CSV file's description (its alt text).
+CSV_DESCRIPTION: Final = Text(_.lazy("The ledger in PokerNow's columns"))
+# Translators: a player the ledger has no name for; {id}: their Discord id.
+UNKNOWN_PLAYER: Final = Text(_.lazy("player {id}"))
+NO_TABLE: Final = Text(_.lazy("This channel has had no table yet; give a table id."))
+NO_SUCH_TABLE: Final = Text(_.lazy("There is no table #{table} in this server."))
+TOURNAMENT_TABLE: Final = Text(
+    _.lazy(
+        "A tournament table has no cash ledger: its chips are tournament chips "
+        "(see the tournament's results)."
+    )
+)
+SERVER_ONLY: Final = Text(
+    _.lazy("The ledger is kept per server: use this command in a server channel.")
+)
 
 CSV_COLUMNS: Final = (
     "player_nickname",
@@ -77,37 +116,36 @@ DESCRIPTION_LIMIT: Final = 4096
 # -- pieces -----------------------------------------------------------------------------------
 
 
+def _number(amount: int) -> str:
+    return format_decimal(amount, locale=current_language().locale)
+
+
 def signed(amount: int) -> str:
     """A net with its sign (a real minus sign, easier to read than a hyphen)."""
     if amount > 0:
-        return f"+{kit.chips(amount)}"
+        return f"+{_number(amount)}"
     if amount < 0:
-        return f"−{kit.chips(-amount)}"
+        return f"−{_number(-amount)}"
     return "0"
 
 
 def name_of(names: Mapping[int, str], player_id: int) -> str:
-    return names.get(player_id) or UNKNOWN_PLAYER.format(id=player_id)
+    return names.get(player_id) or UNKNOWN_PLAYER.format(id=str(player_id))
 
 
 def player_line(name: str, line: LedgerLine) -> str:
-    if line.rebuy_count == 0:
-        rebuys = ""
-    elif line.rebuy_count == 1:
-        rebuys = REBUY_ONE.format(chips=kit.chips(line.rebuys))
-    else:
-        rebuys = REBUYS.format(count=line.rebuy_count, chips=kit.chips(line.rebuys))
     if line.seated and line.cashed_out:
-        where = STACK_AND_OUT.format(stack=kit.chips(line.stack), chips=kit.chips(line.cashed_out))
+        where = STACK_AND_OUT.format(stack=line.stack, chips=line.cashed_out)
     elif line.seated:
-        where = STACK.format(stack=kit.chips(line.stack))
+        where = STACK.format(stack=line.stack)
     elif line.cashed_out or line.ended_at is not None:
-        where = CASHED_OUT.format(chips=kit.chips(line.cashed_out))
+        where = CASHED_OUT.format(chips=line.cashed_out)
     else:
-        where = STACK.format(stack=kit.chips(line.stack))
-    return LINE.format(
-        name=name, buy_in=kit.chips(line.buy_in), rebuys=rebuys, where=where, net=signed(line.net)
-    )
+        where = STACK.format(stack=line.stack)
+    values = {"name": name, "buy_in": line.buy_in, "where": where, "net": signed(line.net)}
+    if line.rebuy_count:
+        return LINE_REBUYS.render(line.rebuy_count, chips=line.rebuys, **values)
+    return LINE.format(**values)
 
 
 def transfer_line(transfer: Transfer, names: Mapping[int, str]) -> str:
@@ -116,10 +154,10 @@ def transfer_line(transfer: Transfer, names: Mapping[int, str]) -> str:
     >>> transfer_line(Transfer("6", "5", 120), {5: "Alice", 6: "Bob"})
     'Bob → Alice: 120 chips'
     """
-    return SETTLE_LINE.format(
+    return SETTLE_LINE.render(
+        transfer.amount,
         payer=name_of(names, int(transfer.payer)),
         payee=name_of(names, int(transfer.payee)),
-        amount=kit.chips(transfer.amount),
     )
 
 
@@ -135,9 +173,9 @@ def settle_text(night: NightLedger, names: Mapping[int, str]) -> str:
     transfers = settle_up(night)
     if transfers is None:
         in_play = sum(t.in_play for t in night.night)
-        return SETTLE_IN_PLAY.format(chips=kit.chips(in_play))
+        return SETTLE_IN_PLAY.render(in_play)
     if not transfers:
-        return SETTLE_EVEN
+        return str(SETTLE_EVEN)
     return "\n".join(transfer_line(t, names) for t in transfers)
 
 
@@ -148,20 +186,28 @@ def _clip(text: str, limit: int) -> str:
 # -- the embed --------------------------------------------------------------------------------
 
 
-def ledger_embed(night: NightLedger, names: Mapping[int, str]) -> discord.Embed:
-    """The table's ledger, the night's nets when several tables ran, and the settle-up."""
+def ledger_embed(
+    night: NightLedger, names: Mapping[int, str], *, language: Language | None = None
+) -> discord.Embed:
+    """The table's ledger, the night's nets when several tables ran, and the settle-up, in
+    ``language`` (default: the current one; the channel's when the table closes)."""
+    with speaking(language or current_language()):
+        return _ledger_embed(night, names)
+
+
+def _ledger_embed(night: NightLedger, names: Mapping[int, str]) -> discord.Embed:
     table = night.table.table
     title = TITLE_CLOSED if table.status == "closed" else TITLE
     lines = [player_line(name_of(names, ln.player_id), ln) for ln in night.table.lines]
     embed = discord.Embed(
         title=title.format(table=table.table_id),
-        description=_clip("\n".join(lines) or NOBODY, DESCRIPTION_LIMIT),
+        description=_clip("\n".join(lines) or str(NOBODY), DESCRIPTION_LIMIT),
         colour=kit.GREY if table.status == "closed" else kit.GREEN,
     )
     if len(night.night) > 1:
         nets = sorted(night.nets().items(), key=lambda item: (-item[1], item[0]))
         embed.add_field(
-            name=NIGHT_FIELD.format(count=len(night.night)),
+            name=NIGHT_FIELD.render(len(night.night)),
             value=_clip(
                 "\n".join(
                     NIGHT_LINE.format(name=name_of(names, player), net=signed(net))
@@ -172,9 +218,9 @@ def ledger_embed(night: NightLedger, names: Mapping[int, str]) -> discord.Embed:
             inline=False,
         )
     embed.add_field(
-        name=SETTLE_FIELD, value=_clip(settle_text(night, names), FIELD_LIMIT), inline=False
+        name=str(SETTLE_FIELD), value=_clip(settle_text(night, names), FIELD_LIMIT), inline=False
     )
-    embed.set_footer(text=FOOTER)
+    embed.set_footer(text=str(FOOTER))
     return embed
 
 
@@ -243,5 +289,5 @@ def ledger_file(night: NightLedger, names: Mapping[int, str]) -> discord.File:
     return discord.File(
         io.BytesIO(ledger_csv(night, names).encode()),
         filename=csv_name(night),
-        description=CSV_DESCRIPTION,
+        description=str(CSV_DESCRIPTION),
     )

@@ -10,21 +10,37 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
 import discord
+from babel.numbers import format_decimal
 
-from cogs.kit import GOLD, GREEN, GREY, chips, signed, when
+from cogs.kit import GOLD, GREEN, GREY, chips, when
+from cogs.translator import _
 from cogs.ui.card_images import ShownRow
 from cogs.ui.showdown_texts import say
-from engine import Card, HandResult, HandValue, PrivateView, PublicView, SeatView, Variant
+from engine import Card, HandResult, HandValue, PrivateView, PublicView, SeatView, Variant, wording
 from engine.arrange import ArrangedCard, Arrangement, arrange
 from engine.cards import parse_card
 from engine.events import ShownHand
 from engine.game import Hand
+from i18n import Language, current_language, speaking
+from i18n.engine_text import (
+    engine_text,
+    hand_name,
+    option_description,
+    option_label,
+    variant_description,
+    variant_name,
+)
+from i18n.engine_text import say as engine_say
 
 TEXTS = {
-    "deadline": "⏱ {when}",
-    "time-bank": "⏳ {who}: using time bank, out {when}",
+    "deadline": _.lazy("⏱ {when}"),
+    # Translators: the table message's clock line while a player's time bank runs; {when}: a
+    # Discord timestamp counting down ("in 12 seconds", in the reader's own language).
+    "time-bank": _.lazy("⏳ {who}: using time bank, out {when}"),
 }
 """The table message's clock lines ({when}: a Discord timestamp counting down)."""
+
+_KIND_OF_VERB = {verb: kind for kind, verb in wording.VERBS.items()}
 
 __all__ = [
     "GOLD",
@@ -63,14 +79,40 @@ def wild_text(wild: str) -> str:
 
 def opening_text(requirement: str) -> str:
     """``"A pair of jacks or better to open"`` -> ``"To open: a pair of jacks or better."``"""
-    what = requirement.removesuffix(" to open").strip()
-    return f"To open: {what[:1].lower()}{what[1:]}."
+    what = engine_text(requirement.removesuffix(" to open").strip())
+    return _("To open: {what}.", what=f"{what[:1].lower()}{what[1:]}")
 
 
 def name_of(names: Mapping[str, str], player_id: str | None) -> str:
     if player_id is None:
         return "—"
-    return names.get(player_id, f"Player {player_id[-4:]}")
+    # Translators: a player the table knows no name for; {id}: the last digits of their id.
+    return names.get(player_id) or _("Player {id}", id=player_id[-4:])
+
+
+def signed(amount: int) -> str:
+    """A change of chips with its sign, digits in the current language's way."""
+    digits = format_decimal(abs(amount), locale=current_language().locale)
+    return f"+{digits}" if amount > 0 else f"-{digits}" if amount < 0 else digits
+
+
+def last_action_text(view: PublicView, names: Mapping[str, str]) -> str | None:
+    """The table's last action in words: the engine's phrase for it when it has one."""
+    last = view.last_action
+    if last is None:
+        return None
+    kind = _KIND_OF_VERB.get(last.verb)
+    if last.player_id is not None and kind in wording.PHRASES:
+        who = name_of(names, last.player_id)
+        amount = chips(last.amount) if last.amount is not None else ""
+        try:
+            return engine_say(kind, who=who, amount=amount)
+        except KeyError:
+            pass
+    text = engine_text(last.text)
+    if last.player_id is not None:
+        text = text.replace(last.player_id, name_of(names, last.player_id))
+    return text
 
 
 def _seat_line(seat: SeatView, names: Mapping[str, str], view: PublicView) -> str:
@@ -79,45 +121,55 @@ def _seat_line(seat: SeatView, names: Mapping[str, str], view: PublicView) -> st
         marks.append("🔘")
     pointer = "▶️ " if seat.to_act else ""
     who = f"{pointer}**{name_of(names, seat.player_id)}**"
-    parts = [f"{chips(seat.stack)} chips"]
+    # Each fact of a seat is a message of its own, listed with " · " between them.
+    parts = [_.plural("{count} chip", "{count} chips", count=seat.stack)]
     if seat.bet:
-        parts.append(f"bet {chips(seat.bet)}")
+        # Translators: a seat's bet in this betting round, on the table message.
+        parts.append(_("bet {amount}", amount=seat.bet))
     if seat.folded:
-        parts.append("folded")
+        parts.append(_("folded"))
     if seat.all_in:
-        parts.append("**all-in**")
+        parts.append(_("**all-in**"))
     if seat.sitting_out:
-        parts.append("sitting out")
+        parts.append(_("sitting out"))
     if seat.leaving:
-        parts.append("leaving")
+        parts.append(_("leaving"))
     if seat.waiting_reason and not seat.in_hand:
-        parts.append(seat.waiting_reason)
+        parts.append(engine_text(seat.waiting_reason))
     if seat.in_hand and seat.draws:
-        parts.append("drew " + ", ".join(str(n) for n in seat.draws))
+        # Translators: the number of cards a player drew in each draw so far ({draws}: "3, 1").
+        parts.append(_("drew {draws}", draws=", ".join(str(n) for n in seat.draws)))
     if seat.split_openers:
-        parts.append("split openers")
+        parts.append(_("split openers"))
     if seat.face_up:
-        parts.append("shows " + cards_text(seat.face_up))
+        parts.append(_("shows {cards}", cards=cards_text(seat.face_up)))
     if seat.declared:
-        parts.append(f"declared {seat.declared}")
+        # Translators: a seat's declaration in a declare game; {how}: high, low or both.
+        parts.append(_("declared {how}", how=engine_text(seat.declared)))
     return f"{' '.join(marks)} {who} · " + " · ".join(parts)
 
 
 def pots_text(view: PublicView, names: Mapping[str, str]) -> str:
     if not view.pots:
-        return chips(view.pot_total) if view.pot_total else "empty"
+        return chips(view.pot_total) if view.pot_total else _("empty")
     lines = []
     for pot in view.pots:
-        label = "Main pot" if pot.index == 0 else f"Side pot {pot.index}"
-        line = f"{label}: **{chips(pot.amount)}**"
-        if pot.index:
+        if pot.index == 0:
+            line = _("Main pot: **{amount}**", amount=pot.amount)
+        else:
             seats = {s.seat: s.player_id for s in view.seats}
             who = ", ".join(name_of(names, seats.get(i)) for i in pot.eligible)
-            line += f" ({who})"
+            # Translators: {players}: who can win this side pot, names joined by commas.
+            line = _(
+                "Side pot {number}: **{amount}** ({players})",
+                number=pot.index,
+                amount=pot.amount,
+                players=who,
+            )
         lines.append(line)
     bets = view.pot_total - sum(p.amount for p in view.pots)
     if bets > 0:
-        lines.append(f"Bets this round: {chips(bets)}")
+        lines.append(_("Bets this round: {amount}", amount=bets))
     return "\n".join(lines)
 
 
@@ -130,59 +182,91 @@ def table_embed(
     commitment: str | None = None,
     notes: Sequence[str] = (),
     banking: Sequence[str] = (),
+    language: Language | None = None,
 ) -> discord.Embed:
     """The public table: seats, pots, whose turn and what they owe, the last action.
     ``banking``: the players to act who are using their time bank (``deadline`` is then when
-    it runs out)."""
+    it runs out). The channel reads it: ``language`` is the table's (default: the current)."""
+    with speaking(language or current_language()):
+        return _table_embed(view, names, title_prefix, deadline, commitment, notes, banking)
+
+
+def _table_embed(
+    view: PublicView,
+    names: Mapping[str, str],
+    title_prefix: str,
+    deadline: float | None,
+    commitment: str | None,
+    notes: Sequence[str],
+    banking: Sequence[str],
+) -> discord.Embed:
     playing = view.phase != "waiting"
-    title = f"{title_prefix}{view.game}"
+    game = engine_text(view.game)
     if view.hand_number:
-        title += f" · hand #{view.hand_number}"
-    embed = discord.Embed(title=title, colour=GREEN if playing else GREY)
+        # Translators: the table message's title; {prefix}: a marker or nothing.
+        title = _(
+            "{prefix}{game} · hand #{number}",
+            prefix=title_prefix,
+            game=game,
+            number=str(view.hand_number),
+        )
+    else:
+        title = f"{title_prefix}{game}"
+    embed = discord.Embed(title=title[:256], colour=GREEN if playing else GREY)
     status = []
     if playing and view.street:
-        status.append(f"**{view.street}**")
+        status.append(f"**{engine_text(view.street)}**")
     if view.to_act:
         seats = {s.seat: s for s in view.seats}
         who = ", ".join(name_of(names, seats[i].player_id) for i in view.to_act if i in seats)
         if view.phase == "bet" and view.to_call:
-            status.append(f"{who} to act: **{chips(view.to_call)}** to call")
+            status.append(_("{who} to act: **{amount}** to call", who=who, amount=view.to_call))
         elif view.phase == "bet":
-            status.append(f"{who} to act")
+            status.append(_("{who} to act", who=who))
         else:
-            status.append(f"Waiting for {who} ({view.phase})")
+            # Translators: {phase}: what the table waits for (draw, declare, arrange...).
+            status.append(_("Waiting for {who} ({phase})", who=who, phase=engine_text(view.phase)))
         if deadline is not None and banking:
             who = ", ".join(name_of(names, pid) for pid in banking)
-            status.append(TEXTS["time-bank"].format(who=who, when=when(deadline)))
+            status.append(TEXTS["time-bank"].render(who=who, when=when(deadline)))
         elif deadline is not None:
-            status.append(TEXTS["deadline"].format(when=when(deadline)))
+            status.append(TEXTS["deadline"].render(when=when(deadline)))
     elif not playing:
-        status.append("Between hands: sit down, stand up, or deal the next hand.")
+        status.append(_("Between hands: sit down, stand up, or deal the next hand."))
     if view.opening_requirement and playing:
         status.append(opening_text(view.opening_requirement))
     if view.wild:
-        status.append(f"Wild: {wild_text(view.wild)}")
-    embed.description = "\n".join(status) or None
+        status.append(_("Wild: {cards}", cards=wild_text(view.wild)))
+    embed.description = "\n".join(status)[:4096] or None
     seat_lines = [_seat_line(seat, names, view) for seat in view.seats]
-    embed.add_field(name="Seats", value="\n".join(seat_lines) or "Nobody yet.", inline=False)
+    embed.add_field(
+        name=_("Seats"), value=("\n".join(seat_lines) or _("Nobody yet."))[:1024], inline=False
+    )
     if view.board:
-        embed.add_field(name="On the table", value=cards_text(view.board), inline=False)
+        embed.add_field(name=_("On the table"), value=cards_text(view.board), inline=False)
     if playing or view.pot_total:
         pot_value = pots_text(view, names)
         if view.carried:
-            pot_value += f"\n(carried over: {chips(view.carried)})"
-        embed.add_field(name=f"Pot {chips(view.pot_total)}", value=pot_value, inline=False)
-    if view.last_action is not None:
-        last = view.last_action
-        text = last.text
-        if last.player_id is not None:
-            text = text.replace(last.player_id, name_of(names, last.player_id))
-        embed.add_field(name="Last action", value=text, inline=False)
+            pot_value += "\n" + _("(carried over: {amount})", amount=view.carried)
+        embed.add_field(
+            name=_("Pot {amount}", amount=view.pot_total), value=pot_value[:1024], inline=False
+        )
+    last = last_action_text(view, names)
+    if last is not None:
+        embed.add_field(name=_("Last action"), value=last[:1024], inline=False)
     for note in notes[-3:]:
-        embed.add_field(name="Note", value=note[:1000], inline=False)
-    footer = f"{view.structure} · {view.forced_bets}"
+        embed.add_field(name=_("Note"), value=note[:1000], inline=False)
+    stakes = (engine_text(view.structure), engine_text(view.forced_bets))
     if commitment:
-        footer += f" · deck commitment {commitment[:16]}…"
+        # Translators: the table message's footer; {commitment}: the start of a hash (hex).
+        footer = _(
+            "{structure} · {forced_bets} · deck commitment {commitment}…",
+            structure=stakes[0],
+            forced_bets=stakes[1],
+            commitment=commitment[:16],
+        )
+    else:
+        footer = f"{stakes[0]} · {stakes[1]}"
     embed.set_footer(text=footer[:2048])
     return embed
 
@@ -197,26 +281,31 @@ def private_embed(
     """A player's own cards and what they make, for DMs and the "My hand" button; ``arranged``
     (:func:`private_arrangement`) writes them in the order the picture and the showdown show."""
     shown = cards_text(private.cards) if arranged is None else arranged_text(arranged)
-    embed = discord.Embed(
-        title=title or f"Your hand · {view.game} · hand #{view.hand_number}",
-        colour=GOLD,
-        description=f"**{shown}**",
-    )
+    if title is None:
+        title = _(
+            "Your hand · {game} · hand #{number}",
+            game=engine_text(view.game),
+            number=str(view.hand_number),
+        )
+    embed = discord.Embed(title=title[:256], colour=GOLD, description=f"**{shown}**")
     if private.high:
-        embed.add_field(name="High", value=private.high)
+        embed.add_field(name=_("High"), value=engine_text(private.high))
     if private.low:
-        low = private.low if private.low_qualifies else f"{private.low} (doesn't qualify)"
-        embed.add_field(name="Low", value=low)
+        low = engine_text(private.low)
+        if not private.low_qualifies:
+            # Translators: a low hand that is not good enough to win the low half.
+            low = _("{hand} (doesn't qualify)", hand=low)
+        embed.add_field(name=_("Low"), value=low)
     if view.board:
-        embed.add_field(name="On the table", value=cards_text(view.board), inline=False)
+        embed.add_field(name=_("On the table"), value=cards_text(view.board), inline=False)
     if view.wild:
-        embed.add_field(name="Wild", value=wild_text(view.wild), inline=False)
+        embed.add_field(name=_("Wild"), value=wild_text(view.wild), inline=False)
     if private.split_openers:
         embed.add_field(
-            name="Openers kept aside", value=cards_text(private.split_openers), inline=False
+            name=_("Openers kept aside"), value=cards_text(private.split_openers), inline=False
         )
     if private.arranged:
-        embed.add_field(name="Rollout order", value=cards_text(private.arranged), inline=False)
+        embed.add_field(name=_("Rollout order"), value=cards_text(private.arranged), inline=False)
     return embed
 
 
@@ -274,22 +363,36 @@ LowRule = Callable[[HandValue], bool]
 
 
 def pot_label(index: int) -> str:
-    return "Main pot" if index == 0 else f"Side pot {index}"
+    return _("Main pot") if index == 0 else _("Side pot {number}", number=index)
+
+
+def _half(half: str) -> str:
+    """A share's half of a split pot in words ("high", "low"); ``all`` is not written."""
+    if half == "high":
+        # Translators: the high half of a split pot.
+        return _("high")
+    if half == "low":
+        # Translators: the low half of a split pot.
+        return _("low")
+    return engine_text(half)
 
 
 def hand_names(shown: ShownHand, low_rule: LowRule | None) -> str:
     """The names of a shown hand: high and low, the low marked when it falls short."""
-    parts = []
-    if shown.high:
-        parts.append(say("high_half", hand=shown.high) if low_rule is not None else shown.high)
+    high = hand_name(shown.high_value) if shown.high_value is not None else None
+    if high and low_rule is not None:
+        high = say("high_half", hand=high)
+    low = None
     if shown.low_value is not None:
         if low_rule is None:
-            parts.append(shown.low_value.name)
+            low = hand_name(shown.low_value)
         elif low_rule(shown.low_value):
-            parts.append(say("low_half", hand=shown.low_value.name))
+            low = say("low_half", hand=hand_name(shown.low_value))
         else:
-            parts.append(say("no_low"))
-    return say("halves_joiner").join(parts)
+            low = say("no_low")
+    if high and low:
+        return say("high_and_low", high=high, low=low)
+    return high or low or ""
 
 
 def winnings(result: HandResult) -> dict[str, list[str]]:
@@ -297,10 +400,18 @@ def winnings(result: HandResult) -> dict[str, list[str]]:
     won: dict[str, list[str]] = {}
     for pot in result.pots:
         for share in pot.shares:
-            half = "" if share.half == "all" else f" ({share.half})"
-            won.setdefault(share.player_id, []).append(
-                f"{pot_label(pot.index)} {chips(share.amount)}{half}"
-            )
+            if share.half == "all":
+                # Translators: a pot a player won, on the showdown picture ("Main pot 40").
+                text = _("{pot} {amount}", pot=pot_label(pot.index), amount=share.amount)
+            else:
+                # Translators: the half of a pot a player won ("Main pot 40 (high)").
+                text = _(
+                    "{pot} {amount} ({half})",
+                    pot=pot_label(pot.index),
+                    amount=share.amount,
+                    half=_half(share.half),
+                )
+            won.setdefault(share.player_id, []).append(text)
     return won
 
 
@@ -311,10 +422,28 @@ def showdown_embed(
     seat_order: Sequence[str] = (),
     start_stacks: Mapping[str, int] | None = None,
     low_rule: LowRule | None = None,
+    language: Language | None = None,
 ) -> discord.Embed:
     """The end of a hand: hands shown, who won each pot, and the stacks in seat order with each
-    player's net for the hand. ``low_rule`` is given for high-low games with a qualifier."""
-    embed = discord.Embed(title=f"{result.game} · hand #{result.hand_number} result", colour=GOLD)
+    player's net for the hand. ``low_rule`` is given for high-low games with a qualifier. The
+    channel reads it: ``language`` is the table's (default: the current one)."""
+    with speaking(language or current_language()):
+        return _showdown_embed(result, names, seat_order, start_stacks, low_rule)
+
+
+def _showdown_embed(
+    result: HandResult,
+    names: Mapping[str, str],
+    seat_order: Sequence[str],
+    start_stacks: Mapping[str, int] | None,
+    low_rule: LowRule | None,
+) -> discord.Embed:
+    title = _(
+        "{game} · hand #{number} result",
+        game=engine_text(result.game),
+        number=str(result.hand_number),
+    )
+    embed = discord.Embed(title=title[:256], colour=GOLD)
     won = winnings(result)
     lines = []
     for shown in showdown_order(result):
@@ -324,23 +453,40 @@ def showdown_embed(
                 "line",
                 mark=say("winner_mark") if shown.player_id in won else "",
                 name=name_of(names, shown.player_id),
-                declared=say("declared", how=shown.declared) if shown.declared else "",
+                declared=say("declared", how=engine_text(shown.declared)) if shown.declared else "",
                 cards=cards_text(shown.cards) if arranged is None else arranged_text(arranged),
                 hand=hand_names(shown, low_rule),
             )
         )
     if lines:
-        embed.add_field(name="Showdown", value="\n".join(lines)[:1024], inline=False)
+        embed.add_field(name=_("Showdown"), value="\n".join(lines)[:1024], inline=False)
     winners = []
     for pot in result.pots:
         label = pot_label(pot.index)
         for share in pot.shares:
-            how = f" with {share.hand}" if share.hand else ""
-            half = "" if share.half == "all" else f" ({share.half})"
-            winners.append(
-                f"{label}{half}: **{name_of(names, share.player_id)}** wins "
-                f"{chips(share.amount)}{how}"
-            )
+            values = {
+                "pot": label,
+                "player": name_of(names, share.player_id),
+                "amount": share.amount,
+            }
+            hand = hand_name(share.value) if share.value is not None else None
+            if share.half == "all" and hand:
+                line = _("{pot}: **{player}** wins {amount} with {hand}", hand=hand, **values)
+            elif share.half == "all":
+                line = _("{pot}: **{player}** wins {amount}", **values)
+            elif hand:
+                # Translators: {half}: high or low, the half of a split pot.
+                line = _(
+                    "{pot} ({half}): **{player}** wins {amount} with {hand}",
+                    half=_half(share.half),
+                    hand=hand,
+                    **values,
+                )
+            else:
+                line = _(
+                    "{pot} ({half}): **{player}** wins {amount}", half=_half(share.half), **values
+                )
+            winners.append(line)
         lows_shown = [s for s in result.shown if s.low_value is not None]
         if (
             low_rule is not None
@@ -348,69 +494,85 @@ def showdown_embed(
             and lows_shown
             and all(share.half == "all" for share in pot.shares)
         ):
-            winners.append(f"{label}: no qualifying low, so high takes the whole pot.")
+            winners.append(_("{pot}: no qualifying low, so high takes the whole pot.", pot=label))
     if winners:
-        embed.add_field(name="Winners", value="\n".join(winners)[:1024], inline=False)
+        embed.add_field(name=_("Winners"), value="\n".join(winners)[:1024], inline=False)
     for seat, cards in result.openers:
         seat_player = next((s.player_id for s in result.shown if s.seat == seat), None)
-        who = name_of(names, seat_player) if seat_player else f"Seat {seat + 1}"
-        embed.add_field(name="Openers shown", value=f"{who}: {cards_text(cards)}", inline=False)
+        who = name_of(names, seat_player) if seat_player else _("Seat {number}", number=seat + 1)
+        embed.add_field(
+            name=_("Openers shown"), value=f"{who}: {cards_text(cards)}"[:1024], inline=False
+        )
     if result.returned:
         embed.add_field(
-            name="Returned",
+            name=_("Returned"),
             value=", ".join(
-                f"seat {seat + 1}: {chips(amount)}" for seat, amount in result.returned
-            ),
+                _("seat {number}: {amount}", number=seat + 1, amount=amount)
+                for seat, amount in result.returned
+            )[:1024],
             inline=False,
         )
     if result.passed_out:
-        embed.description = "Nobody opened: the deal is passed out."
+        embed.description = _("Nobody opened: the deal is passed out.")
     if result.carried:
-        embed.add_field(name="Carried to the next deal", value=chips(result.carried))
+        embed.add_field(name=_("Carried to the next deal"), value=chips(result.carried))
     if result.note:
-        embed.add_field(name="Note", value=result.note[:1024], inline=False)
+        embed.add_field(name=_("Note"), value=engine_text(result.note)[:1024], inline=False)
     order = [pid for pid in seat_order if pid in result.final_stacks]
     order += [pid for pid in result.final_stacks if pid not in order]
     stack_lines = []
     for pid in order:
         stack = result.final_stacks[pid]
-        line = f"{name_of(names, pid)}: {chips(stack)}"
         if start_stacks is not None and pid in start_stacks:
-            line += f" ({signed(stack - start_stacks[pid])})"
+            # Translators: a player's stack after the hand and what it won or lost ("+40").
+            line = _(
+                "{player}: {stack} ({net})",
+                player=name_of(names, pid),
+                stack=stack,
+                net=signed(stack - start_stacks[pid]),
+            )
+        else:
+            line = f"{name_of(names, pid)}: {chips(stack)}"
         stack_lines.append(line)
     if stack_lines:
-        embed.add_field(name="Stacks", value="\n".join(stack_lines)[:1024], inline=False)
+        embed.add_field(name=_("Stacks"), value="\n".join(stack_lines)[:1024], inline=False)
     return embed
 
 
 def shown_rows(
-    result: HandResult, names: Mapping[str, str], low_rule: LowRule | None = None
+    result: HandResult,
+    names: Mapping[str, str],
+    low_rule: LowRule | None = None,
+    *,
+    language: Language | None = None,
 ) -> list[ShownRow]:
     """The rows of the showdown picture: every hand shown, winners first with what they took,
-    each arranged as in the text (:func:`showdown_arrangement`)."""
-    won = winnings(result)
-    rows = []
-    for shown in showdown_order(result):
-        arranged = showdown_arrangement(shown, result)
-        cards: tuple[Card, ...] = shown.cards
-        plays: tuple[bool, ...] = ()
-        stands_for: tuple[Card | None, ...] = ()
-        if arranged is not None:
-            cards = tuple(item.card for item in arranged.cards)
-            plays = tuple(item.plays for item in arranged.cards)
-            stands_for = tuple(item.plays_as if item.wild else None for item in arranged.cards)
-        what = ", ".join(won.get(shown.player_id, ()))
-        rows.append(
-            ShownRow(
-                name=name_of(names, shown.player_id),
-                hand=hand_names(shown, low_rule),
-                cards=cards,
-                won=say("picture_wins", what=what) if what else "",
-                plays=plays,
-                stands_for=stands_for,
+    each arranged as in the text (:func:`showdown_arrangement`); written in ``language`` (the
+    channel's; default: the current one)."""
+    with speaking(language or current_language()):
+        won = winnings(result)
+        rows = []
+        for shown in showdown_order(result):
+            arranged = showdown_arrangement(shown, result)
+            cards: tuple[Card, ...] = shown.cards
+            plays: tuple[bool, ...] = ()
+            stands_for: tuple[Card | None, ...] = ()
+            if arranged is not None:
+                cards = tuple(item.card for item in arranged.cards)
+                plays = tuple(item.plays for item in arranged.cards)
+                stands_for = tuple(item.plays_as if item.wild else None for item in arranged.cards)
+            what = ", ".join(won.get(shown.player_id, ()))
+            rows.append(
+                ShownRow(
+                    name=name_of(names, shown.player_id),
+                    hand=hand_names(shown, low_rule),
+                    cards=cards,
+                    won=say("picture_wins", what=what) if what else "",
+                    plays=plays,
+                    stands_for=stands_for,
+                )
             )
-        )
-    return rows
+        return rows
 
 
 def showdown_order(result: HandResult) -> list[ShownHand]:
@@ -461,23 +623,33 @@ def arranged_text(arranged: Arrangement) -> str:
     return text
 
 
-def variant_embed(variant: Variant, at_table: Sequence[str] = ()) -> discord.Embed:
+def variant_embed(
+    variant: Variant, at_table: Sequence[str] = (), *, language: Language | None = None
+) -> discord.Embed:
     """How a game is played, in the project's own words (from the engine's catalogue), with
     ``at_table``: how this table plays where the rules books differ
-    (:meth:`engine.TableConfig.rules_notes`)."""
-    embed = discord.Embed(title=variant.name, description=variant.description, colour=GREEN)
-    embed.add_field(name="Players", value=f"2 to {variant.max_players}")
-    for option in variant.options[:10]:
-        state = "on" if option.default else "off"
-        embed.add_field(
-            name=f"Option: {option.label} ({state} by default)",
-            value=option.description[:1024],
-            inline=False,
+    (:meth:`engine.TableConfig.rules_notes`, already in words)."""
+    with speaking(language or current_language()):
+        embed = discord.Embed(
+            title=variant_name(variant)[:256],
+            description=variant_description(variant)[:4096],
+            colour=GREEN,
         )
-    if at_table:
-        embed.add_field(name="At this table", value="\n".join(at_table)[:1024], inline=False)
-    footer = f"slug: {variant.slug}"
-    if at_table:
-        footer += " · house rules: /poker settings"
-    embed.set_footer(text=footer)
-    return embed
+        embed.add_field(name=_("Players"), value=_("2 to {most}", most=variant.max_players))
+        for option in variant.options[:10]:
+            label = option_label(option)
+            if option.default:
+                # Translators: a game option's heading on the game's page; {label}: its name.
+                name = _("Option: {label} (on by default)", label=label)
+            else:
+                name = _("Option: {label} (off by default)", label=label)
+            embed.add_field(name=name[:256], value=option_description(option)[:1024], inline=False)
+        if at_table:
+            embed.add_field(name=_("At this table"), value="\n".join(at_table)[:1024], inline=False)
+        if at_table:
+            # Translators: {slug}: the game's code name (stays as it is); the command stays too.
+            footer = _("slug: {slug} · house rules: /poker settings", slug=variant.slug)
+        else:
+            footer = _("slug: {slug}", slug=variant.slug)
+        embed.set_footer(text=footer)
+        return embed

@@ -16,9 +16,13 @@ from typing import Any, Final
 import discord
 
 from cogs import kit
+from cogs.translator import _
+from cogs.ui.render import signed
 from engine import events as ev
 from engine.cards import Card
-from engine.wording import say, sentence
+from engine.wording import sentence
+from i18n.engine_text import engine_text, hand_name
+from i18n.engine_text import say as engine_say
 
 __all__ = ["LINE_LIMIT", "counted", "name_of", "read_events", "replay_lines"]
 
@@ -37,8 +41,14 @@ def name_of(names: Mapping[str, str], player_id: str, *, markdown: bool = True) 
     return discord.utils.escape_markdown(name) if markdown else name
 
 
-def _all_in(all_in: bool) -> str:
-    return " (all-in)" if all_in else ""
+def say(kind: str, **blanks: object) -> str:
+    """The engine's words for an event of ``kind``, in the reader's language."""
+    return engine_say(kind, **blanks)
+
+
+def _all_in(text: str, all_in: bool) -> str:
+    # Translators: a replay line of a player who went all-in with it ({line}: what they did).
+    return _("{line} (all-in)", line=text) if all_in else text
 
 
 def _card(card: Card) -> str:
@@ -50,6 +60,9 @@ def _cards(cards: tuple[Card, ...]) -> str:
 
 
 def counted(n: int, word: str) -> str:
+    """``n`` cards (the only thing a replay counts), in the reader's language."""
+    if word == "card":
+        return _.plural("{count} card", "{count} cards", count=n)
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
@@ -63,18 +76,19 @@ def _shown(value: Any) -> Any:
 
 
 _FORCED: Final = {
-    "ante": "antes",
-    "blind": "posts a blind of",
-    "straddle": "straddles",
-    "diablo": "puts in",
+    "ante": _.lazy("{who} antes {amount}"),
+    "blind": _.lazy("{who} posts a blind of {amount}"),
+    "straddle": _.lazy("{who} straddles {amount}"),
+    "diablo": _.lazy("{who} puts in {amount}"),
 }
+# Translators: the heading of a round in a hand's replay; {number}: 1, 2, 3...
 _ROUNDS: Final = {
-    "bet": "Betting round",
-    "draw": "Draw",
-    "pass": "Passing",
-    "arrange": "Arranging",
-    "reveal": "Reveal",
-    "declare": "Declaring",
+    "bet": _.lazy("__Betting round {number}__"),
+    "draw": _.lazy("__Draw {number}__"),
+    "pass": _.lazy("__Passing {number}__"),
+    "arrange": _.lazy("__Arranging {number}__"),
+    "reveal": _.lazy("__Reveal {number}__"),
+    "declare": _.lazy("__Declaring {number}__"),
 }
 
 
@@ -114,14 +128,15 @@ class _Replay:
         if seat is None:
             return "?"
         pid = self.seat_pid.get(seat)
-        name = f"**{name_of(self.names, pid)}**" if pid else f"Seat {seat + 1}"
-        return f"{name} (you)" if seat == self.viewer else name
+        name = f"**{name_of(self.names, pid)}**" if pid else _("Seat {number}", number=seat + 1)
+        # Translators: the reader's own name in a replay.
+        return _("{name} (you)", name=name) if seat == self.viewer else name
 
     def lines(self) -> list[str]:
         out: list[str] = []
         for event in self.events:
             if isinstance(event, str):
-                line: str | None = f"*An event this version can't show ({event}).*"
+                line: str | None = _("*An event this version can't show ({event}).*", event=event)
             else:
                 view = event.masked_for(self.viewer)
                 line = self.masked(view) if isinstance(view, ev.Masked) else self.line(view)
@@ -135,7 +150,12 @@ class _Replay:
         n = view.counts
         kind = view.kind
         if kind is ev.Dealt:
-            return f"{who} is dealt {counted(n['cards'], 'card')} face down"
+            return _.plural(
+                "{who} is dealt {count} card face down",
+                "{who} is dealt {count} cards face down",
+                count=n["cards"],
+                who=who,
+            )
         if kind in (ev.Burned, ev.Arranged):
             return None
         if kind is ev.Drew:
@@ -143,22 +163,23 @@ class _Replay:
             if out == 0 and got == 0:
                 return say("stood-pat", who=who)
             if out == got:
-                return f"{who} draws {got}"
-            return f"{who} discards {out} and draws {got}"
+                return _("{who} draws {count}", who=who, count=got)
+            return _("{who} discards {out} and draws {count}", who=who, out=out, count=got)
         if kind is ev.OpenersSplit:
-            return f"{who} splits openers"
+            return _("{who} splits openers", who=who)
         if kind is ev.BosnianOffer:
             return say("bosnian-offer", who=who, card=_card(view.shown["face_up"]))
         if kind is ev.BosnianKept:
-            which = "face-up" if view.shown["took_face_up"] else "face-down"
-            return f"{who} keeps the {which} card"
+            if view.shown["took_face_up"]:
+                return _("{who} keeps the face-up card", who=who)
+            return _("{who} keeps the face-down card", who=who)
         if kind is ev.CardsPassed:
             to = self.who(view.shown["to_seat"])
             return say("cards-passed", who=who, cards=counted(n["cards"], "card"), to=to)
         if kind is ev.LastCardDealt:
-            return f"{who} is dealt the last card, face down"
+            return _("{who} is dealt the last card, face down", who=who)
         if kind is ev.Mucked:
-            return f"{who} mucks, unseen"
+            return _("{who} mucks, unseen", who=who)
         return self.generic(view.to_dict(), view.shown)
 
     def line(self, e: ev.Event) -> str | None:
@@ -166,45 +187,69 @@ class _Replay:
         match e:
             case ev.HandStarted(button=button):
                 seats = [
-                    f"Seat {seat + 1}: {self.who(seat)} · {kit.chips(stack)}"
+                    _(
+                        "Seat {number}: {who} · {stack}",
+                        number=seat + 1,
+                        who=self.who(seat),
+                        stack=stack,
+                    )
                     + (" 🔘" if seat == button else "")
                     for seat, stack in self.start_stacks.items()
                 ]
-                return "__Seats__ (🔘 dealer)\n" + "\n".join(seats)
+                return "\n".join([_("__Seats__ (🔘 dealer)"), *seats])
             case ev.GameChosen(name=name):
-                return say("game-chosen", who=who, game=f"**{name}**")
+                return say("game-chosen", who=who, game=f"**{engine_text(name)}**")
             case ev.PotCarried(amount=amount, reason=reason):
-                return say("pot-carried", amount=kit.chips(amount), reason=reason)
+                return say("pot-carried", amount=kit.chips(amount), reason=engine_text(reason))
             case ev.ForcedBet(kind=kind, amount=amount, all_in=all_in):
-                verb = _FORCED.get(kind, kind)
-                return f"{who} {verb} {kit.chips(amount)}" + (" (all-in)" if all_in else "")
+                forced = _FORCED.get(kind)
+                if forced is None:
+                    text = f"{who} {engine_text(kind)} {kit.chips(amount)}"
+                else:
+                    text = forced.render(who=who, amount=amount)
+                return _all_in(text, all_in)
             case ev.Dealt(cards=cards, face_up=face_up):
-                return f"{who} is dealt {_cards(cards)}{' face up' if face_up else ''}"
+                if face_up:
+                    return _("{who} is dealt {cards} face up", who=who, cards=_cards(cards))
+                return _("{who} is dealt {cards}", who=who, cards=_cards(cards))
             case ev.BoardDealt(cards=cards, wild_rank=wild_rank):
-                wild = f" (wild: rank {wild_rank})" if wild_rank else ""
-                return f"On the table: {_cards(cards)}{wild}"
+                if wild_rank:
+                    return _(
+                        "On the table: {cards} (wild: rank {rank})",
+                        cards=_cards(cards),
+                        rank=str(wild_rank),
+                    )
+                return _("On the table: {cards}", cards=_cards(cards))
             case ev.Burned():
                 return None
             case ev.RoundStarted(kind=kind, number=number):
-                return f"__{_ROUNDS.get(kind, kind.title())} {number}__"
+                heading = _ROUNDS.get(kind)
+                if heading is None:
+                    return f"__{engine_text(kind.title())} {number}__"
+                return heading.render(number=number)
             case ev.TimedOut():
                 return f"⏱ {say('timed-out', who=who)}"
             case ev.Folded() | ev.Checked():
                 return say(e.type, who=who)
             case ev.Called(amount=amount, all_in=all_in):
-                return say("called", who=who, amount=kit.chips(amount)) + _all_in(all_in)
+                return _all_in(say("called", who=who, amount=kit.chips(amount)), all_in)
             case ev.BetPlaced(to=to, all_in=all_in) | ev.Raised(to=to, all_in=all_in):
-                return say(e.type, who=who, amount=kit.chips(to)) + _all_in(all_in)
+                return _all_in(say(e.type, who=who, amount=kit.chips(to)), all_in)
             case ev.BetReturned(amount=amount):
-                return f"{kit.chips(amount)} uncalled returned to {who}"
+                return _("{amount} uncalled returned to {who}", amount=amount, who=who)
             case ev.PassedOut(pot=pot):
                 return sentence(say("passed-out", amount=kit.chips(pot)))
             case ev.GameSwitched(game=game):
-                return sentence(say("game-switched", game=f"**{game}**"))
+                return sentence(say("game-switched", game=f"**{engine_text(game)}**"))
             case ev.Drew(discarded=discarded, received=received):
                 if not discarded:
                     return say("stood-pat", who=who)
-                return f"{who} discards {_cards(discarded)} and draws {_cards(received)}"
+                return _(
+                    "{who} discards {discarded} and draws {received}",
+                    who=who,
+                    discarded=_cards(discarded),
+                    received=_cards(received),
+                )
             case ev.Reshuffled(count=count):
                 return sentence(say("reshuffled", cards=counted(count, "card")))
             case ev.OpenersSplit(cards=cards):
@@ -212,7 +257,8 @@ class _Replay:
             case ev.BosnianOffer(face_up=face_up):
                 return say("bosnian-offer", who=who, card=_card(face_up))
             case ev.BosnianKept(took_face_up=took_face_up, kept=kept):
-                which = "face-up" if took_face_up else "face-down"
+                # Translators: which of the two offered cards a player keeps (Bosnian draw).
+                which = _("face-up") if took_face_up else _("face-down")
                 return say("bosnian-kept", who=who, card=_card(kept), which=which)
             case ev.CardsPassed(to_seat=to_seat, cards=cards):
                 return say("cards-passed", who=who, cards=_cards(cards), to=self.who(to_seat))
@@ -221,36 +267,70 @@ class _Replay:
             case ev.CardRevealed(card=card):
                 return say("card-revealed", who=who, card=_card(card))
             case ev.Declared(direction=direction):
-                return say("declared", who=who, direction=direction)
+                return say("declared", who=who, direction=engine_text(direction))
             case ev.Shown(cards=cards):
-                heading = "" if self.showdown else "__Showdown__\n"
+                heading = None if self.showdown else _("__Showdown__")
                 self.showdown = True
-                hands = " / ".join(h for h in (e.high, e.low) if h)
-                return f"{heading}{who} shows {_cards(cards)}" + (f" — {hands}" if hands else "")
+                high = hand_name(e.high_value) if e.high_value else e.high and engine_text(e.high)
+                low = hand_name(e.low_value) if e.low_value else e.low and engine_text(e.low)
+                if high and low:
+                    line = _(
+                        "{who} shows {cards} — {high} / {low}",
+                        who=who,
+                        cards=_cards(cards),
+                        high=high,
+                        low=low,
+                    )
+                elif high or low:
+                    line = _(
+                        "{who} shows {cards} — {hand}",
+                        who=who,
+                        cards=_cards(cards),
+                        hand=high or low,
+                    )
+                else:
+                    line = _("{who} shows {cards}", who=who, cards=_cards(cards))
+                return line if heading is None else f"{heading}\n{line}"
             case ev.OpenersShown(cards=cards):
                 return say("openers-shown", who=who, cards=_cards(cards))
             case ev.Mucked(cards=cards):
                 # Only the player who mucked sees this line (the event is masked for others).
-                return f"{who} mucks {_cards(cards)} (nobody else saw them)"
+                return _("{who} mucks {cards} (nobody else saw them)", who=who, cards=_cards(cards))
             case ev.PotAwarded(pot=pot, amount=amount, shares=shares):
-                label = "Main pot" if pot == 0 else f"Side pot {pot}"
+                label = _("Main pot") if pot == 0 else _("Side pot {number}", number=pot)
                 won = ", ".join(
-                    f"{self.who(seat)} wins {kit.chips(chips)}"
-                    + ("" if half == "all" else f" ({half})")
+                    _("{who} wins {amount}", who=self.who(seat), amount=chips)
+                    if half == "all"
+                    else _(
+                        "{who} wins {amount} ({half})",
+                        who=self.who(seat),
+                        amount=chips,
+                        half=_("high") if half == "high" else _("low") if half == "low" else half,
+                    )
                     for seat, chips, half in shares
                 )
-                return f"💰 {label} ({kit.chips(amount)}): {won or 'no winner'}"
+                if not won:
+                    return _("💰 {pot} ({amount}): no winner", pot=label, amount=amount)
+                return _("💰 {pot} ({amount}): {winners}", pot=label, amount=amount, winners=won)
             case ev.PlayerLeft():
                 return say("player-left", who=who)
             case ev.LastCardDealt(card=card):
-                return f"{who} is dealt the last card, {_card(card)}"
+                return _("{who} is dealt the last card, {card}", who=who, card=_card(card))
             case ev.HandEnded(stacks=stacks, carried=carried):
-                parts = []
+                parts = [_("__Final stacks__")]
                 for seat, stack in stacks:
                     delta = stack - self.start_stacks.get(seat, stack)
-                    parts.append(f"{self.who(seat)} {kit.chips(stack)} ({kit.signed(delta)})")
-                left = f"\n{kit.chips(carried)} stay in the middle" if carried else ""
-                return "__Final stacks__\n" + "\n".join(parts) + left
+                    parts.append(
+                        _(
+                            "{who} {stack} ({net})",
+                            who=self.who(seat),
+                            stack=stack,
+                            net=signed(delta),
+                        )
+                    )
+                if carried:
+                    parts.append(_("{amount} stay in the middle", amount=carried))
+                return "\n".join(parts)
         values = {f.name: getattr(e, f.name) for f in dataclasses.fields(e)}  # type: ignore[arg-type]
         return self.generic(e.to_dict(), values)
 

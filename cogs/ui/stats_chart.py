@@ -6,22 +6,30 @@ is drawn 640 pixels wide with large type because a phone shows it at less than h
 Chips are play money: amounts are plain numbers of chips, never a currency.
 
 Every word a player reads here (in the picture, its description for screen readers and the
-embed's text) is in :data:`STATS_TEXTS`, a template with named placeholders filled by
-:func:`say`; a translation replaces the templates and keeps the names.
+embed's text) is in :data:`STATS_TEXTS`, messages of the cogs' catalogue with named
+placeholders filled by :func:`say` in the reader's language (the current one: the picture is
+drawn in a thread that inherits it, or ``language=``); numbers and month names are written
+the language's way by Babel.
 """
 
 from __future__ import annotations
 
+import datetime
 import io
 import time
 from collections.abc import Mapping, Sequence
 from typing import Final
 
 import discord
+from babel.dates import format_date
+from babel.numbers import format_decimal
 from PIL import Image, ImageDraw, ImageFont
 
+from cogs.translator import _
 from cogs.ui.card_images import GOLD, WHITE, font
 from data import BankrollPoint, GameNet, StatsHistory
+from i18n import Language, LazyPlural, LazyString, current_language, speaking
+from i18n.engine_text import engine_text
 
 __all__ = [
     "CHART_FILE",
@@ -36,37 +44,41 @@ __all__ = [
     "show_chart",
 ]
 
-STATS_TEXTS: Final[Mapping[str, str]] = {
-    # The picture's two parts.
-    "bankroll_title": "Bankroll",
-    "bankroll_now": "now {amount} chips",
-    "bankroll_note": "chips not on a table",
-    "games_title": "Net per game",
-    "games_hands": "{hands} hands",
-    "games_newest": "newest {hands} hands",
-    "game_row_hands": "{hands} hands",
-    "game_row_one_hand": "1 hand",
-    "more_games": "and {count} more games",
-    # Dates under the bankroll line: day and month, or hours when it all happened in a day.
-    "date": "{day} {month}",
-    "months": "Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec",
-    # The picture's description (alt text) and the embed's text.
-    "description": "Bankroll from {first} to {last} chips. {games}",
-    "description_game": "{name}: {net} chips in {hands}",
-    "description_no_games": "No cash-game hands counted.",
-    "field_by_game": "Net per game",
-    "field_line": "{name}: **{net}** ({hands})",
-    "field_more": "… and {count} more",
+STATS_TEXTS: Final[Mapping[str, LazyString | LazyPlural]] = {
+    # Translators: the /stats picture's two parts (titles drawn on the picture).
+    "bankroll_title": _.lazy("Bankroll"),
+    "bankroll_now": _.lazy_plural("now {count} chip", "now {count} chips"),
+    "bankroll_note": _.lazy("chips not on a table"),
+    "games_title": _.lazy("Net per game"),
+    "games_hands": _.lazy_plural("{count} hand", "{count} hands"),
+    # Translators: the games part counts only the newest {count} hands of a long history.
+    "games_newest": _.lazy_plural("newest {count} hand", "newest {count} hands"),
+    "game_row_hands": _.lazy_plural("{count} hand", "{count} hands"),
+    "more_games": _.lazy_plural("and {count} more game", "and {count} more games"),
+    # Translators: the picture's description (alt text); {games}: each game's net, or the
+    # sentence saying there is none.
+    "description": _.lazy("Bankroll from {first} to {last} chips. {games}"),
+    "description_game": _.lazy("{name}: {net} chips in {hands}"),
+    "description_no_games": _.lazy("No cash-game hands counted."),
+    "field_by_game": _.lazy("Net per game"),
+    "field_line": _.lazy("{name}: **{net}** ({hands})"),
+    "field_more": _.lazy_plural("… and {count} more", "… and {count} more"),
 }
+"""The words of the picture and its texts (plural ones take ``count``)."""
 
 
-def say(key: str, **values: object) -> str:
-    """The text ``key`` with its placeholders filled.
+def say(key: str, *, language: Language | None = None, **values: object) -> str:
+    """The text ``key`` with its placeholders filled (``count`` for a plural one).
 
-    >>> say("bankroll_now", amount="1,250")
+    >>> say("bankroll_now", count=1250)
     'now 1,250 chips'
     """
-    return STATS_TEXTS[key].format(**values)
+    text = STATS_TEXTS[key]
+    if isinstance(text, LazyPlural):
+        count = values.pop("count")
+        assert isinstance(count, int)
+        return text.render(count, language, **values)
+    return text.render(language, **values)
 
 
 CHART_FILE: Final = "stats.png"
@@ -93,11 +105,11 @@ Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
 
 
 def _chips(amount: int) -> str:
-    return f"{amount:,}"
+    return format_decimal(amount, locale=current_language().locale)
 
 
 def _signed(amount: int) -> str:
-    return f"+{amount:,}" if amount > 0 else f"{amount:,}"
+    return f"+{_chips(amount)}" if amount > 0 else f"-{_chips(-amount)}" if amount else "0"
 
 
 def _short(amount: int) -> str:
@@ -125,12 +137,13 @@ def _date(at: float, same_day: bool) -> str:
     t = time.gmtime(at)
     if same_day:
         return f"{t.tm_hour:02d}:{t.tm_min:02d}"
-    month = STATS_TEXTS["months"].split()[t.tm_mon - 1]
-    return say("date", day=t.tm_mday, month=month)
+    # The day and the month's short name, in the language's order ("5 Jan", "5. Jan.").
+    day = datetime.date(t.tm_year, t.tm_mon, t.tm_mday)
+    return format_date(day, "d MMM", locale=current_language().locale)
 
 
 def _hands(hands: int) -> str:
-    return say("game_row_one_hand") if hands == 1 else say("game_row_hands", hands=_chips(hands))
+    return say("game_row_hands", count=hands)
 
 
 def _text_width(draw: ImageDraw.ImageDraw, text: str, font: Font) -> float:
@@ -161,9 +174,15 @@ TITLE, TEXT, SMALL = 42, 33, 30
 14-point text."""
 
 
-def render_stats_chart(history: StatsHistory) -> bytes:
+def render_stats_chart(history: StatsHistory, *, language: Language | None = None) -> bytes:
     """The PNG: the bankroll line above, a bar per game below. Needs at least one bankroll
-    point; call it off the event loop (``asyncio.to_thread``)."""
+    point; call it off the event loop (``asyncio.to_thread`` keeps the current language). Its
+    words are in ``language``, the reader's (default: the current one)."""
+    with speaking(language or current_language()):
+        return _render_stats_chart(history)
+
+
+def _render_stats_chart(history: StatsHistory) -> bytes:
     if not history.bankroll:
         raise ValueError("a stats chart needs at least one bankroll point")
     games, more = _shown_games(history.games)
@@ -183,7 +202,7 @@ def render_stats_chart(history: StatsHistory) -> bytes:
 def _bankroll(draw: ImageDraw.ImageDraw, points: Sequence[BankrollPoint], top: int) -> int:
     title, small, axis = font(TITLE), font(SMALL), font(SMALL)
     draw.text((PAD, top), say("bankroll_title"), font=title, fill=WHITE)
-    now = say("bankroll_now", amount=_chips(points[-1].balance))
+    now = say("bankroll_now", count=points[-1].balance)
     big = font(TEXT)
     draw.text((WIDTH - PAD - _text_width(draw, now, big), top + 6), now, font=big, fill=GOLD)
     draw.text((PAD, top + 54), say("bankroll_note"), font=small, fill=MUTED)
@@ -263,8 +282,7 @@ def _games(
     title, name_font, value_font, small = font(TITLE), font(TEXT), font(TEXT), font(SMALL)
     draw.line((PAD, top - 14, WIDTH - PAD, top - 14), fill=GRID, width=2)
     draw.text((PAD, top), say("games_title"), font=title, fill=WHITE)
-    counted = _chips(history.hands)
-    hands = say("games_newest" if history.capped else "games_hands", hands=counted)
+    hands = say("games_newest" if history.capped else "games_hands", count=history.hands)
     draw.text(
         (WIDTH - PAD - _text_width(draw, hands, small), top + 12), hands, font=small, fill=MUTED
     )
@@ -287,7 +305,7 @@ def _games(
     for game, value in zip(games, values, strict=True):
         count = f"  ·  {_hands(game.hands)}"
         room = WIDTH - 2 * PAD - _text_width(draw, count, small)
-        name = _fit(draw, game.name, name_font, room)
+        name = _fit(draw, engine_text(game.name), name_font, room)
         draw.text((PAD, top), name, font=name_font, fill=WHITE)
         after = PAD + _text_width(draw, name, name_font)
         draw.text((after, top + 3), count, font=small, fill=MUTED)
@@ -315,7 +333,7 @@ def _games(
 def chart_description(history: StatsHistory) -> str:
     """The picture in words (its alt text): where the bankroll went, each game's net."""
     games = " · ".join(
-        say("description_game", name=g.name, net=_signed(g.net), hands=_hands(g.hands))
+        say("description_game", name=engine_text(g.name), net=_signed(g.net), hands=_hands(g.hands))
         for g in history.games
     )
     text = say(
@@ -330,7 +348,7 @@ def chart_description(history: StatsHistory) -> str:
 def by_game_lines(history: StatsHistory, limit: int = 6) -> str:
     """The embed field under the picture: the same nets as text."""
     lines = [
-        say("field_line", name=g.name, net=_signed(g.net), hands=_hands(g.hands))
+        say("field_line", name=engine_text(g.name), net=_signed(g.net), hands=_hands(g.hands))
         for g in history.games[:limit]
     ]
     if len(history.games) > limit:

@@ -26,10 +26,12 @@ async def test_poker_odds_in_a_server(poker_bot, emu: Emulator, world: World) ->
     r = await emu.run_command(alice, world.channel, "poker odds", {"cards": "Ah Kh Qh Jh 2c"})
     text = await _answer(emu, r)
     assert r.ephemeral or all(m.ephemeral for m in r.followups)
-    # four to a royal: throwing the deuce comes first, 45 of 47 draws improve the hand
+    # four to a royal: throwing the deuce comes first; 45 of 47 draws improve the hand, but
+    # 21 of those only to a better ace-high: 24 make a pair or better
     assert "Throw 2♣" in text or "Throw 2c" in text, text
-    assert "recommended" in text and "improves 96%" in text, text
-    assert "straight flush 2%" in text and "flush 17%" in text, text
+    assert "recommended" in text, text
+    assert "makes a better hand class 51% · any improvement 96%" in text, text
+    assert "Straight flush 2%" in text and "Flush 17%" in text, text
 
 
 async def test_odds_for_one_discard_in_lowball_and_refusals(
@@ -81,6 +83,8 @@ async def test_odds_in_a_dm(poker_bot, emu: Emulator, world: World) -> None:
     r = await emu.run_command(alice, dm, "odds", {"cards": "As Ad 7c 4h 2s"})
     text = await _answer(emu, r)
     assert "Throw 7♣ 4♥ 2♠" in text or "Throw 7c 4h 2s" in text, text
+    # a pair of aces drawing three: a better kicker is no better hand class
+    assert "makes a better hand class 29% · any improvement 97%" in text, text
 
 
 async def test_coach_in_the_draw_panel(poker_bot, emu: Emulator, world: World) -> None:
@@ -110,7 +114,7 @@ async def test_coach_in_the_draw_panel(poker_bot, emu: Emulator, world: World) -
     panel = await open_panel(emu, user, table_message(emu, world), "Draw / stand pat…")
     fields = panel.embeds[0].get("fields") or []
     coach = next(f for f in fields if f["name"].startswith("Coach"))
-    assert "recommended" in coach["value"] and "improves" in coach["value"]
+    assert "recommended" in coach["value"] and "better hand class" in coach["value"]
     # the recommendation is the odds engine's best legal draw for that hand
     cards = live.engine.private_view(decision.seat).cards
     best = engine.odds.best_draws(cards, engine.Ranking.HIGH, max_discard=4)

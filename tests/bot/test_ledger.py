@@ -21,7 +21,7 @@ from tests.bot.driver import (
 )
 from tests.emulator import Emulator, World
 
-TRANSFER = re.compile(r"^(.+) → (.+): ([\d,]+) chips$")
+TRANSFER = re.compile(r"^(.+) → (.+): ([\d,]+) chips?$")
 
 
 def read_csv(attachment: Any) -> list[dict[str, str]]:
