@@ -25,7 +25,8 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 import engine
-from cogs import kit
+import i18n
+from cogs import kit, languages
 from cogs.ledger import post_closing_ledger
 from cogs.ui import house_rules, panels, render
 from cogs.ui.card_images import render_cards, render_showdown
@@ -173,6 +174,11 @@ class TablePresenter:
         await self.bot.tables.set_message(live, message_id)
 
     def table_message(self, live: LiveTable) -> tuple[discord.Embed, Components]:
+        # The table's language, whoever's press redraws it.
+        with i18n.speaking(languages.channel_language(live)):
+            return self._table_message(live)
+
+    def _table_message(self, live: LiveTable) -> tuple[discord.Embed, Components]:
         view = live.engine.public_view()
         embed = render.table_embed(
             view,
@@ -193,7 +199,8 @@ class TablePresenter:
     def lobby_message(self, live: LiveTable) -> tuple[discord.Embed, Components]:
         """The table message between hands, with the table's settings in the footer."""
         embed, view = self.table_message(live)
-        embed.set_footer(text=f"{embed.footer.text} · {live.settings.describe()}")
+        with i18n.speaking(languages.channel_language(live)):
+            embed.set_footer(text=f"{embed.footer.text} · {live.settings.describe()}")
         return embed, view
 
     async def show_settings(self, interaction: discord.Interaction[Any], live: LiveTable) -> None:
@@ -391,6 +398,10 @@ class TablePresenter:
             await self._ping(live, still, editor)
 
     def _ping_text(self, live: LiveTable, targets: frozenset[str]) -> str:
+        with i18n.speaking(languages.channel_language(live)):
+            return self._ping_words(live, targets)
+
+    def _ping_words(self, live: LiveTable, targets: frozenset[str]) -> str:
         mentions = " ".join(f"<@{pid}>" for pid in sorted(targets))
         view = live.engine.public_view()
         where = f"hand #{view.hand_number}" + (f" · {view.street}" if view.street else "")
@@ -626,6 +637,15 @@ class TablePresenter:
         start_stacks: dict[str, int] | None = None,
     ) -> tuple[discord.Embed, list[discord.File]]:
         """The result of a hand: its embed, and one picture of every hand shown."""
+        with i18n.speaking(languages.channel_language(live)):
+            return await self._showdown_message(live, result, start_stacks)
+
+    async def _showdown_message(
+        self,
+        live: LiveTable,
+        result: engine.HandResult,
+        start_stacks: dict[str, int] | None = None,
+    ) -> tuple[discord.Embed, list[discord.File]]:
         low_rule = self.low_rule(live)
         seat_order = [s.player_id for s in live.engine.seats if s is not None]
         embed = render.showdown_embed(
@@ -708,6 +728,8 @@ class TablePresenter:
         # house players have no DMs: they read their cards from the engine
         player_ids = tuple(pid for pid in player_ids if not is_house(pid))
         await self.preferences_of([int(pid) for pid in player_ids])
+        # Each DM in its reader's last seen client language, whoever's press sent it.
+        spoken = await languages.member_languages(self.bot.db, [int(p) for p in player_ids])
         hand_number = live.engine.hand_number
         shown = Shown.of(live)
         for pid in player_ids:
@@ -715,7 +737,8 @@ class TablePresenter:
                 continue
             user_id = int(pid)
             try:
-                embed, file = self.private_message(live, user_id)
+                with i18n.speaking(spoken[user_id]):
+                    embed, file = self.private_message(live, user_id)
             except engine.TableError:
                 continue  # no longer seated (left during the hand)
             if file is None:
@@ -732,7 +755,8 @@ class TablePresenter:
                         continue
                 if self._draws(live):
                     # The DM is not edited after the player's own draw (see present).
-                    embed.set_footer(text=DRAWN_CARDS_NOTE)
+                    with i18n.speaking(spoken[user_id]):
+                        embed.set_footer(text=str(DRAWN_CARDS_NOTE))
                 channel_id = self.dm_channels.get(user_id)
                 if channel_id is None:
                     data = await self.bot.http.start_private_message(user_id)
