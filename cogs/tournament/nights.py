@@ -185,7 +185,7 @@ def night_choice(night: int, title: str, date: str, repeat: str) -> str:
 def poll_question(starts: float, language: Language) -> str:
     """The game poll's question; a poll shows no Discord timestamp, so the day is written
     out in the channel's language (UTC, as the start times people type)."""
-    day = format_skeleton("MMMEd", utc(starts), locale=language.locale)
+    day = format_skeleton("MMMEd", utc(starts), tzinfo=datetime.UTC, locale=language.locale)
     # Translators: a Discord poll's question (at most 300 characters); {day} reads "Fri, Nov 27".
     return _("Which game for the poker night {day}?", day=day, language=language)[
         :POLL_QUESTION_LIMIT

@@ -19,10 +19,13 @@ from babel.numbers import format_decimal
 
 import engine
 from cogs import kit
+from cogs.languages import guild_language
 from cogs.translator import _
 from engine.timebank import DEFAULT_TIME_BANK
 from engine.tournament import Level, Tournament
 from i18n import Language, current_language
+from i18n.engine_text import refusal
+from i18n.engine_text import variant_name as engine_variant_name
 from tables.errors import Refusal
 from tables.live import LiveTable
 
@@ -97,27 +100,23 @@ class Running:
 
 def channel_language(guild_id: int) -> Language:
     """The language a tournament's or poker night's channel reads (lobby, table notes,
-    announcements, results, events, polls): the server's.
+    announcements, results, events, polls): the server's (its choice, else its Discord
+    locale), whoever pressed the button that caused the text.
 
     The one place that decides it for this package.
     """
-    # TODO(i18n-plumbing): return cogs.languages.guild_language(guild_id) once merged.
-    del guild_id
-    return current_language()
+    return guild_language(guild_id)
 
 
 def engine_refusal(exc: Exception) -> str:
     """An engine refusal (a :class:`~engine.tournament.TournamentError`, a bad table
     config) in the reader's language."""
-    # TODO(i18n-engine): return i18n.engine_text.refusal(exc) once merged.
-    return sentence(str(exc))
+    return sentence(refusal(exc))
 
 
 def variant_name(slug: str, language: Language | None = None) -> str:
     """A game's name from the catalogue, in ``language`` (default: the current one)."""
-    # TODO(i18n-engine): i18n.engine_text.variant_name once merged.
-    del language
-    return engine.get_variant(slug).name
+    return engine_variant_name(engine.get_variant(slug), language=language)
 
 
 def chips(amount: int, language: Language | None = None) -> str:
