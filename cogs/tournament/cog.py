@@ -78,19 +78,16 @@ def lobby_view(language: Language) -> discord.ui.View:
     verb (the tournament is the one in the pressed message's channel), and the router brings
     their presses to :meth:`Tournaments.pressed`, so they keep working after a restart."""
     view = Components()
+    # Translators: a tournament lobby's button (at most 80 characters).
+    register = _("Register", language=language)
+    # Translators: a tournament lobby's button (at most 80 characters).
+    unregister = _("Unregister", language=language)
+    # Translators: a tournament lobby's button: its creator starts it (at most 80 characters).
+    start = _("Start", language=language)
     for button, label, style in (
-        # Translators: tournament lobby buttons (at most 80 characters).
-        (
-            TournamentButton("register"),
-            _("Register", language=language),
-            discord.ButtonStyle.success,
-        ),
-        (
-            TournamentButton("unregister"),
-            _("Unregister", language=language),
-            discord.ButtonStyle.secondary,
-        ),
-        (TournamentButton("start"), _("Start", language=language), discord.ButtonStyle.primary),
+        (TournamentButton("register"), register, discord.ButtonStyle.success),
+        (TournamentButton("unregister"), unregister, discord.ButtonStyle.secondary),
+        (TournamentButton("start"), start, discord.ButtonStyle.primary),
     ):
         view.add_item(PokerButton(button.encode(), label, style))
     return view

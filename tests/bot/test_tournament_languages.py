@@ -77,7 +77,7 @@ def over_limits(message: Any) -> list[str]:
 
 
 async def test_a_tournament_lobby_and_its_refusals_in_the_pseudo_language(
-    poker_bot, emu: Emulator, world: World
+    poker_bot: Any, emu: Emulator, world: World
 ) -> None:
     await poker_bot()
     world.guild.locale = "en-XA"
@@ -95,6 +95,7 @@ async def test_a_tournament_lobby_and_its_refusals_in_the_pseudo_language(
     )
     assert created.type == 4 and not created.ephemeral, created.content
     lobby = created.message
+    assert lobby is not None
     register = _("Register", language=PSEUDO)
     assert register in lobby.button_labels, lobby.button_labels
     r = await emu.click(world.players[0], lobby, label=register)
@@ -111,7 +112,8 @@ async def test_a_tournament_lobby_and_its_refusals_in_the_pseudo_language(
     status = await emu.run_command(world.players[0], world.channel, "poker tournament status", {})
     assert status.ephemeral and status.embeds, status.content
 
-    lobby = next(m for m in emu.channel_messages(world.channel) if m.id == lobby.id)
+    lobby_id = lobby.id
+    lobby = next(m for m in emu.channel_messages(world.channel) if m.id == lobby_id)
     shown = [lobby, refused.message, engine_refused.message, status.message]
     for message in shown:
         assert not over_limits(message), over_limits(message)
