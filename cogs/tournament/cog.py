@@ -19,7 +19,7 @@ import json
 import logging
 import secrets
 import time
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -33,18 +33,25 @@ from cogs.tournament.nights import PokerNights
 from cogs.tournament.run import (
     Running,
     TournamentProblem,
+    channel_language,
     check_organiser,
+    chips,
+    engine_refusal,
+    level_label,
     lobby_embed,
     open_for_entries,
+    ordinal,
     sentence,
     table_size,
 )
+from cogs.translator import _
 from cogs.ui.components import Components, PokerButton
 from cogs.ui.custom_ids import TournamentButton
 from data import DataError
 from engine.seating import draw_seats
 from engine.timebank import DEFAULT_TIME_BANK
 from engine.tournament import (
+    Level,
     Payouts,
     TableSeats,
     Tournament,
@@ -55,6 +62,7 @@ from engine.tournament import (
     default_schedule,
     plan_moves,
 )
+from i18n import Language
 from tables.live import LiveTable, TableSettings
 
 if TYPE_CHECKING:
@@ -65,15 +73,21 @@ log = logging.getLogger("poker.tournament")
 Interaction = discord.Interaction["PokerBot"]
 
 
-def lobby_view() -> discord.ui.View:
-    """The lobby buttons. Their ids name only the verb (the tournament is the one in the pressed
-    message's channel), and the router brings their presses to :meth:`Tournaments.pressed`, so
-    they keep working after a restart."""
+def lobby_view(language: Language) -> discord.ui.View:
+    """The lobby buttons, labelled in ``language`` (the channel's). Their ids name only the
+    verb (the tournament is the one in the pressed message's channel), and the router brings
+    their presses to :meth:`Tournaments.pressed`, so they keep working after a restart."""
     view = Components()
+    # Translators: a tournament lobby's button (at most 80 characters).
+    register = _("Register", language=language)
+    # Translators: a tournament lobby's button (at most 80 characters).
+    unregister = _("Unregister", language=language)
+    # Translators: a tournament lobby's button: its creator starts it (at most 80 characters).
+    start = _("Start", language=language)
     for button, label, style in (
-        (TournamentButton("register"), "Register", discord.ButtonStyle.success),
-        (TournamentButton("unregister"), "Unregister", discord.ButtonStyle.secondary),
-        (TournamentButton("start"), "Start", discord.ButtonStyle.primary),
+        (TournamentButton("register"), register, discord.ButtonStyle.success),
+        (TournamentButton("unregister"), unregister, discord.ButtonStyle.secondary),
+        (TournamentButton("start"), start, discord.ButtonStyle.primary),
     ):
         view.add_item(PokerButton(button.encode(), label, style))
     return view
@@ -96,7 +110,7 @@ class Tournaments(commands.Cog):
         self.clock = clock
         self.running: dict[int, Running] = {}
         self.by_channel: dict[int, int] = {}
-        self.view = lobby_view()
+        self._views: dict[Language, discord.ui.View] = {}
         self.entries = TournamentEntries(self)
         self.nights = PokerNights(bot, self)
         self._tasks: set[asyncio.Task[None]] = set()
@@ -149,6 +163,13 @@ class Tournaments(commands.Cog):
             time_bank=int(config.get("time_bank", DEFAULT_TIME_BANK)),
         )
 
+    def lobby_buttons(self, language: Language) -> discord.ui.View:
+        """The lobby buttons in ``language`` (one view per language, made once)."""
+        view = self._views.get(language)
+        if view is None:
+            view = self._views[language] = lobby_view(language)
+        return view
+
     def _register(self, run: Running) -> None:
         self.running[run.tournament_id] = run
         self.by_channel[run.channel_id] = run.tournament_id
@@ -161,7 +182,10 @@ class Tournaments(commands.Cog):
         tid = self.by_channel.get(interaction.channel_id or 0)
         if tid is None:
             raise TournamentProblem(
-                "There is no tournament in this channel. Start one with `/poker tournament create`."
+                _(
+                    "There is no tournament in this channel. "
+                    "Start one with `/poker tournament create`."
+                )
             )
         return self.running[tid]
 
@@ -192,8 +216,11 @@ class Tournaments(commands.Cog):
             await self.start_pressed(interaction)
 
     async def refresh_lobby(self, run: Running, interaction: Interaction | None = None) -> None:
-        embed = lobby_embed(run, self.clock())
-        view: discord.ui.View | None = self.view if open_for_entries(run, self.clock()) else None
+        language = channel_language(run.guild_id)
+        embed = lobby_embed(run, self.clock(), language)
+        view: discord.ui.View | None = (
+            self.lobby_buttons(language) if open_for_entries(run, self.clock()) else None
+        )
         if interaction is not None and not interaction.response.is_done():
             message = interaction.message
             if message is not None and message.id == run.message_id:
@@ -250,7 +277,7 @@ class Tournaments(commands.Cog):
         dealers_choice: bool = False,
     ) -> None:
         if interaction.guild_id is None or interaction.channel_id is None:
-            raise TournamentProblem("Tournaments are played in server channels.")
+            raise TournamentProblem(_("Tournaments are played in server channels."))
         # Discord's ranges bind its client, not a forged request: every option is checked.
         variant = validation.check_variant_slug(variant)
         validation.BUY_IN.check(buy_in)
@@ -293,8 +320,9 @@ class Tournaments(commands.Cog):
                 "dealers_choice": dealers_choice,
             },
         )
+        language = channel_language(run.guild_id)
         response = await interaction.response.send_message(
-            embed=lobby_embed(run, self.clock()), view=self.view
+            embed=lobby_embed(run, self.clock(), language), view=self.lobby_buttons(language)
         )
         if response.message_id is not None:
             run.message_id = response.message_id
@@ -305,7 +333,7 @@ class Tournaments(commands.Cog):
     ) -> Running:
         """A tournament taking registrations in the channel, from checked options."""
         if self.bot.tables.in_channel(channel_id) is not None:
-            raise TournamentProblem("This channel has a table: use another channel.")
+            raise TournamentProblem(_("This channel has a table: use another channel."))
         seats = int(options["seats"])
         try:
             config = engine.TableConfig(
@@ -334,7 +362,7 @@ class Tournaments(commands.Cog):
                 late_levels=int(options.get("late_reg_levels", 0)),
             )
         except ValueError as exc:  # TournamentError and the engine's refusals
-            raise TournamentProblem(sentence(str(exc))) from exc
+            raise TournamentProblem(engine_refusal(exc)) from exc
         run = Running(
             0,
             guild_id,
@@ -382,7 +410,7 @@ class Tournaments(commands.Cog):
             try:
                 cancelled = run.state.cancel()
             except TournamentError as exc:
-                raise TournamentProblem(sentence(str(exc))) from exc
+                raise TournamentProblem(engine_refusal(exc)) from exc
             buy_in = run.state.settings.buy_in
             refunds = [(int(e.player_id), buy_in) for e in run.state.entries]
             await self.bot.db.cancel_tournament(
@@ -391,7 +419,12 @@ class Tournaments(commands.Cog):
             run.state = cancelled
             self._forget(run)
         await interaction.response.send_message(
-            f"The tournament is called off; {len(refunds)} buy-in(s) went back to the bankrolls."
+            _.plural(
+                "The tournament is called off; {count} buy-in went back to the bankrolls.",
+                "The tournament is called off; {count} buy-ins went back to the bankrolls.",
+                count=len(refunds),
+                language=channel_language(run.guild_id),
+            )
         )
         await self.refresh_lobby(run)
         self.bot.dispatch("poker_game_ended", "tournament", run.tournament_id)
@@ -409,10 +442,10 @@ class Tournaments(commands.Cog):
         run = self.here(interaction)
         check_organiser(run, interaction)
         if run.state.status != "registering":
-            raise TournamentProblem("The tournament has already started.")
+            raise TournamentProblem(_("The tournament has already started."))
         if len(run.state.entries) < 2:
-            raise TournamentProblem("At least two players must be registered.")
-        await kit.reply(interaction, "Starting the tournament.")
+            raise TournamentProblem(_("At least two players must be registered."))
+        await kit.reply(interaction, _("Starting the tournament."))
         await self.begin(run)
 
     # -- play ----------------------------------------------------------------------------------
@@ -456,11 +489,14 @@ class Tournaments(commands.Cog):
             if parent is None:
                 parent = await self.bot.fetch_channel(run.channel_id)
             if not isinstance(parent, discord.TextChannel):
-                raise TournamentProblem("Tournaments with several tables need a text channel.")
+                raise TournamentProblem(_("Tournaments with several tables need a text channel."))
             channels = []
+            language = channel_language(run.guild_id)
             for number in range(1, count + 1):
                 thread = await parent.create_thread(
-                    name=f"Tournament table {number}", type=discord.ChannelType.public_thread
+                    # Translators: the name of a tournament table's thread (at most 100).
+                    name=_("Tournament table {number}", number=number, language=language)[:100],
+                    type=discord.ChannelType.public_thread,
                 )
                 channels.append(thread.id)
         for channel_id in channels:
@@ -526,6 +562,7 @@ class Tournaments(commands.Cog):
                         target, {pid: run.state.settings.starting_stack}, [], run.names
                     )
             # Balance: the engine says who moves where; a table in a hand moves nobody yet.
+            language = channel_language(run.guild_id)
             moved: dict[int, list[tuple[str, int]]] = {}
             layout = [TableSeats.of(str(t.id), t.engine) for t in tables.values()]
             for move in plan_moves(layout, run.state.settings.seats):
@@ -539,18 +576,33 @@ class Tournaments(commands.Cog):
                     returned = before_moving(source.engine)
                     if returned:
                         await self.bot.tables.seat_tournament_locked(source, {}, [], {})
-                        source.meta.notes.append(returned_note(run, returned))
+                        source.meta.notes.append(returned_note(run, returned, language))
                     stack = source.engine.stack(move.player_id)
                     await self._set_moving(run, move.player_id, (target.id, stack))
                     await self.bot.tables.seat_tournament_locked(source, {}, [move.player_id], {})
                     name = run.names.get(move.player_id, move.player_id)
-                    source.meta.notes.append(f"➡️ {name} moves to <#{target.channel_id}>.")
+                    source.meta.notes.append(
+                        _(
+                            "➡️ {player} moves to {table}.",
+                            player=name,
+                            table=f"<#{target.channel_id}>",
+                            language=language,
+                        )
+                    )
                     moved.setdefault(source.id, []).append((name, target.channel_id))
                 async with target.lock:
                     await self.bot.tables.seat_tournament_locked(
                         target, {move.player_id: stack}, [], run.names
                     )
-                    target.meta.notes.append(f"⬅️ {name} joins this table with {stack:,} chips.")
+                    target.meta.notes.append(
+                        _.plural(
+                            "⬅️ {player} joins this table with {count} chip.",
+                            "⬅️ {player} joins this table with {count} chips.",
+                            count=stack,
+                            player=name,
+                            language=language,
+                        )
+                    )
                 await self._set_moving(run, move.player_id, None)
             for live in list(tables.values()):
                 if not any(s is not None for s in live.engine.seats) and not live.engine.in_hand:
@@ -567,16 +619,14 @@ class Tournaments(commands.Cog):
         """A table broke up: its message loses its buttons, its channel says who went where
         (a link to each new table), and a thread of its own is archived, out of the list."""
         await self.bot.presenter.retire_closed(live)
-        lines = [BROKEN_UP["moved"].format(name=name, channel=f"<#{to}>") for name, to in moved]
+        language = channel_language(run.guild_id)
+        said = broken_up(moved, language)
         try:
             channel = self.bot.get_channel(live.channel_id) or await self.bot.fetch_channel(
                 live.channel_id
             )
             if isinstance(channel, discord.abc.Messageable):
-                await channel.send(
-                    "\n".join([BROKEN_UP["title"], *lines]),
-                    allowed_mentions=discord.AllowedMentions.none(),
-                )
+                await channel.send(said, allowed_mentions=discord.AllowedMentions.none())
             if isinstance(channel, discord.Thread) and live.channel_id != run.channel_id:
                 await channel.edit(archived=True)
         except discord.HTTPException as exc:
@@ -613,12 +663,16 @@ class Tournaments(commands.Cog):
                 )
                 run.state = closed
         await self.entries.add_pending(run, live)
-        line = f"🏆 Level {index + 1}: {schedule.levels[index].label}"
-        following = schedule.next_level(elapsed)
         remaining = schedule.remaining(elapsed)
-        if following is not None and remaining is not None:
-            line += f" · next {following.label} {kit.when(now + remaining)}"
-        return [line]
+        return [
+            level_line(
+                index,
+                schedule.levels[index],
+                schedule.next_level(elapsed),
+                None if remaining is None else now + remaining,
+                channel_language(run.guild_id),
+            )
+        ]
 
     @tournament.command(name="rebuy", description="Buy another starting stack (rebuy period).")
     async def rebuy(self, interaction: Interaction) -> None:
@@ -657,8 +711,16 @@ class Tournaments(commands.Cog):
             # Anyone already counted out but still seated (a restart between two saves).
             stale = [p for p in seats if before.registered(p) and before.entry(p).out]
             places = dict(after.places())
+            language = channel_language(run.guild_id)
             notes = [
-                f"💀 {run.names.get(p, p)} is out in {kit.ordinal(places[p])} place." for p in out
+                # Translators: {place} is an ordinal written by the "{place}th" messages.
+                _(
+                    "💀 {player} is out in {place} place.",
+                    player=run.names.get(p, p),
+                    place=ordinal(places[p], language),
+                    language=language,
+                )
+                for p in out
             ]
             if after.status == "finished":
                 await self._finish(run, after, live)
@@ -694,17 +756,7 @@ class Tournaments(commands.Cog):
         self.bot.dispatch("poker_game_ended", "tournament", run.tournament_id)
 
     async def _post_results(self, run: Running, table: tuple[tuple[str, int, int], ...]) -> None:
-        lines = [
-            f"**{kit.ordinal(place)}** {run.names.get(pid, pid)}"
-            + (f" wins {kit.chips(prize)}" if prize else "")
-            for pid, place, prize in table
-        ]
-        embed = discord.Embed(
-            title="🏁 Tournament over",
-            description="\n".join(lines),
-            colour=discord.Colour.gold(),
-        )
-        embed.set_footer(text=f"Prize pool {run.state.prize_pool:,} chips, paid to bankrolls.")
+        embed = results_embed(run, table, channel_language(run.guild_id))
         try:
             channel = self.bot.get_partial_messageable(run.channel_id)
             await channel.send(embed=embed)
@@ -713,20 +765,87 @@ class Tournaments(commands.Cog):
         await self.refresh_lobby(run)
 
 
-BROKEN_UP: Final = {
-    "title": "🧳 This table breaks up; its players play on at the other tables:",
-    "moved": "➡️ {name} → {channel}",
-}
-"""What a broken-up table's channel says (named placeholders)."""
+def level_line(
+    index: int, level: Level, following: Level | None, at: float | None, language: Language
+) -> str:
+    """What a tournament table says before a deal: the level, and the next one's time."""
+    stakes = level_label(level, language)
+    if following is None or at is None:
+        return _("🏆 Level {number}: {stakes}", number=index + 1, stakes=stakes, language=language)
+    # Translators: {when} is a Discord timestamp the client shows as "in 5 minutes".
+    return _(
+        "🏆 Level {number}: {stakes} · next {next_stakes} {when}",
+        number=index + 1,
+        stakes=stakes,
+        next_stakes=level_label(following, language),
+        when=kit.when(at),
+        language=language,
+    )
 
 
-def returned_note(run: Running, returned: dict[str, int]) -> str:
+def results_embed(
+    run: Running, table: tuple[tuple[str, int, int], ...], language: Language
+) -> discord.Embed:
+    """The channel's message at the end of a tournament: the places and the prizes."""
+    lines = []
+    for pid, place, prize in table:
+        player, shown = run.names.get(pid, pid), ordinal(place, language)
+        if prize:
+            lines.append(
+                _(
+                    "**{place}** {player} wins {prize}",
+                    place=shown,
+                    player=player,
+                    prize=chips(prize, language),
+                    language=language,
+                )
+            )
+        else:
+            lines.append(_("**{place}** {player}", place=shown, player=player, language=language))
+    embed = discord.Embed(
+        title=_("🏁 Tournament over", language=language),
+        description="\n".join(lines)[:4096],
+        colour=discord.Colour.gold(),
+    )
+    embed.set_footer(
+        text=_.plural(
+            "Prize pool {count} chip, paid to bankrolls.",
+            "Prize pool {count} chips, paid to bankrolls.",
+            count=run.state.prize_pool,
+            language=language,
+        )
+    )
+    return embed
+
+
+def broken_up(moved: list[tuple[str, int]], language: Language) -> str:
+    """What a broken-up table's channel says: who went to which table (a link to each)."""
+    lines = [
+        _("🧳 This table breaks up; its players play on at the other tables:", language=language)
+    ]
+    lines.extend(
+        # Translators: a player of a table that broke up, and the table they went to.
+        _("➡️ {player} → {table}", player=name, table=f"<#{to}>", language=language)
+        for name, to in moved
+    )
+    return "\n".join(lines)[:2000]
+
+
+def returned_note(run: Running, returned: dict[str, int], language: Language) -> str:
     """What the table says when its carried pot goes back to the players who put it in."""
-    shares = ", ".join(f"{run.names.get(pid, pid)} {chips:,}" for pid, chips in returned.items())
-    total = sum(returned.values())
-    return (
-        f"↩️ The table loses a player, so the carried pot of {total:,} chips is not played "
-        f"for: it goes back to who put it in ({shares})."
+    shares = ", ".join(
+        # Translators: one player's share of a carried pot given back, like "Ann 120".
+        _("{player} {amount}", player=run.names.get(pid, pid), amount=given, language=language)
+        for pid, given in returned.items()
+    )
+    return _.plural(
+        "↩️ The table loses a player, so the carried pot of {count} chip is not played "
+        "for: it goes back to who put it in ({shares}).",
+        "↩️ The table loses a player, so the carried pot of {count} chips is not played "
+        "for: it goes back to who put it in ({shares}).",
+        count=sum(returned.values()),
+        shares=shares,
+        language=language,
     )
 
 

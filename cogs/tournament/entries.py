@@ -12,9 +12,17 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from cogs.tournament.run import Running, TournamentProblem, sentence
+from cogs.tournament.run import (
+    Running,
+    TournamentProblem,
+    channel_language,
+    chips,
+    engine_refusal,
+)
+from cogs.translator import _
 from data import InsufficientFunds
 from engine.tournament import TournamentError
+from i18n import Language
 from tables.live import LiveTable
 
 if TYPE_CHECKING:
@@ -41,10 +49,10 @@ class TournamentEntries:
             try:
                 registered = run.state.register(pid, run.level(self.tournaments.clock()))
             except TournamentError as exc:
-                raise TournamentProblem(sentence(str(exc))) from exc
+                raise TournamentProblem(engine_refusal(exc)) from exc
             late = registered.status == "running"
             if registered.status != "registering" and not late:
-                raise TournamentProblem("Registration is closed.")
+                raise TournamentProblem(_("Registration is closed."))
             names = {**run.names, pid: interaction.user.display_name}
             try:
                 await self.bot.db.tournament_pay_in(
@@ -55,8 +63,11 @@ class TournamentEntries:
                 )
             except InsufficientFunds as exc:
                 raise TournamentProblem(
-                    f"The buy-in is {run.state.settings.buy_in:,} chips and your bankroll "
-                    f"holds {exc.balance:,}."
+                    _(
+                        "The buy-in is {buy_in} and your bankroll holds {balance}.",
+                        buy_in=chips(run.state.settings.buy_in),
+                        balance=chips(exc.balance),
+                    )
                 ) from exc
             run.state, run.names = registered, names
             full = not late and len(registered.entries) >= registered.settings.max_players
@@ -74,7 +85,7 @@ class TournamentEntries:
             try:
                 left = run.state.unregister(pid)
             except TournamentError as exc:
-                raise TournamentProblem(sentence(str(exc))) from exc
+                raise TournamentProblem(engine_refusal(exc)) from exc
             await self.bot.db.tournament_refund(
                 run.tournament_id,
                 interaction.user.id,
@@ -88,7 +99,7 @@ class TournamentEntries:
         """Under the table's lock, before a deal: chips of rebuys and add-ons paid for go on
         the stacks of the players seated here."""
         here = {s.player_id for s in live.engine.seats if s is not None}
-        due = {pid: chips for pid, chips in run.pending.items() if pid in here}
+        due = {pid: amount for pid, amount in run.pending.items() if pid in here}
         if not due:
             return
         # The table is saved before the tournament: a crash in between leaves the chips on
@@ -97,8 +108,8 @@ class TournamentEntries:
         on_tables = sum(t.engine.chips() for t in self.tournaments.tables_of(run))
         applied = on_tables + sum(run.pending.values()) > run.state.chips_in_play
         if not applied:
-            for pid, chips in due.items():
-                live.engine.add_chips(pid, chips)
+            for pid, amount in due.items():
+                live.engine.add_chips(pid, amount)
         async with run.state_lock:
             pending = {p: c for p, c in run.pending.items() if p not in due}
             if not applied:
@@ -119,16 +130,16 @@ class TournamentEntries:
                 for seat in live.engine.seats
                 if seat is not None and seat.player_id == pid
             ) + run.pending.get(pid, 0)
+            if not run.state.registered(pid):
+                raise TournamentProblem(_("You are not in this tournament."))
             try:
-                if not run.state.registered(pid):
-                    raise TournamentError("you are not in this tournament")
                 bought = (
                     run.state.addon(pid, level) if addon else run.state.rebuy(pid, level, stack)
                 )
             except TournamentError as exc:
-                raise TournamentProblem(sentence(str(exc))) from exc
-            chips = s.addon_stack if addon else s.starting_stack
-            pending = {**run.pending, pid: run.pending.get(pid, 0) + chips}
+                raise TournamentProblem(engine_refusal(exc)) from exc
+            more = s.addon_stack if addon else s.starting_stack
+            pending = {**run.pending, pid: run.pending.get(pid, 0) + more}
             previous = run.pending
             run.pending = pending
             try:
@@ -142,15 +153,18 @@ class TournamentEntries:
             except InsufficientFunds as exc:
                 run.pending = previous
                 raise TournamentProblem(
-                    f"It costs {s.buy_in:,} chips and your bankroll holds {exc.balance:,}."
+                    _(
+                        "It costs {buy_in} and your bankroll holds {balance}.",
+                        buy_in=chips(s.buy_in),
+                        balance=chips(exc.balance),
+                    )
                 ) from exc
             except Exception:
                 run.pending = previous
                 raise
             run.state = bought
-        what = "the add-on" if addon else "a rebuy"
         await interaction.response.send_message(
-            f"{interaction.user.mention} buys {what}: {chips:,} more chips.",
+            bought_text(interaction.user.mention, addon, more, channel_language(run.guild_id)),
             allowed_mentions=discord.AllowedMentions.none(),
         )
         # A table between hands gets the chips now (a lone stack could not deal otherwise).
@@ -161,3 +175,22 @@ class TournamentEntries:
                         await self.add_pending(run, live)
                 await self.bot.presenter.refresh(live)
         self.tournaments.spawn(self.tournaments.refresh_lobby(run))
+
+
+def bought_text(player: str, addon: bool, more: int, language: Language) -> str:
+    """What the channel reads when a player buys a rebuy or the add-on."""
+    if addon:
+        return _.plural(
+            "{player} buys the add-on: {count} more chip.",
+            "{player} buys the add-on: {count} more chips.",
+            count=more,
+            player=player,
+            language=language,
+        )
+    return _.plural(
+        "{player} buys a rebuy: {count} more chip.",
+        "{player} buys a rebuy: {count} more chips.",
+        count=more,
+        player=player,
+        language=language,
+    )

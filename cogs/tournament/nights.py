@@ -18,9 +18,10 @@ import datetime
 import json
 import logging
 import math
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any
 
 import discord
+from babel.dates import format_skeleton
 from discord import app_commands
 from discord.ext import commands
 
@@ -28,13 +29,18 @@ import engine
 from cogs import kit, validation
 from cogs.tournament.run import (
     TournamentProblem,
+    channel_language,
     check_organiser_perms,
+    chips,
+    engine_refusal,
     lobby_embed,
     parse_when,
-    sentence,
+    variant_name,
 )
 from cogs.tournament.series import REPEATS, check_poll, next_night, poll_winner
+from cogs.translator import _
 from engine.tournament import Payouts
+from i18n import Language, current_language, speaking
 from tables.errors import Refusal
 from tables.live import TableSettings
 
@@ -68,44 +74,122 @@ REPEAT_CHOICES = (
     ("Every month", "monthly"),
 )
 
-SAY: Final = {
-    "title": "Poker night: {game} {kind}",
-    "tournament": "tournament",
-    "table": "cash game",
-    "event_description": "Opens in #{channel} at the start time; buy-in {buy_in}.",
-    "event_repeats": " Repeats {repeat}.",
-    "repeat_weekly": "every week",
-    "repeat_fortnightly": "every other week",
-    "repeat_monthly": "every month",
-    "set": "📅 {title} {when} ({date}) in this channel. "
-    "Everyone here hears about it ten minutes before.",
-    "set_repeats": " It repeats {repeat}: the next date shows as soon as a night begins.",
-    "set_poll": " A day before, a poll here picks the game among {games}.",
-    "no_event": " (The server event could not be made.)",
-    "reminder": "⏰ Poker night in this channel {when}: {pings}",
-    "not_opened": "The poker night could not open: {reason}",
-    "poll_question": "Which game for the poker night {day}?",
-    "poll_open": "🗳️ Vote for the game of the poker night {when}: the most votes wins.",
-    "poll_picked": "🗳️ The poll picked {game} ({votes} of {total} votes).",
-    "poll_empty": "🗳️ Nobody voted: tonight's game stays {game}.",
-    "cancelled": "🚫 The poker night {when} is cancelled{series}.",
-    "cancelled_series": ", with every later night of its series",
-    "moved": "📅 The poker night moved to {when} ({date}){series}.",
-    "moved_series": "; the later nights of its series follow from there",
-    "server_only": "Poker nights are set in server channels.",
-    "when_text": "when is text, like “in 2h”.",
-    "no_night": "There is no poker night #{night} to come in this server.",
-    "poll_unknown": "The poll lists games by name from `/poker rules`: I don't know “{slug}”.",
-    "poll_size": "A poll offers 2 to 5 different games, separated by commas.",
-    "poll_soon": "A night with a poll starts an hour from now or later, so people can vote.",
-    "choice": "#{night} {title}, {date}{repeat}",
-}
-"""What players read, in one place (named placeholders, filled with ``str.format``)."""
+EVENT_NAME_LIMIT = 100
+"""Discord's limit on a scheduled event's name."""
+
+EVENT_DESCRIPTION_LIMIT = 1000
+"""Discord's limit on a scheduled event's description."""
+
+POLL_QUESTION_LIMIT = 300
+"""Discord's limit on a poll's question."""
+
+POLL_ANSWER_LIMIT = 55
+"""Discord's limit on a poll answer's text."""
 
 
-def repeat_words(repeat: str) -> str:
-    """How a series repeats, in words ("" for a night that does not)."""
-    return SAY.get(f"repeat_{repeat}", "")
+def night_title(kind: str, variant: str, language: Language | None = None) -> str:
+    """A night's name: its Discord event's, and how its messages call it."""
+    game = variant_name(variant, language)
+    if kind == "table":
+        # Translators: a Discord event's name (at most 100 characters).
+        title = _("Poker night: {game} cash game", game=game, language=language)
+    else:
+        # Translators: a Discord event's name (at most 100 characters).
+        title = _("Poker night: {game} tournament", game=game, language=language)
+    return title[:EVENT_NAME_LIMIT]
+
+
+def event_description(
+    channel: str, buy_in: int, repeat: str, language: Language | None = None
+) -> str:
+    """The text of a night's Discord event (at most 1,000 characters)."""
+    # Translators: a Discord event's description; {channel} is a channel's name.
+    text = _(
+        "Opens in #{channel} at the start time; buy-in {buy_in}.",
+        channel=channel,
+        buy_in=chips(buy_in, language),
+        language=language,
+    )
+    if repeat == "weekly":
+        text += " " + _("Repeats every week.", language=language)
+    elif repeat == "fortnightly":
+        text += " " + _("Repeats every other week.", language=language)
+    elif repeat == "monthly":
+        text += " " + _("Repeats every month.", language=language)
+    return text[:EVENT_DESCRIPTION_LIMIT]
+
+
+def set_text(
+    title: str, starts: float, repeat: str, poll: str, made: bool, language: Language
+) -> str:
+    """The channel's message when a night is set (``poll``: the games of its poll, or "")."""
+    # Translators: {when} reads "in 2 hours", {date} a full date (Discord timestamps).
+    sentences = [
+        _(
+            "📅 {title} {when} ({date}) in this channel. "
+            "Everyone here hears about it ten minutes before.",
+            title=title,
+            when=kit.when(starts),
+            date=kit.when(starts, "F"),
+            language=language,
+        )
+    ]
+    if repeat == "weekly":
+        sentences.append(
+            _(
+                "It repeats every week: the next date shows as soon as a night begins.",
+                language=language,
+            )
+        )
+    elif repeat == "fortnightly":
+        sentences.append(
+            _(
+                "It repeats every other week: the next date shows as soon as a night begins.",
+                language=language,
+            )
+        )
+    elif repeat == "monthly":
+        sentences.append(
+            _(
+                "It repeats every month: the next date shows as soon as a night begins.",
+                language=language,
+            )
+        )
+    if poll:
+        sentences.append(
+            _(
+                "A day before, a poll here picks the game among {games}.",
+                games=poll,
+                language=language,
+            )
+        )
+    if not made:
+        sentences.append(_("(The server event could not be made.)", language=language))
+    return " ".join(sentences)
+
+
+def night_choice(night: int, title: str, date: str, repeat: str) -> str:
+    """A night as ``/poker schedule cancel`` and ``move`` offer it (at most 100 characters)."""
+    if repeat == "weekly":
+        # Translators: a choice in a menu (at most 100 characters); {date} is numeric.
+        text = _("#{night} {title}, {date} (every week)", night=night, title=title, date=date)
+    elif repeat == "fortnightly":
+        text = _("#{night} {title}, {date} (every other week)", night=night, title=title, date=date)
+    elif repeat == "monthly":
+        text = _("#{night} {title}, {date} (every month)", night=night, title=title, date=date)
+    else:
+        text = _("#{night} {title}, {date}", night=night, title=title, date=date)
+    return text[:100]
+
+
+def poll_question(starts: float, language: Language) -> str:
+    """The game poll's question; a poll shows no Discord timestamp, so the day is written
+    out in the channel's language (UTC, as the start times people type)."""
+    day = format_skeleton("MMMEd", utc(starts), tzinfo=datetime.UTC, locale=language.locale)
+    # Translators: a Discord poll's question (at most 300 characters); {day} reads "Fri, Nov 27".
+    return _("Which game for the poker night {day}?", day=day, language=language)[
+        :POLL_QUESTION_LIMIT
+    ]
 
 
 def parse_poll(text: str) -> tuple[str, ...]:
@@ -116,11 +200,18 @@ def parse_poll(text: str) -> tuple[str, ...]:
         try:
             engine.get_variant(validation.check_variant_slug(slug))
         except (ValueError, validation.InvalidInput):
-            raise TournamentProblem(SAY["poll_unknown"].format(slug=slug[:40])) from None
+            raise TournamentProblem(
+                _(
+                    "The poll lists games by name from `/poker rules`: I don't know “{slug}”.",
+                    slug=slug[:40],
+                )
+            ) from None
     try:
         return check_poll(slugs)
     except ValueError:
-        raise TournamentProblem(SAY["poll_size"]) from None
+        raise TournamentProblem(
+            _("A poll offers 2 to 5 different games, separated by commas.")
+        ) from None
 
 
 def utc(unix: float) -> datetime.datetime:
@@ -179,7 +270,7 @@ class PokerNights(commands.Cog):
         poll: str | None = None,
     ) -> None:
         if interaction.guild is None or interaction.channel_id is None:
-            raise TournamentProblem(SAY["server_only"])
+            raise TournamentProblem(_("Poker nights are set in server channels."))
         check_organiser_perms(interaction)
         kind = validation.check_choice(kind, "kind", ("tournament", "table"))
         variant = validation.check_variant_slug(variant)
@@ -194,18 +285,20 @@ class PokerNights(commands.Cog):
         try:
             Payouts.parse(payouts)
         except ValueError as exc:
-            raise TournamentProblem(sentence(str(exc))) from exc
+            raise TournamentProblem(engine_refusal(exc)) from exc
         if not isinstance(when, str):
-            raise TournamentProblem(SAY["when_text"])
+            raise TournamentProblem(_("when is text, like “in 2h”."))
         now = self.tournaments.clock()
         starts = parse_when(when, now)
         if games and starts - now < POLL_SHORTEST:
-            raise TournamentProblem(SAY["poll_soon"])
+            raise TournamentProblem(
+                _("A night with a poll starts an hour from now or later, so people can vote.")
+            )
         try:
             for slug in (variant, *games):
                 engine.TableConfig(variant=slug, max_seats=seats)
         except ValueError as exc:
-            raise TournamentProblem(sentence(str(exc))) from exc
+            raise TournamentProblem(engine_refusal(exc)) from exc
         options = {
             "variant": variant,
             "buy_in": buy_in,
@@ -225,37 +318,32 @@ class PokerNights(commands.Cog):
             repeat=repeat,
             poll_games=games,
         )
-        channel_name = getattr(interaction.channel, "name", "the poker channel")
+        language = channel_language(interaction.guild.id)
+        channel_name = getattr(interaction.channel, "name", None) or _(
+            "the poker channel", language=language
+        )
         event_id = await self._make_event(interaction.guild, game, channel_name)
-        text = SAY["set"].format(
-            title=self._title(kind, variant), when=kit.when(starts), date=kit.when(starts, "F")
+        names = ", ".join(variant_name(g, language) for g in games)
+        text = set_text(
+            night_title(kind, variant, language),
+            starts,
+            repeat,
+            names,
+            event_id is not None,
+            language,
         )
-        if repeat != "none":
-            text += SAY["set_repeats"].format(repeat=repeat_words(repeat))
-        if games:
-            names = ", ".join(engine.get_variant(g).name for g in games)
-            text += SAY["set_poll"].format(games=names)
-        await interaction.response.send_message(
-            text + ("" if event_id is not None else SAY["no_event"])
-        )
-
-    @staticmethod
-    def _title(kind: str, variant: str) -> str:
-        return SAY["title"].format(game=engine.get_variant(variant).name, kind=SAY[kind])[:100]
+        await interaction.response.send_message(text)
 
     async def _make_event(self, guild: discord.Guild, game: Any, channel_name: str) -> int | None:
         """The night's Discord scheduled event (recorded on its row), or None if Discord
         refused it (the night still opens, only unseen in the events list)."""
         options = json.loads(game.options_json)
-        description = SAY["event_description"].format(
-            channel=channel_name, buy_in=f"{int(options['buy_in']):,}"
-        )
-        if game.repeat != "none":
-            description += SAY["event_repeats"].format(repeat=repeat_words(game.repeat))
+        language = channel_language(guild.id)
+        description = event_description(channel_name, int(options["buy_in"]), game.repeat, language)
         try:
             start_time = utc(game.starts_at)
             event = await guild.create_scheduled_event(
-                name=self._title(game.kind, str(options["variant"])),
+                name=night_title(game.kind, str(options["variant"]), language),
                 start_time=start_time,
                 end_time=start_time + datetime.timedelta(hours=EVENT_HOURS),
                 entity_type=discord.EntityType.external,
@@ -310,25 +398,27 @@ class PokerNights(commands.Cog):
         found = []
         for game in await self.bot.db.guild_schedules(interaction.guild_id):
             options = json.loads(game.options_json)
+            # Numeric: a choice's name shows no Discord timestamp.
             day = utc(game.starts_at).strftime("%Y-%m-%d %H:%M UTC")
-            repeat = f" ({repeat_words(game.repeat)})" if game.repeat != "none" else ""
-            name = SAY["choice"].format(
-                night=game.schedule_id,
-                title=self._title(game.kind, str(options["variant"])),
-                date=day,
-                repeat=repeat,
+            name = night_choice(
+                game.schedule_id,
+                night_title(game.kind, str(options["variant"])),
+                day,
+                game.repeat,
             )
             if current.lower() in name.lower():
-                found.append(app_commands.Choice(name=name[:100], value=game.schedule_id))
+                found.append(app_commands.Choice(name=name, value=game.schedule_id))
         return found[:25]
 
     async def _pending(self, interaction: Interaction, night: int) -> Any:
         if interaction.guild is None:
-            raise TournamentProblem(SAY["server_only"])
+            raise TournamentProblem(_("Poker nights are set in server channels."))
         check_organiser_perms(interaction)
         game = await self.bot.db.schedule(validation.check_id(night, "night"))
         if game is None or game.guild_id != interaction.guild.id or game.status != "pending":
-            raise TournamentProblem(SAY["no_night"].format(night=night))
+            raise TournamentProblem(
+                _("There is no poker night #{night} to come in this server.", night=night)
+            )
         return game
 
     @schedule.command(name="cancel", description="Cancel a poker night and the rest of its series.")
@@ -340,12 +430,17 @@ class PokerNights(commands.Cog):
         await self.bot.db.update_schedule(
             game.schedule_id, reminded=game.reminded, status="cancelled"
         )
-        await interaction.response.send_message(
-            SAY["cancelled"].format(
-                when=kit.when(game.starts_at, "F"),
-                series=SAY["cancelled_series"] if game.repeat != "none" else "",
+        language = channel_language(game.guild_id)
+        when = kit.when(game.starts_at, "F")
+        if game.repeat != "none":
+            text = _(
+                "🚫 The poker night {when} is cancelled, with every later night of its series.",
+                when=when,
+                language=language,
             )
-        )
+        else:
+            text = _("🚫 The poker night {when} is cancelled.", when=when, language=language)
+        await interaction.response.send_message(text)
         await self._event_status(game, "cancelled")
         if game.poll_message_id is not None:
             await self._end_poll(game)
@@ -359,16 +454,26 @@ class PokerNights(commands.Cog):
     async def move(self, interaction: Interaction, night: int, when: str) -> None:
         game = await self._pending(interaction, night)
         if not isinstance(when, str):
-            raise TournamentProblem(SAY["when_text"])
+            raise TournamentProblem(_("when is text, like “in 2h”."))
         starts = parse_when(when, self.tournaments.clock())
         await self.bot.db.move_schedule(game.schedule_id, starts)
-        await interaction.response.send_message(
-            SAY["moved"].format(
+        language = channel_language(game.guild_id)
+        if game.repeat != "none":
+            text = _(
+                "📅 The poker night moved to {when} ({date}); "
+                "the later nights of its series follow from there.",
                 when=kit.when(starts),
                 date=kit.when(starts, "F"),
-                series=SAY["moved_series"] if game.repeat != "none" else "",
+                language=language,
             )
-        )
+        else:
+            text = _(
+                "📅 The poker night moved to {when} ({date}).",
+                when=kit.when(starts),
+                date=kit.when(starts, "F"),
+                language=language,
+            )
+        await interaction.response.send_message(text)
         event = await self._event(game)
         if event is not None:
             try:
@@ -387,33 +492,39 @@ class PokerNights(commands.Cog):
         for game in await self.bot.db.pending_schedules(now + POLL_BEFORE):
             if not self.bot.owns(game.guild_id):
                 continue
-            channel = self.bot.get_partial_messageable(game.channel_id)
-            if game.poll_games and game.poll_message_id is None:
-                game = await self._open_poll(game, channel, now)
-            if game.starts_at > now + REMIND_BEFORE:
-                continue
-            if game.starts_at > now:
-                if not game.reminded:
-                    await self.bot.db.update_schedule(game.schedule_id, reminded=True)
-                    await self._remind(game, channel)
-                continue
-            options = json.loads(game.options_json)
-            if game.poll_games:
-                options["variant"] = await self._poll_verdict(game, channel, options)
-            game_id: int | None = None
-            try:
-                game_id = await self._open_scheduled(game.kind, game, options)
-                status = "opened"
-            except Refusal as exc:
-                log.warning("schedule %s did not open: %s", game.schedule_id, exc)
-                await channel.send(SAY["not_opened"].format(reason=exc))
-                status = "failed"
-            await self.bot.db.update_schedule(
-                game.schedule_id, reminded=True, status=status, game_id=game_id
-            )
-            await self._event_status(game, "active" if status == "opened" else "cancelled")
-            if game.repeat != "none":
-                await self._next_night(game, now)
+            # Everything a night says goes to its channel, refusals included.
+            with speaking(channel_language(game.guild_id)):
+                await self._run_night(game, now)
+
+    async def _run_night(self, game: Any, now: float) -> None:
+        """One pending night: its poll, its reminder, or its opening when due."""
+        channel = self.bot.get_partial_messageable(game.channel_id)
+        if game.poll_games and game.poll_message_id is None:
+            game = await self._open_poll(game, channel, now)
+        if game.starts_at > now + REMIND_BEFORE:
+            return
+        if game.starts_at > now:
+            if not game.reminded:
+                await self.bot.db.update_schedule(game.schedule_id, reminded=True)
+                await self._remind(game, channel)
+            return
+        options = json.loads(game.options_json)
+        if game.poll_games:
+            options["variant"] = await self._poll_verdict(game, channel, options)
+        game_id: int | None = None
+        try:
+            game_id = await self._open_scheduled(game.kind, game, options)
+            status = "opened"
+        except Refusal as exc:
+            log.warning("schedule %s did not open: %s", game.schedule_id, exc)
+            await channel.send(_("The poker night could not open: {reason}", reason=str(exc)))
+            status = "failed"
+        await self.bot.db.update_schedule(
+            game.schedule_id, reminded=True, status=status, game_id=game_id
+        )
+        await self._event_status(game, "active" if status == "opened" else "cancelled")
+        if game.repeat != "none":
+            await self._next_night(game, now)
 
     async def _next_night(self, game: Any, now: float) -> None:
         """The series' next night and its Discord event, made as soon as this one begins."""
@@ -434,7 +545,9 @@ class PokerNights(commands.Cog):
         if guild is None:
             return
         channel = guild.get_channel(game.channel_id)
-        await self._make_event(guild, following, getattr(channel, "name", "the poker channel"))
+        await self._make_event(
+            guild, following, getattr(channel, "name", None) or _("the poker channel")
+        )
 
     @commands.Cog.listener()
     async def on_poker_game_ended(self, kind: str, game_id: int) -> None:
@@ -454,15 +567,20 @@ class PokerNights(commands.Cog):
         """Open the night's game poll (once, a day before or at once if the night is nearer),
         open until the night begins; returns the night as it now stands."""
         hours = max(1, min(768, math.ceil((game.starts_at - now) / 3600)))
+        language = current_language()  # the channel's (see run_schedules)
         poll = discord.Poll(
-            question=SAY["poll_question"].format(day=utc(game.starts_at).strftime("%a %d %b")),
+            question=poll_question(game.starts_at, language),
             duration=datetime.timedelta(hours=hours),
         )
         for slug in game.poll_games:
-            poll.add_answer(text=engine.get_variant(slug).name[:55])
+            poll.add_answer(text=variant_name(slug, language)[:POLL_ANSWER_LIMIT])
         try:
             message = await channel.send(
-                SAY["poll_open"].format(when=kit.when(game.starts_at)), poll=poll
+                _(
+                    "🗳️ Vote for the game of the poker night {when}: the most votes wins.",
+                    when=kit.when(game.starts_at),
+                ),
+                poll=poll,
             )
         except discord.HTTPException as exc:
             log.warning("schedule %s: no poll: %s", game.schedule_id, exc)
@@ -500,12 +618,17 @@ class PokerNights(commands.Cog):
             return default
         picked = poll_winner(game.poll_games, votes, default)
         total = sum(votes)
-        name = engine.get_variant(picked).name
-        text = (
-            SAY["poll_picked"].format(game=name, votes=max(votes), total=total)
-            if total
-            else SAY["poll_empty"].format(game=name)
-        )
+        name = variant_name(picked)
+        if total:
+            text = _.plural(
+                "🗳️ The poll picked {game} ({votes} of {count} vote).",
+                "🗳️ The poll picked {game} ({votes} of {count} votes).",
+                count=total,
+                game=name,
+                votes=max(votes),
+            )
+        else:
+            text = _("🗳️ Nobody voted: tonight's game stays {game}.", game=name)
         try:
             await channel.send(text)
         except discord.HTTPException as exc:
@@ -530,8 +653,10 @@ class PokerNights(commands.Cog):
         # Only the people who asked to hear about it are pinged: no role, no @everyone.
         ids = list(dict.fromkeys([*(await self._interested(game)), game.creator_id]))
         await channel.send(
-            SAY["reminder"].format(
-                when=kit.when(game.starts_at), pings=" ".join(f"<@{i}>" for i in ids)
+            _(
+                "⏰ Poker night in this channel {when}: {pings}",
+                when=kit.when(game.starts_at),
+                pings=" ".join(f"<@{i}>" for i in ids),
             ),
             allowed_mentions=discord.AllowedMentions(
                 everyone=False, roles=False, users=[discord.Object(i) for i in ids]
@@ -553,7 +678,8 @@ class PokerNights(commands.Cog):
                 TableSettings(unit * 20, unit * 100),
             )
             embed, view = self.bot.presenter.lobby_message(live)
-            embed.title = f"Poker night: {embed.title}"
+            # Translators: {title} is the table's own title.
+            embed.title = _("Poker night: {title}", title=embed.title)[:256]
             message = await channel.send(embed=embed, view=view)
             await self.bot.presenter.message_posted(live, message.id)
             return live.id
@@ -575,8 +701,10 @@ class PokerNights(commands.Cog):
                 "auto_deal": 5,
             },
         )
+        language = channel_language(game.guild_id)
         message = await channel.send(
-            embed=lobby_embed(run, self.tournaments.clock()), view=self.tournaments.view
+            embed=lobby_embed(run, self.tournaments.clock(), language),
+            view=self.tournaments.lobby_buttons(language),
         )
         run.message_id = message.id
         await self.bot.db.set_tournament_message(run.tournament_id, message.id)

@@ -15,11 +15,17 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import discord
+from babel.numbers import format_decimal
 
 import engine
 from cogs import kit
+from cogs.languages import guild_language
+from cogs.translator import _
 from engine.timebank import DEFAULT_TIME_BANK
-from engine.tournament import Tournament
+from engine.tournament import Level, Tournament
+from i18n import Language, current_language
+from i18n.engine_text import refusal
+from i18n.engine_text import variant_name as engine_variant_name
 from tables.errors import Refusal
 from tables.live import LiveTable
 
@@ -92,64 +98,193 @@ class Running:
         return self.state.settings.schedule.level_at(now - self.started_at)
 
 
-def lobby_embed(run: Running, now: float) -> discord.Embed:
-    """The tournament's message: terms, players, prize pool, and the level once it runs."""
+def channel_language(guild_id: int) -> Language:
+    """The language a tournament's or poker night's channel reads (lobby, table notes,
+    announcements, results, events, polls): the server's (its choice, else its Discord
+    locale), whoever pressed the button that caused the text.
+
+    The one place that decides it for this package.
+    """
+    return guild_language(guild_id)
+
+
+def engine_refusal(exc: Exception) -> str:
+    """An engine refusal (a :class:`~engine.tournament.TournamentError`, a bad table
+    config) in the reader's language."""
+    return sentence(refusal(exc))
+
+
+def variant_name(slug: str, language: Language | None = None) -> str:
+    """A game's name from the catalogue, in ``language`` (default: the current one)."""
+    return engine_variant_name(engine.get_variant(slug), language=language)
+
+
+def chips(amount: int, language: Language | None = None) -> str:
+    """``1,000 chips`` (bankroll chips), counted and written in ``language``'s way."""
+    return _.plural("{count} chip", "{count} chips", count=amount, language=language)
+
+
+def ordinal(place: int, language: Language | None = None) -> str:
+    """A finishing place as a language writes it (``1st``, ``2nd``; ``1.`` in German)."""
+    if place % 100 in (11, 12, 13) or place % 10 not in (1, 2, 3):
+        # Translators: a finishing place in a tournament (4th, 11th, 25th...): write the
+        # ordinal of the number {place} as your language does ("{place}." in German).
+        return _("{place}th", place=place, language=language)
+    if place % 10 == 1:
+        # Translators: a finishing place ending in 1 (1st, 21st, 31st; not 11th).
+        return _("{place}st", place=place, language=language)
+    if place % 10 == 2:
+        # Translators: a finishing place ending in 2 (2nd, 22nd; not 12th).
+        return _("{place}nd", place=place, language=language)
+    # Translators: a finishing place ending in 3 (3rd, 23rd; not 13th).
+    return _("{place}rd", place=place, language=language)
+
+
+def level_label(level: Level, language: Language | None = None) -> str:
+    """A level's stakes in words: ``blinds 10/20, ante 5, bets 20``."""
+    language = language or current_language()
+    blinds = "/".join(format_decimal(b, locale=language.locale) for b in level.blinds)
+    if level.blinds and level.ante:
+        # Translators: a tournament level's stakes; {blinds} reads like 10/20.
+        return _(
+            "blinds {blinds}, ante {ante}, bets {bet}",
+            blinds=blinds,
+            ante=level.ante,
+            bet=level.bet,
+            language=language,
+        )
+    if level.blinds:
+        # Translators: a tournament level's stakes; {blinds} reads like 10/20.
+        return _("blinds {blinds}, bets {bet}", blinds=blinds, bet=level.bet, language=language)
+    if level.ante:
+        # Translators: a tournament level's stakes (a game with antes and no blinds).
+        return _("ante {ante}, bets {bet}", ante=level.ante, bet=level.bet, language=language)
+    # Translators: a tournament level's stakes (a game with neither blinds nor ante).
+    return _("bet {bet}", bet=level.bet, language=language)
+
+
+def payouts_title(shares: tuple[int, ...], language: Language) -> str:
+    """The lobby's payouts field name: how the prize pool is split (``65/35``)."""
+    if shares == (100,):
+        return _("Payouts (winner)", language=language)
+    # Translators: {split} is the prize pool's split in percentages, like 65/35.
+    return _("Payouts ({split})", split="/".join(str(share) for share in shares), language=language)
+
+
+def lobby_title(run: Running, language: Language) -> str:
+    """The lobby's title: the game and where the tournament stands."""
+    name = variant_name(run.config.variant, language)
+    status = run.state.status
+    if status == "running":
+        return _("🏆 Sit-and-go: {game} (running)", game=name, language=language)
+    if status == "finished":
+        return _("🏆 Sit-and-go: {game} (finished)", game=name, language=language)
+    if status == "cancelled":
+        return _("🏆 Sit-and-go: {game} (cancelled)", game=name, language=language)
+    return _("🏆 Sit-and-go: {game} (registration open)", game=name, language=language)
+
+
+def lobby_embed(run: Running, now: float, language: Language | None = None) -> discord.Embed:
+    """The tournament's message: terms, players, prize pool, and the level once it runs, in
+    ``language`` (the channel's for the lobby, the reader's for ``/poker tournament status``)."""
+    language = language or current_language()
     t = run.state
     s = t.settings
-    variant = engine.get_variant(run.config.variant)
-    titles = {
-        "registering": "registration open",
-        "running": "running",
-        "finished": "finished",
-        "cancelled": "cancelled",
-    }
-    embed = discord.Embed(
-        title=f"🏆 Sit-and-go: {variant.name} ({titles.get(t.status, t.status)})",
-        colour=kit.GOLD,
+    embed = discord.Embed(title=lobby_title(run, language), colour=kit.GOLD)
+    embed.add_field(name=_("Buy-in", language=language), value=chips(s.buy_in, language))
+    embed.add_field(
+        name=_("Starting stack", language=language),
+        value=_.plural(
+            "{count} tournament chip",
+            "{count} tournament chips",
+            count=s.starting_stack,
+            language=language,
+        ),
     )
-    embed.add_field(name="Buy-in", value=kit.chips(s.buy_in))
-    embed.add_field(name="Starting stack", value=f"{s.starting_stack:,} tournament chips")
-    embed.add_field(name="Prize pool", value=kit.chips(t.prize_pool))
+    embed.add_field(name=_("Prize pool", language=language), value=chips(t.prize_pool, language))
     amounts = s.payouts.amounts(t.prize_pool, max(1, len(t.entries)))
     embed.add_field(
-        name=f"Payouts ({s.payouts.encode()})",
-        value=" · ".join(f"{kit.ordinal(k + 1)} {kit.chips(a)}" for k, a in enumerate(amounts)),
+        name=payouts_title(s.payouts.shares, language),
+        value=" · ".join(
+            # Translators: one paid place in the lobby's payouts, like "1st: 650 chips".
+            _(
+                "{place}: {prize}",
+                place=ordinal(k + 1, language),
+                prize=chips(a, language),
+                language=language,
+            )
+            for k, a in enumerate(amounts)
+        ),
         inline=False,
     )
     schedule = s.schedule
     minutes = schedule.level_seconds / 60
-    first = " → ".join(level.label for level in schedule.levels[:3])
+    first = " → ".join(level_label(level, language) for level in schedule.levels[:3])
+    count = len(schedule.levels)
     embed.add_field(
-        name=f"Levels ({len(schedule.levels)}, {minutes:g} min each)",
-        value=first + (" → …" if len(schedule.levels) > 3 else ""),
+        # Translators: the lobby's field of the level schedule; {minutes} may be 7.5.
+        name=_.plural(
+            "{count} level, {minutes} minutes each",
+            "{count} levels, {minutes} minutes each",
+            count=count,
+            minutes=minutes if minutes != int(minutes) else int(minutes),
+            language=language,
+        ),
+        value=first + (" → …" if count > 3 else ""),
         inline=False,
     )
     extras = []
     if run.config.dealers_choice:
-        extras.append("dealer's choice: each dealer picks the game")
+        extras.append(_("dealer's choice: each dealer picks the game", language=language))
     if s.late_levels:
-        extras.append(f"late registration during the first {s.late_levels} level(s)")
+        extras.append(
+            _.plural(
+                "late registration during the first level",
+                "late registration during the first {count} levels",
+                count=s.late_levels,
+                language=language,
+            )
+        )
     if extras:
-        embed.add_field(name="Also", value="; ".join(extras), inline=False)
+        embed.add_field(name=_("Also", language=language), value="; ".join(extras), inline=False)
     if t.status == "running" and run.started_at is not None:
         elapsed = now - run.started_at
         index = schedule.level_at(elapsed)
         remaining = schedule.remaining(elapsed)
-        line = f"Level {index + 1}: {schedule.levels[index].label}"
+        stakes = level_label(schedule.levels[index], language)
         if remaining is not None:
-            line += f" · next {kit.when(now + remaining)}"
-        embed.add_field(name="Now", value=line, inline=False)
+            line = _(
+                "Level {number}: {stakes} · next {when}",
+                number=index + 1,
+                stakes=stakes,
+                when=kit.when(now + remaining),
+                language=language,
+            )
+        else:
+            line = _("Level {number}: {stakes}", number=index + 1, stakes=stakes, language=language)
+        embed.add_field(name=_("Now", language=language), value=line, inline=False)
     players = [
-        f"{run.names.get(e.player_id, e.player_id)}{' (out)' if e.out else ''}" for e in t.entries
+        _("{player} (out)", player=run.names.get(e.player_id, e.player_id), language=language)
+        if e.out
+        else run.names.get(e.player_id, e.player_id)
+        for e in t.entries
     ]
     embed.add_field(
-        name=f"Players ({len(t.entries)}/{s.max_players})",
-        value=", ".join(players) or "nobody yet",
+        name=_(
+            "Players ({count}/{most})",
+            count=len(t.entries),
+            most=s.max_players,
+            language=language,
+        ),
+        value=", ".join(players)[:1024] or _("nobody yet", language=language),
         inline=False,
     )
     embed.set_footer(
-        text="Two players out in the same hand: the one who began it with more chips "
-        "finishes higher. It starts when full, or when its creator presses Start."
+        text=_(
+            "Two players out in the same hand: the one who began it with more chips "
+            "finishes higher. It starts when full, or when its creator presses Start.",
+            language=language,
+        )
     )
     return embed
 
@@ -186,25 +321,26 @@ def parse_when(text: str, now: float) -> float:
             moment = datetime.datetime.strptime(cleaned, "%Y-%m-%d %H:%M")
         except ValueError:
             raise TournamentProblem(
-                "Say when as “in 90m”, “in 2h”, “in 1d” or a UTC time like 2026-11-27 20:00."
+                # Translators: keep the examples as they are: the bot reads them in this form.
+                _("Say when as “in 90m”, “in 2h”, “in 1d” or a UTC time like 2026-11-27 20:00.")
             ) from None
         starts = moment.replace(tzinfo=datetime.UTC).timestamp()
     if starts < now + 1:
-        raise TournamentProblem("That time has passed.")
+        raise TournamentProblem(_("That time has passed."))
     if starts > now + 60 * 86400:
-        raise TournamentProblem("A poker night is set at most 60 days ahead.")
+        raise TournamentProblem(_("A poker night is set at most 60 days ahead."))
     return starts
 
 
 def check_organiser_perms(interaction: Interaction) -> None:
     if not interaction.permissions.manage_guild and not interaction.permissions.manage_events:
-        raise TournamentProblem("Setting a poker night takes Manage Server or Manage Events.")
+        raise TournamentProblem(_("Setting a poker night takes Manage Server or Manage Events."))
 
 
 def check_organiser(run: Running, interaction: Interaction) -> None:
     perms = interaction.permissions
     if interaction.user.id != run.creator_id and not perms.manage_guild:
-        raise TournamentProblem("Only the tournament's creator or a server manager can do that.")
+        raise TournamentProblem(_("Only the tournament's creator or a server manager can do that."))
 
 
 def sentence(text: str) -> str:
