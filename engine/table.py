@@ -47,7 +47,7 @@ from engine.stakes import (
     structure_name,
 )
 from engine.views import LastAction, PotView, PrivateView, PublicView, SeatView
-from engine.wording import Phrase
+from engine.wording import Phrase, english
 
 __all__ = ["NEWCOMER_RULES", "Table", "TableConfig", "TableOptions"]
 
@@ -539,7 +539,9 @@ class Table:
         if not isinstance(player_id, str) or not player_id:
             raise TableError("a player id must be a non-empty string")
         if stack.__class__ is not int or stack <= 0:
-            _check_chips(stack, "the stack must be a positive whole number of chips, not {amount}")
+            _check_chips(
+                stack, english("the stack must be a positive whole number of chips, not {amount}")
+            )
         seats = self.seats
         for s in seats:
             if s is not None and s.player_id == player_id:
@@ -727,7 +729,9 @@ class Table:
         index = self.seat_of(player_id)
         if self.in_hand:
             raise TableError("chips can only be added between hands")
-        _check_chips(amount, "the amount must be a positive whole number of chips, not {amount}")
+        _check_chips(
+            amount, english("the amount must be a positive whole number of chips, not {amount}")
+        )
         seat = self.seats[index]
         assert seat is not None
         self._mutate(("add_chips", player_id, amount))

@@ -12,7 +12,7 @@ style (a replay writes names and ``1,500``, PHH writes ``p2`` and ``1500``).
 'raises to'
 
 A reason or a refusal is a :class:`Phrase`: its English text, which keeps the template and the
-values it was made of, so that the localisation layer (``i18n.engine_text``) can say it in
+values it was made of, so that the localisation layer (its ``engine_text`` module) can say it in
 another language while the engine knows no language but English:
 
 >>> reason = Phrase("you can bet to between {low} and {high}, not {to}", low=2, high=4, to=9)
