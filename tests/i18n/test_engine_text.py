@@ -423,3 +423,45 @@ def test_rules_warnings_and_notes_are_translated() -> None:
     for text in (*warnings, *notes):
         assert engine_text(text, language=ENGLISH) == text
         assert _plain_english(engine_text(text, language=PSEUDO)) == [], text
+
+
+def _labels() -> list[str]:
+    from engine.odds import best_draws
+    from engine.stakes import (
+        STRUCTURE_NAMES,
+        FixedLimit,
+        ForcedBets,
+        NoLimit,
+        PotLimit,
+        SpreadLimit,
+    )
+
+    labels: list[str] = [
+        FixedLimit(2).label,
+        SpreadLimit(1, 2).label,
+        SpreadLimit(1, 2, 2, 4).label,
+        PotLimit(2).label,
+        NoLimit(2).label,
+        ForcedBets.antes(1).label,
+        ForcedBets.with_blinds(1, 2).label,
+        ForcedBets.with_blinds(1, 2, ante=1).label,
+        ForcedBets().label,
+        ForcedBets(ante=1, dealer_edge=True).label,
+        Level.parse("1:2").label,
+        Level.parse("1-2:2").label,
+        Level.parse("1-2+1:2").label,
+        *STRUCTURE_NAMES.values(),
+    ]
+    for cards, ranking in (
+        ("7h 5d 4s 3c Kd", Ranking.ACE_TO_FIVE),
+        ("9h 9d 4s 3c Kd", Ranking.HIGH),
+    ):
+        for _, odds in best_draws(parse_cards(cards), ranking, max_discard=1)[:3]:
+            labels.extend(odds.categories)
+    return labels
+
+
+def test_stakes_levels_and_odds_read_in_every_language() -> None:
+    for label in _labels():
+        assert engine_text(label, language=ENGLISH) == label
+        assert _plain_english(engine_text(label, language=PSEUDO)) == [], label
