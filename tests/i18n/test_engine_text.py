@@ -465,3 +465,26 @@ def test_stakes_levels_and_odds_read_in_every_language() -> None:
     for label in _labels():
         assert engine_text(label, language=ENGLISH) == label
         assert _plain_english(engine_text(label, language=PSEUDO)) == [], label
+
+
+@pytest.mark.parametrize(
+    "slug, keys",
+    [
+        ("california-lowball", ("draws:3", "wild:13")),
+        ("jacks-or-better", ("cards:4", "progressive")),
+        ("five-card-draw", ("draws:2", "low:27", "hilo:8")),
+        ("badugi" if any(v.slug == "badugi" for v in list_variants()) else "johnson", ("bug",)),
+    ],
+)
+def test_a_game_named_with_house_rules_reads_in_every_language(slug, keys) -> None:
+    from engine.modifiers import game_name
+
+    name = game_name(get_variant(slug).rules.name, keys)
+    assert engine_text(name, language=ENGLISH) == name
+    assert _plain_english(engine_text(name, language=PSEUDO)) == [], name
+
+
+def test_the_name_of_a_game_with_options_is_translated() -> None:
+    rules = get_variant("jacks-or-better").build(["progressive", "wild:2"])
+    assert rules.name == "Jacks or better, progressive, deuces wild"
+    assert _plain_english(engine_text(rules.name, language=PSEUDO)) == []
