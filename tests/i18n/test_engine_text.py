@@ -488,3 +488,25 @@ def test_the_name_of_a_game_with_options_is_translated() -> None:
     rules = get_variant("jacks-or-better").build(["progressive", "wild:2"])
     assert rules.name == "Jacks or better, progressive, deuces wild"
     assert _plain_english(engine_text(rules.name, language=PSEUDO)) == []
+
+
+def test_carried_pots_misdeals_and_newcomers_read_in_every_language() -> None:
+    from engine import table as table_module
+    from engine.rules import Requirement
+
+    texts = [
+        *table_module._JOINING_REASONS.values(),
+        "passed out",
+        "nobody could win",
+        "carried over",
+        Phrase("nobody showed {requirement}", requirement=Requirement.trips().label),
+        Phrase("the winner could not show {requirement}", requirement=Requirement.pair(11).label),
+        table_module._imperfect(
+            get_variant("five-card-draw").rules, [*parse_cards("2c 3d"), *parse_cards("2c")]
+        ),
+        table_module._imperfect(get_variant("five-card-draw").rules, parse_cards("2c 3d")),
+    ]
+    for text in texts:
+        assert text is not None
+        assert engine_text(text, language=ENGLISH) == text
+        assert _plain_english(engine_text(text, language=PSEUDO)) == [], text
