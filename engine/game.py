@@ -41,7 +41,7 @@ from engine.scoring import meets, proof_cards, value
 from engine.showdown import ShowdownRunner, settle
 from engine.stakes import ForcedBets, Structure, TierLimits
 from engine.steps import make_runner
-from engine.wording import VERBS
+from engine.wording import VERBS, english
 
 if TYPE_CHECKING:
     from engine.steps.base import Runner
@@ -349,7 +349,9 @@ class Hand:
                 self.carried += paid
                 self.events.append(ev.ForcedBet(builder.seat, "diablo", paid, builder.stack == 0))
         if self.carried:
-            self.events.append(ev.PotCarried(self.carried, s.carry_reason or "carried over"))
+            self.events.append(
+                ev.PotCarried(self.carried, s.carry_reason or english("carried over"))
+            )
         if forced.blinds:
             self._post_blinds(forced.blinds)
         if s.posts:

@@ -84,7 +84,6 @@ _LOW_NAMES = {
 HAND_SIZES: tuple[int, ...] = (3, 4, 6, 7, 8, 9)
 """The hand sizes the ``cards:N`` modifier offers besides five."""
 
-_SIZE_WORDS = {3: "Three", 4: "Four", 6: "Six", 7: "Seven", 8: "Eight", 9: "Nine"}
 
 _PROPER = frozenset(
     ("California", "Kansas", "Johnson", "Diablo", "Q-Ball", "Skinny", "Anaconda", "Shotgun")
@@ -598,8 +597,30 @@ def rules_warnings(rules: GameRules) -> tuple[str, ...]:
     return tuple(warnings)
 
 
+_DRAW_PREFIXES = {
+    "draws:2": english("Double-draw {game}"),
+    "draws:3": english("Triple-draw {game}"),
+}
+# Translators: a game with another hand size, "Three-card jacks or better".
+_SIZE_PREFIXES = {
+    3: english("Three-card {game}"),
+    4: english("Four-card {game}"),
+    6: english("Six-card {game}"),
+    7: english("Seven-card {game}"),
+    8: english("Eight-card {game}"),
+    9: english("Nine-card {game}"),
+}
+
+
 def game_name(base: str, keys: Iterable[str]) -> str:
-    """A readable name for the game ``base`` with the modifiers ``keys``."""
+    """A readable name for the game ``base`` with the modifiers ``keys``; a :class:`Phrase`
+    made of the game's name and the modifiers' words, so that each is translated.
+
+    >>> game_name("California lowball", ["draws:3", "wild:13"])
+    'Triple-draw California lowball, kings wild'
+    >>> game_name("Jacks or better", ["cards:4"])
+    'Four-card jacks or better'
+    """
     prefix = ""
     size_prefix = ""
     low_word = ""
@@ -609,23 +630,26 @@ def game_name(base: str, keys: Iterable[str]) -> str:
     keys = [k for k in keys if k not in splits[:-1]]  # only the last split rule counts
     for key in keys:
         if key in ("draws:2", "draws:3"):
-            prefix = "Double-draw " if key == "draws:2" else "Triple-draw "
+            prefix = _DRAW_PREFIXES[key]
         elif key.startswith("cards:"):
-            size_prefix = f"{_SIZE_WORDS[_hand_size(key)]}-card "
+            size_prefix = _SIZE_PREFIXES[_hand_size(key)]
         elif key.startswith("low:"):
             low_word = describe_modifier(key)
         elif key in ("draws:1",):
             continue
         else:
             suffixes.append(describe_modifier(key))
-    name = base
+    name = Phrase(base)
     for before in (prefix, size_prefix):
         if before:
             first = name.split(" ", 1)[0]
-            name = before + (name if first in _PROPER else name[0].lower() + name[1:])
+            name = Phrase(before, game=name if first in _PROPER else Phrase.within(name))
     if low_word:
         suffixes.insert(0, low_word)
-    return ", ".join([name, *suffixes])
+    for words in suffixes:
+        # Translators: a game's name and a house rule, "Five-card draw, kings wild".
+        name = Phrase("{game}, {rule}", game=name, rule=words)
+    return name
 
 
 def apply_modifiers(rules: GameRules, keys: Iterable[str], *, name: str | None = None) -> Modified:

@@ -53,6 +53,7 @@ from typing import Final
 from engine.cards import DECK_32, DECK_52, JOKER, Card
 from engine.hands import Category, HandValue, Ranking, evaluate, low_qualifies
 from engine.rules import DeckKind
+from engine.wording import Phrase
 
 __all__ = [
     "EXACT_LIMIT",
@@ -480,16 +481,16 @@ def _reference(ranking: Ranking, wild: frozenset[Card], deck: tuple[Card, ...]) 
 # ---------------------------------------------------------------------------
 
 _CATEGORY_LABELS: Final = {
-    Category.HIGH_CARD: "high card",
-    Category.PAIR: "pair",
-    Category.TWO_PAIR: "two pair",
-    Category.THREE_OF_A_KIND: "three of a kind",
-    Category.STRAIGHT: "straight",
-    Category.FLUSH: "flush",
-    Category.FULL_HOUSE: "full house",
-    Category.FOUR_OF_A_KIND: "four of a kind",
-    Category.STRAIGHT_FLUSH: "straight flush",
-    Category.FIVE_OF_A_KIND: "five of a kind",
+    Category.HIGH_CARD: Phrase("high card"),
+    Category.PAIR: Phrase("pair"),
+    Category.TWO_PAIR: Phrase("two pair"),
+    Category.THREE_OF_A_KIND: Phrase("three of a kind"),
+    Category.STRAIGHT: Phrase("straight"),
+    Category.FLUSH: Phrase("flush"),
+    Category.FULL_HOUSE: Phrase("full house"),
+    Category.FOUR_OF_A_KIND: Phrase("four of a kind"),
+    Category.STRAIGHT_FLUSH: Phrase("straight flush"),
+    Category.FIVE_OF_A_KIND: Phrase("five of a kind"),
 }
 _LOW_TOPS: Final = {10: "10", 11: "J", 12: "Q", 13: "K", 14: "A"}
 
@@ -500,8 +501,14 @@ def _label(value: HandValue) -> str:
     category = value.category
     if value.ranking.is_low and category is Category.HIGH_CARD:
         top = value.ranks[0]  # an ace that plays low comes last
-        return f"{_LOW_TOPS.get(top, str(top))}-low"
+        label = _LOW_LABELS.get(top)
+        if label is None:
+            label = _LOW_LABELS[top] = Phrase("{top}-low", top=_LOW_TOPS.get(top, str(top)))
+        return label
     return _CATEGORY_LABELS[category]
+
+
+_LOW_LABELS: dict[int, Phrase] = {}
 
 
 class DrawOdds:

@@ -37,7 +37,7 @@ from engine.pots import build_pots, split_amount
 from engine.rules import Split
 from engine.scoring import meets, proof_cards, qualifies_low
 from engine.steps.base import Runner
-from engine.wording import VERBS
+from engine.wording import VERBS, Phrase
 
 if TYPE_CHECKING:
     from engine.game import Hand, Player
@@ -222,7 +222,15 @@ def settle(
     if len(live) == 1:
         winner = live[0]
         if rules.win_requirement is not None and not _shows_requirement(h, winner):
-            _carry_all(h, total, live, "the winner could not show " + rules.win_requirement.label)
+            _carry_all(
+                h,
+                total,
+                live,
+                Phrase(
+                    "the winner could not show {requirement}",
+                    requirement=rules.win_requirement.label,
+                ),
+            )
             _emit_openers(h, openers)
             h._close((), (), None, tuple(openers), returned)
             return
@@ -277,7 +285,7 @@ def settle(
             if not meets(h.playing_cards(p), req, high_ranking, wild):
                 highs[p.index] = None
         if all(highs[p.index] is None for p in order):
-            _carry_all(h, total, live, f"nobody showed {req.label}")
+            _carry_all(h, total, live, Phrase("nobody showed {requirement}", requirement=req.label))
             h._close((), tuple(shown), None, tuple(openers), returned)
             return
 

@@ -25,6 +25,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine._frozen import fast_init
+from engine.wording import Phrase, english
+
+_POT_LIMIT = Phrase("pot limit")
+_NO_LIMIT = Phrase("no limit")
 
 __all__ = [
     "STRUCTURE_NAMES",
@@ -98,7 +102,7 @@ class FixedLimit:
     @property
     def label(self) -> str:
         """A short description such as ``"2/4 fixed limit"``."""
-        return f"{self.small_bet}/{self.big_bet} fixed limit"
+        return Phrase("{small}/{big} fixed limit", small=self.small_bet, big=self.big_bet)
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,9 +148,17 @@ class SpreadLimit:
     @property
     def label(self) -> str:
         """A short description such as ``"1-2 / 2-4 spread limit"``."""
-        before = f"{self.min_bet}-{self.max_bet}"
-        after = f"{self.min_bet_after}-{self.max_bet_after}"
-        return f"{before} spread limit" if before == after else f"{before} / {after} spread limit"
+        low, high = self.min_bet, self.max_bet
+        low_after, high_after = self.min_bet_after, self.max_bet_after
+        if (low, high) == (low_after, high_after):
+            return Phrase("{low}-{high} spread limit", low=low, high=high)
+        return Phrase(
+            "{low}-{high} / {low_after}-{high_after} spread limit",
+            low=low,
+            high=high,
+            low_after=low_after,
+            high_after=high_after,
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,7 +178,7 @@ class PotLimit:
     @property
     def label(self) -> str:
         """A short description."""
-        return "pot limit"
+        return _POT_LIMIT
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,7 +198,7 @@ class NoLimit:
     @property
     def label(self) -> str:
         """A short description."""
-        return "no limit"
+        return _NO_LIMIT
 
 
 Structure = FixedLimit | SpreadLimit | PotLimit | NoLimit
@@ -251,21 +263,27 @@ class ForcedBets:
     @property
     def label(self) -> str:
         """A short description such as ``"ante 1"`` or ``"blinds 1/2, ante 1"``."""
-        parts = []
-        if self.blinds:
-            parts.append("blinds " + "/".join(str(b) for b in self.blinds))
-        if self.ante:
-            parts.append(f"dealer's edge {self.ante}" if self.dealer_edge else f"ante {self.ante}")
-        return ", ".join(parts) or "no forced bets"
+        blinds = "/".join(str(b) for b in self.blinds)
+        if not self.ante:
+            return Phrase("blinds {blinds}", blinds=blinds) if blinds else Phrase("no forced bets")
+        if self.dealer_edge:
+            if blinds:
+                return Phrase(
+                    "blinds {blinds}, dealer's edge {ante}", blinds=blinds, ante=self.ante
+                )
+            return Phrase("dealer's edge {ante}", ante=self.ante)
+        if blinds:
+            return Phrase("blinds {blinds}, ante {ante}", blinds=blinds, ante=self.ante)
+        return Phrase("ante {ante}", ante=self.ante)
 
 
 # ------------------------------------------------------------------------------ names and shapes
 
 STRUCTURE_NAMES: dict[str, str] = {
-    "fixed-limit": "Fixed limit",
-    "spread-limit": "Spread limit",
-    "pot-limit": "Pot limit",
-    "no-limit": "No limit",
+    "fixed-limit": english("Fixed limit"),
+    "spread-limit": english("Spread limit"),
+    "pot-limit": english("Pot limit"),
+    "no-limit": english("No limit"),
 }
 """The betting structures by name, with the words a player reads: the one set of names (the
 ``/poker create`` option's values and a saved table's ``type``)."""

@@ -47,7 +47,7 @@ from engine.stakes import (
     structure_name,
 )
 from engine.views import LastAction, PotView, PrivateView, PublicView, SeatView
-from engine.wording import Phrase
+from engine.wording import Phrase, english
 
 __all__ = ["NEWCOMER_RULES", "Table", "TableConfig", "TableOptions"]
 
@@ -399,10 +399,10 @@ def _imperfect(rules: GameRules, deck: Sequence[Card]) -> str | None:
     if len(deck) == len(pack) and pack == frozenset(deck):
         return None
     if len(set(deck)) != len(deck):
-        return "a card appears twice in the pack"
+        return Phrase("a card appears twice in the pack")
     if not pack.issuperset(deck):
-        return f"the pack holds cards that are not in the {len(pack)}-card pack"
-    return f"the pack has {len(deck)} cards instead of {len(pack)}"
+        return Phrase("the pack holds cards that are not in the {size}-card pack", size=len(pack))
+    return Phrase("the pack has {count} cards instead of {size}", count=len(deck), size=len(pack))
 
 
 def _derive(config: TableConfig) -> _Derived:
@@ -539,7 +539,9 @@ class Table:
         if not isinstance(player_id, str) or not player_id:
             raise TableError("a player id must be a non-empty string")
         if stack.__class__ is not int or stack <= 0:
-            _check_chips(stack, "the stack must be a positive whole number of chips, not {amount}")
+            _check_chips(
+                stack, english("the stack must be a positive whole number of chips, not {amount}")
+            )
         seats = self.seats
         for s in seats:
             if s is not None and s.player_id == player_id:
@@ -727,7 +729,9 @@ class Table:
         index = self.seat_of(player_id)
         if self.in_hand:
             raise TableError("chips can only be added between hands")
-        _check_chips(amount, "the amount must be a positive whole number of chips, not {amount}")
+        _check_chips(
+            amount, english("the amount must be a positive whole number of chips, not {amount}")
+        )
         seat = self.seats[index]
         assert seat is not None
         self._mutate(("add_chips", player_id, amount))
@@ -1276,7 +1280,7 @@ class Table:
         self._shares = {}
         if hand.passed_out:
             self._shares = self._carried_shares(hand, hand.players)
-            self.carry_reason = "passed out"
+            self.carry_reason = english("passed out")
             self.reante = self.config.options.pass_out_reante
             self.deal_passes = self.config.options.pass_out_deal_passes
             self.open_level += 1
@@ -1285,7 +1289,7 @@ class Table:
             self.open_level = 0
             self.jackpot_cap = None
             if hand.trips_failed:
-                self.carry_reason = "nobody could win"
+                self.carry_reason = english("nobody could win")
                 # Only folding before the draw costs a seat in the new deal: whoever
                 # reached the draw (and folded after it, or is still in) plays on.
                 self.restricted = tuple(p.pid for p in hand.players if not p.folded or p.draws)
@@ -1694,8 +1698,8 @@ class Table:
 
 
 _JOINING_REASONS = {
-    "wait": "new at the table: plays from the hand they deal",
-    "post": "new at the table: posts a blind to play the next hand",
+    "wait": english("new at the table: plays from the hand they deal"),
+    "post": english("new at the table: posts a blind to play the next hand"),
 }
 
 

@@ -152,13 +152,19 @@ class Level:
     @property
     def label(self) -> str:
         """A short description such as ``"blinds 1/2, bets 2"``."""
-        parts = []
-        if self.blinds:
-            parts.append("blinds " + "/".join(str(b) for b in self.blinds))
+        blinds = "/".join(str(b) for b in self.blinds)
+        if blinds and self.ante:
+            return Phrase(
+                "blinds {blinds}, ante {ante}, bets {bet}",
+                blinds=blinds,
+                ante=self.ante,
+                bet=self.bet,
+            )
+        if blinds:
+            return Phrase("blinds {blinds}, bets {bet}", blinds=blinds, bet=self.bet)
         if self.ante:
-            parts.append(f"ante {self.ante}")
-        parts.append(f"bets {self.bet}" if self.blinds or self.ante else f"bet {self.bet}")
-        return ", ".join(parts)
+            return Phrase("ante {ante}, bets {bet}", ante=self.ante, bet=self.bet)
+        return Phrase("bet {bet}", bet=self.bet)
 
     def stakes(self, structure: Structure) -> tuple[Structure, ForcedBets]:
         """The given structure's kind at this level's bet size, and this level's forced bets."""

@@ -12,7 +12,7 @@ style (a replay writes names and ``1,500``, PHH writes ``p2`` and ``1500``).
 'raises to'
 
 A reason or a refusal is a :class:`Phrase`: its English text, which keeps the template and the
-values it was made of, so that the localisation layer (``i18n.engine_text``) can say it in
+values it was made of, so that the localisation layer (its ``engine_text`` module) can say it in
 another language while the engine knows no language but English:
 
 >>> reason = Phrase("you can bet to between {low} and {high}, not {to}", low=2, high=4, to=9)
@@ -59,14 +59,19 @@ class Phrase(str):
     """The template for a count other than one (:meth:`counted`), else None."""
     capital: bool
     """Whether the text begins with a capital letter whatever its first word (:meth:`begun`)."""
+    lowered: bool
+    """Whether the English text begins with a small letter inside a longer phrase
+    (:meth:`within`)."""
 
     def __new__(cls, template: str, /, **values: object) -> Phrase:
+        if not values and isinstance(template, Phrase):
+            return template  # already a phrase: keep what it is made of
         text = template.format(**values) if values else template
         self = super().__new__(cls, text)
         self.template = template
         self.values = MappingProxyType(values) if values else _NO_VALUES
         self.plural = None
-        self.capital = False
+        self.capital = self.lowered = False
         return self
 
     @classmethod
@@ -80,7 +85,7 @@ class Phrase(str):
         made = cls(template, **values)
         self = super().__new__(cls, sentence(made))
         self.template, self.values, self.plural = made.template, made.values, None
-        self.capital = True
+        self.capital, self.lowered = True, False
         return self
 
     @classmethod
@@ -96,8 +101,25 @@ class Phrase(str):
         self.plural = plural
         return self
 
+    @classmethod
+    def within(cls, phrase: Phrase) -> Phrase:
+        """``phrase`` inside a longer one, its first letter in lower case in English (a game's
+        name after a prefix: "Triple-draw five-card draw"); a translation keeps its own case.
+        """
+        self = super().__new__(cls, phrase[:1].lower() + phrase[1:])
+        self.template, self.values, self.plural = phrase.template, phrase.values, phrase.plural
+        self.capital, self.lowered = False, True
+        return self
+
     def __reduce__(self) -> tuple[object, ...]:
-        return (_phrase, (self.template, self.plural, dict(self.values), self.capital))
+        made = (self.template, self.plural, dict(self.values), self.capital)
+        if self.lowered:
+            return (_within, (_phrase(*made),))
+        return (_phrase, made)
+
+
+def _within(phrase: Phrase) -> Phrase:
+    return Phrase.within(phrase)
 
 
 def _phrase(

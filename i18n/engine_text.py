@@ -100,7 +100,11 @@ def _phrase(phrase: str, language: Language) -> str:
         text = _format(phrase.template, language, values)
     else:
         text = _.translation(phrase.template, language) or phrase.template
-    return wording.sentence(text) if phrase.capital else text
+    if phrase.capital:
+        return wording.sentence(text)
+    if phrase.lowered and wording.sentence(text) == wording.sentence(phrase):
+        return text[:1].lower() + text[1:]  # the English words, in their place's small letter
+    return text
 
 
 def _format(template: str, language: Language, values: Mapping[str, object]) -> str:
