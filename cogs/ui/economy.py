@@ -200,7 +200,13 @@ def admin_log_line(entry: AdminLogEntry) -> str:
     target = f"<@{entry.target_id}>" if entry.target_id is not None else "?"
     old, new = _json_or_raw(entry.old_value), _json_or_raw(entry.new_value)
     if entry.action in ("grant", "set", "remove") and isinstance(old, int) and isinstance(new, int):
-        values = {"when": when, "actor": actor, "target": target, "old": old, "new": new}
+        values: dict[str, Any] = {
+            "when": when,
+            "actor": actor,
+            "target": target,
+            "old": old,
+            "new": new,
+        }
         # Translators: a line of the chips admin log: {actor} changed {target}'s bankroll
         # from {old} to {new} chips; {when}: a Discord timestamp.
         if entry.action == "grant":

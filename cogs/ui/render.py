@@ -8,6 +8,7 @@ text alone is complete for screen readers (pictures are an extra).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
 
 import discord
 from babel.numbers import format_decimal
@@ -464,7 +465,7 @@ def _showdown_embed(
     for pot in result.pots:
         label = pot_label(pot.index)
         for share in pot.shares:
-            values = {
+            values: dict[str, Any] = {
                 "pot": label,
                 "player": name_of(names, share.player_id),
                 "amount": share.amount,

@@ -41,7 +41,7 @@ def name_of(names: Mapping[str, str], player_id: str, *, markdown: bool = True) 
     return discord.utils.escape_markdown(name) if markdown else name
 
 
-def say(kind: str, **blanks: object) -> str:
+def say(kind: str, **blanks: Any) -> str:
     """The engine's words for an event of ``kind``, in the reader's language."""
     return engine_say(kind, **blanks)
 
@@ -269,7 +269,7 @@ class _Replay:
             case ev.Declared(direction=direction):
                 return say("declared", who=who, direction=engine_text(direction))
             case ev.Shown(cards=cards):
-                heading = None if self.showdown else _("__Showdown__")
+                title = None if self.showdown else _("__Showdown__")
                 self.showdown = True
                 high = hand_name(e.high_value) if e.high_value else e.high and engine_text(e.high)
                 low = hand_name(e.low_value) if e.low_value else e.low and engine_text(e.low)
@@ -290,7 +290,7 @@ class _Replay:
                     )
                 else:
                     line = _("{who} shows {cards}", who=who, cards=_cards(cards))
-                return line if heading is None else f"{heading}\n{line}"
+                return line if title is None else f"{title}\n{line}"
             case ev.OpenersShown(cards=cards):
                 return say("openers-shown", who=who, cards=_cards(cards))
             case ev.Mucked(cards=cards):
