@@ -14,6 +14,7 @@ from cogs.kit import when as timestamp
 from cogs.translator import _
 from data import AdminLogEntry, ChipAudit, GuildSettings, LeaderboardEntry, PlayerStats
 from i18n import LazyString, current_language
+from i18n.engine_text import engine_text
 
 MAX_NOTE: Final = 200
 """Longest admin note kept (and shown), in characters."""
@@ -112,7 +113,8 @@ def stats_embed(member: discord.abc.User, stats: PlayerStats) -> discord.Embed:
     )
     embed.add_field(name=_("Net chips"), value=signed(stats.net_chips))
     embed.add_field(name=_("Biggest pot won"), value=fmt(stats.biggest_pot))
-    embed.add_field(name=_("Best hand"), value=stats.best_hand_name or "—")
+    best = engine_text(stats.best_hand_name) if stats.best_hand_name else "—"
+    embed.add_field(name=_("Best hand"), value=best)
     return embed
 
 
