@@ -257,12 +257,17 @@ def requested(
         if value is not None:
             if name not in _FLAGS:
                 raise TypeError(f"{name} is not a house rule")
-            what = name.replace("_", " ").capitalize()
-            changes[name] = validation.check_flag(value, f"The {what} option")
+            # Translators: names a house rule in a refusal ("... is either true or false");
+            # {option}: the option as the slash menu writes it (muck_losers).
+            what = _("The {option} option", option=name)
+            changes[name] = validation.check_flag(value, what)
     if newcomers is not None:
-        changes["newcomers"] = validation.check_choice(newcomers, "Newcomers", tuple(NEWCOMERS))
+        # Translators: the subject of a refusal: "Newcomers is one of play, wait, post."
+        what = _("Newcomers")
+        changes["newcomers"] = validation.check_choice(newcomers, what, tuple(NEWCOMERS))
     if draw_limit is not None:
-        key = validation.check_choice(draw_limit, "The draw limit", tuple(DRAW_LIMITS))
+        what = _("The draw limit")
+        key = validation.check_choice(draw_limit, what, tuple(DRAW_LIMITS))
         changes["draw_limit"] = DRAW_LIMITS[key]
     if diablo_cap is not None:
         cap = validation.DIABLO_CAP.check(diablo_cap)
