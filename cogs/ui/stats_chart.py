@@ -1,7 +1,8 @@
 """The ``/stats`` picture: a member's bankroll over time and their net per game, as a PNG.
 
 Drawn with Pillow (already used for the card pictures, :mod:`cogs.ui.card_images`) in the same
-palette; the only font is the one bundled inside Pillow, so nothing is downloaded. The picture
+palette and font (:func:`cogs.ui.card_images.font`: an installed font that writes every
+shipped language, else Pillow's own), so nothing is downloaded. The picture
 is drawn 640 pixels wide with large type because a phone shows it at less than half that.
 Chips are play money: amounts are plain numbers of chips, never a currency.
 

@@ -286,3 +286,17 @@ def test_english_reads_as_before() -> None:
         assert ledger.NO_SUCH_TABLE.format(table=3) == "There is no table #3 in this server."
         assert stats_chart.say("bankroll_now", count=1250) == "now 1,250 chips"
         assert stats_chart.say("bankroll_now", count=1) == "now 1 chip"
+
+
+def test_the_card_pictures_write_the_channels_words() -> None:
+    """The joker's label and the wild mark are drawn in the language asked for."""
+    from cogs.ui.card_images import render_cards
+    from engine.cards import JOKER, parse_card
+
+    deuce = parse_card("2h")
+    cards = [JOKER, deuce]
+    english = render_cards(cards, wild=frozenset({deuce}), language=ENGLISH)
+    pseudo = render_cards(cards, wild=frozenset({deuce}), language=PSEUDO)
+    assert english != pseudo
+    with speaking(PSEUDO):
+        assert render_cards(cards, wild=frozenset({deuce})) == pseudo
