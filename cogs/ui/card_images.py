@@ -217,7 +217,12 @@ language (tiles are cached per face and per labels)."""
 
 def _labels(language: Language | None) -> _Labels:
     """The card words in ``language`` (default: the current one)."""
-    language = language or current_language()
+    return _labels_in(language or current_language())
+
+
+@lru_cache(maxsize=16)
+def _labels_in(language: Language) -> _Labels:
+    # The catalogues are read once at start-up: a language's card words never change.
     return say("joker", language=language), say("picture_wild", language=language)
 
 
