@@ -43,6 +43,23 @@ TEXTS = {
 
 _KIND_OF_VERB = {verb: kind for kind, verb in wording.VERBS.items()}
 
+# Translators: the step the table waits for, in "Waiting for Ann (draw)": a noun for the
+# step (the draw, passing cards, arranging the cards, declaring high or low, choosing the game).
+PHASES = {
+    "draw": _.lazy("draw"),
+    "pass": _.lazy("pass"),
+    "arrange": _.lazy("arrange"),
+    "declare": _.lazy("declare"),
+    "choose": _.lazy("choose"),
+}
+"""The steps other than betting in which the table waits for players (the view's ``phase``)."""
+
+
+def phase_text(phase: str) -> str:
+    known = PHASES.get(phase)
+    return known.render() if known is not None else engine_text(phase)
+
+
 __all__ = [
     "GOLD",
     "GREEN",
@@ -226,7 +243,7 @@ def _table_embed(
             status.append(_("{who} to act", who=who))
         else:
             # Translators: {phase}: what the table waits for (draw, declare, arrange...).
-            status.append(_("Waiting for {who} ({phase})", who=who, phase=engine_text(view.phase)))
+            status.append(_("Waiting for {who} ({phase})", who=who, phase=phase_text(view.phase)))
         if deadline is not None and banking:
             who = ", ".join(name_of(names, pid) for pid in banking)
             status.append(TEXTS["time-bank"].render(who=who, when=when(deadline)))

@@ -95,6 +95,26 @@ def _betting() -> engine.Table:
     return table
 
 
+def _to_the_draw() -> engine.Table:
+    """A five-card draw hand waiting for its players to draw."""
+    for seed in range(100):
+        table = _play(engine.TableConfig("five-card-draw"), seed, until_showdown=False)
+        while table.in_hand and table.public_view().phase == "bet":
+            legal = table.pending[0].legal
+            action: engine.Action = engine.Check()
+            if isinstance(legal, engine.BetOptions) and legal.to_call:
+                action = engine.Call()
+            elif isinstance(legal, engine.BetOptions) and legal.can_raise and legal.min_to:
+                action = engine.Bet(legal.min_to)
+            try:
+                table.act(table.pending[0].seat, action)
+            except engine.IllegalAction:
+                table.act(table.pending[0].seat, engine.Timeout())
+        if table.in_hand and table.public_view().phase == "draw":
+            return table
+    raise AssertionError("no hand reached the draw in 100 deals")
+
+
 def _high_low() -> tuple[engine.Table, engine.HandResult, render.LowRule]:
     for seed in range(500):
         table = _play(engine.TableConfig("california-high-low"), seed)
@@ -132,6 +152,8 @@ def test_the_table_message_in_play_and_between_hands(passthrough: set[str]) -> N
     )
     texts += _embed_texts(render.table_embed(view, NAMES, deadline=1_000_000.0))
     texts += _embed_texts(render.table_embed(view, {}))  # players the table has no name for
+    drawing = _to_the_draw()
+    texts += _embed_texts(render.table_embed(drawing.public_view(), NAMES, deadline=5.0))
     finished = _play(engine.TableConfig("five-card-draw"), 7)
     texts += _embed_texts(render.table_embed(finished.public_view(), NAMES))
     # The note is the table service's (tested with it); the rest is the embed's own.
