@@ -35,6 +35,7 @@ from enum import Enum
 from engine._frozen import fast_init
 from engine.cards import Card
 from engine.rules import Direction
+from engine.wording import Phrase
 
 __all__ = [
     "ArrangeOptions",
@@ -189,10 +190,12 @@ class DrawOptions:
         count = len(discards)
         if count not in self.counts:
             shown = ", ".join(str(c) for c in self.counts)
-            return f"you may discard {shown} cards, not {count}"
+            return Phrase("you may discard {counts} cards, not {count}", counts=shown, count=count)
         needs_unlock = self.ace_above is not None and count > self.ace_above
         if needs_unlock and not any(card not in discards for card in self.unlocks):
-            return f"you may discard {count} only when keeping an ace or a wild card"
+            return Phrase(
+                "you may discard {count} only when keeping an ace or a wild card", count=count
+            )
         return None
 
 

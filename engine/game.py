@@ -571,7 +571,7 @@ class Hand:
         runner = self.runner
         assert runner is not None
         if not runner.is_waiting_for(p):
-            raise IllegalAction(f"it is not {p.pid}'s turn to act")
+            raise IllegalAction("it is not {player}'s turn to act", player=p.pid)
         if action.__class__ is Timeout:
             real = runner.timeout_action(p)
             self.events.append(ev.TimedOut(p.seat))

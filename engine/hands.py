@@ -734,6 +734,19 @@ class HandValue:
         return _describe(_RULES[self._ranking], category, fields)
 
     @property
+    def naming(self) -> tuple[Category, tuple[int, ...]]:
+        """What :attr:`name` is said from: the category and the ranks that name it, most
+        important first (the three then the pair of a full house; a low's cards from the top,
+        an ace played low as 1). A translated name is built from these.
+
+        >>> from engine.cards import parse_cards
+        >>> evaluate(parse_cards("9h 9d 9s Kc Kd"), Ranking.HIGH).naming
+        (<Category.FULL_HOUSE: 6>, (9, 13))
+        """
+        category, fields, _ = self._details()
+        return category, fields
+
+    @property
     def cards(self) -> tuple[PlayedCard, ...]:
         """The five cards that make the value, in the order they play.
 

@@ -67,6 +67,7 @@ from engine.decisions import (
     PassOptions,
     ShowOptions,
 )
+from engine.errors import Refusal
 from engine.events import Drew, Event, Reshuffled
 from engine.hands import Category, HandValue, Ranking, evaluate, low_qualifies
 from engine.odds import EXACT_LIMIT, SAMPLES, DrawOdds, best_draws, draw_odds, strength_of
@@ -465,7 +466,7 @@ def _strength(seen: _Seen, exact: bool) -> float:
 # Advice for a person (the coach)
 
 
-class NoOdds(ValueError):
+class NoOdds(Refusal):
     """The odds engine counts hands of five to nine cards drawing as many as they throw, with
     no board: this game's hands are not such."""
 

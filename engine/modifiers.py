@@ -39,7 +39,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 
-from engine.cards import ONE_EYED_JACKS, ONE_EYED_KING, RANK_WORDS, Card
+from engine.cards import ONE_EYED_JACKS, ONE_EYED_KING, Card
 from engine.hands import Ranking
 from engine.rules import (
     DRAW_FOUR,
@@ -59,6 +59,7 @@ from engine.rules import (
     Step,
     WildCards,
 )
+from engine.wording import Phrase, RankWord, english
 
 __all__ = [
     "MODIFIER_KEYS",
@@ -131,7 +132,8 @@ class Modified:
 
 
 def describe_modifier(key: str) -> str:
-    """A few words for a modifier, as in a game's name ("kings wild").
+    """A few words for a modifier, as in a game's name ("kings wild"); a :class:`Phrase`,
+    which the localisation layer says in the reader's language.
 
     >>> describe_modifier("wild:13"), describe_modifier("wild:2")
     ('kings wild', 'deuces wild')
@@ -141,79 +143,117 @@ def describe_modifier(key: str) -> str:
     if key.startswith("wild:"):
         rank = _wild_rank(key)
         # Players say "deuces wild", never "twos wild": the idiom, not the rank word.
-        return "deuces wild" if rank == 2 else f"{RANK_WORDS[rank][1]} wild"
+        if rank == 2:
+            return Phrase("deuces wild")
+        # Translators: a house rule, "kings wild" (every king is a wild card).
+        return Phrase("{rank_plural} wild", rank_plural=RankWord(rank, plural=True))
     if key.startswith("cards:"):
-        return f"{_SIZE_WORDS[_hand_size(key)].lower()}-card hands"
-    words = {
-        "bug": "with the bug",
-        "no-joker": "no joker",
-        "joker-wild": "joker wild",
-        "one-eyed": "one-eyed jacks wild",
-        "one-eyed-king": "one-eyed king wild",
-        "draws:1": "single draw",
-        "draws:2": "double draw",
-        "draws:3": "triple draw",
-        "four-before": "four-before",
-        "low:a5": "ace-to-five low",
-        "low:27": "deuce-to-seven low",
-        "low:a6": "ace-to-six low",
-        "high": "high",
-        "hilo:8": "high-low split, eight or better",
-        "hilo:9": "high-low split, nine or better",
-        "hilo:any": "high-low split, any low",
-        "declare": "high-low declare",
-        "progressive": "progressive",
-        "jackpot-limit": "jackpot limit",
-        "lowball-blind": "blind in the lowball round",
-        "seven-rule": "seven rule",
-        "no-check-raise": "no check-raise",
-        "bosnian": "Bosnian exchange",
-        "no-first-round": "no bet before the first pass",
-        "rollout": "with a rollout",
-    }
+        return Phrase(_SIZE_NAMES[_hand_size(key)])
     try:
-        return words[key]
+        return Phrase(_WORDS[key])
     except KeyError:
-        raise ValueError(f"unknown modifier {key!r}") from None
+        raise ValueError(Phrase("unknown modifier {key}", key=repr(key))) from None
+
+
+_SIZE_NAMES = {
+    3: english("three-card hands"),
+    4: english("four-card hands"),
+    6: english("six-card hands"),
+    7: english("seven-card hands"),
+    8: english("eight-card hands"),
+    9: english("nine-card hands"),
+}
+
+# Translators: a house rule in a few words, in a game's name and a menu (<= 100 characters).
+_WORDS = {
+    "bug": english("with the bug"),
+    "no-joker": english("no joker"),
+    "joker-wild": english("joker wild"),
+    "one-eyed": english("one-eyed jacks wild"),
+    "one-eyed-king": english("one-eyed king wild"),
+    "draws:1": english("single draw"),
+    "draws:2": english("double draw"),
+    "draws:3": english("triple draw"),
+    "four-before": english("four-before"),
+    "low:a5": english("ace-to-five low"),
+    "low:27": english("deuce-to-seven low"),
+    "low:a6": english("ace-to-six low"),
+    "high": english("high"),
+    "hilo:8": english("high-low split, eight or better"),
+    "hilo:9": english("high-low split, nine or better"),
+    "hilo:any": english("high-low split, any low"),
+    "declare": english("high-low declare"),
+    "progressive": english("progressive"),
+    "jackpot-limit": english("jackpot limit"),
+    "lowball-blind": english("blind in the lowball round"),
+    "seven-rule": english("seven rule"),
+    "no-check-raise": english("no check-raise"),
+    "bosnian": english("Bosnian exchange"),
+    "no-first-round": english("no bet before the first pass"),
+    "rollout": english("with a rollout"),
+}
+
+_SHORT_HAND = english(
+    "A short hand ranks by its pairs and sets only, as home games usually play it: "
+    "straights and flushes need five cards, so three of a kind is the best three-card "
+    "high hand and four of a kind the best with four. Equal combinations are decided "
+    "card by card from the top. For low the fewest pairs and the lowest cards win; "
+    "3-2-A is the best three-card low with aces low, 4-3-2 in deuce-to-seven."
+)
+
+_EXPLAINED = {
+    "cards:3": Phrase(
+        "Every player holds three cards instead of five. {short_hand}",
+        short_hand=Phrase(_SHORT_HAND),
+    ),
+    "cards:4": Phrase(
+        "Every player holds four cards instead of five. {short_hand}",
+        short_hand=Phrase(_SHORT_HAND),
+    ),
+    "cards:6": Phrase(
+        "Every player holds six cards instead of five, and plays the best five of them."
+    ),
+    "cards:7": Phrase(
+        "Every player holds seven cards instead of five, and plays the best five of them."
+    ),
+    "cards:8": Phrase(
+        "Every player holds eight cards instead of five, and plays the best five of them."
+    ),
+    "cards:9": Phrase(
+        "Every player holds nine cards instead of five, and plays the best five of them."
+    ),
+    "one-eyed-king": Phrase(
+        "The king of diamonds, the court card shown in profile with the two one-eyed "
+        "jacks, is wild as well."
+    ),
+}
 
 
 def explain_modifier(key: str) -> str:
     """A sentence or two of rules text for a modifier, for a game's rules page (the short
-    words of :func:`describe_modifier` are for names and menus).
+    words of :func:`describe_modifier` are for names and menus); a :class:`Phrase`.
 
     >>> explain_modifier("cards:3").split(".")[0]
     'Every player holds three cards instead of five'
 
     :raises ValueError: for an unknown key.
     """
-    if key.startswith("cards:"):
-        size = _hand_size(key)
-        text = f"Every player holds {_SIZE_WORDS[size].lower()} cards instead of five"
-        if size > 5:
-            return text + ", and plays the best five of them."
-        return text + (
-            ". A short hand ranks by its pairs and sets only, as home games usually play it: "
-            "straights and flushes need five cards, so three of a kind is the best three-card "
-            "high hand and four of a kind the best with four. Equal combinations are decided "
-            "card by card from the top. For low the fewest pairs and the lowest cards win; "
-            "3-2-A is the best three-card low with aces low, 4-3-2 in deuce-to-seven."
-        )
-    if key == "one-eyed-king":
-        return (
-            "The king of diamonds, the court card shown in profile with the two one-eyed "
-            "jacks, is wild as well."
-        )
+    explained = _EXPLAINED.get(key)
+    if explained is not None:
+        return explained
     words = describe_modifier(key)
-    return words[0].upper() + words[1:] + "."
+    # The menu's words as a sentence of their own: a capital and a full stop.
+    # Translators: a house rule's few words ("kings wild") as a sentence of the rules page.
+    return Phrase.begun("{modifier}.", modifier=words)
 
 
 def _wild_rank(key: str) -> int:
     try:
         rank = int(key.split(":", 1)[1])
     except ValueError:
-        raise ValueError(f"unknown modifier {key!r}") from None
+        raise ValueError(Phrase("unknown modifier {key}", key=repr(key))) from None
     if not 2 <= rank <= 14:
-        raise ValueError(f"a wild rank must be 2 to 14, not {rank}")
+        raise ValueError(Phrase("a wild rank must be 2 to 14, not {rank}", rank=rank))
     return rank
 
 
@@ -221,9 +261,11 @@ def _hand_size(key: str) -> int:
     try:
         size = int(key.split(":", 1)[1])
     except ValueError:
-        raise ValueError(f"unknown modifier {key!r}") from None
+        raise ValueError(Phrase("unknown modifier {key}", key=repr(key))) from None
     if size not in HAND_SIZES:
-        raise ValueError(f"a hand may have 3, 4 or 6 to 9 cards with this modifier, not {size}")
+        raise ValueError(
+            Phrase("a hand may have 3, 4 or 6 to 9 cards with this modifier, not {size}", size=size)
+        )
     return size
 
 
@@ -233,11 +275,11 @@ def _set_hand_size(rules: GameRules, size: int) -> GameRules:
     with the betting round that followed it). The most players shrink to what the pack can
     deal."""
     if rules.board_plays or any(isinstance(s, Pass) for s in rules.steps):
-        raise ValueError(f"{rules.name} has no plain hand size to change")
+        raise ValueError(Phrase("{game} has no plain hand size to change", game=Phrase(rules.name)))
     if rules.deck is DeckKind.STRIPPED and size < 5:
-        raise ValueError("the 32-card game ranks five-card hands only")
+        raise ValueError(Phrase("the 32-card game ranks five-card hands only"))
     if size < 5 and any(isinstance(s, Arrange) for s in rules.steps):
-        raise ValueError("a rollout needs five cards in every hand")
+        raise ValueError(Phrase("a rollout needs five cards in every hand"))
     steps = list(rules.steps)
     change = size - rules.min_hand_size
     index = len(steps)
@@ -259,7 +301,7 @@ def _set_hand_size(rules: GameRules, size: int) -> GameRules:
     dealt = sum(s.count for s in steps if isinstance(s, Deal))
     most = min(rules.max_players, (rules.deck.value - rules.board_cards) // dealt)
     if most < 2:
-        raise ValueError(f"{size}-card hands need more cards than the pack holds")
+        raise ValueError(Phrase("{size}-card hands need more cards than the pack holds", size=size))
     return replace(rules, steps=tuple(steps), max_players=most)
 
 
@@ -278,7 +320,7 @@ def _both(rules: GameRules, change: Callable[[GameRules], GameRules]) -> GameRul
 
 def _with_joker(rules: GameRules, wild: bool) -> GameRules:
     if rules.deck is DeckKind.STRIPPED:
-        raise ValueError("the 32-card game is played without a joker")
+        raise ValueError(Phrase("the 32-card game is played without a joker"))
     return replace(
         rules,
         deck=DeckKind.WITH_JOKER,
@@ -309,13 +351,13 @@ def _set_draws(rules: GameRules, count: int) -> GameRules:
     draw: small, small, big, big). Steps after the last draw's betting round (a rollout, a
     declaration) stay as they are."""
     if not 1 <= count <= 3:
-        raise ValueError("a game has one to three draws")
+        raise ValueError(Phrase("a game has one to three draws"))
     steps = list(rules.steps)
     if any(isinstance(s, DrawSeries | Pass) for s in steps):
-        raise ValueError(f"{rules.name} has no single draw to repeat")
+        raise ValueError(Phrase("{game} has no single draw to repeat", game=Phrase(rules.name)))
     draws = [i for i, step in enumerate(steps) if isinstance(step, Draw)]
     if not draws:
-        raise ValueError(f"{rules.name} has no draw to repeat")
+        raise ValueError(Phrase("{game} has no draw to repeat", game=Phrase(rules.name)))
     first = draws[0]
     template = steps[first]
     assert isinstance(template, Draw)
@@ -345,7 +387,7 @@ def _four_before(rules: GameRules) -> GameRules:
     deal = next((i for i, s in enumerate(steps) if isinstance(s, Deal)), None)
     draw = next((i for i, s in enumerate(steps) if isinstance(s, Draw)), None)
     if deal is None or draw is None or rules.dealt_per_player != 5:
-        raise ValueError(f"{rules.name} cannot be dealt four-before")
+        raise ValueError(Phrase("{game} cannot be dealt four-before", game=Phrase(rules.name)))
     first = steps[deal]
     assert isinstance(first, Deal)
     if first.count == 5:
@@ -410,7 +452,7 @@ def _no_first_round(rules: GameRules) -> GameRules:
     steps = list(rules.steps)
     first_pass = next((i for i, s in enumerate(steps) if isinstance(s, Pass)), None)
     if first_pass is None:
-        raise ValueError(f"{rules.name} has no pass to bet after")
+        raise ValueError(Phrase("{game} has no pass to bet after", game=Phrase(rules.name)))
     bets = [i for i in range(first_pass) if isinstance(steps[i], Bet)]
     if bets:
         del steps[bets[-1]]
@@ -427,9 +469,9 @@ def _bosnian(rules: GameRules) -> GameRules:
     return _steps(rules, steps)
 
 
-def _needs_opening(rules: GameRules, what: str) -> None:
+def _needs_opening(rules: GameRules, refusal: Phrase) -> None:
     if rules.open_requirement is None:
-        raise ValueError(f"{what} needs a game with an opening requirement")
+        raise ValueError(refusal)
 
 
 def apply_modifier(rules: GameRules, key: str) -> GameRules:
@@ -446,7 +488,7 @@ def apply_modifier(rules: GameRules, key: str) -> GameRules:
     if key.startswith("wild:"):
         rank = _wild_rank(key)
         if rules.deck is DeckKind.STRIPPED and rank < 7:
-            raise ValueError("the 32-card pack has no cards below seven")
+            raise ValueError(Phrase("the 32-card pack has no cards below seven"))
         return _both(rules, lambda r: _add_wild(r, ranks=(rank,)))
     if key == "one-eyed":
         return _both(rules, lambda r: _add_wild(r, cards=ONE_EYED_JACKS))
@@ -455,7 +497,7 @@ def apply_modifier(rules: GameRules, key: str) -> GameRules:
     if key.startswith("draws:"):
         count = {"draws:1": 1, "draws:2": 2, "draws:3": 3}.get(key)
         if count is None:
-            raise ValueError(f"unknown modifier {key!r}")
+            raise ValueError(Phrase("unknown modifier {key}", key=repr(key)))
         return _both(rules, lambda r: _set_draws(r, count))
     if key.startswith("cards:"):
         size = _hand_size(key)
@@ -465,26 +507,30 @@ def apply_modifier(rules: GameRules, key: str) -> GameRules:
     if key.startswith("low:"):
         ranking = _LOWS.get(key[4:])
         if ranking is None:
-            raise ValueError(f"unknown modifier {key!r}")
+            raise ValueError(Phrase("unknown modifier {key}", key=repr(key)))
         return _lowball(rules, ranking)
     if key == "high":
         return replace(rules, split=Split.HIGH, seven_rule=False)
     if key.startswith("hilo:"):
         qualifiers = {"hilo:8": 8, "hilo:9": 9, "hilo:any": None}
         if key not in qualifiers:
-            raise ValueError(f"unknown modifier {key!r}")
+            raise ValueError(Phrase("unknown modifier {key}", key=repr(key)))
         return _high_low(rules, qualifiers[key])
     if key == "declare":
         return _declare(rules)
     if key == "progressive":
-        _needs_opening(rules, "progressive jackpots")
+        _needs_opening(
+            rules, Phrase("progressive jackpots needs a game with an opening requirement")
+        )
         return replace(rules, progressive=True)
     if key == "jackpot-limit":
         return replace(rules, jackpot_limit=True)
     if key == "lowball-blind":
         switch = rules.switch_on_pass_out
         if switch is None:
-            raise ValueError("the lowball blind is for games that turn to lowball (jacks back)")
+            raise ValueError(
+                Phrase("the lowball blind is for games that turn to lowball (jacks back)")
+            )
         steps = list(switch.steps)
         first = next(i for i, s in enumerate(steps) if isinstance(s, Bet))
         bet = steps[first]
@@ -509,7 +555,7 @@ def apply_modifier(rules: GameRules, key: str) -> GameRules:
         return _no_first_round(rules)
     if key == "rollout":
         return _rollout(rules)
-    raise ValueError(f"unknown modifier {key!r}")
+    raise ValueError(Phrase("unknown modifier {key}", key=repr(key)))
 
 
 def check_rules(rules: GameRules) -> None:
@@ -527,7 +573,7 @@ def check_rules(rules: GameRules) -> None:
         and rules.low_qualifier is None
         and not any(isinstance(s, Declare) for s in rules.steps)
     ):
-        raise ValueError("high-low needs a qualifier for low or a declaration")
+        raise ValueError(Phrase("high-low needs a qualifier for low or a declaration"))
 
 
 def rules_warnings(rules: GameRules) -> tuple[str, ...]:
@@ -537,12 +583,18 @@ def rules_warnings(rules: GameRules) -> tuple[str, ...]:
     if any(isinstance(s, DealBoard) and s.wild_rank for s in rules.steps):
         wild += 4
     if wild > 6:
-        warnings.append(f"{wild} wild cards make for many ties and some confusion")
+        warnings.append(
+            Phrase("{count} wild cards make for many ties and some confusion", count=wild)
+        )
     if rules.dealt_per_player > 8:
-        warnings.append(f"{rules.dealt_per_player} cards per player usually make a poor game")
+        warnings.append(
+            Phrase(
+                "{count} cards per player usually make a poor game", count=rules.dealt_per_player
+            )
+        )
     rounds = rules.betting_rounds + sum(1 for s in rules.steps if isinstance(s, DrawSeries))
     if rounds > 5:
-        warnings.append(f"{rounds} betting rounds leave little room for skill")
+        warnings.append(Phrase("{count} betting rounds leave little room for skill", count=rounds))
     return tuple(warnings)
 
 

@@ -32,9 +32,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from enum import Enum
 
-from engine.cards import DECK_32, DECK_52, DECK_53, RANK_WORDS, Card
+from engine.cards import DECK_32, DECK_52, DECK_53, Card
 from engine.hands import Ranking
 from engine.stakes import ForcedBets
+from engine.wording import Phrase, RankWord
 
 __all__ = [
     "DRAW_FIVE",
@@ -171,8 +172,12 @@ class DrawLimit:
     def label(self) -> str:
         """A short description such as ``"up to 3 (4 keeping an ace or wild card)"``."""
         if self.with_ace is None:
-            return f"up to {self.most}"
-        return f"up to {self.most} ({self.with_ace} keeping an ace or wild card)"
+            return Phrase("up to {most}", most=self.most)
+        return Phrase(
+            "up to {most} ({with_ace} keeping an ace or wild card)",
+            most=self.most,
+            with_ace=self.with_ace,
+        )
 
 
 DRAW_THREE = DrawLimit(3)
@@ -254,8 +259,10 @@ class Requirement:
     def label(self) -> str:
         """How a player would say it: ``"a pair of jacks or better"``."""
         if self.kind == "trips":
-            return "three of a kind or better"
-        return f"a pair of {RANK_WORDS[self.rank][1]} or better"
+            return Phrase("three of a kind or better")
+        return Phrase(
+            "a pair of {rank_plural} or better", rank_plural=RankWord(self.rank, plural=True)
+        )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -442,26 +449,31 @@ class GameRules:
     def problem(self) -> str | None:
         """Why these rules cannot be dealt, or ``None`` when they can."""
         if not self.name:
-            return "a game needs a name"
+            return Phrase("a game needs a name")
         if not any(isinstance(step, Deal) for step in self.steps):
-            return "a game deals at least one card"
+            return Phrase("a game deals at least one card")
         if not any(isinstance(step, Bet | DrawSeries) for step in self.steps):
-            return "a game has at least one betting round"
+            return Phrase("a game has at least one betting round")
         if not 2 <= self.max_players <= 10:
-            return "a game is for 2 to 10 players"
+            return Phrase("a game is for 2 to 10 players")
         if self.min_hand_size < 5 and not self.board_plays:
             if self.min_hand_size < 3 or not self.short_hands_fit:
-                return "every player must end up with at least five cards (or three or four)"
+                return Phrase(
+                    "every player must end up with at least five cards (or three or four)"
+                )
             if self.deck is DeckKind.STRIPPED:
-                return "the 32-card game ranks five-card hands only"
+                return Phrase("the 32-card game ranks five-card hands only")
         needed = self.max_players * self.dealt_per_player + self.board_cards
         if needed > self.deck.value:
-            return (
-                f"{self.max_players} players need {needed} cards for the deal, "
-                f"more than the {self.deck.value} in the pack"
+            return Phrase(
+                "{players} players need {needed} cards for the deal, "
+                "more than the {pack} in the pack",
+                players=self.max_players,
+                needed=needed,
+                pack=self.deck.value,
             )
         if self.split is Split.DECLARE and not any(isinstance(s, Declare) for s in self.steps):
-            return "a declare game needs a Declare step"
+            return Phrase("a declare game needs a Declare step")
         return None
 
     # -- derived facts --------------------------------------------------------------------

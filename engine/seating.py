@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from engine.cards import permuted
+from engine.errors import Refusal
 from engine.house import Level
 from engine.stakes import ForcedBets, Structure, structure_unit
 
@@ -44,7 +45,7 @@ __all__ = [
 ]
 
 
-class SeatRefused(ValueError):
+class SeatRefused(Refusal):
     """A buy-in or rebuy the table does not take; the message is meant for the player."""
 
 
@@ -158,7 +159,9 @@ class BuyIns:
         """
         amount = self.low if asked is None else asked
         if not self.low <= amount <= self.high:
-            raise SeatRefused(f"The buy-in here is {self.low:,} to {self.high:,} chips.")
+            raise SeatRefused(
+                "The buy-in here is {low:,} to {high:,} chips.", low=self.low, high=self.high
+            )
         return amount
 
     def rebuy(self, stack: int, asked: int | None) -> int:
@@ -177,16 +180,20 @@ give an amount, up to 350.
         """
         room = self.high - stack
         if room <= 0:
-            raise SeatRefused(f"Your stack is already at the largest buy-in ({self.high:,}).")
+            raise SeatRefused(
+                "Your stack is already at the largest buy-in ({high:,}).", high=self.high
+            )
         if asked is None:
             asked = self.low - stack
             if asked <= 0:
                 raise SeatRefused(
-                    f"You have {stack:,} chips, at least the smallest buy-in: "
-                    f"give an amount, up to {room:,}."
+                    "You have {stack:,} chips, at least the smallest buy-in: "
+                    "give an amount, up to {room:,}.",
+                    stack=stack,
+                    room=room,
                 )
         if not 0 < asked <= room:
-            raise SeatRefused(f"You can add 1 to {room:,} chips here.")
+            raise SeatRefused("You can add 1 to {room:,} chips here.", room=room)
         return asked
 
 

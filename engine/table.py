@@ -31,7 +31,7 @@ from engine import events as ev
 from engine.actions import Action, ChooseGame, Fold, Timeout, action_from_dict, action_to_dict
 from engine.cards import Card, parse_card, permuted
 from engine.decisions import ChooseOptions, Decision, DecisionKind
-from engine.errors import IllegalAction, TableError
+from engine.errors import IllegalAction, TableError, reason_of
 from engine.game import Hand, HandOptions, HandSetup, Player
 from engine.pots import build_pots, split_amount
 from engine.rules import Draw, DrawLimit, GameRules, Requirement, Split
@@ -47,6 +47,7 @@ from engine.stakes import (
     structure_name,
 )
 from engine.views import LastAction, PotView, PrivateView, PublicView, SeatView
+from engine.wording import Phrase
 
 __all__ = ["NEWCOMER_RULES", "Table", "TableConfig", "TableOptions"]
 
@@ -296,26 +297,34 @@ class TableConfig:
         if not forced.blinds and rules.rounds_after_draw:
             if options.second_round_from_opener:
                 notes.append(
-                    "After the draw the opener bets first (or the next player still in to the "
-                    "opener's left); switching off second_round_from_opener starts with the "
-                    "player to the dealer's left."
+                    Phrase(
+                        "After the draw the opener bets first (or the next player still in to the "
+                        "opener's left); switching off second_round_from_opener starts with the "
+                        "player to the dealer's left."
+                    )
                 )
             else:
                 notes.append(
-                    "After the draw the first player still in to the dealer's left bets "
-                    "first; second_round_from_opener makes the opener begin instead."
+                    Phrase(
+                        "After the draw the first player still in to the dealer's left bets "
+                        "first; second_round_from_opener makes the opener begin instead."
+                    )
                 )
         if rules.progressive:
             if options.progressive_back_down:
                 notes.append(
-                    "Progressive openers climb to aces, then step back down to jacks while "
-                    "nobody opens; switching off progressive_back_down keeps aces until "
-                    "someone opens."
+                    Phrase(
+                        "Progressive openers climb to aces, then step back down to jacks while "
+                        "nobody opens; switching off progressive_back_down keeps aces until "
+                        "someone opens."
+                    )
                 )
             else:
                 notes.append(
-                    "Progressive openers climb to aces and stay there until someone opens; "
-                    "progressive_back_down brings them back down a step at a time."
+                    Phrase(
+                        "Progressive openers climb to aces and stay there until someone opens; "
+                        "progressive_back_down brings them back down a step at a time."
+                    )
                 )
         return tuple(notes)
 
@@ -431,9 +440,9 @@ class _Seat:
 _NOBODY: frozenset[str] = frozenset()
 
 
-def _check_chips(amount: int, what: str) -> None:
+def _check_chips(amount: int, refusal: str) -> None:
     if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
-        raise TableError(f"{what} must be a positive whole number of chips, not {amount!r}")
+        raise TableError(refusal, amount=repr(amount))
 
 
 class Table:
@@ -503,7 +512,7 @@ class Table:
         """
         index = self._seat_of(player_id)
         if index is None:
-            raise TableError(f"{player_id} is not seated at this table")
+            raise TableError("{player} is not seated at this table", player=player_id)
         return index
 
     @property
@@ -530,11 +539,11 @@ class Table:
         if not isinstance(player_id, str) or not player_id:
             raise TableError("a player id must be a non-empty string")
         if stack.__class__ is not int or stack <= 0:
-            _check_chips(stack, "the stack")
+            _check_chips(stack, "the stack must be a positive whole number of chips, not {amount}")
         seats = self.seats
         for s in seats:
             if s is not None and s.player_id == player_id:
-                raise TableError(f"{player_id} is already seated")
+                raise TableError("{player} is already seated", player=player_id)
         if seat is None:
             try:
                 seat = seats.index(None)
@@ -543,7 +552,11 @@ class Table:
         elif (
             isinstance(seat, bool) or not isinstance(seat, int) or not (0 <= seat < len(self.seats))
         ):
-            raise TableError(f"there is no seat {seat!r} (seats are 0 to {len(self.seats) - 1})")
+            raise TableError(
+                "there is no seat {seat} (seats are 0 to {last})",
+                seat=repr(seat),
+                last=len(self.seats) - 1,
+            )
         elif self.seats[seat] is not None:
             raise TableError("that seat is taken")
         self._mutate(("sit", player_id, stack, seat))
@@ -677,7 +690,7 @@ class Table:
             :meth:`TableConfig.applicable_options`).
         """
         if not isinstance(options, TableOptions):
-            raise TableError(f"house rules are TableOptions, not {options!r}")
+            raise TableError("house rules are TableOptions, not {options}", options=repr(options))
         current = self.config.options
         proposed = replace(self.config, options=options)
         applicable = proposed.applicable_options()
@@ -687,7 +700,9 @@ class Table:
                 from engine.variants import get_variant
 
                 game = get_variant(self.config.variant).name
-                raise TableError(f"{name} changes nothing in {game}")
+                raise TableError(
+                    "{option} changes nothing in {game}", option=name, game=Phrase(game)
+                )
         self._mutate(("options", options))
         if self.in_hand:
             self._pending_options = None if options == current else options
@@ -712,7 +727,7 @@ class Table:
         index = self.seat_of(player_id)
         if self.in_hand:
             raise TableError("chips can only be added between hands")
-        _check_chips(amount, "the amount")
+        _check_chips(amount, "the amount must be a positive whole number of chips, not {amount}")
         seat = self.seats[index]
         assert seat is not None
         self._mutate(("add_chips", player_id, amount))
@@ -879,12 +894,16 @@ class Table:
 
     def _start_reason(self, players: list[int]) -> str | None:
         if len(players) < 2:
-            return "at least two players with chips must be sitting in"
+            return Phrase("at least two players with chips must be sitting in")
         if all(self.seats[i].sitting_out for i in players):  # type: ignore[union-attr]
-            return "everyone dealt in would be sitting out"
+            return Phrase("everyone dealt in would be sitting out")
         rules = self._rules
         if len(players) > rules.max_players:
-            return f"{rules.name} can be dealt to at most {rules.max_players} players"
+            return Phrase(
+                "{game} can be dealt to at most {count} players",
+                game=Phrase(rules.name),
+                count=rules.max_players,
+            )
         return None
 
     def _next_button(self, players: list[int]) -> int:
@@ -910,9 +929,11 @@ class Table:
         seen: set[Card] = set()
         for card in given:
             if card not in known:
-                raise TableError(f"{card} is not in the {rules.deck.value}-card pack")
+                raise TableError(
+                    "{card} is not in the {size}-card pack", card=str(card), size=rules.deck.value
+                )
             if card in seen:
-                raise TableError(f"{card} appears twice in the preset deck")
+                raise TableError("{card} appears twice in the preset deck", card=str(card))
             seen.add(card)
         rest = [card for card in pack if card not in seen]
         return given + tuple(rest)
@@ -1214,14 +1235,18 @@ class Table:
         try:
             rules = self._compose(slug, modifiers)
         except ValueError as error:
-            raise IllegalAction(str(error)) from None
+            raise IllegalAction(reason_of(error)) from None
         if len(players) > rules.max_players:
-            raise IllegalAction(f"{rules.name} can be dealt to at most {rules.max_players} players")
+            raise IllegalAction(
+                "{game} can be dealt to at most {count} players",
+                game=Phrase(rules.name),
+                count=rules.max_players,
+            )
         if preset is not None:
             try:
                 deck = self._deck_for(rules, preset, deck_seed)
             except TableError as error:
-                raise IllegalAction(str(error)) from None
+                raise IllegalAction(reason_of(error)) from None
         else:
             deck = self._deck_for(rules, None, deck_seed)
         self._choosing = None
@@ -1339,7 +1364,7 @@ class Table:
         if self._choosing is not None:
             seat = self._seat_of(who) if isinstance(who, str) else who
             if seat is None:
-                raise IllegalAction(f"{who} is not seated at this table")
+                raise IllegalAction("{player} is not seated at this table", player=who)
             return self._choose(seat, action)
         hand = self.hand
         if hand is None or hand.over:
@@ -1347,8 +1372,8 @@ class Table:
         found = hand.by_seat.get(who) if who.__class__ is int else hand.by_pid.get(who)  # type: ignore[arg-type]
         if found is None:
             if isinstance(who, str):
-                raise IllegalAction(f"{who} is not playing this hand")
-            raise IllegalAction(f"nobody in seat {who!r} is playing this hand")
+                raise IllegalAction("{player} is not playing this hand", player=who)
+            raise IllegalAction("nobody in seat {seat} is playing this hand", seat=repr(who))
         p = found
         start = len(hand.events)
         hand.act(p, action)
@@ -1550,10 +1575,10 @@ class Table:
         """
         index = self.seat_of(seat) if isinstance(seat, str) else seat
         if not isinstance(index, int) or not 0 <= index < len(self.seats):
-            raise TableError(f"there is no seat {seat!r}")
+            raise TableError("there is no seat {seat}", seat=repr(seat))
         s = self.seats[index]
         if s is None:
-            raise TableError(f"nobody sits in seat {index}")
+            raise TableError("nobody sits in seat {seat}", seat=index)
         hand = self.hand
         p: Player | None = None
         if hand is not None and index in hand.by_seat and hand.by_seat[index].pid == s.player_id:

@@ -30,10 +30,12 @@ from __future__ import annotations
 import math
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Final
 
+from engine.errors import Refusal
 from engine.stakes import FixedLimit, ForcedBets, NoLimit, PotLimit, SpreadLimit, Structure
 from engine.table import Table, TableConfig, forced_to_dict, structure_to_dict
+from engine.wording import Phrase, english
 
 __all__ = [
     "DEFAULT_STEPS",
@@ -58,8 +60,28 @@ DEFAULT_STEPS = (1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256)
 step (a little under doubling, so a level is never a shock)."""
 
 
-class TournamentError(ValueError):
+class TournamentError(Refusal):
     """A tournament operation that the rules refuse, with the reason."""
+
+
+# Whole sentences per setting, so that each reads naturally in every language.
+_LEVEL_AMOUNTS: Final = {
+    "ante": english("a level's ante must be a whole number >= 0, not {value}"),
+    "bet": english("a level's bet must be a whole number >= 0, not {value}"),
+    "blind": english("a level's blind must be a whole number >= 0, not {value}"),
+}
+_ABOVE_ZERO: Final = {
+    "buy_in": english("buy in must be a whole number above 0"),
+    "starting_stack": english("starting stack must be a whole number above 0"),
+    "seats": english("seats must be a whole number above 0"),
+    "max_players": english("max players must be a whole number above 0"),
+}
+_AT_LEAST_ZERO: Final = {
+    "rebuys": english("rebuys must be a whole number >= 0"),
+    "rebuy_levels": english("rebuy levels must be a whole number >= 0"),
+    "addon_stack": english("addon stack must be a whole number >= 0"),
+    "late_levels": english("late levels must be a whole number >= 0"),
+}
 
 
 # -- levels and the clock -----------------------------------------------------------------------
@@ -89,9 +111,7 @@ class Level:
             *(("blind", b) for b in self.blinds),
         ):
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                raise TournamentError(
-                    f"a level's {name} must be a whole number >= 0, not {value!r}"
-                )
+                raise TournamentError(_LEVEL_AMOUNTS[name], value=repr(value))
         if self.bet < 1:
             raise TournamentError("a level's bet must be at least 1 chip")
         if 0 in self.blinds:
@@ -114,7 +134,9 @@ class Level:
         """
         head, sep, bet = text.strip().partition(":")
         if not sep:
-            raise TournamentError(f"a level is written forced:bet, like 1:2 or 1-2:2, not {text!r}")
+            raise TournamentError(
+                "a level is written forced:bet, like 1:2 or 1-2:2, not {text}", text=repr(text)
+            )
         try:
             if "-" in head:
                 blinds, _, ante = head.partition("+")
@@ -124,7 +146,7 @@ class Level:
             if isinstance(exc, TournamentError):
                 raise
             raise TournamentError(
-                f"a level's amounts must be whole numbers, not {text!r}"
+                "a level's amounts must be whole numbers, not {text}", text=repr(text)
             ) from None
 
     @property
@@ -301,7 +323,9 @@ class Payouts:
         if not self.shares or any(isinstance(s, bool) or s <= 0 for s in self.shares):
             raise TournamentError("payout shares are whole percentages above zero")
         if sum(self.shares) != 100:
-            raise TournamentError(f"payout shares must add up to 100, not {sum(self.shares)}")
+            raise TournamentError(
+                "payout shares must add up to 100, not {total}", total=sum(self.shares)
+            )
         if list(self.shares) != sorted(self.shares, reverse=True):
             raise TournamentError("a lower place cannot be paid more than a higher one")
 
@@ -326,8 +350,9 @@ class Payouts:
             if isinstance(exc, TournamentError):
                 raise
             raise TournamentError(
-                f"payouts are 'winner', '65/35', '50/30/20' or percentages like 40/30/20/10, "
-                f"not {text!r}"
+                "payouts are 'winner', '65/35', '50/30/20' or percentages like 40/30/20/10, "
+                "not {text}",
+                text=repr(text),
             ) from None
 
     def amounts(self, pool: int, entrants: int) -> tuple[int, ...]:
@@ -395,11 +420,11 @@ class TournamentSettings:
         for name in ("buy_in", "starting_stack", "seats", "max_players"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise TournamentError(f"{name.replace('_', ' ')} must be a whole number above 0")
+                raise TournamentError(_ABOVE_ZERO[name])
         for name in ("rebuys", "rebuy_levels", "addon_stack", "late_levels"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                raise TournamentError(f"{name.replace('_', ' ')} must be a whole number >= 0")
+                raise TournamentError(_AT_LEAST_ZERO[name])
         if not 2 <= self.seats <= 10:
             raise TournamentError("a tournament table seats 2 to 10 players")
         if self.max_players < 2:
@@ -446,6 +471,12 @@ REGISTERING = "registering"
 RUNNING = "running"
 FINISHED = "finished"
 CANCELLED = "cancelled"
+
+_STATUS_REFUSALS: Final = {
+    RUNNING: english("the tournament is running"),
+    FINISHED: english("the tournament is finished"),
+    CANCELLED: english("the tournament is cancelled"),
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -530,7 +561,9 @@ class Tournament:
         if player_id in self._index:
             raise TournamentError("you are already registered")
         if len(self.entries) >= self.settings.max_players:
-            raise TournamentError(f"the tournament is full ({self.settings.max_players} players)")
+            raise TournamentError(
+                "the tournament is full ({count} players)", count=self.settings.max_players
+            )
         return replace(self, entries=(*self.entries, Entry(player_id)))
 
     def unregister(self, player_id: str) -> Tournament:
@@ -549,7 +582,7 @@ class Tournament:
         :raises TournamentError: with fewer than two players, or when not registering.
         """
         if self.status != REGISTERING:
-            raise TournamentError(f"the tournament is {self.status}")
+            raise TournamentError(_STATUS_REFUSALS[self.status])
         if len(self.entries) < 2:
             raise TournamentError("a tournament needs at least two registered players")
         return replace(self, status=RUNNING)
@@ -567,15 +600,15 @@ class Tournament:
         s = self.settings
         entry = self.entry(player_id)
         if self.status != RUNNING:
-            return "the tournament is not running"
+            return Phrase("the tournament is not running")
         if not s.rebuys:
-            return "this tournament has no rebuys"
+            return Phrase("this tournament has no rebuys")
         if level >= s.rebuy_levels:
-            return "the rebuy period is over"
+            return Phrase("the rebuy period is over")
         if entry.rebuys >= s.rebuys:
-            return f"you have used your {s.rebuys} rebuy(s)"
+            return Phrase("you have used your {count} rebuy(s)", count=s.rebuys)
         if stack > s.starting_stack:
-            return "you can rebuy when your stack is at most the starting stack"
+            return Phrase("you can rebuy when your stack is at most the starting stack")
         return None
 
     def rebuy(self, player_id: str, level: int, stack: int) -> Tournament:
@@ -594,17 +627,17 @@ class Tournament:
         s = self.settings
         entry = self.entry(player_id)
         if self.status != RUNNING:
-            return "the tournament is not running"
+            return Phrase("the tournament is not running")
         if not s.addon_stack:
-            return "this tournament has no add-on"
+            return Phrase("this tournament has no add-on")
         if entry.out:
-            return "you are out of the tournament"
+            return Phrase("you are out of the tournament")
         if entry.addon:
-            return "you already took the add-on"
+            return Phrase("you already took the add-on")
         if self.addon_closed or level > s.rebuy_levels:
-            return "the add-on is over"
+            return Phrase("the add-on is over")
         if level < s.rebuy_levels - 1:
-            return "the add-on opens at the last rebuy level"
+            return Phrase("the add-on opens at the last rebuy level")
         return None
 
     def addon(self, player_id: str, level: int) -> Tournament:

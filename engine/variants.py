@@ -42,6 +42,7 @@ from engine.rules import (
 from engine.stakes import FixedLimit, ForcedBets, NoLimit, Structure
 
 __all__ = [
+    "OPENER_FIRST",
     "VARIANTS",
     "Variant",
     "VariantOption",
@@ -148,17 +149,18 @@ def _variant(
         if option.default:
             rules = option.apply(rules)
     if not (rules.forced_bets or forced_bets).blinds and rules.rounds_after_draw:
-        description += " " + _OPENER_FIRST
+        description += " " + OPENER_FIRST
     return Variant(slug, name, description, rules, structure, forced_bets, max_players, options)
 
 
 # The seeds differ on who begins the betting after the draw; every game where it matters says
 # which way the table plays by default and which table option turns it round.
-_OPENER_FIRST = (
+OPENER_FIRST = (
     "After the draw the opener bets first (or the next player still in on the opener's "
     "left); the table option second_round_from_opener, when off, has the first player left "
     "of the dealer begin instead."
 )
+"""The note that ends such a game's description (a paragraph of its own for translators)."""
 
 
 def _option(key: str, label: str, description: str, default: bool = False) -> VariantOption:

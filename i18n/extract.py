@@ -11,8 +11,8 @@ language, ``check`` lists what a catalogue still lacks (the suite runs the same 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from babel import Locale
@@ -35,6 +35,22 @@ KEYWORDS: dict[str, tuple[int, ...] | None] = {
 ``_.plural("...", "...", count=n)``, ``_.lazy_plural("...", "...")`` (``babel.cfg`` and the
 ``pybabel`` commands in docs/translating.md name the same ones)."""
 
+ENGINE_KEYWORDS: dict[str, tuple[int, ...] | None] = {
+    "Phrase": None,
+    "begun": None,
+    "counted": (1, 2),
+    "english": None,
+    "IllegalAction": None,
+    "TableError": None,
+    "TournamentError": None,
+    "SeatRefused": None,
+    "NoOdds": None,
+}
+"""The engine's own constructs whose literal first argument is a message: a
+:class:`engine.wording.Phrase` (``Phrase.begun``, ``Phrase.counted`` with its two forms), the
+marker ``english("...")`` and the refusals (the engine knows no translator: see
+:mod:`i18n.engine_text`)."""
+
 COMMENT_TAGS = ("Translators:",)
 
 
@@ -44,6 +60,9 @@ class Package:
 
     name: str
     collector: str | None = None
+    keywords: Mapping[str, tuple[int, ...] | None] = field(
+        default_factory=lambda: KEYWORDS, hash=False, compare=False
+    )
 
     @property
     def folder(self) -> Path:
@@ -64,6 +83,7 @@ class Package:
 PACKAGES: tuple[Package, ...] = (
     Package("i18n"),
     Package("cogs", collector="cogs.translator:menu_messages"),
+    Package("engine", collector="i18n.engine_text:engine_messages", keywords=ENGINE_KEYWORDS),
     Package("tables"),
 )
 """Every package that has catalogues (each declares its ``Translator`` once)."""
@@ -75,7 +95,7 @@ def extract(package: Package) -> Catalog:
     found = extract_from_dir(
         package.folder,
         method_map=[("**.py", "python")],
-        keywords=KEYWORDS,
+        keywords=package.keywords,
         comment_tags=COMMENT_TAGS,
         strip_comment_tags=True,
     )
@@ -127,6 +147,7 @@ def shipped_codes() -> list[str]:
 
 __all__ = [
     "COMMENT_TAGS",
+    "ENGINE_KEYWORDS",
     "KEYWORDS",
     "PACKAGES",
     "ROOT",

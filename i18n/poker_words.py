@@ -51,6 +51,51 @@ CATEGORY_NAMES: Mapping[Category, LazyString] = MappingProxyType(
 ROYAL_FLUSH = _.lazy("Royal flush")
 """The ace-high straight flush, which every language names apart."""
 
+# Translators: a rank as a word, one card ("a seven") and several ("a pair of sevens"); used
+# in hand names such as "Seven-five low" and "Full house, kings over nines".
+RANK_WORDS: Mapping[int, tuple[LazyString, LazyString]] = MappingProxyType(
+    {
+        2: (_.lazy("two"), _.lazy("twos")),
+        3: (_.lazy("three"), _.lazy("threes")),
+        4: (_.lazy("four"), _.lazy("fours")),
+        5: (_.lazy("five"), _.lazy("fives")),
+        6: (_.lazy("six"), _.lazy("sixes")),
+        7: (_.lazy("seven"), _.lazy("sevens")),
+        8: (_.lazy("eight"), _.lazy("eights")),
+        9: (_.lazy("nine"), _.lazy("nines")),
+        10: (_.lazy("ten"), _.lazy("tens")),
+        11: (_.lazy("jack"), _.lazy("jacks")),
+        12: (_.lazy("queen"), _.lazy("queens")),
+        13: (_.lazy("king"), _.lazy("kings")),
+        14: (_.lazy("ace"), _.lazy("aces")),
+    }
+)
+"""How a player says each rank, one and many, by the engine's rank (the ace is 14; an ace
+played low, 1 in a low hand's value, is said the same)."""
+
+HAND_NAMES: Mapping[Category, LazyString] = MappingProxyType(
+    {
+        # Translators: a high hand with no combination, by its top card ("Ace-high").
+        Category.HIGH_CARD: _.lazy("{rank}-high"),
+        Category.PAIR: _.lazy("Pair of {rank_plural}"),
+        Category.TWO_PAIR: _.lazy("Two pair, {high_plural} and {low_plural}"),
+        Category.THREE_OF_A_KIND: _.lazy("Three of a kind, {rank_plural}"),
+        Category.STRAIGHT: _.lazy("Straight, {rank} high"),
+        Category.FLUSH: _.lazy("Flush, {rank} high"),
+        Category.FULL_HOUSE: _.lazy("Full house, {three_plural} over {pair_plural}"),
+        Category.FOUR_OF_A_KIND: _.lazy("Four of a kind, {rank_plural}"),
+        Category.STRAIGHT_FLUSH: _.lazy("Straight flush, {rank} high"),
+        Category.FIVE_OF_A_KIND: _.lazy("Five {rank_plural}"),
+    }
+)
+"""A high hand's name by category, from its ranks (``{rank}`` the top card's word,
+``{rank_plural}`` the group's; two pair and a full house name both groups); the first letter
+is made a capital when the name is said."""
+
+# Translators: a low hand named by its two highest cards, "Seven-five low" (lowball).
+LOW_HAND = _.lazy("{rank}-{next} low")
+"""A low hand's name (lowball), by its two top cards."""
+
 ACTION_WORDS: Mapping[str, LazyString] = MappingProxyType(
     {
         "check": _.lazy("Check"),
@@ -124,6 +169,11 @@ def category_name(category: Category, *, royal: bool = False) -> LazyString:
     return CATEGORY_NAMES[category]
 
 
+def rank_word(rank: int, *, plural: bool = False) -> LazyString:
+    """The word for ``rank`` (1 or 14 for the ace), one card's or several's."""
+    return RANK_WORDS[14 if rank == 1 else rank][1 if plural else 0]
+
+
 def action_kind(action: Action) -> str | None:
     """The key of ``action`` in :data:`ACTION_WORDS` (None for an action with no word).
 
@@ -147,9 +197,13 @@ __all__ = [
     "CHIPS",
     "DEEDS",
     "DRAWS",
+    "HAND_NAMES",
+    "LOW_HAND",
+    "RANK_WORDS",
     "ROYAL_FLUSH",
     "TERMS",
     "action_kind",
     "action_word",
     "category_name",
+    "rank_word",
 ]

@@ -41,7 +41,12 @@ from engine.rules import Bet as BetStep
 from engine.rules import BetStart, BetTier
 from engine.stakes import FixedLimit
 from engine.steps.base import Runner
-from engine.wording import VERBS
+from engine.wording import VERBS, Phrase
+
+_STACK_COVERS_A_CALL = Phrase("your stack only covers a call")
+_SHORT_ALL_IN = Phrase("an all-in short of a full raise does not reopen the betting")
+_CHECKED_BEFORE = Phrase("you checked in this round and may not raise")
+_NOBODY_TO_CALL = Phrase("nobody left could call a raise")
 
 if TYPE_CHECKING:
     from engine.game import Hand, Player
@@ -240,27 +245,31 @@ class BettingRound(Runner):
     def _no_raise_reason(self, p: Player, to_call: int) -> str | None:
         h = self.hand
         if p.stack <= to_call:
-            return "your stack only covers a call"
+            return _STACK_COVERS_A_CALL
         if self.opening and self.max_bet == 0 and not h.has_openers(p):
             req = h.requirement
             assert req is not None
-            return f"you need {req.label} to open"
+            return Phrase("you need {openers} to open", openers=req.label)
         if self.max_raises is not None and self.aggressions > self.max_raises:
-            return f"the betting is capped (a bet and {self.max_raises} raises)"
+            return Phrase.counted(
+                "the betting is capped (a bet and {count} raise)",
+                "the betting is capped (a bet and {count} raises)",
+                count=self.max_raises,
+            )
         if self.shorts and p.index in self.acted:
-            return "an all-in short of a full raise does not reopen the betting"
+            return _SHORT_ALL_IN
         if (
             h.rules.no_check_raise
             and isinstance(h.structure, FixedLimit)
             and self.after_draw
             and p.index in self.checked
         ):
-            return "you checked in this round and may not raise"
+            return _CHECKED_BEFORE
         max_bet = self.max_bet
         for q in h.players:
             if q is not p and not q.folded and q.stack + q.bet > max_bet:
                 return None
-        return "nobody left could call a raise"
+        return _NOBODY_TO_CALL
 
     def limits(self, p: Player) -> tuple[int, int | None, int | None, str | None]:
         """``(to_call, min_to, max_to, reason)`` for ``p``; the range is ``None`` (with a
@@ -364,7 +373,7 @@ class BettingRound(Runner):
                 if self.after_draw and h.rules.seven_rule:
                     self._seven_rule(p)
             elif cls is Check:
-                raise IllegalAction(f"you cannot check: {to_call} to call")
+                raise IllegalAction("you cannot check: {amount} to call", amount=to_call)
             else:
                 # self._call(p, to_call), inlined on this hot path
                 stack = p.stack = p.stack - to_call
@@ -376,15 +385,28 @@ class BettingRound(Runner):
         elif cls is Bet or cls is Raise:
             to = action.to  # type: ignore[union-attr]
             if isinstance(to, bool) or not isinstance(to, int):
-                raise IllegalAction(f"the amount must be a whole number of chips, not {to!r}")
+                raise IllegalAction(
+                    "the amount must be a whole number of chips, not {amount}", amount=repr(to)
+                )
             _, lo, hi, reason = self.limits(p)
             if lo is None or hi is None:
-                raise IllegalAction(f"you cannot bet or raise: {reason}")
+                raise IllegalAction("you cannot bet or raise: {reason}", reason=reason)
             if not lo <= to <= hi:
-                verb = "bet" if self.max_bet == 0 else "raise"
                 if lo == hi:
-                    raise IllegalAction(f"you can only {verb} to exactly {lo}, not {to}")
-                raise IllegalAction(f"you can {verb} to between {lo} and {hi}, not {to}")
+                    if self.max_bet == 0:
+                        raise IllegalAction(
+                            "you can only bet to exactly {low}, not {to}", low=lo, to=to
+                        )
+                    raise IllegalAction(
+                        "you can only raise to exactly {low}, not {to}", low=lo, to=to
+                    )
+                if self.max_bet == 0:
+                    raise IllegalAction(
+                        "you can bet to between {low} and {high}, not {to}", low=lo, high=hi, to=to
+                    )
+                raise IllegalAction(
+                    "you can raise to between {low} and {high}, not {to}", low=lo, high=hi, to=to
+                )
             self._raise(p, to)
         elif cls is AllIn:
             to_call, lo, hi, reason = self.limits(p)
@@ -395,9 +417,13 @@ class BettingRound(Runner):
             elif lo is not None and hi is not None and lo <= p.bet + p.stack <= hi:
                 self._raise(p, p.bet + p.stack)
             elif lo is None:
-                raise IllegalAction(f"you cannot go all-in: {reason}")
+                raise IllegalAction("you cannot go all-in: {reason}", reason=reason)
             else:
-                raise IllegalAction(f"all-in would be {p.bet + p.stack}; the most you can is {hi}")
+                raise IllegalAction(
+                    "all-in would be {amount}; the most you can is {most}",
+                    amount=p.bet + p.stack,
+                    most=hi,
+                )
         else:
             raise IllegalAction("this is a betting round: fold, check, call, bet or raise")
         # self._after(p), inlined on this hot path

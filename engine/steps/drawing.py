@@ -283,7 +283,7 @@ class DrawRound(Runner):
         held = p.cards
         for card in cards:
             if not isinstance(card, Card) or card not in held:
-                raise IllegalAction(f"you do not hold {card}")
+                raise IllegalAction("you do not hold {card}", card=str(card))
         count = len(cards)
         if count > 1 and len(set(cards)) != count:
             raise IllegalAction("a card is named twice")
@@ -340,7 +340,11 @@ class DrawRound(Runner):
         assert self.offer is not None
         _, up, down, to_pile, _ = self.offer
         if action.card is not None and action.card is not up:
-            raise IllegalAction(f"keep the face-up {up} or the face-down card, not {action.card}")
+            raise IllegalAction(
+                "keep the face-up {card} or the face-down card, not {chosen}",
+                card=str(up),
+                chosen=str(action.card),
+            )
         h = self.hand
         self._offered = None
         took_up = action.card is not None

@@ -37,7 +37,7 @@ from engine.errors import IllegalAction
 from engine.rules import Arrange as ArrangeStep
 from engine.rules import Direction, Pass, PassDirection
 from engine.steps.base import Runner
-from engine.wording import VERBS
+from engine.wording import VERBS, Phrase
 
 if TYPE_CHECKING:
     from engine.game import Hand, Player
@@ -128,13 +128,26 @@ class Passing(_Simultaneous):
 
     def act(self, p: Player, action: Action) -> None:
         if not isinstance(action, PassCards):
-            raise IllegalAction(f"choose {self.step.count} cards to pass")
+            raise IllegalAction(
+                Phrase.counted(
+                    "choose {count} card to pass",
+                    "choose {count} cards to pass",
+                    count=self.step.count,
+                )
+            )
         cards = action.cards
         if len(cards) != self.step.count:
-            raise IllegalAction(f"pass exactly {self.step.count} cards, not {len(cards)}")
+            raise IllegalAction(
+                Phrase.counted(
+                    "pass exactly {count} card, not {given}",
+                    "pass exactly {count} cards, not {given}",
+                    count=self.step.count,
+                    given=len(cards),
+                )
+            )
         for card in cards:
             if not isinstance(card, Card) or card not in p.cards:
-                raise IllegalAction(f"you do not hold {card}")
+                raise IllegalAction("you do not hold {card}", card=str(card))
         if len(set(cards)) != len(cards):
             raise IllegalAction("a card is named twice")
         self.choices[p.index] = tuple(cards)
@@ -185,10 +198,17 @@ class Arranging(_Simultaneous):
         order = action.order
         size = min(self.step.size, len(p.cards))
         if len(order) != size:
-            raise IllegalAction(f"order exactly {size} cards, not {len(order)}")
+            raise IllegalAction(
+                Phrase.counted(
+                    "order exactly {count} card, not {given}",
+                    "order exactly {count} cards, not {given}",
+                    count=size,
+                    given=len(order),
+                )
+            )
         for card in order:
             if not isinstance(card, Card) or card not in p.cards:
-                raise IllegalAction(f"you do not hold {card}")
+                raise IllegalAction("you do not hold {card}", card=str(card))
         if len(set(order)) != len(order):
             raise IllegalAction("a card is named twice")
         h = self.hand
