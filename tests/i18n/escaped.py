@@ -26,7 +26,7 @@ from typing import Any
 from i18n import PSEUDO, Translator
 from i18n import engine_text as engine_text_module
 from i18n.catalogues import compile_catalogue, pseudo_catalogue
-from i18n.extract import Package, extract
+from i18n.extract import PACKAGES, Package, extract
 
 __all__ = [
     "LIMITS",
@@ -172,8 +172,13 @@ def fresh_pseudo(*translators: Translator) -> Iterator[None]:
     """Inside the block, each translator's ``en-XA`` is made from its package's code as it is
     now (the committed template may lag behind the code until the lead re-extracts)."""
     saved = []
+    known = {package.name: package for package in PACKAGES}
     for translator in translators:
-        template = extract(Package(translator.name))
+        package = known.get(translator.name, Package(translator.name))
+        if package.name == "cogs":
+            # The slash menu's texts (the cogs' collector) are never rendered here.
+            package = Package(package.name, keywords=package.keywords)
+        template = extract(package)
         catalogues = translator._catalogues  # a test swaps one catalogue
         saved.append((catalogues, catalogues.get(PSEUDO.code)))
         catalogues[PSEUDO.code] = compile_catalogue(pseudo_catalogue(template))

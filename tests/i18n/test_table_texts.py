@@ -24,6 +24,8 @@ from data.ledger import LedgerLine, NightLedger, TableLedger
 from data.models import Table as TableRow
 from engine.scoring import qualifies_low
 from i18n import ENGLISH, PSEUDO, speaking
+from i18n.engine_text import _ as engine_translator
+from i18n.poker_words import _ as words_translator
 from tables import service
 from tables.translator import _ as tables_translator
 from tests.i18n.escaped import (
@@ -40,7 +42,7 @@ ALLOWED = [*NAMES.values(), "Player"]  # "Player" only inside a test's player na
 
 @pytest.fixture(autouse=True, scope="module")
 def _pseudo() -> Iterator[None]:
-    with fresh_pseudo(cogs_translator, tables_translator):
+    with fresh_pseudo(cogs_translator, tables_translator, engine_translator, words_translator):
         yield
 
 
