@@ -85,16 +85,22 @@ def refusal(exc: Exception, user_id: int | None = None) -> TableProblem:
     'It is not your turn to act.'
     >>> str(refusal(TableError("42 is not seated at this table"), 42))
     'You are not seated at this table.'
+
+    In another language the player is named by a mention (shown as their name).
     """
     english = str(exc).strip()
     text = engine_refusal(exc).strip() or _("That can't be done right now")
-    if user_id is not None and text == english:
-        # The engine names players by id; in its English text the one asking is "you" (a
-        # translation of the engine's reason says so itself).
+    if user_id is not None:
         pid = re.escape(str(user_id))
-        text = re.sub(rf"\b{pid} is\b", "you are", text)
-        text = re.sub(rf"\b{pid}'s\b", "your", text)
-        text = re.sub(rf"\b{pid}\b", "you", text)
+        if text == english:
+            # The engine names players by id; in English the one asking is "you".
+            text = re.sub(rf"\b{pid} is\b", "you are", text)
+            text = re.sub(rf"\b{pid}'s\b", "your", text)
+            text = re.sub(rf"\b{pid}\b", "you", text)
+        else:
+            # Another language's grammar is not rewritten: the id becomes a mention, which
+            # Discord shows as the player's own name.
+            text = re.sub(rf"(?<![<@\d]){pid}\b", f"<@{user_id}>", text)
     text = text[0].upper() + text[1:]
     problem = TableProblem(text if text.endswith((".", "!", "?")) else f"{text}.")
     problem.__cause__ = exc

@@ -295,9 +295,15 @@ def _stats() -> Any:
 def test_the_table_service_refusals_and_notes(passthrough: set[str]) -> None:
     texts = [str(text) for text in service.PRE_ACTION_REFUSALS.values()]
     assert_translated(texts, passthrough)
-    # The engine's refusal goes through the engine's part of the layer.
-    service.refusal(engine.TableError("42 is not seated at this table"), 42)
-    assert passthrough <= {"42 is not seated at this table"}
+    # The engine's refusal, through the engine's part of the layer; the asker is named by a
+    # mention (Discord shows their name) where English says "you".
+    with pytest.raises(engine.TableError) as raised:
+        engine.Table(engine.TableConfig("five-card-draw")).seat_of("42")
+    refused = str(service.refusal(raised.value, 42))
+    assert_translated([refused], passthrough)
+    assert "<@42>" in refused
+    with speaking(ENGLISH):
+        assert str(service.refusal(raised.value, 42)) == "You are not seated at this table."
 
 
 def test_english_reads_as_before() -> None:
