@@ -28,7 +28,7 @@ from cogs import validation
 from cogs.translator import _
 from cogs.ui.components import Components, PokerSelect
 from cogs.ui.custom_ids import RulesSelect
-from i18n import LazyString
+from i18n import Language, LazyString, current_language, speaking
 
 __all__ = [
     "DRAW_LIMITS",
@@ -143,9 +143,17 @@ def in_force(table: engine.Table) -> tuple[list[str], list[str]]:
     return now, [] if pending is None else _changes(table, pending, current)
 
 
-def announce(table: engine.Table, before: engine.TableOptions) -> str:
+def announce(
+    table: engine.Table, before: engine.TableOptions, *, language: Language | None = None
+) -> str:
     """What changed in ``table``'s house rules since ``before`` (the latest rules then), in a
-    sentence for the channel; empty when nothing did."""
+    sentence for the channel (in ``language``, the table's; default: the current one); empty
+    when nothing did."""
+    with speaking(language or current_language()):
+        return _announce(table, before)
+
+
+def _announce(table: engine.Table, before: engine.TableOptions) -> str:
     changed = _changes(table, table.next_options, before)
     if not changed:
         return ""
