@@ -742,7 +742,7 @@ class TableService:
         :raises StalePress: the table has moved on since the pressed message was drawn.
         """
         if version is not None and version != live.version():
-            raise StalePress("That button is no longer valid: the table has moved on.")
+            raise StalePress(_("That button is no longer valid: the table has moved on."))
 
     async def expire(self, live: LiveTable) -> None:
         """The action timer ran out: apply the engine's timeout action to everyone pending
