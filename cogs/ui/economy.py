@@ -12,9 +12,9 @@ from babel.numbers import format_decimal, format_percent
 from cogs.kit import BLUE, GREEN, GREY, RED
 from cogs.kit import when as timestamp
 from cogs.translator import _
+from cogs.ui.replay import stored_hand_name
 from data import AdminLogEntry, ChipAudit, GuildSettings, LeaderboardEntry, PlayerStats
 from i18n import LazyString, current_language
-from i18n.engine_text import engine_text
 
 MAX_NOTE: Final = 200
 """Longest admin note kept (and shown), in characters."""
@@ -113,7 +113,7 @@ def stats_embed(member: discord.abc.User, stats: PlayerStats) -> discord.Embed:
     )
     embed.add_field(name=_("Net chips"), value=signed(stats.net_chips))
     embed.add_field(name=_("Biggest pot won"), value=fmt(stats.biggest_pot))
-    best = engine_text(stats.best_hand_name) if stats.best_hand_name else "—"
+    best = stored_hand_name(stats.best_hand_name) if stats.best_hand_name else "—"
     embed.add_field(name=_("Best hand"), value=best)
     return embed
 
