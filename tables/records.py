@@ -22,6 +22,7 @@ from data import Database, DataError, HandEventIn, PlayerHandResult, TableSave
 from engine import HandResult, Table
 from engine.commitment import DealCommitment
 from tables.live import HandInfo, LiveTable, Meta
+from tables.translator import _, table_language
 
 log = logging.getLogger("poker.tables")
 
@@ -128,7 +129,7 @@ class TableRecords:
         live.meta.hand = HandInfo(
             hand_id=0,
             commitment=commitment,
-            start_stacks={pid: stack for _, pid, stack in setup.players},
+            start_stacks={pid: stack for _seat, pid, stack in setup.players},
             saved_events=len(live.engine.events),
             carried_before=setup.carried,
         )
@@ -254,9 +255,14 @@ class TableRecords:
         live.meta.hand = None
         for pid, amount in owed.items():
             live.meta.owed[pid] = live.meta.owed.get(pid, 0) + amount
+        # The channel reads the note: in the table's language.
         live.meta.notes = [
-            f"⚠ Hand #{number} could not be recorded and is void: every chip is back where "
-            "it was before the deal."
+            _(
+                "⚠ Hand #{number} could not be recorded and is void: every chip is back "
+                "where it was before the deal.",
+                number=str(number),
+                language=table_language(live),
+            )
         ]
         live.last_private = voided.held_cards()
         await self.db.void_hand(

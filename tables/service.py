@@ -45,7 +45,8 @@ from engine.seating import (
     sits_out_after,
 )
 from engine.timebank import TIME_BANK_SECONDS, PreAction, pre_action_move
-from engine.wording import say
+from i18n.engine_text import engine_text, say
+from i18n.engine_text import refusal as engine_refusal
 from tables.clock import TableClock, people_playing
 from tables.errors import TableProblem
 from tables.live import (
@@ -59,6 +60,7 @@ from tables.live import (
     Version,
 )
 from tables.records import TableRecords
+from tables.translator import _, table_language
 
 log = logging.getLogger("poker.tables")
 
@@ -83,13 +85,22 @@ def refusal(exc: Exception, user_id: int | None = None) -> TableProblem:
     'It is not your turn to act.'
     >>> str(refusal(TableError("42 is not seated at this table"), 42))
     'You are not seated at this table.'
+
+    In another language the player is named by a mention (shown as their name).
     """
-    text = str(exc).strip() or "That can't be done right now"
+    english = str(exc).strip()
+    text = engine_refusal(exc).strip() or _("That can't be done right now")
     if user_id is not None:
         pid = re.escape(str(user_id))
-        text = re.sub(rf"\b{pid} is\b", "you are", text)
-        text = re.sub(rf"\b{pid}'s\b", "your", text)
-        text = re.sub(rf"\b{pid}\b", "you", text)
+        if text == english:
+            # The engine names players by id; in English the one asking is "you".
+            text = re.sub(rf"\b{pid} is\b", "you are", text)
+            text = re.sub(rf"\b{pid}'s\b", "your", text)
+            text = re.sub(rf"\b{pid}\b", "you", text)
+        else:
+            # Another language's grammar is not rewritten: the id becomes a mention, which
+            # Discord shows as the player's own name.
+            text = re.sub(rf"(?<![<@\d]){pid}\b", f"<@{user_id}>", text)
     text = text[0].upper() + text[1:]
     problem = TableProblem(text if text.endswith((".", "!", "?")) else f"{text}.")
     problem.__cause__ = exc
@@ -100,9 +111,19 @@ def _cash_table_only(live: LiveTable) -> None:
     """Seats at a tournament's table come from the tournament, never from a bankroll."""
     if live.meta.tournament is not None:
         raise TableProblem(
-            "This is a tournament table: players are seated by the tournament, and its chips "
-            "stay in it until it ends."
+            _(
+                "This is a tournament table: players are seated by the tournament, and its "
+                "chips stay in it until it ends."
+            )
         )
+
+
+HOUSE_LEVELS = {
+    # Translators: how well a house player plays, in its name ("🤖 House easy 1").
+    Level.EASY: _.lazy("easy"),
+    Level.NORMAL: _.lazy("normal"),
+    Level.HARD: _.lazy("hard"),
+}
 
 
 def _buy_ins(live: LiveTable) -> BuyIns:
@@ -111,9 +132,9 @@ def _buy_ins(live: LiveTable) -> BuyIns:
 
 
 PRE_ACTION_REFUSALS = {
-    "no-hand": "No hand is being played: pre-actions are for the hand in play.",
-    "not-in-hand": "You have no decision to come in this hand.",
-    "your-turn": "It's your turn: act on the table.",
+    "no-hand": _.lazy("No hand is being played: pre-actions are for the hand in play."),
+    "not-in-hand": _.lazy("You have no decision to come in this hand."),
+    "your-turn": _.lazy("It's your turn: act on the table."),
 }
 """Why a pre-action cannot be ticked now (:meth:`TableService.pre_action_refusal`)."""
 
@@ -168,8 +189,11 @@ class TableService:
         owner = self.elsewhere.get(table_id) or self.elsewhere_channels.get(channel_id)
         if owner is not None:
             raise TableProblem(
-                f"This table is run by another process of the bot ({owner}) while servers "
-                "move between processes. Try again in a minute; nothing was changed."
+                _(
+                    "This table is run by another process of the bot ({owner}) while servers "
+                    "move between processes. Try again in a minute; nothing was changed.",
+                    owner=owner,
+                )
             )
 
     # -- life cycle ---------------------------------------------------------------------------
@@ -287,7 +311,7 @@ class TableService:
         """Register a new table made by ``insert`` (its row in the database), refusing a
         channel that has one here or in another process."""
         if self.in_channel(live.channel_id) is not None:
-            raise TableProblem("This channel already has a table. Use `/poker end` first.")
+            raise TableProblem(_("This channel already has a table. Use `/poker end` first."))
         self.check_not_elsewhere(channel_id=live.channel_id)
         try:
             row = await insert(live)
@@ -350,7 +374,7 @@ class TableService:
         async with live.lock:
             if live.engine.in_hand:
                 # The engine would refuse too; this says what to do about it.
-                raise TableProblem("A hand is in progress: end the table when it is over.")
+                raise TableProblem(_("A hand is in progress: end the table when it is over."))
             return await self._end_locked(live)
 
     async def end_after_hand(self, live: LiveTable, user_id: int) -> bool:
@@ -451,7 +475,7 @@ class TableService:
         try:
             amount = _buy_ins(live).buy_in(buy_in)
         except SeatRefused as exc:
-            raise TableProblem(str(exc)) from exc
+            raise TableProblem(engine_refusal(exc)) from exc
         limit = (await self.db.get_settings(live.guild_id)).max_tables_per_player
         async with live.lock:
             # House players have no limit: each is a seat of its own table.
@@ -481,8 +505,13 @@ class TableService:
         )
         if held >= limit:
             raise TableProblem(
-                f"You are seated at {held} table{'s' if held != 1 else ''} of this server, the "
-                "most one member may hold at once here. Leave one to sit down here."
+                _.plural(
+                    "You are seated at {count} table of this server, the most one member may "
+                    "hold at once here. Leave one to sit down here.",
+                    "You are seated at {count} tables of this server, the most one member may "
+                    "hold at once here. Leave one to sit down here.",
+                    count=held,
+                )
             )
 
     async def add_house(self, live: LiveTable, level: Level) -> int:
@@ -494,7 +523,14 @@ class TableService:
         number = next(n for n in range(1, 100) if str(house_id(level, n)) not in seated)
         user_id = house_id(level, number)
         amount = live.settings.min_buy_in
-        name = f"🤖 House {level.value} {number}"
+        # Translators: a house player's name, kept for the table's life; {level}: easy,
+        # normal or hard; {number}: 1, 2...
+        name = _(
+            "🤖 House {level} {number}",
+            level=HOUSE_LEVELS[level].render(table_language(live)),
+            number=str(number),
+            language=table_language(live),
+        )
         return await self.join(live, user_id, name, amount)
 
     async def remove_house(self, live: LiveTable) -> tuple[str, int | None]:
@@ -502,7 +538,7 @@ class TableService:
         when the hand ends); its name and the chips paid now."""
         house = [s.player_id for s in live.engine.public_view().seats if house_level(s.player_id)]
         if not house:
-            raise TableProblem("No house player sits at this table.")
+            raise TableProblem(_("No house player sits at this table."))
         pid = house[-1]
         name = live.meta.names.get(pid, pid)
         return name, await self.leave(live, int(pid))
@@ -515,11 +551,11 @@ class TableService:
         async with live.lock:
             pid = str(user_id)
             if not live.seated(user_id):
-                raise TableProblem("You are not seated at this table: sit down first.")
+                raise TableProblem(_("You are not seated at this table: sit down first."))
             try:
                 amount = _buy_ins(live).rebuy(live.engine.stack(pid), amount)
             except SeatRefused as exc:
-                raise TableProblem(str(exc)) from exc
+                raise TableProblem(engine_refusal(exc)) from exc
             try:
                 live.engine.add_chips(pid, amount)
             except REFUSED as exc:
@@ -585,25 +621,50 @@ class TableService:
                 time_bank=live.settings.time_bank if time_bank is None else time_bank,
             )
             if not 0 < new.min_buy_in <= new.max_buy_in:
-                raise TableProblem("The smallest buy-in must be positive and at most the largest.")
+                raise TableProblem(
+                    _("The smallest buy-in must be positive and at most the largest.")
+                )
             shortest, longest = ACTION_SECONDS
             if not shortest <= new.action_seconds <= longest:
-                raise TableProblem(f"The action timer is {shortest} to {longest} seconds.")
+                raise TableProblem(
+                    _(
+                        "The action timer is {shortest} to {longest} seconds.",
+                        shortest=shortest,
+                        longest=longest,
+                    )
+                )
             shortest, longest = AUTO_DEAL_SECONDS
             if not shortest <= new.auto_deal_seconds <= longest:
-                raise TableProblem(f"The pause between hands is {shortest} to {longest} seconds.")
+                raise TableProblem(
+                    _(
+                        "The pause between hands is {shortest} to {longest} seconds.",
+                        shortest=shortest,
+                        longest=longest,
+                    )
+                )
             shortest, longest = TIME_BANK_SECONDS
             if not shortest <= new.time_bank <= longest:
-                raise TableProblem(f"The time bank is {shortest} to {longest} seconds.")
+                raise TableProblem(
+                    _(
+                        "The time bank is {shortest} to {longest} seconds.",
+                        shortest=shortest,
+                        longest=longest,
+                    )
+                )
             old = live.settings
             old_options = live.engine.next_options
             if options is not None:
                 if live.meta.tournament is not None:
-                    raise TableProblem("A tournament table plays by the tournament's rules.")
+                    raise TableProblem(_("A tournament table plays by the tournament's rules."))
                 try:
                     live.engine.set_options(options)
                 except TableError as exc:
-                    raise TableProblem(f"That house rule doesn't fit this table: {exc}.") from exc
+                    raise TableProblem(
+                        _(
+                            "That house rule doesn't fit this table: {reason}.",
+                            reason=engine_refusal(exc).rstrip("."),
+                        )
+                    ) from exc
             live.settings = new
             try:
                 await self.records.save(live)
@@ -635,14 +696,14 @@ class TableService:
 
     async def _start_locked(self, live: LiveTable) -> Outcome:
         if live.closed:
-            raise TableProblem("This table has been closed.")
+            raise TableProblem(_("This table has been closed."))
         if live.engine.in_hand:
-            raise TableProblem("A hand is already being played.")
+            raise TableProblem(_("A hand is already being played."))
         reason = live.engine.can_start()
         if reason is not None:
-            raise TableProblem(f"Can't deal yet: {reason}.")
+            raise TableProblem(_("Can't deal yet: {reason}.", reason=engine_text(reason)))
         if live.meta.tournament is None and not people_playing(live):
-            raise TableProblem("Can't deal: house players don't play among themselves.")
+            raise TableProblem(_("Can't deal: house players don't play among themselves."))
         banner: list[str] = []
         if live.meta.tournament is not None and self.hooks is not None:
             banner = await self.hooks.before_deal(live)
@@ -681,7 +742,7 @@ class TableService:
         :raises StalePress: the table has moved on since the pressed message was drawn.
         """
         if version is not None and version != live.version():
-            raise StalePress("That button is no longer valid: the table has moved on.")
+            raise StalePress(_("That button is no longer valid: the table has moved on."))
 
     async def expire(self, live: LiveTable) -> None:
         """The action timer ran out: apply the engine's timeout action to everyone pending
@@ -713,12 +774,22 @@ class TableService:
                 name = live.meta.names.get(pid, pid)
                 misses = live.meta.misses.get(pid, 0) + 1
                 live.meta.misses[pid] = misses
-                note = f"⏱ {say('timed-out', who=name)}."
+                # The channel reads the note: in the table's language. It starts with the
+                # clock, by which the next timeouts find and replace it.
+                language = table_language(live)
+                timed_out = say("timed-out", who=name, language=language)
                 if sits_out_after(misses):
                     with contextlib.suppress(TableError):
                         live.engine.sit_out(pid)
-                    note += " Timed out twice running: sitting out from the next hand."
-                notes.append(note)
+                    # Translators: {timed_out}: "Ann ran out of time" (the engine's words).
+                    note = _(
+                        "{timed_out}. Timed out twice running: sitting out from the next hand.",
+                        timed_out=timed_out,
+                        language=language,
+                    )
+                else:
+                    note = _("{timed_out}.", timed_out=timed_out, language=language)
+                notes.append(f"⏱ {note}")
             # The latest timeouts replace the earlier ones: the table shows what just happened.
             kept = [note for note in live.meta.notes if not note.startswith("⏱")]
             live.meta.notes = kept + notes
@@ -746,7 +817,7 @@ class TableService:
             log.exception("table %s: saving a change failed; reloading the last snapshot", live.id)
             await self._reload(live)
             raise TableProblem(
-                "The table could not be saved, so that did not happen. Please try again."
+                _("The table could not be saved, so that did not happen. Please try again.")
             ) from exc
 
     # -- time banks and pre-actions -----------------------------------------------------------
@@ -807,12 +878,12 @@ class TableService:
         """Why ``user_id`` may not tick a pre-action now, or None when they may."""
         pid = str(user_id)
         if not live.engine.in_hand:
-            return PRE_ACTION_REFUSALS["no-hand"]
+            return str(PRE_ACTION_REFUSALS["no-hand"])
         seat = next((v for v in live.engine.public_view().seats if v.player_id == pid), None)
         if seat is None or not seat.in_hand or seat.folded or seat.all_in or seat.leaving:
-            return PRE_ACTION_REFUSALS["not-in-hand"]
+            return str(PRE_ACTION_REFUSALS["not-in-hand"])
         if any(d.player_id == pid for d in live.engine.pending):
-            return PRE_ACTION_REFUSALS["your-turn"]
+            return str(PRE_ACTION_REFUSALS["your-turn"])
         return None
 
     async def set_pre_action(self, live: LiveTable, user_id: int, pre: PreAction | None) -> None:

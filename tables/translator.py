@@ -9,8 +9,16 @@ is written in the table's language, given as ``language=``.
 
 from __future__ import annotations
 
-from i18n import Translator
+from i18n import Language, Translator, current_language
 
 _ = Translator("tables", __file__)
 
-__all__ = ["_"]
+
+def table_language(live: object) -> Language:
+    """The language the table's channel reads: the live table's own (``LiveTable.language``)
+    once it carries one, else the language of the work at hand."""
+    language = getattr(live, "language", None)
+    return language if isinstance(language, Language) else current_language()
+
+
+__all__ = ["_", "table_language"]

@@ -9,16 +9,21 @@ too, for screen readers.
 from __future__ import annotations
 
 import io
+import logging
 import math
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 from typing import Protocol
 
 from PIL import Image, ImageDraw, ImageFont
 
 from cogs.ui.showdown_texts import say
 from i18n import Language, current_language
+
+log = logging.getLogger(__name__)
 
 CARD_W, CARD_H = 96, 136
 GAP = 10
@@ -58,9 +63,45 @@ class CardLike(Protocol):
     def is_joker(self) -> bool: ...
 
 
+FONT_FILES = ("DejaVuSans.ttf", "NotoSans-Regular.ttf", "LiberationSans-Regular.ttf")
+"""Fonts that write every shipped language (accents, Polish, Cyrillic), first found wins."""
+FONT_FOLDERS = ("/usr/share/fonts", "/usr/local/share/fonts", "~/.fonts", "/Library/Fonts")
+
+
+@lru_cache(maxsize=1)
+def font_file() -> str | None:
+    """The font the pictures write words with: ``POKER_FONT`` (a path) if set, else the first
+    of :data:`FONT_FILES` installed (``fonts-dejavu-core`` on Debian); ``None``: Pillow's
+    bundled font, whose letters are ASCII only (an accented or Cyrillic name shows boxes)."""
+    chosen = os.environ.get("POKER_FONT")
+    if chosen and Path(chosen).is_file():
+        return chosen
+    for name in FONT_FILES:
+        for folder in FONT_FOLDERS:
+            root = Path(folder).expanduser()
+            found = next(root.rglob(name), None) if root.is_dir() else None
+            if found is not None:
+                return str(found)
+    log.warning("no font with accents and Cyrillic found: pictures write ASCII letters only")
+    return None
+
+
 @lru_cache(maxsize=16)
 def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    """Pillow's bundled font at ``size`` (every picture of the bot draws with it)."""
+    """The pictures' font for words at ``size`` (names, hand names, labels, the charts), in
+    every shipped language's letters when such a font is installed (:func:`font_file`)."""
+    path = font_file()
+    if path is not None:
+        try:
+            return ImageFont.truetype(path, size)
+        except OSError:
+            log.warning("the font %s could not be read; using Pillow's", path)
+    return ImageFont.load_default(size=size)
+
+
+@lru_cache(maxsize=4)
+def index_font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    """Pillow's bundled font, for the cards' indices (A, K, 10: ASCII in every language)."""
     return ImageFont.load_default(size=size)
 
 
@@ -137,17 +178,27 @@ def _draw_card(
     )
     if card.is_joker:
         d.text(
-            (x + CARD_W / 2, y + CARD_H / 2 - 14), labels[0], font=font(20), fill=RED, anchor="mm"
+            (x + CARD_W / 2, y + CARD_H / 2 - 14),
+            _fit(d, labels[0], font(20), CARD_W - 10),
+            font=font(20),
+            fill=RED,
+            anchor="mm",
         )
         _star(d, x + CARD_W / 2, y + CARD_H / 2 + 24, 18, GOLD)
         return
     colour = _suit_colour(card.suit, four_colour)
     label = RANK_TEXT.get(card.rank, str(card.rank))
-    d.text((x + 8, y + 6), label, font=font(26), fill=colour)
+    d.text((x + 8, y + 6), label, font=index_font(26), fill=colour)
     _SUIT_SHAPES[card.suit](d, x + 8 + 11, y + 48, 20, colour)
     _SUIT_SHAPES[card.suit](d, x + CARD_W / 2 + 8, y + CARD_H / 2 + 14, 50, colour)
     if wild:
-        d.text((x + CARD_W - 8, y + CARD_H - 6), labels[1], font=font(13), fill=GOLD, anchor="rb")
+        d.text(
+            (x + CARD_W - 8, y + CARD_H - 6),
+            _fit(d, labels[1], font(13), CARD_W - 16),
+            font=font(13),
+            fill=GOLD,
+            anchor="rb",
+        )
 
 
 def _star(d: Draw, cx: float, cy: float, r: float, fill: RGB) -> None:
@@ -166,7 +217,12 @@ language (tiles are cached per face and per labels)."""
 
 def _labels(language: Language | None) -> _Labels:
     """The card words in ``language`` (default: the current one)."""
-    language = language or current_language()
+    return _labels_in(language or current_language())
+
+
+@lru_cache(maxsize=16)
+def _labels_in(language: Language) -> _Labels:
+    # The catalogues are read once at start-up: a language's card words never change.
     return say("joker", language=language), say("picture_wild", language=language)
 
 
@@ -338,8 +394,11 @@ def _wild_tile(
     d = ImageDraw.Draw(tile)
     top = CARD_H - 30
     d.rounded_rectangle((5, top, CARD_W - 5, CARD_H - 5), 6, fill=GOLD)
-    label = wild_as.format(card=RANK_TEXT.get(stands_for.rank, str(stands_for.rank)))
+    rank = RANK_TEXT.get(stands_for.rank, str(stands_for.rank))
+    label = wild_as.format(card=rank)
     band_font = font(19)
+    if d.textlength(label, font=band_font) > CARD_W - 34:
+        label = rank  # the card it plays as matters more than the words around it
     width = d.textlength(label, font=band_font)
     left = (CARD_W - width - 22) / 2
     d.text((left, top + 13), label, font=band_font, fill=BLACK, anchor="lm")

@@ -12,6 +12,7 @@ from babel.numbers import format_decimal, format_percent
 from cogs.kit import BLUE, GREEN, GREY, RED
 from cogs.kit import when as timestamp
 from cogs.translator import _
+from cogs.ui.replay import stored_hand_name
 from data import AdminLogEntry, ChipAudit, GuildSettings, LeaderboardEntry, PlayerStats
 from i18n import LazyString, current_language
 
@@ -112,7 +113,8 @@ def stats_embed(member: discord.abc.User, stats: PlayerStats) -> discord.Embed:
     )
     embed.add_field(name=_("Net chips"), value=signed(stats.net_chips))
     embed.add_field(name=_("Biggest pot won"), value=fmt(stats.biggest_pot))
-    embed.add_field(name=_("Best hand"), value=stats.best_hand_name or "—")
+    best = stored_hand_name(stats.best_hand_name) if stats.best_hand_name else "—"
+    embed.add_field(name=_("Best hand"), value=best)
     return embed
 
 
@@ -200,7 +202,13 @@ def admin_log_line(entry: AdminLogEntry) -> str:
     target = f"<@{entry.target_id}>" if entry.target_id is not None else "?"
     old, new = _json_or_raw(entry.old_value), _json_or_raw(entry.new_value)
     if entry.action in ("grant", "set", "remove") and isinstance(old, int) and isinstance(new, int):
-        values = {"when": when, "actor": actor, "target": target, "old": old, "new": new}
+        values: dict[str, Any] = {
+            "when": when,
+            "actor": actor,
+            "target": target,
+            "old": old,
+            "new": new,
+        }
         # Translators: a line of the chips admin log: {actor} changed {target}'s bankroll
         # from {old} to {new} chips; {when}: a Discord timestamp.
         if entry.action == "grant":

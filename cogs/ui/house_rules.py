@@ -28,7 +28,7 @@ from cogs import validation
 from cogs.translator import _
 from cogs.ui.components import Components, PokerSelect
 from cogs.ui.custom_ids import RulesSelect
-from i18n import LazyString
+from i18n import Language, LazyString, current_language, speaking
 
 __all__ = [
     "DRAW_LIMITS",
@@ -143,9 +143,17 @@ def in_force(table: engine.Table) -> tuple[list[str], list[str]]:
     return now, [] if pending is None else _changes(table, pending, current)
 
 
-def announce(table: engine.Table, before: engine.TableOptions) -> str:
+def announce(
+    table: engine.Table, before: engine.TableOptions, *, language: Language | None = None
+) -> str:
     """What changed in ``table``'s house rules since ``before`` (the latest rules then), in a
-    sentence for the channel; empty when nothing did."""
+    sentence for the channel (in ``language``, the table's; default: the current one); empty
+    when nothing did."""
+    with speaking(language or current_language()):
+        return _announce(table, before)
+
+
+def _announce(table: engine.Table, before: engine.TableOptions) -> str:
     changed = _changes(table, table.next_options, before)
     if not changed:
         return ""
@@ -257,12 +265,17 @@ def requested(
         if value is not None:
             if name not in _FLAGS:
                 raise TypeError(f"{name} is not a house rule")
-            what = name.replace("_", " ").capitalize()
-            changes[name] = validation.check_flag(value, f"The {what} option")
+            # Translators: names a house rule in a refusal ("... is either true or false");
+            # {option}: the option as the slash menu writes it (muck_losers).
+            what = _("The {option} option", option=name)
+            changes[name] = validation.check_flag(value, what)
     if newcomers is not None:
-        changes["newcomers"] = validation.check_choice(newcomers, "Newcomers", tuple(NEWCOMERS))
+        # Translators: the subject of a refusal: "Newcomers is one of play, wait, post."
+        what = _("Newcomers")
+        changes["newcomers"] = validation.check_choice(newcomers, what, tuple(NEWCOMERS))
     if draw_limit is not None:
-        key = validation.check_choice(draw_limit, "The draw limit", tuple(DRAW_LIMITS))
+        what = _("The draw limit")
+        key = validation.check_choice(draw_limit, what, tuple(DRAW_LIMITS))
         changes["draw_limit"] = DRAW_LIMITS[key]
     if diablo_cap is not None:
         cap = validation.DIABLO_CAP.check(diablo_cap)

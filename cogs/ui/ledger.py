@@ -24,7 +24,7 @@ import io
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Final
+from typing import Any, Final
 
 import discord
 from babel.numbers import format_decimal
@@ -142,7 +142,12 @@ def player_line(name: str, line: LedgerLine) -> str:
         where = CASHED_OUT.format(chips=line.cashed_out)
     else:
         where = STACK.format(stack=line.stack)
-    values = {"name": name, "buy_in": line.buy_in, "where": where, "net": signed(line.net)}
+    values: dict[str, Any] = {
+        "name": name,
+        "buy_in": line.buy_in,
+        "where": where,
+        "net": signed(line.net),
+    }
     if line.rebuy_count:
         return LINE_REBUYS.render(line.rebuy_count, chips=line.rebuys, **values)
     return LINE.format(**values)

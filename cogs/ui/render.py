@@ -8,6 +8,7 @@ text alone is complete for screen readers (pictures are an extra).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
 
 import discord
 from babel.numbers import format_decimal
@@ -41,6 +42,23 @@ TEXTS = {
 """The table message's clock lines ({when}: a Discord timestamp counting down)."""
 
 _KIND_OF_VERB = {verb: kind for kind, verb in wording.VERBS.items()}
+
+# Translators: the step the table waits for, in "Waiting for Ann (draw)": a noun for the
+# step (the draw, passing cards, arranging the cards, declaring high or low, choosing the game).
+PHASES = {
+    "draw": _.lazy("draw"),
+    "pass": _.lazy("pass"),
+    "arrange": _.lazy("arrange"),
+    "declare": _.lazy("declare"),
+    "choose": _.lazy("choose"),
+}
+"""The steps other than betting in which the table waits for players (the view's ``phase``)."""
+
+
+def phase_text(phase: str) -> str:
+    known = PHASES.get(phase)
+    return known.render() if known is not None else engine_text(phase)
+
 
 __all__ = [
     "GOLD",
@@ -225,7 +243,7 @@ def _table_embed(
             status.append(_("{who} to act", who=who))
         else:
             # Translators: {phase}: what the table waits for (draw, declare, arrange...).
-            status.append(_("Waiting for {who} ({phase})", who=who, phase=engine_text(view.phase)))
+            status.append(_("Waiting for {who} ({phase})", who=who, phase=phase_text(view.phase)))
         if deadline is not None and banking:
             who = ", ".join(name_of(names, pid) for pid in banking)
             status.append(TEXTS["time-bank"].render(who=who, when=when(deadline)))
@@ -464,7 +482,7 @@ def _showdown_embed(
     for pot in result.pots:
         label = pot_label(pot.index)
         for share in pot.shares:
-            values = {
+            values: dict[str, Any] = {
                 "pot": label,
                 "player": name_of(names, share.player_id),
                 "amount": share.amount,

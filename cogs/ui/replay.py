@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
@@ -23,6 +24,7 @@ from engine.cards import Card
 from engine.wording import sentence
 from i18n.engine_text import engine_text, hand_name
 from i18n.engine_text import say as engine_say
+from i18n.poker_words import HAND_NAMES, LOW_HAND, RANK_WORDS, ROYAL_FLUSH
 
 __all__ = ["LINE_LIMIT", "counted", "name_of", "read_events", "replay_lines"]
 
@@ -41,9 +43,54 @@ def name_of(names: Mapping[str, str], player_id: str, *, markdown: bool = True) 
     return discord.utils.escape_markdown(name) if markdown else name
 
 
-def say(kind: str, **blanks: object) -> str:
+def say(kind: str, **blanks: Any) -> str:
     """The engine's words for an event of ``kind``, in the reader's language."""
     return engine_say(kind, **blanks)
+
+
+def _name_pattern(template: str) -> re.Pattern[str]:
+    """A regex reading an English hand name made from ``template`` (each placeholder a rank
+    word, named by the placeholder)."""
+    parts = re.split(r"\{(\w+)\}", template)
+    pattern = "".join(
+        f"(?P<{part}>[a-z]+)" if i % 2 else re.escape(part) for i, part in enumerate(parts)
+    )
+    return re.compile(f"^{pattern}$", re.IGNORECASE)
+
+
+_NAME_PATTERNS: Final = [
+    (_name_pattern(ROYAL_FLUSH.message), ROYAL_FLUSH),
+    (_name_pattern(LOW_HAND.message), LOW_HAND),
+    *((_name_pattern(template.message), template) for template in HAND_NAMES.values()),
+]
+_RANKS: Final = {
+    word.message: (rank, plural)
+    for rank, words in RANK_WORDS.items()
+    for plural, word in enumerate(words)
+}
+
+
+def stored_hand_name(name: str) -> str:
+    """A hand's name as a stored event holds it (the engine's English: a stored hand keeps
+    names, not values) in the reader's language, read back by the names' own patterns; a
+    name of another shape goes through the engine's catalogue as it is.
+
+    >>> stored_hand_name("Full house, nines over kings")
+    'Full house, nines over kings'
+    """
+    for pattern, template in _NAME_PATTERNS:
+        found = pattern.match(name)
+        if found is None:
+            continue
+        words = {key: _RANKS.get(value.lower()) for key, value in found.groupdict().items()}
+        if any(word is None for word in words.values()):
+            continue
+        values = {
+            key: RANK_WORDS[rank][plural].render()
+            for key, (rank, plural) in ((k, w) for k, w in words.items() if w is not None)
+        }
+        return sentence(template.render(None, **values))
+    return engine_text(name)
 
 
 def _all_in(text: str, all_in: bool) -> str:
@@ -269,10 +316,12 @@ class _Replay:
             case ev.Declared(direction=direction):
                 return say("declared", who=who, direction=engine_text(direction))
             case ev.Shown(cards=cards):
-                heading = None if self.showdown else _("__Showdown__")
+                title = None if self.showdown else _("__Showdown__")
                 self.showdown = True
-                high = hand_name(e.high_value) if e.high_value else e.high and engine_text(e.high)
-                low = hand_name(e.low_value) if e.low_value else e.low and engine_text(e.low)
+                high = hand_name(e.high_value) if e.high_value else e.high
+                low = hand_name(e.low_value) if e.low_value else e.low
+                high = high if e.high_value or not high else stored_hand_name(high)
+                low = low if e.low_value or not low else stored_hand_name(low)
                 if high and low:
                     line = _(
                         "{who} shows {cards} — {high} / {low}",
@@ -290,7 +339,7 @@ class _Replay:
                     )
                 else:
                     line = _("{who} shows {cards}", who=who, cards=_cards(cards))
-                return line if heading is None else f"{heading}\n{line}"
+                return line if title is None else f"{title}\n{line}"
             case ev.OpenersShown(cards=cards):
                 return say("openers-shown", who=who, cards=_cards(cards))
             case ev.Mucked(cards=cards):

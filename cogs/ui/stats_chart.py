@@ -1,7 +1,8 @@
 """The ``/stats`` picture: a member's bankroll over time and their net per game, as a PNG.
 
 Drawn with Pillow (already used for the card pictures, :mod:`cogs.ui.card_images`) in the same
-palette; the only font is the one bundled inside Pillow, so nothing is downloaded. The picture
+palette and font (:func:`cogs.ui.card_images.font`: an installed font that writes every
+shipped language, else Pillow's own), so nothing is downloaded. The picture
 is drawn 640 pixels wide with large type because a phone shows it at less than half that.
 Chips are play money: amounts are plain numbers of chips, never a currency.
 
@@ -28,8 +29,9 @@ from PIL import Image, ImageDraw, ImageFont
 from cogs.translator import _
 from cogs.ui.card_images import GOLD, WHITE, font
 from data import BankrollPoint, GameNet, StatsHistory
+from engine import get_variant
 from i18n import Language, LazyPlural, LazyString, current_language, speaking
-from i18n.engine_text import engine_text
+from i18n.engine_text import engine_text, variant_name
 
 __all__ = [
     "CHART_FILE",
@@ -140,6 +142,14 @@ def _date(at: float, same_day: bool) -> str:
     # The day and the month's short name, in the language's order ("5 Jan", "5. Jan.").
     day = datetime.date(t.tm_year, t.tm_mon, t.tm_mday)
     return format_date(day, "d MMM", locale=current_language().locale)
+
+
+def _game_name(game: GameNet) -> str:
+    """The game's name in the reader's language (the stored name when the game is gone)."""
+    try:
+        return variant_name(get_variant(game.variant))
+    except ValueError:
+        return engine_text(game.name)
 
 
 def _hands(hands: int) -> str:
@@ -305,7 +315,7 @@ def _games(
     for game, value in zip(games, values, strict=True):
         count = f"  ·  {_hands(game.hands)}"
         room = WIDTH - 2 * PAD - _text_width(draw, count, small)
-        name = _fit(draw, engine_text(game.name), name_font, room)
+        name = _fit(draw, _game_name(game), name_font, room)
         draw.text((PAD, top), name, font=name_font, fill=WHITE)
         after = PAD + _text_width(draw, name, name_font)
         draw.text((after, top + 3), count, font=small, fill=MUTED)
@@ -333,7 +343,7 @@ def _games(
 def chart_description(history: StatsHistory) -> str:
     """The picture in words (its alt text): where the bankroll went, each game's net."""
     games = " · ".join(
-        say("description_game", name=engine_text(g.name), net=_signed(g.net), hands=_hands(g.hands))
+        say("description_game", name=_game_name(g), net=_signed(g.net), hands=_hands(g.hands))
         for g in history.games
     )
     text = say(
@@ -348,7 +358,7 @@ def chart_description(history: StatsHistory) -> str:
 def by_game_lines(history: StatsHistory, limit: int = 6) -> str:
     """The embed field under the picture: the same nets as text."""
     lines = [
-        say("field_line", name=engine_text(g.name), net=_signed(g.net), hands=_hands(g.hands))
+        say("field_line", name=_game_name(g), net=_signed(g.net), hands=_hands(g.hands))
         for g in history.games[:limit]
     ]
     if len(history.games) > limit:

@@ -78,7 +78,8 @@ async def test_bet_modal_and_out_of_turn(poker_bot, emu: Emulator, world: World)
     r = await emu.submit_modal(actor, opened, {"amount": "lots"})
     assert r.ephemeral and "not a number" in r.content
     r = await emu.submit_modal(actor, opened, {"amount": "100000"})
-    assert r.ephemeral and "between" in r.content and "100000" in r.content, r.content
+    # The engine's reason, numbers written the reader's way (English: 100,000).
+    assert r.ephemeral and "between" in r.content and "100,000" in r.content, r.content
     live = live_table(bot, world)
     assert live.engine.public_view().current_bet == 0
     r = await emu.submit_modal(actor, opened, {"amount": "5"})
