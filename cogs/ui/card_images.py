@@ -63,26 +63,21 @@ class CardLike(Protocol):
     def is_joker(self) -> bool: ...
 
 
-FONT_FILES = ("DejaVuSans.ttf", "NotoSans-Regular.ttf", "LiberationSans-Regular.ttf")
-"""Fonts that write every shipped language (accents, Polish, Cyrillic), first found wins."""
-FONT_FOLDERS = ("/usr/share/fonts", "/usr/local/share/fonts", "~/.fonts", "/Library/Fonts")
+BUNDLED_FONT = Path(__file__).resolve().parent / "fonts" / "DejaVuSans.ttf"
+"""DejaVu Sans, shipped with the bot (its licence beside it): accents, Polish and Cyrillic
+letters on every machine, and the same pixels in tests as in production."""
 
 
 @lru_cache(maxsize=1)
 def font_file() -> str | None:
-    """The font the pictures write words with: ``POKER_FONT`` (a path) if set, else the first
-    of :data:`FONT_FILES` installed (``fonts-dejavu-core`` on Debian); ``None``: Pillow's
-    bundled font, whose letters are ASCII only (an accented or Cyrillic name shows boxes)."""
+    """The font the pictures write words with: ``POKER_FONT`` (a path) if set, else the
+    bundled DejaVu Sans; ``None`` (Pillow's ASCII-only font) only if neither can be found."""
     chosen = os.environ.get("POKER_FONT")
     if chosen and Path(chosen).is_file():
         return chosen
-    for name in FONT_FILES:
-        for folder in FONT_FOLDERS:
-            root = Path(folder).expanduser()
-            found = next(root.rglob(name), None) if root.is_dir() else None
-            if found is not None:
-                return str(found)
-    log.warning("no font with accents and Cyrillic found: pictures write ASCII letters only")
+    if BUNDLED_FONT.is_file():
+        return str(BUNDLED_FONT)
+    log.warning("the bundled font is missing: pictures write ASCII letters only")
     return None
 
 
