@@ -250,7 +250,7 @@ class TablePresenter:
         view = live.engine.public_view()
         private = live.engine.private_view(str(user_id))
         arranged = render.private_arrangement(live.engine.hand, private)
-        embed = render.private_embed(private, view, arranged=arranged)
+        embed = render.private_embed(private, view, arranged=arranged, hand=live.engine.hand)
         file = None
         if private.cards:
             four = self.preferences.get(user_id, DEFAULT_PREFERENCES).four_colour

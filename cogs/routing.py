@@ -61,6 +61,7 @@ from cogs.ui.custom_ids import (
 )
 from engine.modifiers import game_name
 from engine.timebank import PreAction
+from i18n.poker_words import direction_word
 from tables.errors import TableProblem
 from tables.live import LiveTable
 from tables.service import StalePress
@@ -589,7 +590,7 @@ class TableControls(commands.Cog):
             )
         if button.kind == "declare":
             return engine.Declare(engine.Direction(button.word)), _(
-                "You declared {direction}.", direction=button.word
+                "You declared {direction}.", direction=direction_word(button.word)
             )
         if button.kind == "show":
             if not isinstance(decision.legal, engine.ShowOptions):

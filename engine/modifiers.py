@@ -583,17 +583,29 @@ def rules_warnings(rules: GameRules) -> tuple[str, ...]:
         wild += 4
     if wild > 6:
         warnings.append(
-            Phrase("{count} wild cards make for many ties and some confusion", count=wild)
+            Phrase.counted(
+                "{count} wild card makes for many ties and some confusion",
+                "{count} wild cards make for many ties and some confusion",
+                count=wild,
+            )
         )
     if rules.dealt_per_player > 8:
         warnings.append(
-            Phrase(
-                "{count} cards per player usually make a poor game", count=rules.dealt_per_player
+            Phrase.counted(
+                "{count} card per player usually makes a poor game",
+                "{count} cards per player usually make a poor game",
+                count=rules.dealt_per_player,
             )
         )
     rounds = rules.betting_rounds + sum(1 for s in rules.steps if isinstance(s, DrawSeries))
     if rounds > 5:
-        warnings.append(Phrase("{count} betting rounds leave little room for skill", count=rounds))
+        warnings.append(
+            Phrase.counted(
+                "{count} betting round leaves little room for skill",
+                "{count} betting rounds leave little room for skill",
+                count=rounds,
+            )
+        )
     return tuple(warnings)
 
 

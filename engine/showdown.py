@@ -421,7 +421,7 @@ class ShowdownRunner(Runner):
         self._run()
 
     def street(self) -> str:
-        return "Showdown"
+        return Phrase("Showdown")
 
     def _required(self, p: Player) -> bool:
         h = self.hand

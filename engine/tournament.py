@@ -612,7 +612,11 @@ class Tournament:
         if level >= s.rebuy_levels:
             return Phrase("the rebuy period is over")
         if entry.rebuys >= s.rebuys:
-            return Phrase("you have used your {count} rebuy(s)", count=s.rebuys)
+            return Phrase.counted(
+                "you have used your {count} rebuy",
+                "you have used your {count} rebuys",
+                count=s.rebuys,
+            )
         if stack > s.starting_stack:
             return Phrase("you can rebuy when your stack is at most the starting stack")
         return None

@@ -28,6 +28,7 @@ from engine.actions import (
 )
 from engine.hands import Category
 
+from .languages import Language
 from .translator import LazyString, Translator
 
 _ = Translator("i18n", __file__)
@@ -169,6 +170,28 @@ def category_name(category: Category, *, royal: bool = False) -> LazyString:
     return CATEGORY_NAMES[category]
 
 
+DIRECTIONS: Mapping[str, LazyString] = MappingProxyType(
+    {
+        # Translators: what a player declared in a high-low declare game (a word in a sentence).
+        "high": _.lazy("high"),
+        "low": _.lazy("low"),
+        "both": _.lazy("both ways"),
+    }
+)
+"""The words of a declaration, by the engine's :class:`engine.rules.Direction` value."""
+
+
+def direction_word(direction: object, *, language: Language | None = None) -> str:
+    """A declaration (``"high"``, a :class:`engine.rules.Direction`...) as a word.
+
+    >>> direction_word("both")
+    'both ways'
+    """
+    key = str(getattr(direction, "value", direction))
+    word = DIRECTIONS.get(key)
+    return key if word is None else word.render(language)
+
+
 def rank_word(rank: int, *, plural: bool = False) -> LazyString:
     """The word for ``rank`` (1 or 14 for the ace), one card's or several's."""
     return RANK_WORDS[14 if rank == 1 else rank][1 if plural else 0]
@@ -196,6 +219,7 @@ __all__ = [
     "CATEGORY_NAMES",
     "CHIPS",
     "DEEDS",
+    "DIRECTIONS",
     "DRAWS",
     "HAND_NAMES",
     "LOW_HAND",
@@ -205,5 +229,6 @@ __all__ = [
     "action_kind",
     "action_word",
     "category_name",
+    "direction_word",
     "rank_word",
 ]

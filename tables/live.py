@@ -22,6 +22,7 @@ from engine import HandResult, Table
 from engine.timebank import DEFAULT_TIME_BANK, TimeBank
 from i18n import Language
 from tables.languages import table_language
+from tables.translator import _
 
 __all__ = [
     "HandInfo",
@@ -91,12 +92,21 @@ class TableSettings:
         return TimeBank(self.time_bank)
 
     def describe(self) -> str:
-        deal = f"next hand after {self.auto_deal_seconds}s" if self.auto_deal_seconds else "manual"
-        bank = f"time bank {self.time_bank}s" if self.time_bank else "no time bank"
-        return (
-            f"Buy-in {self.min_buy_in:,}–{self.max_buy_in:,} · {self.action_seconds}s to act"
-            f" · {bank} · {deal}" + (" · coach on" if self.coach else "")
-        )
+        """The settings in one line, in the current language (each part a whole message:
+        a language words each its own way)."""
+        parts = [
+            _("Buy-in {low}–{high}", low=self.min_buy_in, high=self.max_buy_in),
+            _("{seconds}s to act", seconds=self.action_seconds),
+            _("time bank {seconds}s", seconds=self.time_bank)
+            if self.time_bank
+            else _("no time bank"),
+            _("next hand after {seconds}s", seconds=self.auto_deal_seconds)
+            if self.auto_deal_seconds
+            else _("manual deal"),
+        ]
+        if self.coach:
+            parts.append(_("coach on"))
+        return " · ".join(parts)
 
 
 @dataclass

@@ -239,8 +239,8 @@ def lobby_embed(run: Running, now: float, language: Language | None = None) -> d
     if s.late_levels:
         extras.append(
             _.plural(
-                "late registration during the first level",
-                "late registration during the first {count} levels",
+                "late registration until the end of level {count}",
+                "late registration until the end of level {count}",
                 count=s.late_levels,
                 language=language,
             )

@@ -41,6 +41,7 @@ from cogs.ui.custom_ids import (
 from engine.modifiers import describe_modifier, game_name
 from engine.timebank import PreAction
 from i18n import LazyString
+from i18n.engine_text import engine_text
 
 __all__ = [
     "PRIVATE_LABELS",
@@ -68,6 +69,13 @@ PRIVATE_LABELS: dict[engine.DecisionKind, LazyString] = {
     engine.DecisionKind.SHOW: _.lazy("Show or muck…"),
 }
 """The table button that opens each kind of private panel."""
+
+DECLARE_LABELS: dict[str, LazyString] = {
+    # Translators: the buttons of a secret declaration in a high-low declare game.
+    "high": _.lazy("High"),
+    "low": _.lazy("Low"),
+    "both": _.lazy("Both ways"),
+}
 
 WILD_PREFIXES = ("wild:", "one-eyed", "joker-wild", "bug", "no-joker")
 """Modifiers listed under "wild cards" in dealer's choice; the others are house rules."""
@@ -344,13 +352,18 @@ def private_panel(
         counts = _counts_text(allowed)
         lines = [
             _("Your hand: **{cards}**", cards=hand_text),
-            _("You may discard {counts} ({condition}).", counts=counts, condition=legal.condition)
+            _(
+                "You may discard {counts} ({condition}).",
+                counts=counts,
+                condition=engine_text(legal.condition),
+            )
             if legal.condition and most > (legal.ace_above or 0)
             else _("You may discard {counts}.", counts=counts),
             _("Chosen: {cards}", cards=chosen_text),
         ]
         if problem is not None:
-            lines.append(f"⚠️ {problem[:1].upper()}{problem[1:]}.")
+            reason = engine_text(problem)
+            lines.append(f"⚠️ {reason[:1].upper()}{reason[1:]}.")
         embed.description = "\n".join(lines)
         if coach:
             embed.add_field(name=_("Coach: your best draws"), value=coach[:1024], inline=False)
@@ -375,11 +388,13 @@ def private_panel(
             )
         )
     elif isinstance(legal, engine.PassOptions):
-        embed.title = _.plural(
-            "Pass {count} card {direction}",
-            "Pass {count} cards {direction}",
-            count=legal.count,
-            direction=legal.direction,
+        n = legal.count
+        embed.title = (
+            _.plural("Pass {count} card to the left", "Pass {count} cards to the left", count=n)
+            if legal.direction == "left"
+            else _.plural(
+                "Pass {count} card to the right", "Pass {count} cards to the right", count=n
+            )
         )
         embed.description = "\n".join(
             [
@@ -430,7 +445,9 @@ def private_panel(
                 )
             )
             embed.description += "\n" + _.plural(
-                "Pick {count} more to confirm.", "Pick {count} more to confirm.", count=missing
+                "Pick {count} more card to confirm.",
+                "Pick {count} more cards to confirm.",
+                count=missing,
             )
         ui.add_item(
             PokerButton(
@@ -447,7 +464,7 @@ def private_panel(
             ui.add_item(
                 PokerButton(
                     button_id("declare", word=direction.value),
-                    direction.value.capitalize(),
+                    DECLARE_LABELS[direction.value].render(),
                     discord.ButtonStyle.primary,
                 )
             )

@@ -32,6 +32,7 @@ from i18n.engine_text import (
     variant_name,
 )
 from i18n.engine_text import say as engine_say
+from i18n.poker_words import direction_word
 
 TEXTS = {
     "deadline": _.lazy("⏱ {when}"),
@@ -163,7 +164,7 @@ def _seat_line(seat: SeatView, names: Mapping[str, str], view: PublicView) -> st
         parts.append(_("shows {cards}", cards=cards_text(seat.face_up)))
     if seat.declared:
         # Translators: a seat's declaration in a declare game; {how}: high, low or both.
-        parts.append(_("declared {how}", how=engine_text(seat.declared)))
+        parts.append(_("declared {how}", how=direction_word(seat.declared)))
     return f"{' '.join(marks)} {who} · " + " · ".join(parts)
 
 
@@ -295,9 +296,13 @@ def private_embed(
     *,
     title: str | None = None,
     arranged: Arrangement | None = None,
+    hand: Hand | None = None,
 ) -> discord.Embed:
     """A player's own cards and what they make, for DMs and the "My hand" button; ``arranged``
-    (:func:`private_arrangement`) writes them in the order the picture and the showdown show."""
+    (:func:`private_arrangement`) writes them in the order the picture and the showdown show.
+    ``hand`` (the hand in play) names the high and low values in the reader's language; the
+    view alone carries their English names."""
+    high_value, low_value = private_values(hand, private)
     shown = cards_text(private.cards) if arranged is None else arranged_text(arranged)
     if title is None:
         title = _(
@@ -307,9 +312,10 @@ def private_embed(
         )
     embed = discord.Embed(title=title[:256], colour=GOLD, description=f"**{shown}**")
     if private.high:
-        embed.add_field(name=_("High"), value=engine_text(private.high))
+        high = hand_name(high_value) if high_value else engine_text(private.high)
+        embed.add_field(name=_("High"), value=high)
     if private.low:
-        low = engine_text(private.low)
+        low = hand_name(low_value) if low_value else engine_text(private.low)
         if not private.low_qualifies:
             # Translators: a low hand that is not good enough to win the low half.
             low = _("{hand} (doesn't qualify)", hand=low)
@@ -325,6 +331,21 @@ def private_embed(
     if private.arranged:
         embed.add_field(name=_("Rollout order"), value=cards_text(private.arranged), inline=False)
     return embed
+
+
+def private_values(
+    hand: Hand | None, private: PrivateView
+) -> tuple[HandValue | None, HandValue | None]:
+    """The high and low values the private view names, read from the hand in play (``None``
+    where the view names none, or the hand is not the one the view was made of)."""
+    if hand is None or not (private.high or private.low):
+        return None, None
+    player = hand.by_seat.get(private.seat)
+    if player is None or player.pid != private.player_id:
+        return None, None
+    high = hand.high_value(player) if private.high else None
+    low = hand.low_value(player) if private.low else None
+    return high, low
 
 
 def private_arrangement(hand: Hand | None, private: PrivateView) -> Arrangement | None:
@@ -471,7 +492,9 @@ def _showdown_embed(
                 "line",
                 mark=say("winner_mark") if shown.player_id in won else "",
                 name=name_of(names, shown.player_id),
-                declared=say("declared", how=engine_text(shown.declared)) if shown.declared else "",
+                declared=(
+                    say("declared", how=direction_word(shown.declared)) if shown.declared else ""
+                ),
                 cards=cards_text(shown.cards) if arranged is None else arranged_text(arranged),
                 hand=hand_names(shown, low_rule),
             )

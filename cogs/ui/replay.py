@@ -24,7 +24,7 @@ from engine.cards import Card
 from engine.wording import sentence
 from i18n.engine_text import engine_text, hand_name
 from i18n.engine_text import say as engine_say
-from i18n.poker_words import HAND_NAMES, LOW_HAND, RANK_WORDS, ROYAL_FLUSH
+from i18n.poker_words import HAND_NAMES, LOW_HAND, RANK_WORDS, ROYAL_FLUSH, direction_word
 
 __all__ = ["LINE_LIMIT", "counted", "name_of", "read_events", "replay_lines"]
 
@@ -314,7 +314,7 @@ class _Replay:
             case ev.CardRevealed(card=card):
                 return say("card-revealed", who=who, card=_card(card))
             case ev.Declared(direction=direction):
-                return say("declared", who=who, direction=engine_text(direction))
+                return say("declared", who=who, direction=direction_word(direction))
             case ev.Shown(cards=cards):
                 title = None if self.showdown else _("__Showdown__")
                 self.showdown = True

@@ -41,7 +41,7 @@ from engine.rules import Bet as BetStep
 from engine.rules import BetStart, BetTier
 from engine.stakes import FixedLimit
 from engine.steps.base import Runner
-from engine.wording import VERBS, Phrase
+from engine.wording import VERBS, Phrase, english
 
 _STACK_COVERS_A_CALL = Phrase("your stack only covers a call")
 _SHORT_ALL_IN = Phrase("an all-in short of a full raise does not reopen the betting")
@@ -57,7 +57,20 @@ _BIG = BetTier.BIG
 _AUTO, _AFTER_BLINDS, _OPENER = BetStart.AUTO, BetStart.AFTER_BLINDS, BetStart.OPENER
 _BET = DecisionKind.BET
 
-_ORDINALS = ("First", "Second", "Third", "Fourth", "Fifth", "Sixth", "Seventh", "Eighth")
+# Whole names, not an ordinal and a noun: a language may inflect the ordinal by the noun.
+_STREETS = tuple(
+    Phrase(name)
+    for name in (
+        english("First betting round"),
+        english("Second betting round"),
+        english("Third betting round"),
+        english("Fourth betting round"),
+        english("Fifth betting round"),
+        english("Sixth betting round"),
+        english("Seventh betting round"),
+        english("Eighth betting round"),
+    )
+)
 
 
 class BettingRound(Runner):
@@ -237,8 +250,9 @@ class BettingRound(Runner):
 
     def street(self) -> str:
         number = self.number
-        name = _ORDINALS[number - 1] if number <= len(_ORDINALS) else f"Round {number}:"
-        return f"{name} betting round"
+        if number <= len(_STREETS):
+            return _STREETS[number - 1]
+        return Phrase("Betting round {number}", number=number)
 
     # -- limits ---------------------------------------------------------------------------------
 

@@ -33,7 +33,7 @@ from engine.errors import IllegalAction
 from engine.rules import DRAW_FOUR_WITH_ACE, Bet, Draw, DrawLimit, DrawSeries, DrawStart
 from engine.steps.base import Runner
 from engine.steps.betting import BettingRound
-from engine.wording import VERBS
+from engine.wording import VERBS, Phrase, english
 
 if TYPE_CHECKING:
     from engine.game import Hand, Player
@@ -42,7 +42,20 @@ __all__ = ["DrawRound", "DrawSeriesRunner"]
 
 _DRAW = DecisionKind.DRAW
 
-_ORDINALS = ("First", "Second", "Third", "Fourth", "Fifth", "Sixth", "Seventh", "Eighth")
+# Whole names, not an ordinal and a noun (see the betting round's).
+_STREETS = tuple(
+    Phrase(name)
+    for name in (
+        english("First draw"),
+        english("Second draw"),
+        english("Third draw"),
+        english("Fourth draw"),
+        english("Fifth draw"),
+        english("Sixth draw"),
+        english("Seventh draw"),
+        english("Eighth draw"),
+    )
+)
 # The discard counts when the stub limits nothing, shared by every hand: keyed by the ids of
 # the step and the limit (hashing those dataclasses field by field costs more than the rest
 # of the lookup); each entry holds the two objects, so their ids cannot be reused meanwhile.
@@ -118,8 +131,9 @@ class DrawRound(Runner):
 
     def street(self) -> str:
         number = self.number
-        name = _ORDINALS[number - 1] if number <= len(_ORDINALS) else f"Round {number}:"
-        return f"{name} draw"
+        if number <= len(_STREETS):
+            return _STREETS[number - 1]
+        return Phrase("Draw {number}", number=number)
 
     def _current(self) -> Player | None:
         if self.done:
@@ -247,9 +261,9 @@ class DrawRound(Runner):
         if ace_count is not None and step.counts is None:
             condition = self._condition
             if condition is None:
-                condition = self._condition = (
-                    f"more than {self.limit.most} only when the cards you keep include an ace "
-                    "or a wild card"
+                condition = self._condition = Phrase(
+                    "more than {most} only when the cards you keep include an ace or a wild card",
+                    most=self.limit.most,
                 )
         options = DrawOptions(
             tuple(p.cards),
@@ -498,7 +512,7 @@ class DrawSeriesRunner(Runner):
         return [] if self.sub is None else self.sub.held_cards()
 
     def street(self) -> str:
-        return "All for one" if self.sub is None else self.sub.street()
+        return Phrase("All for one") if self.sub is None else self.sub.street()
 
     @property
     def current_bet(self) -> int:

@@ -110,7 +110,17 @@ class Passing(_Simultaneous):
         self.step = step
 
     def street(self) -> str:
-        return f"Pass {self.step.count} to the {self.step.direction.value}"
+        if self.step.direction is PassDirection.LEFT:
+            return Phrase.counted(
+                "Pass {count} card to the left",
+                "Pass {count} cards to the left",
+                count=self.step.count,
+            )
+        return Phrase.counted(
+            "Pass {count} card to the right",
+            "Pass {count} cards to the right",
+            count=self.step.count,
+        )
 
     def _receiver(self, p: Player) -> Player:
         live = [q for q in self.players if not q.folded]
@@ -187,7 +197,7 @@ class Arranging(_Simultaneous):
         self.step = step
 
     def street(self) -> str:
-        return "Arranging the rollout"
+        return Phrase("Arranging the rollout")
 
     def options(self, p: Player) -> ArrangeOptions:
         return ArrangeOptions(tuple(p.cards), min(self.step.size, len(p.cards)))
@@ -232,7 +242,7 @@ class Declaring(_Simultaneous):
     decision_kind = DecisionKind.DECLARE
 
     def street(self) -> str:
-        return "Declaration"
+        return Phrase("Declaration")
 
     def options(self, p: Player) -> DeclareOptions:
         return DeclareOptions()

@@ -69,8 +69,9 @@ def opener(decision: engine.Decision, labels: list[str]) -> str:
 async def create_table(emu: Emulator, world: World, players: list[Any], **options: Any) -> Any:
     created = await emu.run_command(players[0], world.channel, "poker create", options)
     assert created.type == 4 and not created.ephemeral, created.content
+    sit = next(c["custom_id"] for c in created.message.buttons if c["custom_id"].endswith(":sit"))
     for player in players:
-        r = await emu.click(player, created.message, label="Sit down")
+        r = await emu.click(player, created.message, custom_id=sit)
         if r.type == 9:  # the buy-in modal: its prefilled buy-in, the first free seat
             r = await emu.submit_modal(player, r, {})
         assert r.type == 7, (r.content, [m.text for m in r.followups])

@@ -175,7 +175,7 @@ def test_rebuys_and_addon() -> None:
     assert t.rebuy_reason("b", 0, 200) is not None  # above the starting stack
     t = t.rebuy("a", 0, 0)
     assert t.entry("a").rebuys == 1 and t.prize_pool == 40
-    assert t.rebuy_reason("a", 0, 0) == "you have used your 1 rebuy(s)"
+    assert t.rebuy_reason("a", 0, 0) == "you have used your 1 rebuy"
     assert t.rebuy_reason("c", 2, 50) == "the rebuy period is over"
     assert t.addon_reason("a", 0) == "the add-on opens at the last rebuy level"
     t = t.addon("a", 1)
