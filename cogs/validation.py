@@ -94,8 +94,11 @@ MAX_STAKE: Final = 1_000_000
 """The largest bet unit, blind or ante a table can be opened with."""
 
 _PLAIN: Final = re.compile(r"[0-9]{1,13}")
-# One separator style only, the comma, and only in groups of three: "1,500", "12,000,000".
-_GROUPED: Final = re.compile(r"[0-9]{1,3}(?:,[0-9]{3}){1,4}")
+# Groups of three, one separator style throughout: the comma, the dot, a space (plain, no-break
+# or narrow, as Babel writes French), or an apostrophe: "1,500", "1.500", "12 000 000".
+# Chips are whole, so a dot is never a decimal point here.
+_GROUPED: Final = re.compile(r"[0-9]{1,3}([,. \u00a0\u202f'])[0-9]{3}(?:\1[0-9]{3}){0,3}")
+_SEPARATORS: Final = re.compile(r"[,. \u00a0\u202f']")
 _SLUG: Final = re.compile(r"[a-z0-9][a-z0-9-]{0,59}")
 
 
@@ -116,12 +119,13 @@ def _shown(text: str) -> str:
 def parse_amount(
     text: object, *, what: str | LazyString = AMOUNT, low: int = 0, high: int = MAX_AMOUNT
 ) -> int:
-    """A number of chips typed by a user: ASCII digits, optionally grouped by commas.
+    """A number of chips typed by a user: ASCII digits, optionally grouped by threes (with
+    commas, dots, spaces or apostrophes, one style throughout).
 
     Spaces around it are ignored; signs, decimals, other digits or separators are not.
 
-    >>> parse_amount(" 40 "), parse_amount("12,000,000")
-    (40, 12000000)
+    >>> parse_amount(" 40 "), parse_amount("12,000,000"), parse_amount("1.500")
+    (40, 12000000, 1500)
     >>> parse_amount("1,50")
     Traceback (most recent call last):
     ...
@@ -135,9 +139,14 @@ def parse_amount(
     if not (_PLAIN.fullmatch(raw) or _GROUPED.fullmatch(raw)):
         shown = _shown(text) if isinstance(text, str) else repr(text)[:20]
         raise InvalidInput(
-            _("“{text}” is not a number of chips: digits only, e.g. 1500 or 1,500.", text=shown)
+            _(
+                "“{text}” is not a number of chips: digits only, e.g. {plain} or {grouped}.",
+                text=shown,
+                plain="1500",
+                grouped=1500,
+            )
         )
-    value = int(raw.replace(",", ""))
+    value = int(_SEPARATORS.sub("", raw))
     if not low <= value <= high:
         # Translators: {what} names the value, e.g. "The amount", "The buy-in".
         raise InvalidInput(_("{what} must be from {low} to {high}.", what=what, low=low, high=high))
