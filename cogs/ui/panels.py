@@ -29,6 +29,7 @@ from cogs.ui.custom_ids import (
     PanelButton,
     PanelKind,
     PanelSelect,
+    ReplayButton,
     SeatChoice,
     SeatPanelButton,
     SelectKind,
@@ -50,6 +51,7 @@ __all__ = [
     "lobby_components",
     "moved_notice",
     "private_panel",
+    "result_components",
     "seat_panel",
     "settings_embed",
     "sit_modal",
@@ -141,6 +143,13 @@ def lobby_components(table_id: int, *, rebuy: bool = False) -> Components:
     if rebuy:
         custom_id = LobbyButton(table_id, "rebuy").encode()
         ui.add_item(PokerButton(custom_id, "Rebuy", discord.ButtonStyle.success, row=1))
+    return ui
+
+
+def result_components(hand_id: int) -> Components:
+    """A hand's result message: only the button that replays the hand (ephemerally)."""
+    ui = Components()
+    ui.add_item(PokerButton(ReplayButton(hand_id).encode(), "Replay", emoji="🔁"))
     return ui
 
 
