@@ -14,18 +14,20 @@ import logging
 import os
 import signal
 import time
+from collections.abc import Coroutine
 from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs import kit
+import i18n
+from cogs import kit, languages
 from cogs.config import Settings
 from cogs.memory import Trimmer, release_answered, tune_allocator
 from cogs.metrics import Metrics
 from cogs.presenter import TablePresenter
-from cogs.translator import MenuTranslator
+from cogs.translator import MenuTranslator, _
 from cogs.ui.components import install_lazy_responses
 from data import Database
 from data.backup import Backups
@@ -55,14 +57,14 @@ ADOPT_SECONDS = 30.0
 
 MISMATCH = kit.MISMATCH
 
-NOT_OURS = (
+NOT_OURS = _.lazy(
     "This server's tables are being moved to another process of the bot. "
     "Try again in a minute; nothing was changed."
 )
 """Said when an interaction reaches a process that does not hold its server's shard: only
 while shards are being moved (Discord sends a server's interactions to its shard's process)."""
 
-RESTARTING = "The bot is restarting: try again in a moment. Nothing was changed."
+RESTARTING = _.lazy("The bot is restarting: try again in a moment. Nothing was changed.")
 """Said to a press that arrives while the bot stops (SIGTERM/SIGINT, or :meth:`PokerBot.close`)."""
 
 STOP_BUDGET = (4.0, 1.0, 2.0, 0.5)
@@ -91,7 +93,7 @@ class PokerTree(app_commands.CommandTree["PokerBot"]):
             raise
         except (ValueError, TypeError, KeyError, AttributeError) as exc:
             log.warning("refused a command whose options could not be read: %r", exc)
-            await kit.answer_failure(interaction, Refusal(MISMATCH), what="a command")
+            await kit.answer_failure(interaction, Refusal(MISMATCH.render()), what="a command")
 
     async def interaction_check(self, interaction: discord.Interaction[PokerBot]) -> bool:
         if interaction.client.owns(interaction.guild_id):
@@ -188,6 +190,7 @@ class PokerBot(commands.AutoShardedBot):
 
     async def setup_hook(self) -> None:
         self.db = await Database.open(self.settings.database)
+        await languages.load(self.db)
         if self.metrics is not None:
             await self.metrics.start()
         self.presenter = TablePresenter(self)
@@ -231,13 +234,25 @@ class PokerBot(commands.AutoShardedBot):
         is answered :data:`RESTARTING` and goes no further."""
         if self.metrics is not None:
             self.metrics.received(data)
-        if not self.stopping:
-            self._parse_interaction(data)
-            return
-        # discord.py types the bot's connection state with a plain Client.
-        state: Any = self._connection
-        interaction: discord.Interaction[PokerBot] = discord.Interaction(data=data, state=state)
-        self.track(interaction, asyncio.ensure_future(self._answer_stopping(interaction)))
+        # Everything done for this interaction speaks its member's language: discord.py makes
+        # the tasks that handle it (the command tree's, the router's) inside this call, and a
+        # task keeps the context it was made in.
+        db = self.db if hasattr(self, "db") else None
+        with i18n.speaking(languages.seen(data, self._remember, db)):
+            if not self.stopping:
+                self._parse_interaction(data)
+                return
+            # discord.py types the bot's connection state with a plain Client.
+            state: Any = self._connection
+            interaction: discord.Interaction[PokerBot] = discord.Interaction(data=data, state=state)
+            self.track(interaction, asyncio.ensure_future(self._answer_stopping(interaction)))
+
+    def _remember(self, write: Coroutine[Any, Any, None]) -> None:
+        """Write a member's or a server's new locale without holding up the press (a clean
+        stop waits for it like for the presses)."""
+        task = asyncio.ensure_future(write)
+        self._in_flight.add(task)
+        task.add_done_callback(self._in_flight.discard)
 
     async def _answer_stopping(self, interaction: discord.Interaction[PokerBot]) -> None:
         Metrics.refused(interaction)

@@ -30,10 +30,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs import kit, validation
+from cogs import kit, languages, validation
 from cogs.kit import BLUE, GOLD, GREEN, NO_PINGS, RED, signed
 from cogs.kit import chips as fmt
 from cogs.kit import when as timestamp
+from cogs.translator import _
 from cogs.ui.economy import (
     MAX_NOTE,
     SETTING_NAMES,
@@ -484,7 +485,9 @@ class Economy(commands.Cog):
             "How many of this server's tables one member may sit at at once "
             f"({TABLE_LIMIT.low} to {TABLE_LIMIT.high})."
         ),
+        language="The language of the tables, lobbies and announcements in this server.",
     )
+    @app_commands.choices(language=languages.language_choices("Discord's server language"))
     @app_commands.checks.has_permissions(manage_guild=True)
     async def server_settings(
         self,
@@ -493,10 +496,34 @@ class Economy(commands.Cog):
         daily_amount: kit.DailyAmountOption | None = None,
         daily_cooldown_hours: kit.DailyCooldownHoursOption | None = None,
         max_tables_per_player: kit.TablesPerPlayerOption | None = None,
+        language: str | None = None,
     ) -> None:
         """No option: the current settings, ephemerally. Options: change them, publicly
         (logged in the admin log by the data layer)."""
         guild = self._guild(interaction)
+        if language is not None:
+            code = languages.check_language(language)
+            await languages.set_guild_language(self.db, guild.id, code, interaction.user.id)
+            if all(
+                option is None
+                for option in (
+                    starting_bankroll,
+                    daily_amount,
+                    daily_cooldown_hours,
+                    max_tables_per_player,
+                )
+            ):
+                chosen = languages.native_name(languages.guild_language(guild.id))
+                await kit.reply(
+                    interaction,
+                    _("This server's tables now speak {language}.", language=chosen)
+                    if code is not None
+                    else _(
+                        "This server's tables follow Discord's server language ({language}).",
+                        language=chosen,
+                    ),
+                )
+                return
         options = (starting_bankroll, daily_amount, daily_cooldown_hours, max_tables_per_player)
         if all(option is None for option in options):
             settings = await self.db.get_settings(guild.id)

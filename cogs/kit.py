@@ -30,7 +30,9 @@ from discord.ext import commands
 import engine
 from cogs import validation
 from cogs.metrics import Metrics
+from cogs.translator import _
 from data import DataError
+from i18n import LazyString
 from tables.errors import Refusal
 
 log = logging.getLogger("poker.kit")
@@ -142,15 +144,18 @@ def when(unix: float, style: discord.utils.TimestampStyle = "R") -> str:
 
 async def reply(
     interaction: discord.Interaction[Any],
-    text: str | None = None,
+    text: str | LazyString | None = None,
     *,
     embed: discord.Embed | None = None,
 ) -> bool:
     """Answer only the user who interacted, whether or not the interaction was answered already.
 
+    A lazy text (a module's constant) is rendered here, in the member's language.
     Returns whether Discord took the answer: an expired interaction (a busy bot) is logged,
     not raised, since there is nobody left to tell.
     """
+    if isinstance(text, LazyString):
+        text = text.render()
     kwargs: dict[str, Any] = {"ephemeral": True, "allowed_mentions": NO_PINGS}
     if embed is not None:
         kwargs["embed"] = embed
@@ -165,10 +170,10 @@ async def reply(
     return True
 
 
-UNEXPECTED: Final = "Something went wrong on our side. Please try again in a moment."
+UNEXPECTED: Final = _.lazy("Something went wrong on our side. Please try again in a moment.")
 """The one answer to a failure nobody meant (a bug): the details go to the log, not the member."""
 
-MISMATCH: Final = "Those options don't match this command. Refresh Discord and try again."
+MISMATCH: Final = _.lazy("Those options don't match this command. Refresh Discord and try again.")
 """A stale client or a forged request: a command's options missing, unknown or mistyped."""
 
 
@@ -186,17 +191,17 @@ def failure_text(error: BaseException) -> str | None:
     if isinstance(error, Refusal):
         return str(error)
     if isinstance(error, DataError):
-        return f"That didn't work: {error}."
+        return _("That didn't work: {reason}.", reason=str(error))
     if isinstance(error, app_commands.MissingPermissions):
-        return "You need the **Manage Server** permission to use this command."
+        return _("You need the **Manage Server** permission to use this command.")
     if isinstance(error, app_commands.NoPrivateMessage):
-        return "This command works in a server, not in DMs."
+        return _("This command works in a server, not in DMs.")
     if isinstance(error, app_commands.TransformerError):
         if error.type is discord.AppCommandOptionType.user:
-            return "That user is not a member of this server."
-        return f"{error.value!r} is not a valid value here."
+            return _("That user is not a member of this server.")
+        return _("{value} is not a valid value here.", value=repr(error.value))
     if isinstance(error, app_commands.CommandSignatureMismatch):
-        return MISMATCH
+        return MISMATCH.render()
     return None
 
 
@@ -212,7 +217,7 @@ async def answer_failure(
     text = failure_text(error)
     if text is None:
         log.error("%s failed", what, exc_info=error)
-        text = UNEXPECTED
+        text = UNEXPECTED.render()
     else:
         Metrics.refused(interaction)
         if isinstance(error, app_commands.CommandSignatureMismatch):

@@ -20,10 +20,11 @@ from discord.ext import commands
 
 import engine
 from cogs import history as hand_history
-from cogs import kit, validation
+from cogs import kit, languages, validation
 from cogs.coach import odds_options, send_odds
 from cogs.coach import prepare_for as coach_prepare
 from cogs.ledger import post_closing_ledger
+from cogs.translator import _
 from cogs.ui import house_rules, panels, render
 from engine.house import LEVELS, Level
 from engine.seating import default_buy_ins
@@ -99,9 +100,11 @@ class Poker(commands.Cog):
         dealers_choice="Each dealer picks the game (the variant above is the default)",
         coach="Show each player the odds of their own draws (off by default)",
         muck="A beaten hand may be mucked unseen at the showdown (off: every hand is shown)",
+        language="The language of the table's messages (default: the server's)",
     )
     @app_commands.choices(
-        betting=[app_commands.Choice(name=v, value=k) for k, v in STRUCTURE_NAMES.items()]
+        betting=[app_commands.Choice(name=v, value=k) for k, v in STRUCTURE_NAMES.items()],
+        language=languages.language_choices("The server's language"),
     )
     @app_commands.autocomplete(variant=kit.variant_choices)
     async def create(
@@ -121,9 +124,11 @@ class Poker(commands.Cog):
         dealers_choice: bool = False,
         coach: bool = False,
         muck: bool = False,
+        language: str | None = None,
     ) -> None:
         if interaction.guild_id is None or interaction.channel_id is None:
             raise TableProblem("Tables live in server channels.")
+        table_language = languages.check_language(language)
         # Discord's Range and choices bind its client, not a forged request: check each option.
         variant = validation.check_variant_slug(variant)
         betting = validation.check_betting(betting)
@@ -172,6 +177,8 @@ class Poker(commands.Cog):
         live = await self.tables.create(
             interaction.guild_id, interaction.channel_id, interaction.user.id, config, settings
         )
+        if table_language is not None:
+            await languages.set_table_language(self.tables, live, table_language)
         self.presenter.spawn(coach_prepare(live))
         embed, view = self.presenter.lobby_message(live)
         embed.title = f"New table: {embed.title}"
@@ -277,8 +284,10 @@ class Poker(commands.Cog):
         diablo_cap="Most a Diablo opener puts in a new pot, in chips (0 = no cap)",
         no_five_in_a_row="Nobody draws five cards in a row off the deck (the casino rule)",
         progressive_back_down="Progressive openers step back down after aces (off: stay at aces)",
+        language="The language of the table's messages",
     )
     @app_commands.choices(
+        language=languages.language_choices("The server's language"),
         newcomers=[app_commands.Choice(name=v, value=k) for k, v in house_rules.NEWCOMERS.items()],
         draw_limit=[
             app_commands.Choice(name=house_rules.describe("draw_limit", limit), value=key)
@@ -303,8 +312,10 @@ class Poker(commands.Cog):
         diablo_cap: kit.DiabloCapOption | None = None,
         no_five_in_a_row: bool | None = None,
         progressive_back_down: bool | None = None,
+        language: str | None = None,
     ) -> None:
         live = self._table_here(interaction)
+        table_language = languages.check_language(language)
         timer = validation.TIMER.optional(timer)
         auto_deal = validation.AUTO_DEAL.optional(auto_deal)
         time_bank = validation.TIME_BANK.optional(time_bank)
@@ -328,6 +339,19 @@ class Poker(commands.Cog):
         )
         changes = (timer, auto_deal, time_bank, min_buy_in, max_buy_in, coach, rules)
         runs = kit.runs_table(interaction, live.creator_id)
+        if language is not None:
+            if not runs:
+                raise TableProblem(
+                    _("Only the table's creator or a server manager can change settings.")
+                )
+            await languages.set_table_language(self.tables, live, table_language)
+            if all(value is None for value in changes):
+                spoken = languages.native_name(languages.channel_language(live))
+                await kit.reply(
+                    interaction, _("This table now speaks {language}.", language=spoken)
+                )
+                self.presenter.spawn(self.presenter.refresh(live))
+                return
         if all(value is None for value in changes):
             await self.presenter.show_settings(interaction, live)
             return

@@ -25,8 +25,10 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 import engine
-from cogs import kit
+import i18n
+from cogs import kit, languages
 from cogs.ledger import post_closing_ledger
+from cogs.translator import _
 from cogs.ui import house_rules, panels, render
 from cogs.ui.card_images import render_cards, render_showdown
 from cogs.ui.components import Components, MessageEditor
@@ -36,17 +38,10 @@ from data.preferences import Preferences
 from engine.rules import Draw, DrawSeries
 from engine.scoring import qualifies_low
 from engine.seating import is_house
-from i18n import current_language, speaking
 from tables.live import LiveTable, Outcome
 
 if TYPE_CHECKING:
     from cogs.app import PokerBot
-    from i18n import Language
-
-
-def channel_language(live: LiveTable) -> Language:
-    """The language the table's channel reads (until cogs.languages.channel_language)."""
-    return current_language()
 
 
 log = logging.getLogger("poker.presenter")
@@ -60,7 +55,7 @@ API requests at every turn of a busy table."""
 
 SHOWDOWN_FILE = "showdown.png"
 
-DRAWN_CARDS_NOTE = "The cards you draw show in the answer to your draw, and under My hand."
+DRAWN_CARDS_NOTE = _.lazy("The cards you draw show in the answer to your draw, and under My hand.")
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,6 +197,11 @@ class TablePresenter:
         await self.bot.tables.set_message(live, message_id)
 
     def table_message(self, live: LiveTable) -> tuple[discord.Embed, Components]:
+        # The table's language, whoever's press redraws it.
+        with i18n.speaking(languages.channel_language(live)):
+            return self._table_message(live)
+
+    def _table_message(self, live: LiveTable) -> tuple[discord.Embed, Components]:
         view = live.engine.public_view()
         embed = render.table_embed(
             view,
@@ -222,7 +222,15 @@ class TablePresenter:
     def lobby_message(self, live: LiveTable) -> tuple[discord.Embed, Components]:
         """The table message between hands, with the table's settings in the footer."""
         embed, view = self.table_message(live)
-        embed.set_footer(text=f"{embed.footer.text} · {live.settings.describe()}")
+        with i18n.speaking(languages.channel_language(live)):
+            # Translators: the table's footer between hands: its own line, then the table's
+            # settings (buy-in, timer, time bank, dealing).
+            footer = _(
+                "{footer} · {settings}",
+                footer=embed.footer.text or "",
+                settings=live.settings.describe(),
+            )
+            embed.set_footer(text=footer)
         return embed, view
 
     async def show_settings(self, interaction: discord.Interaction[Any], live: LiveTable) -> None:
@@ -245,7 +253,9 @@ class TablePresenter:
         )
         if not runs_table or live.meta.tournament is not None:
             return embed, None
-        embed.set_footer(text="Change the house rules below; everything else with /poker settings")
+        embed.set_footer(
+            text=_("Change the house rules below; everything else with /poker settings")
+        )
         return embed, house_rules.components(live.id, live.engine)
 
     def rules_embed(self, live: LiveTable) -> discord.Embed:
@@ -278,7 +288,9 @@ class TablePresenter:
             four = self.preferences.get(user_id, DEFAULT_PREFERENCES).four_colour
             cards, wild, idle = render.picture_cards(private.cards, arranged)
             png = render_cards(cards, wild=wild, four_colour=four, idle=idle)
-            file = discord.File(fp=io.BytesIO(png), filename="hand.png", description="Your cards")
+            # Translators: the alt text of the picture of a player's own cards.
+            alt = _("Your cards")
+            file = discord.File(fp=io.BytesIO(png), filename="hand.png", description=alt)
             embed.set_image(url="attachment://hand.png")
         return embed, file
 
@@ -292,7 +304,7 @@ class TablePresenter:
     ) -> None:
         """Show what changed: the table message, the hand's result, fresh private cards by
         DM."""
-        with speaking(channel_language(live)):
+        with i18n.speaking(languages.channel_language(live)):
             await self._present(live, outcome, interaction)
         if outcome.private_changed:
             changed = outcome.private_changed
@@ -365,7 +377,7 @@ class TablePresenter:
             self._ping_changed(live, shown, None)
         if shown.message_id is None or live.closed:
             return
-        with speaking(channel_language(live)):
+        with i18n.speaking(languages.channel_language(live)):
             hand = shown.hand
             result = live.engine.result
             if (
@@ -385,7 +397,7 @@ class TablePresenter:
     async def repost(self, live: LiveTable, interaction: discord.Interaction[PokerBot]) -> None:
         """Post the live table again at the bottom of the channel (``/poker table``); the old
         one is deleted, so the table still has one live message."""
-        with speaking(channel_language(live)):
+        with i18n.speaking(languages.channel_language(live)):
             embed, view = self.table_message(live)
             if not live.engine.in_hand:
                 embed, view = self.lobby_message(live)
@@ -399,7 +411,7 @@ class TablePresenter:
         """The table is closed: its message keeps a note but loses its buttons."""
         shown = Shown.of(live)
         if shown.message_id is not None:
-            with speaking(channel_language(live)):
+            with i18n.speaking(languages.channel_language(live)):
                 await self._retire(live, shown.message_id, shown.editor)
         if shown.ping is not None:
             await self._delete_ping(live, shown.ping)
@@ -468,10 +480,24 @@ class TablePresenter:
             await self._ping(live, still, editor)
 
     def _ping_text(self, live: LiveTable, targets: frozenset[str]) -> str:
+        with i18n.speaking(languages.channel_language(live)):
+            return self._ping_words(live, targets)
+
+    def _ping_words(self, live: LiveTable, targets: frozenset[str]) -> str:
         mentions = " ".join(f"<@{pid}>" for pid in sorted(targets))
         view = live.engine.public_view()
-        where = f"hand #{view.hand_number}" + (f" · {view.street}" if view.street else "")
-        return f"🔔 {mentions}: your turn ({where})."
+        number = str(view.hand_number)  # an id, not a quantity: no thousands separator
+        if view.street:
+            # Translators: a turn ping in the channel; {players} are mentions, {street} the
+            # betting round or draw ("Flop", "First draw").
+            return _(
+                "🔔 {players}: your turn (hand #{number} · {street}).",
+                players=mentions,
+                number=number,
+                street=view.street,
+            )
+        # Translators: a turn ping in the channel; {players} are mentions.
+        return _("🔔 {players}: your turn (hand #{number}).", players=mentions, number=number)
 
     async def _ping(
         self,
@@ -805,6 +831,8 @@ class TablePresenter:
         # house players have no DMs: they read their cards from the engine
         player_ids = tuple(pid for pid in player_ids if not is_house(pid))
         await self.preferences_of([int(pid) for pid in player_ids])
+        # Each DM in its reader's last seen client language, whoever's press sent it.
+        spoken = await languages.member_languages(self.bot.db, [int(p) for p in player_ids])
         hand_number = live.engine.hand_number
         shown = Shown.of(live)
         for pid in player_ids:
@@ -812,7 +840,8 @@ class TablePresenter:
                 continue
             user_id = int(pid)
             try:
-                embed, file = self.private_message(live, user_id)
+                with i18n.speaking(spoken[user_id]):
+                    embed, file = self.private_message(live, user_id)
             except engine.TableError:
                 continue  # no longer seated (left during the hand)
             if file is None:
@@ -829,7 +858,8 @@ class TablePresenter:
                         continue
                 if self._draws(live):
                     # The DM is not edited after the player's own draw (see present).
-                    embed.set_footer(text=DRAWN_CARDS_NOTE)
+                    with i18n.speaking(spoken[user_id]):
+                        embed.set_footer(text=str(DRAWN_CARDS_NOTE))
                 channel_id = self.dm_channels.get(user_id)
                 if channel_id is None:
                     data = await self.bot.http.start_private_message(user_id)
@@ -855,9 +885,13 @@ class TablePresenter:
             return False
         shown.dm_closed = (*shown.dm_closed, player_id)
         name = live.meta.names.get(player_id, player_id)
-        return await self.bot.tables.add_note(
-            live, f"📪 I can't DM {name}: use **My hand** to see your cards."
+        # Translators: a note on the table message (kept until the next deal).
+        note = _(
+            "📪 I can't DM {name}: use **My hand** to see your cards.",
+            name=name,
+            language=languages.channel_language(live),
         )
+        return await self.bot.tables.add_note(live, note)
 
 
 def _on_private_panel(interaction: discord.Interaction[Any]) -> bool:

@@ -37,6 +37,7 @@ from cogs import kit, validation
 from cogs.coach import coach_text
 from cogs.history import send_hand
 from cogs.metrics import Metrics
+from cogs.translator import _
 from cogs.ui import house_rules, paginator, panels, render
 from cogs.ui.components import Components, MessageEditor
 from cogs.ui.custom_ids import (
@@ -73,14 +74,16 @@ Interaction = discord.Interaction["PokerBot"]
 Handler = Callable[[Interaction, Any], Awaitable[None]]
 """``async def handler(interaction, parsed_id)``: raises a refusal to say no."""
 
-NO_LONGER_VALID = "That button is no longer valid."
+NO_LONGER_VALID = _.lazy("That button is no longer valid.")
 
 PRESSES: Final = 8
 PRESS_SECONDS: Final = 2.0
 """More than ``PRESSES`` presses by one member on one table within ``PRESS_SECONDS`` seconds
 is faster than a person plays (a script, or a stuck key): the extra presses are turned away."""
 
-SLOW_DOWN: Final = "Slow down: you press faster than anyone plays. Those presses did nothing."
+SLOW_DOWN: Final = _.lazy(
+    "Slow down: you press faster than anyone plays. Those presses did nothing."
+)
 
 
 class PressLimiter:
@@ -211,7 +214,9 @@ class TableControls(commands.Cog):
             # A private panel's component forged onto a public message: answering it with
             # edit_message would replace that message (the table) with a private panel.
             log.info("refused private component %r on a public message", custom_id)
-            await kit.reply(interaction, f"{NO_LONGER_VALID[:-1]}: it belongs to a private panel.")
+            await kit.reply(
+                interaction, _("That button is no longer valid: it belongs to a private panel.")
+            )
             return
         if isinstance(parsed, TABLE_KINDS) and not await self._at_human_pace(interaction, parsed):
             return
@@ -247,7 +252,7 @@ class TableControls(commands.Cog):
         live = self.tables.get(table_id)
         if live is None:
             self.tables.check_not_elsewhere(table_id=table_id)
-            raise TableProblem("This table has been closed.")
+            raise TableProblem(_("This table has been closed."))
         return live
 
     @staticmethod
@@ -257,10 +262,10 @@ class TableControls(commands.Cog):
     def _panel_decision(self, live: LiveTable, user_id: int, hand: int) -> engine.Decision:
         """The choice a private panel of hand ``hand`` was opened for, if it still waits."""
         if live.engine.hand_number != hand or not live.engine.in_hand:
-            raise TableProblem("That choice is no longer valid: the hand is over.")
+            raise TableProblem(_("That choice is no longer valid: the hand is over."))
         decision = self._decision(live, user_id)
         if decision is None:
-            raise TableProblem("That choice is no longer valid: nothing is waiting for you.")
+            raise TableProblem(_("That choice is no longer valid: nothing is waiting for you."))
         return decision
 
     # -- lobby --------------------------------------------------------------------------------
@@ -271,10 +276,10 @@ class TableControls(commands.Cog):
         verb = button.verb
         if verb == "sit":
             if live.seated(user.id):
-                raise TableProblem("You are already seated at this table.")
+                raise TableProblem(_("You are already seated at this table."))
             free = [i for i, seat in enumerate(live.engine.seats) if seat is None]
             if not free:
-                raise TableProblem("Every seat is taken.")
+                raise TableProblem(_("Every seat is taken."))
             settings = live.settings
             modal = panels.sit_modal(live.id, settings.min_buy_in, settings.max_buy_in, free)
             await interaction.response.send_modal(modal)
@@ -283,10 +288,10 @@ class TableControls(commands.Cog):
             if paid is not None:
                 await self._refresh_lobby(live, interaction)
             else:
-                await kit.reply(interaction, "You'll stand up when this hand ends.")
+                await kit.reply(interaction, _("You'll stand up when this hand ends."))
         elif verb == "deal":
             if not live.seated(user.id):
-                raise TableProblem("Only seated players can deal.")
+                raise TableProblem(_("Only seated players can deal."))
             outcome = await self.tables.start_hand(live)
             # The lobby message the Deal was pressed on becomes the hand's table message.
             await self.presenter.present(live, outcome, interaction)
@@ -318,14 +323,14 @@ class TableControls(commands.Cog):
             await interaction.response.edit_message(embed=embed, view=view)
             shown.editor = MessageEditor.of(interaction)
         else:
-            await interaction.response.send_message("Done.", ephemeral=True)
+            await interaction.response.send_message(_("Done."), ephemeral=True)
             await self.presenter.edit_table_message(live, embed, view, None)
 
     async def show_hand(self, interaction: Interaction, live: LiveTable) -> None:
         if not live.seated(interaction.user.id):
-            raise TableProblem("You are not seated at this table.")
+            raise TableProblem(_("You are not seated at this table."))
         if live.engine.hand is None:
-            raise TableProblem("No cards yet: wait for the deal.")
+            raise TableProblem(_("No cards yet: wait for the deal."))
         await self.presenter.preferences_of([interaction.user.id])  # the deck's colours
         embed, file = self.presenter.private_message(live, interaction.user.id)
         view = self._seat_panel(live, interaction.user.id)
@@ -354,7 +359,7 @@ class TableControls(commands.Cog):
         live = self._live(button.table)
         user_id = interaction.user.id
         if not live.seated(user_id):
-            raise TableProblem("You are not seated at this table.")
+            raise TableProblem(_("You are not seated at this table."))
         texts = panels.SEAT_PANEL_TEXTS
         if button.choice in ("sitout", "back"):
             out = button.choice == "sitout"
@@ -380,14 +385,14 @@ class TableControls(commands.Cog):
             self.tables.check_fresh(live, button.version)
             decision = self._decision(live, user_id)
             if decision is None:
-                raise TableProblem("It's not your turn.")
+                raise TableProblem(_("It's not your turn."))
             if button.verb == "private":
                 await self._open_panel(interaction, live, decision)
             elif isinstance(decision.legal, engine.BetOptions):
                 modal = panels.amount_modal(live.id, button.version, decision.legal)
                 await interaction.response.send_modal(modal)
             else:
-                raise TableProblem(NO_LONGER_VALID)
+                raise TableProblem(NO_LONGER_VALID.render())
             return
         action: engine.Action
         if button.verb == "fold":
@@ -417,7 +422,7 @@ class TableControls(commands.Cog):
         if seat_text:
             seats = len(live.engine.seats)
             if not (seat_text.isascii() and seat_text.isdigit() and 1 <= int(seat_text) <= seats):
-                raise TableProblem(f"The seat is a number from 1 to {seats}.")
+                raise TableProblem(_("The seat is a number from 1 to {seats}.", seats=seats))
             seat = int(seat_text) - 1
         await self.tables.join(live, user.id, user.display_name, buy_in, seat)
         await self._refresh_lobby(live, interaction)
@@ -467,7 +472,7 @@ class TableControls(commands.Cog):
         live = self._live(select.table)
         if not kit.runs_table(interaction, live.creator_id):
             raise TableProblem(
-                "Only the table's creator or a server manager can change the house rules."
+                _("Only the table's creator or a server manager can change the house rules.")
             )
         data: Any = interaction.data or {}
         values = data.get("values")
@@ -492,7 +497,11 @@ class TableControls(commands.Cog):
         said = house_rules.announce(live.engine, before)
         if said:
             await interaction.followup.send(
-                f"{interaction.user.mention} changed the house rules. {said}"[:2000],
+                _(
+                    "{member} changed the house rules. {change}",
+                    member=interaction.user.mention,
+                    change=said,
+                )[:2000],
                 allowed_mentions=kit.NO_PINGS,
             )
         if not live.engine.in_hand:
@@ -516,16 +525,16 @@ class TableControls(commands.Cog):
                 )
             legal = decision.legal
             if not isinstance(legal, engine.ChooseOptions) or slug not in legal.slugs:
-                raise TableProblem("That choice is no longer valid.")
+                raise TableProblem(_("That choice is no longer valid."))
             if any(m not in legal.modifiers for m in mods):
-                raise TableProblem("That choice is no longer valid.")
+                raise TableProblem(_("That choice is no longer valid."))
             embed, view = self._panel(live, decision, choice=GameChoice(slug, mods))
         else:
             cards = live.engine.private_view(decision.player_id).cards
             picks = _positions(values, len(cards))
             chosen = select.picks + picks if select.kind == "arrange" else tuple(sorted(picks))
             if len(set(chosen)) != len(chosen) or any(i >= len(cards) for i in chosen):
-                raise TableProblem("That choice is no longer valid.")
+                raise TableProblem(_("That choice is no longer valid."))
             coach = await coach_text(live, decision)
             embed, view = self._panel(live, decision, chosen, coach=coach)
         await interaction.response.edit_message(embed=embed, view=view)
@@ -538,7 +547,7 @@ class TableControls(commands.Cog):
             assert button.choice is not None  # the codec gives "choose" its choice
             slug, mods = button.choice.slug, button.choice.mods
             outcome = await self.tables.act(live, user_id, engine.ChooseGame(slug, mods))
-            chose = f"You chose {game_name(engine.get_variant(slug).name, mods)}."
+            chose = _("You chose {game}.", game=game_name(engine.get_variant(slug).name, mods))
             await interaction.response.edit_message(embed=panels.choice_made(chose), view=None)
             await self.presenter.present(live, outcome, interaction)
             return
@@ -547,7 +556,7 @@ class TableControls(commands.Cog):
         if isinstance(action, engine.Discard) and live.seated(user_id) and live.engine.in_hand:
             # The new cards at once, in the answer to the draw (the DM follows).
             cards = live.engine.private_view(str(user_id)).cards
-            done += f" Your cards: **{render.cards_text(cards)}**"
+            done = _("{done} Your cards: **{cards}**", done=done, cards=render.cards_text(cards))
         # Answered too late (a busy bot): the choice is made all the same; show the table.
         with contextlib.suppress(discord.NotFound):
             await interaction.response.edit_message(embed=panels.choice_made(done), view=None)
@@ -562,28 +571,38 @@ class TableControls(commands.Cog):
         if button.kind in ("draw", "pass", "arrange"):
             cards = live.engine.private_view(decision.player_id).cards
             if any(i >= len(cards) for i in button.picks):
-                raise TableProblem("That choice is no longer valid.")
+                raise TableProblem(_("That choice is no longer valid."))
             picked = tuple(cards[i] for i in button.picks)
             if button.kind == "draw":
-                done = f"You discarded {len(picked)}." if picked else "You stand pat."
+                done = (
+                    _("You discarded {count}.", count=len(picked))
+                    if picked
+                    else _("You stand pat.")
+                )
                 return engine.Discard(picked), done
             if button.kind == "pass":
-                return engine.PassCards(picked), f"You passed {render.cards_text(picked)}."
-            return engine.Arrange(picked), f"Your order: {render.cards_text(picked)}."
+                return engine.PassCards(picked), _(
+                    "You passed {cards}.", cards=render.cards_text(picked)
+                )
+            return engine.Arrange(picked), _(
+                "Your order: {cards}.", cards=render.cards_text(picked)
+            )
         if button.kind == "declare":
-            return engine.Declare(engine.Direction(button.word)), f"You declared {button.word}."
+            return engine.Declare(engine.Direction(button.word)), _(
+                "You declared {direction}.", direction=button.word
+            )
         if button.kind == "show":
             if not isinstance(decision.legal, engine.ShowOptions):
-                raise TableProblem("That choice is no longer valid.")
+                raise TableProblem(_("That choice is no longer valid."))
             if button.word == "show":
-                return engine.Show(), "You showed your hand."
+                return engine.Show(), _("You showed your hand.")
             if button.word == "muck":
-                return engine.Muck(), "You mucked your hand."
-            raise TableProblem("That choice is no longer valid.")
+                return engine.Muck(), _("You mucked your hand.")
+            raise TableProblem(_("That choice is no longer valid."))
         legal = decision.legal
         if not isinstance(legal, engine.KeepOptions):
-            raise TableProblem("That choice is no longer valid.")
-        return engine.Keep(legal.face_up if button.word == "up" else None), "Card chosen."
+            raise TableProblem(_("That choice is no longer valid."))
+        return engine.Keep(legal.face_up if button.word == "up" else None), _("Card chosen.")
 
 
 def _raise_to(to: int) -> engine.Action:

@@ -45,6 +45,18 @@ def text(name: str, value: object) -> str:
     return value
 
 
+def locale_code(name: str, value: object) -> str:
+    """A language or locale code as Discord spells them (``de``, ``es-ES``): short, plain."""
+    if (
+        not isinstance(value, str)
+        or not 0 < len(value) <= 16
+        or not value.replace("-", "").replace("_", "").isascii()
+        or not value.replace("-", "").replace("_", "").isalnum()
+    ):
+        raise InvalidArgument(f"{name} must be a locale code like 'de' or 'pt-BR', got {value!r}")
+    return value
+
+
 def page(offset: int, limit: int) -> tuple[int, int]:
     integer("offset", offset, 0)
     integer("limit", limit, 1)

@@ -40,8 +40,27 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Final, TypeVar
 
-from data import accounts, checks, hands, ledger, preferences, stats, tables, tournaments
-from data.checks import clock, hand_results, integer, json_text, page, table_save, text
+from data import (
+    accounts,
+    checks,
+    hands,
+    languages,
+    ledger,
+    preferences,
+    stats,
+    tables,
+    tournaments,
+)
+from data.checks import (
+    clock,
+    hand_results,
+    integer,
+    json_text,
+    locale_code,
+    page,
+    table_save,
+    text,
+)
 from data.core import Backend, Body, Claim, LocalOwnership, TableOwnership
 from data.errors import InvalidArgument
 from data.ledger import NightLedger
@@ -681,6 +700,45 @@ class Database:
         integer("user_id", user_id)
         at = clock(now)
         return await self._write(lambda tx: preferences.set_(tx, user_id, notify, four_colour, at))
+
+    # ---------------------------------------------------------------- languages
+
+    async def member_locales(self, user_ids: Sequence[int]) -> dict[int, str]:
+        """The last seen client locale of each listed member who has one."""
+        wanted = [integer("user_id", user_id) for user_id in user_ids]
+        return await self._read(lambda tx: languages.member_locales(tx, wanted))
+
+    async def set_member_locale(
+        self, user_id: int, locale: str, *, now: float | None = None
+    ) -> None:
+        """Remember the member's client locale (callers write only when it changed)."""
+        integer("user_id", user_id)
+        code = locale_code("locale", locale)
+        at = clock(now)
+        await self._write(lambda tx: languages.set_member_locale(tx, user_id, code, at))
+
+    async def guild_languages(self) -> list[languages.GuildLanguage]:
+        """Every server's chosen language and last seen Discord locale."""
+        return await self._read(languages.guild_languages)
+
+    async def set_guild_language(
+        self, guild_id: int, language: str | None, actor_id: int, *, now: float | None = None
+    ) -> None:
+        """The server's chosen language; None follows its Discord locale again."""
+        integer("guild_id", guild_id)
+        integer("actor_id", actor_id)
+        code = None if language is None else locale_code("language", language)
+        at = clock(now)
+        await self._write(lambda tx: languages.set_guild_language(tx, guild_id, code, actor_id, at))
+
+    async def set_guild_locale(
+        self, guild_id: int, locale: str, *, now: float | None = None
+    ) -> None:
+        """Remember the server's Discord locale (callers write only when it changed)."""
+        integer("guild_id", guild_id)
+        code = locale_code("locale", locale)
+        at = clock(now)
+        await self._write(lambda tx: languages.set_guild_locale(tx, guild_id, code, at))
 
     # ---------------------------------------------------------------- tournaments & seasons
 

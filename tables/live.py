@@ -20,6 +20,8 @@ import orjson
 import engine
 from engine import HandResult, Table
 from engine.timebank import DEFAULT_TIME_BANK, TimeBank
+from i18n import Language
+from tables.languages import table_language
 
 __all__ = [
     "HandInfo",
@@ -132,6 +134,9 @@ class Meta:
     bank_ends: dict[str, float] = field(default_factory=dict)
     # Pre-actions ticked for this hand (engine.timebank.PreAction values), by player.
     pre_actions: dict[str, str] = field(default_factory=dict)
+    # The language the table's channel reads, chosen for this table (/poker create language:);
+    # None follows the server (snapshots written before it existed load as None).
+    language: str | None = None
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Meta:
@@ -148,6 +153,7 @@ class Meta:
             banks={k: float(v) for k, v in data.get("banks", {}).items()},
             bank_ends={k: float(v) for k, v in data.get("bank_ends", {}).items()},
             pre_actions={k: str(v) for k, v in data.get("pre_actions", {}).items()},
+            language=data.get("language") or None,
         )
 
 
@@ -272,6 +278,12 @@ class LiveTable:
         without looking at the decisions)."""
         ends = self.meta.bank_ends
         return [d.player_id for d in self.engine.pending if d.player_id in ends] if ends else []
+
+    @property
+    def language(self) -> Language:
+        """The language everyone at the table reads (its message, pings, results): the
+        table's own choice, else its server's (see :mod:`tables.languages`)."""
+        return table_language(self.meta.language, self.guild_id)
 
     def version(self) -> Version:
         """Changes with every event of the hand: buttons carry it to detect stale presses."""

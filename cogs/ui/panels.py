@@ -19,6 +19,7 @@ import discord
 
 import engine
 from cogs import kit
+from cogs.translator import _
 from cogs.ui import render
 from cogs.ui.components import AmountModal, Components, PokerButton, PokerSelect, SitModal
 from cogs.ui.custom_ids import (
@@ -170,33 +171,41 @@ def table_components(
     secondary = discord.ButtonStyle.secondary
     if bet is not None and isinstance(bet.legal, engine.BetOptions):
         legal = bet.legal
-        button("fold", "Fold", discord.ButtonStyle.danger, 0)
+        # Translators: the table's buttons (at most 80 characters each).
+        button("fold", _("Fold"), discord.ButtonStyle.danger, 0)
         if legal.can_check:
-            button("check", "Check", secondary, 0)
+            button("check", _("Check"), secondary, 0)
         elif legal.to_call:
-            label = f"Call {kit.chips(legal.to_call)}" + (" (all-in)" if legal.call_all_in else "")
+            if legal.call_all_in:
+                label = _("Call {amount} (all-in)", amount=legal.to_call)
+            else:
+                label = _("Call {amount}", amount=legal.to_call)
             button("call", label, discord.ButtonStyle.primary, 0)
         if legal.can_raise:
-            word = "Bet" if legal.is_bet else "Raise to"
             if legal.fixed_limit and legal.min_to is not None:
-                label = f"{word} {kit.chips(legal.min_to)}"
+                if legal.is_bet:
+                    label = _("Bet {amount}", amount=legal.min_to)
+                else:
+                    label = _("Raise to {amount}", amount=legal.min_to)
                 button("to", label, discord.ButtonStyle.success, 0, legal.min_to)
             else:
-                button("amount", f"{word}…", discord.ButtonStyle.success, 0)
+                label = _("Bet…") if legal.is_bet else _("Raise to…")
+                button("amount", label, discord.ButtonStyle.success, 0)
                 all_in = legal.all_in_to if legal.can_all_in else None
                 for name, amount in legal.quick_amounts()[:4]:
                     if amount != all_in:  # the All-in button already offers it
                         button("to", f"{name} {kit.chips(amount)}", secondary, 1, amount)
         if legal.can_all_in and not legal.fixed_limit:
-            button("allin", f"All-in {kit.chips(legal.all_in_to)}", discord.ButtonStyle.danger, 0)
+            label = _("All-in {amount}", amount=legal.all_in_to)
+            button("allin", label, discord.ButtonStyle.danger, 0)
     else:
         for kind in sorted({d.kind for d in pending}, key=lambda k: k.value):
             if kind in PRIVATE_LABELS:
                 button("private", PRIVATE_LABELS[kind], discord.ButtonStyle.primary, 0)
         if any(d.kind is engine.DecisionKind.DRAW for d in pending):
             # The usual choice in one click, for the player to act (the engine checks who).
-            button("pat", "Stand pat", discord.ButtonStyle.secondary, 0)
-    ui.add_item(PokerButton(LobbyButton(table_id, "hand").encode(), "My hand", row=2))
+            button("pat", _("Stand pat"), discord.ButtonStyle.secondary, 0)
+    ui.add_item(PokerButton(LobbyButton(table_id, "hand").encode(), _("My hand"), row=2))
     return ui
 
 
@@ -333,31 +342,32 @@ def private_panel(
         allowed = [c for c in legal.counts if c <= most]
         picked = tuple(cards[i] for i in chosen if i < len(cards))
         problem = legal.refusal(picked)
-        embed.title = "Draw: choose the cards to throw away"
+        embed.title = _("Draw: choose the cards to throw away")
+        counts = _counts_text(allowed)
         lines = [
-            f"Your hand: **{hand_text}**",
-            f"You may discard {_counts_text(allowed)}."
-            + (
-                f" ({legal.condition})" if legal.condition and most > (legal.ace_above or 0) else ""
-            ),
-            f"Chosen: {chosen_text}",
+            _("Your hand: **{cards}**", cards=hand_text),
+            _("You may discard {counts} ({condition}).", counts=counts, condition=legal.condition)
+            if legal.condition and most > (legal.ace_above or 0)
+            else _("You may discard {counts}.", counts=counts),
+            _("Chosen: {cards}", cards=chosen_text),
         ]
         if problem is not None:
             lines.append(f"⚠️ {problem[:1].upper()}{problem[1:]}.")
         embed.description = "\n".join(lines)
         if coach:
-            embed.add_field(name="Coach: your best draws", value=coach[:1024], inline=False)
+            embed.add_field(name=_("Coach: your best draws"), value=coach[:1024], inline=False)
         if most:
             ui.add_item(
                 PokerSelect(
                     select_id("draw"),
                     options(chosen),
-                    placeholder=f"Cards to discard (up to {most})",
+                    # Translators: a select's placeholder (at most 150 characters).
+                    placeholder=_("Cards to discard (up to {count})", count=most),
                     min_values=0,
                     max_values=most,
                 )
             )
-        label = f"Discard {len(chosen)}" if chosen else "Stand pat"
+        label = _("Discard {count}", count=len(chosen)) if chosen else _("Stand pat")
         ui.add_item(
             PokerButton(
                 button_id("draw", chosen),

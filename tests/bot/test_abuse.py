@@ -48,7 +48,7 @@ async def test_pressing_faster_than_anyone_plays_is_told_once_and_changes_nothin
     state, version = live.state_json(), live.version()
     fold = f"pk:t:{live.id}:{version}:fold"
     r = await emu.click(actor, message, custom_id=fold)
-    assert r.type == 4 and r.ephemeral and r.content == SLOW_DOWN
+    assert r.type == 4 and r.ephemeral and r.content == str(SLOW_DOWN)
     r = await emu.click(actor, message, custom_id=fold)
     assert r.type == 6  # told once: the next extra presses are only acknowledged
     await emu.idle()

@@ -41,7 +41,7 @@ async def test_commands_and_presses_answer_failures_alike(
     command = await emu.run_command(alice, world.channel, "balance", {})
     press = await emu.click(alice, message, custom_id=f"pk:l:{live.id}:hand")
     for answer in (command, press):
-        assert answer.ephemeral and answer.content == kit.UNEXPECTED, answer.content
+        assert answer.ephemeral and answer.content == str(kit.UNEXPECTED), answer.content
     logged = errors(caplog)
     assert len(logged) == 2, [r.getMessage() for r in logged]  # once each
     assert all(r.exc_info and "a bug" in str(r.exc_info[1]) for r in logged)

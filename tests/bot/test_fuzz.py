@@ -439,7 +439,7 @@ async def test_any_input_is_answered_in_time_and_changes_nothing(
             assert r.ephemeral and r.embeds, r.content
         fresh = {"custom_id": f"pk:t:{live.id}:{live.version()}:fold", "component_type": 2}
         r = await _send(emu, actor, table, 3, fresh)
-        assert r.ephemeral and r.content == SLOW_DOWN, r.content
+        assert r.ephemeral and r.content == str(SLOW_DOWN), r.content
         for _ in range(5):
             r = await _send(emu, actor, table, 3, fresh)
             assert r.interaction.acknowledged and r.type == 6

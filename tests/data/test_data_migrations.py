@@ -73,6 +73,7 @@ SHIPPED_DIGESTS = {
         "9d70ba88b0ae13c4",
         "9acc035ce07f7a41",
         "673324f0deecdb09",
+        "24c5c485adbcaaee",
     ],
     "postgres": [
         "0130c8e31f17291f",
@@ -83,6 +84,7 @@ SHIPPED_DIGESTS = {
         "15691509a3743dfd",
         "f2054524f9502908",
         "18d988573eeab251",
+        "c04bda3116f5c71a",
     ],
 }
 
