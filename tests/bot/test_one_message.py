@@ -1,0 +1,84 @@
+"""Issue 29, point 1: one message per hand. The message a hand was played on becomes its
+result (the showdown picture, no buttons but Replay); the next hand is a new message, so the
+live table is always the newest message of the channel; no stubs, and no turn ping stays."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cogs.presenter import Shown
+from tests.bot.driver import create_table, custom_ids, live_table, opener, play_hand
+from tests.emulator import Emulator, World
+
+PING = "🔔"
+HANDS = 3
+
+
+def results(emu: Emulator, world: World) -> list[Any]:
+    """The public messages that offer only a Replay button (a hand's result)."""
+    return [
+        m
+        for m in emu.channel_messages(world.channel)
+        if (ids := [cid for cid in custom_ids(m) if cid])
+        and all(cid.startswith("pk:r:") for cid in ids)
+    ]
+
+
+async def test_three_hands_leave_one_message_each(poker_bot, emu: Emulator, world: World) -> None:
+    bot = await poker_bot()
+    bot.presenter.ping_after = 0  # every turn is pinged: each ping must still go
+    players = world.players[:4]
+    # Every player bets or raises when they can, else calls: each hand ends at a showdown.
+    lobby = await create_table(
+        emu, world, players, betting="fixed-limit", stake=2, ante=1, auto_deal=0
+    )
+    live = live_table(bot, world)
+    deal_on = lobby
+    for hand in range(1, HANDS + 1):
+        dealt = await emu.click(players[hand % 4], deal_on, label="Deal")
+        assert dealt.type == 7, dealt.content  # the lobby message became the hand: no stub
+        await emu.idle()
+        assert Shown.of(live).message_id == deal_on.id
+        result = await play_hand(emu, world, bot, policy=opener)
+        assert result.hand_number == hand
+        await emu.idle()
+        channel = emu.channel_messages(world.channel)
+        # One message per hand played, and the live table (between hands) below them.
+        assert len(channel) == hand + 1, [m.text[:50] for m in channel]
+        assert channel[-1].id == Shown.of(live).message_id
+        assert "Deal" in channel[-1].button_labels
+        assert not [m for m in channel if PING in (m.content or "")], "a ping stayed"
+        finished = results(emu, world)
+        assert [m.id for m in finished] == [m.id for m in channel[:-1]]
+        for message in finished:
+            assert [a.filename for a in message.attachments] == ["showdown.png"], message.text[:400]
+            assert message.embeds[0]["image"]["url"].endswith("showdown.png")
+        assert finished[-1].id == deal_on.id, "the hand's own message became its result"
+        assert f"hand #{hand} result" in finished[-1].text
+        deal_on = channel[-1]
+    # The replay is one click away, for the presser alone.
+    first = results(emu, world)[0]
+    replay = await emu.click(players[1], first, label="Replay")
+    assert replay.ephemeral
+    assert "hand #1 · dealt" in replay.message.text, replay.message.text[:200]
+    assert "Your own cards are shown" in replay.message.text
+    assert len(emu.channel_messages(world.channel)) == HANDS + 1
+    emu.assert_clean()
+
+
+async def test_a_closed_table_offers_no_seat_or_deal(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    bot = await poker_bot()
+    alice, bob = world.players[:2]
+    lobby = await create_table(emu, world, [alice, bob], stake=2, ante=1, auto_deal=0)
+    await emu.click(alice, lobby, label="Deal")
+    await emu.idle()
+    ending = await emu.run_command(alice, world.channel, "poker end", {})
+    assert "as soon as it is over" in ending.content, ending.content
+    await play_hand(emu, world, bot)
+    await emu.idle()
+    assert live_table(bot, world) is None
+    labels = {label for m in emu.channel_messages(world.channel) for label in m.button_labels}
+    assert labels <= {"Replay"}, labels
+    emu.assert_clean()
