@@ -48,7 +48,6 @@ __all__ = [
     "amount_modal",
     "choice_made",
     "closed_embed",
-    "dealt_notice",
     "lobby_components",
     "moved_notice",
     "private_panel",
@@ -150,7 +149,9 @@ def lobby_components(table_id: int, *, rebuy: bool = False) -> Components:
 def result_components(hand_id: int) -> Components:
     """A hand's result message: only the button that replays the hand (ephemerally)."""
     ui = Components()
-    ui.add_item(PokerButton(ReplayButton(hand_id).encode(), "Replay", emoji="🔁"))
+    # Translators: the button under a hand's result that replays it (at most 80 characters).
+    label = _("Replay")
+    ui.add_item(PokerButton(ReplayButton(hand_id).encode(), label, emoji="🔁"))
     return ui
 
 
@@ -226,16 +227,6 @@ def sit_modal(table_id: int, low: int, high: int, free_seats: Sequence[int]) -> 
     """Asks a newcomer's buy-in (prefilled with the smallest) and seat (numbered from 1)."""
     free = [seat + 1 for seat in free_seats]
     return SitModal(SitModalId(table_id).encode(), low, high, low, free)
-
-
-def dealt_notice(game: str, hand_number: int) -> tuple[discord.Embed, Components]:
-    """What the lobby message becomes once its Deal button has dealt a hand."""
-    embed = discord.Embed(
-        title=f"{game}: new hand dealt",
-        description="The hand is being played in the message below.",
-        colour=kit.GREY,
-    )
-    return embed, Components()
 
 
 def closed_embed(

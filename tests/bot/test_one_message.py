@@ -6,8 +6,17 @@ from __future__ import annotations
 
 from typing import Any
 
+import engine
 from cogs.presenter import Shown
-from tests.bot.driver import create_table, custom_ids, live_table, opener, play_hand
+from tests.bot.driver import (
+    act_once,
+    create_table,
+    custom_ids,
+    live_table,
+    opener,
+    play_hand,
+    table_message,
+)
 from tests.emulator import Emulator, World
 
 PING = "🔔"
@@ -81,4 +90,56 @@ async def test_a_closed_table_offers_no_seat_or_deal(
     assert live_table(bot, world) is None
     labels = {label for m in emu.channel_messages(world.channel) for label in m.button_labels}
     assert labels <= {"Replay"}, labels
+    emu.assert_clean()
+
+
+async def test_a_restart_between_the_end_and_the_result_finishes_the_move(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """The bot stops after a hand's end is saved but before Discord shows it: the restarted
+    bot turns the hand's message into its result and posts the table below it."""
+    bot = await poker_bot()
+    alice, bob = world.players[:2]
+    lobby = await create_table(
+        emu, world, [alice, bob], betting="fixed-limit", stake=2, ante=1, auto_deal=0
+    )
+    await emu.click(alice, lobby, label="Deal")
+    await emu.idle()
+    live = live_table(bot, world)
+    real = bot.presenter._present
+
+    async def stopped(live: Any, outcome: Any, interaction: Any) -> None:
+        if outcome.result is None:
+            await real(live, outcome, interaction)
+        elif interaction is not None:  # the process dies here: Discord sees nothing
+            await interaction.response.defer()
+
+    bot.presenter._present = stopped
+    for _ in range(100):
+        await emu.idle()
+        if not live.engine.in_hand:
+            break
+        decision = live.engine.pending[0]
+        if decision.kind is not engine.DecisionKind.BET:
+            await act_once(emu, world, bot, decision, policy=opener)
+            continue
+        user = next(p for p in world.players if str(p.id) == decision.player_id)
+        message = table_message(emu, world)
+        await emu.click(user, message, label=opener(decision, message.button_labels))
+    assert not live.engine.in_hand and live.engine.result is not None
+    assert results(emu, world) == [], "nothing was shown before the stop"
+    saved = Shown.of(live).saved()
+    assert saved["message_id"] == lobby.id and saved["hand"][0] == 1
+    await bot.close()
+    bot2 = await poker_bot()
+    await emu.idle()
+    channel = await emu.wait_for(
+        lambda: (m := emu.channel_messages(world.channel)) and len(m) == 2 and m,
+        timeout=10,
+    )
+    (result,) = results(emu, world)
+    assert result.id == lobby.id and "hand #1 result" in result.text
+    assert [a.filename for a in result.attachments] == ["showdown.png"]
+    assert "Deal" in channel[-1].button_labels
+    assert Shown.of(live_table(bot2, world)).message_id == channel[-1].id
     emu.assert_clean()
