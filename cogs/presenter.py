@@ -84,6 +84,7 @@ class Shown:
         "message_id",
         "ping",
         "ping_id",
+        "restored",
         "turn",
     )
 
@@ -100,6 +101,9 @@ class Shown:
         # hand is over, the message becomes its result and the table moves to a new message.
         # Saved, so that a restart between the two finishes the move.
         self.hand = hand
+        # Taken up from a snapshot and not shown since: what Discord shows may be what the
+        # process before left (a hand over but not yet shown as its result).
+        self.restored = False
         # The turn ping standing in the channel as a message of its own: saved so that a
         # restart can still delete it (the Ping below is gone by then).
         self.ping_id = ping_id
@@ -138,6 +142,7 @@ class Shown:
             tuple(data.get("dm_closed", ())),
             (int(hand[0]), int(hand[1])) if hand else None,
         )
+        shown.restored = True
         live.presentation = shown
         return shown
 
@@ -331,12 +336,17 @@ class TablePresenter:
         interaction: discord.Interaction[PokerBot] | None,
     ) -> None:
         shown = Shown.of(live)
-        targets = await self._turn_targets(live, interaction, outcome.new_hand)
-        if outcome.result is not None and shown.hand is not None:
+        shown.restored = False  # this change shows the table as it is now
+        if outcome.result is not None:
             # The hand's message becomes its result; the table goes on in a new message.
-            hand_id = outcome.hand_id if outcome.hand_id is not None else shown.hand[1]
+            hand_id = outcome.hand_id or (shown.hand[1] if shown.hand is not None else 0)
+            # At once, before any await: the result is no table message any more, so that
+            # nothing drawing the table meanwhile (a refresh, a tournament closing it) draws
+            # it over the result, and the next change posts a new one if this fails.
+            message_id, shown.message_id, shown.hand = shown.message_id, None, None
+            await self._turn_targets(live, interaction, outcome.new_hand)  # nobody: over
             await self._show_result(
-                live, outcome.result, hand_id, interaction, outcome.start_stacks
+                live, message_id, outcome.result, hand_id, interaction, outcome.start_stacks
             )
             await self._turn_passed(live, frozenset(), interaction)
             if outcome.ended is not None:
@@ -345,9 +355,17 @@ class TablePresenter:
                 await self._post_table_message(live, embed, Components(), interaction)
                 await post_closing_ledger(self.bot, live.id, live.channel_id, interaction)
             else:
-                embed, view = self.lobby_message(live)
+                # A tournament's table closed by its hand (broken up, or the tournament
+                # over) says so and offers no seat; any other goes on between hands.
+                closed = live.closed
+                embed, view = self.table_message(live) if closed else self.lobby_message(live)
                 await self._post_table_message(live, embed, view, interaction)
+                if live.closed and not closed and shown.message_id is not None:
+                    # Closed while the message was being posted (a tournament breaking the
+                    # table up): its retire_closed found no message to retire.
+                    await self._retire(live, shown.message_id, shown.editor)
             return
+        targets = await self._turn_targets(live, interaction, outcome.new_hand)
         embed, view = self.table_message(live)
         if outcome.ended is not None:
             embed, view = (
@@ -381,13 +399,16 @@ class TablePresenter:
             hand = shown.hand
             result = live.engine.result
             if (
-                hand is not None
+                shown.restored
+                and hand is not None
                 and not live.engine.in_hand
                 and hand[0] == live.engine.hand_number
                 and result is not None
             ):
                 # Stopped between the end of a hand and its move to a new message: finish it.
-                await self._show_result(live, result, hand[1], None)
+                shown.restored = False
+                message_id, shown.message_id, shown.hand = shown.message_id, None, None
+                await self._show_result(live, message_id, result, hand[1], None)
                 embed, view = self.lobby_message(live)
                 await self._post_table_message(live, embed, view, None)
                 return
@@ -741,6 +762,7 @@ class TablePresenter:
     async def _show_result(
         self,
         live: LiveTable,
+        message_id: int | None,
         result: engine.HandResult,
         hand_id: int,
         interaction: discord.Interaction[PokerBot] | None,
@@ -751,7 +773,6 @@ class TablePresenter:
         press that ended the hand when it was pressed on that message (an edit that costs no
         counted call), else through a recent interaction's webhook, else by REST."""
         shown = Shown.of(live)
-        message_id = shown.message_id
         if message_id is None:
             return
         embed, png = await self.showdown_message(live, result, start_stacks)

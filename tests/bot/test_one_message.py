@@ -39,7 +39,15 @@ async def test_three_hands_leave_one_message_each(poker_bot, emu: Emulator, worl
     players = world.players[:4]
     # Every player bets or raises when they can, else calls: each hand ends at a showdown.
     lobby = await create_table(
-        emu, world, players, betting="fixed-limit", stake=2, ante=1, auto_deal=0
+        emu,
+        world,
+        players,
+        betting="fixed-limit",
+        stake=2,
+        ante=1,
+        auto_deal=0,
+        min_buy_in=200,  # nobody goes broke in three hands
+        max_buy_in=400,
     )
     live = live_table(bot, world)
     deal_on = lobby
