@@ -429,9 +429,13 @@ class TablePresenter:
             await self._delete_message(live, old_id, old_editor)
 
     async def retire_closed(self, live: LiveTable) -> None:
-        """The table is closed: its message keeps a note but loses its buttons."""
+        """The table is closed between hands: its message goes (the closing answer below it
+        says what each player took home); a tournament's keeps a note of where its players
+        went, without buttons."""
         shown = Shown.of(live)
-        if shown.message_id is not None:
+        if shown.message_id is not None and live.meta.tournament is None:
+            await self._delete_message(live, shown.message_id, shown.editor)
+        elif shown.message_id is not None:
             with i18n.speaking(languages.channel_language(live)):
                 await self._retire(live, shown.message_id, shown.editor)
         if shown.ping is not None:

@@ -151,3 +151,28 @@ async def test_a_restart_between_the_end_and_the_result_finishes_the_move(
     assert "Deal" in channel[-1].button_labels
     assert Shown.of(live_table(bot2, world)).message_id == channel[-1].id
     emu.assert_clean()
+
+
+async def test_ending_between_hands_leaves_no_table_message(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    bot = await poker_bot()
+    alice, bob = world.players[:2]
+    lobby = await create_table(
+        emu, world, [alice, bob], betting="fixed-limit", stake=2, ante=1, auto_deal=0
+    )
+    await emu.click(alice, lobby, label="Deal")
+    await emu.idle()
+    await play_hand(emu, world, bot, policy=opener)
+    await emu.idle()
+    between = emu.channel_messages(world.channel)[-1]
+    assert "Deal" in between.button_labels
+    ended = await emu.run_command(alice, world.channel, "poker end", {})
+    assert not ended.ephemeral and "Table closed" in ended.message.text, ended.content
+    await emu.idle()
+    channel = emu.channel_messages(world.channel)
+    assert between.id not in [m.id for m in channel], "the table message between hands went"
+    labels = {label for m in channel for label in m.button_labels}
+    assert labels <= {"Replay"}, labels
+    assert results(emu, world)[0].id == lobby.id
+    emu.assert_clean()
