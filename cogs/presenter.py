@@ -81,6 +81,7 @@ class Shown:
         "dm_messages",
         "editor",
         "hand",
+        "lock",
         "message_id",
         "ping",
         "ping_id",
@@ -104,6 +105,9 @@ class Shown:
         # Taken up from a snapshot and not shown since: what Discord shows may be what the
         # process before left (a hand over but not yet shown as its result).
         self.restored = False
+        # Held while the table's messages change: a deal that follows a hand's end at once
+        # (auto-deal, a busy bot) waits until the result is shown and the new message posted.
+        self.lock = asyncio.Lock()
         # The turn ping standing in the channel as a message of its own: saved so that a
         # restart can still delete it (the Ping below is gone by then).
         self.ping_id = ping_id
@@ -310,7 +314,8 @@ class TablePresenter:
         """Show what changed: the table message, the hand's result, fresh private cards by
         DM."""
         with i18n.speaking(languages.channel_language(live)):
-            await self._present(live, outcome, interaction)
+            async with Shown.of(live).lock:
+                await self._present(live, outcome, interaction)
         if outcome.private_changed:
             changed = outcome.private_changed
             acting = str(interaction.user.id) if interaction is not None else ""
@@ -393,6 +398,10 @@ class TablePresenter:
             # A ping left by the process before a restart: nobody else would remove it.
             await self._delete_ping(live, Ping(stale, frozenset()))
             self._ping_changed(live, shown, None)
+        async with shown.lock:
+            await self._refresh(live, shown)
+
+    async def _refresh(self, live: LiveTable, shown: Shown) -> None:
         if shown.message_id is None or live.closed:
             return
         with i18n.speaking(languages.channel_language(live)):
@@ -418,26 +427,28 @@ class TablePresenter:
     async def repost(self, live: LiveTable, interaction: discord.Interaction[PokerBot]) -> None:
         """Post the live table again at the bottom of the channel (``/poker table``); the old
         one is deleted, so the table still has one live message."""
-        with i18n.speaking(languages.channel_language(live)):
-            embed, view = self.table_message(live)
-            if not live.engine.in_hand:
-                embed, view = self.lobby_message(live)
-            shown = Shown.of(live)
-            old_id, old_editor = shown.message_id, shown.editor
-            await self._post_table_message(live, embed, view, interaction, keep=shown.hand)
-        if old_id is not None and old_id != shown.message_id:
-            await self._delete_message(live, old_id, old_editor)
+        shown = Shown.of(live)
+        async with shown.lock:
+            with i18n.speaking(languages.channel_language(live)):
+                embed, view = self.table_message(live)
+                if not live.engine.in_hand:
+                    embed, view = self.lobby_message(live)
+                old_id, old_editor = shown.message_id, shown.editor
+                await self._post_table_message(live, embed, view, interaction, keep=shown.hand)
+            if old_id is not None and old_id != shown.message_id:
+                await self._delete_message(live, old_id, old_editor)
 
     async def retire_closed(self, live: LiveTable) -> None:
         """The table is closed between hands: its message goes (the closing answer below it
         says what each player took home); a tournament's keeps a note of where its players
         went, without buttons."""
         shown = Shown.of(live)
-        if shown.message_id is not None and live.meta.tournament is None:
-            await self._delete_message(live, shown.message_id, shown.editor)
-        elif shown.message_id is not None:
-            with i18n.speaking(languages.channel_language(live)):
-                await self._retire(live, shown.message_id, shown.editor)
+        async with shown.lock:
+            if shown.message_id is not None and live.meta.tournament is None:
+                await self._delete_message(live, shown.message_id, shown.editor)
+            elif shown.message_id is not None:
+                with i18n.speaking(languages.channel_language(live)):
+                    await self._retire(live, shown.message_id, shown.editor)
         if shown.ping is not None:
             await self._delete_ping(live, shown.ping)
         shown.ping = None
