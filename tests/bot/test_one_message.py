@@ -4,6 +4,7 @@ live table is always the newest message of the channel; no stubs, and no turn pi
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import engine
@@ -33,6 +34,23 @@ def results(emu: Emulator, world: World) -> list[Any]:
     ]
 
 
+async def play_watching_pings(emu: Emulator, world: World, bot: Any, live: Any) -> tuple[Any, int]:
+    """Play the hand out; after every action, a ping left in the channel mentions only
+    players still to act (an answered ping is gone). The result, and how many pings stood."""
+    pinged = 0
+    for _ in range(200):
+        await emu.idle()
+        if not live.engine.in_hand:
+            return live.engine.result, pinged
+        waiting = {d.player_id for d in live.engine.pending}
+        for message in emu.channel_messages(world.channel):
+            mentioned = set(re.findall(r"<@(\d+)>", message.content or ""))
+            assert mentioned <= waiting, (message.content, waiting)
+            pinged += bool(mentioned)
+        await act_once(emu, world, bot, live.engine.pending[0], policy=opener)
+    raise AssertionError("the hand did not finish")
+
+
 async def test_three_hands_leave_one_message_each(poker_bot, emu: Emulator, world: World) -> None:
     bot = await poker_bot()
     bot.presenter.ping_after = 0  # every turn is pinged: each ping must still go
@@ -56,8 +74,8 @@ async def test_three_hands_leave_one_message_each(poker_bot, emu: Emulator, worl
         assert dealt.type == 7, dealt.content  # the lobby message became the hand: no stub
         await emu.idle()
         assert Shown.of(live).message_id == deal_on.id
-        result = await play_hand(emu, world, bot, policy=opener)
-        assert result.hand_number == hand
+        result, pinged = await play_watching_pings(emu, world, bot, live)
+        assert result.hand_number == hand and pinged, "nobody was pinged: nothing was tested"
         await emu.idle()
         channel = emu.channel_messages(world.channel)
         # One message per hand played, and the live table (between hands) below them.
