@@ -181,7 +181,9 @@ async def play_hand(
                 await asyncio.sleep(0.05)
                 continue
             return result  # type: ignore[no-any-return]
-        if not live.engine.pending:
+        if not live.engine.pending or find_table_message(emu, world) is None:
+            # (No table message yet: the deal's message is still being drawn, which a
+            # loaded machine may not have done by the time the emulator goes quiet.)
             await asyncio.sleep(0.05)
             continue
         decision = live.engine.pending[0]
