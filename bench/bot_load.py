@@ -547,7 +547,7 @@ class LoadEmulator(Emulator):
             if visible_to is None:
                 if any(str(c.get("custom_id", "")).startswith("pk:") for c in msg.all_components()):
                     tab.current = msg.id
-                if msg.embeds and str(msg.embeds[0].get("title", "")).endswith(" result"):
+                if _is_result(msg):
                     tab.hands += 1
             tab.changed.set()
         return msg
@@ -555,10 +555,14 @@ class LoadEmulator(Emulator):
     def edit_message(
         self, msg: Message, payload: dict[str, Any], files: list[Attachment] | None = None
     ) -> None:
+        was_result = _is_result(msg)
         super().edit_message(msg, payload, files)
         msg.revisions.clear()
         tab = self.tabs.get(msg.channel_id)
         if tab is not None:
+            # One message per hand: the hand's table message is edited into its result.
+            if not was_result and msg.visible_to is None and _is_result(msg):
+                tab.hands += 1
             tab.changed.set()
 
     async def wait_tab(self, tab: Tab, predicate: Any, timeout: float) -> Any:
@@ -574,6 +578,11 @@ class LoadEmulator(Emulator):
                 raise TimeoutError
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(tab.changed.wait(), remaining)
+
+
+def _is_result(msg: Message) -> bool:
+    """Whether ``msg`` shows a hand's result (a showdown)."""
+    return bool(msg.embeds) and str(msg.embeds[0].get("title", "")).endswith(" result")
 
 
 def _ids(msg: Message) -> tuple[str, ...]:

@@ -28,6 +28,7 @@ import engine
 import i18n
 from cogs import kit, languages
 from cogs.ledger import post_closing_ledger
+from cogs.translator import _
 from cogs.ui import house_rules, panels, render
 from cogs.ui.card_images import render_cards, render_showdown
 from cogs.ui.components import Components, MessageEditor
@@ -42,6 +43,7 @@ from tables.live import LiveTable, Outcome
 if TYPE_CHECKING:
     from cogs.app import PokerBot
 
+
 log = logging.getLogger("poker.presenter")
 
 __all__ = ["Ping", "Shown", "TablePresenter"]
@@ -51,21 +53,21 @@ PING_AFTER = 4.0
 timer): a player who acts sooner was watching, and a ping would only be noise, and two more
 API requests at every turn of a busy table."""
 
-DRAWN_CARDS_NOTE = "The cards you draw show in the answer to your draw, and under My hand."
+SHOWDOWN_FILE = "showdown.png"
+
+DRAWN_CARDS_NOTE = _.lazy("The cards you draw show in the answer to your draw, and under My hand.")
 
 
 @dataclass(frozen=True, slots=True)
 class Ping:
     """The one turn ping of a table standing in the channel: a message that mentioned the
     players in ``players``. ``editor`` is the webhook it was sent through (deleting it
-    there is not counted against the global rate limit); ``on_table`` means the ping is the
-    content of the table message itself (cleared by the table's next edit, no delete).
-    ``text`` is what it says, so that a change of street can reword it."""
+    there is not counted against the global rate limit). ``text`` is what it says, so that a
+    change of street can reword it."""
 
     message_id: int
     players: frozenset[str]
     editor: MessageEditor | None = None
-    on_table: bool = False
     text: str = ""
 
 
@@ -74,16 +76,38 @@ class Shown:
     :class:`~tables.live.Presentation`). ``message_id``, ``ping_id`` and ``dm_closed`` are
     saved with the table's snapshot; the rest lives as long as the process."""
 
-    __slots__ = ("dm_closed", "dm_messages", "editor", "message_id", "ping", "ping_id", "turn")
+    __slots__ = (
+        "dm_closed",
+        "dm_messages",
+        "editor",
+        "hand",
+        "lock",
+        "message_id",
+        "ping",
+        "ping_id",
+        "restored",
+        "turn",
+    )
 
     def __init__(
         self,
         message_id: int | None = None,
         ping_id: int | None = None,
         dm_closed: tuple[str, ...] = (),
+        hand: tuple[int, int] | None = None,
     ) -> None:
         # The table's public message (the one its buttons are on).
         self.message_id = message_id
+        # The hand that message was dealt on (its number, its id in the history): when that
+        # hand is over, the message becomes its result and the table moves to a new message.
+        # Saved, so that a restart between the two finishes the move.
+        self.hand = hand
+        # Taken up from a snapshot and not shown since: what Discord shows may be what the
+        # process before left (a hand over but not yet shown as its result).
+        self.restored = False
+        # Held while the table's messages change: a deal that follows a hand's end at once
+        # (auto-deal, a busy bot) waits until the result is shown and the new message posted.
+        self.lock = asyncio.Lock()
         # The turn ping standing in the channel as a message of its own: saved so that a
         # restart can still delete it (the Ping below is gone by then).
         self.ping_id = ping_id
@@ -105,6 +129,7 @@ class Shown:
             "message_id": self.message_id,
             "ping_id": self.ping_id,
             "dm_closed": list(self.dm_closed),
+            "hand": list(self.hand) if self.hand is not None else None,
         }
 
     @classmethod
@@ -114,7 +139,14 @@ class Shown:
         if isinstance(presentation, Shown):
             return presentation
         data = presentation.saved()
-        shown = cls(data.get("message_id"), data.get("ping_id"), tuple(data.get("dm_closed", ())))
+        hand = data.get("hand")
+        shown = cls(
+            data.get("message_id"),
+            data.get("ping_id"),
+            tuple(data.get("dm_closed", ())),
+            (int(hand[0]), int(hand[1])) if hand else None,
+        )
+        shown.restored = True
         live.presentation = shown
         return shown
 
@@ -200,7 +232,14 @@ class TablePresenter:
         """The table message between hands, with the table's settings in the footer."""
         embed, view = self.table_message(live)
         with i18n.speaking(languages.channel_language(live)):
-            embed.set_footer(text=f"{embed.footer.text} · {live.settings.describe()}")
+            # Translators: the table's footer between hands: its own line, then the table's
+            # settings (buy-in, timer, time bank, dealing).
+            footer = _(
+                "{footer} · {settings}",
+                footer=embed.footer.text or "",
+                settings=live.settings.describe(),
+            )
+            embed.set_footer(text=footer)
         return embed, view
 
     async def show_settings(self, interaction: discord.Interaction[Any], live: LiveTable) -> None:
@@ -223,7 +262,9 @@ class TablePresenter:
         )
         if not runs_table or live.meta.tournament is not None:
             return embed, None
-        embed.set_footer(text="Change the house rules below; everything else with /poker settings")
+        embed.set_footer(
+            text=_("Change the house rules below; everything else with /poker settings")
+        )
         return embed, house_rules.components(live.id, live.engine)
 
     def rules_embed(self, live: LiveTable) -> discord.Embed:
@@ -256,7 +297,9 @@ class TablePresenter:
             four = self.preferences.get(user_id, DEFAULT_PREFERENCES).four_colour
             cards, wild, idle = render.picture_cards(private.cards, arranged)
             png = render_cards(cards, wild=wild, four_colour=four, idle=idle)
-            file = discord.File(fp=io.BytesIO(png), filename="hand.png", description="Your cards")
+            # Translators: the alt text of the picture of a player's own cards.
+            alt = _("Your cards")
+            file = discord.File(fp=io.BytesIO(png), filename="hand.png", description=alt)
             embed.set_image(url="attachment://hand.png")
         return embed, file
 
@@ -268,28 +311,11 @@ class TablePresenter:
         outcome: Outcome,
         interaction: discord.Interaction[PokerBot] | None = None,
     ) -> None:
-        """Show what changed: the table message, the showdown, fresh private cards by DM."""
-        embed, view = self.table_message(live)
-        if outcome.ended is not None:
-            # /poker end during the hand: the table message becomes the closing note.
-            embed, view = (
-                panels.closed_embed(live.meta.names, outcome.ended, after_hand=True),
-                Components(),
-            )
-        targets = await self._turn_targets(live, interaction, outcome.new_hand)
-        if outcome.new_hand:
-            # The first ping of a hand rides on the new table message: no extra call.
-            await self._post_table_message(live, embed, view, interaction, targets)
-        else:
-            await self.edit_table_message(live, embed, view, interaction)
-        if outcome.result is not None:
-            await self._post_showdown(live, outcome.result, interaction, outcome.start_stacks)
-        if outcome.ended is not None:
-            # Closed as the hand ended: the night's ledger and settle-up follow its result.
-            await post_closing_ledger(self.bot, live.id, live.channel_id, interaction)
-        if not outcome.new_hand:
-            # After the result: players see the hand's end first, then the ping goes.
-            await self._turn_passed(live, targets, interaction)
+        """Show what changed: the table message, the hand's result, fresh private cards by
+        DM."""
+        with i18n.speaking(languages.channel_language(live)):
+            async with Shown.of(live).lock:
+                await self._present(live, outcome, interaction)
         if outcome.private_changed:
             changed = outcome.private_changed
             acting = str(interaction.user.id) if interaction is not None else ""
@@ -308,6 +334,62 @@ class TablePresenter:
         if outcome.result is not None or not live.engine.in_hand:
             Shown.of(live).dm_messages.clear()
 
+    async def _present(
+        self,
+        live: LiveTable,
+        outcome: Outcome,
+        interaction: discord.Interaction[PokerBot] | None,
+    ) -> None:
+        shown = Shown.of(live)
+        shown.restored = False  # this change shows the table as it is now
+        if outcome.result is not None:
+            # The hand's message becomes its result; the table goes on in a new message.
+            hand_id = outcome.hand_id or (shown.hand[1] if shown.hand is not None else 0)
+            # At once, before any await: the result is no table message any more, so that
+            # nothing drawing the table meanwhile (a refresh, a tournament closing it) draws
+            # it over the result, and the next change posts a new one if this fails.
+            message_id, shown.message_id, shown.hand = shown.message_id, None, None
+            await self._turn_targets(live, interaction, outcome.new_hand)  # nobody: over
+            await self._show_result(
+                live, message_id, outcome.result, hand_id, interaction, outcome.start_stacks
+            )
+            await self._turn_passed(live, frozenset(), interaction)
+            if outcome.ended is not None:
+                # /poker end during the hand: the table's last word, then its ledger.
+                embed = panels.closed_embed(live.meta.names, outcome.ended, after_hand=True)
+                await self._post_table_message(live, embed, Components(), interaction)
+                await post_closing_ledger(self.bot, live.id, live.channel_id, interaction)
+            else:
+                # A tournament's table closed by its hand (broken up, or the tournament
+                # over) says so and offers no seat; any other goes on between hands.
+                closed = live.closed
+                embed, view = self.table_message(live) if closed else self.lobby_message(live)
+                await self._post_table_message(live, embed, view, interaction)
+                if live.closed and not closed and shown.message_id is not None:
+                    # Closed while the message was being posted (a tournament breaking the
+                    # table up): its retire_closed found no message to retire.
+                    await self._retire(live, shown.message_id, shown.editor)
+            return
+        targets = await self._turn_targets(live, interaction, outcome.new_hand)
+        embed, view = self.table_message(live)
+        if outcome.ended is not None:
+            embed, view = (
+                panels.closed_embed(live.meta.names, outcome.ended, after_hand=True),
+                Components(),
+            )
+        if outcome.new_hand:
+            # The lobby message the hand is dealt on becomes the hand's table message.
+            info = live.meta.hand
+            shown.hand = (live.engine.hand_number, info.hand_id if info is not None else 0)
+            self.bot.tables.keep_presentation(live)
+        if shown.message_id is None:
+            await self._post_table_message(live, embed, view, interaction)
+        else:
+            await self.edit_table_message(live, embed, view, interaction)
+        if outcome.ended is not None:
+            await post_closing_ledger(self.bot, live.id, live.channel_id, interaction)
+        await self._turn_passed(live, targets, interaction)
+
     async def refresh(self, live: LiveTable) -> None:
         """Redraw the table message from the current state (after a restart or a stale press)."""
         shown = Shown.of(live)
@@ -316,25 +398,58 @@ class TablePresenter:
             # A ping left by the process before a restart: nobody else would remove it.
             await self._delete_ping(live, Ping(stale, frozenset()))
             self._ping_changed(live, shown, None)
+        async with shown.lock:
+            await self._refresh(live, shown)
+
+    async def _refresh(self, live: LiveTable, shown: Shown) -> None:
         if shown.message_id is None or live.closed:
             return
-        embed, view = self.table_message(live)
-        await self.edit_table_message(live, embed, view, None)
+        with i18n.speaking(languages.channel_language(live)):
+            hand = shown.hand
+            result = live.engine.result
+            if (
+                shown.restored
+                and hand is not None
+                and not live.engine.in_hand
+                and hand[0] == live.engine.hand_number
+                and result is not None
+            ):
+                # Stopped between the end of a hand and its move to a new message: finish it.
+                shown.restored = False
+                message_id, shown.message_id, shown.hand = shown.message_id, None, None
+                await self._show_result(live, message_id, result, hand[1], None)
+                embed, view = self.lobby_message(live)
+                await self._post_table_message(live, embed, view, None)
+                return
+            embed, view = self.table_message(live)
+            await self.edit_table_message(live, embed, view, None)
 
     async def repost(self, live: LiveTable, interaction: discord.Interaction[PokerBot]) -> None:
-        """Post the live table again at the bottom of the channel (``/poker table``) and
-        retire the old one."""
-        embed, view = self.table_message(live)
-        if not live.engine.in_hand:
-            embed, view = self.lobby_message(live)
-        await self._post_table_message(live, embed, view, interaction, frozenset())
+        """Post the live table again at the bottom of the channel (``/poker table``); the old
+        one is deleted, so the table still has one live message."""
+        shown = Shown.of(live)
+        async with shown.lock:
+            with i18n.speaking(languages.channel_language(live)):
+                embed, view = self.table_message(live)
+                if not live.engine.in_hand:
+                    embed, view = self.lobby_message(live)
+                old_id, old_editor = shown.message_id, shown.editor
+                await self._post_table_message(live, embed, view, interaction, keep=shown.hand)
+            if old_id is not None and old_id != shown.message_id:
+                await self._delete_message(live, old_id, old_editor)
 
     async def retire_closed(self, live: LiveTable) -> None:
-        """The table is closed: its message keeps a note but loses its buttons."""
+        """The table is closed between hands: its message goes (the closing answer below it
+        says what each player took home); a tournament's keeps a note of where its players
+        went, without buttons."""
         shown = Shown.of(live)
-        if shown.message_id is not None:
-            await self._retire(live, shown.message_id, shown.editor, closed=True)
-        if shown.ping is not None and not shown.ping.on_table:
+        async with shown.lock:
+            if shown.message_id is not None and live.meta.tournament is None:
+                await self._delete_message(live, shown.message_id, shown.editor)
+            elif shown.message_id is not None:
+                with i18n.speaking(languages.channel_language(live)):
+                    await self._retire(live, shown.message_id, shown.editor)
+        if shown.ping is not None:
             await self._delete_ping(live, shown.ping)
         shown.ping = None
         shown.ping_id = None
@@ -382,6 +497,9 @@ class TablePresenter:
         if not targets or delay <= 0:
             await self._ping(live, targets, editor)
             return
+        # A ping answered (its player acted or timed out) goes now, not when the next one
+        # is sent: pings are there to notify, not to stay.
+        await self._ping(live, frozenset(), editor)
         hand = live.engine.hand_number
         self._late_pings[live.id] = asyncio.get_running_loop().call_later(
             delay, lambda: self.spawn(self._ping_if_still_waiting(live, targets, editor, hand))
@@ -404,8 +522,18 @@ class TablePresenter:
     def _ping_words(self, live: LiveTable, targets: frozenset[str]) -> str:
         mentions = " ".join(f"<@{pid}>" for pid in sorted(targets))
         view = live.engine.public_view()
-        where = f"hand #{view.hand_number}" + (f" · {view.street}" if view.street else "")
-        return f"🔔 {mentions}: your turn ({where})."
+        number = str(view.hand_number)  # an id, not a quantity: no thousands separator
+        if view.street:
+            # Translators: a turn ping in the channel; {players} are mentions, {street} the
+            # betting round or draw ("Flop", "First draw").
+            return _(
+                "🔔 {players}: your turn (hand #{number} · {street}).",
+                players=mentions,
+                number=number,
+                street=view.street,
+            )
+        # Translators: a turn ping in the channel; {players} are mentions.
+        return _("🔔 {players}: your turn (hand #{number}).", players=mentions, number=number)
 
     async def _ping(
         self,
@@ -424,7 +552,7 @@ class TablePresenter:
                 await self._reword_ping(live, shown, old)
                 return
         shown.ping = None
-        if old is not None and not old.on_table:
+        if old is not None:
             await self._delete_ping(live, old)
         if not targets:
             self._ping_changed(live, shown, None)
@@ -453,8 +581,6 @@ class TablePresenter:
         """The ping's players are still to act, maybe in a new street (the last caller is
         first to draw): bring its words up to date by an edit, which notifies nobody (a new
         ping would notify a player about their own action)."""
-        if old.on_table:
-            return  # the table message's own edits already cleared it
         still = old.players & shown.turn
         text = self._ping_text(live, still)
         if text == old.text:
@@ -494,21 +620,11 @@ class TablePresenter:
 
     # -- the one live table message -------------------------------------------------------------
 
-    async def _retire(
-        self,
-        live: LiveTable,
-        message_id: int,
-        editor: MessageEditor | None,
-        *,
-        closed: bool = False,
-    ) -> None:
-        """Turn an older table message into a one-line note without components, so only one
-        message in the channel ever carries the table's controls."""
-        # A tournament table that broke up keeps its last notes: where its players went.
-        notes = live.meta.notes if closed and live.meta.tournament is not None else ()
-        embed, view = panels.moved_notice(
-            live.engine.public_view().game, closed=closed, notes=notes
-        )
+    async def _retire(self, live: LiveTable, message_id: int, editor: MessageEditor | None) -> None:
+        """The table is closed: its message becomes a note without components (at a
+        tournament's table broken up, its last notes: where its players went)."""
+        notes = live.meta.notes if live.meta.tournament is not None else ()
+        embed, view = panels.moved_notice(live.engine.public_view().game, closed=True, notes=notes)
         try:
             if editor is not None and not editor.is_expired():
                 with contextlib.suppress(discord.NotFound):
@@ -521,66 +637,69 @@ class TablePresenter:
         except discord.HTTPException as exc:
             log.warning("table %s: could not retire message %s: %s", live.id, message_id, exc)
 
+    async def _delete_message(
+        self, live: LiveTable, message_id: int, editor: MessageEditor | None
+    ) -> None:
+        """Delete an older table message (``/poker table`` posted the table again)."""
+        try:
+            if editor is not None and not editor.is_expired():
+                with contextlib.suppress(discord.NotFound):
+                    await editor.delete(self.bot, message_id)
+                    return
+            channel = self.bot.get_partial_messageable(live.channel_id)
+            await channel.get_partial_message(message_id).delete()
+        except discord.NotFound:
+            pass
+        except discord.HTTPException as exc:
+            log.warning("table %s: could not delete message %s: %s", live.id, message_id, exc)
+
     async def _post_table_message(
         self,
         live: LiveTable,
         embed: discord.Embed,
         view: discord.ui.View,
         interaction: discord.Interaction[PokerBot] | None,
-        targets: frozenset[str] = frozenset(),
+        *,
+        keep: tuple[int, int] | None = None,
     ) -> None:
+        """Post the table's new message at the bottom of the channel: after a hand's result
+        (its message stays as the result), for ``/poker table``, or when it has none. ``keep``:
+        the hand the new message shows (``/poker table`` during a hand)."""
         shown = Shown.of(live)
-        old_id, old_editor, old_ping = shown.message_id, shown.editor, shown.ping
-        pressed = interaction.message if interaction is not None else None
-        if pressed is not None and pressed.id == old_id:
-            old_id = None  # pressed on it: the press's own answer has already retired it
-        content = self._ping_text(live, targets) if targets else None
-        mentions = discord.AllowedMentions(
-            everyone=False, roles=False, users=[discord.Object(int(pid)) for pid in targets]
-        )
         message: discord.Message | None = None
-        # A followup of the interaction that dealt, else of the table's last press (the
-        # auto-deal has none of its own): interaction webhooks are not counted against the
-        # global rate limit, and the followup stays editable through the same token.
-        editor = MessageEditor.of(interaction) if interaction is not None else old_editor
+        # A followup of the interaction that ended the hand, else of the table's last press
+        # (a timeout has none of its own): interaction webhooks are not counted against the
+        # global rate limit, and the followup stays editable through the same token (the
+        # next deal edits it into the hand).
+        editor = MessageEditor.of(interaction) if interaction is not None else shown.editor
         if editor is not None and not editor.is_expired():
             try:
                 message = await editor.webhook(self.bot).send(
-                    content or discord.utils.MISSING,
                     embed=embed,
                     view=view,
-                    allowed_mentions=mentions,
+                    allowed_mentions=discord.AllowedMentions.none(),
                     wait=True,
                 )
             except discord.HTTPException as exc:
-                # E.g. the interaction was answered too late (a busy bot): the hand is dealt
-                # and saved all the same, so post its table message in the channel instead.
+                # E.g. the interaction was answered too late (a busy bot): the change is saved
+                # all the same, so post the table message in the channel instead.
                 log.warning("table %s: followup failed (%s); posting in the channel", live.id, exc)
         try:
             if message is None:
                 editor = None
                 channel = self.bot.get_partial_messageable(live.channel_id)
                 message = await channel.send(
-                    content, embed=embed, view=view, allowed_mentions=mentions
+                    embed=embed, view=view, allowed_mentions=discord.AllowedMentions.none()
                 )
             shown.editor = editor
         except discord.HTTPException as exc:
             log.warning("table %s: could not post the table message: %s", live.id, exc)
             return
-        # The old ping goes just below, and a ping on the table message needs no delete: the
-        # save that records the new message records that too. Taken at once, not after the
-        # table's lock: a change being made meanwhile (a player leaving as the hand's message
-        # is posted) must edit the new message.
-        shown.ping_id = None
+        # Taken at once, not after the table's lock: a change being made meanwhile (a player
+        # leaving as the message is posted) must edit the new message.
         shown.message_id = message.id
+        shown.hand = keep
         await self.bot.tables.set_message(live, message.id)
-        shown.ping = (
-            Ping(message.id, targets, on_table=True, text=content or "") if targets else None
-        )
-        if old_ping is not None and not old_ping.on_table:
-            await self._delete_ping(live, old_ping)
-        if old_id is not None and old_id != message.id:
-            await self._retire(live, old_id, old_editor)
 
     async def edit_table_message(
         self,
@@ -635,17 +754,8 @@ class TablePresenter:
         live: LiveTable,
         result: engine.HandResult,
         start_stacks: dict[str, int] | None = None,
-    ) -> tuple[discord.Embed, list[discord.File]]:
-        """The result of a hand: its embed, and one picture of every hand shown."""
-        with i18n.speaking(languages.channel_language(live)):
-            return await self._showdown_message(live, result, start_stacks)
-
-    async def _showdown_message(
-        self,
-        live: LiveTable,
-        result: engine.HandResult,
-        start_stacks: dict[str, int] | None = None,
-    ) -> tuple[discord.Embed, list[discord.File]]:
+    ) -> tuple[discord.Embed, bytes | None]:
+        """The result of a hand: its embed, and the picture of every hand shown (PNG)."""
         low_rule = self.low_rule(live)
         seat_order = [s.player_id for s in live.engine.seats if s is not None]
         embed = render.showdown_embed(
@@ -655,38 +765,67 @@ class TablePresenter:
             start_stacks=start_stacks,
             low_rule=low_rule,
         )
-        files: list[discord.File] = []
         rows = render.shown_rows(result, live.meta.names, low_rule)
-        if rows:
-            # Drawing and PNG-encoding a picture of several hands takes ~10 ms, most of it in
-            # Pillow's encoder, which lets go of the GIL: a thread keeps the event loop free.
-            png = await asyncio.to_thread(render_showdown, rows)
-            files.append(
-                discord.File(
-                    io.BytesIO(png),
-                    filename="showdown.png",
-                    description=say("picture_description"),
-                )
-            )
-            embed.set_image(url="attachment://showdown.png")
-        return embed, files
+        if not rows:
+            return embed, None
+        # Drawing and PNG-encoding a picture of several hands takes ~10 ms, most of it in
+        # Pillow's encoder, which lets go of the GIL: a thread keeps the event loop free.
+        png = await asyncio.to_thread(render_showdown, rows)
+        embed.set_image(url=f"attachment://{SHOWDOWN_FILE}")
+        return embed, png
 
-    async def _post_showdown(
+    async def _show_result(
         self,
         live: LiveTable,
+        message_id: int | None,
         result: engine.HandResult,
+        hand_id: int,
         interaction: discord.Interaction[PokerBot] | None,
         start_stacks: dict[str, int] | None = None,
     ) -> None:
-        embed, files = await self.showdown_message(live, result, start_stacks)
+        """Turn the hand's table message into its result: the winners, the pots, each
+        player's net, the showdown picture, and only a Replay button. In the answer to the
+        press that ended the hand when it was pressed on that message (an edit that costs no
+        counted call), else through a recent interaction's webhook, else by REST."""
+        shown = Shown.of(live)
+        if message_id is None:
+            return
+        embed, png = await self.showdown_message(live, result, start_stacks)
+        view = panels.result_components(hand_id) if hand_id else Components()
+
+        def files() -> list[discord.File]:
+            if png is None:
+                return []
+            alt = say("picture_description")
+            return [discord.File(io.BytesIO(png), filename=SHOWDOWN_FILE, description=alt)]
+
+        on_table = (
+            interaction is not None
+            and interaction.message is not None
+            and interaction.message.id == message_id
+        )
         try:
-            if interaction is not None:
-                await interaction.followup.send(embed=embed, files=files)
-            else:
-                channel = self.bot.get_partial_messageable(live.channel_id)
-                await channel.send(embed=embed, files=files)
+            if interaction is not None and on_table and not interaction.response.is_done():
+                try:
+                    await interaction.response.edit_message(
+                        content=None, embed=embed, attachments=files(), view=view
+                    )
+                    return
+                except discord.NotFound:
+                    log.warning("table %s: interaction expired; editing the result", live.id)
+            editor = shown.editor
+            if editor is not None and not editor.is_expired():
+                with contextlib.suppress(discord.NotFound):
+                    await editor.webhook(self.bot).edit_message(
+                        message_id, content=None, embed=embed, attachments=files(), view=view
+                    )
+                    return
+            channel = self.bot.get_partial_messageable(live.channel_id)
+            await channel.get_partial_message(message_id).edit(
+                content=None, embed=embed, attachments=files(), view=view
+            )
         except discord.HTTPException as exc:
-            log.warning("table %s: could not post the showdown: %s", live.id, exc)
+            log.warning("table %s: could not show the hand's result: %s", live.id, exc)
 
     @staticmethod
     def _draws(live: LiveTable) -> bool:
@@ -782,9 +921,13 @@ class TablePresenter:
             return False
         shown.dm_closed = (*shown.dm_closed, player_id)
         name = live.meta.names.get(player_id, player_id)
-        return await self.bot.tables.add_note(
-            live, f"📪 I can't DM {name}: use **My hand** to see your cards."
+        # Translators: a note on the table message (kept until the next deal).
+        note = _(
+            "📪 I can't DM {name}: use **My hand** to see your cards.",
+            name=name,
+            language=languages.channel_language(live),
         )
+        return await self.bot.tables.add_note(live, note)
 
 
 def _on_private_panel(interaction: discord.Interaction[Any]) -> bool:

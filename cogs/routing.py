@@ -36,6 +36,7 @@ import engine
 import i18n
 from cogs import kit, validation
 from cogs.coach import coach_text
+from cogs.history import send_hand
 from cogs.languages import channel_language
 from cogs.metrics import Metrics
 from cogs.translator import _
@@ -53,6 +54,7 @@ from cogs.ui.custom_ids import (
     PanelButton,
     PanelSelect,
     PokerId,
+    ReplayButton,
     RulesSelect,
     SeatPanelButton,
     SitModalId,
@@ -168,6 +170,7 @@ class TableControls(commands.Cog):
             AmountModalId: self.amount,
             SitModalId: self.sit,
             PageId: paginator.turn_page,
+            ReplayButton: self.replay,
         }
 
     def add_route(self, kind: type[PokerId], handler: Handler) -> None:
@@ -293,13 +296,11 @@ class TableControls(commands.Cog):
             if not live.seated(user.id):
                 raise TableProblem(_("Only seated players can deal."))
             outcome = await self.tables.start_hand(live)
-            game = live.engine.public_view().game
-            with i18n.speaking(channel_language(live)):  # the lobby message is the channel's
-                embed, view = panels.dealt_notice(game, live.engine.hand_number)
-            # Answered too late (a busy bot): the hand is dealt; present() posts it anyway.
-            with contextlib.suppress(discord.NotFound):
-                await interaction.response.edit_message(embed=embed, view=view)
+            # The lobby message the Deal was pressed on becomes the hand's table message.
             await self.presenter.present(live, outcome, interaction)
+            if not interaction.response.is_done():  # pressed on an older message
+                with contextlib.suppress(discord.HTTPException):
+                    await interaction.response.defer()
         elif verb == "rebuy":
             await self.tables.rebuy(live, user.id, None)
             await self._refresh_lobby(live, interaction)
@@ -311,6 +312,11 @@ class TableControls(commands.Cog):
             await interaction.response.send_message(
                 embed=self.presenter.rules_embed(live), ephemeral=True
             )
+
+    async def replay(self, interaction: Interaction, button: ReplayButton) -> None:
+        """The Replay button of a hand's result: the hand's replay, for the presser alone
+        (their own cards in it if they played; /poker hand's answer)."""
+        await send_hand(interaction, button.hand, with_phh=False)
 
     async def _refresh_lobby(self, live: LiveTable, interaction: Interaction) -> None:
         embed, view = self.presenter.lobby_message(live)

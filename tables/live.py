@@ -219,6 +219,8 @@ class Outcome:
     start_stacks: dict[str, int] | None = None
     # The table closed as the hand ended (/poker end during it): what each player was paid.
     ended: dict[int, int] | None = None
+    # With a result: the hand's id in the history (its Replay button names it).
+    hand_id: int | None = None
 
 
 class TournamentHooks(Protocol):

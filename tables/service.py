@@ -940,7 +940,10 @@ class TableService:
             ended = await self._end_locked(live)  # /poker end was asked during the hand
         self.clock.schedule(live)
         starts = dict(info.start_stacks) if result is not None and info is not None else None
-        return Outcome(new, result, changed, new_hand, notes, start_stacks=starts, ended=ended)
+        hand_id = info.hand_id if result is not None and info is not None else None
+        return Outcome(
+            new, result, changed, new_hand, notes, start_stacks=starts, ended=ended, hand_id=hand_id
+        )
 
     async def _present(self, live: LiveTable, outcome: Outcome) -> None:
         try:

@@ -46,6 +46,7 @@ __all__ = [
     "PanelButton",
     "PanelSelect",
     "PokerId",
+    "ReplayButton",
     "RulesSelect",
     "SeatPanelButton",
     "TableButton",
@@ -460,6 +461,27 @@ class TournamentButton:
         return cls(cast(TournamentVerb, _match(cls._PATTERN, text, "tournament button")[1]))
 
 
+@dataclass(frozen=True, slots=True)
+class ReplayButton:
+    """``pk:r:{hand}``: the Replay button of a hand's result message. It names the hand
+    (its id in the history), not the table: a closed table's results still replay.
+
+    >>> ReplayButton(12).encode()
+    'pk:r:12'
+    """
+
+    hand: int
+
+    _PATTERN: ClassVar[re.Pattern[str]] = re.compile(rf"pk:r:{_ID}")
+
+    def encode(self) -> str:
+        return f"pk:r:{self.hand}"
+
+    @classmethod
+    def parse(cls, text: str) -> ReplayButton:
+        return cls(int(_match(cls._PATTERN, text, "replay button")[1]))
+
+
 TableId: TypeAlias = (
     LobbyButton
     | TableButton
@@ -472,7 +494,7 @@ TableId: TypeAlias = (
 )
 """The ids of a table's components: each names its table (``.table``)."""
 
-PokerId: TypeAlias = TableId | PageId | TournamentButton
+PokerId: TypeAlias = TableId | PageId | TournamentButton | ReplayButton
 """Every component id this bot writes."""
 
 TABLE_KINDS: Final = (
@@ -491,6 +513,7 @@ MODAL_KINDS: Final = (AmountModalId, SitModalId)
 
 _CODECS: Final[tuple[tuple[str, type[PokerId]], ...]] = (
     ("pk:l:", LobbyButton),
+    ("pk:r:", ReplayButton),
     ("pk:t:", TableButton),
     ("pk:p:", PanelButton),
     ("pk:s:", SeatPanelButton),

@@ -30,6 +30,7 @@ from cogs.ui.custom_ids import (
     PanelButton,
     PanelKind,
     PanelSelect,
+    ReplayButton,
     SeatChoice,
     SeatPanelButton,
     SelectKind,
@@ -49,10 +50,10 @@ __all__ = [
     "amount_modal",
     "choice_made",
     "closed_embed",
-    "dealt_notice",
     "lobby_components",
     "moved_notice",
     "private_panel",
+    "result_components",
     "seat_panel",
     "settings_embed",
     "sit_modal",
@@ -158,6 +159,15 @@ def lobby_components(table_id: int, *, rebuy: bool = False) -> Components:
     return ui
 
 
+def result_components(hand_id: int) -> Components:
+    """A hand's result message: only the button that replays the hand (ephemerally)."""
+    ui = Components()
+    # Translators: the button under a hand's result that replays it (at most 80 characters).
+    label = _("Replay")
+    ui.add_item(PokerButton(ReplayButton(hand_id).encode(), label, emoji="🔁"))
+    return ui
+
+
 def table_components(
     table_id: int, version: Version, pending: Sequence[engine.Decision]
 ) -> Components:
@@ -230,16 +240,6 @@ def sit_modal(table_id: int, low: int, high: int, free_seats: Sequence[int]) -> 
     """Asks a newcomer's buy-in (prefilled with the smallest) and seat (numbered from 1)."""
     free = [seat + 1 for seat in free_seats]
     return SitModal(SitModalId(table_id).encode(), low, high, low, free)
-
-
-def dealt_notice(game: str, hand_number: int) -> tuple[discord.Embed, Components]:
-    """What the lobby message becomes once its Deal button has dealt a hand."""
-    embed = discord.Embed(
-        title=_("{game}: new hand dealt", game=game),
-        description=_("The hand is being played in the message below."),
-        colour=kit.GREY,
-    )
-    return embed, Components()
 
 
 def closed_embed(

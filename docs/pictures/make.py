@@ -35,6 +35,7 @@ import orjson  # noqa: E402  (after the path: run as a script from anywhere)
 import engine  # noqa: E402
 from cogs.app import create_bot  # noqa: E402
 from cogs.config import Settings  # noqa: E402
+from engine.seating import is_house  # noqa: E402
 from tests.bot import driver  # noqa: E402
 from tests.emulator import Emulator  # noqa: E402
 from tests.emulator.client_setup import point_discordpy_at, restore_endpoints  # noqa: E402
@@ -104,6 +105,19 @@ async def _scenes(emu: Emulator, world: Any, bot: Any, folder: Path) -> dict[str
         if not live.engine.in_hand:
             break
         decision = live.engine.pending[0]
+        if "table" in scenes and "timebank" not in scenes and not is_house(decision.player_id):
+            # The player lets the action timer run out: their time bank starts by itself
+            # (the service's own timeout, called as the clock would at the deadline).
+            live.deadline = 0.0
+            await bot.tables.expire(live)
+            await emu.idle()
+            if live.meta.bank_ends:
+                scenes["timebank"] = scene(
+                    f"{users[decision.player_id]} is using their time bank",
+                    users,
+                    payload(driver.table_message(emu, world), channel, folder, "timebank"),
+                )
+            decision = live.engine.pending[0]
         if decision.kind is engine.DecisionKind.BET and "table" not in scenes:
             legal = decision.legal
             if isinstance(legal, engine.BetOptions) and legal.to_call:  # someone has bet
@@ -128,6 +142,14 @@ async def _scenes(emu: Emulator, world: Any, bot: Any, folder: Path) -> dict[str
     if shown:
         scenes["showdown"] = scene(
             "The showdown", users, payload(shown[-1], channel, folder, "showdown")
+        )
+        # One message per hand: the hand's message became its result, and the table goes on
+        # in the newest message of the channel, below it.
+        after = emu.channel_messages(world.channel)
+        scenes["result"] = scene(
+            "A hand's result, and the table's next message below it",
+            users,
+            *(payload(m, channel, folder, f"result-{i}") for i, m in enumerate(after[-2:])),
         )
     # One game per channel: the cash table closes before the tournament opens.
     ended = await emu.run_command(players[0], world.channel, "poker end", {})
@@ -175,7 +197,7 @@ def main() -> int:
             subprocess.run([*command, "--width", str(args.width)], check=True)
             (args.out / f"{name}.html").unlink(missing_ok=True)  # the tool's working copy
         print(f"{name}: {source}")
-    missing = {"table", "draw", "showdown", "lobby"} - scenes.keys()
+    missing = {"table", "timebank", "draw", "showdown", "result", "lobby"} - scenes.keys()
     if missing:
         print(f"not captured: {', '.join(sorted(missing))}", file=sys.stderr)
         return 1

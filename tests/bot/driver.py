@@ -45,6 +45,14 @@ def table_message(emu: Emulator, world: World) -> Any:
     return message
 
 
+def last_result(emu: Emulator, world: World) -> Any:
+    """The newest hand's result in the channel (the message the hand was played on)."""
+    for message in reversed(emu.channel_messages(world.channel)):
+        if message.embeds and str(message.embeds[0].get("title", "")).endswith(" result"):
+            return message
+    raise AssertionError("no hand's result in the channel")
+
+
 async def current_table_message(emu: Emulator, world: World) -> Any:
     """:func:`table_message` once the bot has finished what it was doing."""
     await emu.idle()
@@ -174,7 +182,9 @@ async def play_hand(
                 await asyncio.sleep(0.05)
                 continue
             return result  # type: ignore[no-any-return]
-        if not live.engine.pending:
+        if not live.engine.pending or find_table_message(emu, world) is None:
+            # (No table message yet: the deal's message is still being drawn, which a
+            # loaded machine may not have done by the time the emulator goes quiet.)
             await asyncio.sleep(0.05)
             continue
         decision = live.engine.pending[0]

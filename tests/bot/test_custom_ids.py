@@ -18,6 +18,7 @@ from cogs.ui.custom_ids import (
     PanelButton,
     PanelSelect,
     PokerId,
+    ReplayButton,
     RulesSelect,
     SeatPanelButton,
     TableButton,
@@ -57,9 +58,14 @@ GOOD: list[tuple[PokerId, str]] = [
     (AmountModalId(7, V), "pkm:7:3.12"),
     (PageId("leaderboard", 0, "1", 20, "n"), "pg:leaderboard:0:1:20:n"),
     (TournamentButton("register"), "trn:register"),
+    (ReplayButton(12), "pk:r:12"),
 ]
 
 MALFORMED = [
+    # replay buttons
+    "pk:r:",
+    "pk:r:012",
+    "pk:r:12:7",
     # house rules selects
     "pks:r:7:colour",
     "pks:r:7:flags:x",

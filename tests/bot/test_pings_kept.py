@@ -20,15 +20,14 @@ def pings(emu: Emulator, world: World) -> list[Any]:
 
 
 async def standing_ping(emu: Emulator, world: World, bot: Any, live: Any) -> int:
-    """Act until a ping stands as a message of its own (not the table message's content);
-    its message id."""
+    """Act until a ping stands in the channel; its message id."""
     shown = Shown.of(live)
     for _ in range(20):
-        if shown.ping is not None and not shown.ping.on_table:
+        if shown.ping is not None:
             break
         await act_once(emu, world, bot, live.engine.pending[0], policy=opener)
         await emu.idle()
-    assert shown.ping is not None and not shown.ping.on_table
+    assert shown.ping is not None
     return int(shown.ping.message_id)
 
 
@@ -81,7 +80,7 @@ async def test_a_ping_follows_the_street_of_the_player_it_waits_for(
             await act_once(emu, world, bot, live.engine.pending[0], policy=opener)
             await emu.idle()
             ping = Shown.of(live).ping
-            if ping is None or ping.on_table or not live.engine.in_hand:
+            if ping is None or not live.engine.in_hand:
                 continue
             view = live.engine.public_view()
             where = f"hand #{view.hand_number}" + (f" · {view.street}" if view.street else "")

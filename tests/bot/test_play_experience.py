@@ -23,6 +23,7 @@ from tests.bot.driver import (
     act_once,
     create_table,
     current_table_message,
+    custom_ids,
     find_table_message,
     live_table,
     open_panel,
@@ -39,7 +40,12 @@ def pings(emu: Emulator, world: World) -> list[Any]:
 
 
 def with_components(emu: Emulator, world: World) -> list[Any]:
-    return [m for m in emu.channel_messages(world.channel) if list(m.all_components())]
+    """The messages with the table's controls (a hand's result offers only its Replay)."""
+    return [
+        m
+        for m in emu.channel_messages(world.channel)
+        if any(cid and not cid.startswith("pk:r:") for cid in custom_ids(m))
+    ]
 
 
 def assert_no_duplicate_labels(emu: Emulator, world: World) -> None:
@@ -199,7 +205,7 @@ async def test_one_message_carries_the_table_after_auto_deals_and_a_start(
     live_messages = with_components(emu, world)
     assert len(live_messages) == 1, [m.text[:60] for m in live_messages]
     assert live_messages[0].id == Shown.of(live).message_id
-    # /poker table brings it to the bottom and retires the old one.
+    # /poker table brings it to the bottom and deletes the old one (no stub left).
     old = Shown.of(live).message_id
     moved = await emu.run_command(carol, world.channel, "poker table", {})
     assert moved.ephemeral
@@ -209,7 +215,7 @@ async def test_one_message_carries_the_table_after_auto_deals_and_a_start(
     assert emu.channel_messages(world.channel)[-1].id == Shown.of(live).message_id or pings(
         emu, world
     )
-    assert "moved on" in emu.get_message(old).text
+    assert old not in [m.id for m in emu.channel_messages(world.channel)]
     await play_hand(emu, world, bot)
     assert_no_duplicate_labels(emu, world)
     emu.assert_clean()
@@ -484,7 +490,8 @@ async def test_ending_between_hands_leaves_no_live_buttons(
     assert not ended.ephemeral and "Table closed" in ended.message.text
     await emu.idle()
     assert not with_components(emu, world)
-    assert "closed" in emu.get_message(lobby.id).text
+    # The table message goes: the closing answer below it is the table's last word.
+    assert emu.get_message(lobby.id).deleted
     emu.assert_clean()
 
 
