@@ -38,6 +38,7 @@ from data.preferences import Preferences
 from engine.rules import Draw, DrawSeries
 from engine.scoring import qualifies_low
 from engine.seating import is_house
+from i18n.engine_text import engine_text
 from tables.live import LiveTable, Outcome
 
 if TYPE_CHECKING:
@@ -270,7 +271,8 @@ class TablePresenter:
     def rules_embed(self, live: LiveTable) -> discord.Embed:
         """The rules page of the table's game, with how this table plays where books differ."""
         config = live.engine.config
-        return render.variant_embed(engine.get_variant(config.variant), config.rules_notes())
+        notes = [engine_text(note) for note in config.rules_notes()]
+        return render.variant_embed(engine.get_variant(config.variant), notes)
 
     async def preferences_of(self, user_ids: list[int]) -> dict[int, Preferences]:
         missing = [uid for uid in user_ids if uid not in self.preferences]
