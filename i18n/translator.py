@@ -27,6 +27,8 @@ from string import Formatter
 
 from babel.numbers import format_decimal
 
+from engine.wording import Phrase
+
 from .catalogues import load
 from .languages import ENGLISH, Language
 
@@ -66,6 +68,12 @@ def _shown(value: object, language: Language) -> object:
         return format_decimal(value, locale=language.locale)
     if isinstance(value, LazyString):
         return value.render(language)
+    if isinstance(value, Phrase):
+        # An engine's phrase given as a value (a street's name, a reason) reads in the same
+        # language as the text around it, wherever the caller forgot to say it first.
+        from .engine_text import engine_text
+
+        return engine_text(value, language=language)
     return value
 
 

@@ -2,17 +2,13 @@
 lists every hand arranged by what makes it (the same order in its text and its picture), the
 winners first, the cards that do not play set apart.
 
-Each test writes the result message as Discord sent it (``MESSAGES.json``, the input of
-``/work/shared/tools/discord_preview.py``) with its picture, under pytest's temporary folder and,
-when it can be written, under /tmp/look/showdown/<game>/ for a person to look at.
+Each test writes the result message as Discord sent it (:class:`tests.bot.look.Look`) with its
+picture, under pytest's temporary folder and /tmp/look/showdown/<game>/.
 """
 
 from __future__ import annotations
 
-import contextlib
 import io
-import json
-import shutil
 from pathlib import Path
 from typing import Any
 
@@ -32,9 +28,8 @@ from tests.bot.driver import (
     passive,
     play_hand,
 )
+from tests.bot.look import Look
 from tests.emulator import Emulator, World
-
-LOOK = Path("/tmp/look/showdown")
 
 
 def _opens_then_calls(decision: engine.Decision, labels: list[str]) -> str:
@@ -52,35 +47,6 @@ async def _hand_on_screen(emu: Emulator, world: World, live: Any) -> None:
         )
 
     await emu.wait_for(shown, timeout=10)
-
-
-def _write(folder: Path, messages: list[tuple[str, Any]], caption: str) -> None:
-    """The messages (where each was seen, the message) in the preview tool's input shape, with
-    their attachments beside them."""
-    folder.mkdir(parents=True, exist_ok=True)
-    payload = {"caption": caption, "messages": [_payload(folder, *seen) for seen in messages]}
-    (folder / "MESSAGES.json").write_text(json.dumps(payload, ensure_ascii=False, indent=1))
-
-
-def _payload(folder: Path, where: str, message: Any) -> dict[str, Any]:
-    attachments = []
-    for attachment in message.attachments:
-        (folder / attachment.filename).write_bytes(attachment.data)
-        attachments.append({"filename": attachment.filename, "path": attachment.filename})
-    embeds = json.loads(json.dumps(message.embeds))
-    for embed in embeds:
-        # The emulator serves attachments at its own address; the preview reads them beside
-        # the JSON, as Discord shows them from the message.
-        if "image" in embed and attachments:
-            embed["image"] = {"url": f"attachment://{attachments[0]['filename']}"}
-    return {
-        "where": where,
-        "author": "Draw Poker",
-        "content": message.content,
-        "embeds": embeds,
-        "components": message.components,
-        "attachments": attachments,
-    }
 
 
 @pytest.mark.parametrize("variant", ["seven-card-draw", "deuces-wild", "california-lowball"])
@@ -152,12 +118,10 @@ async def test_the_result_shows_hands_arranged(
     picture = Image.open(io.BytesIO(message.attachments[0].data))
     assert picture.height == MARGIN + len(order) * (ROW_TITLE + CARD_H + 2 * MARGIN)
 
-    caption = f"{variant}: the result of hand #{result.hand_number}"
-    seen = [("DM (the first hand dealt)", first_dm), ("#poker", message)]
-    _write(tmp_path, seen, caption)
-    with contextlib.suppress(OSError):
-        shutil.rmtree(LOOK / variant, ignore_errors=True)
-        _write(LOOK / variant, seen, caption)
+    look = Look(f"{variant}: the result of hand #{result.hand_number}")
+    look.add("DM (the first hand dealt)", first_dm)
+    look.add("#poker", message)
+    look.write(tmp_path, name=f"showdown/{variant}")
 
 
 async def test_the_draw_menu_lists_the_cards_as_the_dm_shows_them(
