@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import contextlib
 import io
-import random
 import shutil
 from pathlib import Path
 
@@ -19,29 +18,14 @@ import engine
 from cogs.ui import render
 from cogs.ui.card_images import CARD_H, MARGIN, ROW_TITLE, render_cards, render_showdown
 from engine.scoring import qualifies_low
+from tests.showdowns import play_calling
 
 NAMES = {"1": "Alice", "2": "Bob", "3": "Carol"}
 
 
 def _play(seed: int) -> tuple[engine.Table, engine.HandResult]:
     """A California high-low hand: the first to act bets, everyone calls, nobody draws."""
-    table = engine.Table(engine.TableConfig("california-high-low"))
-    for pid in NAMES:
-        table.sit(pid, 200)
-    table.start_hand(random.Random(seed))
-    while table.in_hand:
-        decision = table.pending[0]
-        legal = decision.legal
-        action: engine.Action = engine.Timeout()
-        if isinstance(legal, engine.BetOptions):
-            if legal.to_call:
-                action = engine.Call()
-            elif legal.can_raise and legal.min_to is not None:
-                action = engine.Bet(legal.min_to)
-        try:
-            table.act(decision.seat, action)
-        except engine.IllegalAction:
-            table.act(decision.seat, engine.Timeout())
+    table = play_calling(engine.TableConfig("california-high-low"), seed, NAMES)
     assert table.result is not None
     return table, table.result
 

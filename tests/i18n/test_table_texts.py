@@ -8,7 +8,6 @@ by another branch) are told apart, so only strings that never reached the layer 
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterable, Iterator
 from typing import Any
 
@@ -35,6 +34,7 @@ from tests.i18n.escaped import (
     limit_problems,
     payload_texts,
 )
+from tests.showdowns import play_calling
 
 NAMES = {"1": "Alice", "2": "Bob", "3": "Carol"}
 ALLOWED = [*NAMES.values(), "Player"]  # "Player" only inside a test's player names
@@ -65,24 +65,7 @@ def assert_translated(texts: Iterable[str], passthrough: set[str], *allowed: str
 
 def _play(config: engine.TableConfig, seed: int, *, until_showdown: bool = True) -> engine.Table:
     """Everyone calls or bets the least (never folds), so the hand goes to a showdown."""
-    table = engine.Table(config)
-    for pid in NAMES:
-        table.sit(pid, 200)
-    table.start_hand(random.Random(seed))
-    while table.in_hand and until_showdown:
-        decision = table.pending[0]
-        legal = decision.legal
-        action: engine.Action = engine.Timeout()
-        if isinstance(legal, engine.BetOptions):
-            if legal.to_call:
-                action = engine.Call()
-            elif legal.can_raise and legal.min_to is not None:
-                action = engine.Bet(legal.min_to)
-        try:
-            table.act(decision.seat, action)
-        except engine.IllegalAction:
-            table.act(decision.seat, engine.Timeout())
-    return table
+    return play_calling(config, seed, NAMES, until_showdown=until_showdown)
 
 
 def _betting() -> engine.Table:
