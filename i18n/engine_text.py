@@ -46,7 +46,7 @@ from engine.variants import OPENER_FIRST, Variant, VariantOption, list_variants
 from engine.wording import Phrase, RankWord
 
 from .languages import Language
-from .poker_words import HAND_NAMES, LOW_HAND, ROYAL_FLUSH, rank_word
+from .poker_words import HAND_NAMES, LOW_HAND, ROYAL_FLUSH, contract, rank_word
 from .translator import Translator, current_language, render
 
 log = logging.getLogger(__name__)
@@ -111,9 +111,14 @@ def _format(template: str, language: Language, values: Mapping[str, object]) -> 
     translated = _.translation(template, language)
     if translated is not None:
         try:
-            return render(_bare(translated), language, values)
+            text = render(_bare(translated), language, values)
         except (KeyError, IndexError, ValueError):
             log.error("the %s translation of %r does not format", language, template)
+        else:
+            # A rank said as a word may meet the words before it ("de as": "d'as").
+            if any(isinstance(v, RankWord) for v in values.values()):
+                return contract(text, language)
+            return text
     return render(_bare(template), language, values)
 
 
@@ -190,7 +195,7 @@ def hand_name(value: HandValue, *, language: Language | None = None) -> str:
         )
     else:
         text = HAND_NAMES[category].render(language, rank=one(first), rank_plural=many(first))
-    return wording.sentence(text)
+    return wording.sentence(contract(text, language))
 
 
 def variant_name(variant: Variant, *, language: Language | None = None) -> str:

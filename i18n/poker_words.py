@@ -11,7 +11,9 @@ word in its reader's language::
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
+from functools import cache
 from types import MappingProxyType
 
 from engine.actions import (
@@ -28,7 +30,7 @@ from engine.actions import (
 )
 from engine.hands import Category
 
-from .languages import Language
+from .languages import Language, resolve
 from .translator import LazyString, Translator
 
 _ = Translator("i18n", __file__)
@@ -190,6 +192,43 @@ def direction_word(direction: object, *, language: Language | None = None) -> st
     key = str(getattr(direction, "value", direction))
     word = DIRECTIONS.get(key)
     return key if word is None else word.render(language)
+
+
+# Translators: words your language joins in a hand's name, as "written => said" pairs separated
+# by " | " (French: "de as => d'as", so that "Paire de {rank_plural}" reads "Paire d'as"); a
+# single "-" when your language joins none. Whole words only: "de as" leaves "de ases" alone.
+CONTRACTIONS = _.lazy("-")
+"""What a language joins where a rank word meets the words before it (French elision)."""
+
+
+@cache
+def _contractions(code: str) -> tuple[tuple[re.Pattern[str], str], ...]:
+    written = CONTRACTIONS.render(resolve(code))
+    pairs = []
+    for pair in written.split("|"):
+        before, arrow, after = pair.partition("=>")
+        if arrow and before.strip():
+            word = re.escape(before.strip())
+            pairs.append((re.compile(rf"(?<!\w){word}(?!\w)", re.IGNORECASE), after.strip()))
+    return tuple(pairs)
+
+
+def contract(text: str, language: Language) -> str:
+    """``text`` with the words ``language`` joins joined (its :data:`CONTRACTIONS`); a first
+    capital letter stays one.
+
+    >>> contract("Paire de as", resolve("fr"))
+    "Paire d'as"
+    >>> contract("De as", resolve("fr")), contract("Paire de rois", resolve("fr"))
+    ("D'as", 'Paire de rois')
+    """
+    for pattern, joined in _contractions(language.code):
+        text = pattern.sub(lambda found, j=joined: _same_case(found.group(0), j), text)
+    return text
+
+
+def _same_case(found: str, joined: str) -> str:
+    return joined[:1].upper() + joined[1:] if found[:1].isupper() else joined
 
 
 def rank_word(rank: int, *, plural: bool = False) -> LazyString:
