@@ -223,12 +223,9 @@ def contract(text: str, language: Language) -> str:
     ("D'as", 'Paire de rois')
     """
     for pattern, joined in _contractions(language.code):
-        text = pattern.sub(lambda found, j=joined: _same_case(found.group(0), j), text)
+        capital = joined[:1].upper() + joined[1:]
+        text = pattern.sub(lambda found: capital if found[0][:1].isupper() else joined, text)  # noqa: B023
     return text
-
-
-def _same_case(found: str, joined: str) -> str:
-    return joined[:1].upper() + joined[1:] if found[:1].isupper() else joined
 
 
 def rank_word(rank: int, *, plural: bool = False) -> LazyString:
