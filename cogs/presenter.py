@@ -223,7 +223,7 @@ class TablePresenter:
         )
         if live.closed and not live.engine.in_hand:
             # Broken up, or its tournament over: nothing to sit at or deal.
-            return panels.moved_notice(view.game, closed=True, notes=live.meta.notes)
+            return panels.closed_notice(view.game, live.meta.notes)
         if view.phase == "waiting" or not live.engine.in_hand:
             busted = any(seat.stack == 0 for seat in view.seats)
             return embed, panels.lobby_components(live.id, rebuy=busted)
@@ -626,7 +626,7 @@ class TablePresenter:
         """The table is closed: its message becomes a note without components (at a
         tournament's table broken up, its last notes: where its players went)."""
         notes = live.meta.notes if live.meta.tournament is not None else ()
-        embed, view = panels.moved_notice(live.engine.public_view().game, closed=True, notes=notes)
+        embed, view = panels.closed_notice(live.engine.public_view().game, notes)
         try:
             if editor is not None and not editor.is_expired():
                 with contextlib.suppress(discord.NotFound):

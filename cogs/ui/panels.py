@@ -50,8 +50,8 @@ __all__ = [
     "amount_modal",
     "choice_made",
     "closed_embed",
+    "closed_notice",
     "lobby_components",
-    "moved_notice",
     "private_panel",
     "result_components",
     "seat_panel",
@@ -260,16 +260,10 @@ def closed_embed(
     return embed
 
 
-def moved_notice(
-    game: str, *, closed: bool = False, notes: Sequence[str] = ()
-) -> tuple[discord.Embed, Components]:
-    """What an older table message becomes once a newer one carries the table's controls
-    (or once the table is closed, with its last notes: where its players went)."""
-    text = (
-        "\n".join([_("This table is closed."), *notes])
-        if closed
-        else _("The table has moved on: the live table is further down.")
-    )
+def closed_notice(game: str, notes: Sequence[str] = ()) -> tuple[discord.Embed, Components]:
+    """What a table message becomes once its table is closed, with its last notes (where its
+    players went), and no buttons."""
+    text = "\n".join([_("This table is closed."), *notes])
     embed = discord.Embed(title=game, description=text, colour=kit.GREY)
     return embed, Components()
 
