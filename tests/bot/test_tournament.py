@@ -370,7 +370,7 @@ async def test_every_create_option_is_checked_and_late_entries_are_seated(
         emu, world, world.host, buy_in=50, seats=3, late_reg_levels=2, dealers_choice=True
     )
     also = {f["name"]: f["value"] for f in lobby.embeds[0]["fields"]}["Also"]
-    assert "dealer's choice" in also and "first 2 level" in also, also
+    assert "dealer's choice" in also and "until the end of level 2" in also, also
     cog = bot.get_cog("Tournaments")
     run = cog.running[next(iter(cog.running))]
     assert run.config.dealers_choice and run.state.settings.late_levels == 2
