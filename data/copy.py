@@ -52,6 +52,8 @@ TABLES: Final = (
     "seasons",
     "season_standings",
     "scheduled_games",
+    "member_locales",
+    "guild_languages",
 )
 """Every table holding the bot's data, in an order where each row's references exist first
 (``tables.current_hand_id`` excepted: it is filled in after the hands)."""

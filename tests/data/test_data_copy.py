@@ -37,6 +37,8 @@ KEYS = {
     "seasons": "season_id",
     "season_standings": "season_id, user_id",
     "scheduled_games": "schedule_id",
+    "member_locales": "user_id",
+    "guild_languages": "guild_id",
 }
 
 
@@ -64,6 +66,10 @@ async def busy_sqlite(path: Path) -> None:
         await db.seat_tournament_table(played.table_id, TableSave("{}", 300, {5: 300}))
         await db.schedule_game(GUILD, 5353, ADMIN, "table", "{}", 2e9)
         await db.update_settings(GUILD, ADMIN, daily_amount=55, note="more")
+        await db.set_member_locale(5, "pl", now=4.0)
+        await db.set_member_locale(6, "pt-BR", now=4.5)
+        await db.set_guild_locale(GUILD, "fr", now=5.0)
+        await db.set_guild_language(GUILD, "de", ADMIN, now=6.0)
     finally:
         await db.close()
 
