@@ -45,12 +45,21 @@ def table_message(emu: Emulator, world: World) -> Any:
     return message
 
 
-def last_result(emu: Emulator, world: World) -> Any:
-    """The newest hand's result in the channel (the message the hand was played on)."""
+def find_result(emu: Emulator, world: World) -> Any:
+    """The newest hand's result in the channel (the message the hand was played on), or None."""
     for message in reversed(emu.channel_messages(world.channel)):
         if message.embeds and str(message.embeds[0].get("title", "")).endswith(" result"):
             return message
-    raise AssertionError("no hand's result in the channel")
+    return None
+
+
+async def last_result(emu: Emulator, world: World) -> Any:
+    """The newest hand's result, once the bot has written it (its picture is drawn in a
+    thread, which a loaded machine may not have finished when the engine's hand is over)."""
+    try:
+        return await emu.wait_for(lambda: find_result(emu, world), timeout=10)
+    except TimeoutError:
+        raise AssertionError("no hand's result in the channel") from None
 
 
 async def current_table_message(emu: Emulator, world: World) -> Any:

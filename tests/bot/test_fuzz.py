@@ -307,7 +307,11 @@ async def test_any_input_is_answered_in_time_and_changes_nothing(
     host = world.host
     alice, bob, carol = world.players[:3]
     users = {"host": host, "alice": alice, "bob": bob, "carol": carol}
-    await create_table(emu, world, [alice, bob], stake=2, ante=1, auto_deal=0)
+    # The longest action timer and no time bank: on a loaded machine the cases may take a
+    # while, and a turn that times out among them would change the table on its own.
+    await create_table(
+        emu, world, [alice, bob], stake=2, ante=1, auto_deal=0, timer=600, time_bank=0
+    )
     live = live_table(bot, world)
     # Read commands first, so that the accounts they open exist before the fingerprint.
     for user in users.values():

@@ -256,9 +256,9 @@ async def test_a_tournament_sizes_or_turns_off_its_tables_banks(
     for player in world.players[:2]:
         r = await emu.click(player, created.message, label="Register")
         assert r.type == 7, r.content
-    await emu.idle()
-    live = live_table(bot, world)
-    assert live is not None and live.meta.tournament is not None
+    # The tournament starts once its seats are full, in a task of its own: wait for its table.
+    live = await emu.wait_for(lambda: live_table(bot, world), timeout=10)
+    assert live.meta.tournament is not None
     assert live.settings.time_bank == bank
 
 

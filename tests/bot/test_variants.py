@@ -45,7 +45,7 @@ async def test_jacks_or_better_passed_out_then_opened(
     first = await play_hand(emu, world, bot, policy=passive)
     assert first.passed_out and first.carried > 0 and not first.pots
     await emu.idle()
-    assert "passed out" in last_result(emu, world).text.lower()
+    assert "passed out" in (await last_result(emu, world)).text.lower()
     # Deal until someone with openers opens (only they are offered a bet) and a pot is won.
     for _ in range(15):
         await deal(emu, world, players[0])
@@ -93,7 +93,7 @@ async def test_high_low_declare(poker_bot, emu: Emulator, world: World) -> None:
     high = [s for pot in result.pots for s in pot.shares if s.half == "high"]
     assert {s.player_id for s in high} == {str(players[0].id)}
     await emu.idle()
-    assert "declared" in last_result(emu, world).text
+    assert "declared" in (await last_result(emu, world)).text
     await _check_money(emu, world, bot, players)
     emu.assert_clean()
 
