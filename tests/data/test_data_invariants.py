@@ -401,6 +401,16 @@ async def test_concurrent_tables_and_bankrolls(db: Database) -> None:
     assert audit.on_tables == 0
 
 
+async def _settled(db: Database) -> None:
+    """Wait for the transactions a cancelled caller left running. On PostgreSQL they run
+    beside the next read (which could see the table before them, on a loaded machine); on
+    SQLite the next read waits for them by itself."""
+    await asyncio.sleep(0.01)
+    running = getattr(db._backend, "_running", ())
+    while running:
+        await asyncio.gather(*running, return_exceptions=True)
+
+
 async def test_cancelled_callers_leave_no_partial_transaction(db: Database) -> None:
     """Cancel buy-ins at every possible point: each either fully happened or not at all,
     and the database stays usable."""
@@ -420,7 +430,7 @@ async def test_cancelled_callers_leave_no_partial_transaction(db: Database) -> N
             done = True
         except asyncio.CancelledError:
             done = False
-        await asyncio.sleep(0.01)  # let a shielded transaction finish
+        await _settled(db)  # a shielded transaction finishes whole
         current = await db.get_table(table.table_id)
         assert current.chips_on_table in (chips, chips + 1)
         if current.chips_on_table == chips + 1:
