@@ -327,14 +327,9 @@ class Hand:
     def start(self) -> None:
         """Post the forced bets and run the steps up to the first decision."""
         s = self.setup
-        self.events.append(
-            ev.HandStarted(
-                self.number,
-                self.rules.name,
-                self.button,
-                tuple([(p.seat, p.pid, p.stack) for p in self.players]),
-            )
-        )
+        # ``s.players`` holds (seat, player id, stack) of each player, in order, before any
+        # forced bet: the event's very values.
+        self.events.append(ev.HandStarted(self.number, self.rules.name, self.button, s.players))
         forced = self.forced
         if s.antes and forced.ante:
             payers = [self.players[-1]] if forced.dealer_edge else self.players
