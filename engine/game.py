@@ -272,7 +272,8 @@ class Hand:
         self.n = len(self.players)
         self.live = self.n
         # Cards: the stub holds the deck with the top card last, so dealing is list.pop().
-        self.stub: list[Card] = list(reversed(setup.deck))
+        stub = self.stub = list(setup.deck)
+        stub.reverse()
         self.bottom_reserved = True
         self.burns: list[Card] = []
         self.discards: list[Card] = []

@@ -44,7 +44,9 @@ class Dealing(_Instant):
     kind = "deal"
 
     def __init__(self, hand: Hand, step: Deal) -> None:
-        super().__init__(hand)
+        self.hand = hand  # Runner.__init__, inlined: a deal is made in every hand
+        self.done = False
+        self.number = 0
         self.step = step
 
     def begin(self) -> None:

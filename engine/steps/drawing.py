@@ -60,6 +60,15 @@ _STREETS = tuple(
 # the step and the limit (hashing those dataclasses field by field costs more than the rest
 # of the lookup); each entry holds the two objects, so their ids cannot be reused meanwhile.
 _PLENTY: dict[tuple[int, int, int], tuple[Draw, DrawLimit, tuple[tuple[int, ...], int | None]]] = {}
+# The condition of an ace count, by the most cards discarded without one (a phrase is
+# immutable, so every round shares it).
+_CONDITIONS: dict[int, Phrase] = {}
+
+
+def _ace_condition(most: int) -> Phrase:
+    return Phrase(
+        "more than {most} only when the cards you keep include an ace or a wild card", most=most
+    )
 
 
 class DrawRound(Runner):
@@ -91,7 +100,9 @@ class DrawRound(Runner):
     def __init__(
         self, hand: Hand, step: Draw, start_index: int | None = None, series: bool = False
     ) -> None:
-        super().__init__(hand)
+        self.hand = hand  # Runner.__init__, inlined: a round is made in every hand
+        self.done = False
+        self.number = 0
         self.step = step
         self.series = series
         self.start_index = start_index
@@ -261,10 +272,11 @@ class DrawRound(Runner):
         if ace_count is not None and step.counts is None:
             condition = self._condition
             if condition is None:
-                condition = self._condition = Phrase(
-                    "more than {most} only when the cards you keep include an ace or a wild card",
-                    most=self.limit.most,
-                )
+                most = self.limit.most
+                condition = _CONDITIONS.get(most)
+                if condition is None:
+                    condition = _CONDITIONS[most] = _ace_condition(most)
+                self._condition = condition
         options = DrawOptions(
             tuple(p.cards),
             counts,
