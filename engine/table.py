@@ -562,7 +562,8 @@ class Table:
             )
         elif self.seats[seat] is not None:
             raise TableError("that seat is taken")
-        self._mutate(("sit", player_id, stack, seat))
+        if self.hand is not None or self._choosing is not None or self._base or self._journal:
+            self._mutate(("sit", player_id, stack, seat))  # (a fresh table has nothing to note)
         new = self.seats[seat] = _Seat(player_id, stack)
         if self.hand_number > 0:
             rule = self.newcomer_rule

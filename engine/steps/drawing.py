@@ -243,12 +243,13 @@ class DrawRound(Runner):
         return tuple(allowed), ace_count
 
     def decisions(self) -> tuple[Decision, ...]:
-        p = self._current()
-        if p is None:
+        if self.done:
             return ()
-        if self.offer is not None:
-            _, up, _, _, _ = self.offer
+        offer = self.offer
+        if offer is not None:
+            p, up, _, _, _ = offer
             return (Decision(p.seat, p.pid, DecisionKind.KEEP, KeepOptions(up, tuple(p.cards))),)
+        p = self.queue[self.pos]  # self._current(), inlined
         return (Decision(p.seat, p.pid, _DRAW, self._options(p)),)
 
     def _options(self, p: Player) -> DrawOptions:
