@@ -261,14 +261,17 @@ class Hand:
         self.button = setup.button
         self.seed = setup.seed
         # One loop rather than three comprehensions (each a function call in Python 3.11).
-        self.players: list[Player] = []
-        self.by_seat: dict[int, Player] = {}
-        self.by_pid: dict[str, Player] = {}
+        players: list[Player] = []
+        by_seat: dict[int, Player] = {}
+        by_pid: dict[str, Player] = {}
         for i, (s, pid, stack) in enumerate(setup.players):
             p = Player(i, s, pid, stack)
-            self.players.append(p)
-            self.by_seat[s] = p
-            self.by_pid[pid] = p
+            players.append(p)
+            by_seat[s] = p
+            by_pid[pid] = p
+        self.players = players
+        self.by_seat = by_seat
+        self.by_pid = by_pid
         self.n = len(self.players)
         self.live = self.n
         # Cards: the stub holds the deck with the top card last, so dealing is list.pop().

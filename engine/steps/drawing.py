@@ -23,6 +23,7 @@ limit; here ann keeps an ace and may throw away four):
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from engine import events as ev
@@ -318,14 +319,14 @@ class DrawRound(Runner):
         if reason is not None:
             raise IllegalAction(reason)
         kept = [c for c in held if c not in cards]
-        self._draw(p, list(cards), kept)
+        self._draw(p, cards, kept)
 
-    def _draw(self, p: Player, discarded: list[Card], kept: list[Card]) -> None:
+    def _draw(self, p: Player, discarded: tuple[Card, ...], kept: list[Card]) -> None:
         h = self.hand
         self._offered = None
         count = len(discarded)
         p.cards = kept
-        to_pile = discarded
+        to_pile: Sequence[Card] = discarded
         if (
             h.opener is p
             and h.requirement is not None
@@ -346,19 +347,19 @@ class DrawRound(Runner):
             p.cards.extend(received)
             h.events.append(ev.Drew(p.seat, tuple(discarded), tuple(received)))
             h.events.append(ev.BosnianOffer(p.seat, pair[0], pair[1]))
-            self.offer = (p, pair[0], pair[1], to_pile, list(discarded))
+            self.offer = (p, pair[0], pair[1], list(to_pile), list(discarded))
             return
         total = count + self.step.extra
         hold_back = total >= 5 and not self.series and h.options.no_five_in_a_row
         received = h.replacements(total - 1 if hold_back else total, burn=not self.series)
         if hold_back:
-            self.owed.append((p, to_pile))
+            self.owed.append((p, list(to_pile)))
         if received:
             self.last_from_deck = p
         p.cards.extend(received)
         p.draws.append(count)
         h.discards.extend(to_pile)
-        h.events.append(ev.Drew(p.seat, tuple(discarded), tuple(received)))
+        h.events.append(ev.Drew(p.seat, discarded, tuple(received)))
         verb = VERBS["stood-pat"] if count == 0 else VERBS["drew"]
         h.last_action = (p.seat, verb, count or None)
         self._advance()
