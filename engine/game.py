@@ -653,8 +653,10 @@ class Hand:
     def live_players_from(self, index: int) -> list[Player]:
         """Players still in the hand, clockwise starting at ``index``."""
         players = self.players
-        n = self.n
-        return [players[(index + k) % n] for k in range(n) if not players[(index + k) % n].folded]
+        if players:
+            index %= len(players)
+        # The rotation by slices (done in C), then one test per player.
+        return [p for p in players[index:] + players[:index] if not p.folded]
 
     # -- special endings ------------------------------------------------------------------------
 
