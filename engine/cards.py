@@ -369,10 +369,13 @@ def _swapper(n: int) -> Callable[[list[Any], int], None]:
             positions.append(i)
             i -= 1
         lines.append(f"    x, r = divmod(x, {product})")
-        for k in positions:
+        for k in positions[:-1]:
             lines.append(f"    j = r % {k + 1}")
             lines.append(f"    r //= {k + 1}")
             lines.append(f"    o[{k}], o[j] = o[j], o[{k}]")
+        # What is left of the chunk is below the last radix: it is that digit.
+        k = positions[-1]
+        lines.append(f"    o[{k}], o[r] = o[r], o[{k}]")
     if len(lines) == 1:
         lines.append("    pass")
     namespace: dict[str, Any] = {}

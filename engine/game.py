@@ -261,18 +261,22 @@ class Hand:
         self.button = setup.button
         self.seed = setup.seed
         # One loop rather than three comprehensions (each a function call in Python 3.11).
-        self.players: list[Player] = []
-        self.by_seat: dict[int, Player] = {}
-        self.by_pid: dict[str, Player] = {}
+        players: list[Player] = []
+        by_seat: dict[int, Player] = {}
+        by_pid: dict[str, Player] = {}
         for i, (s, pid, stack) in enumerate(setup.players):
             p = Player(i, s, pid, stack)
-            self.players.append(p)
-            self.by_seat[s] = p
-            self.by_pid[pid] = p
+            players.append(p)
+            by_seat[s] = p
+            by_pid[pid] = p
+        self.players = players
+        self.by_seat = by_seat
+        self.by_pid = by_pid
         self.n = len(self.players)
         self.live = self.n
         # Cards: the stub holds the deck with the top card last, so dealing is list.pop().
-        self.stub: list[Card] = list(reversed(setup.deck))
+        stub = self.stub = list(setup.deck)
+        stub.reverse()
         self.bottom_reserved = True
         self.burns: list[Card] = []
         self.discards: list[Card] = []
@@ -327,14 +331,9 @@ class Hand:
     def start(self) -> None:
         """Post the forced bets and run the steps up to the first decision."""
         s = self.setup
-        self.events.append(
-            ev.HandStarted(
-                self.number,
-                self.rules.name,
-                self.button,
-                tuple([(p.seat, p.pid, p.stack) for p in self.players]),
-            )
-        )
+        # ``s.players`` holds (seat, player id, stack) of each player, in order, before any
+        # forced bet: the event's very values.
+        self.events.append(ev.HandStarted(self.number, self.rules.name, self.button, s.players))
         forced = self.forced
         if s.antes and forced.ante:
             payers = [self.players[-1]] if forced.dealer_edge else self.players
@@ -654,8 +653,10 @@ class Hand:
     def live_players_from(self, index: int) -> list[Player]:
         """Players still in the hand, clockwise starting at ``index``."""
         players = self.players
-        n = self.n
-        return [players[(index + k) % n] for k in range(n) if not players[(index + k) % n].folded]
+        if players:
+            index %= len(players)
+        # The rotation by slices (done in C), then one test per player.
+        return [p for p in players[index:] + players[:index] if not p.folded]
 
     # -- special endings ------------------------------------------------------------------------
 

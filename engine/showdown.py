@@ -189,18 +189,24 @@ def settle(
     live: list[Player] = []
     alive: list[bool] = []
     committed: list[int] = []
-    caps: list[int | None] = []
+    capped = False
     for p in players:
-        if not p.folded:
+        if p.folded:
+            alive.append(False)
+        else:
             live.append(p)
-        alive.append(not p.folded)
+            alive.append(True)
         committed.append(p.committed)
-        caps.append(p.seven_cap)
+        if p.seven_cap is not None:
+            capped = True
     staked, dead = h.pot_inputs(committed)
-    # A seven-rule cap is a level of this hand's chips: a share of the carried pot lifts it.
-    if h.staked is not None:
-        caps = [None if c is None else c + s for c, s in zip(caps, h.staked, strict=True)]
-    pots = build_pots(staked, alive, dead, None if caps.count(None) == len(caps) else caps)
+    caps: list[int | None] | None = None
+    if capped:
+        caps = [p.seven_cap for p in players]
+        # A seven-rule cap is a level of this hand's chips: a share of the carried pot lifts it.
+        if h.staked is not None:
+            caps = [None if c is None else c + s for c, s in zip(caps, h.staked, strict=True)]
+    pots = build_pots(staked, alive, dead, caps)
     total = 0
     for amount, _ in pots:
         total += amount
@@ -273,9 +279,10 @@ def settle(
             hv = lv = None
         highs[index] = hv
         lows[index] = lv
+        seat = p.seat
         if index not in announced:
-            events.append(ev.Shown(p.seat, cards, hv, lv))
-        shown.append(ev.ShownHand(p.seat, p.pid, cards, hv, lv, p.declared))
+            events.append(ev.Shown(seat, cards, hv, lv))
+        shown.append(ev.ShownHand(seat, p.pid, cards, hv, lv, p.declared))
     if openers:
         _emit_openers(h, openers)
 
@@ -297,7 +304,8 @@ def settle(
                 lv if lv is not None and qualifies_low(lv, rules.low_qualifier) else None
             )
 
-    won: set[int] = set()
+    won: set[int] = set()  # (needed by Diablo only)
+    must_win = rules.opener_must_win
     carried_back = 0
     for k, (amount, eligible_idx) in enumerate(pots):
         eligible = [players[i] for i in eligible_idx]
@@ -329,8 +337,9 @@ def settle(
             continue
         for part, winners, half, values in awards:
             _pay(shares, part, winners, half, values)
-        for share in shares:
-            won.add(h.by_seat[share.seat].index)
+        if must_win:
+            for share in shares:
+                won.add(h.by_seat[share.seat].index)
         results.append(
             ev.PotResult(k, amount, tuple([players[i].seat for i in eligible_idx]), tuple(shares))
         )
@@ -340,7 +349,7 @@ def settle(
     if carried_back:
         h.carry_note = "part of the pot stays: no eligible hand met the requirement to win"
         h.trips_failed = True
-    if rules.opener_must_win:
+    if must_win:
         _diablo(h, winner_ids=won, total=total - carried_back)
     h._close(tuple(results), tuple(shown), None, tuple(openers), returned)
 

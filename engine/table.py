@@ -489,7 +489,8 @@ class Table:
         self._current_choice: tuple[str, tuple[str, ...], int] | None = None
         self.dc_lock: tuple[str, tuple[str, ...], int] | None = None
         # Persistence: the state when the current hand began, and the operations since.
-        self._base: dict[str, Any] | None = None
+        # (The state is kept as :meth:`_snapshot` takes it, and made a dict when asked for.)
+        self._base: tuple[Any, ...] | None = None
         self._journal: list[tuple[Any, ...]] = []
         # Players dealt in while sitting out (``blind_off_absent``): folded by the table. Set
         # at each deal from the seats, so a replayed snapshot folds the same hands.
@@ -525,7 +526,7 @@ class Table:
         hand = self.hand
         if self._choosing is not None or (hand is not None and not hand.over):
             self._journal.append(op)
-        else:
+        elif self._base is not None or self._journal:
             self._base = None
             self._journal = []
 
@@ -561,7 +562,8 @@ class Table:
             )
         elif self.seats[seat] is not None:
             raise TableError("that seat is taken")
-        self._mutate(("sit", player_id, stack, seat))
+        if self.hand is not None or self._choosing is not None or self._base or self._journal:
+            self._mutate(("sit", player_id, stack, seat))  # (a fresh table has nothing to note)
         new = self.seats[seat] = _Seat(player_id, stack)
         if self.hand_number > 0:
             rule = self.newcomer_rule
@@ -899,7 +901,11 @@ class Table:
     def _start_reason(self, players: list[int]) -> str | None:
         if len(players) < 2:
             return Phrase("at least two players with chips must be sitting in")
-        if all(self.seats[i].sitting_out for i in players):  # type: ignore[union-attr]
+        seats = self.seats
+        for i in players:
+            if not seats[i].sitting_out:  # type: ignore[union-attr]
+                break
+        else:
             return Phrase("everyone dealt in would be sitting out")
         rules = self._rules
         if len(players) > rules.max_players:
@@ -979,37 +985,72 @@ class Table:
         seed = rng.getrandbits(62)
         return self._start(full_deck, seed, players, shuffled=deck is None)
 
-    def _state(self) -> dict[str, Any]:
+    def _snapshot(self) -> tuple[Any, ...]:
+        """The state as it is now, cheaply: immutable values, and copies of the rest (taken at
+        every deal, it is read only when the table is saved; see :meth:`_state`)."""
+        return (
+            tuple(
+                [
+                    None if s is None else (s.player_id, s.stack, s.sitting_out, s.joining)
+                    for s in self.seats
+                ]
+            ),
+            self.button,
+            self.hand_number,
+            self.carried,
+            self.carry_reason,
+            dict(self._shares) if self._shares else None,
+            self.reante,
+            self.deal_passes,
+            self.restricted,
+            self.open_level,
+            self.jackpot_cap,
+            self.diablo,
+            dict(self.payouts) if self.payouts else None,
+            self.dc_lock,
+            self._pending_options,
+        )
+
+    def _state(self, snapshot: tuple[Any, ...] | None = None) -> dict[str, Any]:
+        """The state (now, or as ``snapshot`` took it) as JSON-compatible data."""
+        (
+            seats,
+            button,
+            hand_number,
+            carried,
+            carry_reason,
+            shares,
+            reante,
+            deal_passes,
+            restricted,
+            open_level,
+            jackpot_cap,
+            diablo,
+            payouts,
+            dc_lock,
+            pending_options,
+        ) = self._snapshot() if snapshot is None else snapshot
         return {
             "seats": [
                 None
                 if s is None
-                else {
-                    "player_id": s.player_id,
-                    "stack": s.stack,
-                    "sitting_out": s.sitting_out,
-                    "joining": s.joining,
-                }
-                for s in self.seats
+                else {"player_id": s[0], "stack": s[1], "sitting_out": s[2], "joining": s[3]}
+                for s in seats
             ],
-            "button": self.button,
-            "hand_number": self.hand_number,
-            "carried": self.carried,
-            "carry_reason": self.carry_reason,
-            "stakes": dict(self._shares),
-            "reante": self.reante,
-            "deal_passes": self.deal_passes,
-            "restricted": None if self.restricted is None else list(self.restricted),
-            "open_level": self.open_level,
-            "jackpot_cap": self.jackpot_cap,
-            "diablo": None if self.diablo is None else list(self.diablo),
-            "payouts": dict(self.payouts),
-            "dc_lock": None
-            if self.dc_lock is None
-            else [self.dc_lock[0], list(self.dc_lock[1]), self.dc_lock[2]],
-            "pending_options": None
-            if self._pending_options is None
-            else self._pending_options.to_dict(),
+            "button": button,
+            "hand_number": hand_number,
+            "carried": carried,
+            "carry_reason": carry_reason,
+            "stakes": {} if shares is None else dict(shares),
+            "reante": reante,
+            "deal_passes": deal_passes,
+            "restricted": None if restricted is None else list(restricted),
+            "open_level": open_level,
+            "jackpot_cap": jackpot_cap,
+            "diablo": None if diablo is None else list(diablo),
+            "payouts": {} if payouts is None else dict(payouts),
+            "dc_lock": None if dc_lock is None else [dc_lock[0], list(dc_lock[1]), dc_lock[2]],
+            "pending_options": None if pending_options is None else pending_options.to_dict(),
         }
 
     def _load_state(self, state: dict[str, Any]) -> None:
@@ -1053,7 +1094,7 @@ class Table:
         """``shuffled``: ``deck`` is a fresh shuffle of the pack, so it needs no check."""
         if players is None:
             players = self._participants()
-        self._base = self._state()
+        self._base = self._snapshot()
         self._journal = [("start", deck, seed)]
         self.button = self._next_button(players)
         return self._deal(self._rules, deck, seed, players, shuffled=shuffled)
@@ -1122,11 +1163,15 @@ class Table:
             posts=tuple(posts),
             # Shares of players not dealt in are given up: their chips are dead money now.
             stakes=tuple(
-                (pid, chips)
-                for s in order
-                if (seat := self.seats[s]) is not None
-                and (chips := self._shares.get(pid := seat.player_id, 0))
-            ),
+                [
+                    (pid, chips)
+                    for s in order
+                    if (seat := self.seats[s]) is not None
+                    and (chips := self._shares.get(pid := seat.player_id, 0))
+                ]
+            )
+            if self._shares
+            else (),
         )
         self.carried = 0
         self._shares = {}
@@ -1172,7 +1217,7 @@ class Table:
     ) -> tuple[ev.Event, ...]:
         """``seeds``: the deck's (secret) and the reshuffles' (see :meth:`_deck_for`)."""
         players = self._participants()
-        self._base = self._state()
+        self._base = self._snapshot()
         self._journal = [("choose", seeds, preset)]
         seed = seeds[1]
         self.button = self._next_button(players)
@@ -1643,7 +1688,7 @@ class Table:
             state = self._state()
             journal: list[Any] = []
         else:
-            state = self._base
+            state = self._state(self._base)
             journal = [_op_to_json(op) for op in self._journal]
         return {"version": 1, "config": self.config.to_dict(), "state": state, "journal": journal}
 

@@ -44,7 +44,9 @@ class Dealing(_Instant):
     kind = "deal"
 
     def __init__(self, hand: Hand, step: Deal) -> None:
-        super().__init__(hand)
+        self.hand = hand  # Runner.__init__, inlined: a deal is made in every hand
+        self.done = False
+        self.number = 0
         self.step = step
 
     def begin(self) -> None:
@@ -57,7 +59,7 @@ class Dealing(_Instant):
         total = n * count
         # Dealt one at a time from the dealer's left: the k-th player gets every n-th card
         # from the top, starting with the k-th.
-        sequence = tuple(stub[-total:][::-1])
+        sequence = tuple(stub[: -total - 1 : -1])  # the top ``total`` cards, top first
         del stub[-total:]
         events = h.events
         for k, p in enumerate(receivers):

@@ -23,6 +23,7 @@ limit; here ann keeps an ace and may throw away four):
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from engine import events as ev
@@ -60,6 +61,15 @@ _STREETS = tuple(
 # the step and the limit (hashing those dataclasses field by field costs more than the rest
 # of the lookup); each entry holds the two objects, so their ids cannot be reused meanwhile.
 _PLENTY: dict[tuple[int, int, int], tuple[Draw, DrawLimit, tuple[tuple[int, ...], int | None]]] = {}
+# The condition of an ace count, by the most cards discarded without one (a phrase is
+# immutable, so every round shares it).
+_CONDITIONS: dict[int, Phrase] = {}
+
+
+def _ace_condition(most: int) -> Phrase:
+    return Phrase(
+        "more than {most} only when the cards you keep include an ace or a wild card", most=most
+    )
 
 
 class DrawRound(Runner):
@@ -91,7 +101,9 @@ class DrawRound(Runner):
     def __init__(
         self, hand: Hand, step: Draw, start_index: int | None = None, series: bool = False
     ) -> None:
-        super().__init__(hand)
+        self.hand = hand  # Runner.__init__, inlined: a round is made in every hand
+        self.done = False
+        self.number = 0
         self.step = step
         self.series = series
         self.start_index = start_index
@@ -232,12 +244,13 @@ class DrawRound(Runner):
         return tuple(allowed), ace_count
 
     def decisions(self) -> tuple[Decision, ...]:
-        p = self._current()
-        if p is None:
+        if self.done:
             return ()
-        if self.offer is not None:
-            _, up, _, _, _ = self.offer
+        offer = self.offer
+        if offer is not None:
+            p, up, _, _, _ = offer
             return (Decision(p.seat, p.pid, DecisionKind.KEEP, KeepOptions(up, tuple(p.cards))),)
+        p = self.queue[self.pos]  # self._current(), inlined
         return (Decision(p.seat, p.pid, _DRAW, self._options(p)),)
 
     def _options(self, p: Player) -> DrawOptions:
@@ -261,10 +274,11 @@ class DrawRound(Runner):
         if ace_count is not None and step.counts is None:
             condition = self._condition
             if condition is None:
-                condition = self._condition = Phrase(
-                    "more than {most} only when the cards you keep include an ace or a wild card",
-                    most=self.limit.most,
-                )
+                most = self.limit.most
+                condition = _CONDITIONS.get(most)
+                if condition is None:
+                    condition = _CONDITIONS[most] = _ace_condition(most)
+                self._condition = condition
         options = DrawOptions(
             tuple(p.cards),
             counts,
@@ -305,14 +319,14 @@ class DrawRound(Runner):
         if reason is not None:
             raise IllegalAction(reason)
         kept = [c for c in held if c not in cards]
-        self._draw(p, list(cards), kept)
+        self._draw(p, cards, kept)
 
-    def _draw(self, p: Player, discarded: list[Card], kept: list[Card]) -> None:
+    def _draw(self, p: Player, discarded: tuple[Card, ...], kept: list[Card]) -> None:
         h = self.hand
         self._offered = None
         count = len(discarded)
         p.cards = kept
-        to_pile = discarded
+        to_pile: Sequence[Card] = discarded
         if (
             h.opener is p
             and h.requirement is not None
@@ -333,19 +347,19 @@ class DrawRound(Runner):
             p.cards.extend(received)
             h.events.append(ev.Drew(p.seat, tuple(discarded), tuple(received)))
             h.events.append(ev.BosnianOffer(p.seat, pair[0], pair[1]))
-            self.offer = (p, pair[0], pair[1], to_pile, list(discarded))
+            self.offer = (p, pair[0], pair[1], list(to_pile), list(discarded))
             return
         total = count + self.step.extra
         hold_back = total >= 5 and not self.series and h.options.no_five_in_a_row
         received = h.replacements(total - 1 if hold_back else total, burn=not self.series)
         if hold_back:
-            self.owed.append((p, to_pile))
+            self.owed.append((p, list(to_pile)))
         if received:
             self.last_from_deck = p
         p.cards.extend(received)
         p.draws.append(count)
         h.discards.extend(to_pile)
-        h.events.append(ev.Drew(p.seat, tuple(discarded), tuple(received)))
+        h.events.append(ev.Drew(p.seat, discarded, tuple(received)))
         verb = VERBS["stood-pat"] if count == 0 else VERBS["drew"]
         h.last_action = (p.seat, verb, count or None)
         self._advance()
