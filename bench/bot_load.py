@@ -1323,7 +1323,7 @@ def report(results: list[dict[str, Any]], args: argparse.Namespace) -> None:
         if s.get("trims"):
             trims = s["trims"]  # [count, total ms, longest ms] of the first process
             print(
-                f"  malloc_trim by the bot (after full collections and every 10 s): "
+                f"  malloc_trim by the bot (after full collections and every few seconds): "
                 f"{trims[0]} since start, {trims[1]:.0f} ms in all, the longest {trims[2]:.1f} ms"
             )
         if args.verbose:

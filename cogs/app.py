@@ -14,7 +14,7 @@ import logging
 import os
 import signal
 import time
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 import discord
@@ -174,7 +174,7 @@ class PokerBot(commands.AutoShardedBot):
         self.settings = settings
         self._adopter: asyncio.Future[None] | None = None
         self.backups: Backups | None = None
-        amortise_bucket_cleanup(self.http)
+        prune_buckets = amortise_bucket_cleanup(self.http)
         self.stopping = False
         self._stop_on_signals = stop_on_signals
         self._stopper: asyncio.Task[None] | None = None
@@ -183,6 +183,8 @@ class PokerBot(commands.AutoShardedBot):
         # The handling of every interaction (its tasks), so that a clean stop can wait for it.
         self._in_flight: set[asyncio.Task[Any]] = set()
         self.trimmer = Trimmer()
+        if prune_buckets is not None:
+            self.trimmer.chores.append(prune_buckets)
         tune_allocator()
         parsers = self._connection.parsers
         self._parse_interaction = parsers["INTERACTION_CREATE"]
@@ -397,11 +399,11 @@ def automatic_backups(settings: Settings, db: Database) -> Backups | None:
     return backups
 
 
-BUCKET_IDLE_SECONDS = 15.0
+BUCKET_IDLE_SECONDS = 5.0
 """How long an idle rate-limit bucket is kept (discord.py keeps them 300 s)."""
 
 
-def amortise_bucket_cleanup(http: Any) -> None:
+def amortise_bucket_cleanup(http: Any) -> Callable[[], None] | None:
     """Make discord.py's clean-up of idle rate-limit buckets amortised, and drop them sooner.
 
     discord.py keeps one bucket per route and channel (every DM channel has its own) and, once
@@ -410,16 +412,19 @@ def amortise_bucket_cleanup(http: Any) -> None:
     scan takes milliseconds (at 500 busy tables, 9 % of the bot's CPU went there). Here a scan
     runs only when the buckets have doubled since the last one: in amortised constant time.
 
-    A bucket costs about 600 bytes (some 20 a table: each player's DM channel has a few) and
+    A bucket costs about a kilobyte (some 20 a table: each player's DM channel has a few) and
     discord.py keeps it five minutes after its last request. Here one is dropped after
     :data:`BUCKET_IDLE_SECONDS` if it knows nothing a new one would not: no request under way or
     waiting, and its window has ended (or never began). A new bucket starts more cautious (one
     request at a time until Discord's first answer gives the limit), never less.
-    Left alone if discord.py no longer has that method."""
+
+    Returns the scan, for the bot to run now and then as well (see :class:`Trimmer`'s chores):
+    between the doublings, buckets idle since a player's last hand would otherwise stay.
+    Left alone (None) if discord.py no longer has that method."""
     clear = getattr(http, "_try_clear_expired_ratelimits", None)
     buckets = getattr(http, "_buckets", None)
     if clear is None or not isinstance(buckets, dict):
-        return
+        return None
     floor = 256
     next_scan = floor
 
@@ -430,16 +435,19 @@ def amortise_bucket_cleanup(http: Any) -> None:
             return False  # inside a rate-limit window: its count still matters
         return bool(now - bucket._last_request >= BUCKET_IDLE_SECONDS)
 
-    def cleanup() -> None:
+    def prune() -> None:
         nonlocal next_scan
-        if len(http._buckets) < next_scan:
-            return
         now = asyncio.get_running_loop().time()
         for key in [key for key, bucket in http._buckets.items() if idle(bucket, now)]:
             del http._buckets[key]
         next_scan = max(floor, 2 * len(http._buckets))
 
+    def cleanup() -> None:
+        if len(http._buckets) >= next_scan:
+            prune()
+
     http._try_clear_expired_ratelimits = cleanup
+    return prune
 
 
 def create_bot(settings: Settings, **kwargs: Any) -> PokerBot:

@@ -17,6 +17,7 @@ A locale the bot does not ship reads as English, never as an error.
 from __future__ import annotations
 
 import logging
+import sys
 import time
 from collections.abc import Callable, Coroutine, Iterable
 from typing import TYPE_CHECKING, Any
@@ -96,7 +97,8 @@ def seen(
     if locale is not None and user_id is not None and _members.get(user_id) != locale:
         if len(_members) >= MEMBERS_KEPT:
             _members.clear()
-        _members[user_id] = locale
+        # One string per locale, not one per member (each payload brings its own copy).
+        _members[user_id] = sys.intern(locale)
         if db is not None:
             spawn(_write(db.set_member_locale(user_id, locale, now=now), "member", user_id))
     guild_locale = _locale(data.get("guild_locale"))

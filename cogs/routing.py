@@ -143,6 +143,24 @@ class PressLimiter:
         self._told[key] = now
         return "warn"
 
+    def sweep(self) -> None:
+        """Forget the members idle for a whole window now (the bot's memory chores run it
+        every few seconds: between the doublings, members gone quiet would otherwise stay).
+
+        >>> now = [0.0]
+        >>> limiter = PressLimiter(presses=2, seconds=1.0, clock=lambda: now[0])
+        >>> limiter.check(7, 1), limiter.check(8, 1)
+        ('ok', 'ok')
+        >>> now[0] = 0.5
+        >>> limiter.check(8, 1)
+        'ok'
+        >>> now[0] = 1.2
+        >>> limiter.sweep()
+        >>> sorted(limiter._times)
+        [(8, 1)]
+        """
+        self._sweep(self.clock())
+
     def _sweep(self, now: float) -> None:
         """Forget the members idle for a whole window: in amortised constant time, a scan
         only each time the counted members have doubled since the last one."""
@@ -172,6 +190,13 @@ class TableControls(commands.Cog):
             PageId: paginator.turn_page,
             ReplayButton: self.replay,
         }
+
+    async def cog_load(self) -> None:
+        self.bot.trimmer.chores.append(self.presses.sweep)
+
+    async def cog_unload(self) -> None:
+        with contextlib.suppress(ValueError):
+            self.bot.trimmer.chores.remove(self.presses.sweep)
 
     def add_route(self, kind: type[PokerId], handler: Handler) -> None:
         """Answer presses of ``kind`` with ``handler`` (a cog that owns the component)."""

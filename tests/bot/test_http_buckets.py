@@ -59,3 +59,17 @@ async def test_an_idle_bucket_is_dropped_soon_after_its_last_request_if_it_knows
         http.get_ratelimit(f"channel-{i}")
     kept = {"done", "fresh", "limited", "sending", "waiting", "recent"} & set(http._buckets)
     assert kept == {"limited", "sending", "waiting", "recent"}
+
+
+async def test_the_bot_drops_idle_buckets_now_and_then_however_few() -> None:
+    # Between the doublings, buckets idle since a player's last hand would stay: the trimmer's
+    # chores scan them every few seconds, whatever their number.
+    bot = create_bot(Settings(token="t", database_path=":memory:"))
+    http: Any = bot.http
+    quiet = asyncio.get_running_loop().time() - BUCKET_IDLE_SECONDS - 1
+    for i in range(10):
+        http.get_ratelimit(f"dm-{i}")._last_request = quiet
+    http.get_ratelimit("recent")
+    assert len(bot.trimmer.chores) == 1
+    bot.trimmer.chores[0]()
+    assert set(http._buckets) == {"recent"}

@@ -6,6 +6,7 @@ bringing the cycle back (or breaking the answers)."""
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import inspect
 import re
@@ -159,3 +160,20 @@ def test_the_trimmer_runs_where_glibc_is_and_does_nothing_elsewhere() -> None:
 
 def test_the_allocator_is_tuned_where_glibc_is() -> None:
     assert tune_allocator() == Trimmer().available
+
+
+async def test_the_trimmers_chores_run_before_each_timed_trim_even_without_glibc() -> None:
+    trimmer = Trimmer(every=0.01)
+    trimmer._libc = None  # as on macOS or musl: no trim, the chores all the same
+    ran: list[int] = []
+
+    def failing() -> None:
+        raise RuntimeError("a broken chore does not stop the others")
+
+    trimmer.chores += [failing, lambda: ran.append(trimmer.trims)]
+    trimmer.start(asyncio.get_running_loop())
+    try:
+        await asyncio.sleep(0.1)
+    finally:
+        trimmer.stop()
+    assert ran and ran[0] == 0
