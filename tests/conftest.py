@@ -8,6 +8,7 @@ idle, and ``tests/engine/test_house_selfplay.py`` waits for its figures.
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import tempfile
@@ -23,29 +24,49 @@ SELFPLAY_HANDS = 1000
 
 
 class SelfPlay:
-    """The background run: its process and the file its JSON lines go to."""
+    """The background run: its output file, and its process in the pytest process that
+    started it. Under pytest-xdist every worker collects every test, but only the first to
+    claim the run's lock file starts the process; the test, on whichever worker it runs, reads
+    the shared file until the run says it is finished."""
 
     def __init__(self, hands: int) -> None:
         self.hands = hands
-        self.output = tempfile.NamedTemporaryFile(  # noqa: SIM115 (closed at the session's end)
-            prefix="house-selfplay-", suffix=".jsonl", delete=False
-        )
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "tests.house_selfplay", "--hands", str(hands), "--nice", "5"],
-            cwd=ROOT,
-            stdout=self.output,
-            stderr=subprocess.STDOUT,
-        )
+        run = os.environ.get("PYTEST_XDIST_TESTRUNUID") or f"solo-{os.getpid()}"
+        folder = Path(tempfile.gettempdir())
+        self.path = folder / f"house-selfplay-{run}.jsonl"
+        self.proc: subprocess.Popen[bytes] | None = None
+        try:
+            claim = os.open(folder / f"house-selfplay-{run}.lock", os.O_CREAT | os.O_EXCL)
+        except FileExistsError:
+            return  # another worker of this run plays the hands
+        os.close(claim)
+        with self.path.open("wb") as output:
+            self.proc = subprocess.Popen(
+                [
+                    sys.executable,
+                    "-m",
+                    "tests.house_selfplay",
+                    "--hands",
+                    str(hands),
+                    "--nice",
+                    "5",
+                ],
+                cwd=ROOT,
+                stdout=output,
+                stderr=subprocess.STDOUT,
+            )
 
     def text(self) -> str:
-        return Path(self.output.name).read_text()
+        return self.path.read_text() if self.path.exists() else ""
 
     def stop(self) -> None:
+        if self.proc is None:
+            return
         if self.proc.poll() is None:
             self.proc.kill()
             self.proc.wait()
-        self.output.close()
-        Path(self.output.name).unlink(missing_ok=True)
+        self.path.unlink(missing_ok=True)
+        self.path.with_suffix(".lock").unlink(missing_ok=True)
 
 
 SELFPLAY = pytest.StashKey[SelfPlay]()

@@ -108,6 +108,7 @@ def main() -> None:
         os.nice(args.nice)
     for slug, choice in games():
         print(json.dumps(play(slug, choice, args.hands, args.seed)), flush=True)
+    print(json.dumps({"finished": True}), flush=True)
 
 
 if __name__ == "__main__":
