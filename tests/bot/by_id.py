@@ -6,7 +6,8 @@ version of the table message and every panel opened, for a person to look at.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from typing import Any
 
 import engine
@@ -20,6 +21,7 @@ from cogs.ui.custom_ids import (
 from tests.bot.driver import live_table
 from tests.bot.look import Look
 from tests.emulator import Emulator, World
+from tests.i18n.escaped import limit_problems, payload_texts
 
 # Keys of a REST body that are not text a player reads (file names are ours, not words).
 NOT_READ = frozenset({"filename", "nonce", "allowed_mentions", "message_reference"})
@@ -163,3 +165,24 @@ def sent_bodies(emu: Emulator) -> Iterator[tuple[str, Any]]:
             call.route,
             readable(body.get("data", body) if call.kind == "interaction_callback" else body),
         )
+
+
+@dataclass
+class Scan:
+    """What :func:`scan_sent` found in everything the bot sent."""
+
+    sent: int = 0
+    too_long: list[str] = field(default_factory=list)
+    found: list[str] = field(default_factory=list)
+
+
+def scan_sent(emu: Emulator, find: Callable[[str], list[str]]) -> Scan:
+    """Every body the bot sent (:func:`sent_bodies`): how many, what is over Discord's limits,
+    and what ``find`` reports in each text a player reads (each with its route and text)."""
+    scan = Scan()
+    for route, body in sent_bodies(emu):
+        scan.sent += 1
+        scan.too_long += limit_problems(body)
+        for text in payload_texts(body):
+            scan.found += [f"{route}: {item} in {text[:100]!r}" for item in find(text)]
+    return scan

@@ -23,10 +23,10 @@ from cogs.ui.custom_ids import TableButton
 from i18n import resolve
 from i18n.catalogues import read_catalogue
 from i18n.extract import PACKAGES, ROOT
-from tests.bot.by_id import find, play, sent_bodies, sit_and_deal, table_message
+from tests.bot.by_id import find, play, scan_sent, sit_and_deal, table_message
 from tests.bot.look import Look
 from tests.emulator import Emulator, World
-from tests.i18n.escaped import limit_problems, payload_texts
+from tests.i18n.escaped import payload_texts
 
 LANGUAGES = ("de", "fr", "es-ES", "pt-BR", "ru", "pl")
 
@@ -90,14 +90,7 @@ async def test_a_hand_in_each_language(
     look.write(tmp_path, name=f"languages/{code}")
 
     left = _english_left(code)
-    too_long: list[str] = []
-    english: list[str] = []
-    sent = 0
-    for route, body in sent_bodies(emu):
-        sent += 1
-        too_long += limit_problems(body)
-        for text in payload_texts(body):
-            english += [f"{route}: {s!r} in {text[:100]!r}" for s in left if s in text]
-    assert sent > 15, sent  # the hand really was played and shown
-    assert not too_long, too_long
-    assert not english, "\n".join(english)
+    scan = scan_sent(emu, lambda text: [repr(s) for s in left if s in text])
+    assert scan.sent > 15, scan.sent  # the hand really was played and shown
+    assert not scan.too_long, scan.too_long
+    assert not scan.found, "\n".join(scan.found)

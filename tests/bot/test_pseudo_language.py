@@ -17,9 +17,9 @@ from typing import Any
 import pytest
 
 from cogs.ui.custom_ids import LobbyButton, TableButton
-from tests.bot.by_id import find, play, sent_bodies, sit_and_deal, table_message
+from tests.bot.by_id import find, play, scan_sent, sit_and_deal, table_message
 from tests.emulator import Emulator, World
-from tests.i18n.escaped import english_words, limit_problems, payload_texts
+from tests.i18n.escaped import english_words, payload_texts
 
 GAMES = ("five-card-draw", "california-lowball", "high-low-declare")
 
@@ -53,20 +53,10 @@ async def test_a_whole_hand_in_the_pseudo_language(
     names = [n for u in world.users for n in (u.username, u.global_name) if n]
     names += [world.guild.name, world.channel.name]
     allowed = [*names, game, "#"]
-    escaped: dict[str, list[str]] = {}
-    too_long: list[str] = []
-    sent = 0
-    for route, body in sent_bodies(emu):
-        sent += 1
-        too_long += limit_problems(body)
-        for text in payload_texts(body):
-            words = english_words(text, allowed)
-            if words:
-                escaped.setdefault(route, []).append(f"{words} in {text[:120]!r}")
-    assert sent > 20, sent  # the hand really was played and shown
-    report = [f"{route}: {found}" for route, texts in escaped.items() for found in texts]
-    assert not escaped, "\n".join(report)
-    assert not too_long, too_long
+    scan = scan_sent(emu, lambda text: english_words(text, allowed))
+    assert scan.sent > 20, scan.sent  # the hand really was played and shown
+    assert not scan.found, "\n".join(scan.found)
+    assert not scan.too_long, scan.too_long
 
 
 async def test_the_checker_catches_an_english_word_left_in_a_payload() -> None:
