@@ -241,10 +241,26 @@ def _tile(
     four_colour: bool = False,
     labels: _Labels = ("JOKER", "WILD"),
 ) -> Image.Image:
-    """One card drawn on the felt, drawn once per face and reused (drawing costs ~1 ms)."""
+    """One card drawn on the felt, drawn once per face and reused (drawing costs ~1 ms), kept
+    as a palette image (see :func:`_compact`); pasting it on a full-colour picture converts it."""
     tile = Image.new("RGB", (CARD_W + 1, CARD_H + 1), FELT)
     _draw_card(ImageDraw.Draw(tile), 0, 0, face, wild, four_colour, labels)
-    return tile
+    return _compact(tile)
+
+
+def _compact(tile: Image.Image) -> Image.Image:
+    """``tile`` as a palette image of exactly the same pixels, when it has at most 256
+    colours (a card's few inks and their anti-aliased edges: under 200). Pillow keeps a
+    full-colour pixel in four bytes and a palette one in one: the cached tiles of a deck took
+    about 10 MB of a bot's memory in full colour."""
+    colours = tile.getcolors(256)
+    if colours is None:
+        return tile
+    index = {colour: i for i, (_, colour) in enumerate(colours)}
+    out = Image.new("P", tile.size)
+    out.putpalette([channel for _, colour in colours for channel in colour])
+    out.putdata([index[pixel] for pixel in tile.getdata()])
+    return out
 
 
 @lru_cache(maxsize=2)
@@ -269,8 +285,10 @@ def _mapped_tile(
     labels: _Labels = ("JOKER", "WILD"),
 ) -> Image.Image:
     """A tile already mapped to the shared palette, so a picture is only pasted, not mapped."""
-    return _tile(face, wild, four_colour, labels).quantize(
-        palette=_palette(four_colour), dither=Image.Dither.NONE
+    return (
+        _tile(face, wild, four_colour, labels)
+        .convert("RGB")
+        .quantize(palette=_palette(four_colour), dither=Image.Dither.NONE)
     )
 
 
@@ -366,13 +384,21 @@ def _fit(d: Draw, text: str, font: ImageFont.FreeTypeFont | ImageFont.ImageFont,
     return text.rstrip() + "…"
 
 
-@lru_cache(maxsize=128)
 def _dim_tile(
     face: _Face, four_colour: bool = False, labels: _Labels = ("JOKER", "WILD")
 ) -> Image.Image:
-    """A card that does not play: faded into the felt, still readable."""
+    """A card that does not play: faded into the felt, still readable. The cached tile's
+    palette is faded rather than its pixels (the same sums, once per colour): cheap enough not
+    to be cached."""
     tile = _tile(face, False, four_colour, labels)
-    return Image.blend(tile, Image.new("RGB", tile.size, FELT), DIM)
+    if tile.mode != "P":
+        return Image.blend(tile, Image.new("RGB", tile.size, FELT), DIM)
+    colours = tile.getpalette() or []
+    strip = Image.frombytes("RGB", (len(colours) // 3, 1), bytes(colours))
+    faded = Image.blend(strip, Image.new("RGB", strip.size, FELT), DIM)
+    out = tile.copy()
+    out.putpalette(faded.tobytes())
+    return out
 
 
 @lru_cache(maxsize=64)
@@ -385,7 +411,7 @@ def _wild_tile(
 ) -> Image.Image:
     """A wild card where it plays: gold border, and a gold band naming the card it plays as
     (``wild_as``: the band's words in the picture's language, ``{card}`` the rank)."""
-    tile = _tile(face, True, four_colour, labels).copy()
+    tile = _tile(face, True, four_colour, labels).convert("RGB")
     d = ImageDraw.Draw(tile)
     top = CARD_H - 30
     d.rounded_rectangle((5, top, CARD_W - 5, CARD_H - 5), 6, fill=GOLD)
@@ -400,7 +426,7 @@ def _wild_tile(
     if stands_for.suit in _SUIT_SHAPES:
         colour = _suit_colour(stands_for.suit, four_colour)
         _SUIT_SHAPES[stands_for.suit](d, left + width + 12, top + 13, 17, colour)
-    return tile
+    return _compact(tile)
 
 
 def _row_width(row: ShownRow) -> int:
