@@ -59,6 +59,7 @@ import asyncio
 import contextlib
 import cProfile
 import gc
+import itertools
 import json
 import logging
 import os
@@ -72,6 +73,7 @@ import sys
 import tempfile
 import time
 import types
+from array import array
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -143,15 +145,17 @@ class _Timing:
 
     def __init__(self) -> None:
         self.received: dict[int, float] = {}
-        self.handling: list[float] = []
-        self.lags: list[float] = []
+        # Samples are kept as C doubles: as a list of floats they took 32 bytes each, tens of
+        # thousands of them in a 500-table run, counted in the bot's memory per table.
+        self.handling = array("d")
+        self.lags = array("d")
         # (generation, seconds) of each garbage collection: a full one pauses the event loop.
         self.collections: list[tuple[int, float]] = []
         self._gc_started = 0.0
         # Seconds from asking the database for a transaction to having its result.
-        self.transactions: list[float] = []
+        self.transactions = array("d")
         # Seconds spent building the callback's response (InteractionCallbackResponse).
-        self.response_messages: list[float] = []
+        self.response_messages = array("d")
 
     def install(self) -> None:
         """Patch discord.py's interaction parser and callback sender (before the bot exists:
@@ -223,14 +227,14 @@ class _Timing:
     def take(self) -> dict[str, Any]:
         """Everything measured since the last call."""
         out = {
-            "handling": self.handling,
-            "loop_lag": self.lags,
+            "handling": self.handling.tolist(),
+            "loop_lag": self.lags.tolist(),
             "collections": self.collections,
-            "transactions": self.transactions,
-            "response_messages": self.response_messages,
+            "transactions": self.transactions.tolist(),
+            "response_messages": self.response_messages.tolist(),
         }
-        self.handling, self.lags, self.collections, self.transactions = [], [], [], []
-        self.response_messages = []
+        self.handling, self.lags, self.transactions = array("d"), array("d"), array("d")
+        self.collections, self.response_messages = [], array("d")
         return out
 
 
@@ -241,7 +245,9 @@ def _package(module: object) -> str:
 _traced: list[Any] = []  # the tracemalloc snapshot of the first stats (no table yet)
 
 
-def _traced_growth(limit: int = 15) -> dict[str, list[tuple[str, int, int]]]:
+def _traced_growth(
+    limit: int = int(os.environ.get("BENCH_TRACE_TOP", "15")),
+) -> dict[str, list[tuple[str, int, int]]]:
     """What the bot allocated since its first stats, and still holds: (where, bytes, blocks)
     by source file and by line, largest first (``--tracemalloc``)."""
     import tracemalloc
@@ -308,6 +314,30 @@ def _allocator(trim: bool = True) -> dict[str, int]:
     }
 
 
+def _census(objects: list[Any]) -> dict[str, list[int]]:
+    """Every object the collector tracks, and the untracked ones they hold directly (strings,
+    numbers, bytes, tuples of those): count and bytes by type name. Two of them, before the
+    tables and after, say what a table adds (object headers and contents, not the allocator's
+    slack)."""
+    out: dict[str, list[int]] = {}
+    seen: set[int] = {id(objects)}
+    pending = list(objects)
+    seen.update(map(id, pending))
+    for o in pending:
+        row = out.setdefault(type(o).__name__, [0, 0])
+        row[0] += 1
+        row[1] += sys.getsizeof(o)
+    for o in objects:
+        for r in gc.get_referents(o):
+            if id(r) in seen or gc.is_tracked(r) or isinstance(r, type):
+                continue
+            seen.add(id(r))
+            row = out.setdefault(type(r).__name__, [0, 0])
+            row[0] += 1
+            row[1] += sys.getsizeof(r)
+    return out
+
+
 def _bot_stats(bot: Any, deep: bool, timing: _Timing) -> dict[str, Any]:
     stats: dict[str, Any] = {"cpu": time.process_time(), **_proc_status(), **timing.take()}
     import tracemalloc
@@ -343,6 +373,7 @@ def _bot_stats(bot: Any, deep: bool, timing: _Timing) -> dict[str, Any]:
                 roots = [live.engine, live.meta, live.settings, live.last_private, live.version()]
                 sizes.append(_deep_size(roots, seen))
             stats["table_bytes"] = sizes
+            del seen  # the census below must not count the measuring
             stats["state_json_bytes"] = [len(live.state_json()) for live in service.tables.values()]
     if deep:
         started = time.perf_counter()
@@ -366,6 +397,7 @@ def _bot_stats(bot: Any, deep: bool, timing: _Timing) -> dict[str, Any]:
         stats["gc_packages"] = Counter(
             _package(type(o).__dict__.get("__module__")) for o in objects
         ).most_common(8)
+        stats["census"] = _census(objects)
         del objects
     return stats
 
@@ -978,7 +1010,7 @@ class LoadRun:
                 pg = PgServer.start(durable=True)
                 self.database_url = await pg.create_database()
             await self.start_bot()
-            base = await self.bot_stats()
+            base = await self.bot_stats(deep=True)
             t0 = time.perf_counter()
             await self.setup()
             setup_seconds = time.perf_counter() - t0
@@ -1223,7 +1255,21 @@ def summarise(r: dict[str, Any]) -> dict[str, Any]:
         "gc_unreachable": end.get("gc_unreachable", 0),
         "gc_garbage_types": end.get("gc_garbage_types") or [],
         "gc_packages": end.get("gc_packages"),
+        "census": _census_growth(base.get("census") or {}, end.get("census") or {}, r["T"]),
     }
+
+
+def _census_growth(
+    base: dict[str, list[int]], end: dict[str, list[int]], tables: int, limit: int = 15
+) -> list[tuple[str, float, float]]:
+    """The types that grew most from no table to T tables: (type, objects a table, bytes a
+    table), largest first."""
+    rows = []
+    for name, (count, size) in end.items():
+        count0, size0 = base.get(name, (0, 0))
+        rows.append((name, (count - count0) / tables, (size - size0) / tables))
+    rows.sort(key=lambda row: -row[2])
+    return rows[:limit]
 
 
 def _collections(runs: list[tuple[int, float]]) -> list[tuple[int, tuple[int, float, float]]]:
@@ -1233,6 +1279,28 @@ def _collections(runs: list[tuple[int, float]]) -> list[tuple[int, tuple[int, fl
         times = [t * 1000 for g, t in runs if g == gen]
         out.append((gen, (len(times), max(times, default=0.0), sum(times))))
     return out
+
+
+def _print_marginal(rows: list[dict[str, Any]]) -> None:
+    """With several T in one run (same N and database), what each table added beyond the
+    smaller run: the RSS growth per table above also carries what the process loads once, at
+    its first hands (card tiles, fonts, lazily imported code, the database's page cache),
+    spread over T; the difference of two runs leaves the tables alone."""
+    by_kind: dict[tuple[int, str], list[dict[str, Any]]] = {}
+    for s in rows:
+        by_kind.setdefault((s["N"], s["database"]), []).append(s)
+    for (n, database), runs in by_kind.items():
+        runs = sorted(runs, key=lambda s: s["T"])
+        for small, large in itertools.pairwise(runs):
+            grown = large["kb_table_rss"] * large["T"] - small["kb_table_rss"] * small["T"]
+            fixed = (
+                small["kb_table_rss"] * small["T"] - grown / (large["T"] - small["T"]) * small["T"]
+            )
+            print(
+                f"N={n} ({database}): each table from T={small['T']} to T={large['T']} added "
+                f"{grown / (large['T'] - small['T']):.1f} KB of RSS (what the process loads "
+                f"once, by the same line: {fixed / 1024:.1f} MB)"
+            )
 
 
 def report(results: list[dict[str, Any]], args: argparse.Namespace) -> None:
@@ -1270,6 +1338,7 @@ def report(results: list[dict[str, Any]], args: argparse.Namespace) -> None:
         "processes, bot % is their sum and RSS MB the largest one's.\nrest/s is per token: every "
         "process uses the same one, and Discord's 50/s global limit is per token."
     )
+    _print_marginal(rows)
     for s in rows:
         print(
             f"\nN={s['N']} ({s['database']}) T={s['T']}: {s['hands']} hands, {s['n']} "
@@ -1349,6 +1418,14 @@ def report(results: list[dict[str, Any]], args: argparse.Namespace) -> None:
                 "the next full collection"
             )
             print(f"    that garbage by type: {s['gc_garbage_types']}")
+        if s.get("census"):
+            total = sum(size for _, _, size in s["census"])
+            print(
+                "  live objects a table added, by type (the collector's objects and what they "
+                f"hold directly; top {len(s['census'])}: {total / 1024:.1f} KB):"
+            )
+            for name, count, size in s["census"]:
+                print(f"    {size / 1024:7.1f} KB  {count:7.1f} objects  {name}")
         traced = s.get("traced")
         if traced:
             print("  memory held per table, by where it was allocated (tracemalloc, top 15):")
