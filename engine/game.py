@@ -25,7 +25,8 @@ Callers normally use the table; the hand is public for tests and tools.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -73,6 +74,7 @@ class HandOptions:
 
 
 _DEFAULT_OPTIONS = HandOptions()
+_NO_CARDS: frozenset[Card] = frozenset()
 
 # The betting limits of each structure by round kind, shared by every hand dealt with the same
 # structure object (``Structure.limits`` depends on nothing else): id -> (structure, cache).
@@ -136,7 +138,6 @@ class Player:
     """A player's state during one hand (mutable; internal to the engine)."""
 
     __slots__ = (
-        "acted_checked",
         "arranged",
         "aside",
         "bet",
@@ -152,7 +153,6 @@ class Player:
         "seat",
         "seven_cap",
         "stack",
-        "start_stack",
         "up",
     )
 
@@ -161,7 +161,6 @@ class Player:
         self.seat = seat
         self.pid = pid
         self.stack = stack
-        self.start_stack = stack
         self.bet = 0
         """Chips put in during the current betting round."""
         self.committed = 0
@@ -170,16 +169,25 @@ class Player:
         self.gone = False
         """Left the table during the hand."""
         self.cards: list[Card] = []
-        self.up: set[Card] = set()
+        # Cards dealt or turned face up: most hands have none, and share one empty set until
+        # they do (see :meth:`turn_up`).
+        self.up: AbstractSet[Card] = _NO_CARDS
         self.draws: list[int] = []
-        self.aside: list[Card] = []
+        self.aside: tuple[Card, ...] = ()
         """Split openers kept aside."""
         self.opening_cards: tuple[Card, ...] = ()
         self.declared: str | None = None
-        self.acted_checked = False
         self.arranged = False
         self.seven_cap: int | None = None
         """Seven rule: the player's claim is capped at this committed level."""
+
+    def turn_up(self, cards: Iterable[Card]) -> None:
+        """Turn ``cards`` (held by the player) face up."""
+        up = self.up
+        if up is _NO_CARDS:
+            self.up = set(cards)
+        else:
+            self.up = {*up, *cards}
 
     @property
     def all_in(self) -> bool:
@@ -454,8 +462,8 @@ class Hand:
         self.muck.extend(p.cards)
         self.muck.extend(p.aside)
         p.cards = []
-        p.aside = []
-        p.up.clear()
+        p.aside = ()
+        p.up = _NO_CARDS
 
     def card_locations(self) -> dict[str, list[Card]]:
         """Where every card of the deck is (for invariant checks): ``"stub"``, ``"burns"``,

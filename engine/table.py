@@ -1424,8 +1424,21 @@ class Table:
                 raise IllegalAction("{player} is not playing this hand", player=who)
             raise IllegalAction("nobody in seat {seat} is playing this hand", seat=repr(who))
         p = found
-        start = len(hand.events)
-        hand.act(p, action)
+        events = hand.events
+        start = len(events)
+        # hand.act(p, action), inlined on this hot path (the hand is not over: checked above)
+        runner = hand.runner
+        assert runner is not None
+        if not runner.is_waiting_for(p):
+            raise IllegalAction("it is not {player}'s turn to act", player=p.pid)
+        if action.__class__ is Timeout:
+            real = runner.timeout_action(p)
+            events.append(ev.TimedOut(p.seat))
+            runner.act(p, real)
+        else:
+            runner.act(p, action)
+        if runner.done or hand.anyone_gone:
+            hand._advance()
         self._journal.append(("act", p.seat, action))
         if self._absent:  # players dealt in while sitting out (rare): a call saved otherwise
             self._fold_absent(hand)

@@ -66,7 +66,7 @@ class Dealing(_Instant):
             cards = sequence[k::n]
             p.cards.extend(cards)
             if face_up:
-                p.up.update(cards)
+                p.turn_up(cards)
             events.append(ev.Dealt(p.seat, cards, face_up))
         self.done = True
 
@@ -110,6 +110,6 @@ class Revealing(_Instant):
         for p in h.players:
             if not p.folded and index < len(p.cards):
                 card = p.cards[index]
-                p.up.add(card)
+                p.turn_up((card,))
                 h.events.append(ev.CardRevealed(p.seat, index, card))
         self.done = True

@@ -309,16 +309,25 @@ class DrawRound(Runner):
             raise IllegalAction("this is a draw: discard cards or stand pat")
         cards = action.cards
         held = p.cards
-        for card in cards:
-            if not isinstance(card, Card) or card not in held:
-                raise IllegalAction("you do not hold {card}", card=str(card))
         count = len(cards)
-        if count > 1 and len(set(cards)) != count:
-            raise IllegalAction("a card is named twice")
-        reason = self._options(p).refusal(cards)
+        if count == 1:
+            # The usual single card, by identity (one object per card): no comparisons.
+            card = cards[0]
+            kept = [c for c in held if c is not card]
+            if len(kept) == len(held):
+                raise IllegalAction("you do not hold {card}", card=str(card))
+        else:
+            for card in cards:
+                if not isinstance(card, Card) or card not in held:
+                    raise IllegalAction("you do not hold {card}", card=str(card))
+            if count > 1 and len(set(cards)) != count:
+                raise IllegalAction("a card is named twice")
+            kept = [c for c in held if c not in cards] if count else list(held)
+        offered = self._offered
+        options = offered[1] if offered is not None and offered[0] is p else self._options(p)
+        reason = options.refusal(cards)
         if reason is not None:
             raise IllegalAction(reason)
-        kept = [c for c in held if c not in cards]
         self._draw(p, cards, kept)
 
     def _draw(self, p: Player, discarded: tuple[Card, ...], kept: list[Card]) -> None:
@@ -336,7 +345,7 @@ class DrawRound(Runner):
         ):
             split = [c for c in discarded if c in p.opening_cards]
             if split:
-                p.aside.extend(split)
+                p.aside = (*p.aside, *split)
                 to_pile = [c for c in discarded if c not in split]
                 h.events.append(ev.OpenersSplit(p.seat, tuple(split)))
         if count:
@@ -379,7 +388,7 @@ class DrawRound(Runner):
         chosen, other = (up, down) if took_up else (down, up)
         p.cards.append(chosen)
         if took_up:
-            p.up.add(up)
+            p.turn_up((up,))
         p.draws.append(4)
         h.discards.extend(to_pile)
         h.discards.append(other)
