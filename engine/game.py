@@ -764,17 +764,19 @@ class Hand:
         """The summary of the hand once it is over."""
         if self._result is None and self._result_parts is not None:
             pots, shown, uncontested, openers, returned = self._result_parts
+            # Positional, in the order of HandResult's fields (hand_number, game, pots, shown,
+            # uncontested, openers, passed_out, carried, returned, final_stacks, note).
             self._result = ev.HandResult(
-                hand_number=self.number,
-                game=self.rules.name,
-                pots=pots,
-                shown=shown,
-                uncontested=uncontested,
-                openers=openers,
-                passed_out=self.passed_out,
-                carried=self.carry_out,
-                returned=tuple(returned),
-                final_stacks={p.pid: p.stack for p in self.players},
-                note=self.carry_note,
+                self.number,
+                self.rules.name,
+                pots,
+                shown,
+                uncontested,
+                openers,
+                self.passed_out,
+                self.carry_out,
+                tuple(returned),
+                {p.pid: p.stack for p in self.players},
+                self.carry_note,
             )
         return self._result

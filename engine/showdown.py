@@ -185,31 +185,50 @@ def settle(
     event that runner already wrote."""
     players = h.players
     rules = h.rules
-    # One loop rather than four comprehensions (each a function call in Python 3.11).
+    # One loop rather than four comprehensions (each a function call in Python 3.11); it also
+    # notes what build_pots would look for first: whether everyone still in put in the same
+    # amount, at least as much as anyone (one pot, the usual end).
     live: list[Player] = []
     alive: list[bool] = []
     committed: list[int] = []
     capped = False
+    level = -1
+    even = True
+    top = 0
+    total = h.carried
     for p in players:
+        c = p.committed
+        total += c
+        if c > top:
+            top = c
         if p.folded:
             alive.append(False)
         else:
             live.append(p)
             alive.append(True)
-        committed.append(p.committed)
+            if level < 0:
+                level = c
+            elif c != level:
+                even = False
+        committed.append(c)
         if p.seven_cap is not None:
             capped = True
-    staked, dead = h.pot_inputs(committed)
-    caps: list[int | None] | None = None
-    if capped:
-        caps = [p.seven_cap for p in players]
-        # A seven-rule cap is a level of this hand's chips: a share of the carried pot lifts it.
-        if h.staked is not None:
-            caps = [None if c is None else c + s for c, s in zip(caps, h.staked, strict=True)]
-    pots = build_pots(staked, alive, dead, caps)
-    total = 0
-    for amount, _ in pots:
-        total += amount
+    pots: list[tuple[int, tuple[int, ...]]]
+    if even and not capped and h.staked is None and top <= level:
+        pots = [(total, tuple([p.index for p in live]))] if total > 0 else []
+    else:
+        staked, dead = h.pot_inputs(committed)
+        caps: list[int | None] | None = None
+        if capped:
+            caps = [p.seven_cap for p in players]
+            # A seven-rule cap is a level of this hand's chips: a share of the carried pot
+            # lifts it.
+            if h.staked is not None:
+                caps = [None if c is None else c + s for c, s in zip(caps, h.staked, strict=True)]
+        pots = build_pots(staked, alive, dead, caps)
+        total = 0
+        for amount, _ in pots:
+            total += amount
     wild = h.wild_cards()
     high_ranking = h.high_ranking() if h.requirement or rules.win_requirement else rules.high
     openers: list[tuple[int, tuple[Card, ...]]] = []
@@ -255,8 +274,20 @@ def settle(
         h._close(tuple(results), (), winner.seat, tuple(openers), returned)
         return
 
-    # The showdown.
-    order = showdown_order(h)
+    # The showdown, in showdown_order(h): ``live`` rotated to its first player.
+    aggressor = h.last_round_aggressor
+    opener = h.opener
+    if aggressor is not None and not aggressor.folded:
+        first = aggressor
+    elif opener is not None and not opener.folded:
+        first = opener
+    else:
+        first = live[0]
+    if first is live[0]:
+        order = live
+    else:
+        k = live.index(first)
+        order = live[k:] + live[:k]
     highs: dict[int, HandValue | None] = {}
     lows: dict[int, HandValue | None] = {}
     events = h.events

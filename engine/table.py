@@ -459,6 +459,7 @@ class Table:
                 _DERIVED_BY_ID.clear()
             _DERIVED_BY_ID[id(config)] = (config, derived)
         seats, self._stakes, self._hand_options, self._rules = derived
+        self._pack = self._rules.deck.cards()
         self.seats: list[_Seat | None] = [None] * seats
         self.button: int | None = None
         self.hand_number = 0
@@ -717,6 +718,7 @@ class Table:
     def _apply_options(self, config: TableConfig) -> None:
         self.config = config
         _, self._stakes, self._hand_options, self._rules = _derive(config)
+        self._pack = self._rules.deck.cards()
         self._pending_options = None
         rule = self.newcomer_rule
         for seat in self.seats:
@@ -981,7 +983,10 @@ class Table:
             seed = rng.getrandbits(62)
             preset = None if deck is None else tuple(deck)
             return self._start_choice((deck_seed, seed), preset)
-        full_deck = self._complete_deck(self._rules, deck, rng)
+        if deck is None:
+            full_deck = permuted(self._pack, rng)  # self._complete_deck(...), its usual case
+        else:
+            full_deck = self._complete_deck(self._rules, deck, rng)
         seed = rng.getrandbits(62)
         return self._start(full_deck, seed, players, shuffled=deck is None)
 
@@ -1138,31 +1143,32 @@ class Table:
                     posts.append((seat.player_id, self._post_amount(structure, forced)))
                 seat.joining = None
         self.hand_number += 1
+        # Positional: a keyword call matches each name against the parameters.
         setup = HandSetup(
-            number=self.hand_number,
-            rules=rules,
-            structure=structure,
-            forced=forced,
-            button=button,
-            players=tuple(
+            self.hand_number,
+            rules,
+            structure,
+            forced,
+            button,
+            tuple(
                 [
                     (s, seat.player_id, seat.stack)
                     for s in order
                     if (seat := self.seats[s]) is not None
                 ]
             ),
-            deck=deck,
-            seed=seed,
-            options=self._hand_options,
-            carried=self.carried,
-            carry_reason=self.carry_reason,
-            antes=self.reante,
-            requirement=requirement,
-            jackpot_cap=self.jackpot_cap if rules.jackpot_limit else None,
-            diablo=self.diablo,
-            posts=tuple(posts),
+            deck,
+            seed,
+            self._hand_options,
+            self.carried,
+            self.carry_reason,
+            self.reante,
+            requirement,
+            self.jackpot_cap if rules.jackpot_limit else None,
+            self.diablo,
+            tuple(posts) if posts else (),
             # Shares of players not dealt in are given up: their chips are dead money now.
-            stakes=tuple(
+            tuple(
                 [
                     (pid, chips)
                     for s in order

@@ -330,23 +330,24 @@ class BettingRound(Runner):
         raises_left = None
         if self.max_raises is not None:
             raises_left = max(0, self.max_raises - max(0, self.aggressions - 1))
+        # Positional, in the order of BetOptions' fields.
         return BetOptions(
-            can_check=self._can_check(p, lo),
-            can_fold=True,
-            to_call=to_call,
-            call_all_in=to_call > 0 and to_call >= p.stack,
-            min_to=lo,
-            max_to=hi,
-            all_in_to=all_in_to,
-            can_all_in=p.stack > 0 and (p.stack <= to_call or in_range),
-            is_bet=self.max_bet == 0,
-            fixed_limit=self.fixed,
-            raises_left=raises_left,
-            current_bet=self.max_bet,
-            player_bet=p.bet,
-            pot=h.carried + sum(q.committed for q in h.players),
-            stack=p.stack,
-            no_raise_reason=reason,
+            self._can_check(p, lo),  # can_check
+            True,  # can_fold
+            to_call,
+            to_call > 0 and to_call >= p.stack,  # call_all_in
+            lo,  # min_to
+            hi,  # max_to
+            all_in_to,
+            p.stack > 0 and (p.stack <= to_call or in_range),  # can_all_in
+            self.max_bet == 0,  # is_bet
+            self.fixed,  # fixed_limit
+            raises_left,
+            self.max_bet,  # current_bet
+            p.bet,  # player_bet
+            h.carried + sum(q.committed for q in h.players),  # pot
+            p.stack,
+            reason,  # no_raise_reason
         )
 
     def decisions(self) -> tuple[Decision, ...]:
