@@ -41,7 +41,7 @@ from engine.rules import Bet, GameRules, Requirement
 from engine.scoring import meets, proof_cards, value
 from engine.showdown import ShowdownRunner, settle
 from engine.stakes import ForcedBets, Structure, TierLimits
-from engine.steps import make_runner
+from engine.steps import RUNNERS
 from engine.wording import VERBS, english
 
 if TYPE_CHECKING:
@@ -75,6 +75,7 @@ class HandOptions:
 
 _DEFAULT_OPTIONS = HandOptions()
 _NO_CARDS: frozenset[Card] = frozenset()
+_NO_RANKS: frozenset[int] = frozenset()
 
 # The betting limits of each structure by round kind, shared by every hand dealt with the same
 # structure object (``Structure.limits`` depends on nothing else): id -> (structure, cache).
@@ -289,8 +290,9 @@ class Hand:
         self.burns: list[Card] = []
         self.discards: list[Card] = []
         self.muck: list[Card] = []
-        self.board: list[Card] = []
-        self.extra_wild_ranks: set[int] = set()
+        # Few games deal a board: none of them has one until they do (see BoardDealing).
+        self.board: tuple[Card, ...] = ()
+        self.extra_wild_ranks: frozenset[int] = _NO_RANKS
         self.reshuffles = 0
         self.burned_this_round = False
         self.wild = self.rules.wild.resolve(setup.deck)
@@ -630,12 +632,14 @@ class Hand:
             if self.live <= 1:
                 self._finish()
                 return
-            self.step_index += 1
-            if self.step_index >= len(self.steps):
+            index = self.step_index = self.step_index + 1
+            steps = self.steps
+            if index >= len(steps):
                 self._finish()
                 return
-            self.runner = make_runner(self, self.steps[self.step_index])
-            self.runner.begin()
+            step = steps[index]
+            runner = self.runner = RUNNERS[step.__class__](self, step)  # make_runner(self, step)
+            runner.begin()
 
     def next_number(self, kind: str) -> int:
         """Count rounds of one kind (``"bet"``, ``"draw"``...), starting at 1."""

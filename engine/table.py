@@ -1135,13 +1135,31 @@ class Table:
         requirement = rules.open_requirement
         if requirement is not None and rules.progressive:
             requirement = Requirement.pair(self._progressive_rank())
+        # One pass over the players dealt in: newcomers' posts, the players' (seat, id, stack),
+        # the shares they hold in a carried pot, and who is dealt in while sitting out.
         posts: list[tuple[str, int]] = []
+        dealt: list[tuple[int, str, int]] = []
+        absent: list[str] = []
+        shares = self._shares
+        stakes: list[tuple[str, int]] = []
+        seats = self.seats
         for s in order:
-            seat = self.seats[s]
-            if seat is not None and seat.joining is not None:
+            seat = seats[s]
+            if seat is None:
+                continue
+            pid = seat.player_id
+            if seat.joining is not None:
                 if seat.joining == "post":
-                    posts.append((seat.player_id, self._post_amount(structure, forced)))
+                    posts.append((pid, self._post_amount(structure, forced)))
                 seat.joining = None
+            dealt.append((s, pid, seat.stack))
+            if seat.sitting_out:
+                absent.append(pid)
+            if shares:
+                # Shares of players not dealt in are given up: their chips are dead money now.
+                chips = shares.get(pid, 0)
+                if chips:
+                    stakes.append((pid, chips))
         self.hand_number += 1
         # Positional: a keyword call matches each name against the parameters.
         setup = HandSetup(
@@ -1150,13 +1168,7 @@ class Table:
             structure,
             forced,
             button,
-            tuple(
-                [
-                    (s, seat.player_id, seat.stack)
-                    for s in order
-                    if (seat := self.seats[s]) is not None
-                ]
-            ),
+            tuple(dealt),
             deck,
             seed,
             self._hand_options,
@@ -1166,18 +1178,8 @@ class Table:
             requirement,
             self.jackpot_cap if rules.jackpot_limit else None,
             self.diablo,
-            tuple(posts) if posts else (),
-            # Shares of players not dealt in are given up: their chips are dead money now.
-            tuple(
-                [
-                    (pid, chips)
-                    for s in order
-                    if (seat := self.seats[s]) is not None
-                    and (chips := self._shares.get(pid := seat.player_id, 0))
-                ]
-            )
-            if self._shares
-            else (),
+            tuple(posts),
+            tuple(stakes),
         )
         self.carried = 0
         self._shares = {}
@@ -1190,14 +1192,10 @@ class Table:
             hand.events.append(misdeal)
         if chosen is not None:
             hand.events.append(chosen)
-        absent = [
-            seat.player_id
-            for s in players
-            if (seat := self.seats[s]) is not None and seat.sitting_out
-        ]
         self._absent = frozenset(absent) if absent else _NOBODY
         hand.start()
-        self._fold_absent(hand)
+        if absent:
+            self._fold_absent(hand)
         if hand.over:
             self._hand_over()
         return tuple(hand.events)
@@ -1323,6 +1321,8 @@ class Table:
             if seat.leaving:
                 self.payouts[p.pid] = self.payouts.get(p.pid, 0) + p.stack
                 self.seats[p.seat] = None
+        # The result of the hand before: only read while a hand is in progress.
+        self._previous_result = None
         self.carried = hand.carry_out
         self.deal_passes = True
         self.reante = True

@@ -83,12 +83,12 @@ class BoardDealing(_Instant):
     def begin(self) -> None:
         h = self.hand
         cards = tuple(h.stub.pop() for _ in range(self.step.count))
-        h.board.extend(cards)
+        h.board = (*h.board, *cards)
         wild_rank = None
         if self.step.wild_rank:
             for card in cards:
                 if not card.is_joker:
-                    h.extra_wild_ranks.add(card.rank)
+                    h.extra_wild_ranks = h.extra_wild_ranks | {card.rank}
                     wild_rank = card.rank
         h.events.append(ev.BoardDealt(cards, wild_rank))
         self.done = True

@@ -82,6 +82,7 @@ class DrawRound(Runner):
     __slots__ = (
         "_condition",
         "_counts",
+        "_decided",
         "_offered",
         "_plenty",
         "exchanged",
@@ -123,6 +124,8 @@ class DrawRound(Runner):
         # The options last offered, and to whom: asked for by the decision and again by the
         # action, they only change when somebody draws or folds.
         self._offered: tuple[Player, DrawOptions] | None = None
+        # The pending decisions last given out: the same until somebody acts or folds.
+        self._decided: tuple[Decision, ...] | None = None
 
     def begin(self) -> None:
         h = self.hand
@@ -250,8 +253,11 @@ class DrawRound(Runner):
         if offer is not None:
             p, up, _, _, _ = offer
             return (Decision(p.seat, p.pid, DecisionKind.KEEP, KeepOptions(up, tuple(p.cards))),)
-        p = self.queue[self.pos]  # self._current(), inlined
-        return (Decision(p.seat, p.pid, _DRAW, self._options(p)),)
+        decided = self._decided
+        if decided is None:
+            p = self.queue[self.pos]  # self._current(), inlined
+            decided = self._decided = (Decision(p.seat, p.pid, _DRAW, self._options(p)),)
+        return decided
 
     def _options(self, p: Player) -> DrawOptions:
         offered = self._offered
@@ -332,7 +338,7 @@ class DrawRound(Runner):
 
     def _draw(self, p: Player, discarded: tuple[Card, ...], kept: list[Card]) -> None:
         h = self.hand
-        self._offered = None
+        self._offered = self._decided = None
         count = len(discarded)
         p.cards = kept
         to_pile: Sequence[Card] = discarded
@@ -383,7 +389,7 @@ class DrawRound(Runner):
                 chosen=str(action.card),
             )
         h = self.hand
-        self._offered = None
+        self._offered = self._decided = None
         took_up = action.card is not None
         chosen, other = (up, down) if took_up else (down, up)
         p.cards.append(chosen)
@@ -433,7 +439,7 @@ class DrawRound(Runner):
         self.owed = []
 
     def player_folded(self, p: Player) -> None:
-        self._offered = None
+        self._offered = self._decided = None
         if self.done:
             return
         if self.offer is not None and self.offer[0] is p:
