@@ -393,12 +393,20 @@ class Hand:
         from_dealer = self.forced.blinds_from_dealer or (n == 2 and len(blinds) >= 2)
         start = n - 1 if from_dealer else 0
         index = start
+        players = self.players
+        events = self.events
         for k, amount in enumerate(blinds):
             index = (start + k) % n
-            p = self.players[index]
+            p = players[index]
             kind = "straddle" if k >= 2 and not self.forced.blinds_from_dealer else "blind"
-            if p.stack > 0:
-                self._post(p, amount, kind, live=True)
+            stack = p.stack
+            if stack > 0:
+                # self._post(p, amount, kind, live=True), inlined: blinds go in every hand
+                paid = amount if amount < stack else stack
+                stack = p.stack = stack - paid
+                p.committed += paid
+                p.bet += paid
+                events.append(ev.ForcedBet(p.seat, kind, paid, stack == 0))
         self.blinds_posted = True
         self.last_blind_index = index
 

@@ -189,6 +189,8 @@ def settle(
     # notes what build_pots would look for first: whether everyone still in put in the same
     # amount, at least as much as anyone (one pot, the usual end).
     live: list[Player] = []
+    live_idx: list[int] = []
+    live_seats: list[int] = []
     alive: list[bool] = []
     committed: list[int] = []
     capped = False
@@ -205,6 +207,8 @@ def settle(
             alive.append(False)
         else:
             live.append(p)
+            live_idx.append(p.index)
+            live_seats.append(p.seat)
             alive.append(True)
             if level < 0:
                 level = c
@@ -214,8 +218,11 @@ def settle(
         if p.seven_cap is not None:
             capped = True
     pots: list[tuple[int, tuple[int, ...]]]
+    # The one pot's players and seats when every player still in may win it (read below).
+    one_pot: tuple[int, ...] | None = None
     if even and not capped and h.staked is None and top <= level:
-        pots = [(total, tuple([p.index for p in live]))] if total > 0 else []
+        one_pot = tuple(live_idx)
+        pots = [(total, one_pot)] if total > 0 else []
     else:
         staked, dead = h.pot_inputs(committed)
         caps: list[int | None] | None = None
@@ -339,7 +346,12 @@ def settle(
     must_win = rules.opener_must_win
     carried_back = 0
     for k, (amount, eligible_idx) in enumerate(pots):
-        eligible = [players[i] for i in eligible_idx]
+        if eligible_idx is one_pot:
+            eligible = live
+            eligible_seats = tuple(live_seats)
+        else:
+            eligible = [players[i] for i in eligible_idx]
+            eligible_seats = tuple([p.seat for p in eligible])
         shares: list[ev.PotShare] = []
         split = rules.split
         if split is _HIGH:
@@ -371,12 +383,13 @@ def settle(
         if must_win:
             for share in shares:
                 won.add(h.by_seat[share.seat].index)
-        results.append(
-            ev.PotResult(k, amount, tuple([players[i].seat for i in eligible_idx]), tuple(shares))
-        )
-        h.events.append(
-            ev.PotAwarded(k, amount, tuple([(s.seat, s.amount, s.half) for s in shares]))
-        )
+        results.append(ev.PotResult(k, amount, eligible_seats, tuple(shares)))
+        if len(shares) == 1:
+            share = shares[0]
+            paid: tuple[tuple[int, int, str], ...] = ((share.seat, share.amount, share.half),)
+        else:
+            paid = tuple([(s.seat, s.amount, s.half) for s in shares])
+        h.events.append(ev.PotAwarded(k, amount, paid))
     if carried_back:
         h.carry_note = "part of the pot stays: no eligible hand met the requirement to win"
         h.trips_failed = True

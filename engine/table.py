@@ -855,12 +855,16 @@ class Table:
 
     def stack(self, player_id: str) -> int:
         """``player_id``'s current stack (during a hand, the chips not yet put in)."""
-        index = self.seat_of(player_id)
+        for seat in self.seats:  # self.seat_of(player_id), inlined
+            if seat is not None and seat.player_id == player_id:
+                break
+        else:
+            raise TableError("{player} is not seated at this table", player=player_id)
         hand = self.hand
-        if hand is not None and not hand.over and player_id in hand.by_pid:
-            return hand.by_pid[player_id].stack
-        seat = self.seats[index]
-        assert seat is not None
+        if hand is not None and not hand.over:
+            p = hand.by_pid.get(player_id)
+            if p is not None:
+                return p.stack
         return seat.stack
 
     # -- starting a hand ------------------------------------------------------------------------

@@ -129,12 +129,19 @@ class DrawRound(Runner):
 
     def begin(self) -> None:
         h = self.hand
-        self.limit = self._limit()
+        step = self.step
+        if step.limit is None:  # self._limit(), inlined
+            table_limit = h.options.draw_limit
+            self.limit = table_limit if isinstance(table_limit, DrawLimit) else DRAW_FOUR_WITH_ACE
+        else:
+            self.limit = step.limit
         h.burned_this_round = False
-        self.number = h.next_number("draw")
+        counters = h.counters  # h.next_number("draw"), inlined
+        number = self.number = counters.get("draw", 0) + 1
+        counters["draw"] = number
         if self.start_index is not None:
             start = self.start_index
-        elif self.step.start is DrawStart.AFTER_BLINDS and h.last_blind_index is not None:
+        elif step.start is DrawStart.AFTER_BLINDS and h.last_blind_index is not None:
             start = h.index_after(h.last_blind_index)
         else:
             start = 0
@@ -142,7 +149,7 @@ class DrawRound(Runner):
         if not self.queue:
             self.done = True
             return
-        h.events.append(ev.RoundStarted("draw", self.number, self.queue[0].seat))
+        h.events.append(ev.RoundStarted("draw", number, self.queue[0].seat))
 
     def street(self) -> str:
         number = self.number
