@@ -173,7 +173,9 @@ class Player:
         # Cards dealt or turned face up: most hands have none, and share one empty set until
         # they do (see :meth:`turn_up`).
         self.up: AbstractSet[Card] = _NO_CARDS
-        self.draws: list[int] = []
+        # A tuple, not a list: a player draws once or twice a hand, and most hands' players
+        # never need a list of their own.
+        self.draws: tuple[int, ...] = ()
         self.aside: tuple[Card, ...] = ()
         """Split openers kept aside."""
         self.opening_cards: tuple[Card, ...] = ()

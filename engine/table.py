@@ -28,7 +28,19 @@ from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from engine import events as ev
-from engine.actions import Action, ChooseGame, Fold, Timeout, action_from_dict, action_to_dict
+from engine.actions import (
+    Action,
+    AllIn,
+    Call,
+    Check,
+    ChooseGame,
+    Fold,
+    Muck,
+    Show,
+    Timeout,
+    action_from_dict,
+    action_to_dict,
+)
 from engine.cards import Card, parse_card, permuted
 from engine.decisions import ChooseOptions, Decision, DecisionKind
 from engine.errors import IllegalAction, TableError, reason_of
@@ -438,6 +450,9 @@ class _Seat:
 
 
 _NOBODY: frozenset[str] = frozenset()
+_SHARED_ACTIONS: dict[type, Action] = {
+    cls: cls() for cls in (Fold, Check, Call, AllIn, Show, Muck, Timeout)
+}
 
 
 def _check_chips(amount: int, refusal: str) -> None:
@@ -1449,7 +1464,9 @@ class Table:
             runner.act(p, action)
         if runner.done or hand.anyone_gone:
             hand._advance()
-        self._journal.append(("act", p.seat, action))
+        # A field-less action is kept as the one shared instance of its class (they are all
+        # equal): a table keeps the last hand's journal, a dozen of them.
+        self._journal.append(("act", p.seat, _SHARED_ACTIONS.get(action.__class__, action)))
         if self._absent:  # players dealt in while sitting out (rare): a call saved otherwise
             self._fold_absent(hand)
         if hand.over:
@@ -1539,7 +1556,7 @@ class Table:
                         leaving=s.leaving,
                         card_count=len(p.cards),
                         face_up=tuple(c for c in p.cards if c in p.up),
-                        draws=tuple(p.draws),
+                        draws=p.draws,
                         split_openers=bool(p.aside),
                         declared=p.declared,
                         is_button=index == self.button,

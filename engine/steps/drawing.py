@@ -379,7 +379,7 @@ class DrawRound(Runner):
         if received:
             self.last_from_deck = p
         p.cards.extend(received)
-        p.draws.append(count)
+        p.draws = (*p.draws, count)
         h.discards.extend(to_pile)
         h.events.append(ev.Drew(p.seat, discarded, tuple(received)))
         verb = VERBS["stood-pat"] if count == 0 else VERBS["drew"]
@@ -402,7 +402,7 @@ class DrawRound(Runner):
         p.cards.append(chosen)
         if took_up:
             p.turn_up((up,))
-        p.draws.append(4)
+        p.draws = (*p.draws, 4)
         h.discards.extend(to_pile)
         h.discards.append(other)
         h.events.append(ev.BosnianKept(p.seat, took_up, chosen, other))
