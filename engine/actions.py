@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from engine._frozen import fast_init
+from engine._frozen import fast_init, fast_init_tuples
 from engine.cards import Card
 from engine.rules import Direction
 
@@ -87,7 +87,7 @@ class AllIn:
     """Put every remaining chip in (a call, bet or raise, whichever that amounts to)."""
 
 
-@fast_init
+@fast_init_tuples("cards")
 @dataclass(frozen=True, slots=True)
 class Discard:
     """Discard these cards and draw replacements; no cards means standing pat."""
@@ -108,7 +108,7 @@ class Keep:
     card: Card | None = None
 
 
-@fast_init
+@fast_init_tuples("cards")
 @dataclass(frozen=True, slots=True)
 class PassCards:
     """Pass these cards to the neighbour."""
@@ -119,7 +119,7 @@ class PassCards:
         object.__setattr__(self, "cards", tuple(self.cards))
 
 
-@fast_init
+@fast_init_tuples("order")
 @dataclass(frozen=True, slots=True)
 class Arrange:
     """Fix the order of the hand for a rollout, first card to be revealed first."""
@@ -138,7 +138,7 @@ class Declare:
     direction: Direction
 
 
-@fast_init
+@fast_init_tuples("modifiers")
 @dataclass(frozen=True, slots=True)
 class ChooseGame:
     """Dealer's choice: deal this variant (``slug``) with these modifiers (see

@@ -25,7 +25,8 @@ Callers normally use the table; the hand is public for tests and tools.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -40,7 +41,7 @@ from engine.rules import Bet, GameRules, Requirement
 from engine.scoring import meets, proof_cards, value
 from engine.showdown import ShowdownRunner, settle
 from engine.stakes import ForcedBets, Structure, TierLimits
-from engine.steps import make_runner
+from engine.steps import RUNNERS
 from engine.wording import VERBS, english
 
 if TYPE_CHECKING:
@@ -73,6 +74,8 @@ class HandOptions:
 
 
 _DEFAULT_OPTIONS = HandOptions()
+_NO_CARDS: frozenset[Card] = frozenset()
+_NO_RANKS: frozenset[int] = frozenset()
 
 # The betting limits of each structure by round kind, shared by every hand dealt with the same
 # structure object (``Structure.limits`` depends on nothing else): id -> (structure, cache).
@@ -136,7 +139,6 @@ class Player:
     """A player's state during one hand (mutable; internal to the engine)."""
 
     __slots__ = (
-        "acted_checked",
         "arranged",
         "aside",
         "bet",
@@ -152,7 +154,6 @@ class Player:
         "seat",
         "seven_cap",
         "stack",
-        "start_stack",
         "up",
     )
 
@@ -161,7 +162,6 @@ class Player:
         self.seat = seat
         self.pid = pid
         self.stack = stack
-        self.start_stack = stack
         self.bet = 0
         """Chips put in during the current betting round."""
         self.committed = 0
@@ -170,16 +170,27 @@ class Player:
         self.gone = False
         """Left the table during the hand."""
         self.cards: list[Card] = []
-        self.up: set[Card] = set()
-        self.draws: list[int] = []
-        self.aside: list[Card] = []
+        # Cards dealt or turned face up: most hands have none, and share one empty set until
+        # they do (see :meth:`turn_up`).
+        self.up: AbstractSet[Card] = _NO_CARDS
+        # A tuple, not a list: a player draws once or twice a hand, and most hands' players
+        # never need a list of their own.
+        self.draws: tuple[int, ...] = ()
+        self.aside: tuple[Card, ...] = ()
         """Split openers kept aside."""
         self.opening_cards: tuple[Card, ...] = ()
         self.declared: str | None = None
-        self.acted_checked = False
         self.arranged = False
         self.seven_cap: int | None = None
         """Seven rule: the player's claim is capped at this committed level."""
+
+    def turn_up(self, cards: Iterable[Card]) -> None:
+        """Turn ``cards`` (held by the player) face up."""
+        up = self.up
+        if up is _NO_CARDS:
+            self.up = set(cards)
+        else:
+            self.up = {*up, *cards}
 
     @property
     def all_in(self) -> bool:
@@ -281,8 +292,9 @@ class Hand:
         self.burns: list[Card] = []
         self.discards: list[Card] = []
         self.muck: list[Card] = []
-        self.board: list[Card] = []
-        self.extra_wild_ranks: set[int] = set()
+        # Few games deal a board: none of them has one until they do (see BoardDealing).
+        self.board: tuple[Card, ...] = ()
+        self.extra_wild_ranks: frozenset[int] = _NO_RANKS
         self.reshuffles = 0
         self.burned_this_round = False
         self.wild = self.rules.wild.resolve(setup.deck)
@@ -383,12 +395,20 @@ class Hand:
         from_dealer = self.forced.blinds_from_dealer or (n == 2 and len(blinds) >= 2)
         start = n - 1 if from_dealer else 0
         index = start
+        players = self.players
+        events = self.events
         for k, amount in enumerate(blinds):
             index = (start + k) % n
-            p = self.players[index]
+            p = players[index]
             kind = "straddle" if k >= 2 and not self.forced.blinds_from_dealer else "blind"
-            if p.stack > 0:
-                self._post(p, amount, kind, live=True)
+            stack = p.stack
+            if stack > 0:
+                # self._post(p, amount, kind, live=True), inlined: blinds go in every hand
+                paid = amount if amount < stack else stack
+                stack = p.stack = stack - paid
+                p.committed += paid
+                p.bet += paid
+                events.append(ev.ForcedBet(p.seat, kind, paid, stack == 0))
         self.blinds_posted = True
         self.last_blind_index = index
 
@@ -454,8 +474,8 @@ class Hand:
         self.muck.extend(p.cards)
         self.muck.extend(p.aside)
         p.cards = []
-        p.aside = []
-        p.up.clear()
+        p.aside = ()
+        p.up = _NO_CARDS
 
     def card_locations(self) -> dict[str, list[Card]]:
         """Where every card of the deck is (for invariant checks): ``"stub"``, ``"burns"``,
@@ -622,12 +642,14 @@ class Hand:
             if self.live <= 1:
                 self._finish()
                 return
-            self.step_index += 1
-            if self.step_index >= len(self.steps):
+            index = self.step_index = self.step_index + 1
+            steps = self.steps
+            if index >= len(steps):
                 self._finish()
                 return
-            self.runner = make_runner(self, self.steps[self.step_index])
-            self.runner.begin()
+            step = steps[index]
+            runner = self.runner = RUNNERS[step.__class__](self, step)  # make_runner(self, step)
+            runner.begin()
 
     def next_number(self, kind: str) -> int:
         """Count rounds of one kind (``"bet"``, ``"draw"``...), starting at 1."""
@@ -756,17 +778,19 @@ class Hand:
         """The summary of the hand once it is over."""
         if self._result is None and self._result_parts is not None:
             pots, shown, uncontested, openers, returned = self._result_parts
+            # Positional, in the order of HandResult's fields (hand_number, game, pots, shown,
+            # uncontested, openers, passed_out, carried, returned, final_stacks, note).
             self._result = ev.HandResult(
-                hand_number=self.number,
-                game=self.rules.name,
-                pots=pots,
-                shown=shown,
-                uncontested=uncontested,
-                openers=openers,
-                passed_out=self.passed_out,
-                carried=self.carry_out,
-                returned=tuple(returned),
-                final_stacks={p.pid: p.stack for p in self.players},
-                note=self.carry_note,
+                self.number,
+                self.rules.name,
+                pots,
+                shown,
+                uncontested,
+                openers,
+                self.passed_out,
+                self.carry_out,
+                tuple(returned),
+                {p.pid: p.stack for p in self.players},
+                self.carry_note,
             )
         return self._result

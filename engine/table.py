@@ -28,7 +28,19 @@ from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from engine import events as ev
-from engine.actions import Action, ChooseGame, Fold, Timeout, action_from_dict, action_to_dict
+from engine.actions import (
+    Action,
+    AllIn,
+    Call,
+    Check,
+    ChooseGame,
+    Fold,
+    Muck,
+    Show,
+    Timeout,
+    action_from_dict,
+    action_to_dict,
+)
 from engine.cards import Card, parse_card, permuted
 from engine.decisions import ChooseOptions, Decision, DecisionKind
 from engine.errors import IllegalAction, TableError, reason_of
@@ -438,6 +450,9 @@ class _Seat:
 
 
 _NOBODY: frozenset[str] = frozenset()
+_SHARED_ACTIONS: dict[type, Action] = {
+    cls: cls() for cls in (Fold, Check, Call, AllIn, Show, Muck, Timeout)
+}
 
 
 def _check_chips(amount: int, refusal: str) -> None:
@@ -459,6 +474,7 @@ class Table:
                 _DERIVED_BY_ID.clear()
             _DERIVED_BY_ID[id(config)] = (config, derived)
         seats, self._stakes, self._hand_options, self._rules = derived
+        self._pack = self._rules.deck.cards()
         self.seats: list[_Seat | None] = [None] * seats
         self.button: int | None = None
         self.hand_number = 0
@@ -717,6 +733,7 @@ class Table:
     def _apply_options(self, config: TableConfig) -> None:
         self.config = config
         _, self._stakes, self._hand_options, self._rules = _derive(config)
+        self._pack = self._rules.deck.cards()
         self._pending_options = None
         rule = self.newcomer_rule
         for seat in self.seats:
@@ -853,12 +870,16 @@ class Table:
 
     def stack(self, player_id: str) -> int:
         """``player_id``'s current stack (during a hand, the chips not yet put in)."""
-        index = self.seat_of(player_id)
+        for seat in self.seats:  # self.seat_of(player_id), inlined
+            if seat is not None and seat.player_id == player_id:
+                break
+        else:
+            raise TableError("{player} is not seated at this table", player=player_id)
         hand = self.hand
-        if hand is not None and not hand.over and player_id in hand.by_pid:
-            return hand.by_pid[player_id].stack
-        seat = self.seats[index]
-        assert seat is not None
+        if hand is not None and not hand.over:
+            p = hand.by_pid.get(player_id)
+            if p is not None:
+                return p.stack
         return seat.stack
 
     # -- starting a hand ------------------------------------------------------------------------
@@ -981,7 +1002,10 @@ class Table:
             seed = rng.getrandbits(62)
             preset = None if deck is None else tuple(deck)
             return self._start_choice((deck_seed, seed), preset)
-        full_deck = self._complete_deck(self._rules, deck, rng)
+        if deck is None:
+            full_deck = permuted(self._pack, rng)  # self._complete_deck(...), its usual case
+        else:
+            full_deck = self._complete_deck(self._rules, deck, rng)
         seed = rng.getrandbits(62)
         return self._start(full_deck, seed, players, shuffled=deck is None)
 
@@ -1130,48 +1154,51 @@ class Table:
         requirement = rules.open_requirement
         if requirement is not None and rules.progressive:
             requirement = Requirement.pair(self._progressive_rank())
+        # One pass over the players dealt in: newcomers' posts, the players' (seat, id, stack),
+        # the shares they hold in a carried pot, and who is dealt in while sitting out.
         posts: list[tuple[str, int]] = []
+        dealt: list[tuple[int, str, int]] = []
+        absent: list[str] = []
+        shares = self._shares
+        stakes: list[tuple[str, int]] = []
+        seats = self.seats
         for s in order:
-            seat = self.seats[s]
-            if seat is not None and seat.joining is not None:
+            seat = seats[s]
+            if seat is None:
+                continue
+            pid = seat.player_id
+            if seat.joining is not None:
                 if seat.joining == "post":
-                    posts.append((seat.player_id, self._post_amount(structure, forced)))
+                    posts.append((pid, self._post_amount(structure, forced)))
                 seat.joining = None
+            dealt.append((s, pid, seat.stack))
+            if seat.sitting_out:
+                absent.append(pid)
+            if shares:
+                # Shares of players not dealt in are given up: their chips are dead money now.
+                chips = shares.get(pid, 0)
+                if chips:
+                    stakes.append((pid, chips))
         self.hand_number += 1
+        # Positional: a keyword call matches each name against the parameters.
         setup = HandSetup(
-            number=self.hand_number,
-            rules=rules,
-            structure=structure,
-            forced=forced,
-            button=button,
-            players=tuple(
-                [
-                    (s, seat.player_id, seat.stack)
-                    for s in order
-                    if (seat := self.seats[s]) is not None
-                ]
-            ),
-            deck=deck,
-            seed=seed,
-            options=self._hand_options,
-            carried=self.carried,
-            carry_reason=self.carry_reason,
-            antes=self.reante,
-            requirement=requirement,
-            jackpot_cap=self.jackpot_cap if rules.jackpot_limit else None,
-            diablo=self.diablo,
-            posts=tuple(posts),
-            # Shares of players not dealt in are given up: their chips are dead money now.
-            stakes=tuple(
-                [
-                    (pid, chips)
-                    for s in order
-                    if (seat := self.seats[s]) is not None
-                    and (chips := self._shares.get(pid := seat.player_id, 0))
-                ]
-            )
-            if self._shares
-            else (),
+            self.hand_number,
+            rules,
+            structure,
+            forced,
+            button,
+            tuple(dealt),
+            deck,
+            seed,
+            self._hand_options,
+            self.carried,
+            self.carry_reason,
+            self.reante,
+            requirement,
+            self.jackpot_cap if rules.jackpot_limit else None,
+            self.diablo,
+            tuple(posts),
+            tuple(stakes),
         )
         self.carried = 0
         self._shares = {}
@@ -1184,14 +1211,10 @@ class Table:
             hand.events.append(misdeal)
         if chosen is not None:
             hand.events.append(chosen)
-        absent = [
-            seat.player_id
-            for s in players
-            if (seat := self.seats[s]) is not None and seat.sitting_out
-        ]
         self._absent = frozenset(absent) if absent else _NOBODY
         hand.start()
-        self._fold_absent(hand)
+        if absent:
+            self._fold_absent(hand)
         if hand.over:
             self._hand_over()
         return tuple(hand.events)
@@ -1317,6 +1340,8 @@ class Table:
             if seat.leaving:
                 self.payouts[p.pid] = self.payouts.get(p.pid, 0) + p.stack
                 self.seats[p.seat] = None
+        # The result of the hand before: only read while a hand is in progress.
+        self._previous_result = None
         self.carried = hand.carry_out
         self.deal_passes = True
         self.reante = True
@@ -1424,9 +1449,24 @@ class Table:
                 raise IllegalAction("{player} is not playing this hand", player=who)
             raise IllegalAction("nobody in seat {seat} is playing this hand", seat=repr(who))
         p = found
-        start = len(hand.events)
-        hand.act(p, action)
-        self._journal.append(("act", p.seat, action))
+        events = hand.events
+        start = len(events)
+        # hand.act(p, action), inlined on this hot path (the hand is not over: checked above)
+        runner = hand.runner
+        assert runner is not None
+        if not runner.is_waiting_for(p):
+            raise IllegalAction("it is not {player}'s turn to act", player=p.pid)
+        if action.__class__ is Timeout:
+            real = runner.timeout_action(p)
+            events.append(ev.TimedOut(p.seat))
+            runner.act(p, real)
+        else:
+            runner.act(p, action)
+        if runner.done or hand.anyone_gone:
+            hand._advance()
+        # A field-less action is kept as the one shared instance of its class (they are all
+        # equal): a table keeps the last hand's journal, a dozen of them.
+        self._journal.append(("act", p.seat, _SHARED_ACTIONS.get(action.__class__, action)))
         if self._absent:  # players dealt in while sitting out (rare): a call saved otherwise
             self._fold_absent(hand)
         if hand.over:
@@ -1516,7 +1556,7 @@ class Table:
                         leaving=s.leaving,
                         card_count=len(p.cards),
                         face_up=tuple(c for c in p.cards if c in p.up),
-                        draws=tuple(p.draws),
+                        draws=p.draws,
                         split_openers=bool(p.aside),
                         declared=p.declared,
                         is_button=index == self.button,

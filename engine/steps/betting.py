@@ -77,6 +77,7 @@ class BettingRound(Runner):
     """One betting round (see the module docstring)."""
 
     __slots__ = (
+        "_decided",
         "acted",
         "after_draw",
         "aggressions",
@@ -125,15 +126,21 @@ class BettingRound(Runner):
         self.acted = set()
         self.checked = set()
         self.aggressor = None
+        # The pending decision last given out: the same until somebody acts or folds (asked
+        # for by the table's view, the player's own view and the action's checks alike).
+        self._decided: tuple[Decision, ...] | None = None
 
     # -- setup ----------------------------------------------------------------------------------
 
     def begin(self) -> None:
         h = self.hand
         step = self.step
-        self.number = h.next_number("bet")
-        self.opening = h.opening_pending
-        self.after_draw = "draw" in h.counters
+        counters = h.counters
+        # h.next_number("bet"), inlined: a round begins twice in most hands
+        number = self.number = counters.get("bet", 0) + 1
+        counters["bet"] = number
+        opening = self.opening = h.opening_pending
+        self.after_draw = "draw" in counters
         big = step.tier is _BIG
         key = (big, step.scale)
         limits = h.limits_cache.get(key)
@@ -152,7 +159,15 @@ class BettingRound(Runner):
             self.limit = max(self.limit, h.jackpot_cap)
             self.fixed = False
         players = h.players
-        start = self._start_index()
+        if step.start is _AUTO and (opening or h.blinds_posted):
+            # self._start_index(), its usual cases spelt out
+            last_blind = h.last_blind_index
+            if opening and h.blinds_posted and last_blind is not None:
+                start = (last_blind + 1) % h.n
+            else:
+                start = 0
+        else:
+            start = self._start_index()
         if step.blind:
             poster = h.first_live_from(0, need_chips=True)
             if poster is not None:
@@ -177,7 +192,7 @@ class BettingRound(Runner):
                     second = total
         self.max_bet = max_bet
         self.full_level = max_bet
-        self.min_incr = max(min_bet, max_bet)
+        self.min_incr = min_bet if min_bet >= max_bet else max_bet
         self.aggressions = 1 if max_bet > 0 else 0
         several = len(live) > 1
         acted = self.acted
@@ -195,11 +210,11 @@ class BettingRound(Runner):
         if able is None or (able_count == 1 and able.bet >= max_bet):
             self._end()
             return
-        self.current = self._next_from(start)
-        if self.current is None:
+        current = self.current = self._next_from(start)
+        if current is None:
             self._end()
             return
-        h.events.append(ev.RoundStarted("bet", self.number, self.current.seat))
+        h.events.append(ev.RoundStarted("bet", number, current.seat))
 
     def _start_index(self) -> int:
         h = self.hand
@@ -330,30 +345,35 @@ class BettingRound(Runner):
         raises_left = None
         if self.max_raises is not None:
             raises_left = max(0, self.max_raises - max(0, self.aggressions - 1))
+        # Positional, in the order of BetOptions' fields.
         return BetOptions(
-            can_check=self._can_check(p, lo),
-            can_fold=True,
-            to_call=to_call,
-            call_all_in=to_call > 0 and to_call >= p.stack,
-            min_to=lo,
-            max_to=hi,
-            all_in_to=all_in_to,
-            can_all_in=p.stack > 0 and (p.stack <= to_call or in_range),
-            is_bet=self.max_bet == 0,
-            fixed_limit=self.fixed,
-            raises_left=raises_left,
-            current_bet=self.max_bet,
-            player_bet=p.bet,
-            pot=h.carried + sum(q.committed for q in h.players),
-            stack=p.stack,
-            no_raise_reason=reason,
+            self._can_check(p, lo),  # can_check
+            True,  # can_fold
+            to_call,
+            to_call > 0 and to_call >= p.stack,  # call_all_in
+            lo,  # min_to
+            hi,  # max_to
+            all_in_to,
+            p.stack > 0 and (p.stack <= to_call or in_range),  # can_all_in
+            self.max_bet == 0,  # is_bet
+            self.fixed,  # fixed_limit
+            raises_left,
+            self.max_bet,  # current_bet
+            p.bet,  # player_bet
+            h.carried + sum(q.committed for q in h.players),  # pot
+            p.stack,
+            reason,  # no_raise_reason
         )
 
     def decisions(self) -> tuple[Decision, ...]:
+        decided = self._decided
+        if decided is not None:
+            return decided
         p = self.current
         if p is None:
             return ()
-        return (Decision(p.seat, p.pid, _BET, self.options(p)),)
+        decided = self._decided = (Decision(p.seat, p.pid, _BET, self.options(p)),)
+        return decided
 
     def timeout_action(self, p: Player) -> Action:
         _, lo, _, _ = self.limits(p)
@@ -364,6 +384,7 @@ class BettingRound(Runner):
     def act(self, p: Player, action: Action) -> None:
         cls = action.__class__
         h = self.hand
+        self._decided = None
         if cls is Fold:
             h.fold(p)
             self.acted.add(p.index)
@@ -517,6 +538,7 @@ class BettingRound(Runner):
             self.current = nxt
 
     def player_folded(self, p: Player) -> None:
+        self._decided = None
         self.acted.add(p.index)
         if self.done:
             return
@@ -531,6 +553,7 @@ class BettingRound(Runner):
         h = self.hand
         self.done = True
         self.current = None
+        self._decided = None
         players = h.players
         # The largest bet (the first player making it) and the largest bet of the others.
         top = players[0]

@@ -66,7 +66,7 @@ class Dealing(_Instant):
             cards = sequence[k::n]
             p.cards.extend(cards)
             if face_up:
-                p.up.update(cards)
+                p.turn_up(cards)
             events.append(ev.Dealt(p.seat, cards, face_up))
         self.done = True
 
@@ -83,12 +83,12 @@ class BoardDealing(_Instant):
     def begin(self) -> None:
         h = self.hand
         cards = tuple(h.stub.pop() for _ in range(self.step.count))
-        h.board.extend(cards)
+        h.board = (*h.board, *cards)
         wild_rank = None
         if self.step.wild_rank:
             for card in cards:
                 if not card.is_joker:
-                    h.extra_wild_ranks.add(card.rank)
+                    h.extra_wild_ranks = h.extra_wild_ranks | {card.rank}
                     wild_rank = card.rank
         h.events.append(ev.BoardDealt(cards, wild_rank))
         self.done = True
@@ -110,6 +110,6 @@ class Revealing(_Instant):
         for p in h.players:
             if not p.folded and index < len(p.cards):
                 card = p.cards[index]
-                p.up.add(card)
+                p.turn_up((card,))
                 h.events.append(ev.CardRevealed(p.seat, index, card))
         self.done = True

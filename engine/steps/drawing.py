@@ -82,6 +82,7 @@ class DrawRound(Runner):
     __slots__ = (
         "_condition",
         "_counts",
+        "_decided",
         "_offered",
         "_plenty",
         "exchanged",
@@ -123,15 +124,24 @@ class DrawRound(Runner):
         # The options last offered, and to whom: asked for by the decision and again by the
         # action, they only change when somebody draws or folds.
         self._offered: tuple[Player, DrawOptions] | None = None
+        # The pending decisions last given out: the same until somebody acts or folds.
+        self._decided: tuple[Decision, ...] | None = None
 
     def begin(self) -> None:
         h = self.hand
-        self.limit = self._limit()
+        step = self.step
+        if step.limit is None:  # self._limit(), inlined
+            table_limit = h.options.draw_limit
+            self.limit = table_limit if isinstance(table_limit, DrawLimit) else DRAW_FOUR_WITH_ACE
+        else:
+            self.limit = step.limit
         h.burned_this_round = False
-        self.number = h.next_number("draw")
+        counters = h.counters  # h.next_number("draw"), inlined
+        number = self.number = counters.get("draw", 0) + 1
+        counters["draw"] = number
         if self.start_index is not None:
             start = self.start_index
-        elif self.step.start is DrawStart.AFTER_BLINDS and h.last_blind_index is not None:
+        elif step.start is DrawStart.AFTER_BLINDS and h.last_blind_index is not None:
             start = h.index_after(h.last_blind_index)
         else:
             start = 0
@@ -139,7 +149,7 @@ class DrawRound(Runner):
         if not self.queue:
             self.done = True
             return
-        h.events.append(ev.RoundStarted("draw", self.number, self.queue[0].seat))
+        h.events.append(ev.RoundStarted("draw", number, self.queue[0].seat))
 
     def street(self) -> str:
         number = self.number
@@ -250,8 +260,11 @@ class DrawRound(Runner):
         if offer is not None:
             p, up, _, _, _ = offer
             return (Decision(p.seat, p.pid, DecisionKind.KEEP, KeepOptions(up, tuple(p.cards))),)
-        p = self.queue[self.pos]  # self._current(), inlined
-        return (Decision(p.seat, p.pid, _DRAW, self._options(p)),)
+        decided = self._decided
+        if decided is None:
+            p = self.queue[self.pos]  # self._current(), inlined
+            decided = self._decided = (Decision(p.seat, p.pid, _DRAW, self._options(p)),)
+        return decided
 
     def _options(self, p: Player) -> DrawOptions:
         offered = self._offered
@@ -309,21 +322,30 @@ class DrawRound(Runner):
             raise IllegalAction("this is a draw: discard cards or stand pat")
         cards = action.cards
         held = p.cards
-        for card in cards:
-            if not isinstance(card, Card) or card not in held:
-                raise IllegalAction("you do not hold {card}", card=str(card))
         count = len(cards)
-        if count > 1 and len(set(cards)) != count:
-            raise IllegalAction("a card is named twice")
-        reason = self._options(p).refusal(cards)
+        if count == 1:
+            # The usual single card, by identity (one object per card): no comparisons.
+            card = cards[0]
+            kept = [c for c in held if c is not card]
+            if len(kept) == len(held):
+                raise IllegalAction("you do not hold {card}", card=str(card))
+        else:
+            for card in cards:
+                if not isinstance(card, Card) or card not in held:
+                    raise IllegalAction("you do not hold {card}", card=str(card))
+            if count > 1 and len(set(cards)) != count:
+                raise IllegalAction("a card is named twice")
+            kept = [c for c in held if c not in cards] if count else list(held)
+        offered = self._offered
+        options = offered[1] if offered is not None and offered[0] is p else self._options(p)
+        reason = options.refusal(cards)
         if reason is not None:
             raise IllegalAction(reason)
-        kept = [c for c in held if c not in cards]
         self._draw(p, cards, kept)
 
     def _draw(self, p: Player, discarded: tuple[Card, ...], kept: list[Card]) -> None:
         h = self.hand
-        self._offered = None
+        self._offered = self._decided = None
         count = len(discarded)
         p.cards = kept
         to_pile: Sequence[Card] = discarded
@@ -336,7 +358,7 @@ class DrawRound(Runner):
         ):
             split = [c for c in discarded if c in p.opening_cards]
             if split:
-                p.aside.extend(split)
+                p.aside = (*p.aside, *split)
                 to_pile = [c for c in discarded if c not in split]
                 h.events.append(ev.OpenersSplit(p.seat, tuple(split)))
         if count:
@@ -357,7 +379,7 @@ class DrawRound(Runner):
         if received:
             self.last_from_deck = p
         p.cards.extend(received)
-        p.draws.append(count)
+        p.draws = (*p.draws, count)
         h.discards.extend(to_pile)
         h.events.append(ev.Drew(p.seat, discarded, tuple(received)))
         verb = VERBS["stood-pat"] if count == 0 else VERBS["drew"]
@@ -374,13 +396,13 @@ class DrawRound(Runner):
                 chosen=str(action.card),
             )
         h = self.hand
-        self._offered = None
+        self._offered = self._decided = None
         took_up = action.card is not None
         chosen, other = (up, down) if took_up else (down, up)
         p.cards.append(chosen)
         if took_up:
-            p.up.add(up)
-        p.draws.append(4)
+            p.turn_up((up,))
+        p.draws = (*p.draws, 4)
         h.discards.extend(to_pile)
         h.discards.append(other)
         h.events.append(ev.BosnianKept(p.seat, took_up, chosen, other))
@@ -424,7 +446,7 @@ class DrawRound(Runner):
         self.owed = []
 
     def player_folded(self, p: Player) -> None:
-        self._offered = None
+        self._offered = self._decided = None
         if self.done:
             return
         if self.offer is not None and self.offer[0] is p:
