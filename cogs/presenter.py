@@ -287,10 +287,12 @@ class TablePresenter:
         self.preferences[user_id] = preferences
 
     def private_message(
-        self, live: LiveTable, user_id: int
+        self, live: LiveTable, user_id: int, view: engine.PublicView | None = None
     ) -> tuple[discord.Embed, discord.File | None]:
-        """A player's cards: the text, and a picture when there are cards to draw."""
-        view = live.engine.public_view()
+        """A player's cards: the text, and a picture when there are cards to draw. ``view``:
+        the table's public view, if the caller has it for the table as it is now."""
+        if view is None:
+            view = live.engine.public_view()
         private = live.engine.private_view(str(user_id))
         arranged = render.private_arrangement(live.engine.hand, private)
         embed = render.private_embed(private, view, arranged=arranged, hand=live.engine.hand)
@@ -873,13 +875,30 @@ class TablePresenter:
         spoken = await languages.member_languages(self.bot.db, [int(p) for p in player_ids])
         hand_number = live.engine.hand_number
         shown = Shown.of(live)
+        # One public view for every DM while the hand has not moved on (the DMs read only what
+        # the hand's events change: its game, number, board and wild cards); a deal's six DMs
+        # made six before.
+        view: engine.PublicView | None = None
+        viewed: tuple[object, object] | None = None
         for pid in player_ids:
             if pid in shown.dm_closed:
                 continue
             user_id = int(pid)
+            table = live.engine
+            version = live.version()
+            if (
+                not table.in_hand
+                or viewed is None
+                or viewed[0] is not table
+                or viewed[1] != version
+            ):
+                view = None
             try:
+                if view is None:
+                    view = table.public_view()
+                    viewed = (table, version)
                 with i18n.speaking(spoken[user_id]):
-                    embed, file = self.private_message(live, user_id)
+                    embed, file = self.private_message(live, user_id, view)
             except engine.TableError:
                 continue  # no longer seated (left during the hand)
             if file is None:

@@ -87,6 +87,16 @@ def _integer(value: int, language: Language) -> str:
     return text
 
 
+def integer_text(value: int, language: Language) -> str:
+    """``value`` written the language's way (``2,000`` / ``2.000``), remembered.
+
+    >>> from i18n.languages import resolve
+    >>> integer_text(12345, resolve("de"))
+    '12.345'
+    """
+    return _integer(value, language)
+
+
 def _shown(value: object, language: Language) -> object:
     kind = type(value)
     if kind is str:
@@ -251,6 +261,7 @@ __all__ = [
     "LazyString",
     "Translator",
     "current_language",
+    "integer_text",
     "placeholders",
     "render",
     "speaking",
