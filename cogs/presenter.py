@@ -39,7 +39,7 @@ from engine.rules import Draw, DrawSeries
 from engine.scoring import qualifies_low
 from engine.seating import is_house
 from i18n.engine_text import engine_text
-from tables.live import LiveTable, Outcome
+from tables.live import LiveTable, Outcome, Version
 
 if TYPE_CHECKING:
     from cogs.app import PokerBot
@@ -209,9 +209,13 @@ class TablePresenter:
     def table_message(self, live: LiveTable) -> tuple[discord.Embed, Components]:
         # The table's language, whoever's press redraws it.
         with i18n.speaking(languages.channel_language(live)):
-            return self._table_message(live)
+            embed, components, _view = self._table_message(live)
+            return embed, components
 
-    def _table_message(self, live: LiveTable) -> tuple[discord.Embed, Components]:
+    def _table_message(
+        self, live: LiveTable
+    ) -> tuple[discord.Embed, Components, engine.PublicView]:
+        """The table message, and the public view it was drawn from."""
         view = live.engine.public_view()
         embed = render.table_embed(
             view,
@@ -223,11 +227,12 @@ class TablePresenter:
         )
         if live.closed and not live.engine.in_hand:
             # Broken up, or its tournament over: nothing to sit at or deal.
-            return panels.closed_notice(view.game, live.meta.notes)
+            return (*panels.closed_notice(view.game, live.meta.notes), view)
         if view.phase == "waiting" or not live.engine.in_hand:
             busted = any(seat.stack == 0 for seat in view.seats)
-            return embed, panels.lobby_components(live.id, rebuy=busted)
-        return embed, panels.table_components(live.id, live.version(), live.engine.pending)
+            return embed, panels.lobby_components(live.id, rebuy=busted), view
+        components = panels.table_components(live.id, live.version(), live.engine.pending)
+        return embed, components, view
 
     def lobby_message(self, live: LiveTable) -> tuple[discord.Embed, Components]:
         """The table message between hands, with the table's settings in the footer."""
@@ -319,7 +324,7 @@ class TablePresenter:
         DM."""
         with i18n.speaking(languages.channel_language(live)):
             async with Shown.of(live).lock:
-                await self._present(live, outcome, interaction)
+                drawn = await self._present(live, outcome, interaction)
         if outcome.private_changed:
             changed = outcome.private_changed
             acting = str(interaction.user.id) if interaction is not None else ""
@@ -332,9 +337,9 @@ class TablePresenter:
                 # A draw (or pass) on the player's own panel: its answer shows the new
                 # cards, uncounted, instead of an edit of their DM (a counted call).
                 changed = tuple(pid for pid in changed if pid != acting)
-                self.spawn(self._cards_in_answer(live, interaction))
+                self.spawn(self._cards_in_answer(live, interaction, drawn))
             if changed:
-                self.spawn(self._send_private(live, changed))
+                self.spawn(self._send_private(live, changed, drawn))
         if outcome.result is not None or not live.engine.in_hand:
             Shown.of(live).dm_messages.clear()
 
@@ -343,7 +348,9 @@ class TablePresenter:
         live: LiveTable,
         outcome: Outcome,
         interaction: discord.Interaction[PokerBot] | None,
-    ) -> None:
+    ) -> _Drawn | None:
+        """Show the change; returns the public view the table message was drawn from, for
+        the private messages that follow (they may use it while the hand stays as it was)."""
         shown = Shown.of(live)
         shown.restored = False  # this change shows the table as it is now
         if outcome.result is not None:
@@ -373,9 +380,11 @@ class TablePresenter:
                     # Closed while the message was being posted (a tournament breaking the
                     # table up): its retire_closed found no message to retire.
                     await self._retire(live, shown.message_id, shown.editor)
-            return
+            return None
         targets = await self._turn_targets(live, interaction, outcome.new_hand)
-        embed, view = self.table_message(live)
+        with i18n.speaking(languages.channel_language(live)):
+            embed, view, public = self._table_message(live)
+        drawn = _Drawn(live.engine, live.version(), public)
         if outcome.ended is not None:
             embed, view = (
                 panels.closed_embed(live.meta.names, outcome.ended, after_hand=True),
@@ -393,6 +402,7 @@ class TablePresenter:
         if outcome.ended is not None:
             await post_closing_ledger(self.bot, live.id, live.channel_id, interaction)
         await self._turn_passed(live, targets, interaction)
+        return drawn
 
     async def refresh(self, live: LiveTable) -> None:
         """Redraw the table message from the current state (after a restart or a stale press)."""
@@ -845,13 +855,17 @@ class TablePresenter:
         return sent is not None and sent[0] == live.engine.hand_number
 
     async def _cards_in_answer(
-        self, live: LiveTable, interaction: discord.Interaction[PokerBot]
+        self,
+        live: LiveTable,
+        interaction: discord.Interaction[PokerBot],
+        drawn: _Drawn | None = None,
     ) -> None:
         """Add the picture of the player's cards to the answer of their private panel; the
-        DM is edited instead if that answer cannot be (answered too late, say)."""
+        DM is edited instead if that answer cannot be (answered too late, say). ``drawn``:
+        the view the table message was just drawn from."""
         user_id = interaction.user.id
         try:
-            _, file = self.private_message(live, user_id)
+            _, file = self.private_message(live, user_id, _still(live, drawn))
         except engine.TableError:
             return  # no longer seated
         if file is None:
@@ -864,10 +878,13 @@ class TablePresenter:
             )
             await self._send_private(live, (str(user_id),))
 
-    async def _send_private(self, live: LiveTable, player_ids: tuple[str, ...]) -> None:
+    async def _send_private(
+        self, live: LiveTable, player_ids: tuple[str, ...], drawn: _Drawn | None = None
+    ) -> None:
         """Bring each player's DM of the hand up to date: sent at the deal, edited as the
         cards change (one DM per player per hand). A closed DM is noted on the table once and
-        not tried again at this table."""
+        not tried again at this table. ``drawn``: the view the table message was just drawn
+        from."""
         # house players have no DMs: they read their cards from the engine
         player_ids = tuple(pid for pid in player_ids if not is_house(pid))
         await self.preferences_of([int(pid) for pid in player_ids])
@@ -878,25 +895,15 @@ class TablePresenter:
         # One public view for every DM while the hand has not moved on (the DMs read only what
         # the hand's events change: its game, number, board and wild cards); a deal's six DMs
         # made six before.
-        view: engine.PublicView | None = None
-        viewed: tuple[object, object] | None = None
         for pid in player_ids:
             if pid in shown.dm_closed:
                 continue
             user_id = int(pid)
-            table = live.engine
-            version = live.version()
-            if (
-                not table.in_hand
-                or viewed is None
-                or viewed[0] is not table
-                or viewed[1] != version
-            ):
-                view = None
+            view = _still(live, drawn)
             try:
                 if view is None:
-                    view = table.public_view()
-                    viewed = (table, version)
+                    drawn = _Drawn(live.engine, live.version(), live.engine.public_view())
+                    view = drawn.view
                 with i18n.speaking(spoken[user_id]):
                     embed, file = self.private_message(live, user_id, view)
             except engine.TableError:
@@ -949,6 +956,24 @@ class TablePresenter:
             language=languages.channel_language(live),
         )
         return await self.bot.tables.add_note(live, note)
+
+
+@dataclass(frozen=True, slots=True)
+class _Drawn:
+    """A table's public view, and the state it was made of (the engine and its version)."""
+
+    table: engine.Table
+    version: Version
+    view: engine.PublicView
+
+
+def _still(live: LiveTable, drawn: _Drawn | None) -> engine.PublicView | None:
+    """``drawn``'s view if the hand is still where it was, for a player's own message: that
+    reads only what the hand's events change (the game, the hand's number, the board, the
+    wild cards), so a view of the same hand at the same event is as good as a new one."""
+    if drawn is None or live.engine is not drawn.table or not live.engine.in_hand:
+        return None
+    return drawn.view if live.version() == drawn.version else None
 
 
 def _on_private_panel(interaction: discord.Interaction[Any]) -> bool:
