@@ -35,6 +35,7 @@ from cogs.ui.components import Components, MessageEditor
 from cogs.ui.showdown_texts import say
 from data.preferences import DEFAULT as DEFAULT_PREFERENCES
 from data.preferences import Preferences
+from engine.arrange import Arrangement
 from engine.rules import Draw, DrawSeries
 from engine.scoring import qualifies_low
 from engine.seating import is_house
@@ -301,16 +302,23 @@ class TablePresenter:
         private = live.engine.private_view(str(user_id))
         arranged = render.private_arrangement(live.engine.hand, private)
         embed = render.private_embed(private, view, arranged=arranged, hand=live.engine.hand)
-        file = None
-        if private.cards:
-            four = self.preferences.get(user_id, DEFAULT_PREFERENCES).four_colour
-            cards, wild, idle = render.picture_cards(private.cards, arranged)
-            png = render_cards(cards, wild=wild, four_colour=four, idle=idle)
-            # Translators: the alt text of the picture of a player's own cards.
-            alt = _("Your cards")
-            file = discord.File(fp=io.BytesIO(png), filename="hand.png", description=alt)
+        file = self._cards_picture(user_id, private, arranged)
+        if file is not None:
             embed.set_image(url="attachment://hand.png")
         return embed, file
+
+    def _cards_picture(
+        self, user_id: int, private: engine.PrivateView, arranged: Arrangement | None
+    ) -> discord.File | None:
+        """The picture of a player's own cards (None without cards), in their DM's order."""
+        if not private.cards:
+            return None
+        four = self.preferences.get(user_id, DEFAULT_PREFERENCES).four_colour
+        cards, wild, idle = render.picture_cards(private.cards, arranged)
+        png = render_cards(cards, wild=wild, four_colour=four, idle=idle)
+        # Translators: the alt text of the picture of a player's own cards.
+        alt = _("Your cards")
+        return discord.File(fp=io.BytesIO(png), filename="hand.png", description=alt)
 
     # -- presenting ---------------------------------------------------------------------------
 
@@ -337,7 +345,7 @@ class TablePresenter:
                 # A draw (or pass) on the player's own panel: its answer shows the new
                 # cards, uncounted, instead of an edit of their DM (a counted call).
                 changed = tuple(pid for pid in changed if pid != acting)
-                self.spawn(self._cards_in_answer(live, interaction, drawn))
+                self.spawn(self._cards_in_answer(live, interaction))
             if changed:
                 self.spawn(self._send_private(live, changed, drawn))
         if outcome.result is not None or not live.engine.in_hand:
@@ -350,7 +358,7 @@ class TablePresenter:
         interaction: discord.Interaction[PokerBot] | None,
     ) -> _Drawn | None:
         """Show the change; returns the public view the table message was drawn from, for
-        the private messages that follow (they may use it while the hand stays as it was)."""
+        the DMs that follow (they may use it while the hand stays as it was)."""
         shown = Shown.of(live)
         shown.restored = False  # this change shows the table as it is now
         if outcome.result is not None:
@@ -855,19 +863,19 @@ class TablePresenter:
         return sent is not None and sent[0] == live.engine.hand_number
 
     async def _cards_in_answer(
-        self,
-        live: LiveTable,
-        interaction: discord.Interaction[PokerBot],
-        drawn: _Drawn | None = None,
+        self, live: LiveTable, interaction: discord.Interaction[PokerBot]
     ) -> None:
         """Add the picture of the player's cards to the answer of their private panel; the
-        DM is edited instead if that answer cannot be (answered too late, say). ``drawn``:
-        the view the table message was just drawn from."""
+        DM is edited instead if that answer cannot be (answered too late, say)."""
         user_id = interaction.user.id
         try:
-            _, file = self.private_message(live, user_id, _still(live, drawn))
+            # The picture alone: the answer's text says the cards already.
+            private = live.engine.private_view(str(user_id))
         except engine.TableError:
             return  # no longer seated
+        file = self._cards_picture(
+            user_id, private, render.private_arrangement(live.engine.hand, private)
+        )
         if file is None:
             return
         try:
