@@ -35,6 +35,7 @@ from cogs.metrics import Metrics
 from cogs.translator import _
 from data import DataError
 from i18n import LazyString
+from i18n.translator import integer_text
 from tables.errors import Refusal
 
 log = logging.getLogger("poker.kit")
@@ -129,6 +130,8 @@ def chips(amount: int) -> str:
     language = i18n.current_language()
     if language is i18n.ENGLISH:
         return f"{amount:,}"  # the common case, 20 times faster than Babel
+    if type(amount) is int:
+        return integer_text(amount, language)  # Babel's, remembered: a table says dozens
     return format_decimal(amount, locale=language.locale)
 
 

@@ -35,11 +35,12 @@ from cogs.ui.components import Components, MessageEditor
 from cogs.ui.showdown_texts import say
 from data.preferences import DEFAULT as DEFAULT_PREFERENCES
 from data.preferences import Preferences
+from engine.arrange import Arrangement
 from engine.rules import Draw, DrawSeries
 from engine.scoring import qualifies_low
 from engine.seating import is_house
 from i18n.engine_text import engine_text
-from tables.live import LiveTable, Outcome
+from tables.live import LiveTable, Outcome, Version
 
 if TYPE_CHECKING:
     from cogs.app import PokerBot
@@ -209,9 +210,13 @@ class TablePresenter:
     def table_message(self, live: LiveTable) -> tuple[discord.Embed, Components]:
         # The table's language, whoever's press redraws it.
         with i18n.speaking(languages.channel_language(live)):
-            return self._table_message(live)
+            embed, components, _view = self._table_message(live)
+            return embed, components
 
-    def _table_message(self, live: LiveTable) -> tuple[discord.Embed, Components]:
+    def _table_message(
+        self, live: LiveTable
+    ) -> tuple[discord.Embed, Components, engine.PublicView]:
+        """The table message, and the public view it was drawn from."""
         view = live.engine.public_view()
         embed = render.table_embed(
             view,
@@ -223,11 +228,12 @@ class TablePresenter:
         )
         if live.closed and not live.engine.in_hand:
             # Broken up, or its tournament over: nothing to sit at or deal.
-            return panels.closed_notice(view.game, live.meta.notes)
+            return (*panels.closed_notice(view.game, live.meta.notes), view)
         if view.phase == "waiting" or not live.engine.in_hand:
             busted = any(seat.stack == 0 for seat in view.seats)
-            return embed, panels.lobby_components(live.id, rebuy=busted)
-        return embed, panels.table_components(live.id, live.version(), live.engine.pending)
+            return embed, panels.lobby_components(live.id, rebuy=busted), view
+        components = panels.table_components(live.id, live.version(), live.engine.pending)
+        return embed, components, view
 
     def lobby_message(self, live: LiveTable) -> tuple[discord.Embed, Components]:
         """The table message between hands, with the table's settings in the footer."""
@@ -287,23 +293,32 @@ class TablePresenter:
         self.preferences[user_id] = preferences
 
     def private_message(
-        self, live: LiveTable, user_id: int
+        self, live: LiveTable, user_id: int, view: engine.PublicView | None = None
     ) -> tuple[discord.Embed, discord.File | None]:
-        """A player's cards: the text, and a picture when there are cards to draw."""
-        view = live.engine.public_view()
+        """A player's cards: the text, and a picture when there are cards to draw. ``view``:
+        the table's public view, if the caller has it for the table as it is now."""
+        if view is None:
+            view = live.engine.public_view()
         private = live.engine.private_view(str(user_id))
         arranged = render.private_arrangement(live.engine.hand, private)
         embed = render.private_embed(private, view, arranged=arranged, hand=live.engine.hand)
-        file = None
-        if private.cards:
-            four = self.preferences.get(user_id, DEFAULT_PREFERENCES).four_colour
-            cards, wild, idle = render.picture_cards(private.cards, arranged)
-            png = render_cards(cards, wild=wild, four_colour=four, idle=idle)
-            # Translators: the alt text of the picture of a player's own cards.
-            alt = _("Your cards")
-            file = discord.File(fp=io.BytesIO(png), filename="hand.png", description=alt)
+        file = self._cards_picture(user_id, private, arranged)
+        if file is not None:
             embed.set_image(url="attachment://hand.png")
         return embed, file
+
+    def _cards_picture(
+        self, user_id: int, private: engine.PrivateView, arranged: Arrangement | None
+    ) -> discord.File | None:
+        """The picture of a player's own cards (None without cards), in their DM's order."""
+        if not private.cards:
+            return None
+        four = self.preferences.get(user_id, DEFAULT_PREFERENCES).four_colour
+        cards, wild, idle = render.picture_cards(private.cards, arranged)
+        png = render_cards(cards, wild=wild, four_colour=four, idle=idle)
+        # Translators: the alt text of the picture of a player's own cards.
+        alt = _("Your cards")
+        return discord.File(fp=io.BytesIO(png), filename="hand.png", description=alt)
 
     # -- presenting ---------------------------------------------------------------------------
 
@@ -317,7 +332,7 @@ class TablePresenter:
         DM."""
         with i18n.speaking(languages.channel_language(live)):
             async with Shown.of(live).lock:
-                await self._present(live, outcome, interaction)
+                drawn = await self._present(live, outcome, interaction)
         if outcome.private_changed:
             changed = outcome.private_changed
             acting = str(interaction.user.id) if interaction is not None else ""
@@ -332,7 +347,7 @@ class TablePresenter:
                 changed = tuple(pid for pid in changed if pid != acting)
                 self.spawn(self._cards_in_answer(live, interaction))
             if changed:
-                self.spawn(self._send_private(live, changed))
+                self.spawn(self._send_private(live, changed, drawn))
         if outcome.result is not None or not live.engine.in_hand:
             Shown.of(live).dm_messages.clear()
 
@@ -341,7 +356,9 @@ class TablePresenter:
         live: LiveTable,
         outcome: Outcome,
         interaction: discord.Interaction[PokerBot] | None,
-    ) -> None:
+    ) -> _Drawn | None:
+        """Show the change; returns the public view the table message was drawn from, for
+        the DMs that follow (they may use it while the hand stays as it was)."""
         shown = Shown.of(live)
         shown.restored = False  # this change shows the table as it is now
         if outcome.result is not None:
@@ -371,9 +388,11 @@ class TablePresenter:
                     # Closed while the message was being posted (a tournament breaking the
                     # table up): its retire_closed found no message to retire.
                     await self._retire(live, shown.message_id, shown.editor)
-            return
+            return None
         targets = await self._turn_targets(live, interaction, outcome.new_hand)
-        embed, view = self.table_message(live)
+        with i18n.speaking(languages.channel_language(live)):
+            embed, view, public = self._table_message(live)
+        drawn = _Drawn(live.engine, live.version(), public)
         if outcome.ended is not None:
             embed, view = (
                 panels.closed_embed(live.meta.names, outcome.ended, after_hand=True),
@@ -391,6 +410,7 @@ class TablePresenter:
         if outcome.ended is not None:
             await post_closing_ledger(self.bot, live.id, live.channel_id, interaction)
         await self._turn_passed(live, targets, interaction)
+        return drawn
 
     async def refresh(self, live: LiveTable) -> None:
         """Redraw the table message from the current state (after a restart or a stale press)."""
@@ -849,9 +869,13 @@ class TablePresenter:
         DM is edited instead if that answer cannot be (answered too late, say)."""
         user_id = interaction.user.id
         try:
-            _, file = self.private_message(live, user_id)
+            # The picture alone: the answer's text says the cards already.
+            private = live.engine.private_view(str(user_id))
         except engine.TableError:
             return  # no longer seated
+        file = self._cards_picture(
+            user_id, private, render.private_arrangement(live.engine.hand, private)
+        )
         if file is None:
             return
         try:
@@ -862,10 +886,13 @@ class TablePresenter:
             )
             await self._send_private(live, (str(user_id),))
 
-    async def _send_private(self, live: LiveTable, player_ids: tuple[str, ...]) -> None:
+    async def _send_private(
+        self, live: LiveTable, player_ids: tuple[str, ...], drawn: _Drawn | None = None
+    ) -> None:
         """Bring each player's DM of the hand up to date: sent at the deal, edited as the
         cards change (one DM per player per hand). A closed DM is noted on the table once and
-        not tried again at this table."""
+        not tried again at this table. ``drawn``: the view the table message was just drawn
+        from."""
         # house players have no DMs: they read their cards from the engine
         player_ids = tuple(pid for pid in player_ids if not is_house(pid))
         await self.preferences_of([int(pid) for pid in player_ids])
@@ -873,13 +900,20 @@ class TablePresenter:
         spoken = await languages.member_languages(self.bot.db, [int(p) for p in player_ids])
         hand_number = live.engine.hand_number
         shown = Shown.of(live)
+        # One public view for every DM while the hand has not moved on (the DMs read only what
+        # the hand's events change: its game, number, board and wild cards); a deal's six DMs
+        # made six before.
         for pid in player_ids:
             if pid in shown.dm_closed:
                 continue
             user_id = int(pid)
+            view = _still(live, drawn)
             try:
+                if view is None:
+                    drawn = _Drawn(live.engine, live.version(), live.engine.public_view())
+                    view = drawn.view
                 with i18n.speaking(spoken[user_id]):
-                    embed, file = self.private_message(live, user_id)
+                    embed, file = self.private_message(live, user_id, view)
             except engine.TableError:
                 continue  # no longer seated (left during the hand)
             if file is None:
@@ -930,6 +964,24 @@ class TablePresenter:
             language=languages.channel_language(live),
         )
         return await self.bot.tables.add_note(live, note)
+
+
+@dataclass(frozen=True, slots=True)
+class _Drawn:
+    """A table's public view, and the state it was made of (the engine and its version)."""
+
+    table: engine.Table
+    version: Version
+    view: engine.PublicView
+
+
+def _still(live: LiveTable, drawn: _Drawn | None) -> engine.PublicView | None:
+    """``drawn``'s view if the hand is still where it was, for a player's own message: that
+    reads only what the hand's events change (the game, the hand's number, the board, the
+    wild cards), so a view of the same hand at the same event is as good as a new one."""
+    if drawn is None or live.engine is not drawn.table or not live.engine.in_hand:
+        return None
+    return drawn.view if live.version() == drawn.version else None
 
 
 def _on_private_panel(interaction: discord.Interaction[Any]) -> bool:

@@ -562,7 +562,7 @@ class TableControls(commands.Cog):
                 raise TableProblem(_("That choice is no longer valid."))
             embed, view = self._panel(live, decision, choice=GameChoice(slug, mods))
         else:
-            cards = live.engine.private_view(decision.player_id).cards
+            cards = _held(live, decision.player_id)
             picks = _positions(values, len(cards))
             chosen = select.picks + picks if select.kind == "arrange" else tuple(sorted(picks))
             if len(set(chosen)) != len(chosen) or any(i >= len(cards) for i in chosen):
@@ -587,7 +587,7 @@ class TableControls(commands.Cog):
         outcome = await self.tables.act(live, user_id, action)
         if isinstance(action, engine.Discard) and live.seated(user_id) and live.engine.in_hand:
             # The new cards at once, in the answer to the draw (the DM follows).
-            cards = live.engine.private_view(str(user_id)).cards
+            cards = _held(live, str(user_id))
             done = _("{done} Your cards: **{cards}**", done=done, cards=render.cards_text(cards))
         # Answered too late (a busy bot): the choice is made all the same; show the table.
         with contextlib.suppress(discord.NotFound):
@@ -601,7 +601,7 @@ class TableControls(commands.Cog):
     ) -> tuple[engine.Action, str]:
         """The engine action a panel's button stands for, and how to confirm it."""
         if button.kind in ("draw", "pass", "arrange"):
-            cards = live.engine.private_view(decision.player_id).cards
+            cards = _held(live, decision.player_id)
             if any(i >= len(cards) for i in button.picks):
                 raise TableProblem(_("That choice is no longer valid."))
             picked = tuple(cards[i] for i in button.picks)
@@ -654,6 +654,12 @@ def router_of(bot: commands.Bot | commands.AutoShardedBot) -> TableControls:
     if router is None or not hasattr(router, "add_route"):
         raise RuntimeError("cogs.routing must be loaded before the cogs that add routes")
     return cast(TableControls, router)
+
+
+def _held(live: LiveTable, player_id: str) -> tuple[engine.Card, ...]:
+    """A seated player's cards: their private view's, without naming what they make (the
+    engine works out the hand's name for a private view, four times the work)."""
+    return live.engine.held_cards().get(player_id, ())
 
 
 def _positions(values: list[str], size: int) -> tuple[int, ...]:

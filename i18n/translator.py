@@ -18,15 +18,13 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from decimal import Decimal
-from functools import lru_cache
 from pathlib import Path
 from string import Formatter
 
-from babel import Locale
 from babel.numbers import format_decimal
 
 from engine.wording import Phrase
@@ -44,14 +42,23 @@ def current_language() -> Language:
     return _current.get()
 
 
-@contextlib.contextmanager
-def speaking(language: Language) -> Iterator[Language]:
-    """Render in ``language`` inside the block (each asyncio task has its own)."""
-    token = _current.set(language)
-    try:
-        yield language
-    finally:
-        _current.reset(token)
+class speaking(contextlib.AbstractContextManager["Language"]):
+    """Render in ``language`` inside the block (each asyncio task has its own).
+
+    A class rather than a generator-based context manager: a table message enters it a few
+    times, and a generator's set-up costs several times this one's at every action."""
+
+    __slots__ = ("_language", "_token")
+
+    def __init__(self, language: Language) -> None:
+        self._language = language
+
+    def __enter__(self) -> Language:
+        self._token = _current.set(self._language)
+        return self._language
+
+    def __exit__(self, *exc: object) -> None:
+        _current.reset(self._token)
 
 
 def placeholders(text: str) -> set[str]:
@@ -63,18 +70,43 @@ def placeholders(text: str) -> set[str]:
     return {name for _, name, _, _ in Formatter().parse(text) if name}
 
 
-@lru_cache(maxsize=4096)
-def _integer(value: int, locale: Locale) -> str:
+_INTEGERS: dict[tuple[int, str], str] = {}
+_INTEGERS_KEPT = 4096
+
+
+def _integer(value: int, language: Language) -> str:
     # Babel takes ~5 µs a number and a table message says dozens (stacks, bets, pots) on
-    # every change; the same few hundred amounts come back all evening.
-    return format_decimal(value, locale=locale)
+    # every change; the same few hundred amounts come back all evening. Keyed by the
+    # language's code, a plain string: a Babel Locale hashes and compares in Python.
+    key = (value, language.code)
+    text = _INTEGERS.get(key)
+    if text is None:
+        if len(_INTEGERS) >= _INTEGERS_KEPT:
+            _INTEGERS.clear()  # rare: a bound, not a policy
+        text = _INTEGERS[key] = format_decimal(value, locale=language.locale)
+    return text
+
+
+def integer_text(value: int, language: Language) -> str:
+    """``value`` written the language's way (``2,000`` / ``2.000``), remembered.
+
+    >>> from i18n.languages import resolve
+    >>> integer_text(12345, resolve("de"))
+    '12.345'
+    """
+    return _integer(value, language)
 
 
 def _shown(value: object, language: Language) -> object:
+    kind = type(value)
+    if kind is str:
+        return value  # names, already rendered texts: the usual value, first
+    if kind is int:
+        return _integer(value, language)  # type: ignore[arg-type]
     if isinstance(value, bool):
         return value
     if isinstance(value, int):
-        return _integer(value, language.locale)
+        return _integer(value, language)
     if isinstance(value, float | Decimal):
         return format_decimal(value, locale=language.locale)
     if isinstance(value, LazyString):
@@ -95,8 +127,14 @@ def render(template: str, language: Language, values: Mapping[str, object]) -> s
     >>> render("{player} raises to {amount}", resolve("de"), {"player": "Ana", "amount": 2000})
     'Ana raises to 2.000'
     """
+    if not values:
+        return template.format_map(values)
     shown = {name: _shown(value, language) for name, value in values.items()}
     return template.format_map(shown)
+
+
+_TEXTS_KEPT = 4096
+"""The most messages a translator keeps looked up per language."""
 
 
 class Translator:
@@ -112,6 +150,9 @@ class Translator:
         self.name = name
         self.folder = Path(file).resolve().parent / "locales"
         self._catalogues = load(self.folder)
+        # Each message's text by language code, looked up once: gettext's look-up is three
+        # Python calls, and a table message asks for dozens of texts at every action.
+        self._texts: dict[str, dict[str, str]] = {}
 
     def __repr__(self) -> str:
         return f"Translator({self.name!r}, {str(self.folder)!r})"
@@ -130,8 +171,18 @@ class Translator:
     ) -> str:
         """``message`` in ``language`` (default: the current one), placeholders filled."""
         language = language or _current.get()
-        catalogue = self._catalogues.get(language.code)
-        text = catalogue.gettext(message) if catalogue is not None else message
+        texts = self._texts.get(language.code)
+        if texts is None:
+            texts = self._texts[language.code] = {}
+        text = texts.get(message)
+        if text is None:
+            catalogue = self._catalogues.get(language.code)
+            text = catalogue.gettext(message) if catalogue is not None else message
+            if len(texts) >= _TEXTS_KEPT:
+                texts.clear()  # engine texts can be made up at a table: a bound, rarely met
+            texts[message] = text
+        if "{" not in text and "}" not in text:
+            return text  # nothing to fill: what format_map would return
         return self._fill(text, message, language, values)
 
     def plural(
@@ -210,6 +261,7 @@ __all__ = [
     "LazyString",
     "Translator",
     "current_language",
+    "integer_text",
     "placeholders",
     "render",
     "speaking",

@@ -86,7 +86,9 @@ class TableClock:
         live.deadline = None
         if live.closed:
             return
-        if live.engine.in_hand and live.engine.pending:
+        # The engine builds its decisions afresh at each look: once here.
+        pending = live.engine.pending if live.engine.in_hand else ()
+        if pending:
             now = self.now()
             # A player using their time bank has until it runs out (saved with the table, so
             # a restart resumes it); otherwise the action timer starts afresh.
@@ -99,7 +101,7 @@ class TableClock:
                 timer = None
             if timer is None:
                 self._arm(live, seconds)
-            if any(house_level(d.player_id) for d in live.engine.pending):
+            if any(house_level(d.player_id) for d in pending):
                 self._house_turn_later(live)
         elif (
             not live.engine.in_hand

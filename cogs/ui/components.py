@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from itertools import groupby
+from operator import itemgetter
 from typing import Any
 
 import discord
@@ -25,19 +27,65 @@ class Components(discord.ui.View):
 
     The view is stopped from the start, so discord.py never stores it: presses reach the
     router's ``on_interaction`` listener by custom id.
+
+    A message of buttons alone (the table's, between hands, a player's own panel) gives them
+    with :meth:`button`: written as Discord reads them, without discord.py's item objects
+    (a button object, its component, the view's bookkeeping), which cost more than the rest of
+    the table message's components at every action.
     """
 
     def __init__(self) -> None:
         super().__init__(timeout=None)
         self.stop()
+        self._buttons: list[tuple[int, dict[str, Any]]] = []
 
     def add_item(self, item: discord.ui.Item[Any]) -> Components:
+        if self._buttons:
+            raise ValueError("a view of plain buttons takes no items")
         super().add_item(item)
         # No link back from the item to the view (discord.py's is for callbacks, which a
         # stopped view never runs): without that reference cycle, a sent view is freed at
         # once instead of waiting, often in the oldest generation, for a full collection.
         item._update_view(None)
         return self
+
+    def button(
+        self,
+        custom_id: str,
+        label: str,
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+        *,
+        row: int,
+    ) -> Components:
+        """Add the button :class:`PokerButton` would make (the same payload, in the same row
+        and order), without its objects."""
+        if self.children:
+            raise ValueError("a view of items takes no plain buttons")
+        if len(self._buttons) >= 25:
+            raise ValueError("maximum number of children exceeded")
+        if not 0 <= row < 5:
+            raise ValueError("row cannot be negative or greater than or equal to 5")
+        taken = sum(1 for at, _ in self._buttons if at == row) + 1
+        if taken > 5:
+            raise ValueError(f"item would not fit at row {row} ({taken} > 5 width)")
+        # ButtonComponent.to_dict's keys, in its order.
+        payload: dict[str, Any] = {"type": 2, "style": style.value, "disabled": False}
+        label = label[:80]
+        if label:
+            payload["label"] = label
+        payload["custom_id"] = custom_id
+        self._buttons.append((row, payload))
+        return self
+
+    def to_components(self) -> list[dict[str, Any]]:
+        if not self._buttons:
+            return super().to_components()
+        # As discord.py lays items out: rows in order, each row's items as they were added.
+        ordered = sorted(self._buttons, key=itemgetter(0))
+        return [
+            {"type": 1, "components": [payload for _, payload in row]}
+            for _, row in groupby(ordered, key=itemgetter(0))
+        ]
 
 
 @dataclass(frozen=True, slots=True)

@@ -129,7 +129,7 @@ def seat_panel(
     ) -> None:
         label = ("✓ " if mark else "") + SEAT_PANEL[choice].render()
         custom_id = SeatPanelButton(table_id, hand, choice).encode()
-        ui.add_item(PokerButton(custom_id, label, style, row=row))
+        ui.button(custom_id, label, style, row=row)
 
     if pre_actions:
         for pre in PreAction:
@@ -150,12 +150,10 @@ def lobby_components(table_id: int, *, rebuy: bool = False) -> Components:
     player has no chips left."""
     ui = Components()
     for verb, label, style, row in _LOBBY:
-        ui.add_item(
-            PokerButton(LobbyButton(table_id, verb).encode(), label.render(), style, row=row)
-        )
+        ui.button(LobbyButton(table_id, verb).encode(), label.render(), style, row=row)
     if rebuy:
         custom_id = LobbyButton(table_id, "rebuy").encode()
-        ui.add_item(PokerButton(custom_id, _("Rebuy"), discord.ButtonStyle.success, row=1))
+        ui.button(custom_id, _("Rebuy"), discord.ButtonStyle.success, row=1)
     return ui
 
 
@@ -180,7 +178,7 @@ def table_components(
         verb: TableVerb, label: str, style: discord.ButtonStyle, row: int, to: int | None = None
     ) -> None:
         custom_id = TableButton(table_id, version, verb, to).encode()
-        ui.add_item(PokerButton(custom_id, label, style, row=row))
+        ui.button(custom_id, label, style, row=row)
 
     secondary = discord.ButtonStyle.secondary
     if bet is not None and isinstance(bet.legal, engine.BetOptions):
@@ -219,7 +217,7 @@ def table_components(
         if any(d.kind is engine.DecisionKind.DRAW for d in pending):
             # The usual choice in one click, for the player to act (the engine checks who).
             button("pat", _("Stand pat"), discord.ButtonStyle.secondary, 0)
-    ui.add_item(PokerButton(LobbyButton(table_id, "hand").encode(), _("My hand"), row=2))
+    ui.button(LobbyButton(table_id, "hand").encode(), _("My hand"), row=2)
     return ui
 
 

@@ -24,3 +24,23 @@ async def test_a_dropped_view_is_freed_without_the_garbage_collector() -> None:
         assert all(ref() is None for ref in refs), "freed by reference counting alone"
     finally:
         gc.enable()
+
+
+async def test_plain_buttons_send_what_discord_py_items_would() -> None:
+    import discord
+
+    presses = [
+        ("pk:t:1", "Fold", discord.ButtonStyle.danger, 0),
+        ("pk:t:2", "My hand", discord.ButtonStyle.secondary, 2),
+        ("pk:t:3", "Call 1,000", discord.ButtonStyle.primary, 0),
+        ("pk:t:4", "½ pot 500", discord.ButtonStyle.secondary, 1),
+        ("pk:t:5", "x" * 90, discord.ButtonStyle.success, 0),
+    ]
+    items, plain = Components(), Components()
+    for custom_id, label, style, row in presses:
+        items.add_item(PokerButton(custom_id, label, style, row=row))
+        plain.button(custom_id, label, style, row=row)
+    assert plain.to_components() == items.to_components()
+    # the same keys in the same order, so the same bytes on the wire
+    assert repr(plain.to_components()) == repr(items.to_components())
+    assert plain.is_finished()
