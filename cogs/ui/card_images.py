@@ -12,11 +12,11 @@ import io
 import logging
 import math
 import os
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Protocol
+from typing import Protocol, cast
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -256,10 +256,11 @@ def _compact(tile: Image.Image) -> Image.Image:
     colours = tile.getcolors(256)
     if colours is None:
         return tile
-    index = {colour: i for i, (_, colour) in enumerate(colours)}
+    inks = [colour for _, colour in colours]
+    index = {colour: i for i, colour in enumerate(inks)}
     out = Image.new("P", tile.size)
-    out.putpalette([channel for _, colour in colours for channel in colour])
-    out.putdata([index[pixel] for pixel in tile.getdata()])
+    out.putpalette(b"".join(bytes(cast(RGB, ink)) for ink in inks))
+    out.putdata([index[pixel] for pixel in cast("Iterable[RGB]", tile.getdata())])
     return out
 
 
