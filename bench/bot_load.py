@@ -339,7 +339,7 @@ def _census(objects: list[Any]) -> dict[str, list[int]]:
 
 
 def _bot_stats(bot: Any, deep: bool, timing: _Timing) -> dict[str, Any]:
-    stats: dict[str, Any] = {"cpu": time.process_time(), **_proc_status(), **timing.take()}
+    stats: dict[str, Any] = {"cpu": time.process_time(), **_proc_status()}
     import tracemalloc
 
     if not deep:
@@ -399,6 +399,8 @@ def _bot_stats(bot: Any, deep: bool, timing: _Timing) -> dict[str, Any]:
         ).most_common(8)
         stats["census"] = _census(objects)
         del objects
+    # The samples last: as lists they would count in the census and the traced memory above.
+    stats.update(timing.take())
     return stats
 
 
