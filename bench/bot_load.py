@@ -338,6 +338,36 @@ def _census(objects: list[Any]) -> dict[str, list[int]]:
     return out
 
 
+def _pymalloc() -> dict[str, int]:
+    """CPython's small-object allocator (objects of at most 512 bytes), from
+    ``sys._debugmallocstats`` (written to the C stderr, so read back through a file): bytes of
+    its arenas, of the blocks objects hold, of the free blocks in pools that are in use, and of
+    the empty pools. Arenas go back to the system only when wholly empty, so a few live
+    objects in a pool or an arena hold all of it: that is the fragmentation."""
+    keys = {
+        "# bytes in allocated blocks": "used",
+        "# bytes in available blocks": "free_blocks",
+        "unused pools": "empty_pools",
+        "bytes/arena": "arenas",
+    }
+    sys.stderr.flush()
+    with tempfile.TemporaryFile("w+") as out:
+        saved = os.dup(2)
+        os.dup2(out.fileno(), 2)
+        try:
+            sys._debugmallocstats()
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+        out.seek(0)
+        found: dict[str, int] = {}
+        for line in out:
+            for key, name in keys.items():
+                if key in line and name not in found:
+                    found[name] = int(line.rsplit("=", 1)[1].replace(",", ""))
+    return found
+
+
 def _bot_stats(bot: Any, deep: bool, timing: _Timing) -> dict[str, Any]:
     stats: dict[str, Any] = {"cpu": time.process_time(), **_proc_status()}
     import tracemalloc
@@ -399,6 +429,7 @@ def _bot_stats(bot: Any, deep: bool, timing: _Timing) -> dict[str, Any]:
         ).most_common(8)
         stats["census"] = _census(objects)
         del objects
+        stats["pymalloc"] = _pymalloc()
     # The samples last: as lists they would count in the census and the traced memory above.
     stats.update(timing.take())
     return stats
@@ -1263,6 +1294,10 @@ def summarise(r: dict[str, Any]) -> dict[str, Any]:
         "gc_unreachable": end.get("gc_unreachable", 0),
         "gc_garbage_types": end.get("gc_garbage_types") or [],
         "gc_packages": end.get("gc_packages"),
+        "pymalloc": {
+            k: (v - (base.get("pymalloc") or {}).get(k, 0)) / r["T"] / 1024
+            for k, v in (end.get("pymalloc") or {}).items()
+        },
         "census": _census_growth(base.get("census") or {}, end.get("census") or {}, r["T"]),
     }
 
@@ -1426,6 +1461,14 @@ def report(results: list[dict[str, Any]], args: argparse.Namespace) -> None:
                 "the next full collection"
             )
             print(f"    that garbage by type: {s['gc_garbage_types']}")
+        small = s.get("pymalloc")
+        if small:
+            print(
+                f"  CPython's small-object arenas grew {small.get('arenas', 0):.1f} KB a table: "
+                f"{small.get('used', 0):.1f} KB of objects, {small.get('free_blocks', 0):.1f} KB "
+                f"free in pools still in use, {small.get('empty_pools', 0):.1f} KB of empty pools "
+                "in arenas still in use"
+            )
         if s.get("census"):
             total = sum(size for _, _, size in s["census"])
             print(
