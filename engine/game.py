@@ -589,6 +589,11 @@ class Hand:
         anything."""
         if self.over:
             raise IllegalAction("the hand is over")
+        self.act_in_play(p, action)
+
+    def act_in_play(self, p: Player, action: Action) -> None:
+        """:meth:`act` for a hand known not to be over (the table's hot path checks that
+        itself)."""
         runner = self.runner
         assert runner is not None
         if not runner.is_waiting_for(p):

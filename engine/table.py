@@ -1449,21 +1449,8 @@ class Table:
                 raise IllegalAction("{player} is not playing this hand", player=who)
             raise IllegalAction("nobody in seat {seat} is playing this hand", seat=repr(who))
         p = found
-        events = hand.events
-        start = len(events)
-        # hand.act(p, action), inlined on this hot path (the hand is not over: checked above)
-        runner = hand.runner
-        assert runner is not None
-        if not runner.is_waiting_for(p):
-            raise IllegalAction("it is not {player}'s turn to act", player=p.pid)
-        if action.__class__ is Timeout:
-            real = runner.timeout_action(p)
-            events.append(ev.TimedOut(p.seat))
-            runner.act(p, real)
-        else:
-            runner.act(p, action)
-        if runner.done or hand.anyone_gone:
-            hand._advance()
+        start = len(hand.events)
+        hand.act_in_play(p, action)
         # A field-less action is kept as the one shared instance of its class (they are all
         # equal): a table keeps the last hand's journal, a dozen of them.
         self._journal.append(("act", p.seat, _SHARED_ACTIONS.get(action.__class__, action)))
