@@ -151,8 +151,10 @@ class Translator:
         self.folder = Path(file).resolve().parent / "locales"
         self._catalogues = load(self.folder)
         # Each message's text by language code, looked up once: gettext's look-up is three
-        # Python calls, and a table message asks for dozens of texts at every action.
-        self._texts: dict[str, dict[str, str]] = {}
+        # Python calls, and a table message asks for dozens of texts at every action. Kept
+        # with the catalogue it was read from: one swapped in (a test's fresh pseudo-language)
+        # is read afresh.
+        self._texts: dict[str, tuple[object, dict[str, str]]] = {}
 
     def __repr__(self) -> str:
         return f"Translator({self.name!r}, {str(self.folder)!r})"
@@ -171,12 +173,14 @@ class Translator:
     ) -> str:
         """``message`` in ``language`` (default: the current one), placeholders filled."""
         language = language or _current.get()
-        texts = self._texts.get(language.code)
-        if texts is None:
-            texts = self._texts[language.code] = {}
+        code = language.code
+        catalogue = self._catalogues.get(code)
+        kept = self._texts.get(code)
+        if kept is None or kept[0] is not catalogue:
+            kept = self._texts[code] = (catalogue, {})
+        texts = kept[1]
         text = texts.get(message)
         if text is None:
-            catalogue = self._catalogues.get(language.code)
             text = catalogue.gettext(message) if catalogue is not None else message
             if len(texts) >= _TEXTS_KEPT:
                 texts.clear()  # engine texts can be made up at a table: a bound, rarely met

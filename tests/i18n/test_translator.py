@@ -96,3 +96,27 @@ def test_a_translation_that_does_not_format_reads_in_english(tmp_path, caplog) -
     text = translator("{player} bets {amount}", language=resolve("de"), player="Udo", amount=5000)
     assert text == "Udo bets 5.000"
     assert "does not format" in caplog.text
+
+
+def test_a_catalogue_swapped_in_is_read_afresh(tmp_path) -> None:
+    """Texts are looked up once per language, but with the catalogue they came from: one
+    swapped in later (a test's fresh pseudo-language) is read, not the remembered text."""
+    from babel.messages.catalog import Catalog
+    from babel.messages.pofile import write_po
+
+    from i18n import Translator
+    from i18n.catalogues import compile_catalogue
+
+    first = Catalog(locale="de")
+    first.add("Fold", "Passen")
+    (tmp_path / "locales").mkdir()
+    with (tmp_path / "locales" / "de.po").open("wb") as file:
+        write_po(file, first)
+    translator = Translator("swapped", tmp_path / "module.py")
+    german = resolve("de")
+    assert translator("Fold", language=german) == "Passen"
+    second = Catalog(locale="de")
+    second.add("Fold", "Aussteigen")
+    translator._catalogues["de"] = compile_catalogue(second)
+    assert translator("Fold", language=german) == "Aussteigen"
+    assert translator("{count} chips", language=german, count=1200) == "1.200 chips"
