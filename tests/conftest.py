@@ -26,20 +26,23 @@ SELFPLAY_HANDS = 1000
 class SelfPlay:
     """The background run: its output file, and its process in the pytest process that
     started it. Under pytest-xdist every worker collects every test, but only the first to
-    claim the run's lock file starts the process; the test, on whichever worker it runs, reads
-    the shared file until the run says it is finished."""
+    claim the run's lock file starts the process (and writes its pid there); the test, on
+    whichever worker it runs, reads the shared file until the run says it is finished, then
+    removes the files. The worker that started the run lets it finish when its own tests are
+    done: the test may still be waiting on another worker (it only stops the run at once when
+    the session is cut short)."""
 
     def __init__(self, hands: int) -> None:
         self.hands = hands
         run = os.environ.get("PYTEST_XDIST_TESTRUNUID") or f"solo-{os.getpid()}"
         folder = Path(tempfile.gettempdir())
         self.path = folder / f"house-selfplay-{run}.jsonl"
+        self.lock = self.path.with_suffix(".lock")
         self.proc: subprocess.Popen[bytes] | None = None
         try:
-            claim = os.open(folder / f"house-selfplay-{run}.lock", os.O_CREAT | os.O_EXCL)
+            claim = os.open(self.lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
         except FileExistsError:
             return  # another worker of this run plays the hands
-        os.close(claim)
         with self.path.open("wb") as output:
             self.proc = subprocess.Popen(
                 [
@@ -55,18 +58,37 @@ class SelfPlay:
                 stdout=output,
                 stderr=subprocess.STDOUT,
             )
+        os.write(claim, str(self.proc.pid).encode())
+        os.close(claim)
 
     def text(self) -> str:
         return self.path.read_text() if self.path.exists() else ""
 
-    def stop(self) -> None:
+    def running(self) -> bool:
+        """Whether the run's process still plays, whichever worker started it."""
+        if self.proc is not None:
+            return self.proc.poll() is None
+        try:
+            pid = int(self.lock.read_text())
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except (OSError, ValueError, IndexError):
+            # No pid yet (the starting worker is between its two writes) or no /proc: assume
+            # it plays; the test's deadline still holds.
+            return self.lock.exists()
+        return state != "Z"  # an ended child its worker has not reaped yet
+
+    def consume(self) -> None:
+        """The figures were read: the files can go."""
+        self.path.unlink(missing_ok=True)
+        self.lock.unlink(missing_ok=True)
+
+    def stop(self, *, abandon: bool) -> None:
         if self.proc is None:
             return
-        if self.proc.poll() is None:
+        if abandon:
             self.proc.kill()
-            self.proc.wait()
-        self.path.unlink(missing_ok=True)
-        self.path.with_suffix(".lock").unlink(missing_ok=True)
+            self.consume()
+        self.proc.wait()
 
 
 SELFPLAY = pytest.StashKey[SelfPlay]()
@@ -79,7 +101,8 @@ def pytest_collection_finish(session: pytest.Session) -> None:
         session.config.stash[SELFPLAY] = SelfPlay(SELFPLAY_HANDS)
 
 
-def pytest_unconfigure(config: pytest.Config) -> None:
-    run = config.stash.get(SELFPLAY, None)
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    run = session.config.stash.get(SELFPLAY, None)
     if run is not None:
-        run.stop()
+        cut_short = bool(session.shouldstop) or exitstatus == pytest.ExitCode.INTERRUPTED
+        run.stop(abandon=cut_short)

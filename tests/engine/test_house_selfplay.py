@@ -26,11 +26,12 @@ def test_house_players_alone_play_a_thousand_hands_of_every_game(
     # The run may belong to another worker's process: its last line says it finished (an
     # exception ends it without that line, and its traceback is in the text).
     while '{"finished": true}' not in (text := run.text()):
-        if run.proc is not None and run.proc.poll() is not None:
+        if not run.running():
             text = run.text()
             break
         assert time.monotonic() < deadline, text[-3000:]
         time.sleep(0.5)
+    run.consume()
     lines = text.splitlines()
     assert lines and lines[-1] == '{"finished": true}', text[-3000:]
     reports = {r["game"]: r for r in map(json.loads, lines[:-1])}
