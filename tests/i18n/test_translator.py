@@ -5,8 +5,11 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+from babel.messages.catalog import Catalog
+from babel.messages.pofile import write_po
 
-from i18n import ENGLISH, current_language, resolve, speaking
+from i18n import ENGLISH, Translator, current_language, resolve, speaking
+from i18n.catalogues import compile_catalogue
 from i18n.poker_words import CHIPS, DEEDS, DRAWS, _
 
 
@@ -81,18 +84,25 @@ def test_a_lazy_value_takes_the_text_s_language() -> None:
     assert shown == "Jo posts the Big blind"  # no catalogue has this message: English
 
 
-def test_a_translation_that_does_not_format_reads_in_english(tmp_path, caplog) -> None:
-    from babel.messages.catalog import Catalog
-    from babel.messages.pofile import write_po
+def _german_catalogue(messages: dict[str, str]) -> Catalog:
+    catalogue = Catalog(locale="de")
+    for message, text in messages.items():
+        catalogue.add(message, text)
+    return catalogue
 
-    from i18n import Translator
 
-    broken = Catalog(locale="de")
-    broken.add("{player} bets {amount}", "{spieler} setzt {amount}")
+def _translator(tmp_path, name: str, german: dict[str, str]) -> Translator:
+    """A translator of its own package in ``tmp_path``, with a German catalogue of ``german``."""
     (tmp_path / "locales").mkdir()
     with (tmp_path / "locales" / "de.po").open("wb") as file:
-        write_po(file, broken)
-    translator = Translator("broken", tmp_path / "module.py")
+        write_po(file, _german_catalogue(german))
+    return Translator(name, tmp_path / "module.py")
+
+
+def test_a_translation_that_does_not_format_reads_in_english(tmp_path, caplog) -> None:
+    translator = _translator(
+        tmp_path, "broken", {"{player} bets {amount}": "{spieler} setzt {amount}"}
+    )
     text = translator("{player} bets {amount}", language=resolve("de"), player="Udo", amount=5000)
     assert text == "Udo bets 5.000"
     assert "does not format" in caplog.text
@@ -101,22 +111,10 @@ def test_a_translation_that_does_not_format_reads_in_english(tmp_path, caplog) -
 def test_a_catalogue_swapped_in_is_read_afresh(tmp_path) -> None:
     """Texts are looked up once per language, but with the catalogue they came from: one
     swapped in later (a test's fresh pseudo-language) is read, not the remembered text."""
-    from babel.messages.catalog import Catalog
-    from babel.messages.pofile import write_po
-
-    from i18n import Translator
-    from i18n.catalogues import compile_catalogue
-
-    first = Catalog(locale="de")
-    first.add("Fold", "Passen")
-    (tmp_path / "locales").mkdir()
-    with (tmp_path / "locales" / "de.po").open("wb") as file:
-        write_po(file, first)
-    translator = Translator("swapped", tmp_path / "module.py")
+    translator = _translator(tmp_path, "swapped", {"Fold": "Passen"})
     german = resolve("de")
     assert translator("Fold", language=german) == "Passen"
-    second = Catalog(locale="de")
-    second.add("Fold", "Aussteigen")
-    translator._catalogues["de"] = compile_catalogue(second)
+    swapped = compile_catalogue(_german_catalogue({"Fold": "Aussteigen"}))
+    translator._catalogues["de"] = swapped
     assert translator("Fold", language=german) == "Aussteigen"
     assert translator("{count} chips", language=german, count=1200) == "1.200 chips"
