@@ -396,19 +396,12 @@ class Hand:
         start = n - 1 if from_dealer else 0
         index = start
         players = self.players
-        events = self.events
         for k, amount in enumerate(blinds):
             index = (start + k) % n
             p = players[index]
             kind = "straddle" if k >= 2 and not self.forced.blinds_from_dealer else "blind"
-            stack = p.stack
-            if stack > 0:
-                # self._post(p, amount, kind, live=True), inlined: blinds go in every hand
-                paid = amount if amount < stack else stack
-                stack = p.stack = stack - paid
-                p.committed += paid
-                p.bet += paid
-                events.append(ev.ForcedBet(p.seat, kind, paid, stack == 0))
+            if p.stack > 0:
+                self._post(p, amount, kind, live=True)
         self.blinds_posted = True
         self.last_blind_index = index
 

@@ -146,15 +146,20 @@ def _declare_winners(
 def showdown_order(h: Hand) -> list[Player]:
     """The players still in, in the order they show: the last bettor or raiser of the final
     round, else the opener, else from the dealer's left, then clockwise."""
+    first = _first_to_show(h)
+    return h.live_players_from(0 if first is None else first.index)
+
+
+def _first_to_show(h: Hand) -> Player | None:
+    """Who shows first when it is not simply the first player still in from the dealer's left:
+    the last bettor or raiser of the final round, else the opener (None: neither is in)."""
     aggressor = h.last_round_aggressor
-    opener = h.opener
     if aggressor is not None and not aggressor.folded:
-        start = aggressor.index
-    elif opener is not None and not opener.folded:
-        start = opener.index
-    else:
-        start = 0
-    return h.live_players_from(start)
+        return aggressor
+    opener = h.opener
+    if opener is not None and not opener.folded:
+        return opener
+    return None
 
 
 def _values(
@@ -281,16 +286,9 @@ def settle(
         h._close(tuple(results), (), winner.seat, tuple(openers), returned)
         return
 
-    # The showdown, in showdown_order(h): ``live`` rotated to its first player.
-    aggressor = h.last_round_aggressor
-    opener = h.opener
-    if aggressor is not None and not aggressor.folded:
-        first = aggressor
-    elif opener is not None and not opener.folded:
-        first = opener
-    else:
-        first = live[0]
-    if first is live[0]:
+    # The showdown, in showdown_order(h): ``live`` (already in hand) rotated to its first player.
+    first = _first_to_show(h)
+    if first is None or first is live[0]:
         order = live
     else:
         k = live.index(first)

@@ -139,7 +139,7 @@ class BettingRound(Runner):
         # h.next_number("bet"), inlined: a round begins twice in most hands
         number = self.number = counters.get("bet", 0) + 1
         counters["bet"] = number
-        opening = self.opening = h.opening_pending
+        self.opening = h.opening_pending
         self.after_draw = "draw" in counters
         big = step.tier is _BIG
         key = (big, step.scale)
@@ -159,15 +159,7 @@ class BettingRound(Runner):
             self.limit = max(self.limit, h.jackpot_cap)
             self.fixed = False
         players = h.players
-        if step.start is _AUTO and (opening or h.blinds_posted):
-            # self._start_index(), its usual cases spelt out
-            last_blind = h.last_blind_index
-            if opening and h.blinds_posted and last_blind is not None:
-                start = (last_blind + 1) % h.n
-            else:
-                start = 0
-        else:
-            start = self._start_index()
+        start = self._start_index()
         if step.blind:
             poster = h.first_live_from(0, need_chips=True)
             if poster is not None:
