@@ -390,8 +390,8 @@ class TablePresenter:
                     await self._retire(live, shown.message_id, shown.editor)
             return None
         targets = await self._turn_targets(live, interaction, outcome.new_hand)
-        with i18n.speaking(languages.channel_language(live)):
-            embed, view, public = self._table_message(live)
+        # present() already speaks the table's language.
+        embed, view, public = self._table_message(live)
         drawn = _Drawn(live.engine, live.version(), public)
         if outcome.ended is not None:
             embed, view = (

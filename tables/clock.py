@@ -86,7 +86,7 @@ class TableClock:
         live.deadline = None
         if live.closed:
             return
-        # The engine builds its decisions afresh at each look: once here.
+        # Read once: each look goes through the engine (its property, its checks).
         pending = live.engine.pending if live.engine.in_hand else ()
         if pending:
             now = self.now()
