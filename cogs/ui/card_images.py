@@ -234,18 +234,26 @@ def _face(card: CardLike) -> _Face:
     return _Face(card.rank, card.suit, card.is_joker)
 
 
-@lru_cache(maxsize=512)
 def _tile(
     face: _Face | None,
     wild: bool,
     four_colour: bool = False,
     labels: _Labels = ("JOKER", "WILD"),
 ) -> Image.Image:
-    """One card drawn on the felt, drawn once per face and reused (drawing costs ~1 ms), kept
-    as a palette image (see :func:`_compact`); pasting it on a full-colour picture converts it."""
+    """One card drawn on the felt in its exact colours, as a palette image (see
+    :func:`_compact`). Drawing costs ~1 ms: pictures paste :func:`_mapped_tile`, made once per
+    face from this, and this is drawn again only for a new face or a wild card's band."""
     tile = Image.new("RGB", (CARD_W + 1, CARD_H + 1), FELT)
     _draw_card(ImageDraw.Draw(tile), 0, 0, face, wild, four_colour, labels)
     return _compact(tile)
+
+
+def _worded(face: _Face | None, wild: bool, labels: _Labels) -> _Labels:
+    """``labels`` where the tile writes them (a joker, a wild card), else the default: a plain
+    face looks the same in every language, and is cached once for all of them."""
+    if wild or (face is not None and face.is_joker):
+        return labels
+    return ("JOKER", "WILD")
 
 
 def _compact(tile: Image.Image) -> Image.Image:
@@ -278,14 +286,19 @@ def _palette(four_colour: bool = False) -> Image.Image:
     return sheet.quantize(colors=32)
 
 
-@lru_cache(maxsize=512)
 def _mapped_tile(
     face: _Face | None,
     wild: bool,
     four_colour: bool = False,
     labels: _Labels = ("JOKER", "WILD"),
 ) -> Image.Image:
-    """A tile already mapped to the shared palette, so a picture is only pasted, not mapped."""
+    """A tile mapped to the shared palette, made once per face: every picture is pasted from
+    these (a palette picture as it is; the others convert it)."""
+    return _mapped(face, wild, four_colour, _worded(face, wild, labels))
+
+
+@lru_cache(maxsize=512)
+def _mapped(face: _Face | None, wild: bool, four_colour: bool, labels: _Labels) -> Image.Image:
     return (
         _tile(face, wild, four_colour, labels)
         .convert("RGB")
@@ -343,7 +356,7 @@ def render_cards(
         elif i >= len(cards) - idle and face is not None:
             image.paste(_dim_tile(face, four_colour, labels), (x + IDLE_GAP, MARGIN))
         else:
-            image.paste(_tile(face, is_wild, four_colour, labels), (x, MARGIN))
+            image.paste(_mapped_tile(face, is_wild, four_colour, labels), (x, MARGIN))
     out = io.BytesIO()
     image.save(out, format="PNG", compress_level=3)
     return out.getvalue()
@@ -388,18 +401,21 @@ def _fit(d: Draw, text: str, font: ImageFont.FreeTypeFont | ImageFont.ImageFont,
 def _dim_tile(
     face: _Face, four_colour: bool = False, labels: _Labels = ("JOKER", "WILD")
 ) -> Image.Image:
-    """A card that does not play: faded into the felt, still readable. The cached tile's
+    """A card that does not play: faded into the felt, still readable. The mapped tile's
     palette is faded rather than its pixels (the same sums, once per colour): cheap enough not
     to be cached."""
-    tile = _tile(face, False, four_colour, labels)
-    if tile.mode != "P":
-        return Image.blend(tile, Image.new("RGB", tile.size, FELT), DIM)
-    colours = tile.getpalette() or []
-    strip = Image.frombytes("RGB", (len(colours) // 3, 1), bytes(colours))
-    faded = Image.blend(strip, Image.new("RGB", strip.size, FELT), DIM)
+    tile = _mapped_tile(face, False, four_colour, labels)
     out = tile.copy()
-    out.putpalette(faded.tobytes())
+    out.putpalette(_faded_palette(four_colour))
     return out
+
+
+@lru_cache(maxsize=2)
+def _faded_palette(four_colour: bool = False) -> bytes:
+    """The shared palette's colours faded :data:`DIM` of the way into the felt."""
+    colours = bytes(_palette_values(four_colour))
+    strip = Image.frombytes("RGB", (len(colours) // 3, 1), colours)
+    return Image.blend(strip, Image.new("RGB", strip.size, FELT), DIM).tobytes()
 
 
 @lru_cache(maxsize=64)
@@ -489,7 +505,7 @@ def render_showdown(
             elif stands_for is not None:
                 tile = _wild_tile(_face(card), _face(stands_for), four_colour, labels, wild_as)
             else:
-                tile = _tile(_face(card), False, four_colour, labels)
+                tile = _mapped_tile(_face(card), False, four_colour, labels)
             image.paste(tile, (x, card_top))
             x += CARD_W + GAP
         hand = _fit(d, row.hand, hand_font, width - 2 * MARGIN)
