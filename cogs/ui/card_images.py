@@ -12,7 +12,7 @@ import io
 import logging
 import math
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -264,11 +264,12 @@ def _compact(tile: Image.Image) -> Image.Image:
     colours = tile.getcolors(256)
     if colours is None:
         return tile
-    inks = [colour for _, colour in colours]
-    index = {colour: i for i, colour in enumerate(inks)}
+    inks = [bytes(cast(RGB, colour)) for _, colour in colours]
+    index = {ink: i for i, ink in enumerate(inks)}
+    raw = tile.tobytes()  # three bytes a pixel (getdata() is going away in Pillow 14)
     out = Image.new("P", tile.size)
-    out.putpalette(b"".join(bytes(cast(RGB, ink)) for ink in inks))
-    out.putdata([index[pixel] for pixel in cast("Iterable[RGB]", tile.getdata())])
+    out.putpalette(b"".join(inks))
+    out.putdata([index[raw[k : k + 3]] for k in range(0, len(raw), 3)])
     return out
 
 
