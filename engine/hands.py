@@ -291,7 +291,9 @@ class _Rules:
             for plays in straights
         }
         self.straight_plays = {self.value(plays[0]): plays for plays in straights}
-        self.strengths: dict[tuple[tuple[int, ...], bool], int] = {}
+        # Only for wild cards and the bug, whose table entries try many candidates each, often
+        # the same ones: a natural hand's entry asks for its one candidate once (or twice,
+        # with and without a flush), and the table keeps the answer.
         self.candidates: dict[tuple[int, ...], tuple[int, int | None] | None] = {}
 
     def value(self, rank: int) -> int:
@@ -299,10 +301,6 @@ class _Rules:
 
     def strength(self, ranks: tuple[int, ...], flush: bool) -> int:
         """The strength of five real ranks (already sorted), flush or not."""
-        memo_key = (ranks, flush)
-        found = self.strengths.get(memo_key)
-        if found is not None:
-            return found
         values = [self.value(rank) for rank in ranks]
         counts = Counter(values)
         groups = sorted(counts.items(), key=lambda item: (item[1], item[0]), reverse=True)
@@ -321,7 +319,6 @@ class _Rules:
         strength = self.position[category] << 20
         for i, field in enumerate(fields):
             strength |= field << (16 - 4 * i)
-        self.strengths[memo_key] = strength
         return strength
 
     def candidate(self, ranks: tuple[int, ...]) -> tuple[int, int | None] | None:
@@ -329,19 +326,19 @@ class _Rules:
         chosen: their strength as a non-flush and as a flush (None unless all
         five differ), or None if no hand has these ranks (a rank five times is
         five of a kind; more than four otherwise is impossible)."""
+        counts = Counter(ranks)
+        if len(counts) > 1 and max(counts.values()) > 4:
+            return None
+        flush = self.strength(ranks, True) if len(counts) == 5 else None
+        return (self.strength(ranks, False), flush)
+
+    def remembered_candidate(self, ranks: tuple[int, ...]) -> tuple[int, int | None] | None:
+        """:meth:`candidate`, remembered (see ``candidates``)."""
         try:
             return self.candidates[ranks]
         except KeyError:
-            pass
-        counts = Counter(ranks)
-        result: tuple[int, int | None] | None
-        if len(counts) > 1 and max(counts.values()) > 4:
-            result = None
-        else:
-            flush = self.strength(ranks, True) if len(counts) == 5 else None
-            result = (self.strength(ranks, False), flush)
-        self.candidates[ranks] = result
-        return result
+            result = self.candidates[ranks] = self.candidate(ranks)
+            return result
 
     def decode(self, score: int, size: int = 5) -> tuple[Category, tuple[int, ...]]:
         """The category and the deciding rank values of a score (of a hand of ``size``
@@ -459,11 +456,12 @@ def _compute_entry(rules: _Rules, key: int) -> int:
         joker = 0
     forced_flush = flushable and wild_count == 0 and joker == 0
     bug_options: tuple[int | None, ...] = rules.ranks if joker else (None,)
+    find = rules.candidate if wild_count == 0 and joker == 0 else rules.remembered_candidate
     best: int | None = None
     for bug in bug_options:
         base = (*naturals, bug) if bug is not None else tuple(naturals)
         for extra in combinations_with_replacement(rules.ranks, wild_count):
-            candidate = rules.candidate(tuple(sorted(base + extra, reverse=True)))
+            candidate = find(tuple(sorted(base + extra, reverse=True)))
             if candidate is None:
                 continue
             plain, flush = candidate
