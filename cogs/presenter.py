@@ -41,6 +41,7 @@ from engine.scoring import qualifies_low
 from engine.seating import is_house
 from i18n.engine_text import engine_text
 from tables.live import LiveTable, Outcome, Version
+from tables.lock import TableLock
 
 if TYPE_CHECKING:
     from cogs.app import PokerBot
@@ -109,7 +110,7 @@ class Shown:
         self.restored = False
         # Held while the table's messages change: a deal that follows a hand's end at once
         # (auto-deal, a busy bot) waits until the result is shown and the new message posted.
-        self.lock = asyncio.Lock()
+        self.lock = TableLock()
         # The turn ping standing in the channel as a message of its own: saved so that a
         # restart can still delete it (the Ping below is gone by then).
         self.ping_id = ping_id

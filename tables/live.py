@@ -22,6 +22,7 @@ from engine import HandResult, Table
 from engine.timebank import DEFAULT_TIME_BANK, TimeBank
 from i18n import Language
 from tables.languages import table_language
+from tables.lock import TableLock
 from tables.translator import _
 
 __all__ = [
@@ -265,7 +266,7 @@ class LiveTable:
         self.meta = meta
         # The presenter's, saved with the table: see Presentation.
         self.presentation: Presentation = presentation or SavedPresentation()
-        self.lock = asyncio.Lock()
+        self.lock = TableLock()
         self.deadline: float | None = None
         self.timer: asyncio.TimerHandle | None = None
         self.auto_deal: asyncio.Task[None] | None = None
