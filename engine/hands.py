@@ -615,6 +615,11 @@ def _target_ranks(
     return ranks
 
 
+_AS_ITSELF: dict[Card, PlayedCard] = {}
+"""A natural card playing as itself, one shared value per card: a bot keeps the played cards
+of every table's last showdown."""
+
+
 def _play(
     rules: _Rules, hand: tuple[Card, ...], wild: frozenset[Card], score: int
 ) -> tuple[Category, tuple[int, ...], tuple[PlayedCard, ...]]:
@@ -631,7 +636,10 @@ def _play(
         available = pool.get(rank)
         if available:
             card = available.pop(0)
-            slots.append(PlayedCard(card, card))
+            as_itself = _AS_ITSELF.get(card)
+            if as_itself is None:
+                as_itself = _AS_ITSELF[card] = PlayedCard(card, card)
+            slots.append(as_itself)
         else:
             slots.append(rank)
     flush = category in (_C.FLUSH, _C.STRAIGHT_FLUSH)
