@@ -139,23 +139,51 @@ def _deep_size(roots: list[Any], seen: set[int]) -> int:
     return total
 
 
+class _Samples:
+    """A series of measurements taken in the bot, in room set aside (and written, so that it
+    is resident) when the bot starts: a growing array of them counted in the bot's memory per
+    table (tens of thousands of samples in a 500-table run: about 1 KB a table), which is the
+    benchmark's memory, not the bot's. Past :data:`SAMPLES` since the last :meth:`take`, the
+    oldest are overwritten (the figures then cover the latest ones)."""
+
+    __slots__ = ("_count", "_room")
+
+    def __init__(self) -> None:
+        self._room = array("d", [0.0]) * SAMPLES
+        self._count = 0
+
+    def append(self, value: float) -> None:
+        self._room[self._count % SAMPLES] = value
+        self._count += 1
+
+    def take(self) -> list[float]:
+        """The samples since the last call (at most :data:`SAMPLES`), and start afresh."""
+        count, self._count = self._count, 0
+        if count <= SAMPLES:
+            return self._room[:count].tolist()
+        cut = count % SAMPLES
+        return self._room[cut:].tolist() + self._room[:cut].tolist()
+
+
+SAMPLES = 1 << 17
+"""Room for each bot-side series: a 60-second window at 500 tables takes about 20,000."""
+
+
 class _Timing:
     """Bot-side clocks: from the bot parsing INTERACTION_CREATE to it sending the callback
     (the bot's own share of the latency), and how late its event loop wakes up."""
 
     def __init__(self) -> None:
         self.received: dict[int, float] = {}
-        # Samples are kept as C doubles: as a list of floats they took 32 bytes each, tens of
-        # thousands of them in a 500-table run, counted in the bot's memory per table.
-        self.handling = array("d")
-        self.lags = array("d")
+        self.handling = _Samples()
+        self.lags = _Samples()
         # (generation, seconds) of each garbage collection: a full one pauses the event loop.
         self.collections: list[tuple[int, float]] = []
         self._gc_started = 0.0
         # Seconds from asking the database for a transaction to having its result.
-        self.transactions = array("d")
+        self.transactions = _Samples()
         # Seconds spent building the callback's response (InteractionCallbackResponse).
-        self.response_messages = array("d")
+        self.response_messages = _Samples()
 
     def install(self) -> None:
         """Patch discord.py's interaction parser and callback sender (before the bot exists:
@@ -227,14 +255,13 @@ class _Timing:
     def take(self) -> dict[str, Any]:
         """Everything measured since the last call."""
         out = {
-            "handling": self.handling.tolist(),
-            "loop_lag": self.lags.tolist(),
+            "handling": self.handling.take(),
+            "loop_lag": self.lags.take(),
             "collections": self.collections,
-            "transactions": self.transactions.tolist(),
-            "response_messages": self.response_messages.tolist(),
+            "transactions": self.transactions.take(),
+            "response_messages": self.response_messages.take(),
         }
-        self.handling, self.lags, self.transactions = array("d"), array("d"), array("d")
-        self.collections, self.response_messages = [], array("d")
+        self.collections = []
         return out
 
 
