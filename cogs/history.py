@@ -31,7 +31,6 @@ seed and the salt, hashed together), checked as it always was: their deck is pub
 from __future__ import annotations
 
 import dataclasses
-import io
 import json
 import logging
 from collections.abc import Mapping, Sequence
@@ -642,10 +641,10 @@ async def send_hand(interaction: Interaction, hand_id: int, *, with_phh: bool) -
             )
         else:
             files.append(
-                discord.File(
-                    io.BytesIO(text.encode()),
-                    filename=f"hand-{hand_id}.phh",
-                    description=_("Hand {hand} in pokerkit's PHH format", hand=str(hand_id)),
+                kit.attachment(
+                    text.encode(),
+                    f"hand-{hand_id}.phh",
+                    _("Hand {hand} in pokerkit's PHH format", hand=str(hand_id)),
                 )
             )
             content = _phh_note(
@@ -714,10 +713,10 @@ async def send_verify(interaction: Interaction, hand_id: int) -> None:
     if proof is None:
         await kit.reply(interaction, embed=embed)
         return
-    file = discord.File(
-        io.BytesIO(proof.to_json().encode()),
-        filename=f"hand-{hand_id}-proof.json",
-        description=_("Hand {hand}: the opened leaves of its deal commitment", hand=str(hand_id)),
+    file = kit.attachment(
+        proof.to_json().encode(),
+        f"hand-{hand_id}-proof.json",
+        _("Hand {hand}: the opened leaves of its deal commitment", hand=str(hand_id)),
     )
     await interaction.response.send_message(
         embed=embed, file=file, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()

@@ -19,6 +19,7 @@ router (:mod:`cogs.routing`) alike, answers it. Nothing here pings anyone (:data
 
 from __future__ import annotations
 
+import io
 import logging
 from datetime import UTC, datetime
 from typing import Any, Final
@@ -116,6 +117,25 @@ DailyCooldownHoursOption = app_commands.Range[
 TablesPerPlayerOption = app_commands.Range[
     int, validation.MAX_TABLES_PER_PLAYER.low, validation.MAX_TABLES_PER_PLAYER.high
 ]
+
+
+class _Attachment(discord.File):
+    """A file made in memory, freed as soon as nothing uses it.
+
+    discord.py's :meth:`discord.File.close` hands the buffer its own ``close`` back as an
+    attribute of the buffer: a reference cycle that kept every sent picture (3-4 KB) until the
+    garbage collector's next full pass, rare on purpose (:data:`cogs.app.GC_THRESHOLDS`). At
+    hundreds of tables that was hundreds of pictures held at any moment."""
+
+    def close(self) -> None:
+        super().close()
+        # The class's own close is the same method, without the cycle.
+        vars(self.fp).pop("close", None)
+
+
+def attachment(data: bytes, filename: str, description: str | None = None) -> discord.File:
+    """``data`` as a file attached to a message (a picture, a CSV, a hand's history)."""
+    return _Attachment(io.BytesIO(data), filename=filename, description=description)
 
 
 def chips(amount: int) -> str:

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import io
 import logging
 from collections.abc import Coroutine
 from dataclasses import dataclass
@@ -319,7 +318,7 @@ class TablePresenter:
         png = render_cards(cards, wild=wild, four_colour=four, idle=idle)
         # Translators: the alt text of the picture of a player's own cards.
         alt = _("Your cards")
-        return discord.File(fp=io.BytesIO(png), filename="hand.png", description=alt)
+        return kit.attachment(png, "hand.png", alt)
 
     # -- presenting ---------------------------------------------------------------------------
 
@@ -820,7 +819,7 @@ class TablePresenter:
             if png is None:
                 return []
             alt = say("picture_description")
-            return [discord.File(io.BytesIO(png), filename=SHOWDOWN_FILE, description=alt)]
+            return [kit.attachment(png, SHOWDOWN_FILE, alt)]
 
         on_table = (
             interaction is not None

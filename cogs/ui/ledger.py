@@ -291,8 +291,4 @@ def csv_name(night: NightLedger) -> str:
 
 
 def ledger_file(night: NightLedger, names: Mapping[int, str]) -> discord.File:
-    return discord.File(
-        io.BytesIO(ledger_csv(night, names).encode()),
-        filename=csv_name(night),
-        description=str(CSV_DESCRIPTION),
-    )
+    return kit.attachment(ledger_csv(night, names).encode(), csv_name(night), str(CSV_DESCRIPTION))

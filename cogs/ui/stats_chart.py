@@ -26,6 +26,7 @@ from babel.dates import format_date
 from babel.numbers import format_decimal
 from PIL import Image, ImageDraw, ImageFont
 
+from cogs import kit
 from cogs.translator import _
 from cogs.ui.card_images import GOLD, WHITE, font
 from data import BankrollPoint, GameNet, StatsHistory
@@ -385,6 +386,4 @@ def show_chart(embed: discord.Embed, history: StatsHistory) -> None:
 
 def chart_file(png: bytes, history: StatsHistory) -> discord.File:
     """The picture as the attachment the embed shows, described for screen readers."""
-    return discord.File(
-        io.BytesIO(png), filename=CHART_FILE, description=chart_description(history)
-    )
+    return kit.attachment(png, CHART_FILE, chart_description(history))

@@ -44,3 +44,20 @@ async def test_plain_buttons_send_what_discord_py_items_would() -> None:
     # the same keys in the same order, so the same bytes on the wire
     assert repr(plain.to_components()) == repr(items.to_components())
     assert plain.is_finished()
+
+
+async def test_a_sent_attachment_is_freed_without_the_garbage_collector() -> None:
+    from cogs import kit
+
+    file = kit.attachment(b"\x89PNG" + bytes(4000), "hand.png", "Your cards")
+    for _ in range(2):  # sent, then sent again (an edit that failed, then a new message)
+        file.reset(seek=True)
+        assert file.fp.read() == b"\x89PNG" + bytes(4000)
+        file.close()  # what discord.py does once a request with the file is over
+    buffer = weakref.ref(file.fp)
+    gc.disable()
+    try:
+        del file
+        assert buffer() is None, "freed by reference counting alone"
+    finally:
+        gc.enable()
