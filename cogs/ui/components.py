@@ -181,7 +181,23 @@ class PokerSelect(discord.ui.Select[Any]):
         )
 
 
-class AmountModal(discord.ui.Modal):
+class _SentModal(discord.ui.Modal):
+    """A form to be sent and then forgotten, like :class:`Components`: stopped once built, so
+    discord.py does not keep it (one closed without being sent would stay there for good),
+    its submission answered by the router's interaction listener by custom id; and its inputs
+    hold no link back to it, so that it is freed as soon as it is sent, not at the garbage
+    collector's next full pass."""
+
+    def add_item(self, item: discord.ui.Item[Any]) -> _SentModal:
+        super().add_item(item)
+        item._update_view(None)  # see Components.add_item
+        return self
+
+    async def on_submit(self, interaction: discord.Interaction[Any]) -> None:
+        return None  # handled in cogs.routing (by custom id)
+
+
+class AmountModal(_SentModal):
     """Asks for a bet or raise amount. Its submission is handled by the router's interaction
     listener (by custom id), so a modal opened before a restart still works."""
 
@@ -196,14 +212,10 @@ class AmountModal(discord.ui.Modal):
             max_length=12,
         )
         self.add_item(self.amount)
-        self.stop()  # not kept by discord.py: see SitModal
-
-    async def on_submit(self, interaction: discord.Interaction[Any]) -> None:
-        # Handled in cogs.routing (by custom id) so it survives restarts.
-        return None
+        self.stop()
 
 
-class SitModal(discord.ui.Modal):
+class SitModal(_SentModal):
     """Sit down: the buy-in (prefilled, with the table's range) and a free seat. Submitted to
     the router's interaction listener, like :class:`AmountModal`."""
 
@@ -227,12 +239,7 @@ class SitModal(discord.ui.Modal):
         )
         self.add_item(self.buy_in)
         self.add_item(self.seat)
-        # Stopped, like Components: discord.py does not store it (one closed without being
-        # sent would stay there for good); the router answers its submission by custom id.
         self.stop()
-
-    async def on_submit(self, interaction: discord.Interaction[Any]) -> None:
-        return None  # handled in cogs.routing (by custom id)
 
 
 class LazyCallbackResponse(discord.InteractionCallbackResponse[Any]):

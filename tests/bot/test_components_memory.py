@@ -61,3 +61,23 @@ async def test_a_sent_attachment_is_freed_without_the_garbage_collector() -> Non
         assert buffer() is None, "freed by reference counting alone"
     finally:
         gc.enable()
+
+
+async def test_a_sent_form_is_freed_without_the_garbage_collector() -> None:
+    from cogs.ui.components import AmountModal, SitModal
+
+    makers = (
+        lambda: SitModal("pk:sit:1", 10, 100, 50, [1, 2]),
+        lambda: AmountModal("pk:amt:1", "Raise", "Raise to", 4, 100),
+    )
+    for make in makers:
+        modal = make()
+        rows = modal.to_dict()["components"]
+        assert [row["components"][0]["type"] for row in rows] == [4] * len(rows)  # text inputs
+        ref = weakref.ref(modal)
+        gc.disable()
+        try:
+            del modal
+            assert ref() is None, "freed by reference counting alone"
+        finally:
+            gc.enable()
