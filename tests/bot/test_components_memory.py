@@ -4,10 +4,22 @@ hundreds of tables, those cycles were a large part of the bot's memory per table
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import weakref
+from collections.abc import Iterator
 
 from cogs.ui.components import Components, PokerButton, PokerSelect
+
+
+@contextlib.contextmanager
+def collector_off() -> Iterator[None]:
+    """What is freed inside was freed by reference counting alone."""
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
 
 
 async def test_a_dropped_view_is_freed_without_the_garbage_collector() -> None:
@@ -18,12 +30,9 @@ async def test_a_dropped_view_is_freed_without_the_garbage_collector() -> None:
     assert [item.custom_id for item in view.children] == ["pk:test:1", "pk:test:2"]
     assert view.to_components(), "the items are still sent"
     refs = [weakref.ref(obj) for obj in (view, button, select)]
-    gc.disable()
-    try:
+    with collector_off():
         del view, button, select
         assert all(ref() is None for ref in refs), "freed by reference counting alone"
-    finally:
-        gc.enable()
 
 
 async def test_plain_buttons_send_what_discord_py_items_would() -> None:
@@ -55,12 +64,9 @@ async def test_a_sent_attachment_is_freed_without_the_garbage_collector() -> Non
         assert file.fp.read() == b"\x89PNG" + bytes(4000)
         file.close()  # what discord.py does once a request with the file is over
     buffer = weakref.ref(file.fp)
-    gc.disable()
-    try:
+    with collector_off():
         del file
         assert buffer() is None, "freed by reference counting alone"
-    finally:
-        gc.enable()
 
 
 async def test_a_sent_form_is_freed_without_the_garbage_collector() -> None:
@@ -75,9 +81,6 @@ async def test_a_sent_form_is_freed_without_the_garbage_collector() -> None:
         rows = modal.to_dict()["components"]
         assert [row["components"][0]["type"] for row in rows] == [4] * len(rows)  # text inputs
         ref = weakref.ref(modal)
-        gc.disable()
-        try:
+        with collector_off():
             del modal
             assert ref() is None, "freed by reference counting alone"
-        finally:
-            gc.enable()
