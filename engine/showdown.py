@@ -146,20 +146,15 @@ def _declare_winners(
 def showdown_order(h: Hand) -> list[Player]:
     """The players still in, in the order they show: the last bettor or raiser of the final
     round, else the opener, else from the dealer's left, then clockwise."""
-    first = _first_to_show(h)
-    return h.live_players_from(0 if first is None else first.index)
-
-
-def _first_to_show(h: Hand) -> Player | None:
-    """Who shows first when it is not simply the first player still in from the dealer's left:
-    the last bettor or raiser of the final round, else the opener (None: neither is in)."""
     aggressor = h.last_round_aggressor
-    if aggressor is not None and not aggressor.folded:
-        return aggressor
     opener = h.opener
-    if opener is not None and not opener.folded:
-        return opener
-    return None
+    if aggressor is not None and not aggressor.folded:
+        start = aggressor.index
+    elif opener is not None and not opener.folded:
+        start = opener.index
+    else:
+        start = 0
+    return h.live_players_from(start)
 
 
 def _values(
@@ -190,57 +185,31 @@ def settle(
     event that runner already wrote."""
     players = h.players
     rules = h.rules
-    # One loop rather than four comprehensions (each a function call in Python 3.11); it also
-    # notes what build_pots would look for first: whether everyone still in put in the same
-    # amount, at least as much as anyone (one pot, the usual end).
+    # One loop rather than four comprehensions (each a function call in Python 3.11).
     live: list[Player] = []
-    live_idx: list[int] = []
-    live_seats: list[int] = []
     alive: list[bool] = []
     committed: list[int] = []
     capped = False
-    level = -1
-    even = True
-    top = 0
-    total = h.carried
     for p in players:
-        c = p.committed
-        total += c
-        if c > top:
-            top = c
         if p.folded:
             alive.append(False)
         else:
             live.append(p)
-            live_idx.append(p.index)
-            live_seats.append(p.seat)
             alive.append(True)
-            if level < 0:
-                level = c
-            elif c != level:
-                even = False
-        committed.append(c)
+        committed.append(p.committed)
         if p.seven_cap is not None:
             capped = True
-    pots: list[tuple[int, tuple[int, ...]]]
-    # The one pot's players and seats when every player still in may win it (read below).
-    one_pot: tuple[int, ...] | None = None
-    if even and not capped and h.staked is None and top <= level:
-        one_pot = tuple(live_idx)
-        pots = [(total, one_pot)] if total > 0 else []
-    else:
-        staked, dead = h.pot_inputs(committed)
-        caps: list[int | None] | None = None
-        if capped:
-            caps = [p.seven_cap for p in players]
-            # A seven-rule cap is a level of this hand's chips: a share of the carried pot
-            # lifts it.
-            if h.staked is not None:
-                caps = [None if c is None else c + s for c, s in zip(caps, h.staked, strict=True)]
-        pots = build_pots(staked, alive, dead, caps)
-        total = 0
-        for amount, _ in pots:
-            total += amount
+    staked, dead = h.pot_inputs(committed)
+    caps: list[int | None] | None = None
+    if capped:
+        caps = [p.seven_cap for p in players]
+        # A seven-rule cap is a level of this hand's chips: a share of the carried pot lifts it.
+        if h.staked is not None:
+            caps = [None if c is None else c + s for c, s in zip(caps, h.staked, strict=True)]
+    pots = build_pots(staked, alive, dead, caps)
+    total = 0
+    for amount, _ in pots:
+        total += amount
     wild = h.wild_cards()
     high_ranking = h.high_ranking() if h.requirement or rules.win_requirement else rules.high
     openers: list[tuple[int, tuple[Card, ...]]] = []
@@ -286,13 +255,8 @@ def settle(
         h._close(tuple(results), (), winner.seat, tuple(openers), returned)
         return
 
-    # The showdown, in showdown_order(h): ``live`` (already in hand) rotated to its first player.
-    first = _first_to_show(h)
-    if first is None or first is live[0]:
-        order = live
-    else:
-        k = live.index(first)
-        order = live[k:] + live[:k]
+    # The showdown.
+    order = showdown_order(h)
     highs: dict[int, HandValue | None] = {}
     lows: dict[int, HandValue | None] = {}
     events = h.events
@@ -344,12 +308,8 @@ def settle(
     must_win = rules.opener_must_win
     carried_back = 0
     for k, (amount, eligible_idx) in enumerate(pots):
-        if eligible_idx is one_pot:
-            eligible = live
-            eligible_seats = tuple(live_seats)
-        else:
-            eligible = [players[i] for i in eligible_idx]
-            eligible_seats = tuple([p.seat for p in eligible])
+        # A pot open to everyone still in (the usual one) is ``live`` itself.
+        eligible = live if len(eligible_idx) == len(live) else [players[i] for i in eligible_idx]
         shares: list[ev.PotShare] = []
         split = rules.split
         if split is _HIGH:
@@ -381,13 +341,12 @@ def settle(
         if must_win:
             for share in shares:
                 won.add(h.by_seat[share.seat].index)
-        results.append(ev.PotResult(k, amount, eligible_seats, tuple(shares)))
-        if len(shares) == 1:
-            share = shares[0]
-            paid: tuple[tuple[int, int, str], ...] = ((share.seat, share.amount, share.half),)
-        else:
-            paid = tuple([(s.seat, s.amount, s.half) for s in shares])
-        h.events.append(ev.PotAwarded(k, amount, paid))
+        results.append(
+            ev.PotResult(k, amount, tuple([players[i].seat for i in eligible_idx]), tuple(shares))
+        )
+        h.events.append(
+            ev.PotAwarded(k, amount, tuple([(s.seat, s.amount, s.half) for s in shares]))
+        )
     if carried_back:
         h.carry_note = "part of the pot stays: no eligible hand met the requirement to win"
         h.trips_failed = True

@@ -870,11 +870,8 @@ class Table:
 
     def stack(self, player_id: str) -> int:
         """``player_id``'s current stack (during a hand, the chips not yet put in)."""
-        for seat in self.seats:  # self.seat_of(player_id), inlined
-            if seat is not None and seat.player_id == player_id:
-                break
-        else:
-            raise TableError("{player} is not seated at this table", player=player_id)
+        seat = self.seats[self.seat_of(player_id)]
+        assert seat is not None
         hand = self.hand
         if hand is not None and not hand.over:
             p = hand.by_pid.get(player_id)

@@ -135,12 +135,9 @@ class BettingRound(Runner):
     def begin(self) -> None:
         h = self.hand
         step = self.step
-        counters = h.counters
-        # h.next_number("bet"), inlined: a round begins twice in most hands
-        number = self.number = counters.get("bet", 0) + 1
-        counters["bet"] = number
+        number = self.number = h.next_number("bet")
         self.opening = h.opening_pending
-        self.after_draw = "draw" in counters
+        self.after_draw = "draw" in h.counters
         big = step.tier is _BIG
         key = (big, step.scale)
         limits = h.limits_cache.get(key)

@@ -130,15 +130,9 @@ class DrawRound(Runner):
     def begin(self) -> None:
         h = self.hand
         step = self.step
-        if step.limit is None:  # self._limit(), inlined
-            table_limit = h.options.draw_limit
-            self.limit = table_limit if isinstance(table_limit, DrawLimit) else DRAW_FOUR_WITH_ACE
-        else:
-            self.limit = step.limit
+        self.limit = self._limit()
         h.burned_this_round = False
-        counters = h.counters  # h.next_number("draw"), inlined
-        number = self.number = counters.get("draw", 0) + 1
-        counters["draw"] = number
+        number = self.number = h.next_number("draw")
         if self.start_index is not None:
             start = self.start_index
         elif step.start is DrawStart.AFTER_BLINDS and h.last_blind_index is not None:
