@@ -74,7 +74,13 @@ _INTEGERS: dict[tuple[int, str], str] = {}
 _INTEGERS_KEPT = 4096
 
 
-def _integer(value: int, language: Language) -> str:
+def integer_text(value: int, language: Language) -> str:
+    """``value`` written the language's way (``2,000`` / ``2.000``), remembered.
+
+    >>> from i18n.languages import resolve
+    >>> integer_text(12345, resolve("de"))
+    '12.345'
+    """
     # Babel takes ~5 µs a number and a table message says dozens (stacks, bets, pots) on
     # every change; the same few hundred amounts come back all evening. Keyed by the
     # language's code, a plain string: a Babel Locale hashes and compares in Python.
@@ -87,26 +93,16 @@ def _integer(value: int, language: Language) -> str:
     return text
 
 
-def integer_text(value: int, language: Language) -> str:
-    """``value`` written the language's way (``2,000`` / ``2.000``), remembered.
-
-    >>> from i18n.languages import resolve
-    >>> integer_text(12345, resolve("de"))
-    '12.345'
-    """
-    return _integer(value, language)
-
-
 def _shown(value: object, language: Language) -> object:
     kind = type(value)
     if kind is str:
         return value  # names, already rendered texts: the usual value, first
     if kind is int:
-        return _integer(value, language)  # type: ignore[arg-type]
+        return integer_text(value, language)  # type: ignore[arg-type]
     if isinstance(value, bool):
         return value
     if isinstance(value, int):
-        return _integer(value, language)
+        return integer_text(value, language)
     if isinstance(value, float | Decimal):
         return format_decimal(value, locale=language.locale)
     if isinstance(value, LazyString):
