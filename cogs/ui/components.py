@@ -188,6 +188,10 @@ class _SentModal(discord.ui.Modal):
     hold no link back to it, so that it is freed as soon as it is sent, not at the garbage
     collector's next full pass."""
 
+    def __init__(self, *, title: str, custom_id: str) -> None:
+        super().__init__(title=title, custom_id=custom_id, timeout=None)
+        self.stop()
+
     def add_item(self, item: discord.ui.Item[Any]) -> _SentModal:
         super().add_item(item)
         item._update_view(None)  # see Components.add_item
@@ -202,7 +206,7 @@ class AmountModal(_SentModal):
     listener (by custom id), so a modal opened before a restart still works."""
 
     def __init__(self, custom_id: str, title: str, label: str, low: int, high: int) -> None:
-        super().__init__(title=title[:45], custom_id=custom_id, timeout=None)
+        super().__init__(title=title[:45], custom_id=custom_id)
         self.amount: discord.ui.TextInput[Any] = discord.ui.TextInput(
             label=label[:45],
             custom_id="amount",
@@ -212,7 +216,6 @@ class AmountModal(_SentModal):
             max_length=12,
         )
         self.add_item(self.amount)
-        self.stop()
 
 
 class SitModal(_SentModal):
@@ -221,7 +224,7 @@ class SitModal(_SentModal):
 
     def __init__(self, custom_id: str, low: int, high: int, default: int, free: list[int]) -> None:
         # Translators: the sit-down form; its title and labels are at most 45 characters.
-        super().__init__(title=_("Sit down")[:45], custom_id=custom_id, timeout=None)
+        super().__init__(title=_("Sit down")[:45], custom_id=custom_id)
         self.buy_in: discord.ui.TextInput[Any] = discord.ui.TextInput(
             label=_("Buy-in ({low} to {high} chips)", low=low, high=high)[:45],
             custom_id="buy_in",
@@ -239,7 +242,6 @@ class SitModal(_SentModal):
         )
         self.add_item(self.buy_in)
         self.add_item(self.seat)
-        self.stop()
 
 
 class LazyCallbackResponse(discord.InteractionCallbackResponse[Any]):
