@@ -168,7 +168,10 @@ class Game:
             self.settle()
             self.check()
             hands += 1
-            assert hands < 3000, "the tournament never ends"
+            # A guard against a tournament that cannot end, not a length: the last two players
+            # of a small-ante level with mostly checked rounds can take thousands of hands (one
+            # example hypothesis found, 11 players of 12 chips at ante 1, ended after 3,153).
+            assert hands < 20_000, "the tournament never ends"
         (winner,) = self.tournament.alive
         holding = [t for t in self.tables.values() if winner in t.carried_stakes or t.chips()]
         assert len(holding) == 1
