@@ -48,7 +48,8 @@ process; that burst is not the steady state). Then ``--seconds`` are measured. P
 The emulator answers no rate-limit headers, so discord.py would keep one request in flight per
 route bucket; the emulator here answers Discord-like ones (see :class:`LoadEmulator`). Figures
 only, no assertions. ``--profile DIR`` writes a cProfile of the bot's play window to
-``DIR/bot_T{T}.prof`` and prints its top functions (``py-spy record -p PID`` on the bot process,
+``DIR/bot_T{T}.prof`` and prints its own time by part of the bot (engine, tables, cogs, data,
+discord.py...; the event loop's idle wait left out) and its top functions (``py-spy record -p PID`` on the bot process,
 ``bench.bot_load --child``, shows the same with less overhead).
 """
 
@@ -1521,8 +1522,44 @@ def report(results: list[dict[str, Any]], args: argparse.Namespace) -> None:
         for r in results:
             path = Path(args.profile) / f"bot_T{r['T']}.prof"  # one process
             if path.exists():
-                print(f"\nProfile of the bot, T={r['T']} ({path}), top 25 by own time:")
-                pstats.Stats(str(path)).sort_stats("tottime").print_stats(25)
+                stats = pstats.Stats(str(path))
+                print(f"\nProfile of the bot, T={r['T']} ({path}), its own time by part:")
+                for part, seconds, share in _time_by_part(stats):
+                    print(f"    {share:6.1%}  {seconds:8.2f} s  {part}")
+                print("  top 25 by own time:")
+                stats.sort_stats("tottime").print_stats(25)
+
+
+# The parts of the bot a profile's own time is summed by, first match wins: the project's
+# packages by folder, then the libraries it spends most in.
+_PARTS = (
+    ("engine (the rules)", "/engine/"),
+    ("tables (live tables)", "/tables/"),
+    ("cogs (Discord layer)", "/cogs/"),
+    ("data (SQL)", "/data/"),
+    ("i18n", "/i18n/"),
+    ("discord.py", "/site-packages/discord/"),
+    ("other libraries (aiohttp, aiosqlite...)", "/site-packages/"),
+    ("asyncio", "/asyncio/"),
+)
+
+
+def _time_by_part(stats: pstats.Stats) -> list[tuple[str, float, float]]:
+    """``(part, seconds, share)`` of the profile's own time, busiest first. The event loop's
+    wait for sockets (``select``'s poll) is idle time, not work: it is left out. Builtins are
+    counted under "other" (a profile does not say which Python code called them)."""
+    own: dict[str, float] = {}
+    for (filename, _, name), (_, _, tottime, _, _) in stats.stats.items():  # type: ignore[attr-defined]
+        if name == "<method 'poll' of 'select.epoll' objects>":
+            continue
+        path = filename.replace("\\", "/")
+        part = next((label for label, folder in _PARTS if folder in path), "other")
+        own[part] = own.get(part, 0.0) + tottime
+    total = sum(own.values()) or 1.0
+    return [
+        (part, seconds, seconds / total)
+        for part, seconds in sorted(own.items(), key=lambda item: -item[1])
+    ]
 
 
 # =============================================================================================
