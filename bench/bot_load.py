@@ -49,8 +49,8 @@ The emulator answers no rate-limit headers, so discord.py would keep one request
 route bucket; the emulator here answers Discord-like ones (see :class:`LoadEmulator`). Figures
 only, no assertions. ``--profile DIR`` writes a cProfile of the bot's play window to
 ``DIR/bot_T{T}.prof`` and prints its own time by part of the bot (engine, tables, cogs, data,
-discord.py...; the event loop's idle wait left out) and its top functions (``py-spy record -p PID`` on the bot process,
-``bench.bot_load --child``, shows the same with less overhead).
+discord.py...; the event loop's idle wait left out) and its top functions (``py-spy record -p
+PID`` on the bot process, ``bench.bot_load --child``, shows the same with less overhead).
 """
 
 from __future__ import annotations
