@@ -187,7 +187,7 @@ RUNS: tuple[tuple[int, float | None], ...] = ((1, None), (8, None), (64, None), 
 
 
 async def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--calls", type=int, default=4000)
     parser.add_argument("--database", choices=("sqlite", "postgres", "both"), default="both")
     args = parser.parse_args()

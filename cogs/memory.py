@@ -38,7 +38,8 @@ log = logging.getLogger("poker")
 TRIM_SECONDS = 3.0
 """How often the allocator's freed memory is handed back, besides after each full collection.
 A trim takes well under a millisecond at 500 tables; what a busy bot frees meanwhile is held
-until the next one (every 10 s, 9 KB a table at 500 tables was still held at a given moment)."""
+until the next one: with a trim every 10 s, 9 KB a table at 500 tables was held at a given
+moment, hence the shorter period."""
 
 
 class AnsweredResponse(discord.InteractionResponse[Any]):

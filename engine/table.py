@@ -98,8 +98,8 @@ class TableOptions:
       ``"wait"`` under dealer's edge, ``"play"`` otherwise.
     * ``progressive_back_down``: with progressive jackpots, once aces were needed the
       requirement comes back down a step after each further deal nobody opens (kings,
-      queens, jacks, then up again); when false it stays at aces until someone opens. The
-      seeds give both.
+      queens, jacks, then up again); when false it stays at aces until someone opens. Both
+      are played at home tables.
     * ``no_five_in_a_row``: the casino rule that nobody is dealt five consecutive cards from
       the deck: a player drawing five (in a game that allows it) gets four in turn, and the
       fifth once the others have drawn, after a burn card if nobody drew in between.
