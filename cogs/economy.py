@@ -773,11 +773,23 @@ def parse_points(text: str) -> tuple[int, ...]:
 
     >>> parse_points("10, 6 4")
     (10, 6, 4)
+
+    Only ASCII digits: ``"²"`` is a digit to :meth:`str.isdigit` but no number to :func:`int`,
+    and ``"٣"`` is not how points are written here.
+
+    >>> parse_points("10,²")
+    Traceback (most recent call last):
+    ...
+    tables.errors.Refusal: Points are whole numbers for 1st, 2nd, ... place, like 10,6,4,3,2,1.
     """
     parts = text.replace(",", " ").split()
-    if not parts or len(parts) > 50 or not all(p.isdigit() and len(p) <= 6 for p in parts):
+    if not parts or len(parts) > 50 or not all(_ascii_number(p) for p in parts):
         raise Refusal(_("Points are whole numbers for 1st, 2nd, ... place, like 10,6,4,3,2,1."))
     return tuple(int(p) for p in parts)
+
+
+def _ascii_number(part: str) -> bool:
+    return part.isascii() and part.isdigit() and len(part) <= 6
 
 
 async def setup(bot: PokerBot) -> None:
