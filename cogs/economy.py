@@ -652,18 +652,16 @@ class Economy(commands.Cog):
         """No option: the current settings, ephemerally. Options: change them, publicly
         (logged in the admin log by the data layer)."""
         guild = self._guild(interaction)
+        options = (starting_bankroll, daily_amount, daily_cooldown_hours, max_tables_per_player)
+        # Every option is checked before anything changes: a refused one changes nothing.
+        starting_bankroll = validation.STARTING_BANKROLL.optional(starting_bankroll)
+        daily_amount = validation.DAILY_AMOUNT.optional(daily_amount)
+        daily_cooldown_hours = validation.DAILY_COOLDOWN_HOURS.optional(daily_cooldown_hours)
+        max_tables_per_player = TABLE_LIMIT.optional(max_tables_per_player)
         if language is not None:
             code = languages.check_language(language)
             await languages.set_guild_language(self.db, guild.id, code, interaction.user.id)
-            if all(
-                option is None
-                for option in (
-                    starting_bankroll,
-                    daily_amount,
-                    daily_cooldown_hours,
-                    max_tables_per_player,
-                )
-            ):
+            if all(option is None for option in options):
                 chosen = languages.native_name(languages.guild_language(guild.id))
                 await kit.reply(
                     interaction,
@@ -675,15 +673,10 @@ class Economy(commands.Cog):
                     ),
                 )
                 return
-        options = (starting_bankroll, daily_amount, daily_cooldown_hours, max_tables_per_player)
         if all(option is None for option in options):
             settings = await self.db.get_settings(guild.id)
             await self._send(interaction, settings_embed(settings, guild.name), ephemeral=True)
             return
-        starting_bankroll = validation.STARTING_BANKROLL.optional(starting_bankroll)
-        daily_amount = validation.DAILY_AMOUNT.optional(daily_amount)
-        daily_cooldown_hours = validation.DAILY_COOLDOWN_HOURS.optional(daily_cooldown_hours)
-        max_tables_per_player = TABLE_LIMIT.optional(max_tables_per_player)
         before = await self.db.get_settings(guild.id)
         after = await self.db.update_settings(
             guild.id,

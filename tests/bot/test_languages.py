@@ -219,6 +219,39 @@ async def test_server_and_table_choices(poker_bot, emu: Emulator, world: World) 
     assert r.content == "This server's tables follow Discord's server language (English)."
 
 
+async def test_a_refused_setting_leaves_the_language_as_it_was(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """A language asked for with a setting that is refused changes nothing: the refusal
+    said so, and the server's or the table's language stayed as it was."""
+    alice, bob = world.players[:2]
+    bot = await poker_bot()
+    await create_table(emu, world, [alice, bob], stake=2, ante=1, auto_deal=0)
+    live = live_table(bot, world)
+    r = await emu.run_forged_command(
+        world.host, world.channel, "server settings", {"language": "de", "starting_bankroll": -5}
+    )
+    assert r.ephemeral and "starting bankroll" in (r.content or ""), r.content
+    assert guild_language(world.guild.id) is ENGLISH and live.language is ENGLISH
+    assert (await bot.db.get_settings(world.guild.id)).updated_at is None
+    settings = live.settings
+    r = await emu.run_command(
+        alice,
+        world.channel,
+        "poker settings",
+        {"language": "de", "min_buy_in": 5000, "max_buy_in": 100},
+    )
+    assert r.ephemeral and "smallest buy-in" in (r.content or ""), r.content
+    assert live.meta.language is None and live.language is ENGLISH
+    assert live.settings == settings
+    # Both at once, accepted: the table speaks German and reads its new settings in it.
+    r = await emu.run_command(
+        alice, world.channel, "poker settings", {"language": "de", "timer": 30}
+    )
+    assert not r.ephemeral and live.language is GERMAN and live.settings.action_seconds == 30
+    emu.assert_clean()
+
+
 def test_a_locale_we_do_not_ship_reads_english() -> None:
     assert resolve("ja") is ENGLISH and resolve("zh-CN") is ENGLISH
     assert resolve("es-419").code == "es-ES"
