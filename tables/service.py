@@ -297,6 +297,11 @@ class TableService:
         config: TableConfig,
         settings: TableSettings,
     ) -> LiveTable:
+        if self.hooks is not None and self.hooks.holds_channel(channel_id):
+            # The tournament opens its table here when it starts: a cash table would stop it.
+            raise TableProblem(
+                _("This channel holds a tournament: open the table in another channel.")
+            )
         config_json = json.dumps(config.to_dict())
         return await self._open(
             LiveTable(0, guild_id, channel_id, creator_id, Table(config), settings, Meta()),

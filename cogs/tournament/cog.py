@@ -174,6 +174,11 @@ class Tournaments(commands.Cog):
         self.running[run.tournament_id] = run
         self.by_channel[run.channel_id] = run.tournament_id
 
+    def holds_channel(self, channel_id: int) -> bool:
+        """The table service's hook: a tournament taking entries or running has its lobby in
+        the channel (no cash table may open there)."""
+        return channel_id in self.by_channel
+
     def _forget(self, run: Running) -> None:
         self.running.pop(run.tournament_id, None)
         self.by_channel.pop(run.channel_id, None)

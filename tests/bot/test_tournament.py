@@ -446,3 +446,29 @@ async def test_a_player_sitting_out_of_a_tournament_is_blinded_off(
     await emu.idle()
     # The ante went in; a player away never wins a showdown (folded at the first decision).
     assert live.engine.stack(str(away.id)) < before
+
+
+async def test_no_cash_table_opens_in_a_tournaments_channel(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """A cash table opened in a lobby's channel made the tournament's start fail ("This
+    channel already has a table"): running, with no table and every buy-in held. The channel
+    is the tournament's until it ends, and the start opens its table there."""
+    bot = await poker_bot()
+    alice, bob = world.players[:2]
+    lobby = await _create(emu, world, world.host, buy_in=10, seats=4, auto_deal=1)
+    for player in (alice, bob):
+        assert (await emu.click(player, lobby, label="Register")).type == 7
+    r = await emu.run_command(alice, world.channel, "poker create", {"stake": 2})
+    assert r.ephemeral and "holds a tournament" in (r.content or ""), r.content
+    assert live_table(bot, world) is None
+    r = await emu.run_command(world.host, world.channel, "poker tournament start", {})
+    assert r.ephemeral and "Starting" in (r.content or ""), r.content
+    await emu.idle()
+    assert not [m.text for m in r.followups], "the start was refused"
+    live = live_table(bot, world)
+    assert live is not None and live.meta.tournament is not None
+    await play_hand(emu, world, bot, policy=opener)
+    audit = await bot.db.chip_audit(world.guild.id)
+    assert audit.ok and audit.in_tournaments == 20, str(audit)
+    emu.assert_clean()
