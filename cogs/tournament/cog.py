@@ -184,7 +184,14 @@ class Tournaments(commands.Cog):
         self.by_channel.pop(run.channel_id, None)
 
     def here(self, interaction: Interaction) -> Running:
-        tid = self.by_channel.get(interaction.channel_id or 0)
+        """The tournament of the channel: its lobby's, or the one whose table plays there (a
+        table in a thread of the lobby's channel)."""
+        channel_id = interaction.channel_id or 0
+        tid = self.by_channel.get(channel_id)
+        if tid is None:
+            live = self.bot.tables.in_channel(channel_id)
+            if live is not None and live.meta.tournament in self.running:
+                tid = live.meta.tournament
         if tid is None:
             raise TournamentProblem(
                 _(

@@ -14,6 +14,7 @@ from tests.bot.driver import (
     live_table,
     opener,
     play_hand,
+    two_table_tournament,
 )
 from tests.emulator import Emulator, UserActionError, World
 
@@ -471,4 +472,31 @@ async def test_no_cash_table_opens_in_a_tournaments_channel(
     await play_hand(emu, world, bot, policy=opener)
     audit = await bot.db.chip_audit(world.guild.id)
     assert audit.ok and audit.in_tournaments == 20, str(audit)
+    emu.assert_clean()
+
+
+async def test_a_player_at_a_table_in_a_thread_reaches_their_tournament(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """At a table in a thread, /poker tournament status and rebuy said there was no
+    tournament in this channel: they reach the tournament whose table it is."""
+    bot = await poker_bot()
+    _, run = await two_table_tournament(
+        emu, world, bot, ("erin", "frank", "gina", "hal"), players=8, rebuys=1, rebuy_levels=4
+    )
+    thread = emu.threads(world.channel)[0]
+    live = bot.tables.in_channel(thread.id)
+    player = next(p for p in world.players if live.seated(p.id))
+    status = await emu.run_command(player, thread, "poker tournament status", {})
+    assert status.ephemeral and status.embeds, status.content
+    pool = run.state.prize_pool
+    r = await emu.run_command(player, thread, "poker tournament rebuy", {})
+    assert not r.ephemeral and "buys a rebuy" in (r.content or ""), r.content
+    assert run.state.prize_pool == pool + 10
+    # Still no tournament where none is played.
+    elsewhere = emu.add_text_channel(world.guild, "elsewhere")
+    r = await emu.run_command(player, elsewhere, "poker tournament status", {})
+    assert r.ephemeral and "no tournament in this channel" in (r.content or ""), r.content
+    audit = await bot.db.chip_audit(world.guild.id)
+    assert audit.ok, str(audit)
     emu.assert_clean()
