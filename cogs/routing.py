@@ -43,6 +43,7 @@ from cogs.translator import _
 from cogs.ui import house_rules, paginator, panels, render
 from cogs.ui.components import Components, MessageEditor
 from cogs.ui.custom_ids import (
+    MAX_LENGTH,
     MODAL_KINDS,
     PREFIXES,
     TABLE_KINDS,
@@ -548,19 +549,32 @@ class TableControls(commands.Cog):
             slug, mods = select.choice.slug, select.choice.mods
             if select.kind == "cg":
                 slug = values[0] if values else slug
-            else:
-                # The options' values write a modifier's ':' as '=' (see panels).
-                picked = [v.replace("=", ":") for v in values]
+            legal = decision.legal
+            if not isinstance(legal, engine.ChooseOptions):
+                raise TableProblem(_("That choice is no longer valid."))
+            if select.kind != "cg":
                 wild = select.kind == "cw"
+                # The options' values write a modifier's ':' as '=' (see panels): each one
+                # of this menu's, none twice.
+                offered = tuple(
+                    m.replace(":", "=")
+                    for m in legal.modifiers
+                    if m.startswith(panels.WILD_PREFIXES) == wild
+                )
+                picked = [
+                    v.replace("=", ":") for v in validation.parse_select_values(values, offered)
+                ]
                 mods = tuple(
                     [m for m in mods if m.startswith(panels.WILD_PREFIXES) != wild] + picked
                 )
-            legal = decision.legal
-            if not isinstance(legal, engine.ChooseOptions) or slug not in legal.slugs:
+            if slug not in legal.slugs or any(m not in legal.modifiers for m in mods):
                 raise TableProblem(_("That choice is no longer valid."))
-            if any(m not in legal.modifiers for m in mods):
-                raise TableProblem(_("That choice is no longer valid."))
-            embed, view = self._panel(live, decision, choice=GameChoice(slug, mods))
+            choice = GameChoice(slug, mods)
+            if not _carried(live.id, select.hand, choice):
+                raise TableProblem(
+                    _("That is more rules than one game can take: untick some of them.")
+                )
+            embed, view = self._panel(live, decision, choice=choice)
         else:
             cards = _held(live, decision.player_id)
             picks = _positions(values, len(cards))
@@ -642,6 +656,16 @@ def _raise_to(to: int) -> engine.Action:
     raise alike (this round's total becomes ``to``) and judges the amount itself, so the
     press needs no look at the legal options first."""
     return engine.Raise(to)
+
+
+def _carried(table: int, hand: int, choice: GameChoice) -> bool:
+    """Whether the dealer's choice so far fits in the custom ids of its panel (the choice
+    travels in them; Discord takes at most 100 characters)."""
+    ids = (
+        PanelSelect(table, hand, "cw", choice=choice).encode(),
+        PanelButton(table, hand, "choose", choice=choice).encode(),
+    )
+    return all(len(custom_id) <= MAX_LENGTH for custom_id in ids)
 
 
 def router_of(bot: commands.Bot | commands.AutoShardedBot) -> TableControls:
