@@ -21,6 +21,7 @@ from cogs.ui.custom_ids import PanelButton, TableButton, parse_custom_id
 from i18n import ENGLISH, PSEUDO, Language, resolve, speaking
 from tables.errors import Refusal
 from tables.languages import guild_language
+from tables.translator import _ as tables_
 from tests.bot.driver import create_table, current_table_message, live_table
 from tests.emulator import Emulator, World
 
@@ -249,6 +250,45 @@ async def test_a_refused_setting_leaves_the_language_as_it_was(
         alice, world.channel, "poker settings", {"language": "de", "timer": 30}
     )
     assert not r.ephemeral and live.language is GERMAN and live.settings.action_seconds == 30
+    emu.assert_clean()
+
+
+async def test_a_bankroll_too_small_is_told_in_the_members_language(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """Buying in or rebuying for more than the bankroll holds was refused with the data
+    layer's English sentence, whatever the member's language."""
+    alice, bob, carol = world.players[:3]
+    carol.locale = "de"
+    bot = await poker_bot()
+    lobby = await create_table(emu, world, [alice, bob], stake=2, auto_deal=0, max_buy_in=5000)
+    expected = tables_(
+        "Not enough chips: your bankroll holds {balance}, and {needed} are needed.",
+        language=GERMAN,
+        balance=1000,
+        needed=4000,
+    )
+    assert expected != tables_(
+        "Not enough chips: your bankroll holds {balance}, and {needed} are needed.",
+        language=ENGLISH,
+        balance=1000,
+        needed=4000,
+    )
+    r = await emu.run_command(carol, world.channel, "poker join", {"buy_in": 4000})
+    assert r.ephemeral and r.content == expected, r.content
+    opened = await emu.click(carol, lobby, label="Sit down")
+    r = await emu.submit_modal(carol, opened, {"buy_in": "4000"})
+    assert r.ephemeral and r.content == expected, r.content
+    r = await emu.run_command(carol, world.channel, "poker join", {"buy_in": 900})
+    assert not r.ephemeral, r.content
+    r = await emu.run_command(carol, world.channel, "poker rebuy", {"amount": 3000})
+    assert r.ephemeral and r.content == tables_(
+        "Not enough chips: your bankroll holds {balance}, and {needed} are needed.",
+        language=GERMAN,
+        balance=100,
+        needed=3000,
+    ), r.content
+    assert await bot.db.balance(world.guild.id, carol.id) == 100
     emu.assert_clean()
 
 
