@@ -346,6 +346,8 @@ class Tournaments(commands.Cog):
         """A tournament taking registrations in the channel, from checked options."""
         if self.bot.tables.in_channel(channel_id) is not None:
             raise TournamentProblem(_("This channel has a table: use another channel."))
+        if channel_id in self.by_channel:
+            raise TournamentProblem(_("There is already a tournament in this channel."))
         seats = int(options["seats"])
         try:
             config = engine.TableConfig(

@@ -500,3 +500,23 @@ async def test_a_player_at_a_table_in_a_thread_reaches_their_tournament(
     audit = await bot.db.chip_audit(world.guild.id)
     assert audit.ok, str(audit)
     emu.assert_clean()
+
+
+async def test_a_second_tournament_in_a_channel_is_refused_in_the_members_language(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """The data layer's English sentence ("there is already a tournament in this channel")
+    was the answer in every language."""
+    from cogs.translator import _
+    from i18n import resolve
+
+    bot = await poker_bot()
+    carol = world.players[2]
+    carol.locale = "fr"
+    await _create(emu, world, world.host, buy_in=10)
+    r = await emu.run_command(carol, world.channel, "poker tournament create", {"buy_in": 10})
+    said = "There is already a tournament in this channel."
+    assert _(said, language=resolve("fr")) != said
+    assert r.ephemeral and r.content == _(said, language=resolve("fr")), r.content
+    assert len(await bot.db.open_tournaments()) == 1
+    emu.assert_clean()
