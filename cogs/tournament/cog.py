@@ -420,6 +420,24 @@ class Tournaments(commands.Cog):
     async def cancel(self, interaction: Interaction) -> None:
         run = self.here(interaction)
         check_organiser(run, interaction)
+        refunds = await self.call_off(run)
+        await interaction.response.send_message(
+            _.plural(
+                "The tournament is called off; {count} buy-in went back to the bankrolls.",
+                "The tournament is called off; {count} buy-ins went back to the bankrolls.",
+                count=refunds,
+                language=channel_language(run.guild_id),
+            )
+        )
+        await self.refresh_lobby(run)
+        self.bot.dispatch("poker_game_ended", "tournament", run.tournament_id)
+
+    async def call_off(self, run: Running) -> int:
+        """Cancel a tournament that has not started, every buy-in back to its bankroll;
+        returns how many went back.
+
+        :raises TournamentProblem: it has started (the engine's reason).
+        """
         async with run.lock:
             try:
                 cancelled = run.state.cancel()
@@ -432,16 +450,7 @@ class Tournaments(commands.Cog):
             )
             run.state = cancelled
             self._forget(run)
-        await interaction.response.send_message(
-            _.plural(
-                "The tournament is called off; {count} buy-in went back to the bankrolls.",
-                "The tournament is called off; {count} buy-ins went back to the bankrolls.",
-                count=len(refunds),
-                language=channel_language(run.guild_id),
-            )
-        )
-        await self.refresh_lobby(run)
-        self.bot.dispatch("poker_game_ended", "tournament", run.tournament_id)
+        return len(refunds)
 
     @tournament.command(name="status", description="This channel's tournament: level and players.")
     async def status(self, interaction: Interaction) -> None:
