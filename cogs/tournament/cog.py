@@ -238,6 +238,9 @@ class Tournaments(commands.Cog):
             if message is not None and message.id == run.message_id:
                 await interaction.response.edit_message(embed=embed, view=view)
                 return
+            # Pressed on another message (an old copy, a forged button): answered here, and
+            # the lobby itself is edited below.
+            await kit.reply(interaction, _("Done."))
         if run.message_id is None:
             return
         try:

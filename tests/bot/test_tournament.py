@@ -520,3 +520,29 @@ async def test_a_second_tournament_in_a_channel_is_refused_in_the_members_langua
     assert r.ephemeral and r.content == _(said, language=resolve("fr")), r.content
     assert len(await bot.db.open_tournaments()) == 1
     emu.assert_clean()
+
+
+async def test_register_pressed_off_the_lobby_is_answered(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """A Register press on another message of the channel (a forged or copied button)
+    registered the member and edited the lobby, but never answered the press ("This
+    interaction failed", after the buy-in was paid)."""
+    from tests.bot.driver import forged_press
+
+    bot = await poker_bot()
+    alice = world.players[0]
+    lobby = await _create(emu, world, world.host, buy_in=10)
+    other = await emu.run_command(alice, world.channel, "balance", {})
+    register = next(c["custom_id"] for c in lobby.buttons if c.get("label") == "Register")
+    r = await forged_press(emu, alice, other.message, register)
+    assert r.ephemeral and r.content == "Done.", r.content
+    run = next(iter(bot.get_cog("Tournaments").running.values()))
+    assert [e.player_id for e in run.state.entries] == [str(alice.id)]
+    await emu.idle()
+    assert (alice.global_name or alice.username) in emu.get_message(lobby.id).text
+    r = await forged_press(emu, alice, other.message, register.replace("register", "unregister"))
+    assert r.ephemeral and r.content == "Done.", r.content
+    assert run.state.entries == ()
+    assert (await bot.db.chip_audit(world.guild.id)).ok
+    emu.assert_clean()
