@@ -283,6 +283,16 @@ class TableControls(commands.Cog):
 
     # -- helpers ------------------------------------------------------------------------------
 
+    async def _present(self, live: LiveTable, outcome: Any, interaction: Interaction) -> None:
+        """Show a change made by a press: its answer edits the table message it was pressed
+        on; pressed anywhere else (an older message, a form whose message was reposted), the
+        press is acknowledged first, and the table message is edited on its own."""
+        message = interaction.message
+        if message is None or message.id != self.presenter.shown(live).message_id:
+            with contextlib.suppress(discord.HTTPException):
+                await interaction.response.defer()
+        await self.presenter.present(live, outcome, interaction)
+
     def _in_its_server(self, interaction: Interaction, pressed: Any) -> bool:
         """Whether the press comes from the server of the table it names (a table closed or
         unknown here is the handler's to refuse)."""
@@ -335,10 +345,7 @@ class TableControls(commands.Cog):
                 raise TableProblem(_("Only seated players can deal."))
             outcome = await self.tables.start_hand(live)
             # The lobby message the Deal was pressed on becomes the hand's table message.
-            await self.presenter.present(live, outcome, interaction)
-            if not interaction.response.is_done():  # pressed on an older message
-                with contextlib.suppress(discord.HTTPException):
-                    await interaction.response.defer()
+            await self._present(live, outcome, interaction)
         elif verb == "rebuy":
             await self.tables.rebuy(live, user.id, None)
             await self._refresh_lobby(live, interaction)
@@ -450,7 +457,7 @@ class TableControls(commands.Cog):
             assert button.amount is not None  # the codec pairs "to" with an amount
             action = _raise_to(button.amount)
         outcome = await self.tables.act(live, user_id, action, version=button.version)
-        await self.presenter.present(live, outcome, interaction)
+        await self._present(live, outcome, interaction)
 
     async def sit(self, interaction: Interaction, modal: SitModalId) -> None:
         live = self._live(modal.table)
@@ -473,7 +480,7 @@ class TableControls(commands.Cog):
         amount = validation.parse_amount(_modal_value(interaction.data, "amount"))
         action = _raise_to(amount)
         outcome = await self.tables.act(live, interaction.user.id, action, version=modal.version)
-        await self.presenter.present(live, outcome, interaction)
+        await self._present(live, outcome, interaction)
 
     # -- private panels (ephemeral) ------------------------------------------------------------
 

@@ -236,3 +236,32 @@ async def test_a_tables_ids_from_outside_its_server_are_refused(
     assert r.ephemeral and "no longer valid" in (r.content or ""), r.content
     assert live.state_json() == state and live.version() == version
     emu.assert_clean()
+
+
+async def test_a_press_off_the_table_message_is_answered(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """A table's button (or its amount form) used from another message acted, and the
+    table message was edited on its own, but the press itself was never answered ("This
+    interaction failed" for a move that was made)."""
+    bot = await poker_bot()
+    alice, bob = world.players[:2]
+    await create_table(emu, world, [alice, bob], stake=2, auto_deal=0, betting="no-limit")
+    await deal(emu, world, alice)
+    live = live_table(bot, world)
+    for verb in ("bet", "call"):
+        actor = next(p for p in (alice, bob) if str(p.id) == live.engine.pending[0].player_id)
+        other = await emu.run_command(actor, world.channel, "balance", {})
+        version = live.version()
+        if verb == "bet":
+            r = await forged_press(
+                emu, actor, other.message, f"pkm:{live.id}:{version}", modal_value="4"
+            )
+        else:
+            r = await forged_press(emu, actor, other.message, f"pk:t:{live.id}:{version}:call")
+        assert r.type == 6, (verb, r.type, r.content)
+        await emu.idle()
+        assert live.version() != version and live.engine.in_hand
+        shown = [c.get("custom_id", "") for c in table_message(emu, world).all_components()]
+        assert any(f":{live.version()}:" in custom_id for custom_id in shown), shown
+    emu.assert_clean()
