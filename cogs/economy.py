@@ -652,18 +652,16 @@ class Economy(commands.Cog):
         """No option: the current settings, ephemerally. Options: change them, publicly
         (logged in the admin log by the data layer)."""
         guild = self._guild(interaction)
+        options = (starting_bankroll, daily_amount, daily_cooldown_hours, max_tables_per_player)
+        # Every option is checked before anything changes: a refused one changes nothing.
+        starting_bankroll = validation.STARTING_BANKROLL.optional(starting_bankroll)
+        daily_amount = validation.DAILY_AMOUNT.optional(daily_amount)
+        daily_cooldown_hours = validation.DAILY_COOLDOWN_HOURS.optional(daily_cooldown_hours)
+        max_tables_per_player = TABLE_LIMIT.optional(max_tables_per_player)
         if language is not None:
             code = languages.check_language(language)
             await languages.set_guild_language(self.db, guild.id, code, interaction.user.id)
-            if all(
-                option is None
-                for option in (
-                    starting_bankroll,
-                    daily_amount,
-                    daily_cooldown_hours,
-                    max_tables_per_player,
-                )
-            ):
+            if all(option is None for option in options):
                 chosen = languages.native_name(languages.guild_language(guild.id))
                 await kit.reply(
                     interaction,
@@ -675,15 +673,10 @@ class Economy(commands.Cog):
                     ),
                 )
                 return
-        options = (starting_bankroll, daily_amount, daily_cooldown_hours, max_tables_per_player)
         if all(option is None for option in options):
             settings = await self.db.get_settings(guild.id)
             await self._send(interaction, settings_embed(settings, guild.name), ephemeral=True)
             return
-        starting_bankroll = validation.STARTING_BANKROLL.optional(starting_bankroll)
-        daily_amount = validation.DAILY_AMOUNT.optional(daily_amount)
-        daily_cooldown_hours = validation.DAILY_COOLDOWN_HOURS.optional(daily_cooldown_hours)
-        max_tables_per_player = TABLE_LIMIT.optional(max_tables_per_player)
         before = await self.db.get_settings(guild.id)
         after = await self.db.update_settings(
             guild.id,
@@ -773,11 +766,23 @@ def parse_points(text: str) -> tuple[int, ...]:
 
     >>> parse_points("10, 6 4")
     (10, 6, 4)
+
+    Only ASCII digits: ``"²"`` is a digit to :meth:`str.isdigit` but no number to :func:`int`,
+    and ``"٣"`` is not how points are written here.
+
+    >>> parse_points("10,²")
+    Traceback (most recent call last):
+    ...
+    tables.errors.Refusal: Points are whole numbers for 1st, 2nd, ... place, like 10,6,4,3,2,1.
     """
     parts = text.replace(",", " ").split()
-    if not parts or len(parts) > 50 or not all(p.isdigit() and len(p) <= 6 for p in parts):
+    if not parts or len(parts) > 50 or not all(_ascii_number(p) for p in parts):
         raise Refusal(_("Points are whole numbers for 1st, 2nd, ... place, like 10,6,4,3,2,1."))
     return tuple(int(p) for p in parts)
+
+
+def _ascii_number(part: str) -> bool:
+    return part.isascii() and part.isdigit() and len(part) <= 6
 
 
 async def setup(bot: PokerBot) -> None:

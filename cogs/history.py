@@ -582,9 +582,12 @@ async def _table_here(db: Database, table_id: int, guild_id: int | None) -> Tabl
 async def history_page(interaction: discord.Interaction[Any], key: str, offset: int) -> PageContent:
     """The paginator's page builder for :data:`HAND_PAGES` (key: the table id)."""
     db = interaction.client.db
+    if not (key.isascii() and key.isdigit() and 0 < int(key) < 2**63):
+        # Not an id the bot writes (a forged button): no table has it.
+        raise PageRefused(_("There is no table #{table}.", table=key))
     try:
         table = await _table_here(db, int(key), interaction.guild_id)
-    except (HistoryProblem, ValueError) as exc:
+    except HistoryProblem as exc:
         raise PageRefused(str(exc)) from exc
     page = await db.list_hands(table.table_id, offset=offset, limit=PAGE_SIZE)
     names = table_names(table)

@@ -366,25 +366,21 @@ class Poker(commands.Cog):
             progressive_back_down=progressive_back_down,
         )
         changes = (timer, auto_deal, time_bank, min_buy_in, max_buy_in, coach, rules)
-        runs = kit.runs_table(interaction, live.creator_id)
-        if language is not None:
-            if not runs:
-                raise TableProblem(
-                    _("Only the table's creator or a server manager can change settings.")
-                )
-            await languages.set_table_language(self.tables, live, table_language)
-            if all(value is None for value in changes):
-                spoken = languages.native_name(languages.channel_language(live))
-                await kit.reply(interaction, _("This table now speaks {name}.", name=spoken))
-                self.presenter.spawn(self.presenter.refresh(live))
-                return
-        if all(value is None for value in changes):
+        if language is None and all(value is None for value in changes):
             await self.presenter.show_settings(interaction, live)
             return
-        if not runs:
+        if not kit.runs_table(interaction, live.creator_id):
             raise TableProblem(
                 _("Only the table's creator or a server manager can change settings.")
             )
+        if all(value is None for value in changes):
+            await languages.set_table_language(self.tables, live, table_language)
+            spoken = languages.native_name(languages.channel_language(live))
+            await kit.reply(interaction, _("This table now speaks {name}.", name=spoken))
+            self.presenter.spawn(self.presenter.refresh(live))
+            return
+        # The settings first: the service refuses what does not fit (a smallest buy-in above
+        # the largest...), and a refused change must leave the language as it was too.
         new = await self.tables.update_settings(
             live,
             action_seconds=timer,
@@ -395,6 +391,8 @@ class Poker(commands.Cog):
             options=rules,
             time_bank=time_bank,
         )
+        if language is not None:
+            await languages.set_table_language(self.tables, live, table_language)
         with speaking(languages.channel_language(live)):  # posted for the channel
             # Translators: {settings} lists the table's settings.
             text = _("Table settings: {settings}.", settings=new.describe())

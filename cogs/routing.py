@@ -43,6 +43,7 @@ from cogs.translator import _
 from cogs.ui import house_rules, paginator, panels, render
 from cogs.ui.components import Components, MessageEditor
 from cogs.ui.custom_ids import (
+    MAX_LENGTH,
     MODAL_KINDS,
     PREFIXES,
     TABLE_KINDS,
@@ -246,6 +247,12 @@ class TableControls(commands.Cog):
                 interaction, _("That button is no longer valid: it belongs to a private panel.")
             )
             return
+        if isinstance(parsed, TABLE_KINDS) and not self._in_its_server(interaction, parsed):
+            # A table's component or form from a DM or another server (forged: the bot puts
+            # none there) would seat, or act for, a member somewhere they are not.
+            log.info("refused %r from outside its table's server", custom_id)
+            await kit.reply(interaction, NO_LONGER_VALID)
+            return
         if isinstance(parsed, TABLE_KINDS) and not await self._at_human_pace(interaction, parsed):
             return
         try:
@@ -275,6 +282,22 @@ class TableControls(commands.Cog):
         return False
 
     # -- helpers ------------------------------------------------------------------------------
+
+    async def _present(self, live: LiveTable, outcome: Any, interaction: Interaction) -> None:
+        """Show a change made by a press: its answer edits the table message it was pressed
+        on; pressed anywhere else (an older message, a form whose message was reposted), the
+        press is acknowledged first, and the table message is edited on its own."""
+        message = interaction.message
+        if message is None or message.id != self.presenter.shown(live).message_id:
+            with contextlib.suppress(discord.HTTPException):
+                await interaction.response.defer()
+        await self.presenter.present(live, outcome, interaction)
+
+    def _in_its_server(self, interaction: Interaction, pressed: Any) -> bool:
+        """Whether the press comes from the server of the table it names (a table closed or
+        unknown here is the handler's to refuse)."""
+        live = self.tables.get(pressed.table)
+        return live is None or live.guild_id == interaction.guild_id
 
     def _live(self, table_id: int) -> LiveTable:
         live = self.tables.get(table_id)
@@ -322,10 +345,7 @@ class TableControls(commands.Cog):
                 raise TableProblem(_("Only seated players can deal."))
             outcome = await self.tables.start_hand(live)
             # The lobby message the Deal was pressed on becomes the hand's table message.
-            await self.presenter.present(live, outcome, interaction)
-            if not interaction.response.is_done():  # pressed on an older message
-                with contextlib.suppress(discord.HTTPException):
-                    await interaction.response.defer()
+            await self._present(live, outcome, interaction)
         elif verb == "rebuy":
             await self.tables.rebuy(live, user.id, None)
             await self._refresh_lobby(live, interaction)
@@ -437,7 +457,7 @@ class TableControls(commands.Cog):
             assert button.amount is not None  # the codec pairs "to" with an amount
             action = _raise_to(button.amount)
         outcome = await self.tables.act(live, user_id, action, version=button.version)
-        await self.presenter.present(live, outcome, interaction)
+        await self._present(live, outcome, interaction)
 
     async def sit(self, interaction: Interaction, modal: SitModalId) -> None:
         live = self._live(modal.table)
@@ -460,7 +480,7 @@ class TableControls(commands.Cog):
         amount = validation.parse_amount(_modal_value(interaction.data, "amount"))
         action = _raise_to(amount)
         outcome = await self.tables.act(live, interaction.user.id, action, version=modal.version)
-        await self.presenter.present(live, outcome, interaction)
+        await self._present(live, outcome, interaction)
 
     # -- private panels (ephemeral) ------------------------------------------------------------
 
@@ -548,19 +568,32 @@ class TableControls(commands.Cog):
             slug, mods = select.choice.slug, select.choice.mods
             if select.kind == "cg":
                 slug = values[0] if values else slug
-            else:
-                # The options' values write a modifier's ':' as '=' (see panels).
-                picked = [v.replace("=", ":") for v in values]
+            legal = decision.legal
+            if not isinstance(legal, engine.ChooseOptions):
+                raise TableProblem(_("That choice is no longer valid."))
+            if select.kind != "cg":
                 wild = select.kind == "cw"
+                # The options' values write a modifier's ':' as '=' (see panels): each one
+                # of this menu's, none twice.
+                offered = tuple(
+                    m.replace(":", "=")
+                    for m in legal.modifiers
+                    if m.startswith(panels.WILD_PREFIXES) == wild
+                )
+                picked = [
+                    v.replace("=", ":") for v in validation.parse_select_values(values, offered)
+                ]
                 mods = tuple(
                     [m for m in mods if m.startswith(panels.WILD_PREFIXES) != wild] + picked
                 )
-            legal = decision.legal
-            if not isinstance(legal, engine.ChooseOptions) or slug not in legal.slugs:
+            if slug not in legal.slugs or any(m not in legal.modifiers for m in mods):
                 raise TableProblem(_("That choice is no longer valid."))
-            if any(m not in legal.modifiers for m in mods):
-                raise TableProblem(_("That choice is no longer valid."))
-            embed, view = self._panel(live, decision, choice=GameChoice(slug, mods))
+            choice = GameChoice(slug, mods)
+            if not _carried(live.id, select.hand, choice):
+                raise TableProblem(
+                    _("That is more rules than one game can take: untick some of them.")
+                )
+            embed, view = self._panel(live, decision, choice=choice)
         else:
             cards = _held(live, decision.player_id)
             picks = _positions(values, len(cards))
@@ -642,6 +675,16 @@ def _raise_to(to: int) -> engine.Action:
     raise alike (this round's total becomes ``to``) and judges the amount itself, so the
     press needs no look at the legal options first."""
     return engine.Raise(to)
+
+
+def _carried(table: int, hand: int, choice: GameChoice) -> bool:
+    """Whether the dealer's choice so far fits in the custom ids of its panel (the choice
+    travels in them; Discord takes at most 100 characters)."""
+    ids = (
+        PanelSelect(table, hand, "cw", choice=choice).encode(),
+        PanelButton(table, hand, "choose", choice=choice).encode(),
+    )
+    return all(len(custom_id) <= MAX_LENGTH for custom_id in ids)
 
 
 def router_of(bot: commands.Bot | commands.AutoShardedBot) -> TableControls:

@@ -651,22 +651,32 @@ class Table:
     def sit_out(self, player_id: str) -> None:
         """``player_id`` keeps the seat but is not dealt in from the next hand.
 
-        :raises TableError: if the player is not seated.
+        :raises TableError: if the player is not seated, or stands up when this hand ends.
         """
-        seat = self.seats[self.seat_of(player_id)]
-        assert seat is not None
-        self._mutate(("sit_out", player_id))
-        seat.sitting_out = True
+        self._refuse_leaving(player_id)
+        self._sit_out(player_id, True)
 
     def sit_in(self, player_id: str) -> None:
         """``player_id`` is dealt in again from the next hand.
 
-        :raises TableError: if the player is not seated.
+        :raises TableError: if the player is not seated, or stands up when this hand ends.
         """
+        self._refuse_leaving(player_id)
+        self._sit_out(player_id, False)
+
+    def _refuse_leaving(self, player_id: str) -> None:
+        """A player who left during the hand has no next hand to sit in or out of here."""
+        seat = self.seats[self.seat_of(player_id)]
+        if seat is not None and seat.leaving:
+            raise TableError("{player} is standing up when this hand ends", player=player_id)
+
+    def _sit_out(self, player_id: str, out: bool) -> None:
+        """Sit out or back in, unchecked: also replayed from snapshots written before a
+        leaving player was refused (the flag goes with the seat at the hand's end)."""
         seat = self.seats[self.seat_of(player_id)]
         assert seat is not None
-        self._mutate(("sit_in", player_id))
-        seat.sitting_out = False
+        self._mutate(("sit_out" if out else "sit_in", player_id))
+        seat.sitting_out = out
 
     @property
     def pending_options(self) -> TableOptions | None:
@@ -1749,9 +1759,9 @@ class Table:
         elif kind == "leave":
             self.leave(op["player_id"])
         elif kind == "sit_out":
-            self.sit_out(op["player_id"])
+            self._sit_out(op["player_id"], True)
         elif kind == "sit_in":
-            self.sit_in(op["player_id"])
+            self._sit_out(op["player_id"], False)
         elif kind == "add_chips":
             self.add_chips(op["player_id"], op["amount"])
         elif kind == "take_payouts":

@@ -236,6 +236,11 @@ class TournamentHooks(Protocol):
         """Take busted players out, end the tournament when one is left; notes to show."""
         ...
 
+    def holds_channel(self, channel_id: int) -> bool:
+        """Whether a tournament taking entries or running has its lobby in the channel (no
+        cash table opens there: the tournament's own table will need it)."""
+        ...
+
 
 class Presenter(Protocol):
     """Shows outcomes in Discord; implemented by :class:`cogs.presenter.TablePresenter`."""

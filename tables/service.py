@@ -30,7 +30,7 @@ import time
 from collections.abc import Awaitable, Callable
 
 import engine
-from data import Database, DataError
+from data import Database, DataError, InsufficientFunds, TableClosed, TableExists
 from data.models import Table as TableRow
 from engine import Action, HandResult, IllegalAction, Table, TableConfig, TableError
 from engine.house import Level
@@ -86,8 +86,17 @@ def refusal(exc: Exception, user_id: int | None = None) -> TableProblem:
     >>> str(refusal(TableError("42 is not seated at this table"), 42))
     'You are not seated at this table.'
 
-    In another language the player is named by a mention (shown as their name).
+    In another language the player is named by a mention (shown as their name). The data
+    layer's refusals a player can meet are worded here (its own texts are for the log):
+
+    >>> str(refusal(InsufficientFunds(1, 42, 100, 400), 42))
+    'Not enough chips: your bankroll holds 100, and 400 are needed.'
     """
+    worded = _data_refusal(exc) if isinstance(exc, DataError) else None
+    if worded is not None:
+        problem = TableProblem(worded)
+        problem.__cause__ = exc
+        return problem
     english = str(exc).strip()
     text = engine_refusal(exc).strip() or _("That can't be done right now")
     if user_id is not None:
@@ -105,6 +114,22 @@ def refusal(exc: Exception, user_id: int | None = None) -> TableProblem:
     problem = TableProblem(text if text.endswith((".", "!", "?")) else f"{text}.")
     problem.__cause__ = exc
     return problem
+
+
+def _data_refusal(exc: DataError) -> str | None:
+    """A data-layer refusal a player can meet, in the player's language (None: another)."""
+    if isinstance(exc, InsufficientFunds):
+        # Translators: {balance} and {needed} are numbers of chips.
+        return _(
+            "Not enough chips: your bankroll holds {balance}, and {needed} are needed.",
+            balance=exc.balance,
+            needed=exc.needed,
+        )
+    if isinstance(exc, TableClosed):
+        return _("This table has been closed.")
+    if isinstance(exc, TableExists):
+        return _("This channel already has a table. Use `/poker end` first.")
+    return None
 
 
 def _cash_table_only(live: LiveTable) -> None:
@@ -297,6 +322,11 @@ class TableService:
         config: TableConfig,
         settings: TableSettings,
     ) -> LiveTable:
+        if self.hooks is not None and self.hooks.holds_channel(channel_id):
+            # The tournament opens its table here when it starts: a cash table would stop it.
+            raise TableProblem(
+                _("This channel holds a tournament: open the table in another channel.")
+            )
         config_json = json.dumps(config.to_dict())
         return await self._open(
             LiveTable(0, guild_id, channel_id, creator_id, Table(config), settings, Meta()),

@@ -174,12 +174,24 @@ class Tournaments(commands.Cog):
         self.running[run.tournament_id] = run
         self.by_channel[run.channel_id] = run.tournament_id
 
+    def holds_channel(self, channel_id: int) -> bool:
+        """The table service's hook: a tournament taking entries or running has its lobby in
+        the channel (no cash table may open there)."""
+        return channel_id in self.by_channel
+
     def _forget(self, run: Running) -> None:
         self.running.pop(run.tournament_id, None)
         self.by_channel.pop(run.channel_id, None)
 
     def here(self, interaction: Interaction) -> Running:
-        tid = self.by_channel.get(interaction.channel_id or 0)
+        """The tournament of the channel: its lobby's, or the one whose table plays there (a
+        table in a thread of the lobby's channel)."""
+        channel_id = interaction.channel_id or 0
+        tid = self.by_channel.get(channel_id)
+        if tid is None:
+            live = self.bot.tables.in_channel(channel_id)
+            if live is not None and live.meta.tournament in self.running:
+                tid = live.meta.tournament
         if tid is None:
             raise TournamentProblem(
                 _(
@@ -226,6 +238,9 @@ class Tournaments(commands.Cog):
             if message is not None and message.id == run.message_id:
                 await interaction.response.edit_message(embed=embed, view=view)
                 return
+            # Pressed on another message (an old copy, a forged button): answered here, and
+            # the lobby itself is edited below.
+            await kit.reply(interaction, _("Done."))
         if run.message_id is None:
             return
         try:
@@ -334,6 +349,8 @@ class Tournaments(commands.Cog):
         """A tournament taking registrations in the channel, from checked options."""
         if self.bot.tables.in_channel(channel_id) is not None:
             raise TournamentProblem(_("This channel has a table: use another channel."))
+        if channel_id in self.by_channel:
+            raise TournamentProblem(_("There is already a tournament in this channel."))
         seats = int(options["seats"])
         try:
             config = engine.TableConfig(
@@ -406,6 +423,24 @@ class Tournaments(commands.Cog):
     async def cancel(self, interaction: Interaction) -> None:
         run = self.here(interaction)
         check_organiser(run, interaction)
+        refunds = await self.call_off(run)
+        await interaction.response.send_message(
+            _.plural(
+                "The tournament is called off; {count} buy-in went back to the bankrolls.",
+                "The tournament is called off; {count} buy-ins went back to the bankrolls.",
+                count=refunds,
+                language=channel_language(run.guild_id),
+            )
+        )
+        await self.refresh_lobby(run)
+        self.bot.dispatch("poker_game_ended", "tournament", run.tournament_id)
+
+    async def call_off(self, run: Running) -> int:
+        """Cancel a tournament that has not started, every buy-in back to its bankroll;
+        returns how many went back.
+
+        :raises TournamentProblem: it has started (the engine's reason).
+        """
         async with run.lock:
             try:
                 cancelled = run.state.cancel()
@@ -418,16 +453,7 @@ class Tournaments(commands.Cog):
             )
             run.state = cancelled
             self._forget(run)
-        await interaction.response.send_message(
-            _.plural(
-                "The tournament is called off; {count} buy-in went back to the bankrolls.",
-                "The tournament is called off; {count} buy-ins went back to the bankrolls.",
-                count=len(refunds),
-                language=channel_language(run.guild_id),
-            )
-        )
-        await self.refresh_lobby(run)
-        self.bot.dispatch("poker_game_ended", "tournament", run.tournament_id)
+        return len(refunds)
 
     @tournament.command(name="status", description="This channel's tournament: level and players.")
     async def status(self, interaction: Interaction) -> None:

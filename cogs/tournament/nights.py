@@ -64,6 +64,9 @@ POLL_SHORTEST = 3600.0
 EVENT_HOURS = 3
 """How long a night's Discord event says it lasts."""
 
+NOT_POSTED = _.lazy("Discord refused its message in this channel.")
+"""Why a night did not open when its table's or lobby's message could not be posted."""
+
 MAX_PINGS = 60
 """At most this many interested users are pinged by name (a message holds 2,000 characters)."""
 
@@ -517,7 +520,10 @@ class PokerNights(commands.Cog):
             status = "opened"
         except Refusal as exc:
             log.warning("schedule %s did not open: %s", game.schedule_id, exc)
-            await channel.send(_("The poker night could not open: {reason}", reason=str(exc)))
+            try:
+                await channel.send(_("The poker night could not open: {reason}", reason=str(exc)))
+            except discord.HTTPException as failed:
+                log.warning("schedule %s: failure not posted: %s", game.schedule_id, failed)
             status = "failed"
         await self.bot.db.update_schedule(
             game.schedule_id, reminded=True, status=status, game_id=game_id
@@ -652,6 +658,13 @@ class PokerNights(commands.Cog):
     async def _remind(self, game: Any, channel: Any) -> None:
         # Only the people who asked to hear about it are pinged: no role, no @everyone.
         ids = list(dict.fromkeys([*(await self._interested(game)), game.creator_id]))
+        try:
+            await self._send_reminder(game, channel, ids)
+        except discord.HTTPException as exc:
+            log.warning("schedule %s: no reminder: %s", game.schedule_id, exc)
+
+    @staticmethod
+    async def _send_reminder(game: Any, channel: Any, ids: list[int]) -> None:
         await channel.send(
             _(
                 "⏰ Poker night in this channel {when}: {pings}",
@@ -680,7 +693,13 @@ class PokerNights(commands.Cog):
             embed, view = self.bot.presenter.lobby_message(live)
             # Translators: {title} is the table's own title.
             embed.title = _("Poker night: {title}", title=embed.title)[:256]
-            message = await channel.send(embed=embed, view=view)
+            try:
+                message = await channel.send(embed=embed, view=view)
+            except discord.HTTPException as exc:
+                # Nobody can sit at a table nobody sees: it closes (empty: no chip moves),
+                # and the night is over rather than opened again every round.
+                await self.bot.tables.end(live)
+                raise Refusal(NOT_POSTED.render()) from exc
             await self.bot.presenter.message_posted(live, message.id)
             return live.id
         run = await self.tournaments.new_tournament(
@@ -702,10 +721,15 @@ class PokerNights(commands.Cog):
             },
         )
         language = channel_language(game.guild_id)
-        message = await channel.send(
-            embed=lobby_embed(run, self.tournaments.clock(), language),
-            view=self.tournaments.lobby_buttons(language),
-        )
+        try:
+            message = await channel.send(
+                embed=lobby_embed(run, self.tournaments.clock(), language),
+                view=self.tournaments.lobby_buttons(language),
+            )
+        except discord.HTTPException as exc:
+            # Nobody can register without the lobby: called off (nobody has paid yet).
+            await self.tournaments.call_off(run)
+            raise Refusal(NOT_POSTED.render()) from exc
         run.message_id = message.id
         await self.bot.db.set_tournament_message(run.tournament_id, message.id)
         return run.tournament_id

@@ -159,6 +159,9 @@ async def turn_page(interaction: discord.Interaction[Any], button: PageId) -> No
     """
     if button.owner and interaction.user.id != button.owner:
         raise PageRefused(_("Only the member who opened this list can turn its pages."))
+    if not on_its_list(interaction.message, button):
+        # A page button forged onto another message (a table's) would replace it by the list.
+        raise PageRefused(_("That button is no longer valid."))
     message = await paginated_message(
         interaction, button.kind, button.key, button.offset, owner_id=button.owner
     )
@@ -170,6 +173,19 @@ async def turn_page(interaction: discord.Interaction[Any], button: PageId) -> No
         )
     except discord.HTTPException:
         log.warning("could not update page %s/%s", button.kind, button.key, exc_info=True)
+
+
+def on_its_list(message: discord.Message | None, button: PageId) -> bool:
+    """Whether ``message`` is a page of the list ``button`` turns (it carries that list's
+    Previous/Next buttons)."""
+    if message is None:
+        return False
+    prefix = f"pg:{button.kind}:{button.owner}:{button.key}:"
+    return any(
+        str(getattr(child, "custom_id", None) or "").startswith(prefix)
+        for row in message.components
+        for child in getattr(row, "children", ())
+    )
 
 
 @dataclass(frozen=True, slots=True)

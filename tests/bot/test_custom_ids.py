@@ -196,3 +196,72 @@ async def test_the_bot_refuses_malformed_ids_and_changes_nothing(
 def test_the_examples_in_the_docstrings_hold(module: object) -> None:
     failures, tried = doctest.testmod(module, raise_on_error=False)  # type: ignore[arg-type]
     assert tried and not failures
+
+
+async def test_a_tables_ids_from_outside_its_server_are_refused(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """The bot puts a table's components only in its server: a Sit down form submitted from
+    a DM seated a stranger to the server (with a bankroll there), and a table button pressed
+    in another server acted. Both are refused, and nothing changes."""
+    from cogs.ui.custom_ids import SitModalId
+
+    bot = await poker_bot()
+    alice, bob = world.players[:2]
+    await create_table(emu, world, [alice, bob], stake=2, ante=1, auto_deal=0)
+    live = live_table(bot, world)
+    stranger = emu.add_user("stranger")
+    other = emu.add_guild("Elsewhere", owner=stranger)
+    elsewhere = emu.add_text_channel(other, "cards")
+    emu.add_member(other, alice)
+    row = {"type": 1, "components": [{"type": 4, "custom_id": "buy_in", "value": "40"}]}
+    for user, channel in ((stranger, emu.dm_channel(stranger)), (stranger, elsewhere)):
+        data = {"custom_id": SitModalId(live.id).encode(), "components": [row]}
+        rec = emu.build_interaction(5, user, channel, data)
+        emu.dispatch("INTERACTION_CREATE", rec.payload)
+        r = await emu.await_response(rec)
+        assert r.ephemeral and "no longer valid" in (r.content or ""), r.content
+    assert not live.seated(stranger.id)
+    assert await bot.db.chips_on_tables(world.guild.id, stranger.id) == (0, 0)
+    # A seated player's own button, pressed from another server's channel.
+    await deal(emu, world, alice)
+    actor = next(p for p in (alice, bob) if str(p.id) == live.engine.pending[0].player_id)
+    if actor is not alice:
+        emu.add_member(other, actor)
+    state, version = live.state_json(), live.version()
+    data = {"custom_id": f"pk:t:{live.id}:{version}:fold", "component_type": 2}
+    rec = emu.build_interaction(3, actor, elsewhere, data)
+    emu.dispatch("INTERACTION_CREATE", rec.payload)
+    r = await emu.await_response(rec)
+    assert r.ephemeral and "no longer valid" in (r.content or ""), r.content
+    assert live.state_json() == state and live.version() == version
+    emu.assert_clean()
+
+
+async def test_a_press_off_the_table_message_is_answered(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """A table's button (or its amount form) used from another message acted, and the
+    table message was edited on its own, but the press itself was never answered ("This
+    interaction failed" for a move that was made)."""
+    bot = await poker_bot()
+    alice, bob = world.players[:2]
+    await create_table(emu, world, [alice, bob], stake=2, auto_deal=0, betting="no-limit")
+    await deal(emu, world, alice)
+    live = live_table(bot, world)
+    for verb in ("bet", "call"):
+        actor = next(p for p in (alice, bob) if str(p.id) == live.engine.pending[0].player_id)
+        other = await emu.run_command(actor, world.channel, "balance", {})
+        version = live.version()
+        if verb == "bet":
+            r = await forged_press(
+                emu, actor, other.message, f"pkm:{live.id}:{version}", modal_value="4"
+            )
+        else:
+            r = await forged_press(emu, actor, other.message, f"pk:t:{live.id}:{version}:call")
+        assert r.type == 6, (verb, r.type, r.content)
+        await emu.idle()
+        assert live.version() != version and live.engine.in_hand
+        shown = [c.get("custom_id", "") for c in table_message(emu, world).all_components()]
+        assert any(f":{live.version()}:" in custom_id for custom_id in shown), shown
+    emu.assert_clean()

@@ -678,6 +678,19 @@ async def test_server_settings_out_of_range(poker_bot, emu, world) -> None:
     assert (await bot.db.admin_log(world.guild.id)).total == 0
 
 
+async def test_season_points_in_other_digits_are_refused(poker_bot, emu, world) -> None:
+    """A superscript is a digit to str.isdigit() but no number to int(): it was a bug answer
+    and a traceback. Other scripts' digits are refused too, as for every typed amount."""
+    bot = await poker_bot()
+    for points in ("10,²", "٣,1", "5 𝟙"):
+        r = await emu.run_command(
+            world.host, world.channel, "server season start", {"name": "s", "points": points}
+        )
+        refused(r, "Points are whole numbers")
+    assert await bot.db.seasons(world.guild.id) == []
+    emu.assert_clean()
+
+
 async def test_audit_is_ok_after_a_series_of_operations(poker_bot, emu, world) -> None:
     bot = await poker_bot()
     host = world.host

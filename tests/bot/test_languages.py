@@ -21,6 +21,7 @@ from cogs.ui.custom_ids import PanelButton, TableButton, parse_custom_id
 from i18n import ENGLISH, PSEUDO, Language, resolve, speaking
 from tables.errors import Refusal
 from tables.languages import guild_language
+from tables.translator import _ as tables_
 from tests.bot.driver import create_table, current_table_message, live_table
 from tests.emulator import Emulator, World
 
@@ -217,6 +218,78 @@ async def test_server_and_table_choices(poker_bot, emu: Emulator, world: World) 
     r = await emu.run_command(world.host, world.channel, "server settings", {"language": "auto"})
     assert live.language is ENGLISH, r.content
     assert r.content == "This server's tables follow Discord's server language (English)."
+
+
+async def test_a_refused_setting_leaves_the_language_as_it_was(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """A language asked for with a setting that is refused changes nothing: the refusal
+    said so, and the server's or the table's language stayed as it was."""
+    alice, bob = world.players[:2]
+    bot = await poker_bot()
+    await create_table(emu, world, [alice, bob], stake=2, ante=1, auto_deal=0)
+    live = live_table(bot, world)
+    r = await emu.run_forged_command(
+        world.host, world.channel, "server settings", {"language": "de", "starting_bankroll": -5}
+    )
+    assert r.ephemeral and "starting bankroll" in (r.content or ""), r.content
+    assert guild_language(world.guild.id) is ENGLISH and live.language is ENGLISH
+    assert (await bot.db.get_settings(world.guild.id)).updated_at is None
+    settings = live.settings
+    r = await emu.run_command(
+        alice,
+        world.channel,
+        "poker settings",
+        {"language": "de", "min_buy_in": 5000, "max_buy_in": 100},
+    )
+    assert r.ephemeral and "smallest buy-in" in (r.content or ""), r.content
+    assert live.meta.language is None and live.language is ENGLISH
+    assert live.settings == settings
+    # Both at once, accepted: the table speaks German and reads its new settings in it.
+    r = await emu.run_command(
+        alice, world.channel, "poker settings", {"language": "de", "timer": 30}
+    )
+    assert not r.ephemeral and live.language is GERMAN and live.settings.action_seconds == 30
+    emu.assert_clean()
+
+
+async def test_a_bankroll_too_small_is_told_in_the_members_language(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """Buying in or rebuying for more than the bankroll holds was refused with the data
+    layer's English sentence, whatever the member's language."""
+    alice, bob, carol = world.players[:3]
+    carol.locale = "de"
+    bot = await poker_bot()
+    lobby = await create_table(emu, world, [alice, bob], stake=2, auto_deal=0, max_buy_in=5000)
+    expected = tables_(
+        "Not enough chips: your bankroll holds {balance}, and {needed} are needed.",
+        language=GERMAN,
+        balance=1000,
+        needed=4000,
+    )
+    assert expected != tables_(
+        "Not enough chips: your bankroll holds {balance}, and {needed} are needed.",
+        language=ENGLISH,
+        balance=1000,
+        needed=4000,
+    )
+    r = await emu.run_command(carol, world.channel, "poker join", {"buy_in": 4000})
+    assert r.ephemeral and r.content == expected, r.content
+    opened = await emu.click(carol, lobby, label="Sit down")
+    r = await emu.submit_modal(carol, opened, {"buy_in": "4000"})
+    assert r.ephemeral and r.content == expected, r.content
+    r = await emu.run_command(carol, world.channel, "poker join", {"buy_in": 900})
+    assert not r.ephemeral, r.content
+    r = await emu.run_command(carol, world.channel, "poker rebuy", {"amount": 3000})
+    assert r.ephemeral and r.content == tables_(
+        "Not enough chips: your bankroll holds {balance}, and {needed} are needed.",
+        language=GERMAN,
+        balance=100,
+        needed=3000,
+    ), r.content
+    assert await bot.db.balance(world.guild.id, carol.id) == 100
+    emu.assert_clean()
 
 
 def test_a_locale_we_do_not_ship_reads_english() -> None:

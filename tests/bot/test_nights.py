@@ -285,3 +285,43 @@ async def test_a_scheduled_tournament_called_off_completes_its_event(
     assert not r.ephemeral, r.content
     await emu.wait_for(lambda: first["status"] == COMPLETED, timeout=5)
     assert following["status"] == SCHEDULED
+
+
+async def test_a_night_whose_message_discord_refuses_ends_failed_and_opens_nothing(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """The channel refuses the bot's messages (permissions taken away): the night opened its
+    game, the post failed, and the night stayed pending, its round failing every 20 seconds
+    with the game left open unseen (a lobby nobody could register at). Now the reminder's
+    failure is only logged, and the game that cannot be shown is closed again: the night
+    ends failed, its event cancelled, and the next round has nothing to do."""
+    bot = await poker_bot()
+    cog = set_clock(bot, at("2027-01-30 18:00"))
+    for when, kind in (("2027-01-30 20:00", "tournament"), ("2027-01-30 21:00", "table")):
+        r = await emu.run_command(
+            world.host, world.channel, "poker schedule create", {"when": when, "kind": kind}
+        )
+        assert not r.ephemeral, r.content
+    emu.faults.error(
+        "POST /channels/{channel_id}/messages",
+        status=403,
+        code=50013,
+        message="Missing Permissions",
+        count=1000,
+    )
+    set_clock(bot, at("2027-01-30 19:55"))
+    await cog.nights.run_schedules()  # the reminder fails: logged, the round goes on
+    for hour in ("20:00", "21:00"):
+        set_clock(bot, at(f"2027-01-30 {hour}") + 30)
+        await cog.nights.run_schedules()
+        await cog.nights.run_schedules()  # a second round finds nothing left to open
+        await emu.idle()
+    assert await bot.db.pending_schedules(at("2027-03-01 00:00")) == []
+    for night in (1, 2):
+        game = await bot.db.schedule(night)
+        assert game is not None and game.status == "failed", game
+    assert [e["status"] for e in emu.scheduled_events] == [CANCELED, CANCELED]
+    assert await bot.db.open_tournaments() == [] and not cog.running
+    assert bot.tables.in_channel(world.channel.id) is None
+    audit = await bot.db.chip_audit(world.guild.id)
+    assert audit.ok, str(audit)

@@ -6,6 +6,7 @@ test-only page kind is registered and its first page is posted by the bot direct
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 import discord
@@ -153,3 +154,40 @@ async def test_a_button_of_an_unknown_kind_says_so(poker_bot, emu, world) -> Non
     r = await emu.click(world.players[0], message.id, label="Next")
     assert r.type == 4 and r.ephemeral and "no longer available" in (r.content or "")
     assert shown(emu, message.id) == "old"
+
+
+async def test_a_page_button_forged_onto_a_table_leaves_the_table_alone(
+    poker_bot, emu, world, caplog
+) -> None:
+    """A page button turns only the list it is on: forged onto a table's message (an owned
+    history list's with the presser as owner, or the leaderboard's), it replaced the table
+    with the list. A history list keyed by no table id said Python's own error (or answered
+    a bug) where it now says there is no such table."""
+    from cogs.history import HAND_PAGES
+    from tests.bot.driver import create_table, forged_press, live_table
+
+    bot = await poker_bot()
+    alice, bob = world.players[:2]
+    lobby = await create_table(emu, world, [alice, bob], stake=2, auto_deal=0)
+    live = live_table(bot, world)
+    before = emu.get_message(lobby.id).to_dict()
+    for forged in (
+        custom_id(HAND_PAGES, alice.id, str(live.id), 0, "n"),
+        custom_id("leaderboard", 0, str(world.guild.id), 0, "n"),
+    ):
+        r = await forged_press(emu, alice, emu.get_message(lobby.id), forged)
+        assert r.type == 4 and r.ephemeral and "no longer valid" in (r.content or ""), r.content
+    assert emu.get_message(lobby.id).to_dict() == before
+    # A list of the bot's carrying keys it never writes.
+    channel = bot.get_channel(world.channel.id)
+    assert isinstance(channel, discord.TextChannel)
+    for key in ("abc", "9" * 20):
+        embed = discord.Embed(description="old")
+        view = page_view(HAND_PAGES, key, PageContent(embed, 0, 5, 12))
+        message = await channel.send(embed=embed, view=view)
+        r = await emu.click(alice, message.id, label="Next")
+        assert r.type == 4 and r.ephemeral, r.content
+        assert r.content == f"There is no table #{key}.", r.content
+        assert shown(emu, message.id) == "old"
+    assert not [rec for rec in caplog.records if rec.levelno >= logging.ERROR]
+    emu.assert_clean()

@@ -237,6 +237,11 @@ async def test_leaving_during_a_hand_folds_and_pays_out_at_the_end(
     r = await emu.run_command(leaver, world.channel, "poker leave", {})
     assert r.ephemeral and "stand up when this hand ends" in r.content
     assert live.engine.in_hand
+    # No next hand to sit out of or come back to ("Welcome back: you're in the next hand"
+    # was said to a player about to be paid out).
+    for command in ("poker back", "poker sitout"):
+        r = await emu.run_command(leaver, world.channel, command, {})
+        assert r.ephemeral and r.content == "You are standing up when this hand ends.", r.content
     # The other two finish the hand by folding to a bet.
     while live.engine.in_hand:
         await emu.idle()

@@ -14,6 +14,7 @@ from tests.bot.driver import (
     live_table,
     opener,
     play_hand,
+    two_table_tournament,
 )
 from tests.emulator import Emulator, UserActionError, World
 
@@ -446,3 +447,102 @@ async def test_a_player_sitting_out_of_a_tournament_is_blinded_off(
     await emu.idle()
     # The ante went in; a player away never wins a showdown (folded at the first decision).
     assert live.engine.stack(str(away.id)) < before
+
+
+async def test_no_cash_table_opens_in_a_tournaments_channel(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """A cash table opened in a lobby's channel made the tournament's start fail ("This
+    channel already has a table"): running, with no table and every buy-in held. The channel
+    is the tournament's until it ends, and the start opens its table there."""
+    bot = await poker_bot()
+    alice, bob = world.players[:2]
+    lobby = await _create(emu, world, world.host, buy_in=10, seats=4, auto_deal=1)
+    for player in (alice, bob):
+        assert (await emu.click(player, lobby, label="Register")).type == 7
+    r = await emu.run_command(alice, world.channel, "poker create", {"stake": 2})
+    assert r.ephemeral and "holds a tournament" in (r.content or ""), r.content
+    assert live_table(bot, world) is None
+    r = await emu.run_command(world.host, world.channel, "poker tournament start", {})
+    assert r.ephemeral and "Starting" in (r.content or ""), r.content
+    await emu.idle()
+    assert not [m.text for m in r.followups], "the start was refused"
+    live = live_table(bot, world)
+    assert live is not None and live.meta.tournament is not None
+    await play_hand(emu, world, bot, policy=opener)
+    audit = await bot.db.chip_audit(world.guild.id)
+    assert audit.ok and audit.in_tournaments == 20, str(audit)
+    emu.assert_clean()
+
+
+async def test_a_player_at_a_table_in_a_thread_reaches_their_tournament(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """At a table in a thread, /poker tournament status and rebuy said there was no
+    tournament in this channel: they reach the tournament whose table it is."""
+    bot = await poker_bot()
+    _, run = await two_table_tournament(
+        emu, world, bot, ("erin", "frank", "gina", "hal"), players=8, rebuys=1, rebuy_levels=4
+    )
+    thread = emu.threads(world.channel)[0]
+    live = bot.tables.in_channel(thread.id)
+    player = next(p for p in world.players if live.seated(p.id))
+    status = await emu.run_command(player, thread, "poker tournament status", {})
+    assert status.ephemeral and status.embeds, status.content
+    pool = run.state.prize_pool
+    r = await emu.run_command(player, thread, "poker tournament rebuy", {})
+    assert not r.ephemeral and "buys a rebuy" in (r.content or ""), r.content
+    assert run.state.prize_pool == pool + 10
+    # Still no tournament where none is played.
+    elsewhere = emu.add_text_channel(world.guild, "elsewhere")
+    r = await emu.run_command(player, elsewhere, "poker tournament status", {})
+    assert r.ephemeral and "no tournament in this channel" in (r.content or ""), r.content
+    audit = await bot.db.chip_audit(world.guild.id)
+    assert audit.ok, str(audit)
+    emu.assert_clean()
+
+
+async def test_a_second_tournament_in_a_channel_is_refused_in_the_members_language(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """The data layer's English sentence ("there is already a tournament in this channel")
+    was the answer in every language."""
+    from cogs.translator import _
+    from i18n import resolve
+
+    bot = await poker_bot()
+    carol = world.players[2]
+    carol.locale = "fr"
+    await _create(emu, world, world.host, buy_in=10)
+    r = await emu.run_command(carol, world.channel, "poker tournament create", {"buy_in": 10})
+    said = "There is already a tournament in this channel."
+    assert _(said, language=resolve("fr")) != said
+    assert r.ephemeral and r.content == _(said, language=resolve("fr")), r.content
+    assert len(await bot.db.open_tournaments()) == 1
+    emu.assert_clean()
+
+
+async def test_register_pressed_off_the_lobby_is_answered(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """A Register press on another message of the channel (a forged or copied button)
+    registered the member and edited the lobby, but never answered the press ("This
+    interaction failed", after the buy-in was paid)."""
+    from tests.bot.driver import forged_press
+
+    bot = await poker_bot()
+    alice = world.players[0]
+    lobby = await _create(emu, world, world.host, buy_in=10)
+    other = await emu.run_command(alice, world.channel, "balance", {})
+    register = next(c["custom_id"] for c in lobby.buttons if c.get("label") == "Register")
+    r = await forged_press(emu, alice, other.message, register)
+    assert r.ephemeral and r.content == "Done.", r.content
+    run = next(iter(bot.get_cog("Tournaments").running.values()))
+    assert [e.player_id for e in run.state.entries] == [str(alice.id)]
+    await emu.idle()
+    assert (alice.global_name or alice.username) in emu.get_message(lobby.id).text
+    r = await forged_press(emu, alice, other.message, register.replace("register", "unregister"))
+    assert r.ephemeral and r.content == "Done.", r.content
+    assert run.state.entries == ()
+    assert (await bot.db.chip_audit(world.guild.id)).ok
+    emu.assert_clean()

@@ -8,6 +8,7 @@ from typing import Any
 from tests.bot.driver import (
     create_table,
     deal,
+    forged_press,
     last_result,
     live_table,
     opener,
@@ -193,4 +194,36 @@ async def test_dealers_choice_composes_a_game(poker_bot, emu: Emulator, world: W
     result = await play_hand(emu, world, bot, policy=passive)
     assert result.game == view.game
     await _check_money(emu, world, bot, players)
+    emu.assert_clean()
+
+
+async def test_a_dealers_choice_too_long_to_carry_is_refused(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """The choice so far travels in the panel's custom ids: ticking many house rules made
+    them longer than Discord takes, and the panel's edit failed (no answer, a traceback).
+    Such a choice is refused with a reason; a forged menu's repeated or foreign values are
+    refused as no longer valid; the dealer goes on choosing."""
+    bot = await poker_bot()
+    players = world.players[:3]
+    await create_table(emu, world, players, dealers_choice=True, auto_deal=0)
+    await deal(emu, world, players[0])
+    live = live_table(bot, world)
+    dealer = next(p for p in players if str(p.id) == live.engine.pending[0].player_id)
+    opened = await emu.click(dealer, table_message(emu, world), label="Choose the game…")
+    panel = (await emu.wait_for(lambda: opened.followups))[-1]
+    rules = next(s for s in panel.selects if ":cr:" in s["custom_id"])
+    values = [o["value"] for o in rules["options"]]
+    r = await emu.select(dealer, panel, rules["custom_id"], values[:12])
+    assert r.type == 4 and r.ephemeral and "more rules" in (r.content or ""), r.content
+    wild = next(s for s in panel.selects if ":cw:" in s["custom_id"])
+    for forged in (["wild=13", "wild=13"], ["draws=3"]):
+        r = await forged_press(emu, dealer, panel, wild["custom_id"], values=forged)
+        assert r.ephemeral and "no longer valid" in (r.content or ""), r.content
+    panel = (await emu.select(dealer, panel, rules["custom_id"], ["draws=3"])).message
+    assert "Triple-draw" in panel.text
+    r = await emu.click(dealer, panel, label="Deal it")
+    assert r.type == 7, r.content
+    result = await play_hand(emu, world, bot, policy=passive)
+    assert result.game.startswith("Triple-draw")
     emu.assert_clean()

@@ -90,6 +90,26 @@ def test_leaving_during_a_hand_folds_and_pays_out_at_the_end():
     assert table.chips() == 201
 
 
+def test_a_player_leaving_during_a_hand_cannot_sit_out_or_back_in():
+    """They stand up when the hand ends: no next hand to sit out of or come back to (the bot
+    said "Welcome back: you're in the next hand" to a player about to be paid out)."""
+    table = make_table(["a", "b", "c"])
+    table.start_hand(RNG)
+    assert table.leave("b") is None
+    for call in (table.sit_out, table.sit_in):
+        with pytest.raises(TableError, match="b is standing up when this hand ends"):
+            call("b")
+    assert not table.public_view().seats[1].sitting_out
+    # A snapshot written before the refusal, holding such a move, still reads.
+    data = table.to_dict()
+    data["journal"].append({"op": "sit_in", "player_id": "b"})
+    restored = Table.from_dict(data)
+    assert restored.public_view().seats[1].leaving
+    while restored.in_hand:
+        restored.act(restored.to_act[0], Timeout())
+    assert list(restored.take_payouts()) == ["b"]
+
+
 def test_leaving_when_it_is_your_turn_moves_the_action_on_and_can_end_the_hand():
     table = make_table(["a", "b"])
     table.start_hand(RNG)
