@@ -119,11 +119,9 @@ async def test_a_closed_table_offers_no_seat_or_deal(
     emu.assert_clean()
 
 
-async def test_a_restart_between_the_end_and_the_result_finishes_the_move(
-    poker_bot, emu: Emulator, world: World
-) -> None:
-    """The bot stops after a hand's end is saved but before Discord shows it: the restarted
-    bot turns the hand's message into its result and posts the table below it."""
+async def stop_before_the_result(poker_bot: Any, emu: Emulator, world: World) -> Any:
+    """Play a hand to its end with a bot that stops after the end is saved but before Discord
+    shows it, and stop it; returns the hand's message (the lobby it was dealt on)."""
     bot = await poker_bot()
     alice, bob = world.players[:2]
     lobby = await create_table(
@@ -157,6 +155,15 @@ async def test_a_restart_between_the_end_and_the_result_finishes_the_move(
     saved = Shown.of(live).saved()
     assert saved["message_id"] == lobby.id and saved["hand"][0] == 1
     await bot.close()
+    return lobby
+
+
+async def test_a_restart_between_the_end_and_the_result_finishes_the_move(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """The bot stops after a hand's end is saved but before Discord shows it: the restarted
+    bot turns the hand's message into its result and posts the table below it."""
+    lobby = await stop_before_the_result(poker_bot, emu, world)
     bot2 = await poker_bot()
     await emu.idle()
     channel = await emu.wait_for(
