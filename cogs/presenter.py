@@ -82,6 +82,7 @@ class Shown:
         "dm_closed",
         "dm_messages",
         "editor",
+        "finishing",
         "hand",
         "lock",
         "message_id",
@@ -104,6 +105,9 @@ class Shown:
         # hand is over, the message becomes its result and the table moves to a new message.
         # Saved, so that a restart between the two finishes the move.
         self.hand = hand
+        # The message and hand of a move under way (see leave_message): what is saved until
+        # the table's new message is posted.
+        self.finishing: tuple[int, tuple[int, int] | None] | None = None
         # Taken up from a snapshot and not shown since: what Discord shows may be what the
         # process before left (a hand over but not yet shown as its result).
         self.restored = False
@@ -127,12 +131,36 @@ class Shown:
         self.dm_messages: dict[str, tuple[int, int, int]] = {}
 
     def saved(self) -> dict[str, Any]:
+        message_id, hand = self.finishing or (self.message_id, self.hand)
         return {
-            "message_id": self.message_id,
+            "message_id": message_id,
             "ping_id": self.ping_id,
             "dm_closed": list(self.dm_closed),
-            "hand": list(self.hand) if self.hand is not None else None,
+            "hand": list(hand) if hand is not None else None,
         }
+
+    def leave_message(self) -> int | None:
+        """The hand's message stops being the table's: it becomes the hand's result, and the
+        table goes on in a new message. Returns its id (None: the table had none).
+
+        At once, before any await, the table has no message: nothing drawing the table
+        meanwhile (a refresh, a tournament closing it) draws it over the result, and the next
+        change posts a new one if the move fails. What is saved still names the old message
+        and its hand until the new one is posted: a snapshot written meanwhile (a deal, a
+        player joining) must not say "no message, no hand to finish", or a restart after it
+        would find nothing to bring up to date while the channel still shows the old hand's
+        buttons."""
+        message_id = self.message_id
+        self.finishing = (message_id, self.hand) if message_id is not None else None
+        self.message_id = self.hand = None
+        return message_id
+
+    def now_on(self, message_id: int, hand: tuple[int, int] | None) -> None:
+        """The table is shown on the new message ``message_id`` (showing ``hand``, or the
+        table between hands): a move under way is over."""
+        self.message_id = message_id
+        self.hand = hand
+        self.finishing = None
 
     @classmethod
     def of(cls, live: LiveTable) -> Shown:
@@ -203,7 +231,7 @@ class TablePresenter:
         """``message_id`` is now the table's public message (posted by a command): later
         changes edit it, and the table's row and snapshot name it."""
         shown = Shown.of(live)
-        shown.message_id = message_id
+        shown.now_on(message_id, shown.hand)
         shown.editor = None
         await self.bot.tables.set_message(live, message_id)
 
@@ -364,10 +392,8 @@ class TablePresenter:
         if outcome.result is not None:
             # The hand's message becomes its result; the table goes on in a new message.
             hand_id = outcome.hand_id or (shown.hand[1] if shown.hand is not None else 0)
-            # At once, before any await: the result is no table message any more, so that
-            # nothing drawing the table meanwhile (a refresh, a tournament closing it) draws
-            # it over the result, and the next change posts a new one if this fails.
-            message_id, shown.message_id, shown.hand = shown.message_id, None, None
+            # At once, before any await (see Shown.leave_message).
+            message_id = shown.leave_message()
             await self._turn_targets(live, interaction, outcome.new_hand)  # nobody: over
             await self._show_result(
                 live, message_id, outcome.result, hand_id, interaction, outcome.start_stacks
@@ -438,10 +464,26 @@ class TablePresenter:
             ):
                 # Stopped between the end of a hand and its move to a new message: finish it.
                 shown.restored = False
-                message_id, shown.message_id, shown.hand = shown.message_id, None, None
+                message_id = shown.leave_message()
                 await self._show_result(live, message_id, result, hand[1], None)
                 embed, view = self.lobby_message(live)
                 await self._post_table_message(live, embed, view, None)
+                return
+            if shown.restored and hand is not None and hand[0] < live.engine.hand_number:
+                # Stopped during that move, after a newer hand was dealt (its snapshot names
+                # the old message: see Shown.leave_message). The old message shows the old
+                # hand, as its table or already its result, and is left as it is: the table
+                # goes on in a new message.
+                shown.restored = False
+                shown.leave_message()
+                info = live.meta.hand
+                keep = None
+                if live.engine.in_hand:
+                    embed, view = self.table_message(live)
+                    keep = (live.engine.hand_number, info.hand_id if info is not None else 0)
+                else:
+                    embed, view = self.lobby_message(live)
+                await self._post_table_message(live, embed, view, None, keep=keep)
                 return
             embed, view = self.table_message(live)
             await self.edit_table_message(live, embed, view, None)
@@ -719,8 +761,7 @@ class TablePresenter:
             return
         # Taken at once, not after the table's lock: a change being made meanwhile (a player
         # leaving as the message is posted) must edit the new message.
-        shown.message_id = message.id
-        shown.hand = keep
+        shown.now_on(message.id, keep)
         await self.bot.tables.set_message(live, message.id)
 
     async def edit_table_message(

@@ -4,11 +4,14 @@ live table is always the newest message of the channel; no stubs, and no turn pi
 
 from __future__ import annotations
 
+import asyncio
 import re
 from typing import Any
 
+import pytest
+
 import engine
-from cogs.presenter import Shown
+from cogs.presenter import Shown, TablePresenter
 from tests.bot.driver import (
     act_once,
     create_table,
@@ -119,11 +122,9 @@ async def test_a_closed_table_offers_no_seat_or_deal(
     emu.assert_clean()
 
 
-async def test_a_restart_between_the_end_and_the_result_finishes_the_move(
-    poker_bot, emu: Emulator, world: World
-) -> None:
-    """The bot stops after a hand's end is saved but before Discord shows it: the restarted
-    bot turns the hand's message into its result and posts the table below it."""
+async def stop_before_the_result(poker_bot: Any, emu: Emulator, world: World) -> Any:
+    """Play a hand to its end with a bot that stops after the end is saved but before Discord
+    shows it, and stop it; returns the hand's message (the lobby it was dealt on)."""
     bot = await poker_bot()
     alice, bob = world.players[:2]
     lobby = await create_table(
@@ -157,6 +158,15 @@ async def test_a_restart_between_the_end_and_the_result_finishes_the_move(
     saved = Shown.of(live).saved()
     assert saved["message_id"] == lobby.id and saved["hand"][0] == 1
     await bot.close()
+    return lobby
+
+
+async def test_a_restart_between_the_end_and_the_result_finishes_the_move(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """The bot stops after a hand's end is saved but before Discord shows it: the restarted
+    bot turns the hand's message into its result and posts the table below it."""
+    lobby = await stop_before_the_result(poker_bot, emu, world)
     bot2 = await poker_bot()
     await emu.idle()
     channel = await emu.wait_for(
@@ -169,6 +179,49 @@ async def test_a_restart_between_the_end_and_the_result_finishes_the_move(
     assert "Deal" in channel[-1].button_labels
     assert Shown.of(live_table(bot2, world)).message_id == channel[-1].id
     emu.assert_clean()
+
+
+async def test_a_deal_while_the_move_is_finished_survives_another_restart(
+    poker_bot: Any, emu: Emulator, world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The restarted bot is still turning the hand's message into its result when the next
+    hand is dealt, and the process dies before the table has its new message. The deal's
+    snapshot must still say where the table is shown: after the next restart the newest
+    table buttons are the hand in progress, and they work."""
+    await stop_before_the_result(poker_bot, emu, world)
+    drawing = asyncio.Event()
+    never = asyncio.Event()  # the process dies before the result is drawn
+    holding = [True]
+    real = TablePresenter.showdown_message
+
+    async def slow(self: TablePresenter, *args: Any, **kwargs: Any) -> Any:
+        if holding[0]:
+            drawing.set()
+            await never.wait()
+        return await real(self, *args, **kwargs)
+
+    monkeypatch.setattr(TablePresenter, "showdown_message", slow)
+    bot2 = await poker_bot()
+    await asyncio.wait_for(drawing.wait(), 10)  # the restart is moving the table
+    dealt = await emu.run_command(world.players[0], world.channel, "poker start", {})
+    assert dealt.ephemeral and "Dealing" in (dealt.content or ""), dealt.content
+    # The process dies: what it was doing stops where it is (nothing more is saved or sent).
+    for task in [*bot2._in_flight, *bot2.presenter._tasks]:
+        task.cancel()
+    await bot2.close()
+    holding[0] = False
+    bot3 = await poker_bot()
+    await emu.idle()
+    live = live_table(bot3, world)
+    assert live.engine.in_hand and live.engine.hand_number == 2
+    message = table_message(emu, world)
+    version = f":{live.version()}:"
+    assert all(version in cid for cid in custom_ids(message) if cid.startswith("pk:t:")), (
+        "the newest table buttons are not the hand in progress",
+        custom_ids(message),
+        live.version(),
+    )
+    await act_once(emu, world, bot3, live.engine.pending[0], policy=opener)
 
 
 async def test_ending_between_hands_leaves_no_table_message(
