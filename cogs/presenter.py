@@ -426,11 +426,11 @@ class TablePresenter:
             )
         if outcome.new_hand:
             # The lobby message the hand is dealt on becomes the hand's table message.
-            info = live.meta.hand
-            shown.hand = (live.engine.hand_number, info.hand_id if info is not None else 0)
+            shown.hand = _hand_played(live)
             self.bot.tables.keep_presentation(live)
         if shown.message_id is None:
-            await self._post_table_message(live, embed, view, interaction)
+            # (No message to deal on, its post having failed: the new one shows the hand.)
+            await self._post_table_message(live, embed, view, interaction, keep=_hand_played(live))
         else:
             await self.edit_table_message(live, embed, view, interaction)
         if outcome.ended is not None:
@@ -476,14 +476,11 @@ class TablePresenter:
                 # goes on in a new message.
                 shown.restored = False
                 shown.leave_message()
-                info = live.meta.hand
-                keep = None
                 if live.engine.in_hand:
                     embed, view = self.table_message(live)
-                    keep = (live.engine.hand_number, info.hand_id if info is not None else 0)
                 else:
                     embed, view = self.lobby_message(live)
-                await self._post_table_message(live, embed, view, None, keep=keep)
+                await self._post_table_message(live, embed, view, None, keep=_hand_played(live))
                 return
             embed, view = self.table_message(live)
             await self.edit_table_message(live, embed, view, None)
@@ -1014,6 +1011,15 @@ class _Drawn:
     table: engine.Table
     version: Version
     view: engine.PublicView
+
+
+def _hand_played(live: LiveTable) -> tuple[int, int] | None:
+    """The hand being played at ``live`` as a table message remembers it (its number, and its
+    id in the hand history), or None between hands."""
+    if not live.engine.in_hand:
+        return None
+    info = live.meta.hand
+    return (live.engine.hand_number, info.hand_id if info is not None else 0)
 
 
 def _still(live: LiveTable, drawn: _Drawn | None) -> engine.PublicView | None:

@@ -247,3 +247,45 @@ async def test_ending_between_hands_leaves_no_table_message(
     assert labels <= {"Replay"}, labels
     assert results(emu, world)[0].id == lobby.id
     emu.assert_clean()
+
+
+async def test_a_hand_dealt_with_no_table_message_is_remembered_by_the_one_posted(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """The new table message could not be posted after a hand (Discord refused it): the next
+    deal posts one, and what is saved names the hand it shows, so that a restart after that
+    hand's end still turns the message into its result."""
+    bot = await poker_bot()
+    alice, bob = world.players[:2]
+    lobby = await create_table(emu, world, [alice, bob], stake=2, ante=1, auto_deal=0)
+    await emu.click(alice, lobby, label="Deal")
+    await emu.idle()
+    live = live_table(bot, world)
+    table_posts = 0
+
+    def posts_the_table(call: Any) -> bool:
+        # The move to a new message: a followup of the last press, then a channel post.
+        nonlocal table_posts
+        refused = call.method == "POST" and (
+            call.kind == "interaction_webhook"
+            or call.path.endswith(f"/channels/{world.channel.id}/messages")
+        )
+        table_posts += refused
+        return refused
+
+    emu.faults.error(
+        posts_the_table, status=403, code=50013, message="Missing Permissions", count=10
+    )
+    decision = live.engine.pending[0]
+    user = next(p for p in world.players if str(p.id) == decision.player_id)
+    await emu.click(user, table_message(emu, world), label="Fold")
+    await emu.idle()
+    assert table_posts >= 1, "the move to a new message was not refused: nothing was tested"
+    emu.faults.clear()
+    assert not live.engine.in_hand and Shown.of(live).message_id is None
+    dealt = await emu.run_command(alice, world.channel, "poker start", {})
+    assert dealt.ephemeral and "Dealing" in dealt.content, dealt.content
+    await emu.idle()
+    shown = Shown.of(live)
+    assert live.engine.in_hand and shown.message_id is not None
+    assert shown.saved()["hand"] == [live.engine.hand_number, live.meta.hand.hand_id]
