@@ -390,15 +390,17 @@ class TableControls(commands.Cog):
             await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
 
     def _seat_panel(self, live: LiveTable, user_id: int) -> Components:
-        """The buttons under a player's own cards: pre-actions, sit out / back."""
-        seat = next(s for s in live.engine.seats if s is not None and s.player_id == str(user_id))
-        ticked = live.meta.pre_actions.get(str(user_id))
+        """The buttons under a player's own cards: pre-actions, sit out / back (only the
+        moves the table would take from them now)."""
+        pid = str(user_id)
+        seat = next(s for s in live.engine.seats if s is not None and s.player_id == pid)
+        ticked = live.meta.pre_actions.get(pid)
         return panels.seat_panel(
             live.id,
             live.engine.hand_number,
             ticked=PreAction(ticked) if ticked else None,
             pre_actions=self.tables.pre_action_refusal(live, user_id) is None,
-            sitting_out=seat.sitting_out,
+            sitting_out=seat.sitting_out if live.engine.may_sit_out_or_in(pid) else None,
         )
 
     async def seat_button(self, interaction: Interaction, button: SeatPanelButton) -> None:

@@ -118,10 +118,11 @@ def seat_panel(
     *,
     ticked: PreAction | None,
     pre_actions: bool,
-    sitting_out: bool,
+    sitting_out: bool | None,
 ) -> Components:
     """A seated player's own buttons under their cards: the pre-actions for hand ``hand``
-    when one may be ticked (the one ``ticked`` marked), and Sit out next hand or Back."""
+    when one may be ticked (the one ``ticked`` marked), and Sit out next hand or Back
+    (neither when ``sitting_out`` is None: the player may do neither now)."""
     ui = Components()
 
     def button(
@@ -140,7 +141,7 @@ def seat_panel(
             button("clear", discord.ButtonStyle.secondary, 0)
     if sitting_out:
         button("back", discord.ButtonStyle.primary, 1)
-    else:
+    elif sitting_out is not None:
         button("sitout", discord.ButtonStyle.secondary, 1)
     return ui
 
