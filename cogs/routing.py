@@ -328,6 +328,7 @@ class TableControls(commands.Cog):
         if verb == "sit":
             if live.seated(user.id):
                 raise TableProblem(_("You are already seated at this table."))
+            self.tables.check_open_for_seats(live)
             free = [i for i, seat in enumerate(live.engine.seats) if seat is None]
             if not free:
                 raise TableProblem(_("Every seat is taken."))
