@@ -977,8 +977,14 @@ class TableService:
         if info is not None and not live.engine.in_hand:
             result = live.engine.result
             if not await self.records.end_hand(live, info, result):
-                self.clock.schedule(live)  # voided: play goes on with the next deal
-                return Outcome((), None, changed, new_hand, (*notes, *live.meta.notes))
+                # Voided: play goes on with the next deal, unless /poker end was asked during
+                # the hand (the table closes now, as after any hand).
+                voided_end = None
+                if live.meta.end_requested is not None:
+                    voided_end = await self._end_locked(live)
+                self.clock.schedule(live)
+                voided_notes = (*notes, *live.meta.notes)
+                return Outcome((), None, changed, new_hand, voided_notes, ended=voided_end)
             if live.meta.tournament is not None and self.hooks is not None:
                 notes = (*notes, *await self.hooks.after_hand(live, dict(info.start_stacks)))
         elif not dealt:

@@ -242,16 +242,22 @@ def sit_modal(table_id: int, low: int, high: int, free_seats: Sequence[int]) -> 
 
 
 def closed_embed(
-    names: dict[str, str], payouts: dict[int, int], *, after_hand: bool = False
+    names: dict[str, str],
+    payouts: dict[int, int],
+    *,
+    after_hand: bool = False,
+    notes: Sequence[str] = (),
 ) -> discord.Embed:
-    """The table's last word: what each player took back to their bankroll."""
+    """The table's last word: what each player took back to their bankroll (after the
+    table's last ``notes``, such as its last hand being void)."""
     lines = [
         _("{player}: {amount}", player=names.get(str(uid), str(uid)), amount=amount)
         for uid, amount in payouts.items()
     ]
+    paid = "\n".join(lines) or _("Nobody was seated.")
     embed = discord.Embed(
         title=_("Table closed"),
-        description="\n".join(lines) or _("Nobody was seated."),
+        description="\n".join([*notes, paid]),
         colour=kit.GREY,
     )
     if after_hand:
