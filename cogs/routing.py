@@ -472,9 +472,16 @@ class TableControls(commands.Cog):
         seat = None
         if seat_text:
             seats = len(live.engine.seats)
-            if not (seat_text.isascii() and seat_text.isdigit() and 1 <= int(seat_text) <= seats):
+            # (Its length first: Python reads no number of more than 4,300 digits.)
+            digits = seat_text.lstrip("0")
+            number = (
+                int(digits or "0")
+                if seat_text.isascii() and seat_text.isdigit() and len(digits) <= 3
+                else 0
+            )
+            if not 1 <= number <= seats:
                 raise TableProblem(_("The seat is a number from 1 to {seats}.", seats=seats))
-            seat = int(seat_text) - 1
+            seat = number - 1
         await self.tables.join(live, user.id, user.display_name, buy_in, seat)
         await self._refresh_lobby(live, interaction)
 
