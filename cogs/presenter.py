@@ -420,10 +420,11 @@ class TablePresenter:
         embed, view, public = self._table_message(live)
         drawn = _Drawn(live.engine, live.version(), public)
         if outcome.ended is not None:
-            embed, view = (
-                panels.closed_embed(live.meta.names, outcome.ended, after_hand=True),
-                Components(),
+            # Closed by /poker end once a hand ended with no result: it was voided (the note).
+            last_word = panels.closed_embed(
+                live.meta.names, outcome.ended, after_hand=True, notes=live.meta.notes
             )
+            embed, view = last_word, Components()
         if outcome.new_hand:
             # The lobby message the hand is dealt on becomes the hand's table message.
             shown.hand = _hand_played(live)

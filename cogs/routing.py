@@ -328,6 +328,7 @@ class TableControls(commands.Cog):
         if verb == "sit":
             if live.seated(user.id):
                 raise TableProblem(_("You are already seated at this table."))
+            self.tables.check_open_for_seats(live)
             free = [i for i, seat in enumerate(live.engine.seats) if seat is None]
             if not free:
                 raise TableProblem(_("Every seat is taken."))
@@ -390,15 +391,17 @@ class TableControls(commands.Cog):
             await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
 
     def _seat_panel(self, live: LiveTable, user_id: int) -> Components:
-        """The buttons under a player's own cards: pre-actions, sit out / back."""
-        seat = next(s for s in live.engine.seats if s is not None and s.player_id == str(user_id))
-        ticked = live.meta.pre_actions.get(str(user_id))
+        """The buttons under a player's own cards: pre-actions, sit out / back (only the
+        moves the table would take from them now)."""
+        pid = str(user_id)
+        seat = next(s for s in live.engine.seats if s is not None and s.player_id == pid)
+        ticked = live.meta.pre_actions.get(pid)
         return panels.seat_panel(
             live.id,
             live.engine.hand_number,
             ticked=PreAction(ticked) if ticked else None,
             pre_actions=self.tables.pre_action_refusal(live, user_id) is None,
-            sitting_out=seat.sitting_out,
+            sitting_out=seat.sitting_out if live.engine.may_sit_out_or_in(pid) else None,
         )
 
     async def seat_button(self, interaction: Interaction, button: SeatPanelButton) -> None:
@@ -469,9 +472,16 @@ class TableControls(commands.Cog):
         seat = None
         if seat_text:
             seats = len(live.engine.seats)
-            if not (seat_text.isascii() and seat_text.isdigit() and 1 <= int(seat_text) <= seats):
+            # (Its length first: Python reads no number of more than 4,300 digits.)
+            digits = seat_text.lstrip("0")
+            number = (
+                int(digits or "0")
+                if seat_text.isascii() and seat_text.isdigit() and len(digits) <= 3
+                else 0
+            )
+            if not 1 <= number <= seats:
                 raise TableProblem(_("The seat is a number from 1 to {seats}.", seats=seats))
-            seat = int(seat_text) - 1
+            seat = number - 1
         await self.tables.join(live, user.id, user.display_name, buy_in, seat)
         await self._refresh_lobby(live, interaction)
 

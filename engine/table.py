@@ -664,10 +664,18 @@ class Table:
         self._refuse_leaving(player_id)
         self._sit_out(player_id, False)
 
+    def may_sit_out_or_in(self, player_id: str) -> bool:
+        """Whether :meth:`sit_out` and :meth:`sit_in` are open to ``player_id`` now: a seated
+        player, unless they left during the hand (no next hand here to sit in or out of).
+
+        :raises TableError: if the player is not seated.
+        """
+        seat = self.seats[self.seat_of(player_id)]
+        return seat is not None and not seat.leaving
+
     def _refuse_leaving(self, player_id: str) -> None:
         """A player who left during the hand has no next hand to sit in or out of here."""
-        seat = self.seats[self.seat_of(player_id)]
-        if seat is not None and seat.leaving:
+        if not self.may_sit_out_or_in(player_id):
             raise TableError("{player} is standing up when this hand ends", player=player_id)
 
     def _sit_out(self, player_id: str, out: bool) -> None:

@@ -7,7 +7,7 @@ import sys
 
 from .catalogues import read_catalogue
 from .checks import problems
-from .extract import PACKAGES, extract, init, shipped_codes, update, write
+from .extract import PACKAGES, extract, init, shipped_codes, update, write_template
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -22,8 +22,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "extract":
         for package in PACKAGES:
             template = extract(package)
-            write(template, package.template)
-            print(f"{package.template}: {sum(1 for m in template if m.id)} messages")
+            wrote = write_template(template, package.template)
+            count = sum(1 for m in template if m.id)
+            print(f"{package.template}: {count} messages{'' if wrote else ', unchanged'}")
     elif args.command == "update":
         for package in PACKAGES:
             for path in update(package):

@@ -11,6 +11,7 @@ language, ``check`` lists what a catalogue still lacks (the suite runs the same 
 from __future__ import annotations
 
 import importlib
+import io
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -112,10 +113,30 @@ def extract(package: Package) -> Catalog:
     return template
 
 
+def render(catalogue: Catalog) -> bytes:
+    """``catalogue`` as its ``.po`` / ``.pot`` file reads."""
+    buffer = io.BytesIO()
+    write_po(buffer, catalogue, width=100, include_lineno=False)
+    return buffer.getvalue()
+
+
 def write(catalogue: Catalog, path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("wb") as file:
-        write_po(file, catalogue, width=100, include_lineno=False)
+    path.write_bytes(render(catalogue))
+
+
+def write_template(template: Catalog, path: Path) -> bool:
+    """Write a freshly extracted ``template`` to ``path``, unless only its creation date
+    would change: a template whose messages are as they were keeps its file (and its date),
+    so that extracting from an unchanged tree changes nothing. Returns whether it wrote."""
+    if path.exists():
+        made = template.creation_date
+        template.creation_date = read_catalogue(path).creation_date
+        if render(template) == path.read_bytes():
+            return False
+        template.creation_date = made
+    write(template, path)
+    return True
 
 
 def update(package: Package) -> list[Path]:
@@ -154,7 +175,9 @@ __all__ = [
     "Package",
     "extract",
     "init",
+    "render",
     "shipped_codes",
     "update",
     "write",
+    "write_template",
 ]

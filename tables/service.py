@@ -151,6 +151,18 @@ HOUSE_LEVELS = {
 }
 
 
+def _refuse_seats_when_closing(live: LiveTable) -> None:
+    """No one sits down at a table that closes when the hand in play is over (``/poker end``
+    was asked during it): they would only be paid back at once."""
+    if live.meta.end_requested is not None:
+        raise TableProblem(
+            _(
+                "This table closes as soon as the hand in play is over (`/poker end`): "
+                "no one can sit down now."
+            )
+        )
+
+
 def _buy_ins(live: LiveTable) -> BuyIns:
     """The table's buy-in range, for the engine's buy-in and rebuy policy."""
     return BuyIns(live.settings.min_buy_in, live.settings.max_buy_in)
@@ -508,6 +520,7 @@ class TableService:
             raise TableProblem(engine_refusal(exc)) from exc
         limit = (await self.db.get_settings(live.guild_id)).max_tables_per_player
         async with live.lock:
+            _refuse_seats_when_closing(live)
             # House players have no limit: each is a seat of its own table.
             if not is_house(user_id):
                 # Counted and taken with no await between: two sits at once cannot both pass.
@@ -524,6 +537,11 @@ class TableService:
                 await self._reload(live)
                 raise refusal(exc, user_id) from exc
             return seat
+
+    @staticmethod
+    def check_open_for_seats(live: LiveTable) -> None:
+        """Refuse before a Sit down form is even shown when the table is about to close."""
+        _refuse_seats_when_closing(live)
 
     def _check_table_limit(self, live: LiveTable, user_id: int, limit: int) -> None:
         """Refuse a member a seat at ``live`` if it would be more than ``limit`` tables of its
@@ -959,8 +977,14 @@ class TableService:
         if info is not None and not live.engine.in_hand:
             result = live.engine.result
             if not await self.records.end_hand(live, info, result):
-                self.clock.schedule(live)  # voided: play goes on with the next deal
-                return Outcome((), None, changed, new_hand, (*notes, *live.meta.notes))
+                # Voided: play goes on with the next deal, unless /poker end was asked during
+                # the hand (the table closes now, as after any hand).
+                voided_end = None
+                if live.meta.end_requested is not None:
+                    voided_end = await self._end_locked(live)
+                self.clock.schedule(live)
+                voided_notes = (*notes, *live.meta.notes)
+                return Outcome((), None, changed, new_hand, voided_notes, ended=voided_end)
             if live.meta.tournament is not None and self.hooks is not None:
                 notes = (*notes, *await self.hooks.after_hand(live, dict(info.start_stacks)))
         elif not dealt:

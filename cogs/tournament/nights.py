@@ -195,6 +195,15 @@ def poll_question(starts: float, language: Language) -> str:
     ]
 
 
+def check_poll_lead(games: tuple[str, ...], starts: float, now: float) -> None:
+    """A night with a game poll (``games``) starts at least :data:`POLL_SHORTEST` from now,
+    when it is set and whenever it is moved."""
+    if games and starts - now < POLL_SHORTEST:
+        raise TournamentProblem(
+            _("A night with a poll starts an hour from now or later, so people can vote.")
+        )
+
+
 def parse_poll(text: str) -> tuple[str, ...]:
     """The games of a ``poll:`` option (slugs separated by commas or spaces), each from the
     catalogue, 2 to 5 of them, each once."""
@@ -293,10 +302,7 @@ class PokerNights(commands.Cog):
             raise TournamentProblem(_("when is text, like “in 2h”."))
         now = self.tournaments.clock()
         starts = parse_when(when, now)
-        if games and starts - now < POLL_SHORTEST:
-            raise TournamentProblem(
-                _("A night with a poll starts an hour from now or later, so people can vote.")
-            )
+        check_poll_lead(games, starts, now)
         try:
             for slug in (variant, *games):
                 engine.TableConfig(variant=slug, max_seats=seats)
@@ -458,7 +464,9 @@ class PokerNights(commands.Cog):
         game = await self._pending(interaction, night)
         if not isinstance(when, str):
             raise TournamentProblem(_("when is text, like “in 2h”."))
-        starts = parse_when(when, self.tournaments.clock())
+        now = self.tournaments.clock()
+        starts = parse_when(when, now)
+        check_poll_lead(game.poll_games, starts, now)
         await self.bot.db.move_schedule(game.schedule_id, starts)
         language = channel_language(game.guild_id)
         if game.repeat != "none":

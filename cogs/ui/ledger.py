@@ -7,7 +7,8 @@ never a currency, and nothing here links to a payment.
 The CSV has PokerNow's ledger columns (:data:`CSV_COLUMNS`) so the settle-up tools built for
 PokerNow's export read it: one row per player per table (a session), times in ISO 8601 (UTC),
 ``buy_in`` every chip brought (rebuys included), ``buy_out`` every chip taken back, ``stack``
-what is still in front of the player, ``net = buy_out + stack - buy_in``.
+what is still in front of the player, ``net = buy_out + stack - buy_in``. A nickname that
+a spreadsheet would read as a formula starts with an apostrophe (:func:`text_cell`).
 
 >>> from data.ledger import LedgerLine
 >>> line = LedgerLine(5, 200, 200, 2, 0, 150, True, 0.0, None)
@@ -244,6 +245,21 @@ def iso(unix: float | None) -> str:
     return moment.replace("+00:00", "Z")
 
 
+FORMULA_STARTS: Final = ("=", "+", "-", "@", "\t", "\r")
+"""What makes a spreadsheet read a cell as a formula (or strip to one) when it opens a CSV."""
+
+
+def text_cell(text: str) -> str:
+    """A member-chosen text as a CSV cell a spreadsheet shows as text: one that would start a
+    formula (``=HYPERLINK(...)``, ``+1``, ``@SUM(...)``) is written after an apostrophe, which
+    spreadsheets read as "this is text" and do not show.
+
+    >>> text_cell("Ana"), text_cell("=HYPERLINK(1)"), text_cell("-Bo-"), text_cell("@x")
+    ('Ana', "'=HYPERLINK(1)", "'-Bo-", "'@x")
+    """
+    return f"'{text}" if text.startswith(FORMULA_STARTS) else text
+
+
 def csv_rows(tables: Iterable[TableLedger], names: Mapping[int, str]) -> list[list[str]]:
     rows = []
     for ledger in tables:
@@ -254,7 +270,7 @@ def csv_rows(tables: Iterable[TableLedger], names: Mapping[int, str]) -> list[li
                 end = closed_at
             rows.append(
                 [
-                    name_of(names, line.player_id),
+                    text_cell(name_of(names, line.player_id)),
                     str(line.player_id),
                     iso(line.started_at),
                     iso(end),

@@ -118,10 +118,11 @@ def seat_panel(
     *,
     ticked: PreAction | None,
     pre_actions: bool,
-    sitting_out: bool,
+    sitting_out: bool | None,
 ) -> Components:
     """A seated player's own buttons under their cards: the pre-actions for hand ``hand``
-    when one may be ticked (the one ``ticked`` marked), and Sit out next hand or Back."""
+    when one may be ticked (the one ``ticked`` marked), and Sit out next hand or Back
+    (neither when ``sitting_out`` is None: the player may do neither now)."""
     ui = Components()
 
     def button(
@@ -140,7 +141,7 @@ def seat_panel(
             button("clear", discord.ButtonStyle.secondary, 0)
     if sitting_out:
         button("back", discord.ButtonStyle.primary, 1)
-    else:
+    elif sitting_out is not None:
         button("sitout", discord.ButtonStyle.secondary, 1)
     return ui
 
@@ -241,16 +242,22 @@ def sit_modal(table_id: int, low: int, high: int, free_seats: Sequence[int]) -> 
 
 
 def closed_embed(
-    names: dict[str, str], payouts: dict[int, int], *, after_hand: bool = False
+    names: dict[str, str],
+    payouts: dict[int, int],
+    *,
+    after_hand: bool = False,
+    notes: Sequence[str] = (),
 ) -> discord.Embed:
-    """The table's last word: what each player took back to their bankroll."""
+    """The table's last word: what each player took back to their bankroll (after the
+    table's last ``notes``, such as its last hand being void)."""
     lines = [
         _("{player}: {amount}", player=names.get(str(uid), str(uid)), amount=amount)
         for uid, amount in payouts.items()
     ]
+    paid = "\n".join(lines) or _("Nobody was seated.")
     embed = discord.Embed(
         title=_("Table closed"),
-        description="\n".join(lines) or _("Nobody was seated."),
+        description="\n".join([*notes, paid]),
         colour=kit.GREY,
     )
     if after_hand:

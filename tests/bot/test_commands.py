@@ -10,7 +10,15 @@ from PIL import Image
 
 import engine
 from cogs.ui import card_images
-from tests.bot.driver import create_table, deal, live_table, passive, play_hand, table_message
+from tests.bot.driver import (
+    create_table,
+    deal,
+    forged_press,
+    live_table,
+    passive,
+    play_hand,
+    table_message,
+)
 from tests.emulator import Emulator, World
 
 
@@ -53,6 +61,39 @@ async def test_end_pays_everyone_and_frees_the_channel(
     r = await emu.run_command(bob, world.channel, "poker create", {})
     assert r.type == 4 and not r.ephemeral
     assert (await bot.db.chip_audit(guild)).ok
+
+
+async def test_no_one_sits_down_at_a_table_closing_when_its_hand_ends(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """After /poker end during a hand, joining, the Sit down button and /poker addbot are
+    refused in the member's language (they would only have been paid back at once)."""
+    bot = await poker_bot()
+    alice, bob, carol = world.players[:3]
+    guild = world.guild.id
+    lobby = await create_table(emu, world, [alice, bob], ante=1, auto_deal=0)
+    sit = next(c["custom_id"] for c in lobby.buttons if c["custom_id"].endswith(":sit"))
+    await deal(emu, world, alice)
+    live = live_table(bot, world)
+    r = await emu.run_command(alice, world.channel, "poker end", {})
+    assert not r.ephemeral and "close as soon as it is over" in r.content, r.content
+    before = await bot.db.balance(guild, carol.id)
+    refused = "This table closes as soon as the hand in play is over (`/poker end`)"
+    r = await emu.run_command(carol, world.channel, "poker join", {})
+    assert r.ephemeral and r.content.startswith(refused), r.content
+    r = await forged_press(emu, carol, table_message(emu, world), sit)
+    assert r.type == 4 and r.ephemeral and r.content.startswith(refused), r.content
+    r = await emu.run_command(alice, world.channel, "poker addbot", {"level": "easy"})
+    assert r.ephemeral and r.content.startswith(refused), r.content
+    carol.locale = "fr"
+    r = await emu.run_command(carol, world.channel, "poker join", {})
+    assert r.ephemeral and r.content.startswith("Cette table ferme dès que"), r.content
+    assert [s.player_id for s in live.engine.public_view().seats] == [str(alice.id), str(bob.id)]
+    assert await bot.db.balance(guild, carol.id) == before
+    await play_hand(emu, world, bot, policy=passive)
+    assert live_table(bot, world) is None
+    assert (await bot.db.chip_audit(guild)).ok
+    emu.assert_clean()
 
 
 async def test_card_pictures_are_small_pngs_with_text(

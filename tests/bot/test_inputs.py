@@ -108,3 +108,27 @@ async def test_typed_amounts_and_forged_components(poker_bot, emu: Emulator, wor
         assert r.ephemeral and "no longer valid" in r.content, (values, r.content)
     assert live.state_json() == state
     emu.assert_clean()
+
+
+async def test_a_sit_down_form_with_a_seat_of_thousands_of_digits_is_refused(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """Python reads no whole number of more than 4,300 digits: such a seat was an error
+    ("Something went wrong", logged as a bug) instead of the seat's range."""
+    bot = await poker_bot()
+    alice, carol = world.players[0], world.players[2]
+    lobby = await create_table(emu, world, [alice], auto_deal=0)
+    live = live_table(bot, world)
+    channel = emu.channels[lobby.channel_id]
+    for seat in ("1" * 5000, "9" * 4301, "٣", "0", "99"):
+        rows = [
+            {"type": 1, "components": [{"type": 4, "custom_id": "buy_in", "value": "40"}]},
+            {"type": 1, "components": [{"type": 4, "custom_id": "seat", "value": seat}]},
+        ]
+        data = {"custom_id": f"pkm:sit:{live.id}", "components": rows}
+        rec = emu.build_interaction(5, carol, channel, data, message=lobby)
+        emu.dispatch("INTERACTION_CREATE", rec.payload)
+        r = await emu.await_response(rec)
+        assert r.ephemeral and r.content == "The seat is a number from 1 to 6.", r.content
+    assert not live.seated(carol.id)
+    emu.assert_clean()

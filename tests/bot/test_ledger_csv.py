@@ -62,7 +62,9 @@ def test_the_csv_reads_back_to_the_same_figures(night: tuple[NightLedger, dict[i
     assert list(rows[0]) == list(CSV_COLUMNS)
     assert len(rows) == len(ledger.table.lines)
     for row, line in zip(rows, ledger.table.lines, strict=True):
-        assert row["player_nickname"] == names[line.player_id]
+        name = names[line.player_id]
+        formula = name.startswith(("=", "+", "-", "@", "\t", "\r"))
+        assert row["player_nickname"] == (f"'{name}" if formula else name)
         assert int(row["player_id"]) == line.player_id
         assert row["session_start_at"] == iso(line.started_at)
         assert row["session_end_at"] == iso(line.ended_at)
@@ -72,6 +74,28 @@ def test_the_csv_reads_back_to_the_same_figures(night: tuple[NightLedger, dict[i
         assert int(row["net"]) == line.net
         assert int(row["net"]) == int(row["buy_out"]) + int(row["stack"]) - int(row["buy_in"])
     assert sum(int(row["net"]) for row in rows) == 0
+
+
+def test_nicknames_a_spreadsheet_would_run_as_formulas_are_written_as_text() -> None:
+    """A member named ``=HYPERLINK(...)`` (or ``+...``, ``-...``, ``@...``) is a text cell in
+    the CSV, not a formula run by whoever opens the file; other names are as they are."""
+    chosen = [
+        '=HYPERLINK("https://example.com/x","click")',
+        "+1+1",
+        "-2+3",
+        "@SUM(A1:A9)",
+        "\t=1+1",
+        "\r=1+1",
+        'Ana, "the shark"\nof Lyon',
+        "Bo=b",
+    ]
+    ids = list(range(1, len(chosen) + 1))
+    lines = tuple(LedgerLine(i, 10, 0, 0, 0, 10, True, 1000.0, None) for i in ids)
+    table = Table(1, 1, 1, 1, "open", "{}", None, 80, None, None, 1000.0, 1000.0, None)
+    ledger = TableLedger(table, lines)
+    text = ledger_csv(NightLedger(ledger, (ledger,)), dict(zip(ids, chosen, strict=True)))
+    read = [row["player_nickname"] for row in csv.DictReader(io.StringIO(text, newline=""))]
+    assert read == [f"'{name}" for name in chosen[:6]] + chosen[6:]
 
 
 @settings(max_examples=100)

@@ -99,6 +99,16 @@ async def test_a_poll_a_day_before_picks_the_game(poker_bot, emu: Emulator, worl
     )
     assert not r.ephemeral and "poll" in r.content, r.content
     night = at("2027-03-03 12:00")
+    # Moving it keeps the hour people need to vote, as setting it does.
+    (pending,) = await bot.db.pending_schedules(night + 1)
+    r = await emu.run_command(
+        world.host,
+        world.channel,
+        "poker schedule move",
+        {"night": pending.schedule_id, "when": "in 30m"},
+    )
+    assert r.ephemeral and "an hour from now" in r.content, r.content
+    assert (await bot.db.schedule(pending.schedule_id)).starts_at == night
 
     def polls() -> list[Any]:
         return [m for m in emu.channel_messages(world.channel) if m.poll is not None]

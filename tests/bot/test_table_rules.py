@@ -242,6 +242,11 @@ async def test_leaving_during_a_hand_folds_and_pays_out_at_the_end(
     for command in ("poker back", "poker sitout"):
         r = await emu.run_command(leaver, world.channel, command, {})
         assert r.ephemeral and r.content == "You are standing up when this hand ends.", r.content
+    # ...and their own panel (My hand) offers neither: only moves the table would take.
+    panel = await emu.click(leaver, await current_table_message(emu, world), label="My hand")
+    assert panel.type == 4 and panel.ephemeral, panel.content
+    labels = set(panel.message.button_labels)
+    assert not {"Sit out next hand", "Back"} & labels, labels
     # The other two finish the hand by folding to a bet.
     while live.engine.in_hand:
         await emu.idle()

@@ -125,6 +125,41 @@ async def test_a_refused_hand_end_voids_the_hand_and_the_table_goes_on(
     emu.assert_clean()
 
 
+async def test_a_table_asked_to_end_closes_when_its_hand_is_voided(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """/poker end during a hand closes the table when the hand ends, voided or not (a voided
+    hand left the request pending until the next hand ended)."""
+    bot = await poker_bot()
+    alice, bob, carol = world.players[:3]
+    await create_table(emu, world, [alice, bob, carol], stake=2, ante=1, auto_deal=0)
+    stacks_before = live_table(bot, world).seat_stacks()
+    bankrolls_before = await _bankrolls(bot, world, [alice, bob, carol])
+    refused = _corrupt_results(bot)
+    await deal(emu, world, alice)
+    live = live_table(bot, world)
+    number, hand_id = live.engine.hand_number, live.meta.hand.hand_id
+    r = await emu.run_command(alice, world.channel, "poker end", {})
+    assert not r.ephemeral and "close as soon as it is over" in r.content, r.content
+    for _ in range(60):
+        await emu.idle()
+        if not live.engine.in_hand:
+            break
+        await act_once(emu, world, bot, live.engine.pending[0], policy=passive)
+    assert refused == [hand_id]
+    await emu.idle()
+    assert live.closed and live_table(bot, world) is None
+    # Every stack as it was at the deal, back in its bankroll.
+    after = await _bankrolls(bot, world, [alice, bob, carol])
+    assert after == {u: bankrolls_before[u] + stacks_before[u] for u in after}
+    assert (await bot.db.chip_audit(world.guild.id)).ok
+    # The channel reads the table's last word, with the void.
+    shown = emu.channel_messages(world.channel)
+    closing = next(m for m in shown if m.text.startswith("Table closed"))
+    assert f"Hand #{number}" in closing.text and "void" in closing.text, closing.text
+    emu.assert_clean()
+
+
 async def _refuse_the_end_of(database: str, hand_id: int) -> None:
     """Make the database itself refuse to close ``hand_id`` with chips in its pot (a real
     result always has some here; a voided hand's pot is 0, so the void still goes through)."""

@@ -95,7 +95,9 @@ def test_a_player_leaving_during_a_hand_cannot_sit_out_or_back_in():
     said "Welcome back: you're in the next hand" to a player about to be paid out)."""
     table = make_table(["a", "b", "c"])
     table.start_hand(RNG)
+    assert table.may_sit_out_or_in("b")
     assert table.leave("b") is None
+    assert not table.may_sit_out_or_in("b") and table.may_sit_out_or_in("a")
     for call in (table.sit_out, table.sit_in):
         with pytest.raises(TableError, match="b is standing up when this hand ends"):
             call("b")

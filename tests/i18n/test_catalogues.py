@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import datetime
+
 import pytest
 
 from i18n import ENGLISH, LANGUAGES, PSEUDO, Translator, placeholders, resolve
 from i18n.catalogues import pseudo_catalogue, read_catalogue
 from i18n.checks import problems, stale
-from i18n.extract import PACKAGES, extract
+from i18n.extract import PACKAGES, extract, render, write, write_template
 
 CODES = [language.code for language in LANGUAGES if language is not ENGLISH]
 
@@ -50,6 +52,32 @@ def test_the_template_is_up_to_date_with_the_code(package) -> None:
     new, gone = stale(read_catalogue(package.template), extract(package))
     assert new == set(), "strings in the code that the template lacks"
     assert gone == set(), "strings in the template that the code no longer has"
+
+
+@pytest.mark.parametrize("package", PACKAGES, ids=lambda p: p.name)
+def test_extracting_from_the_committed_code_changes_nothing(package) -> None:
+    """``python -m i18n extract`` on a clean tree leaves every template as it is: the same
+    messages in the same order with the same locations (it reordered two of the engine's)."""
+    template = extract(package)
+    template.creation_date = read_catalogue(package.template).creation_date
+    assert render(template) == package.template.read_bytes()
+
+
+def test_a_template_whose_messages_are_unchanged_keeps_its_file_and_date(tmp_path) -> None:
+    path = tmp_path / "messages.pot"
+    first = extract(PACKAGES[-1])
+    first.creation_date = datetime.datetime(2020, 1, 2, 3, 4, tzinfo=datetime.UTC)
+    write(first, path)
+    kept = path.read_bytes()
+    assert b"POT-Creation-Date: 2020-01-02 03:04+0000" in kept
+    assert not write_template(extract(PACKAGES[-1]), path)
+    assert path.read_bytes() == kept
+    # A changed message is written, with the date of this extraction.
+    changed = extract(PACKAGES[-1])
+    changed.add("A message the code does not have yet")
+    assert write_template(changed, path)
+    assert b"A message the code does not have yet" in path.read_bytes()
+    assert b"2020-01-02" not in path.read_bytes()
 
 
 @pytest.mark.parametrize("package", PACKAGES, ids=lambda p: p.name)
