@@ -61,7 +61,8 @@ INTERACTION_DEADLINE = 3.0
 IDLE_LOOKS = 3
 """Looks in a row (each a turn of the event loop apart) that :meth:`Emulator.idle` needs."""
 IDLE_STEP = 0.005
-"""Seconds between two looks of :meth:`Emulator.idle`."""
+"""Seconds between two looks of :meth:`Emulator.idle` (one turn of the loop once it has been
+quiet long enough)."""
 TOKEN_LIFETIME = 15 * 60.0
 
 # Gateway intents (bits).
@@ -599,7 +600,8 @@ class Emulator(Drivers):
         gateway event sent, and, in this event loop (a bot started with ``start_bot``),
         nothing ready to run, no thread-pool job running and no call counted as work in
         flight (see :mod:`tests.emulator.loopwatch`). Timers (action clocks, heartbeats)
-        don't count. A bot in another process is seen by its REST calls alone."""
+        don't count. A bot in another process is seen by its REST calls and gateway events
+        alone."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         looks = 0  # looks in a row that found nothing to do
@@ -610,17 +612,19 @@ class Emulator(Drivers):
             why = f"{self.in_flight} REST call(s) in flight" if self.in_flight else None
             if why is None and self._watch is not None:
                 why = self._watch.busy()
+            step = IDLE_STEP
             if why is not None:
                 looks, calm_since, lag = 0, now, 0.0
             else:
                 looks += 1
-                since = now - max(calm_since, self.last_activity)
-                if looks >= IDLE_LOOKS and since >= quiet + lag:
-                    return
+                if now - max(calm_since, self.last_activity) >= quiet + lag:
+                    if looks >= IDLE_LOOKS:
+                        return
+                    step = 0.0  # quiet long enough: the next turn of the loop is the next look
             if loop.time() >= deadline:
                 raise TimeoutError(f"bot still busy after {timeout}s: {why or 'activity'}")
-            await asyncio.sleep(IDLE_STEP)
-            lag = max(lag, time.perf_counter() - now - IDLE_STEP)
+            await asyncio.sleep(step)
+            lag = max(lag, time.perf_counter() - now - step)
 
     # ------------------------------------------------------------------ gateway
     def dispatch(self, event: str, data: dict[str, Any]) -> None:
