@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+import contextlib
+from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -10,6 +11,9 @@ import pytest
 
 from cogs.app import PokerBot, create_bot
 from cogs.config import Settings
+from data.postgres import PostgresBackend
+from data.sqlite import SqliteBackend
+from tests.emulator.loopwatch import counting_as_work
 
 StartPokerBot = Callable[..., Awaitable[PokerBot]]
 
@@ -19,6 +23,18 @@ def no_press_limit(monkeypatch: pytest.MonkeyPatch) -> None:
     """Test drivers press faster than people: bots started as processes (bot.py reads
     PRESS_LIMIT) have no press limit unless a test sets one."""
     monkeypatch.setenv("PRESS_LIMIT", "0")
+
+
+@pytest.fixture(autouse=True)
+def database_work_counts() -> Iterator[None]:
+    """The bot's database work runs out of the event loop's sight (SQLite in aiosqlite's
+    thread, PostgreSQL in its server): ``emu.idle()`` waits for a transaction in flight as
+    it does for a REST call. The methods are the :class:`data.core.Backend` protocol's."""
+    with contextlib.ExitStack() as stack:
+        for backend in (SqliteBackend, PostgresBackend):
+            for method in ("run", "backup", "schema_version"):
+                stack.enter_context(counting_as_work(backend, method))
+        yield
 
 
 @pytest.fixture

@@ -28,6 +28,7 @@ from aiohttp import WSMsgType, web
 from . import limits
 from .drivers import Drivers, UserActionError
 from .faults import Faults
+from .loopwatch import LoopWatch
 from .models import (
     ADMINISTRATOR,
     ALL_PERMISSIONS,
@@ -57,6 +58,11 @@ CALL = web.RequestKey("call", RecordedCall)
 PAYLOAD: web.RequestKey[Any] = web.RequestKey("payload", object)
 FILES = web.RequestKey("files", list[Attachment])
 INTERACTION_DEADLINE = 3.0
+IDLE_LOOKS = 3
+"""Looks in a row (each a turn of the event loop apart) that :meth:`Emulator.idle` needs."""
+IDLE_STEP = 0.005
+"""Seconds between two looks of :meth:`Emulator.idle` (one turn of the loop once it has been
+quiet long enough)."""
 TOKEN_LIFETIME = 15 * 60.0
 
 # Gateway intents (bits).
@@ -213,6 +219,9 @@ class Emulator(Drivers):
         self.errors: list[RecordedCall] = []  # 4xx/5xx answered by handlers (not injected faults)
         self.unhandled: list[RecordedCall] = []  # requests to routes the emulator lacks
         self.in_flight = 0
+        # perf_counter() of the last REST call started or answered, or gateway event sent.
+        self.last_activity = 0.0
+        self._watch: LoopWatch | None = None
 
         self.sessions: dict[str, GatewaySession] = {}
         # What GET /gateway/bot answers; None: one shard per GUILDS_PER_SHARD servers.
@@ -238,6 +247,8 @@ class Emulator(Drivers):
         server = site._server
         assert server is not None and server.sockets  # type: ignore[attr-defined]
         self.port = server.sockets[0].getsockname()[1]  # type: ignore[attr-defined]
+        if self._watch is None:
+            self._watch = LoopWatch.attach()
         return self
 
     async def close(self) -> None:
@@ -247,6 +258,9 @@ class Emulator(Drivers):
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
+        if self._watch is not None:
+            self._watch.detach()
+            self._watch = None
 
     async def __aenter__(self) -> Emulator:
         return await self.start()
@@ -580,17 +594,37 @@ class Emulator(Drivers):
                 await asyncio.wait_for(self._changed.wait(), min(remaining, 0.02))
 
     async def idle(self, quiet: float = 0.05, timeout: float = 5.0) -> None:
-        """Waits until no REST call is in flight and none has started for ``quiet`` seconds."""
+        """Waits until the bot has nothing left to do: for ``quiet`` seconds (plus the worst
+        lateness of this wait's own wake-ups, on a loaded machine) and at least
+        :data:`IDLE_LOOKS` looks in a row, no REST call in flight, started or answered, no
+        gateway event sent, and, in this event loop (a bot started with ``start_bot``),
+        nothing ready to run, no thread-pool job running and no call counted as work in
+        flight (see :mod:`tests.emulator.loopwatch`). Timers (action clocks, heartbeats)
+        don't count. A bot in another process is seen by its REST calls and gateway events
+        alone."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
+        looks = 0  # looks in a row that found nothing to do
+        calm_since = 0.0  # the last look that found something to do
+        lag = 0.0  # the latest a wake-up came, since then
         while True:
-            last = self.calls[-1].started if self.calls else 0.0
-            since = time.perf_counter() - last
-            if self.in_flight == 0 and since >= quiet:
-                return
+            now = time.perf_counter()
+            why = f"{self.in_flight} REST call(s) in flight" if self.in_flight else None
+            if why is None and self._watch is not None:
+                why = self._watch.busy()
+            step = IDLE_STEP
+            if why is not None:
+                looks, calm_since, lag = 0, now, 0.0
+            else:
+                looks += 1
+                if now - max(calm_since, self.last_activity) >= quiet + lag:
+                    if looks >= IDLE_LOOKS:
+                        return
+                    step = 0.0  # quiet long enough: the next turn of the loop is the next look
             if loop.time() >= deadline:
-                raise TimeoutError(f"bot still busy after {timeout}s")
-            await asyncio.sleep(max(0.005, quiet - since) if self.in_flight == 0 else 0.005)
+                raise TimeoutError(f"bot still busy after {timeout}s: {why or 'activity'}")
+            await asyncio.sleep(step)
+            lag = max(lag, time.perf_counter() - now - step)
 
     # ------------------------------------------------------------------ gateway
     def dispatch(self, event: str, data: dict[str, Any]) -> None:
@@ -606,6 +640,7 @@ class Emulator(Drivers):
 
     def _send_dispatch(self, session: GatewaySession, event: str, data: dict[str, Any]) -> None:
         session.seq += 1
+        self.last_activity = time.perf_counter()
         payload = {"op": 0, "t": event, "s": session.seq, "d": data}
         session.buffer.append((session.seq, payload))
         if len(session.buffer) > 2000:
@@ -1063,6 +1098,7 @@ class Emulator(Drivers):
             interaction_id=interaction_id,
         )
         self.calls.append(call)
+        self.last_activity = call.started
         request[CALL] = call
         request[PAYLOAD] = body
         request[FILES] = files
@@ -1094,7 +1130,7 @@ class Emulator(Drivers):
         finally:
             self.in_flight -= 1
         call.status = resp.status
-        call.finished = time.perf_counter()
+        call.finished = self.last_activity = time.perf_counter()
         self._notify()
         return resp
 
