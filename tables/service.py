@@ -151,18 +151,6 @@ HOUSE_LEVELS = {
 }
 
 
-def _refuse_seats_when_closing(live: LiveTable) -> None:
-    """No one sits down at a table that closes when the hand in play is over (``/poker end``
-    was asked during it): they would only be paid back at once."""
-    if live.meta.end_requested is not None:
-        raise TableProblem(
-            _(
-                "This table closes as soon as the hand in play is over (`/poker end`): "
-                "no one can sit down now."
-            )
-        )
-
-
 def _buy_ins(live: LiveTable) -> BuyIns:
     """The table's buy-in range, for the engine's buy-in and rebuy policy."""
     return BuyIns(live.settings.min_buy_in, live.settings.max_buy_in)
@@ -520,7 +508,7 @@ class TableService:
             raise TableProblem(engine_refusal(exc)) from exc
         limit = (await self.db.get_settings(live.guild_id)).max_tables_per_player
         async with live.lock:
-            _refuse_seats_when_closing(live)
+            self.check_open_for_seats(live)
             # House players have no limit: each is a seat of its own table.
             if not is_house(user_id):
                 # Counted and taken with no await between: two sits at once cannot both pass.
@@ -540,8 +528,16 @@ class TableService:
 
     @staticmethod
     def check_open_for_seats(live: LiveTable) -> None:
-        """Refuse before a Sit down form is even shown when the table is about to close."""
-        _refuse_seats_when_closing(live)
+        """No one sits down at a table that closes when the hand in play is over (``/poker
+        end`` was asked during it): they would only be paid back at once. (Also asked before
+        a Sit down form is shown.)"""
+        if live.meta.end_requested is not None:
+            raise TableProblem(
+                _(
+                    "This table closes as soon as the hand in play is over (`/poker end`): "
+                    "no one can sit down now."
+                )
+            )
 
     def _check_table_limit(self, live: LiveTable, user_id: int, limit: int) -> None:
         """Refuse a member a seat at ``live`` if it would be more than ``limit`` tables of its
