@@ -42,7 +42,7 @@ from typing import Any, Final
 import discord
 
 from cogs.translator import _
-from cogs.ui.custom_ids import MAX_PAGE_OFFSET, PAGE_KIND, PageDirection, PageId
+from cogs.ui.custom_ids import MAX_PAGE_OFFSET, PAGE_KIND, CustomIdError, PageDirection, PageId
 from tables.errors import Refusal
 
 log = logging.getLogger("poker.paginator")
@@ -180,12 +180,15 @@ def on_its_list(message: discord.Message | None, button: PageId) -> bool:
     Previous/Next buttons)."""
     if message is None:
         return False
-    prefix = f"pg:{button.kind}:{button.owner}:{button.key}:"
-    return any(
-        str(getattr(child, "custom_id", None) or "").startswith(prefix)
-        for row in message.components
-        for child in getattr(row, "children", ())
-    )
+    for row in message.components:
+        for child in getattr(row, "children", ()):
+            try:
+                other = PageId.parse(str(getattr(child, "custom_id", None) or ""))
+            except CustomIdError:
+                continue
+            if (other.kind, other.owner, other.key) == (button.kind, button.owner, button.key):
+                return True
+    return False
 
 
 @dataclass(frozen=True, slots=True)
