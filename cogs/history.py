@@ -49,6 +49,7 @@ from cogs.ui.paginator import (
     send_paginated,
 )
 from cogs.ui.replay import LINE_LIMIT, name_of, read_events, replay_lines
+from cogs.validation import MAX_ID
 from data import Database, Hand, HandInProgress, HandSecrets, NotFound
 from data import Table as TableRow
 from engine import events as ev
@@ -582,7 +583,7 @@ async def _table_here(db: Database, table_id: int, guild_id: int | None) -> Tabl
 async def history_page(interaction: discord.Interaction[Any], key: str, offset: int) -> PageContent:
     """The paginator's page builder for :data:`HAND_PAGES` (key: the table id)."""
     db = interaction.client.db
-    if not (key.isascii() and key.isdigit() and 0 < int(key) < 2**63):
+    if not (key.isascii() and key.isdigit() and 0 < int(key) <= MAX_ID):
         # Not an id the bot writes (a forged button): no table has it.
         raise PageRefused(_("There is no table #{table}.", table=key))
     try:
