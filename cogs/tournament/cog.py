@@ -349,7 +349,7 @@ class Tournaments(commands.Cog):
         """A tournament taking registrations in the channel, from checked options."""
         if self.bot.tables.in_channel(channel_id) is not None:
             raise TournamentProblem(_("This channel has a table: use another channel."))
-        if channel_id in self.by_channel:
+        if self.holds_channel(channel_id):
             raise TournamentProblem(_("There is already a tournament in this channel."))
         seats = int(options["seats"])
         try:
