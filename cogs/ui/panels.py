@@ -257,7 +257,7 @@ def closed_embed(
     paid = "\n".join(lines) or _("Nobody was seated.")
     embed = discord.Embed(
         title=_("Table closed"),
-        description="\n".join([*notes, paid]),
+        description="\n\n".join(["\n".join(notes), paid] if notes else [paid]),
         colour=kit.GREY,
     )
     if after_hand:
