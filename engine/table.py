@@ -479,9 +479,6 @@ class Table:
         self.button: int | None = None
         self.hand_number = 0
         self.hand: Hand | None = None
-        # The result of the hand before ``hand``: kept rather than the hand itself, whose
-        # players, cards and events would otherwise live on through the next hand.
-        self._previous_result: ev.HandResult | None = None
         # What carries from one deal to the next.
         self.carried = 0
         self.carry_reason = ""
@@ -1219,8 +1216,6 @@ class Table:
         self._shares = {}
         self.diablo = None
         hand = Hand(setup)
-        if self.hand is not None and self.hand.over:
-            self._previous_result = self.hand.result
         self.hand = hand
         if misdeal is not None:
             hand.events.append(misdeal)
@@ -1355,8 +1350,6 @@ class Table:
             if seat.leaving:
                 self.payouts[p.pid] = self.payouts.get(p.pid, 0) + p.stack
                 self.seats[p.seat] = None
-        # The result of the hand before: only read while a hand is in progress.
-        self._previous_result = None
         self.carried = hand.carry_out
         self.deal_passes = True
         self.reante = True
@@ -1497,11 +1490,11 @@ class Table:
 
     @property
     def result(self) -> ev.HandResult | None:
-        """The result of the last finished hand."""
+        """The result of the hand just played, between hands; None while a hand is in progress
+        (it is read as the hand ends: keeping it through the next hand cost every table a few
+        kilobytes)."""
         hand = self.hand
-        if hand is not None and hand.over:
-            return hand.result
-        return self._previous_result
+        return hand.result if hand is not None and hand.over else None
 
     def chips(self) -> int:
         """Every chip at the table: stacks, chips in the middle, carried pots, and payouts not

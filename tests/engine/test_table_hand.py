@@ -209,9 +209,9 @@ def test_uncontested_pot_is_won_without_showing():
     result = table.result
     assert result.uncontested == 0 and result.shown == ()
     assert result.final_stacks == {"a": 102, "b": 99, "c": 99}
-    # The next deal leaves the last result readable, though the hand itself is let go.
+    # The next deal lets the last hand go, its result with it.
     table.start_hand(RNG)
-    assert table.in_hand and table.result == result
+    assert table.in_hand and table.result is None
 
 
 def test_second_round_starts_with_next_active_player_left_of_a_folded_opener():
