@@ -36,8 +36,10 @@ process; that burst is not the steady state). Then ``--seconds`` are measured. P
   also as a rate), then by route, a channel's calls marked (DM) or (table);
 * peak RSS of the bot; memory per table as RSS growth from no table to T played tables over
   T, and as the bytes of each table's engine state, meta and settings counted object by object;
-  where the growth went: the C allocator's blocks in use and freed-but-held (glibc's mallinfo2,
-  and what malloc_trim gives back), the cyclic garbage waiting for a full collection, by type;
+  where the growth went: pages of mapped files (the libraries and fonts a first hand brings in,
+  a fixed amount spread over T), the C allocator's blocks in use and freed-but-held (glibc's
+  mallinfo2, and what malloc_trim gives back), the cyclic garbage waiting for a full
+  collection, by type;
   with ``--tracemalloc`` (slower: the bot traces every allocation), what the bot still holds
   per table by source file and line;
 * what discord.py's building of each callback's answer (``with_response``) costs per press;
@@ -106,7 +108,7 @@ def _proc_status() -> dict[str, int]:
     with open("/proc/self/status") as fh:
         for line in fh:
             key, _, value = line.partition(":")
-            if key in ("VmRSS", "VmHWM"):
+            if key in ("VmRSS", "VmHWM", "RssFile"):
                 out[key] = int(value.split()[0]) * 1024
     return out
 
@@ -1275,6 +1277,7 @@ def summarise(r: dict[str, Any]) -> dict[str, Any]:
         "routes": {f"{k} {key}": n / hands for (k, key), n in routes.most_common()},
         "rss_peak": end["VmHWM"] / 2**20,
         "kb_table_rss": (end["VmRSS"] - base["VmRSS"]) / r["T"] / 1024,
+        "kb_table_file": (end.get("RssFile", 0) - base.get("RssFile", 0)) / r["T"] / 1024,
         "kb_table_obj": statistics.mean(table_bytes) / 1024,
         "kb_state_json": statistics.mean(end.get("state_json_bytes") or [0]) / 1024,
         "cpu_action": r["bot_cpu"] / max(r["actions"], 1) * 1000,
@@ -1482,8 +1485,10 @@ def report(results: list[dict[str, Any]], args: argparse.Namespace) -> None:
             used = (alloc["malloc_used"] - alloc0["malloc_used"]) / per
             held = (alloc["malloc_free"] - alloc0["malloc_free"]) / per
             print(
-                f"  memory per table {s['kb_table_rss']:.1f} KB (RSS growth); the C allocator's "
-                f"blocks in use grew {used:.1f} KB a table and its freed but held ones "
+                f"  memory per table {s['kb_table_rss']:.1f} KB (RSS growth), "
+                f"{s['kb_table_file']:.1f} KB of it pages of files the process maps (libraries "
+                "and fonts first used by a hand: the same at any T); the C allocator's blocks in "
+                f"use grew {used:.1f} KB a table and its freed but held ones "
                 f"{held:.1f} KB (malloc_trim gives back {alloc['trim_returned'] / per:.1f} KB); "
                 f"{s['gc_unreachable'] / s['T']:.0f} objects of cyclic garbage a table awaited "
                 "the next full collection"
