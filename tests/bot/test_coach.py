@@ -126,3 +126,37 @@ async def test_coach_in_the_draw_panel(poker_bot, emu: Emulator, world: World) -
     r = await emu.run_command(alice, world.channel, "poker settings", {"coach": False})
     assert "coach" not in r.content
     assert not live.settings.coach
+
+
+async def test_coach_in_the_draw_panel_speaks_the_players_language(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """The coach's odds are counted in the odds thread: they are written in the language of
+    the player who opened the panel, like the rest of it, not in the thread's English."""
+    bot = await poker_bot()
+    alice, bob = world.players[:2]
+    await create_table(emu, world, [alice, bob], coach=True)
+    live = live_table(bot, world)
+    await deal(emu, world, alice)
+    for _ in range(10):
+        await emu.idle()
+        decision = live.engine.pending[0]
+        if decision.kind is engine.DecisionKind.DRAW:
+            break
+        user = alice if decision.player_id == str(alice.id) else bob
+        message = table_message(emu, world)
+        labels = [lb for lb in message.button_labels if lb]
+        label = next(
+            lb for want in ("Call", "Bet", "Check") for lb in labels if lb.startswith(want)
+        )
+        await emu.click(user, message, label=label)
+        await emu.idle()
+    decision = live.engine.pending[0]
+    assert decision.kind is engine.DecisionKind.DRAW
+    user = alice if decision.player_id == str(alice.id) else bob
+    user.locale = "de"  # the server reads English; this player's client reads German
+    panel = await open_panel(emu, user, table_message(emu, world), "Draw / stand pat…")
+    fields = panel.embeds[0].get("fields") or []
+    coach = next(f for f in fields if f["name"] == "Coach: deine besten Tausche")
+    assert "empfohlen" in coach["value"] and "bessere Handklasse" in coach["value"], coach
+    assert "recommended" not in coach["value"] and "better hand class" not in coach["value"]
