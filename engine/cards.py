@@ -317,9 +317,14 @@ def parse_card(text: str) -> Card:
     rank = _TOKEN_RANKS.get(token[:-1].upper())
     suit = _TOKEN_SUITS.get(token[-1:].lower())
     if rank is None or suit is None:
+        from engine.wording import Phrase  # here: engine.wording imports this module
+
         raise ValueError(
-            f"not a card: {text!r} (expected a rank 2-9, T or 10, J, Q, K or A "
-            "followed by a suit c, d, h or s, or JK for the joker)"
+            Phrase(
+                "not a card: {text} (expected a rank 2-9, T or 10, J, Q, K or A "
+                "followed by a suit c, d, h or s, or JK for the joker)",
+                text=repr(text),
+            )
         )
     return Card(rank, suit)
 
@@ -345,7 +350,11 @@ def parse_cards(text: str) -> tuple[Card, ...]:
             continue
         card = parse_card(token)
         if card in seen:
-            raise ValueError(f"card {token!r} appears twice in {text!r}")
+            from engine.wording import Phrase  # here: engine.wording imports this module
+
+            raise ValueError(
+                Phrase("card {token} appears twice in {text}", token=repr(token), text=repr(text))
+            )
         seen.add(card)
         cards.append(card)
     return tuple(cards)

@@ -160,3 +160,33 @@ async def test_coach_in_the_draw_panel_speaks_the_players_language(
     coach = next(f for f in fields if f["name"] == "Coach: deine besten Tausche")
     assert "empfohlen" in coach["value"] and "bessere Handklasse" in coach["value"], coach
     assert "recommended" not in coach["value"] and "better hand class" not in coach["value"]
+
+
+async def test_odds_refusals_speak_the_players_language(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """Why cards were refused (not a card, a card twice, a card the game's deck lacks, too
+    many to draw) reads in the asker's language, not in the engine's English."""
+    await poker_bot()
+    alice = world.players[0]
+    alice.locale = "de"
+    r = await emu.run_command(alice, world.channel, "poker odds", {"cards": "As As 2c 3c 4c"})
+    assert r.ephemeral and "Die Karten:" in r.content, r.content
+    assert "Karte 'As' kommt in 'As As 2c 3c 4c' zweimal vor" in r.content, r.content
+    assert "appears twice" not in r.content
+    r = await emu.run_command(alice, world.channel, "poker odds", {"cards": "As Kd 7h 7c Zz"})
+    assert r.ephemeral and "keine Karte: 'Zz'" in r.content, r.content
+    assert "not a card" not in r.content and "expected a rank" not in r.content, r.content
+    r = await emu.run_command(
+        alice, world.channel, "poker odds", {"cards": "As Kd 7h 7c 2c", "game": "32-card-poker"}
+    )
+    text = await _answer(emu, r)
+    assert "2c ist nicht im Deck dieses Spiels" in text, text
+    r = await emu.run_command(
+        alice,
+        world.channel,
+        "poker odds",
+        {"cards": "Ah Kh Qh Jh 2c 7d 8s", "game": "seven-card-draw", "discard": "Ah Kh Qh Jh"},
+    )
+    text = await _answer(emu, r)
+    assert "höchstens 3 Karten" in text and "draw at most" not in text, text
