@@ -27,6 +27,7 @@ from engine.cards import parse_card
 from engine.commitment import DeckRecord, stored_deck
 from tests.bot.driver import create_table as _table
 from tests.bot.driver import current_table_message as _table_message
+from tests.bot.driver import forged_press
 from tests.emulator import Emulator, World
 from tests.engine.test_notation import LOWBALL, lowball, replay_phh
 
@@ -510,3 +511,17 @@ def test_last_card_and_unreadable_events_show_only_what_the_seat_may_see() -> No
         assert "*An event this version can't show (checked).*" in lines
         assert "K♦" not in text and "Kd" not in text and "Q♠" not in text
     assert "A♠" not in "\n".join(other)
+
+
+async def test_a_forged_replay_button_past_the_largest_id_is_refused_as_stale(
+    poker_bot: Any, emu: Emulator, world: World
+) -> None:
+    """A Replay button forged with a hand id larger than any the database holds is an id the
+    bot never wrote: the presser is told the button is not valid, not that the bot failed."""
+    await poker_bot()
+    alice = world.players[0]
+    lobby = await _table(emu, world, [alice])
+    r = await forged_press(emu, alice, lobby, "pk:r:9999999999999999999")
+    assert r.ephemeral and "no longer valid" in r.content, r.content
+    r = await forged_press(emu, alice, lobby, "pk:r:9223372036854775807")  # the largest id
+    assert r.ephemeral and "There is no hand #9223372036854775807." in r.content, r.content
