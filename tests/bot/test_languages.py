@@ -303,3 +303,20 @@ def test_a_forged_language_is_refused() -> None:
     for forged in ("xx", "en-XA", "de; DROP", ""):
         with pytest.raises(Refusal):
             check_language(forged)
+
+
+async def test_the_game_menu_lists_the_games_in_the_members_language(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """Autocompleting a game option (here /poker odds' game): the games by their names in the
+    member's language, found by those names too (and still by the English slug)."""
+    await poker_bot()
+    alice = world.players[0]
+    alice.locale = "ru"
+    r = await emu.autocomplete(alice, world.channel, "poker odds", focused="game", value="лоуболл")
+    listed = {choice["value"]: choice["name"] for choice in r.choices}
+    assert listed.get("california-lowball") == "Калифорнийский лоуболл", listed
+    assert "kansas-city-lowball" in listed and "five-card-draw" not in listed, listed
+    r = await emu.autocomplete(alice, world.channel, "poker odds", focused="game", value="deuces")
+    listed = {choice["value"]: choice["name"] for choice in r.choices}
+    assert listed == {"deuces-wild": "Двойки — джокеры"}, listed
