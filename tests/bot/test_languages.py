@@ -320,3 +320,37 @@ async def test_the_game_menu_lists_the_games_in_the_members_language(
     r = await emu.autocomplete(alice, world.channel, "poker odds", focused="game", value="deuces")
     listed = {choice["value"]: choice["name"] for choice in r.choices}
     assert listed == {"deuces-wild": "Двойки — джокеры"}, listed
+
+
+async def test_the_dealers_choice_panel_speaks_the_dealers_language(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """The dealer's choice panel (only the dealer reads it) names the games, describes them
+    and lists the wild cards and house rules in the dealer's language."""
+    bot = await poker_bot()
+    players = world.players[:2]
+    await create_table(emu, world, players, dealers_choice=True, auto_deal=0)
+    r = await emu.run_command(players[0], world.channel, "poker start", {})
+    assert r.ephemeral, r.content
+    await emu.idle()
+    live = live_table(bot, world)
+    decision = live.engine.pending[0]
+    assert decision.kind.value == "choose-game"
+    dealer = next(p for p in players if str(p.id) == decision.player_id)
+    dealer.locale = "de"  # the server reads English; the dealer's client reads German
+    table = await current_table_message(emu, world)
+    opened = await emu.click(dealer, table, label="Choose the game…")
+    panel = (await emu.wait_for(lambda: opened.followups))[-1]
+    game = next(s for s in panel.selects if ":cg:" in s["custom_id"])
+    labels = {o["value"]: o["label"] for o in game["options"]}
+    assert labels["deuces-wild"] == "Zweien wild", labels
+    assert labels["jacks-or-better"] == "Buben oder besser", labels
+    panel = (await emu.select(dealer, panel, game["custom_id"], ["california-lowball"])).message
+    assert "Die niedrigste Hand gewinnt" in panel.text, panel.text
+    wild = next(s for s in panel.selects if ":cw:" in s["custom_id"])
+    assert "Könige wild" in {o["label"] for o in wild["options"]}, wild["options"]
+    panel = (await emu.select(dealer, panel, wild["custom_id"], ["wild=13"])).message
+    rules = next(s for s in panel.selects if ":cr:" in s["custom_id"])
+    assert "drei Tauschrunden" in {o["label"] for o in rules["options"]}, rules["options"]
+    panel = (await emu.select(dealer, panel, rules["custom_id"], ["draws=3"])).message
+    assert "California Lowball mit drei Tauschrunden, Könige wild" in panel.text, panel.text
