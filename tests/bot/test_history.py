@@ -23,8 +23,10 @@ import engine
 from cogs import history
 from data.models import Hand, HandSecrets
 from data.models import Table as TableRow
+from engine import events as ev
 from engine.cards import parse_card
 from engine.commitment import DeckRecord, stored_deck
+from i18n import resolve, speaking
 from tests.bot.driver import create_table as _table
 from tests.bot.driver import current_table_message as _table_message
 from tests.bot.driver import forged_press
@@ -525,3 +527,27 @@ async def test_a_forged_replay_button_past_the_largest_id_is_refused_as_stale(
     assert r.ephemeral and "no longer valid" in r.content, r.content
     r = await forged_press(emu, alice, lobby, "pk:r:9223372036854775807")  # the largest id
     assert r.ephemeral and "There is no hand #9223372036854775807." in r.content, r.content
+
+
+def test_a_dealers_choice_reads_in_the_viewers_language() -> None:
+    """A dealer's choice is stored with its English name: the replay names the game from its
+    slug and modifiers, in the viewer's language like the rest of the replay."""
+    start = {"type": "hand-started", "hand_number": 1, "game": "G", "button": 1}
+    start["seats"] = [[0, "1", 100], [1, "2", 100]]
+    chosen = ev.GameChosen(
+        seat=0,
+        slug="california-lowball",
+        modifiers=("draws:3", "wild:13"),
+        name="Triple-draw California lowball, kings wild",
+    )
+    events = [start, chosen.to_dict()]
+    names = {"1": "Ann", "2": "Ben"}
+    english = "\n".join(history.replay_lines(events, names, 1))
+    assert "Triple-draw California lowball, kings wild" in english, english
+    with speaking(resolve("de")):
+        german = "\n".join(history.replay_lines(events, names, 1))
+    assert "California Lowball mit drei Tauschrunden, Könige wild" in german, german
+    # a game the catalogue no longer has reads as it was stored
+    gone = {**chosen.to_dict(), "slug": "no-such-game", "name": "Old game"}
+    with speaking(resolve("de")):
+        assert "Old game" in "\n".join(history.replay_lines([start, gone], names, 1))

@@ -22,7 +22,7 @@ from i18n import ENGLISH, PSEUDO, Language, resolve, speaking
 from tables.errors import Refusal
 from tables.languages import guild_language
 from tables.translator import _ as tables_
-from tests.bot.driver import create_table, current_table_message, live_table
+from tests.bot.driver import create_table, current_table_message, live_table, play_hand
 from tests.emulator import Emulator, World
 
 GERMAN, POLISH, FRENCH = resolve("de"), resolve("pl"), resolve("fr")
@@ -354,3 +354,36 @@ async def test_the_dealers_choice_panel_speaks_the_dealers_language(
     assert "drei Tauschrunden" in {o["label"] for o in rules["options"]}, rules["options"]
     panel = (await emu.select(dealer, panel, rules["custom_id"], ["draws=3"])).message
     assert "California Lowball mit drei Tauschrunden, Könige wild" in panel.text, panel.text
+
+
+async def test_a_dealers_choice_replays_in_the_viewers_language(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """The replay of a dealer's choice hand names the game chosen (its title and the line of
+    the choice) in the viewer's language, though the hand is stored with its English name."""
+    bot = await poker_bot()
+    players = world.players[:2]
+    await create_table(emu, world, players, dealers_choice=True, auto_deal=0)
+    r = await emu.run_command(players[0], world.channel, "poker start", {})
+    assert r.ephemeral, r.content
+    await emu.idle()
+    live = live_table(bot, world)
+    decision = live.engine.pending[0]
+    dealer = next(p for p in players if str(p.id) == decision.player_id)
+    table = await current_table_message(emu, world)
+    opened = await emu.click(dealer, table, label="Choose the game…")
+    panel = (await emu.wait_for(lambda: opened.followups))[-1]
+    wild = next(s for s in panel.selects if ":cw:" in s["custom_id"])
+    panel = (await emu.select(dealer, panel, wild["custom_id"], ["wild=13"])).message
+    r = await emu.click(dealer, panel, label="Deal it")
+    assert r.type == 7, r.content
+    await emu.idle()
+    await play_hand(emu, world, bot)
+    (hand,) = (await bot.db.list_hands(live.id)).items
+    assert hand.variant_name == "Five-card draw, kings wild", hand.variant_name
+    viewer = world.players[3]
+    viewer.locale = "de"
+    r = await emu.run_command(viewer, world.channel, "poker hand", {"hand": hand.hand_id})
+    replay = r.embeds[0]
+    assert replay["title"] == f"Hand {hand.hand_id} · Five Card Draw, Könige wild", replay
+    assert "wählt **Five Card Draw, Könige wild**" in replay["description"], replay
