@@ -240,3 +240,33 @@ async def test_a_house_seat_that_left_mid_hand_is_paid_to_the_house_after_a_rest
     assert "-201" not in {s.player_id for s in table.engine.public_view().seats}
     await again.shutdown()
     await db.close()
+
+
+async def test_removebot_during_a_hand_stands_up_one_more_house_player_each_time(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """/poker removebot twice during a hand stands two house players up (not the same one
+    twice, announced again to the channel); once every one of them is leaving, it says so."""
+    bot = await poker_bot()
+    bot.tables.clock.house_pause = 30  # the house players wait: the hand stays in progress
+    alice, bob = world.players[:2]
+    await create_table(emu, world, [alice, bob], auto_deal=0)
+    live = live_table(bot, world)
+    for level in ("easy", "hard"):
+        r = await emu.run_command(alice, world.channel, "poker addbot", {"level": level})
+        assert not r.ephemeral, r.content
+    await deal(emu, world, alice)
+    assert live.engine.in_hand
+    said = []
+    for _ in range(2):
+        r = await emu.run_command(alice, world.channel, "poker removebot", {})
+        assert not r.ephemeral, r.content
+        said.append(r.content)
+    assert said == [
+        "🤖 House hard 1 folds and stands up when this hand ends.",
+        "🤖 House easy 1 folds and stands up when this hand ends.",
+    ], said
+    r = await emu.run_command(alice, world.channel, "poker removebot", {})
+    assert r.ephemeral and "already" in r.content, r.content
+    leaving = {s.player_id for s in live.engine.public_view().seats if s.leaving}
+    assert leaving == {"-101", "-301"}, leaving
