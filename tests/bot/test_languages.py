@@ -387,3 +387,25 @@ async def test_a_dealers_choice_replays_in_the_viewers_language(
     replay = r.embeds[0]
     assert replay["title"] == f"Hand {hand.hand_id} · Five Card Draw, Könige wild", replay
     assert "wählt **Five Card Draw, Könige wild**" in replay["description"], replay
+
+
+async def test_a_bad_hand_id_or_card_list_is_named_in_the_members_language(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """/poker hand, /poker history and /poker odds refuse a bad value naming the option in
+    the member's language (the name was English inside a translated sentence)."""
+    await poker_bot()
+    alice = world.players[0]
+    alice.locale = "de"
+    r = await emu.run_command(alice, world.channel, "poker hand", {"hand": -5})
+    assert r.ephemeral and r.content == "Eine Hand-ID ist eine positive ganze Zahl.", r.content
+    r = await emu.run_command(alice, world.channel, "poker verify", {"hand": 0})
+    assert r.ephemeral and r.content == "Eine Hand-ID ist eine positive ganze Zahl.", r.content
+    r = await emu.run_command(alice, world.channel, "poker history", {"table": -1})
+    assert r.ephemeral and r.content == "Eine Tisch-ID ist eine positive ganze Zahl.", r.content
+    r = await emu.run_command(alice, world.channel, "poker odds", {"cards": "As " * 40})
+    assert r.ephemeral and r.content.startswith("Die Kartenangabe ist zu lang"), r.content
+    r = await emu.run_command(
+        alice, world.channel, "poker odds", {"cards": "As Kd 7h 7c 2s", "discard": "As " * 40}
+    )
+    assert r.ephemeral and r.content.startswith("Der Abwurf ist zu lang"), r.content
