@@ -3,6 +3,7 @@ panel."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import engine
@@ -190,3 +191,59 @@ async def test_odds_refusals_speak_the_players_language(
     )
     text = await _answer(emu, r)
     assert "höchstens 3 Karten" in text and "draw at most" not in text, text
+
+
+async def test_a_coached_draw_select_is_answered_while_the_odds_thread_is_busy(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """Picking cards in a coached draw panel recounts the coach's odds in the odds thread,
+    which house players at every table share: a busy thread must not leave the pick without
+    an answer within Discord's three seconds (the panel follows when the odds are ready)."""
+    import threading
+
+    from cogs.ui.custom_ids import PanelSelect, parse_custom_id
+    from tables.worker import in_worker
+
+    bot = await poker_bot()
+    alice, bob = world.players[:2]
+    await create_table(emu, world, [alice, bob], coach=True)
+    live = live_table(bot, world)
+    await deal(emu, world, alice)
+    for _ in range(10):
+        await emu.idle()
+        decision = live.engine.pending[0]
+        if decision.kind is engine.DecisionKind.DRAW:
+            break
+        user = alice if decision.player_id == str(alice.id) else bob
+        message = table_message(emu, world)
+        labels = [lb for lb in message.button_labels if lb]
+        label = next(
+            lb for want in ("Call", "Bet", "Check") for lb in labels if lb.startswith(want)
+        )
+        await emu.click(user, message, label=label)
+        await emu.idle()
+    decision = live.engine.pending[0]
+    assert decision.kind is engine.DecisionKind.DRAW
+    user = alice if decision.player_id == str(alice.id) else bob
+    panel = await open_panel(emu, user, table_message(emu, world), "Draw / stand pat…")
+    select = next(
+        s for s in panel.selects if isinstance(parse_custom_id(s["custom_id"]), PanelSelect)
+    )
+    release = threading.Event()
+    busy = asyncio.ensure_future(in_worker(release.wait, 10))  # other tables' house players
+    try:
+        r = await emu.select(user, panel, select["custom_id"], ["0"])
+        assert r.type in (6, 7), r.type
+    finally:
+        release.set()
+        await busy
+    assert "Chosen: —" in panel.text  # nothing picked yet
+    panel = await emu.wait_for(
+        lambda: (
+            r.message
+            if "Chosen: " in r.message.text and "Chosen: —" not in r.message.text
+            else None
+        )
+    )
+    coach = next(f for f in panel.embeds[0]["fields"] if f["name"].startswith("Coach"))
+    assert "recommended" in coach["value"], coach
