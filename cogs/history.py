@@ -459,7 +459,10 @@ def replay_messages(record: HandRecord, viewer_seat: int | None) -> list[list[di
     lines = [_header(record, viewer_seat), *replay_lines(record.events, record.names, viewer_seat)]
     note = record.result.get("note")
     if note:
-        lines.append(_("Note: {note}", note=engine_text.engine_text(str(note))))
+        text = engine_text.engine_text(str(note))
+        for pid in record.seats().values():  # the engine names players by id
+            text = text.replace(pid, name_of(record.names, pid))
+        lines.append(_("Note: {note}", note=text))
     proof = fairness_embed(record, viewer_seat)
     messages = _pack(lines, title, proof)
     keep = len(lines)

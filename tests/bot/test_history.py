@@ -551,3 +551,17 @@ def test_a_dealers_choice_reads_in_the_viewers_language() -> None:
     gone = {**chosen.to_dict(), "slug": "no-such-game", "name": "Old game"}
     with speaking(resolve("de")):
         assert "Old game" in "\n".join(history.replay_lines([start, gone], names, 1))
+
+
+def test_a_stored_note_names_players_not_their_ids() -> None:
+    """A hand's note (a Diablo opener who did not win) is stored with the engine's player
+    id: the replay names the player."""
+    golden = json.loads(GOLDEN.read_text())
+    recorded = dict(golden["hands"][0])
+    recorded["result"] = {
+        **recorded["result"],
+        "note": "101 opened and did not win: they build a new pot of 40.",
+    }
+    record = _golden_record(0, recorded, golden["names"])
+    text = "\n".join(e.description or "" for e in history.replay_messages(record, None)[0])
+    assert "Note: Ann opened and did not win: they build a new pot of 40." in text, text
