@@ -348,7 +348,7 @@ def settle(
             ev.PotAwarded(k, amount, tuple([(s.seat, s.amount, s.half) for s in shares]))
         )
     if carried_back:
-        h.carry_note = "part of the pot stays: no eligible hand met the requirement to win"
+        h.carry_note = Phrase("part of the pot stays: no eligible hand met the requirement to win")
         h.trips_failed = True
     if must_win:
         _diablo(h, winner_ids=won, total=total - carried_back)

@@ -60,3 +60,36 @@ def test_a_diablo_note_names_the_opener_in_the_tables_language() -> None:
         assert words in note, note
         assert not any(pid in note for pid in names), note
         assert any(name in note for name in names.values()), note
+
+
+def test_a_pot_part_kept_back_is_told_in_the_tables_language() -> None:
+    """Trips to win with a short stack all-in: when no hand eligible for a side pot meets the
+    requirement, the part that stays is told in the table's language."""
+    from engine.house import LEVELS, decide
+    from i18n import resolve
+
+    rng = random.Random(5)
+    table = Table(TableConfig("trips-to-win"))
+    players = ("1001", "1002", "1003", "1004")
+    for pid in players:
+        table.sit(pid, 100 if pid == "1004" else 500)
+    for number in range(1500):
+        for pid in players:
+            if table.stack(pid) < 60:
+                table.add_chips(pid, 500)
+        table.start_hand(rng)
+        while table.pending:
+            d = table.pending[0]
+            view = table.private_view(d.seat)
+            level = LEVELS[number % 3]
+            table.act(
+                d.seat, decide(view, table.public_view(), d, level, rng, rules=table.current_rules)
+            )
+        note = table.result.note if table.result is not None else None
+        if note and note.startswith("part of the pot stays"):
+            break
+    else:
+        raise AssertionError("no part of a pot stayed in 1500 hands")
+    embed = render.showdown_embed(table.result, {}, language=resolve("de"))
+    told = next(f["value"] for f in embed.to_dict()["fields"] if f["name"] == "Notiz")
+    assert "part of the pot" not in told and "Teil des Pots" in told, told
