@@ -40,6 +40,9 @@ Interaction = discord.Interaction["PokerBot"]
 Advice = list[tuple[tuple[engine.Card, ...], DrawOdds]]
 T = TypeVar("T")
 
+# Translators: the subject of "… is too long", "… must be text" (/poker odds' options).
+CARDS_OPTION = _.lazy("The list of cards")
+DISCARD_OPTION = _.lazy("The discard")
 NO_ODDS = _.lazy("The coach has no odds for this game: it counts hands of five to nine cards only.")
 LOW_TOPS = (9, 8, 7)
 GIVE_CARDS = {
@@ -252,9 +255,9 @@ def odds_options(command: Any) -> Any:
 async def send_odds(interaction: Interaction, cards: object, game: object, discard: object) -> None:
     """Answer ``/odds`` or ``/poker odds``: the best draws of a hand, or one discard's odds."""
     # Discord's option types bind its client, not a forged request
-    cards = validation.check_text(cards, "The cards", 100)
+    cards = validation.check_text(cards, CARDS_OPTION, 100)
     if discard is not None:
-        discard = validation.check_text(discard, "The discard", 100)
+        discard = validation.check_text(discard, DISCARD_OPTION, 100)
     slug = validation.check_variant_slug(game) if game is not None else "five-card-draw"
     try:
         variant = engine.get_variant(slug)

@@ -48,7 +48,7 @@ from cogs.ui.paginator import (
     register_pages,
     send_paginated,
 )
-from cogs.ui.replay import LINE_LIMIT, name_of, read_events, replay_lines
+from cogs.ui.replay import LINE_LIMIT, chosen_game, name_of, read_events, replay_lines
 from cogs.validation import MAX_ID
 from data import Database, Hand, HandInProgress, HandSecrets, NotFound
 from data import Table as TableRow
@@ -450,11 +450,19 @@ def replay_messages(record: HandRecord, viewer_seat: int | None) -> list[list[di
     limits (4096 characters a description, 6000 a message, 10 embeds); a replay longer than
     :data:`MAX_MESSAGES` messages is cut short with a note."""
     hand = record.hand
-    title = _("Hand {hand} · {game}", hand=str(hand.hand_id), game=_game_name(hand))
+    chosen = next((e for e in read_events(record.events) if isinstance(e, ev.GameChosen)), None)
+    if chosen is not None and chosen.name == hand.variant_name:
+        game = chosen_game(chosen.slug, chosen.modifiers, chosen.name)  # dealer's choice
+    else:
+        game = _game_name(hand)
+    title = _("Hand {hand} · {game}", hand=str(hand.hand_id), game=game)
     lines = [_header(record, viewer_seat), *replay_lines(record.events, record.names, viewer_seat)]
     note = record.result.get("note")
     if note:
-        lines.append(_("Note: {note}", note=engine_text.engine_text(str(note))))
+        text = engine_text.engine_text(str(note))
+        for pid in record.seats().values():  # the engine names players by id
+            text = text.replace(pid, name_of(record.names, pid))
+        lines.append(_("Note: {note}", note=text))
     proof = fairness_embed(record, viewer_seat)
     messages = _pack(lines, title, proof)
     keep = len(lines)

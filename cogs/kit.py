@@ -35,7 +35,7 @@ from cogs import validation
 from cogs.metrics import Metrics
 from cogs.translator import _
 from data import DataError
-from i18n import LazyString
+from i18n import LazyString, engine_text
 from i18n.translator import integer_text
 from tables.errors import Refusal
 
@@ -298,11 +298,13 @@ def ordinal(place: int) -> str:
 async def variant_choices(
     interaction: discord.Interaction[Any], current: str
 ) -> list[app_commands.Choice[str]]:
-    """Autocomplete for every option naming a game: the catalogue's games whose name or slug
-    contains what was typed (Discord shows at most 25)."""
+    """Autocomplete for every option naming a game: the catalogue's games whose name (in the
+    member's language or in English) or slug contains what was typed, each by its name in the
+    member's language (Discord shows at most 25)."""
     needle = current.lower()
-    return [
-        app_commands.Choice(name=v.name[:100], value=v.slug)
-        for v in engine.list_variants()
-        if needle in v.slug or needle in v.name.lower()
-    ][:25]
+    choices = []
+    for v in engine.list_variants():
+        name = engine_text.variant_name(v)
+        if needle in v.slug or needle in v.name.lower() or needle in name.lower():
+            choices.append(app_commands.Choice(name=name[:100], value=v.slug))
+    return choices[:25]

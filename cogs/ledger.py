@@ -152,7 +152,7 @@ class Ledger(commands.Cog):
     ) -> None:
         share = validation.check_flag(share, "The share option")
         if table is not None:
-            table = validation.check_id(table, "A table id")
+            table = validation.check_id(table, validation.TABLE_ID)
         # A forged request can carry anything: a truthy non-boolean must not post it publicly.
         share = validation.check_flag(share, "The share option")
         night = await load(self.bot.db, interaction.guild_id, interaction.channel_id, table)

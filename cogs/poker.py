@@ -532,7 +532,7 @@ class Poker(commands.Cog):
     @app_commands.describe(table="A table id (default: this channel's table)")
     async def history(self, interaction: Interaction, table: int | None = None) -> None:
         if table is not None:
-            table = validation.check_id(table, "A table id")
+            table = validation.check_id(table, validation.TABLE_ID)
         if table is None:
             live = self.tables.in_channel(interaction.channel_id or 0)
             if live is None:
@@ -543,14 +543,14 @@ class Poker(commands.Cog):
     @poker.command(name="hand", description="Replay a hand from the history.")
     @app_commands.describe(hand="The hand id (from /poker history)", phh="Attach a .phh file")
     async def hand(self, interaction: Interaction, hand: int, phh: bool = False) -> None:
-        hand = validation.check_id(hand, "A hand id")
+        hand = validation.check_id(hand, validation.HAND_ID)
         phh = validation.check_flag(phh, "The phh option")
         await hand_history.send_hand(interaction, hand, with_phh=phh)
 
     @poker.command(name="verify", description="Check a finished hand's deck commitment.")
     @app_commands.describe(hand="The hand id (from /poker history)")
     async def verify(self, interaction: Interaction, hand: int) -> None:
-        hand = validation.check_id(hand, "A hand id")
+        hand = validation.check_id(hand, validation.HAND_ID)
         await hand_history.send_verify(interaction, hand)
 
     @poker.command(name="table", description="Post this channel's table again at the bottom.")

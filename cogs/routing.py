@@ -610,8 +610,15 @@ class TableControls(commands.Cog):
             chosen = select.picks + picks if select.kind == "arrange" else tuple(sorted(picks))
             if len(set(chosen)) != len(chosen) or any(i >= len(cards) for i in chosen):
                 raise TableProblem(_("That choice is no longer valid."))
-            coach = await coach_text(live, decision)
-            embed, view = self._panel(live, decision, chosen, coach=coach)
+            if live.settings.coach and isinstance(decision.legal, engine.DrawOptions):
+                # The coach counts in the odds thread, which house players share: the pick is
+                # answered now, and the panel follows with the odds.
+                await interaction.response.defer()
+                coach = await coach_text(live, decision)
+                embed, view = self._panel(live, decision, chosen, coach=coach)
+                await interaction.edit_original_response(embed=embed, view=view)
+                return
+            embed, view = self._panel(live, decision, chosen)
         await interaction.response.edit_message(embed=embed, view=view)
 
     async def panel_button(self, interaction: Interaction, button: PanelButton) -> None:

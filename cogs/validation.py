@@ -103,6 +103,10 @@ _SLUG: Final = re.compile(r"[a-z0-9][a-z0-9-]{0,59}")
 
 
 AMOUNT: Final = _.lazy("The amount")
+# Translators: the subject of "… is a positive whole number" (/poker hand, /poker verify).
+HAND_ID: Final = _.lazy("A hand id")
+# Translators: the subject of "… is a positive whole number" (/poker history, /poker ledger).
+TABLE_ID: Final = _.lazy("A table id")
 EACH_BLIND: Final = _.lazy("Each blind")
 
 

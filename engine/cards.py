@@ -300,8 +300,8 @@ def parse_card(text: str) -> Card:
 
     The rank is one of ``2``-``9``, ``T`` or ``10``, ``J``, ``Q``, ``K``,
     ``A`` (either case) and the suit one of ``c``, ``d``, ``h``, ``s`` (either
-    case) or a suit symbol such as ``♠``. ``JK`` (either case) or ``🃏`` is the
-    joker. Surrounding white space is ignored.
+    case) or a suit symbol such as ``♠`` (also as an emoji, ``♠️``). ``JK`` (either
+    case) or ``🃏`` is the joker. Surrounding white space is ignored.
 
     >>> parse_card("Td") is Card(10, "d")
     True
@@ -311,15 +311,21 @@ def parse_card(text: str) -> Card:
     """
     if not isinstance(text, str):
         raise TypeError(f"a card must be given as a string, not {type(text).__name__}")
-    token = text.strip()
+    # A suit from Discord's emoji picker carries the emoji variation selector: ♠ + U+FE0F.
+    token = text.strip().replace("\ufe0f", "")
     if token.upper() in _JOKER_TOKENS or token in _JOKER_TOKENS:
         return JOKER
     rank = _TOKEN_RANKS.get(token[:-1].upper())
     suit = _TOKEN_SUITS.get(token[-1:].lower())
     if rank is None or suit is None:
+        from engine.wording import Phrase  # here: engine.wording imports this module
+
         raise ValueError(
-            f"not a card: {text!r} (expected a rank 2-9, T or 10, J, Q, K or A "
-            "followed by a suit c, d, h or s, or JK for the joker)"
+            Phrase(
+                "not a card: {text} (expected a rank 2-9, T or 10, J, Q, K or A "
+                "followed by a suit c, d, h or s, or JK for the joker)",
+                text=repr(text),
+            )
         )
     return Card(rank, suit)
 
@@ -345,7 +351,11 @@ def parse_cards(text: str) -> tuple[Card, ...]:
             continue
         card = parse_card(token)
         if card in seen:
-            raise ValueError(f"card {token!r} appears twice in {text!r}")
+            from engine.wording import Phrase  # here: engine.wording imports this module
+
+            raise ValueError(
+                Phrase("card {token} appears twice in {text}", token=repr(token), text=repr(text))
+            )
         seen.add(card)
         cards.append(card)
     return tuple(cards)

@@ -73,6 +73,7 @@ from engine.hands import Category, HandValue, Ranking, evaluate, low_qualifies
 from engine.odds import EXACT_LIMIT, SAMPLES, DrawOdds, best_draws, draw_odds, strength_of
 from engine.rules import DRAW_FOUR_WITH_ACE, Direction, Draw, DrawSeries, GameRules, Split
 from engine.views import PrivateView, PublicView
+from engine.wording import Phrase
 
 __all__ = [
     "LEVELS",
@@ -539,12 +540,21 @@ def study_odds(
     seen = _Seen.of_rules(rules, rules.wild.resolve(deck))
     if len(cards) != size:
         raise ValueError(f"a hand to draw to holds {size} cards in this game, not {len(cards)}")
+    outside = next((card for card in cards if card not in deck), None)
+    if outside is not None:
+        raise ValueError(Phrase("{card} is not in this game's pack", card=str(outside)))
     most = _most_drawn(rules) if size == 5 else min(_most_drawn(rules), 3)
     if most == 0:
         raise NoOdds("this game has no draw")
     if discard is not None:
         if len(discard) > most:
-            raise ValueError(f"this game lets a player draw at most {most} cards")
+            raise ValueError(
+                Phrase.counted(
+                    "this game lets a player draw at most {count} card",
+                    "this game lets a player draw at most {count} cards",
+                    count=most,
+                )
+            )
         # one discard asked for: counted like the odds engine's own default
         return [(discard, _odds_of(seen, cards, discard, (EXACT_LIMIT, SAMPLES)))]
     return _best(seen, cards, most, COACH_LIMITS)[:top]

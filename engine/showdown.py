@@ -348,7 +348,7 @@ def settle(
             ev.PotAwarded(k, amount, tuple([(s.seat, s.amount, s.half) for s in shares]))
         )
     if carried_back:
-        h.carry_note = "part of the pot stays: no eligible hand met the requirement to win"
+        h.carry_note = Phrase("part of the pot stays: no eligible hand met the requirement to win")
         h.trips_failed = True
     if must_win:
         _diablo(h, winner_ids=won, total=total - carried_back)
@@ -374,7 +374,7 @@ def _carry_all(h: Hand, total: int, live: list[Player], note: str) -> None:
     """Nobody may win: the whole pot stays for a new deal among the players still in."""
     h.carry_out += total
     h.trips_failed = True
-    h.carry_note = f"The pot stays: {note}."
+    h.carry_note = Phrase("The pot stays: {reason}.", reason=note)
     h.events.append(ev.PotCarried(total, note))
 
 
@@ -387,7 +387,11 @@ def _diablo(h: Hand, winner_ids: set[int], total: int) -> None:
     amount = total if cap is None else min(total, cap)
     if amount > 0:
         h.diablo_owed = (opener.pid, amount)
-        h.carry_note = f"{opener.pid} opened and did not win: they build a new pot of {amount}."
+        h.carry_note = Phrase(
+            "{player} opened and did not win: they build a new pot of {amount}.",
+            player=opener.pid,
+            amount=amount,
+        )
 
 
 class ShowdownRunner(Runner):

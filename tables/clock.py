@@ -122,43 +122,61 @@ class TableClock:
     async def _house_turn(self, live: LiveTable) -> None:
         await asyncio.sleep(self.house_pause)
         try:
-            async with live.lock:
-                self._house_turns.pop(live.id, None)
-                if live.closed or not live.engine.in_hand:
-                    return
-                start = len(live.engine.events)
-                acted = False
-                for _ in range(len(live.engine.pending)):
-                    decision = next(
-                        (d for d in live.engine.pending if house_level(d.player_id)), None
-                    )
-                    if decision is None:
-                        break
+            batch: int | None = None  # the decisions pending when the turn began
+            acted = 0
+            while True:
+                async with live.lock:
+                    if live.closed or not live.engine.in_hand:
+                        self._forget_house_turn(live)
+                        return
+                    pending = live.engine.pending
+                    house = [d for d in pending if house_level(d.player_id)]
+                    if not house or (batch is not None and acted >= batch):
+                        self._forget_house_turn(live)
+                        return
+                    if batch is None:
+                        batch = len(pending)
+                    decision = house[0]
+                    # Several house players deciding at once act one after the other, with
+                    # no pause between them (the last one lets the next turn be scheduled).
+                    last = len(house) == 1 or acted + 1 >= batch
                     level = house_level(decision.player_id)
                     assert level is not None
                     table = live.engine
+                    version = live.version()
                     # only what that seat may see: its own view and the public one
-                    action = await in_worker(
-                        _house_action,
-                        table.private_view(decision.seat),
-                        table.public_view(),
-                        decision,
-                        level,
-                        self._house_rng,
-                        table.current_rules,
-                    )
+                    seen = (table.private_view(decision.seat), table.public_view())
+                    rules = table.current_rules
+                # The odds thread is shared by every table: the house player thinks there
+                # without the table's lock, so the people at the table are answered meanwhile.
+                action = await in_worker(
+                    _house_action, *seen, decision, level, self._house_rng, rules
+                )
+                async with live.lock:
+                    if live.closed or live.version() != version:
+                        continue  # the table moved on while it thought: think again
+                    if last:
+                        self._forget_house_turn(live)
+                    table = live.engine
+                    start = len(table.events)
                     try:
                         table.act(decision.seat, action)
                     except IllegalAction:
                         log.exception("house player on table %s: %r refused", live.id, action)
                         table.act(decision.seat, engine.Timeout())
-                    acted = True
-                if not acted:
+                    acted += 1
+                    outcome = await self._after_change(live, start)
+                await self._present(live, outcome)
+                if last:
                     return
-                outcome = await self._after_change(live, start)
-            await self._present(live, outcome)
         except Exception:
+            self._forget_house_turn(live)
             log.exception("house player's turn on table %s failed", live.id)
+
+    def _forget_house_turn(self, live: LiveTable) -> None:
+        """This task's turn is over (or about to act): the next change may start another."""
+        if self._house_turns.get(live.id) is asyncio.current_task():
+            del self._house_turns[live.id]
 
     def _arm(self, live: LiveTable, seconds: float) -> None:
         live.timer = asyncio.get_running_loop().call_later(seconds, self._on_deadline, live)

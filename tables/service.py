@@ -580,10 +580,17 @@ class TableService:
     async def remove_house(self, live: LiveTable) -> tuple[str, int | None]:
         """Stand the last seated house player up (its chips back to the house account now, or
         when the hand ends); its name and the chips paid now."""
-        house = [s.player_id for s in live.engine.public_view().seats if house_level(s.player_id)]
+        seats = live.engine.public_view().seats
+        house = [s.player_id for s in seats if house_level(s.player_id)]
         if not house:
             raise TableProblem(_("No house player sits at this table."))
-        pid = house[-1]
+        # One already leaving (stood up during this hand) is not stood up again.
+        staying = [s.player_id for s in seats if house_level(s.player_id) and not s.leaving]
+        if not staying:
+            raise TableProblem(
+                _("Every house player at this table already stands up when this hand ends.")
+            )
+        pid = staying[-1]
         name = live.meta.names.get(pid, pid)
         return name, await self.leave(live, int(pid))
 

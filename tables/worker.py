@@ -8,6 +8,8 @@ one thread at a time uses it.
 from __future__ import annotations
 
 import asyncio
+import contextvars
+import functools
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import TypeVar
@@ -18,8 +20,12 @@ _WORKER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="odds")
 
 
 async def in_worker(work: Callable[..., T], *args: object) -> T:
-    """``work(*args)`` in the odds thread, awaited without blocking the event loop."""
-    return await asyncio.get_running_loop().run_in_executor(_WORKER, work, *args)
+    """``work(*args)`` in the odds thread, awaited without blocking the event loop. The work
+    runs in the caller's context (as :func:`asyncio.to_thread` does): text it writes speaks
+    the caller's language (:func:`i18n.speaking`), not the thread's English."""
+    context = contextvars.copy_context()
+    call = functools.partial(context.run, work, *args)
+    return await asyncio.get_running_loop().run_in_executor(_WORKER, call)
 
 
 __all__ = ["in_worker"]

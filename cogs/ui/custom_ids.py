@@ -35,6 +35,7 @@ import re
 from dataclasses import dataclass
 from typing import ClassVar, Final, Literal, TypeAlias, cast, get_args
 
+from cogs.validation import MAX_ID
 from tables.live import Version
 
 __all__ = [
@@ -479,7 +480,10 @@ class ReplayButton:
 
     @classmethod
     def parse(cls, text: str) -> ReplayButton:
-        return cls(int(_match(cls._PATTERN, text, "replay button")[1]))
+        hand = int(_match(cls._PATTERN, text, "replay button")[1])
+        if hand > MAX_ID:  # no hand has it: the database's ids stop there
+            raise CustomIdError(f"replay button id out of range {text[:MAX_LENGTH]!r}")
+        return cls(hand)
 
 
 TableId: TypeAlias = (

@@ -42,7 +42,7 @@ from cogs.ui.custom_ids import (
 from engine.modifiers import describe_modifier, game_name
 from engine.timebank import PreAction
 from i18n import LazyString
-from i18n.engine_text import engine_text
+from i18n.engine_text import engine_text, variant_description, variant_name
 
 __all__ = [
     "PRIVATE_LABELS",
@@ -521,11 +521,13 @@ def _choose_panel(
     choice = choice.or_default(legal.default)
     variant = engine.get_variant(choice.slug)
     embed = discord.Embed(title=_("Dealer's choice: pick the game"), colour=kit.GOLD)
-    embed.description = f"**{game_name(variant.name, choice.mods)}**\n{variant.description[:1500]}"
+    # Only the dealer reads the panel: the games and rules in their language.
+    name = engine_text(game_name(variant.name, choice.mods))
+    embed.description = f"**{name}**\n{variant_description(variant)[:1500]}"
     ui = Components()
     games = [
         discord.SelectOption(
-            label=engine.get_variant(s).name[:100], value=s, default=s == choice.slug
+            label=variant_name(engine.get_variant(s))[:100], value=s, default=s == choice.slug
         )
         for s in legal.slugs[:25]
     ]
@@ -541,7 +543,7 @@ def _choose_panel(
     for kind, keys, row, placeholder in sections:
         options = [
             discord.SelectOption(
-                label=describe_modifier(m)[:100],
+                label=engine_text(describe_modifier(m))[:100],
                 # ':' written as '=' like in custom ids (messages already sent use it).
                 value=m.replace(":", "="),
                 default=m in choice.mods,

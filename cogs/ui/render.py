@@ -558,7 +558,10 @@ def _showdown_embed(
     if result.carried:
         embed.add_field(name=_("Carried to the next deal"), value=chips(result.carried))
     if result.note:
-        embed.add_field(name=_("Note"), value=engine_text(result.note)[:1024], inline=False)
+        note = engine_text(result.note)
+        for pid in result.final_stacks:  # the engine names players by id
+            note = note.replace(pid, name_of(names, pid))
+        embed.add_field(name=_("Note"), value=note[:1024], inline=False)
     order = [pid for pid in seat_order if pid in result.final_stacks]
     order += [pid for pid in result.final_stacks if pid not in order]
     stack_lines = []

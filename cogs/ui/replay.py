@@ -21,12 +21,14 @@ from cogs.translator import _
 from cogs.ui.render import signed
 from engine import events as ev
 from engine.cards import Card
+from engine.modifiers import game_name
+from engine.variants import get_variant
 from engine.wording import sentence
 from i18n.engine_text import engine_text, hand_name
 from i18n.engine_text import say as engine_say
 from i18n.poker_words import HAND_NAMES, LOW_HAND, RANK_WORDS, ROYAL_FLUSH, direction_word
 
-__all__ = ["LINE_LIMIT", "counted", "name_of", "read_events", "replay_lines"]
+__all__ = ["LINE_LIMIT", "chosen_game", "counted", "name_of", "read_events", "replay_lines"]
 
 log = logging.getLogger("poker.history")
 
@@ -91,6 +93,17 @@ def stored_hand_name(name: str) -> str:
         }
         return sentence(template.render(None, **values))
     return engine_text(name)
+
+
+def chosen_game(slug: str, modifiers: Sequence[str], name: str) -> str:
+    """A dealer's choice in the reader's language: the stored name is the engine's English,
+    so the name is made again from the game and its modifiers (as stored when the game is no
+    longer known, or was named otherwise then)."""
+    try:
+        made = game_name(get_variant(slug).name, modifiers)
+    except ValueError:
+        return engine_text(name)
+    return engine_text(made) if made == name else engine_text(name)
 
 
 def _all_in(text: str, all_in: bool) -> str:
@@ -244,8 +257,8 @@ class _Replay:
                     for seat, stack in self.start_stacks.items()
                 ]
                 return "\n".join([_("__Seats__ (🔘 dealer)"), *seats])
-            case ev.GameChosen(name=name):
-                return say("game-chosen", who=who, game=f"**{engine_text(name)}**")
+            case ev.GameChosen(slug=slug, modifiers=modifiers, name=name):
+                return say("game-chosen", who=who, game=f"**{chosen_game(slug, modifiers, name)}**")
             case ev.PotCarried(amount=amount, reason=reason):
                 return say("pot-carried", amount=kit.chips(amount), reason=engine_text(reason))
             case ev.ForcedBet(kind=kind, amount=amount, all_in=all_in):

@@ -3,6 +3,7 @@ panel."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import engine
@@ -126,3 +127,123 @@ async def test_coach_in_the_draw_panel(poker_bot, emu: Emulator, world: World) -
     r = await emu.run_command(alice, world.channel, "poker settings", {"coach": False})
     assert "coach" not in r.content
     assert not live.settings.coach
+
+
+async def test_coach_in_the_draw_panel_speaks_the_players_language(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """The coach's odds are counted in the odds thread: they are written in the language of
+    the player who opened the panel, like the rest of it, not in the thread's English."""
+    bot = await poker_bot()
+    alice, bob = world.players[:2]
+    await create_table(emu, world, [alice, bob], coach=True)
+    live = live_table(bot, world)
+    await deal(emu, world, alice)
+    for _ in range(10):
+        await emu.idle()
+        decision = live.engine.pending[0]
+        if decision.kind is engine.DecisionKind.DRAW:
+            break
+        user = alice if decision.player_id == str(alice.id) else bob
+        message = table_message(emu, world)
+        labels = [lb for lb in message.button_labels if lb]
+        label = next(
+            lb for want in ("Call", "Bet", "Check") for lb in labels if lb.startswith(want)
+        )
+        await emu.click(user, message, label=label)
+        await emu.idle()
+    decision = live.engine.pending[0]
+    assert decision.kind is engine.DecisionKind.DRAW
+    user = alice if decision.player_id == str(alice.id) else bob
+    user.locale = "de"  # the server reads English; this player's client reads German
+    panel = await open_panel(emu, user, table_message(emu, world), "Draw / stand pat…")
+    fields = panel.embeds[0].get("fields") or []
+    coach = next(f for f in fields if f["name"] == "Coach: deine besten Tausche")
+    assert "empfohlen" in coach["value"] and "bessere Handklasse" in coach["value"], coach
+    assert "recommended" not in coach["value"] and "better hand class" not in coach["value"]
+
+
+async def test_odds_refusals_speak_the_players_language(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """Why cards were refused (not a card, a card twice, a card the game's deck lacks, too
+    many to draw) reads in the asker's language, not in the engine's English."""
+    await poker_bot()
+    alice = world.players[0]
+    alice.locale = "de"
+    r = await emu.run_command(alice, world.channel, "poker odds", {"cards": "As As 2c 3c 4c"})
+    assert r.ephemeral and "Die Karten:" in r.content, r.content
+    assert "Karte 'As' kommt in 'As As 2c 3c 4c' zweimal vor" in r.content, r.content
+    assert "appears twice" not in r.content
+    r = await emu.run_command(alice, world.channel, "poker odds", {"cards": "As Kd 7h 7c Zz"})
+    assert r.ephemeral and "keine Karte: 'Zz'" in r.content, r.content
+    assert "not a card" not in r.content and "expected a rank" not in r.content, r.content
+    r = await emu.run_command(
+        alice, world.channel, "poker odds", {"cards": "As Kd 7h 7c 2c", "game": "32-card-poker"}
+    )
+    text = await _answer(emu, r)
+    assert "2c ist nicht im Deck dieses Spiels" in text, text
+    r = await emu.run_command(
+        alice,
+        world.channel,
+        "poker odds",
+        {"cards": "Ah Kh Qh Jh 2c 7d 8s", "game": "seven-card-draw", "discard": "Ah Kh Qh Jh"},
+    )
+    text = await _answer(emu, r)
+    assert "höchstens 3 Karten" in text and "draw at most" not in text, text
+
+
+async def test_a_coached_draw_select_is_answered_while_the_odds_thread_is_busy(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """Picking cards in a coached draw panel recounts the coach's odds in the odds thread,
+    which house players at every table share: a busy thread must not leave the pick without
+    an answer within Discord's three seconds (the panel follows when the odds are ready)."""
+    import threading
+
+    from cogs.ui.custom_ids import PanelSelect, parse_custom_id
+    from tables.worker import in_worker
+
+    bot = await poker_bot()
+    alice, bob = world.players[:2]
+    await create_table(emu, world, [alice, bob], coach=True)
+    live = live_table(bot, world)
+    await deal(emu, world, alice)
+    for _ in range(10):
+        await emu.idle()
+        decision = live.engine.pending[0]
+        if decision.kind is engine.DecisionKind.DRAW:
+            break
+        user = alice if decision.player_id == str(alice.id) else bob
+        message = table_message(emu, world)
+        labels = [lb for lb in message.button_labels if lb]
+        label = next(
+            lb for want in ("Call", "Bet", "Check") for lb in labels if lb.startswith(want)
+        )
+        await emu.click(user, message, label=label)
+        await emu.idle()
+    decision = live.engine.pending[0]
+    assert decision.kind is engine.DecisionKind.DRAW
+    user = alice if decision.player_id == str(alice.id) else bob
+    panel = await open_panel(emu, user, table_message(emu, world), "Draw / stand pat…")
+    select = next(
+        s for s in panel.selects if isinstance(parse_custom_id(s["custom_id"]), PanelSelect)
+    )
+    release = threading.Event()
+    busy = asyncio.ensure_future(in_worker(release.wait, 10))  # other tables' house players
+    try:
+        r = await emu.select(user, panel, select["custom_id"], ["0"])
+        assert r.type in (6, 7), r.type
+    finally:
+        release.set()
+        await busy
+    assert "Chosen: —" in panel.text  # nothing picked yet
+    panel = await emu.wait_for(
+        lambda: (
+            r.message
+            if "Chosen: " in r.message.text and "Chosen: —" not in r.message.text
+            else None
+        )
+    )
+    coach = next(f for f in panel.embeds[0]["fields"] if f["name"].startswith("Coach"))
+    assert "recommended" in coach["value"], coach

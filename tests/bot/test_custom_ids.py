@@ -66,6 +66,7 @@ MALFORMED = [
     "pk:r:",
     "pk:r:012",
     "pk:r:12:7",
+    "pk:r:9223372036854775808",  # past the largest id the database can hold
     # house rules selects
     "pks:r:7:colour",
     "pks:r:7:flags:x",

@@ -23,10 +23,13 @@ import engine
 from cogs import history
 from data.models import Hand, HandSecrets
 from data.models import Table as TableRow
+from engine import events as ev
 from engine.cards import parse_card
 from engine.commitment import DeckRecord, stored_deck
+from i18n import resolve, speaking
 from tests.bot.driver import create_table as _table
 from tests.bot.driver import current_table_message as _table_message
+from tests.bot.driver import forged_press
 from tests.emulator import Emulator, World
 from tests.engine.test_notation import LOWBALL, lowball, replay_phh
 
@@ -510,3 +513,55 @@ def test_last_card_and_unreadable_events_show_only_what_the_seat_may_see() -> No
         assert "*An event this version can't show (checked).*" in lines
         assert "K♦" not in text and "Kd" not in text and "Q♠" not in text
     assert "A♠" not in "\n".join(other)
+
+
+async def test_a_forged_replay_button_past_the_largest_id_is_refused_as_stale(
+    poker_bot: Any, emu: Emulator, world: World
+) -> None:
+    """A Replay button forged with a hand id larger than any the database holds is an id the
+    bot never wrote: the presser is told the button is not valid, not that the bot failed."""
+    await poker_bot()
+    alice = world.players[0]
+    lobby = await _table(emu, world, [alice])
+    r = await forged_press(emu, alice, lobby, "pk:r:9999999999999999999")
+    assert r.ephemeral and "no longer valid" in r.content, r.content
+    r = await forged_press(emu, alice, lobby, "pk:r:9223372036854775807")  # the largest id
+    assert r.ephemeral and "There is no hand #9223372036854775807." in r.content, r.content
+
+
+def test_a_dealers_choice_reads_in_the_viewers_language() -> None:
+    """A dealer's choice is stored with its English name: the replay names the game from its
+    slug and modifiers, in the viewer's language like the rest of the replay."""
+    start = {"type": "hand-started", "hand_number": 1, "game": "G", "button": 1}
+    start["seats"] = [[0, "1", 100], [1, "2", 100]]
+    chosen = ev.GameChosen(
+        seat=0,
+        slug="california-lowball",
+        modifiers=("draws:3", "wild:13"),
+        name="Triple-draw California lowball, kings wild",
+    )
+    events = [start, chosen.to_dict()]
+    names = {"1": "Ann", "2": "Ben"}
+    english = "\n".join(history.replay_lines(events, names, 1))
+    assert "Triple-draw California lowball, kings wild" in english, english
+    with speaking(resolve("de")):
+        german = "\n".join(history.replay_lines(events, names, 1))
+    assert "California Lowball mit drei Tauschrunden, Könige wild" in german, german
+    # a game the catalogue no longer has reads as it was stored
+    gone = {**chosen.to_dict(), "slug": "no-such-game", "name": "Old game"}
+    with speaking(resolve("de")):
+        assert "Old game" in "\n".join(history.replay_lines([start, gone], names, 1))
+
+
+def test_a_stored_note_names_players_not_their_ids() -> None:
+    """A hand's note (a Diablo opener who did not win) is stored with the engine's player
+    id: the replay names the player."""
+    golden = json.loads(GOLDEN.read_text())
+    recorded = dict(golden["hands"][0])
+    recorded["result"] = {
+        **recorded["result"],
+        "note": "101 opened and did not win: they build a new pot of 40.",
+    }
+    record = _golden_record(0, recorded, golden["names"])
+    text = "\n".join(e.description or "" for e in history.replay_messages(record, None)[0])
+    assert "Note: Ann opened and did not win: they build a new pot of 40." in text, text

@@ -3,11 +3,16 @@ of a person against two house players, chips in the ledger, no table of house pl
 
 from __future__ import annotations
 
+import asyncio
+import threading
+
 import pytest
 
 import engine
 from data.accounts import HOUSE_ACCOUNT
+from tables import worker
 from tables.errors import TableProblem
+from tables.worker import in_worker
 from tests.bot.driver import (
     act_once,
     create_table,
@@ -240,3 +245,75 @@ async def test_a_house_seat_that_left_mid_hand_is_paid_to_the_house_after_a_rest
     assert "-201" not in {s.player_id for s in table.engine.public_view().seats}
     await again.shutdown()
     await db.close()
+
+
+async def test_removebot_during_a_hand_stands_up_one_more_house_player_each_time(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """/poker removebot twice during a hand stands two house players up (not the same one
+    twice, announced again to the channel); once every one of them is leaving, it says so."""
+    bot = await poker_bot()
+    bot.tables.clock.house_pause = 30  # the house players wait: the hand stays in progress
+    alice, bob = world.players[:2]
+    await create_table(emu, world, [alice, bob], auto_deal=0)
+    live = live_table(bot, world)
+    for level in ("easy", "hard"):
+        r = await emu.run_command(alice, world.channel, "poker addbot", {"level": level})
+        assert not r.ephemeral, r.content
+    await deal(emu, world, alice)
+    assert live.engine.in_hand
+    said = []
+    for _ in range(2):
+        r = await emu.run_command(alice, world.channel, "poker removebot", {})
+        assert not r.ephemeral, r.content
+        said.append(r.content)
+    assert said == [
+        "🤖 House hard 1 folds and stands up when this hand ends.",
+        "🤖 House easy 1 folds and stands up when this hand ends.",
+    ], said
+    r = await emu.run_command(alice, world.channel, "poker removebot", {})
+    assert r.ephemeral and "already" in r.content, r.content
+    leaving = {s.player_id for s in live.engine.public_view().seats if s.leaving}
+    assert leaving == {"-101", "-301"}, leaving
+
+
+async def test_a_house_turn_waiting_for_the_odds_thread_does_not_hold_up_the_table(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """A house player thinks in the odds thread, which every table's house players and
+    coaches share: while it waits there, the people at its table are still answered within
+    Discord's three seconds (a press out of turn, /poker sitout), and it acts once the thread
+    is free."""
+    bot = await poker_bot()
+    clock = bot.tables.clock
+    clock.house_pause = 60  # the house player waits until the test lets it think
+    alice = world.players[0]
+    await create_table(emu, world, [alice], auto_deal=0)
+    live = live_table(bot, world)
+    await emu.run_command(alice, world.channel, "poker addbot", {"level": "easy"})
+    await deal(emu, world, alice)
+    if live.engine.pending[0].player_id == str(alice.id):
+        await act_once(emu, world, bot, live.engine.pending[0], policy=passive)
+    assert live.engine.pending[0].player_id == "-101"
+    before = live.version()
+    release = threading.Event()
+    busy = asyncio.ensure_future(in_worker(release.wait, 10))  # other tables' house players
+    try:
+        waiting = clock._house_turns.pop(live.id)
+        waiting.cancel()
+        clock.house_pause = 0
+        clock.schedule(live)  # its turn now: it asks the busy thread
+        # it has asked: its question waits in the thread's queue behind the busy work
+        await emu.wait_for(lambda: worker._WORKER._work_queue.qsize() or None, timeout=2)
+        message = table_message(emu, world)
+        fold = next(b for b in custom_ids(message) if b.endswith(":fold"))
+        r = await emu.click(alice, message, custom_id=fold)
+        assert r.ephemeral and "not your turn" in r.content, r.content
+        r = await emu.run_command(alice, world.channel, "poker sitout", {})
+        assert r.ephemeral, r.content
+        assert live.version() == before  # the house player has not acted yet
+    finally:
+        release.set()
+        await busy
+    await emu.wait_for(lambda: live.version() != before or None, timeout=5)
+    assert not live.engine.in_hand or live.engine.pending[0].player_id != "-101"

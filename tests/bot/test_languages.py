@@ -22,7 +22,7 @@ from i18n import ENGLISH, PSEUDO, Language, resolve, speaking
 from tables.errors import Refusal
 from tables.languages import guild_language
 from tables.translator import _ as tables_
-from tests.bot.driver import create_table, current_table_message, live_table
+from tests.bot.driver import create_table, current_table_message, live_table, play_hand
 from tests.emulator import Emulator, World
 
 GERMAN, POLISH, FRENCH = resolve("de"), resolve("pl"), resolve("fr")
@@ -303,3 +303,109 @@ def test_a_forged_language_is_refused() -> None:
     for forged in ("xx", "en-XA", "de; DROP", ""):
         with pytest.raises(Refusal):
             check_language(forged)
+
+
+async def test_the_game_menu_lists_the_games_in_the_members_language(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """Autocompleting a game option (here /poker odds' game): the games by their names in the
+    member's language, found by those names too (and still by the English slug)."""
+    await poker_bot()
+    alice = world.players[0]
+    alice.locale = "ru"
+    r = await emu.autocomplete(alice, world.channel, "poker odds", focused="game", value="лоуболл")
+    listed = {choice["value"]: choice["name"] for choice in r.choices}
+    assert listed.get("california-lowball") == "Калифорнийский лоуболл", listed
+    assert "kansas-city-lowball" in listed and "five-card-draw" not in listed, listed
+    r = await emu.autocomplete(alice, world.channel, "poker odds", focused="game", value="deuces")
+    listed = {choice["value"]: choice["name"] for choice in r.choices}
+    assert listed == {"deuces-wild": "Двойки — джокеры"}, listed
+
+
+async def test_the_dealers_choice_panel_speaks_the_dealers_language(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """The dealer's choice panel (only the dealer reads it) names the games, describes them
+    and lists the wild cards and house rules in the dealer's language."""
+    bot = await poker_bot()
+    players = world.players[:2]
+    await create_table(emu, world, players, dealers_choice=True, auto_deal=0)
+    r = await emu.run_command(players[0], world.channel, "poker start", {})
+    assert r.ephemeral, r.content
+    await emu.idle()
+    live = live_table(bot, world)
+    decision = live.engine.pending[0]
+    assert decision.kind.value == "choose-game"
+    dealer = next(p for p in players if str(p.id) == decision.player_id)
+    dealer.locale = "de"  # the server reads English; the dealer's client reads German
+    table = await current_table_message(emu, world)
+    opened = await emu.click(dealer, table, label="Choose the game…")
+    panel = (await emu.wait_for(lambda: opened.followups))[-1]
+    game = next(s for s in panel.selects if ":cg:" in s["custom_id"])
+    labels = {o["value"]: o["label"] for o in game["options"]}
+    assert labels["deuces-wild"] == "Zweien wild", labels
+    assert labels["jacks-or-better"] == "Buben oder besser", labels
+    panel = (await emu.select(dealer, panel, game["custom_id"], ["california-lowball"])).message
+    assert "Die niedrigste Hand gewinnt" in panel.text, panel.text
+    wild = next(s for s in panel.selects if ":cw:" in s["custom_id"])
+    assert "Könige wild" in {o["label"] for o in wild["options"]}, wild["options"]
+    panel = (await emu.select(dealer, panel, wild["custom_id"], ["wild=13"])).message
+    rules = next(s for s in panel.selects if ":cr:" in s["custom_id"])
+    assert "drei Tauschrunden" in {o["label"] for o in rules["options"]}, rules["options"]
+    panel = (await emu.select(dealer, panel, rules["custom_id"], ["draws=3"])).message
+    assert "California Lowball mit drei Tauschrunden, Könige wild" in panel.text, panel.text
+
+
+async def test_a_dealers_choice_replays_in_the_viewers_language(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """The replay of a dealer's choice hand names the game chosen (its title and the line of
+    the choice) in the viewer's language, though the hand is stored with its English name."""
+    bot = await poker_bot()
+    players = world.players[:2]
+    await create_table(emu, world, players, dealers_choice=True, auto_deal=0)
+    r = await emu.run_command(players[0], world.channel, "poker start", {})
+    assert r.ephemeral, r.content
+    await emu.idle()
+    live = live_table(bot, world)
+    decision = live.engine.pending[0]
+    dealer = next(p for p in players if str(p.id) == decision.player_id)
+    table = await current_table_message(emu, world)
+    opened = await emu.click(dealer, table, label="Choose the game…")
+    panel = (await emu.wait_for(lambda: opened.followups))[-1]
+    wild = next(s for s in panel.selects if ":cw:" in s["custom_id"])
+    panel = (await emu.select(dealer, panel, wild["custom_id"], ["wild=13"])).message
+    r = await emu.click(dealer, panel, label="Deal it")
+    assert r.type == 7, r.content
+    await emu.idle()
+    await play_hand(emu, world, bot)
+    (hand,) = (await bot.db.list_hands(live.id)).items
+    assert hand.variant_name == "Five-card draw, kings wild", hand.variant_name
+    viewer = world.players[3]
+    viewer.locale = "de"
+    r = await emu.run_command(viewer, world.channel, "poker hand", {"hand": hand.hand_id})
+    replay = r.embeds[0]
+    assert replay["title"] == f"Hand {hand.hand_id} · Five Card Draw, Könige wild", replay
+    assert "wählt **Five Card Draw, Könige wild**" in replay["description"], replay
+
+
+async def test_a_bad_hand_id_or_card_list_is_named_in_the_members_language(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """/poker hand, /poker history and /poker odds refuse a bad value naming the option in
+    the member's language (the name was English inside a translated sentence)."""
+    await poker_bot()
+    alice = world.players[0]
+    alice.locale = "de"
+    r = await emu.run_command(alice, world.channel, "poker hand", {"hand": -5})
+    assert r.ephemeral and r.content == "Eine Hand-ID ist eine positive ganze Zahl.", r.content
+    r = await emu.run_command(alice, world.channel, "poker verify", {"hand": 0})
+    assert r.ephemeral and r.content == "Eine Hand-ID ist eine positive ganze Zahl.", r.content
+    r = await emu.run_command(alice, world.channel, "poker history", {"table": -1})
+    assert r.ephemeral and r.content == "Eine Tisch-ID ist eine positive ganze Zahl.", r.content
+    r = await emu.run_command(alice, world.channel, "poker odds", {"cards": "As " * 40})
+    assert r.ephemeral and r.content.startswith("Die Kartenangabe ist zu lang"), r.content
+    r = await emu.run_command(
+        alice, world.channel, "poker odds", {"cards": "As Kd 7h 7c 2s", "discard": "As " * 40}
+    )
+    assert r.ephemeral and r.content.startswith("Der Abwurf ist zu lang"), r.content

@@ -22,3 +22,74 @@ def test_a_newcomer_waiting_for_the_deal_is_shown_on_the_table() -> None:
     carol = next(line for line in text.splitlines() if "Carol" in line)
     assert "plays from the hand they deal" in carol
     assert "plays from" not in next(line for line in text.splitlines() if "Alice" in line)
+
+
+def _diablo_result_with_a_note() -> object:
+    """A Diablo hand (house players' play, seeded) whose opener did not win: its note."""
+    from engine.house import LEVELS, decide
+
+    rng = random.Random(5)
+    table = Table(TableConfig("diablo"))
+    for pid in ("1575984259603234822", "1575984259603234823", "1575984259603234824"):
+        table.sit(pid, 500)
+    for _ in range(300):
+        for seat in table.seats:
+            if seat is not None and seat.stack < 60:
+                table.add_chips(seat.player_id, 500)
+        table.start_hand(rng)
+        while table.pending:
+            d = table.pending[0]
+            view = table.private_view(d.seat)
+            action = decide(view, table.public_view(), d, LEVELS[1], rng, rules=table.current_rules)
+            table.act(d.seat, action)
+        if table.result is not None and table.result.note:
+            return table.result
+    raise AssertionError("no opener lost in 300 hands")
+
+
+def test_a_diablo_note_names_the_opener_in_the_tables_language() -> None:
+    """The note of a Diablo hand lost by its opener names them (not their Discord id) and
+    reads in the table's language."""
+    from i18n import resolve
+
+    result = _diablo_result_with_a_note()
+    names = {pid: f"Player{pid[-1]}" for pid in result.final_stacks}
+    for code, words in (("en", "opened and did not win"), ("de", "hat eröffnet")):
+        embed = render.showdown_embed(result, names, language=resolve(code))
+        note = next(f["value"] for f in embed.to_dict()["fields"] if f["name"] in ("Note", "Notiz"))
+        assert words in note, note
+        assert not any(pid in note for pid in names), note
+        assert any(name in note for name in names.values()), note
+
+
+def test_a_pot_part_kept_back_is_told_in_the_tables_language() -> None:
+    """Trips to win with a short stack all-in: when no hand eligible for a side pot meets the
+    requirement, the part that stays is told in the table's language."""
+    from engine.house import LEVELS, decide
+    from i18n import resolve
+
+    rng = random.Random(5)
+    table = Table(TableConfig("trips-to-win"))
+    players = ("1001", "1002", "1003", "1004")
+    for pid in players:
+        table.sit(pid, 100 if pid == "1004" else 500)
+    for number in range(1500):
+        for pid in players:
+            if table.stack(pid) < 60:
+                table.add_chips(pid, 500)
+        table.start_hand(rng)
+        while table.pending:
+            d = table.pending[0]
+            view = table.private_view(d.seat)
+            level = LEVELS[number % 3]
+            table.act(
+                d.seat, decide(view, table.public_view(), d, level, rng, rules=table.current_rules)
+            )
+        note = table.result.note if table.result is not None else None
+        if note and note.startswith("part of the pot stays"):
+            break
+    else:
+        raise AssertionError("no part of a pot stayed in 1500 hands")
+    embed = render.showdown_embed(table.result, {}, language=resolve("de"))
+    told = next(f["value"] for f in embed.to_dict()["fields"] if f["name"] == "Notiz")
+    assert "part of the pot" not in told and "Teil des Pots" in told, told

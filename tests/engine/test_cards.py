@@ -55,6 +55,22 @@ def test_parse_card(text: str, rank: int, suit: str) -> None:
     assert not card.is_joker
 
 
+@pytest.mark.parametrize(
+    ("text", "suit"),
+    [
+        ("A\u2660\ufe0f", "s"),
+        ("A\u2665\ufe0f", "h"),
+        ("A\u2666\ufe0f", "d"),
+        ("A\u2663\ufe0f", "c"),
+    ],
+)
+def test_parse_card_with_an_emoji_suit(text: str, suit: str) -> None:
+    """Discord's emoji picker writes :spades: as ♠ followed by the emoji variation selector
+    (U+FE0F): a player who types a card that way means that card."""
+    assert parse_card(text) is Card(14, suit)
+    assert parse_cards(f"{text} Kd 7h") == (Card(14, suit), Card(13, "d"), Card(7, "h"))
+
+
 @pytest.mark.parametrize("text", ["JK", "jk", "Jk", "🃏"])
 def test_parse_joker(text: str) -> None:
     assert parse_card(text) is JOKER
