@@ -312,8 +312,12 @@ def _opened(position: int, card: str, where: str) -> str:
         return _("{position}: {card}", position=position, card=card)
     seat = where.removeprefix("seat ")
     if seat != where and seat.isdigit():
+        # The proof file counts seats from 0, as the engine does; the summary numbers them as
+        # the table and the replay show them, from 1.
         # Translators: an opened card of the deck, dealt to a seat: "12: 7♣ (seat 3)".
-        return _("{position}: {card} (seat {seat})", position=position, card=card, seat=int(seat))
+        return _(
+            "{position}: {card} (seat {seat})", position=position, card=card, seat=int(seat) + 1
+        )
     if where == "burn":
         # Translators: an opened card of the deck that was burned: "12: 7♣ (burn)".
         return _("{position}: {card} (burn)", position=position, card=card)

@@ -109,6 +109,9 @@ async def test_each_member_checks_their_own_cards_and_no_one_elses(
         r, proof = await _verify_file(emu, user, world, hand_id)
         summary = r.embeds[0]["description"]
         assert ("Yours alone:" in summary) is (seat is not None) and "Shown to everyone:" in summary
+        if seat is not None:
+            # Seats read as the table shows them (from 1), though the proof file counts from 0.
+            assert f"(seat {seat + 1})" in summary and "(seat 0)" not in summary, summary
         wanted = [arg for card in sorted(own | public) for arg in ("--card", card)]
         done = _run_script(proof, tmp_path, "--root", shown_root, *wanted)
         assert done.returncode == 0 and done.stdout.endswith("OK\n"), done.stdout
