@@ -211,3 +211,23 @@ async def test_a_table_closed_as_its_hand_ends_posts_its_ledger(
     else:
         assert "Everyone is even" in settle_field(posted[0].embeds[0])
     emu.assert_clean()
+
+
+async def test_names_with_markdown_read_as_typed_in_the_embed_and_the_csv(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """A nickname with markdown characters was pasted raw between the line's ``**``: the
+    embed showed ``****A** _b_**``, bold and italics in the wrong places. The embed escapes
+    the name; the CSV keeps it as typed."""
+    await poker_bot()
+    alice, bob = world.players[:2]
+    alice.global_name = "**A** _b_"
+    bob.global_name = "~~Bo~~ `b|"
+    await create_table(emu, world, [alice, bob], auto_deal=0)
+    shown = await emu.run_command(alice, world.channel, "poker ledger", {})
+    lines = shown.embeds[0]["description"].splitlines()
+    assert lines[0].startswith("**\\*\\*A\\*\\* \\_b\\_** · in "), lines
+    assert lines[1].startswith("**\\~\\~Bo\\~\\~ \\`b\\|** · in "), lines
+    rows = read_csv(shown.attachments[0])
+    assert [row["player_nickname"] for row in rows] == ["**A** _b_", "~~Bo~~ `b|"]
+    emu.assert_clean()
