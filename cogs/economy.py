@@ -54,6 +54,7 @@ from cogs.ui.paginator import (
 )
 from cogs.ui.stats_chart import chart_file, has_chart, render_stats_chart, show_chart
 from data import (
+    ChipsOnTables,
     Cooldown,
     Database,
     DataError,
@@ -747,7 +748,19 @@ class Economy(commands.Cog):
         reset = validation.check_flag(reset, "reset")
         try:
             season, standings = await self.db.end_season(guild.id, interaction.user.id, reset=reset)
-        except DataError as exc:  # the only one: no season is running
+        except ChipsOnTables as exc:
+            raise Refusal(
+                _.plural(
+                    "{count} member still has chips on this server's tables, which a reset "
+                    "cannot reach: end those tables first, or end the season without a reset. "
+                    "The season is still running.",
+                    "{count} members still have chips on this server's tables, which a reset "
+                    "cannot reach: end those tables first, or end the season without a reset. "
+                    "The season is still running.",
+                    count=exc.members,
+                )
+            ) from exc
+        except DataError as exc:  # the only other one: no season is running
             raise Refusal(_("No season is running in this server.")) from exc
         with speaking(languages.guild_language(guild.id)):
             embed = discord.Embed(

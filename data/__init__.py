@@ -14,6 +14,7 @@ from data.db import DEFAULT_PATH, Claim, Database
 from data.errors import (
     BackupFailed,
     ChipsMismatch,
+    ChipsOnTables,
     ConstraintViolation,
     Cooldown,
     DataError,
@@ -62,6 +63,7 @@ __all__ = [
     "BankrollPoint",
     "ChipAudit",
     "ChipsMismatch",
+    "ChipsOnTables",
     "Claim",
     "ConstraintViolation",
     "Cooldown",

@@ -80,6 +80,16 @@ class Cooldown(DataError):
         self.next_at = next_at
 
 
+class ChipsOnTables(DataError):
+    """Members still have chips on the server's open cash tables (``members`` of them), which
+    a season's bankroll reset cannot reach."""
+
+    def __init__(self, guild_id: int, members: int) -> None:
+        super().__init__(f"{members} members of server {guild_id} have chips on open tables")
+        self.guild_id = guild_id
+        self.members = members
+
+
 class TableExists(DataError):
     """The channel already has an open table."""
 

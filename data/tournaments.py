@@ -15,7 +15,7 @@ from typing import Final
 
 from data import accounts, tables
 from data.core import Row, Tx, one, seconds
-from data.errors import ConstraintViolation, DataError, NotFound
+from data.errors import ChipsOnTables, ConstraintViolation, DataError, NotFound
 from data.models import Table, TableSave
 
 OPEN: Final = ("registering", "running")
@@ -455,10 +455,15 @@ async def end_season(
 ) -> tuple[Season, list[Standing]]:
     """Close the open season: snapshot every member's bankroll and the points they scored in
     tournaments finished during it; with ``reset``, set every bankroll back to the server's
-    starting amount (a ledger row each)."""
+    starting amount (a ledger row each). A reset raises :class:`ChipsOnTables`, changing
+    nothing, while members have chips on open cash tables: it could not reach them."""
     season = await current_season(tx, guild_id)
     if season is None:
         raise DataError("no season is running in this server")
+    if reset:
+        seated = await tables.members_on_tables(tx, guild_id)
+        if seated:
+            raise ChipsOnTables(guild_id, seated)
     rows = await tx.fetch_all(
         "SELECT a.user_id, a.balance, coalesce(p.points, 0) AS points FROM accounts AS a "
         "LEFT JOIN (SELECT user_id, sum(points) AS points FROM tournament_results "

@@ -19,6 +19,7 @@ import pytest
 from cogs.economy import MAX_CHIPS, Economy, audit_embed
 from cogs.ui.paginator import PageButton, custom_id
 from data import ChipAudit, PlayerHandResult, TableSave
+from tests.bot.driver import create_table
 from tests.emulator import InteractionResult, UserActionError
 
 MANAGE_GUILD = 0x20
@@ -688,6 +689,37 @@ async def test_season_points_in_other_digits_are_refused(poker_bot, emu, world) 
         )
         refused(r, "Points are whole numbers")
     assert await bot.db.seasons(world.guild.id) == []
+    emu.assert_clean()
+
+
+async def test_a_season_reset_waits_for_the_chips_on_tables(poker_bot, emu, world) -> None:
+    """A reset set every bankroll back to the start but left the chips on tables alone: a
+    member who sat down with their bankroll kept it all and got the starting amount on top
+    (1,040 after the "reset" here). A reset is refused, changing nothing, while members'
+    chips are on the server's tables; ended without a reset, or once the tables are closed, it
+    goes through."""
+    bot = await poker_bot()
+    host, alice, bob = world.host, *world.players[:2]
+    guild = world.guild.id
+    r = await emu.run_command(host, world.channel, "server season start", {"name": "Winter"})
+    assert not r.ephemeral
+    await create_table(emu, world, [alice, bob], auto_deal=0)
+    before = await bankroll(bot, world, alice)
+    assert before < 1_000
+
+    r = await emu.run_command(host, world.channel, "server season end", {"reset": True})
+    refused(r, "2 members", "tables")
+    assert await bankroll(bot, world, alice) == before
+    assert (await bot.db.current_season(guild)) is not None
+
+    ended = await emu.run_command(alice, world.channel, "poker end", {})
+    assert not ended.ephemeral, ended.content
+    await emu.idle()
+    r = await emu.run_command(host, world.channel, "server season end", {"reset": True})
+    assert not r.ephemeral, r.content
+    assert await bankroll(bot, world, alice) == 1_000
+    assert (await bot.db.chips_on_tables(guild, alice.id)) == (0, 0)
+    assert (await bot.db.chip_audit(guild)).ok
     emu.assert_clean()
 
 
