@@ -751,12 +751,12 @@ class Economy(commands.Cog):
         except ChipsOnTables as exc:
             raise Refusal(
                 _.plural(
-                    "{count} member still has chips on this server's tables, which a reset "
-                    "cannot reach: end those tables first, or end the season without a reset. "
-                    "The season is still running.",
-                    "{count} members still have chips on this server's tables, which a reset "
-                    "cannot reach: end those tables first, or end the season without a reset. "
-                    "The season is still running.",
+                    "{count} member still sits at this server's tables, where a reset cannot "
+                    "reach their chips: end those tables first, or end the season without a "
+                    "reset. The season is still running.",
+                    "{count} members still sit at this server's tables, where a reset cannot "
+                    "reach their chips: end those tables first, or end the season without a "
+                    "reset. The season is still running.",
                     count=exc.members,
                 )
             ) from exc

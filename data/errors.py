@@ -81,11 +81,11 @@ class Cooldown(DataError):
 
 
 class ChipsOnTables(DataError):
-    """Members still have chips on the server's open cash tables (``members`` of them), which
+    """Members still sit at the server's open cash tables (``members`` of them), whose chips
     a season's bankroll reset cannot reach."""
 
     def __init__(self, guild_id: int, members: int) -> None:
-        super().__init__(f"{members} members of server {guild_id} have chips on open tables")
+        super().__init__(f"{members} members of server {guild_id} sit at open tables")
         self.guild_id = guild_id
         self.members = members
 

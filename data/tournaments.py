@@ -456,7 +456,7 @@ async def end_season(
     """Close the open season: snapshot every member's bankroll and the points they scored in
     tournaments finished during it; with ``reset``, set every bankroll back to the server's
     starting amount (a ledger row each). A reset raises :class:`ChipsOnTables`, changing
-    nothing, while members have chips on open cash tables: it could not reach them."""
+    nothing, while members sit at open cash tables: it could not reach their chips."""
     season = await current_season(tx, guild_id)
     if season is None:
         raise DataError("no season is running in this server")
