@@ -110,13 +110,14 @@ def _place(place: int) -> str:
 
 
 def _standings_line(rank: int, user_id: int, points: int, balance: int) -> str:
-    # Translators: a line of a season's standings; {member} is a mention.
+    # Translators: a line of a season's standings; {member} is a mention, {points} "6 points"
+    # and {chips} "1,200 chips".
     return _(
-        "**{rank}.** {member} — {points} points · {chips} chips",
+        "**{rank}.** {member} — {points} · {chips}",
         rank=rank,
         member=f"<@{user_id}>",
-        points=points,
-        chips=balance,
+        points=_.plural("{count} point", "{count} points", count=points),
+        chips=_.plural("{count} chip", "{count} chips", count=balance),
     )
 
 

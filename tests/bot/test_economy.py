@@ -723,6 +723,34 @@ async def test_a_season_reset_waits_for_the_chips_on_tables(poker_bot, emu, worl
     emu.assert_clean()
 
 
+async def test_a_season_line_counts_one_point_and_one_chip_in_the_singular(
+    poker_bot, emu, world
+) -> None:
+    """Sixth place of the default scale scores 1: the standings read "1 points"."""
+    bot = await poker_bot()
+    host, alice, bob = world.host, *world.players[:2]
+    guild = world.guild.id
+    r = await emu.run_command(
+        host, world.channel, "server season start", {"name": "Spring", "points": "3,1"}
+    )
+    assert not r.ephemeral, r.content
+    tournament = await bot.db.create_tournament(guild, world.channel.id, host.id, "{}", "{}")
+    for user in (alice, bob):
+        await bot.db.tournament_pay_in(tournament.tournament_id, user.id, 100, "{}")
+    await bot.db.finish_tournament(
+        tournament.tournament_id, [(alice.id, 1, 200), (bob.id, 2, 0)], "{}"
+    )
+    await emu.run_command(host, world.channel, "chips set", {"member": bob, "amount": 1})
+    r = await emu.run_command(host, world.channel, "server season end", {})
+    assert description(r).splitlines() == [
+        f"**1.** <@{alice.id}> — 3 points · 1,100 chips",
+        f"**2.** <@{bob.id}> — 1 point · 1 chip",
+    ]
+    r = await emu.run_command(alice, world.channel, "leaderboard", {"season": "Spring"})
+    assert description(r).splitlines()[1] == f"**2.** <@{bob.id}> — 1 point · 1 chip"
+    emu.assert_clean()
+
+
 async def test_audit_is_ok_after_a_series_of_operations(poker_bot, emu, world) -> None:
     bot = await poker_bot()
     host = world.host
