@@ -41,6 +41,7 @@ from cogs.ui.economy import (
     admin_log_line,
     audit_embed,
     leaderboard_line,
+    member_name,
     note_text,
     setting_value,
     settings_embed,
@@ -187,14 +188,14 @@ def _member(
 ) -> discord.Member:
     """A human member of this server (not a bot, not someone outside the server)."""
     if not isinstance(user, discord.Member):
-        raise Refusal(_("{member} is not a member of this server.", member=user.display_name))
+        raise Refusal(_("{member} is not a member of this server.", member=member_name(user)))
     if user.bot:
         if action == "show":
             raise Refusal(
-                _("{member} is a bot; bots have no bankroll to show.", member=user.display_name)
+                _("{member} is a bot; bots have no bankroll to show.", member=member_name(user))
             )
         raise Refusal(
-            _("{member} is a bot; bots have no bankroll to change.", member=user.display_name)
+            _("{member} is a bot; bots have no bankroll to change.", member=member_name(user))
         )
     return user
 
@@ -380,7 +381,7 @@ class Economy(commands.Cog):
         target = _member(member or interaction.user, action="show")
         bankroll = await self.db.balance(guild.id, target.id, now=self.clock())
         on_tables, tables = await self.on_tables(guild.id, target.id)
-        embed = discord.Embed(title=_("Chips — {member}", member=target.display_name), colour=GOLD)
+        embed = discord.Embed(title=_("Chips — {member}", member=member_name(target)), colour=GOLD)
         embed.description = target.mention
         embed.add_field(name=_("Bankroll"), value=fmt(bankroll))
         if tables:
@@ -599,7 +600,7 @@ class Economy(commands.Cog):
                     "{member}'s bankroll holds only {count} chips, so {amount} cannot be removed "
                     "(chips on tables are not touched).",
                     count=exc.balance,
-                    member=target.display_name,
+                    member=member_name(target),
                     amount=amount,
                 )
             ) from exc

@@ -62,6 +62,11 @@ def setting_value(name: str, value: object) -> str:
     return text if len(text) <= 60 else text[:59] + "…"
 
 
+def member_name(member: discord.abc.User) -> str:
+    """A member's display name as they typed it: their text, not markdown."""
+    return discord.utils.escape_markdown(member.display_name)
+
+
 def note_text(note: str | None) -> str:
     return discord.utils.escape_markdown(note[:MAX_NOTE]) if note else ""
 
@@ -94,7 +99,7 @@ def settings_embed(settings: GuildSettings, guild_name: str) -> discord.Embed:
 
 
 def stats_embed(member: discord.abc.User, stats: PlayerStats) -> discord.Embed:
-    title = _("Poker stats — {member}", member=member.display_name)
+    title = _("Poker stats — {member}", member=member_name(member))
     embed = discord.Embed(title=title[:256], colour=BLUE)
     if stats.hands_played == 0:
         embed.description = _(

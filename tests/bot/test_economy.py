@@ -210,6 +210,25 @@ async def test_balance_refuses_bots_and_non_members(poker_bot, emu, world) -> No
     emu.assert_clean()
 
 
+async def test_a_name_with_markdown_characters_reads_as_typed(poker_bot, emu, world) -> None:
+    """A display name is the member's own text: ``__Al__ *x*`` read as an underlined "Al" and
+    an italic "x" in the titles of /balance and /stats and in a refusal naming them."""
+    bot = await poker_bot()
+    alice = world.players[0]
+    alice.global_name = "__Al__ *x*"
+    shown = "\\_\\_Al\\_\\_ \\*x\\*"
+    r = await emu.run_command(alice, world.channel, "balance")
+    assert r.embeds[0]["title"] == f"Chips — {shown}"
+    r = await emu.run_command(alice, world.channel, "stats")
+    assert r.embeds[0]["title"] == f"Poker stats — {shown}"
+    r = await emu.run_command(
+        world.host, world.channel, "chips remove", {"member": alice, "amount": 5000}
+    )
+    refused(r, f"{shown}'s bankroll holds only 1,000 chips")
+    assert await bankroll(bot, world, alice) == 1_000
+    emu.assert_clean()
+
+
 async def test_economy_commands_are_guild_only(poker_bot, emu, world) -> None:
     await poker_bot()
     alice = world.players[0]
