@@ -747,7 +747,7 @@ class Economy(commands.Cog):
     @app_commands.checks.has_permissions(manage_guild=True)
     async def season_end(self, interaction: Interaction, reset: bool = False) -> None:
         guild = self._guild(interaction)
-        reset = validation.check_flag(reset, "reset")
+        reset = validation.check_flag(reset, _.lazy("The reset option"))
         try:
             season, standings = await self.db.end_season(guild.id, interaction.user.id, reset=reset)
         except ChipsOnTables as exc:

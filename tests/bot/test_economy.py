@@ -17,8 +17,10 @@ import discord
 import pytest
 
 from cogs.economy import MAX_CHIPS, Economy, audit_embed
+from cogs.translator import _
 from cogs.ui.paginator import PageButton, custom_id
 from data import ChipAudit, PlayerHandResult, TableSave
+from i18n import resolve
 from tests.bot.driver import create_table
 from tests.emulator import InteractionResult, UserActionError
 
@@ -767,6 +769,24 @@ async def test_a_season_line_counts_one_point_and_one_chip_in_the_singular(
     ]
     r = await emu.run_command(alice, world.channel, "leaderboard", {"season": "Spring"})
     assert description(r).splitlines()[1] == f"**2.** <@{bob.id}> — 1 point · 1 chip"
+    emu.assert_clean()
+
+
+async def test_a_forged_reset_option_is_refused_in_the_members_language(
+    poker_bot, emu, world
+) -> None:
+    """``reset:"yes"`` from a modified client read "reset vaut true ou false." in French."""
+    bot = await poker_bot()
+    world.host.locale = "fr"
+    french = resolve("fr")
+    await emu.run_command(world.host, world.channel, "server season start", {"name": "Été"})
+    r = await emu.run_forged_command(
+        world.host, world.channel, "server season end", {"reset": "yes"}
+    )
+    what = _("The reset option", language=french)
+    refused(r, _("{what} is either true or false.", language=french, what=what))
+    assert what != "The reset option"
+    assert (await bot.db.current_season(world.guild.id)) is not None
     emu.assert_clean()
 
 

@@ -8,7 +8,9 @@ import io
 import re
 from typing import Any
 
+from cogs.translator import _ as cogs_
 from cogs.ui.ledger import CSV_COLUMNS
+from i18n import resolve
 from tests.bot.driver import (
     act_once,
     create_table,
@@ -230,4 +232,30 @@ async def test_names_with_markdown_read_as_typed_in_the_embed_and_the_csv(
     assert lines[1].startswith("**\\~\\~Bo\\~\\~ \\`b\\|** · in "), lines
     rows = read_csv(shown.attachments[0])
     assert [row["player_nickname"] for row in rows] == ["**A** _b_", "~~Bo~~ `b|"]
+    emu.assert_clean()
+
+
+async def test_a_forged_option_is_refused_in_the_members_language(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """A modified client's ``share:"yes"`` or ``table:"1"`` was refused with the option's
+    English name in a French sentence ("The share option est ..."): the name is translated."""
+    await poker_bot()
+    alice = world.players[0]
+    alice.locale = "fr"
+    french = resolve("fr")
+    for options, what in [
+        ({"share": "yes"}, "The share option"),
+        ({"table": "1"}, "A table id"),
+    ]:
+        r = await emu.run_forged_command(alice, world.channel, "poker ledger", options)
+        assert r.ephemeral
+        template = (
+            "{what} is either true or false."
+            if "share" in options
+            else "{what} is a positive whole number."
+        )
+        assert what not in (r.content or ""), r.content
+        name = cogs_(what, language=french)
+        assert r.content == cogs_(template, language=french, what=name), r.content
     emu.assert_clean()
