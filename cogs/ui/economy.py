@@ -26,8 +26,13 @@ SETTING_NAMES: Final[dict[str, LazyString]] = {
     "max_tables_per_player": _.lazy("Tables per member"),
 }
 LOG_LABELS: Final[dict[str, LazyString]] = {
-    **SETTING_NAMES,
-    "table_defaults": _.lazy("Table defaults"),
+    # Translators: the settings' names inside a line of the admin log ("... changed daily
+    # cooldown 24 h → 12 h"), each written as your language writes it mid-sentence.
+    "starting_bankroll": _.lazy("starting bankroll"),
+    "daily_amount": _.lazy("daily bonus"),
+    "daily_cooldown": _.lazy("daily cooldown"),
+    "max_tables_per_player": _.lazy("tables per member"),
+    "table_defaults": _.lazy("table defaults"),
 }
 
 
@@ -234,7 +239,7 @@ def admin_log_line(entry: AdminLogEntry) -> str:
         parts = [
             _(
                 "{setting} {old} → {new}",
-                setting=str(LOG_LABELS[str(k)]).lower() if str(k) in LOG_LABELS else str(k),
+                setting=str(LOG_LABELS[str(k)]) if str(k) in LOG_LABELS else str(k),
                 old=setting_value(k, old.get(k)),
                 new=setting_value(k, v),
             )

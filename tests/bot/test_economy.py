@@ -632,6 +632,29 @@ async def test_chips_log_is_ephemeral_and_paginated(poker_bot, emu, world) -> No
     emu.assert_clean()
 
 
+async def test_the_admin_log_keeps_a_settings_name_as_its_language_writes_it(
+    poker_bot, emu, world
+) -> None:
+    """The log lowercased the translated setting names: German read "wartezeit bonus" for
+    the noun "Wartezeit Bonus". Each name has its own in-sentence form in the catalogue."""
+    await poker_bot()
+    host = world.host
+    host.locale = "de"
+    german = resolve("de")
+    await emu.run_command(host, world.channel, "server settings", {"daily_cooldown_hours": 12})
+    r = await emu.run_command(host, world.channel, "chips log")
+    (line,) = description(r).splitlines()
+    name = _("daily cooldown", language=german)
+    old, new = (_("{hours} h", language=german, hours=h) for h in (24, 12))
+    change = _("{setting} {old} → {new}", language=german, setting=name, old=old, new=new)
+    assert change in line, line
+    assert name != "daily cooldown" and name[0].isupper(), name
+    host.locale = "en-US"
+    r = await emu.run_command(host, world.channel, "chips log")
+    assert "changed daily cooldown 24 h → 12 h" in description(r)
+    emu.assert_clean()
+
+
 # ------------------------------------------------------------------------------------ /server
 
 
