@@ -377,6 +377,32 @@ async def test_leaderboard_pages_with_next_and_previous(poker_bot, emu, world) -
     assert bot.is_ready()
 
 
+async def test_a_leaderboard_page_stays_in_the_language_of_who_asked(poker_bot, emu, world) -> None:
+    """/leaderboard answers in the asker's language, for all to see; a page turned by a
+    member of another language turned the whole public message into theirs."""
+    bot = await poker_bot()
+    members = await add_members(emu, world, 11)
+    for i, user in enumerate(members):
+        await bot.db.admin_grant(world.guild.id, world.host.id, user.id, (i + 1) * 10)
+    alice, bob = world.players[:2]
+    alice.locale, bob.locale = "de", "en-US"
+    german = resolve("de")
+    r = await emu.run_command(alice, world.channel, "leaderboard")
+    message = r.message
+    first = _("Page {page} of {pages}", language=german, page=1, pages=2)
+    assert message.embeds[0]["footer"]["text"].startswith(first)
+
+    n = await emu.click(bob, message, custom_id=message.buttons[1]["custom_id"])
+    assert n.type == 7
+    second = _("Page {page} of {pages}", language=german, page=2, pages=2)
+    assert message.embeds[0]["footer"]["text"].startswith(second), message.embeds[0]["footer"]
+    assert message.embeds[0]["title"] == _(
+        "🏆 Leaderboard — {server}", language=german, server=world.guild.name
+    )
+    assert message.buttons[0]["label"] == _("Previous", language=german)
+    emu.assert_clean()
+
+
 async def test_leaderboard_buttons_work_after_restart(poker_bot, emu, world) -> None:
     bot = await poker_bot()
     members = await add_members(emu, world, 11)
