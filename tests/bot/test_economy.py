@@ -793,6 +793,25 @@ async def test_a_season_reset_waits_for_the_chips_on_tables(poker_bot, emu, worl
     emu.assert_clean()
 
 
+async def test_a_seasons_final_standings_count_the_chips_on_tables(poker_bot, emu, world) -> None:
+    """The final standings showed (and ranked by) the bankroll alone: a member seated when the
+    season ended read 960 chips where /leaderboard says 1,000."""
+    bot = await poker_bot()
+    host, alice, bob = world.host, *world.players[:2]
+    await emu.run_command(host, world.channel, "server season start", {"name": "Autumn"})
+    await create_table(emu, world, [alice], auto_deal=0)
+    await emu.run_command(host, world.channel, "chips set", {"member": bob, "amount": 999})
+    assert await bankroll(bot, world, alice) < 999
+    r = await emu.run_command(host, world.channel, "server season end", {})
+    assert description(r).splitlines() == [
+        f"**1.** <@{alice.id}> — 0 points · 1,000 chips",
+        f"**2.** <@{bob.id}> — 0 points · 999 chips",
+    ]
+    r = await emu.run_command(bob, world.channel, "leaderboard", {"season": "Autumn"})
+    assert description(r).splitlines()[0] == f"**1.** <@{alice.id}> — 0 points · 1,000 chips"
+    emu.assert_clean()
+
+
 async def test_a_season_line_counts_one_point_and_one_chip_in_the_singular(
     poker_bot, emu, world
 ) -> None:
