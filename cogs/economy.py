@@ -260,12 +260,27 @@ def _chips_embed(
 
 
 def _settings_changed(
-    before: GuildSettings, after: GuildSettings, server: str, admin: str
+    before: GuildSettings,
+    after: GuildSettings,
+    server: str,
+    admin: str,
+    language: tuple[str, str] | None = None,
 ) -> discord.Embed:
-    """The public note of an admin's change of the economy settings, in the current language."""
+    """The public note of an admin's change of the economy settings (and of the server's
+    language, ``language`` its names before and after), in the current language."""
     embed = settings_embed(after, server)
     embed.title = _("Economy settings changed")
     changes = []
+    if language is not None:
+        changes.append(
+            _(
+                "{setting}: {old} → **{new}**",
+                # Translators: the setting of the language a server's tables speak.
+                setting=_("Language"),
+                old=language[0],
+                new=language[1],
+            )
+        )
     for name, label in SETTING_NAMES.items():
         old, new = getattr(before, name), getattr(after, name)
         if old != new:
@@ -655,6 +670,7 @@ class Economy(commands.Cog):
         """No option: the current settings, ephemerally. Options: change them, publicly
         (logged in the admin log by the data layer)."""
         guild = self._guild(interaction)
+        spoken = languages.native_name(languages.guild_language(guild.id))
         options = (starting_bankroll, daily_amount, daily_cooldown_hours, max_tables_per_player)
         # Every option is checked before anything changes: a refused one changes nothing.
         starting_bankroll = validation.STARTING_BANKROLL.optional(starting_bankroll)
@@ -691,8 +707,12 @@ class Economy(commands.Cog):
             now=self.clock(),
         )
         # Posted for everyone: in the channel's language.
+        now_spoken = languages.native_name(languages.guild_language(guild.id))
+        language_change = None if language is None else (spoken, now_spoken)
         with speaking(languages.guild_language(guild.id)):
-            embed = _settings_changed(before, after, guild.name, interaction.user.mention)
+            embed = _settings_changed(
+                before, after, guild.name, interaction.user.mention, language_change
+            )
         await self._send(interaction, embed, changed=True)
 
     @server_group.command(

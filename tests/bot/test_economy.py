@@ -724,6 +724,38 @@ async def test_server_settings_show_and_change(poker_bot, emu, world) -> None:
     emu.assert_clean()
 
 
+async def test_a_language_changed_with_other_settings_is_in_the_public_note(
+    poker_bot, emu, world
+) -> None:
+    """``language:`` with another option changed both, but the public note listed the daily
+    bonus alone: the server was not told its tables now speak French."""
+    bot = await poker_bot()
+    french = resolve("fr")
+    r = await emu.run_command(
+        world.host, world.channel, "server settings", {"language": "fr", "daily_amount": 50}
+    )
+    assert r.type == 4 and not r.ephemeral
+    lines = description(r).splitlines()
+    daily = _("Daily bonus", language=french)
+    assert (
+        _("{setting}: {old} → **{new}**", language=french, setting=daily, old="100", new="50")
+        in lines
+    )
+    assert any("Français" in line for line in lines), lines
+    language = _("Language", language=french)
+    assert language != "Language"
+    change = _(
+        "{setting}: {old} → **{new}**",
+        language=french,
+        setting=language,
+        old="English",
+        new="Français",
+    )
+    assert change in lines, lines
+    assert (await bot.db.get_settings(world.guild.id)).daily_amount == 50
+    emu.assert_clean()
+
+
 async def test_server_settings_out_of_range(poker_bot, emu, world) -> None:
     bot = await poker_bot()
     host = world.host
