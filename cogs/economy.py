@@ -55,7 +55,7 @@ from cogs.ui.paginator import (
 )
 from cogs.ui.stats_chart import chart_file, has_chart, render_stats_chart, show_chart
 from data import (
-    ChipsOnTables,
+    ChipsInPlay,
     Cooldown,
     Database,
     DataError,
@@ -770,15 +770,15 @@ class Economy(commands.Cog):
         reset = validation.check_flag(reset, _.lazy("The reset option"))
         try:
             season, standings = await self.db.end_season(guild.id, interaction.user.id, reset=reset)
-        except ChipsOnTables as exc:
+        except ChipsInPlay as exc:
             raise Refusal(
                 _.plural(
-                    "{count} member still sits at this server's tables, where a reset cannot "
-                    "reach their chips: end those tables first, or end the season without a "
-                    "reset. The season is still running.",
-                    "{count} members still sit at this server's tables, where a reset cannot "
-                    "reach their chips: end those tables first, or end the season without a "
-                    "reset. The season is still running.",
+                    "{count} member still has chips at this server's tables or in its "
+                    "tournaments, where a reset cannot reach them: end those games first, or "
+                    "end the season without a reset. The season is still running.",
+                    "{count} members still have chips at this server's tables or in its "
+                    "tournaments, where a reset cannot reach them: end those games first, or "
+                    "end the season without a reset. The season is still running.",
                     count=exc.members,
                 )
             ) from exc

@@ -13,8 +13,8 @@ Usage::
 from data.db import DEFAULT_PATH, Claim, Database
 from data.errors import (
     BackupFailed,
+    ChipsInPlay,
     ChipsMismatch,
-    ChipsOnTables,
     ConstraintViolation,
     Cooldown,
     DataError,
@@ -62,8 +62,8 @@ __all__ = [
     "BackupFailed",
     "BankrollPoint",
     "ChipAudit",
+    "ChipsInPlay",
     "ChipsMismatch",
-    "ChipsOnTables",
     "Claim",
     "ConstraintViolation",
     "Cooldown",

@@ -1071,8 +1071,8 @@ class Database:
     ) -> tuple[tournaments.Season, list[tournaments.Standing]]:
         """Close the open season and snapshot its standings; with ``reset`` every bankroll
         goes back to the starting amount through the ledger. A reset raises
-        :class:`ChipsOnTables` and changes nothing while members sit at open cash tables (a
-        reset cannot reach their chips)."""
+        :class:`ChipsInPlay` and changes nothing while members have chips at open cash tables
+        or in tournaments not over yet (a reset cannot reach them)."""
         integer("guild_id", guild_id)
         integer("actor_id", actor_id)
         at = clock(now)

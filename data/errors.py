@@ -80,12 +80,12 @@ class Cooldown(DataError):
         self.next_at = next_at
 
 
-class ChipsOnTables(DataError):
-    """Members still sit at the server's open cash tables (``members`` of them), whose chips
-    a season's bankroll reset cannot reach."""
+class ChipsInPlay(DataError):
+    """``members`` members have chips a season's bankroll reset cannot reach: at the server's
+    open cash tables or in its tournaments not over yet."""
 
     def __init__(self, guild_id: int, members: int) -> None:
-        super().__init__(f"{members} members of server {guild_id} sit at open tables")
+        super().__init__(f"{members} members of server {guild_id} have chips in play")
         self.guild_id = guild_id
         self.members = members
 

@@ -114,20 +114,6 @@ async def chips_on_tables(tx: Tx, guild_id: int, user_id: int) -> tuple[int, int
     return int(r[0]), int(r[1])
 
 
-async def members_on_tables(tx: Tx, guild_id: int) -> int:
-    """How many members (house seats aside) sit at the server's open cash tables. A seat with
-    no stack counts too: an all-in member's chips are in the pot, not in their stack."""
-    r = await one(
-        tx,
-        "SELECT count(DISTINCT p.user_id) FROM table_players AS p "
-        "JOIN tables AS t ON t.table_id = p.table_id "
-        "WHERE p.guild_id = ? AND p.user_id >= 0 AND t.status = 'open' "
-        "AND t.tournament_id IS NULL",
-        (guild_id,),
-    )
-    return int(r[0])
-
-
 # ------------------------------------------------------------------------------ lifecycle
 
 

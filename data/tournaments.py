@@ -15,7 +15,7 @@ from typing import Final
 
 from data import accounts, tables
 from data.core import Row, Tx, one, seconds
-from data.errors import ChipsOnTables, ConstraintViolation, DataError, NotFound
+from data.errors import ChipsInPlay, ConstraintViolation, DataError, NotFound
 from data.models import Table, TableSave
 
 OPEN: Final = ("registering", "running")
@@ -451,21 +451,43 @@ async def start_season(
     return _season(r)
 
 
+async def members_in_play(tx: Tx, guild_id: int) -> int:
+    """How many members (house seats aside) have chips where a bankroll reset cannot reach
+    them: seated at an open cash table (a stack of 0 too: an all-in member's chips are in the
+    pot), or paid into a tournament not over yet (a refund or a prize brings them back)."""
+    r = await one(
+        tx,
+        "SELECT count(*) FROM ("
+        "  SELECT p.user_id FROM table_players AS p "
+        "  JOIN tables AS t ON t.table_id = p.table_id "
+        "  WHERE p.guild_id = ? AND p.user_id >= 0 AND t.status = 'open' "
+        "  AND t.tournament_id IS NULL "
+        "  UNION "
+        "  SELECT l.user_id FROM ledger AS l "
+        "  JOIN tournaments AS o ON o.tournament_id = l.tournament_id "
+        "  WHERE o.guild_id = ? AND o.status IN (?, ?) AND l.user_id >= 0 "
+        "  GROUP BY l.user_id, l.tournament_id HAVING sum(l.delta) < 0"
+        ") AS m",
+        (guild_id, guild_id, *OPEN),
+    )
+    return int(r[0])
+
+
 async def end_season(
     tx: Tx, guild_id: int, reset: bool, actor_id: int, now: float
 ) -> tuple[Season, list[Standing]]:
     """Close the open season: snapshot every member's chips (bankroll and stacks at open cash
     tables) and the points they scored in tournaments finished during it; with ``reset``, set
     every bankroll back to the server's starting amount (a ledger row each). A reset raises
-    :class:`ChipsOnTables`, changing nothing, while members sit at open cash tables: it could
-    not reach their chips."""
+    :class:`ChipsInPlay`, changing nothing, while members have chips it could not reach
+    (:func:`members_in_play`)."""
     season = await current_season(tx, guild_id)
     if season is None:
         raise DataError("no season is running in this server")
     if reset:
-        seated = await tables.members_on_tables(tx, guild_id)
-        if seated:
-            raise ChipsOnTables(guild_id, seated)
+        playing = await members_in_play(tx, guild_id)
+        if playing:
+            raise ChipsInPlay(guild_id, playing)
     # A member's chips are their bankroll and their stacks at open cash tables, as on the
     # leaderboard (a member seated as the season ends has not lost what is in front of them).
     rows = await tx.fetch_all(
