@@ -708,7 +708,7 @@ class Economy(commands.Cog):
         )
         # Posted for everyone: in the channel's language.
         now_spoken = languages.native_name(languages.guild_language(guild.id))
-        language_change = None if language is None else (spoken, now_spoken)
+        language_change = None if language is None or spoken == now_spoken else (spoken, now_spoken)
         with speaking(languages.guild_language(guild.id)):
             embed = _settings_changed(
                 before, after, guild.name, interaction.user.mention, language_change

@@ -753,6 +753,11 @@ async def test_a_language_changed_with_other_settings_is_in_the_public_note(
     )
     assert change in lines, lines
     assert (await bot.db.get_settings(world.guild.id)).daily_amount == 50
+    # Asked for the language it already speaks: no line for a change that is none.
+    r = await emu.run_command(
+        world.host, world.channel, "server settings", {"language": "fr", "daily_amount": 60}
+    )
+    assert not any(line.startswith(language) for line in description(r).splitlines()), r.embeds
     emu.assert_clean()
 
 
