@@ -212,8 +212,8 @@ def _ledger_embed(night: NightLedger, names: Mapping[int, str]) -> discord.Embed
         description=_clip("\n".join(lines) or str(NOBODY), DESCRIPTION_LIMIT),
         colour=kit.GREY if table.status == "closed" else kit.GREEN,
     )
-    if len(night.night) > 1:
-        nets = sorted(night.nets().items(), key=lambda item: (-item[1], item[0]))
+    nets = sorted(night.nets().items(), key=lambda item: (-item[1], item[0]))
+    if len(night.night) > 1 and nets:  # a field with no line is refused by Discord
         embed.add_field(
             name=NIGHT_FIELD.render(len(night.night)),
             value=_clip(

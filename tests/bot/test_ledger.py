@@ -259,3 +259,21 @@ async def test_a_forged_option_is_refused_in_the_members_language(
         name = cogs_(what, language=french)
         assert r.content == cogs_(template, language=french, what=name), r.content
     emu.assert_clean()
+
+
+async def test_a_night_of_tables_nobody_bought_into_has_a_ledger(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """Two tables tonight, nobody sat at either: the night's field was empty, Discord refused
+    the embed, and the member was told something went wrong."""
+    bot = await poker_bot()
+    alice = world.players[0]
+    earlier = await bot.db.create_table(world.guild.id, world.channel.id + 1, alice.id, "{}")
+    await bot.db.close_table(earlier.table_id, {})
+    await bot.db.create_table(world.guild.id, world.channel.id, alice.id, "{}")
+    shown = await emu.run_command(alice, world.channel, "poker ledger", {})
+    assert shown.type == 4 and shown.ephemeral, shown.content
+    embed = shown.embeds[0]
+    assert embed["description"] == "Nobody bought in at this table."
+    assert all(field["value"] for field in embed["fields"]), embed["fields"]
+    emu.assert_clean()
