@@ -208,7 +208,8 @@ def _ledger_embed(night: NightLedger, names: Mapping[int, str]) -> discord.Embed
     title = TITLE_CLOSED if table.status == "closed" else TITLE
     lines = [player_line(name_of(names, ln.player_id), ln) for ln in night.table.lines]
     embed = discord.Embed(
-        title=title.format(table=table.table_id),
+        # An id, written as typed (``table:1000``), not as an amount ("1,000").
+        title=title.format(table=str(table.table_id)),
         description=_clip("\n".join(lines) or str(NOBODY), DESCRIPTION_LIMIT),
         colour=kit.GREY if table.status == "closed" else kit.GREEN,
     )

@@ -277,3 +277,22 @@ async def test_a_night_of_tables_nobody_bought_into_has_a_ledger(
     assert embed["description"] == "Nobody bought in at this table."
     assert all(field["value"] for field in embed["fields"]), embed["fields"]
     emu.assert_clean()
+
+
+async def test_a_table_id_reads_as_typed_not_as_an_amount(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """The title wrote a table's id as a number of chips ("table 1,000", "Tisch 1.000"), which
+    ``/poker ledger table:`` does not take back; refusals already wrote "#1000"."""
+    bot = await poker_bot()
+    alice = world.players[0]
+    for n in range(999):  # the server's tables are numbered from 1: the next is #1000
+        table = await bot.db.create_table(world.guild.id, 10 + n, alice.id, "{}")
+        await bot.db.close_table(table.table_id, {})
+    table = await bot.db.create_table(world.guild.id, world.channel.id, alice.id, "{}")
+    assert table.table_id == 1000
+    for locale in ("en-US", "de"):
+        alice.locale = locale
+        shown = await emu.run_command(alice, world.channel, "poker ledger", {})
+        assert shown.embeds[0]["title"].endswith(" 1000"), shown.embeds[0]["title"]
+    emu.assert_clean()
