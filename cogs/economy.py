@@ -110,6 +110,20 @@ def _place(place: int) -> str:
     return _("{place}th", place=place)
 
 
+def _standings_left_out(shown: int, count: int) -> str | None:
+    """Says that the standings list only the first ``shown`` of ``count`` members (None when
+    it lists every one)."""
+    if count <= shown:
+        return None
+    # Translators: under a season's standings that list only the best {shown} members.
+    return _.plural(
+        "The top {shown} of {count} player.",
+        "The top {shown} of {count} players.",
+        count=count,
+        shown=shown,
+    )
+
+
 def _standings_line(rank: int, user_id: int, points: int, balance: int) -> str:
     # Translators: a line of a season's standings; {member} is a mention, {points} "6 points"
     # and {chips} "1,200 chips".
@@ -470,6 +484,9 @@ class Economy(commands.Cog):
         embed.description = "\n".join(
             _standings_line(s.rank, s.user_id, s.points, s.balance) for s in standings[:20]
         ) or _("Nobody played that season.")
+        left_out = _standings_left_out(20, len(standings))
+        if left_out is not None:
+            embed.set_footer(text=left_out)
         await self._send(interaction, embed)
 
     @leaderboard.autocomplete("season")
@@ -791,8 +808,11 @@ class Economy(commands.Cog):
             embed.description = "\n".join(
                 _standings_line(s.rank, s.user_id, s.points, s.balance) for s in standings[:10]
             ) or _("Nobody played.")
+            notes = [_standings_left_out(10, len(standings))]
             if reset:
-                embed.set_footer(text=_("Every bankroll is back to the starting amount."))
+                notes.append(_("Every bankroll is back to the starting amount."))
+            if any(notes):
+                embed.set_footer(text=" · ".join(note for note in notes if note))
         await self._send(interaction, embed, changed=True)
 
 

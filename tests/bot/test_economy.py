@@ -849,6 +849,25 @@ async def test_a_seasons_final_standings_count_the_chips_on_tables(poker_bot, em
     emu.assert_clean()
 
 
+async def test_long_season_standings_say_how_many_they_leave_out(poker_bot, emu, world) -> None:
+    """The season's end showed 10 lines and its final standings 20, with nothing to say that
+    more members ranked: the 21st could not tell they were in it."""
+    bot = await poker_bot()
+    host = world.host
+    members = await add_members(emu, world, 22)
+    for i, user in enumerate(members):
+        await bot.db.admin_grant(world.guild.id, host.id, user.id, i + 1)
+    await emu.run_command(host, world.channel, "server season start", {"name": "Long"})
+    r = await emu.run_command(host, world.channel, "server season end", {"reset": True})
+    assert len(description(r).splitlines()) == 10
+    footer = r.embeds[0]["footer"]["text"]
+    assert "The top 10 of 22 players." in footer and "back to the starting amount" in footer
+    r = await emu.run_command(host, world.channel, "leaderboard", {"season": "Long"})
+    assert len(description(r).splitlines()) == 20
+    assert r.embeds[0]["footer"]["text"] == "The top 20 of 22 players."
+    emu.assert_clean()
+
+
 async def test_a_season_line_counts_one_point_and_one_chip_in_the_singular(
     poker_bot, emu, world
 ) -> None:
