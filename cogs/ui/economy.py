@@ -68,8 +68,8 @@ def setting_value(name: str, value: object) -> str:
 
 
 def member_name(member: discord.abc.User) -> str:
-    """A member's display name as they typed it: their text, not markdown."""
-    return discord.utils.escape_markdown(member.display_name)
+    """A member's display name as they typed it: their text, not markdown or a mention."""
+    return discord.utils.escape_markdown(discord.utils.escape_mentions(member.display_name))
 
 
 def note_text(note: str | None) -> str:

@@ -228,6 +228,13 @@ async def test_a_name_with_markdown_characters_reads_as_typed(poker_bot, emu, wo
     )
     refused(r, f"{shown}'s bankroll holds only 1,000 chips")
     assert await bankroll(bot, world, alice) == 1_000
+    # Nor does a name written as a mention read as that member.
+    bob = world.players[1]
+    bob.global_name = f"<@{alice.id}>"
+    r = await emu.run_command(
+        world.host, world.channel, "chips remove", {"member": bob, "amount": 5000}
+    )
+    refused(r, f"<@\u200b{alice.id}>'s bankroll holds only")
     emu.assert_clean()
 
 

@@ -235,6 +235,21 @@ async def test_names_with_markdown_read_as_typed_in_the_embed_and_the_csv(
     emu.assert_clean()
 
 
+async def test_a_nickname_written_as_a_mention_does_not_show_as_that_member(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """A member nicknamed ``<@alice's id>`` read as Alice in the ledger's lines and
+    settle-up: the embed shows the text they typed, not a mention."""
+    await poker_bot()
+    alice, bob = world.players[:2]
+    bob.global_name = f"<@{alice.id}>"
+    await create_table(emu, world, [alice, bob], auto_deal=0)
+    shown = await emu.run_command(alice, world.channel, "poker ledger", {})
+    assert f"<@{alice.id}>" not in shown.embeds[0]["description"], shown.embeds[0]
+    assert f"<@\u200b{alice.id}>" in shown.embeds[0]["description"]
+    emu.assert_clean()
+
+
 async def test_a_forged_option_is_refused_in_the_members_language(
     poker_bot, emu: Emulator, world: World
 ) -> None:
