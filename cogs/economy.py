@@ -286,14 +286,10 @@ def _settings_changed(
     embed.title = _("Economy settings changed")
     changes = []
     if language is not None:
+        # Translators: the setting of the language a server's tables speak.
+        label = _("Language")
         changes.append(
-            _(
-                "{setting}: {old} → **{new}**",
-                # Translators: the setting of the language a server's tables speak.
-                setting=_("Language"),
-                old=language[0],
-                new=language[1],
-            )
+            _("{setting}: {old} → **{new}**", setting=label, old=language[0], new=language[1])
         )
     for name, label in SETTING_NAMES.items():
         old, new = getattr(before, name), getattr(after, name)
