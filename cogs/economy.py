@@ -287,9 +287,9 @@ def _settings_changed(
     changes = []
     if language is not None:
         # Translators: the setting of the language a server's tables speak.
-        label = _("Language")
+        spoken = _("Language")
         changes.append(
-            _("{setting}: {old} → **{new}**", setting=label, old=language[0], new=language[1])
+            _("{setting}: {old} → **{new}**", setting=spoken, old=language[0], new=language[1])
         )
     for name, label in SETTING_NAMES.items():
         old, new = getattr(before, name), getattr(after, name)
