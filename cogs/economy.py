@@ -41,6 +41,7 @@ from cogs.ui.economy import (
     admin_log_line,
     audit_embed,
     leaderboard_line,
+    member_name,
     note_text,
     setting_value,
     settings_embed,
@@ -54,6 +55,7 @@ from cogs.ui.paginator import (
 )
 from cogs.ui.stats_chart import chart_file, has_chart, render_stats_chart, show_chart
 from data import (
+    ChipsInPlay,
     Cooldown,
     Database,
     DataError,
@@ -108,14 +110,29 @@ def _place(place: int) -> str:
     return _("{place}th", place=place)
 
 
+def _standings_left_out(shown: int, count: int) -> str | None:
+    """Says that the standings list only the first ``shown`` of ``count`` members (None when
+    it lists every one)."""
+    if count <= shown:
+        return None
+    # Translators: under a season's standings that list only the best {shown} members.
+    return _.plural(
+        "The top {shown} of {count} player.",
+        "The top {shown} of {count} players.",
+        count=count,
+        shown=shown,
+    )
+
+
 def _standings_line(rank: int, user_id: int, points: int, balance: int) -> str:
-    # Translators: a line of a season's standings; {member} is a mention.
+    # Translators: a line of a season's standings; {member} is a mention, {points} "6 points"
+    # and {chips} "1,200 chips".
     return _(
-        "**{rank}.** {member} — {points} points · {chips} chips",
+        "**{rank}.** {member} — {points} · {chips}",
         rank=rank,
         member=f"<@{user_id}>",
-        points=points,
-        chips=balance,
+        points=_.plural("{count} point", "{count} points", count=points),
+        chips=_.plural("{count} chip", "{count} chips", count=balance),
     )
 
 
@@ -185,14 +202,14 @@ def _member(
 ) -> discord.Member:
     """A human member of this server (not a bot, not someone outside the server)."""
     if not isinstance(user, discord.Member):
-        raise Refusal(_("{member} is not a member of this server.", member=user.display_name))
+        raise Refusal(_("{member} is not a member of this server.", member=member_name(user)))
     if user.bot:
         if action == "show":
             raise Refusal(
-                _("{member} is a bot; bots have no bankroll to show.", member=user.display_name)
+                _("{member} is a bot; bots have no bankroll to show.", member=member_name(user))
             )
         raise Refusal(
-            _("{member} is a bot; bots have no bankroll to change.", member=user.display_name)
+            _("{member} is a bot; bots have no bankroll to change.", member=member_name(user))
         )
     return user
 
@@ -257,12 +274,23 @@ def _chips_embed(
 
 
 def _settings_changed(
-    before: GuildSettings, after: GuildSettings, server: str, admin: str
+    before: GuildSettings,
+    after: GuildSettings,
+    server: str,
+    admin: str,
+    language: tuple[str, str] | None = None,
 ) -> discord.Embed:
-    """The public note of an admin's change of the economy settings, in the current language."""
+    """The public note of an admin's change of the economy settings (and of the server's
+    language, ``language`` its names before and after), in the current language."""
     embed = settings_embed(after, server)
     embed.title = _("Economy settings changed")
     changes = []
+    if language is not None:
+        # Translators: the setting of the language a server's tables speak.
+        spoken = _("Language")
+        changes.append(
+            _("{setting}: {old} → **{new}**", setting=spoken, old=language[0], new=language[1])
+        )
     for name, label in SETTING_NAMES.items():
         old, new = getattr(before, name), getattr(after, name)
         if old != new:
@@ -378,7 +406,7 @@ class Economy(commands.Cog):
         target = _member(member or interaction.user, action="show")
         bankroll = await self.db.balance(guild.id, target.id, now=self.clock())
         on_tables, tables = await self.on_tables(guild.id, target.id)
-        embed = discord.Embed(title=_("Chips — {member}", member=target.display_name), colour=GOLD)
+        embed = discord.Embed(title=_("Chips — {member}", member=member_name(target)), colour=GOLD)
         embed.description = target.mention
         embed.add_field(name=_("Bankroll"), value=fmt(bankroll))
         if tables:
@@ -452,6 +480,9 @@ class Economy(commands.Cog):
         embed.description = "\n".join(
             _standings_line(s.rank, s.user_id, s.points, s.balance) for s in standings[:20]
         ) or _("Nobody played that season.")
+        left_out = _standings_left_out(20, len(standings))
+        if left_out is not None:
+            embed.set_footer(text=left_out)
         await self._send(interaction, embed)
 
     @leaderboard.autocomplete("season")
@@ -597,7 +628,7 @@ class Economy(commands.Cog):
                     "{member}'s bankroll holds only {count} chips, so {amount} cannot be removed "
                     "(chips on tables are not touched).",
                     count=exc.balance,
-                    member=target.display_name,
+                    member=member_name(target),
                     amount=amount,
                 )
             ) from exc
@@ -652,6 +683,7 @@ class Economy(commands.Cog):
         """No option: the current settings, ephemerally. Options: change them, publicly
         (logged in the admin log by the data layer)."""
         guild = self._guild(interaction)
+        spoken = languages.native_name(languages.guild_language(guild.id))
         options = (starting_bankroll, daily_amount, daily_cooldown_hours, max_tables_per_player)
         # Every option is checked before anything changes: a refused one changes nothing.
         starting_bankroll = validation.STARTING_BANKROLL.optional(starting_bankroll)
@@ -688,8 +720,12 @@ class Economy(commands.Cog):
             now=self.clock(),
         )
         # Posted for everyone: in the channel's language.
+        now_spoken = languages.native_name(languages.guild_language(guild.id))
+        language_change = None if language is None or spoken == now_spoken else (spoken, now_spoken)
         with speaking(languages.guild_language(guild.id)):
-            embed = _settings_changed(before, after, guild.name, interaction.user.mention)
+            embed = _settings_changed(
+                before, after, guild.name, interaction.user.mention, language_change
+            )
         await self._send(interaction, embed, changed=True)
 
     @server_group.command(
@@ -744,10 +780,22 @@ class Economy(commands.Cog):
     @app_commands.checks.has_permissions(manage_guild=True)
     async def season_end(self, interaction: Interaction, reset: bool = False) -> None:
         guild = self._guild(interaction)
-        reset = validation.check_flag(reset, "reset")
+        reset = validation.check_flag(reset, _.lazy("The reset option"))
         try:
             season, standings = await self.db.end_season(guild.id, interaction.user.id, reset=reset)
-        except DataError as exc:  # the only one: no season is running
+        except ChipsInPlay as exc:
+            raise Refusal(
+                _.plural(
+                    "{count} member still has chips at this server's tables or in its "
+                    "tournaments, where a reset cannot reach them: end those games first, or "
+                    "end the season without a reset. The season is still running.",
+                    "{count} members still have chips at this server's tables or in its "
+                    "tournaments, where a reset cannot reach them: end those games first, or "
+                    "end the season without a reset. The season is still running.",
+                    count=exc.members,
+                )
+            ) from exc
+        except DataError as exc:  # the only other one: no season is running
             raise Refusal(_("No season is running in this server.")) from exc
         with speaking(languages.guild_language(guild.id)):
             embed = discord.Embed(
@@ -756,8 +804,11 @@ class Economy(commands.Cog):
             embed.description = "\n".join(
                 _standings_line(s.rank, s.user_id, s.points, s.balance) for s in standings[:10]
             ) or _("Nobody played.")
+            notes = [_standings_left_out(10, len(standings))]
             if reset:
-                embed.set_footer(text=_("Every bankroll is back to the starting amount."))
+                notes.append(_("Every bankroll is back to the starting amount."))
+            if any(notes):
+                embed.set_footer(text=" · ".join(note for note in notes if note))
         await self._send(interaction, embed, changed=True)
 
 

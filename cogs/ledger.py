@@ -150,11 +150,10 @@ class Ledger(commands.Cog):
     async def ledger(
         self, interaction: Interaction, table: int | None = None, share: bool = False
     ) -> None:
-        share = validation.check_flag(share, "The share option")
+        # A forged request can carry anything: a truthy non-boolean must not post it publicly.
+        share = validation.check_flag(share, _.lazy("The share option"))
         if table is not None:
             table = validation.check_id(table, validation.TABLE_ID)
-        # A forged request can carry anything: a truthy non-boolean must not post it publicly.
-        share = validation.check_flag(share, "The share option")
         night = await load(self.bot.db, interaction.guild_id, interaction.channel_id, table)
         # Shared, the channel reads it; otherwise only the asker, in their language.
         language = channel_language_of(night) if share else current_language()

@@ -13,6 +13,7 @@ Usage::
 from data.db import DEFAULT_PATH, Claim, Database
 from data.errors import (
     BackupFailed,
+    ChipsInPlay,
     ChipsMismatch,
     ConstraintViolation,
     Cooldown,
@@ -61,6 +62,7 @@ __all__ = [
     "BackupFailed",
     "BankrollPoint",
     "ChipAudit",
+    "ChipsInPlay",
     "ChipsMismatch",
     "Claim",
     "ConstraintViolation",

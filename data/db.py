@@ -1070,7 +1070,9 @@ class Database:
         self, guild_id: int, actor_id: int, *, reset: bool = False, now: float | None = None
     ) -> tuple[tournaments.Season, list[tournaments.Standing]]:
         """Close the open season and snapshot its standings; with ``reset`` every bankroll
-        goes back to the starting amount through the ledger."""
+        goes back to the starting amount through the ledger. A reset raises
+        :class:`ChipsInPlay` and changes nothing while members have chips at open cash tables
+        or in tournaments not over yet (a reset cannot reach them)."""
         integer("guild_id", guild_id)
         integer("actor_id", actor_id)
         at = clock(now)

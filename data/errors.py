@@ -80,6 +80,16 @@ class Cooldown(DataError):
         self.next_at = next_at
 
 
+class ChipsInPlay(DataError):
+    """``members`` members have chips a season's bankroll reset cannot reach: at the server's
+    open cash tables or in its tournaments not over yet."""
+
+    def __init__(self, guild_id: int, members: int) -> None:
+        super().__init__(f"{members} members of server {guild_id} have chips in play")
+        self.guild_id = guild_id
+        self.members = members
+
+
 class TableExists(DataError):
     """The channel already has an open table."""
 

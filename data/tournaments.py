@@ -15,7 +15,7 @@ from typing import Final
 
 from data import accounts, tables
 from data.core import Row, Tx, one, seconds
-from data.errors import ConstraintViolation, DataError, NotFound
+from data.errors import ChipsInPlay, ConstraintViolation, DataError, NotFound
 from data.models import Table, TableSave
 
 OPEN: Final = ("registering", "running")
@@ -85,7 +85,8 @@ class Season:
 
 @dataclass(frozen=True, slots=True)
 class Standing:
-    """A member's line in a closed season's standings."""
+    """A member's line in a closed season's standings; ``balance`` is their chips as the
+    season ended, bankroll and stacks at open cash tables."""
 
     rank: int
     user_id: int
@@ -450,28 +451,64 @@ async def start_season(
     return _season(r)
 
 
+async def members_in_play(tx: Tx, guild_id: int) -> int:
+    """How many members (house seats aside) have chips where a bankroll reset cannot reach
+    them: seated at an open cash table (a stack of 0 too: an all-in member's chips are in the
+    pot), or paid into a tournament not over yet (a refund or a prize brings them back)."""
+    r = await one(
+        tx,
+        "SELECT count(*) FROM ("
+        "  SELECT p.user_id FROM table_players AS p "
+        "  JOIN tables AS t ON t.table_id = p.table_id "
+        "  WHERE p.guild_id = ? AND p.user_id >= 0 AND t.status = 'open' "
+        "  AND t.tournament_id IS NULL "
+        "  UNION "
+        "  SELECT l.user_id FROM ledger AS l "
+        "  JOIN tournaments AS o ON o.tournament_id = l.tournament_id "
+        "  WHERE o.guild_id = ? AND o.status IN (?, ?) AND l.user_id >= 0 "
+        "  GROUP BY l.user_id, l.tournament_id HAVING sum(l.delta) < 0"
+        ") AS m",
+        (guild_id, guild_id, *OPEN),
+    )
+    return int(r[0])
+
+
 async def end_season(
     tx: Tx, guild_id: int, reset: bool, actor_id: int, now: float
 ) -> tuple[Season, list[Standing]]:
-    """Close the open season: snapshot every member's bankroll and the points they scored in
-    tournaments finished during it; with ``reset``, set every bankroll back to the server's
-    starting amount (a ledger row each)."""
+    """Close the open season: snapshot every member's chips (bankroll and stacks at open cash
+    tables) and the points they scored in tournaments finished during it; with ``reset``, set
+    every bankroll back to the server's starting amount (a ledger row each). A reset raises
+    :class:`ChipsInPlay`, changing nothing, while members have chips it could not reach
+    (:func:`members_in_play`)."""
     season = await current_season(tx, guild_id)
     if season is None:
         raise DataError("no season is running in this server")
+    if reset:
+        playing = await members_in_play(tx, guild_id)
+        if playing:
+            raise ChipsInPlay(guild_id, playing)
+    # A member's chips are their bankroll and their stacks at open cash tables, as on the
+    # leaderboard (a member seated as the season ends has not lost what is in front of them).
     rows = await tx.fetch_all(
-        "SELECT a.user_id, a.balance, coalesce(p.points, 0) AS points FROM accounts AS a "
+        "SELECT a.user_id, a.balance, a.balance + coalesce(t.chips, 0) AS chips, "
+        "coalesce(p.points, 0) AS points FROM accounts AS a "
         "LEFT JOIN (SELECT user_id, sum(points) AS points FROM tournament_results "
         "           WHERE guild_id = ? AND finished_at >= ? GROUP BY user_id) AS p "
         "       ON p.user_id = a.user_id "
+        "LEFT JOIN (SELECT s.user_id, sum(s.stack) AS chips FROM table_players AS s "
+        "           JOIN tables AS o ON o.table_id = s.table_id "
+        "           WHERE s.guild_id = ? AND o.status = 'open' AND o.tournament_id IS NULL "
+        "           GROUP BY s.user_id) AS t ON t.user_id = a.user_id "
         # house players (negative ids) neither rank in a season nor have their bankroll reset
-        "WHERE a.guild_id = ? AND a.user_id >= 0 ORDER BY points DESC, a.balance DESC, a.user_id",
-        (guild_id, season.started_at, guild_id),
+        "WHERE a.guild_id = ? AND a.user_id >= 0 ORDER BY points DESC, chips DESC, a.user_id",
+        (guild_id, season.started_at, guild_id, guild_id),
     )
     standings = [
-        Standing(rank, int(r["user_id"]), int(r["points"]), int(r["balance"]))
+        Standing(rank, int(r["user_id"]), int(r["points"]), int(r["chips"]))
         for rank, r in enumerate(rows, start=1)
     ]
+    bankrolls = {int(r["user_id"]): int(r["balance"]) for r in rows}
     await tx.execute_many(
         "INSERT INTO season_standings (season_id, user_id, rank, balance, points) "
         "VALUES (?, ?, ?, ?, ?)",
@@ -481,12 +518,12 @@ async def end_season(
     if reset:
         start = (await accounts.settings(tx, guild_id)).starting_bankroll
         for s in standings:
-            if s.balance != start:
+            if bankrolls[s.user_id] != start:
                 await accounts.move(
                     tx,
                     guild_id,
                     s.user_id,
-                    start - s.balance,
+                    start - bankrolls[s.user_id],
                     "season_reset",
                     now,
                     actor_id=actor_id,

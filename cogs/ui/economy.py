@@ -26,8 +26,13 @@ SETTING_NAMES: Final[dict[str, LazyString]] = {
     "max_tables_per_player": _.lazy("Tables per member"),
 }
 LOG_LABELS: Final[dict[str, LazyString]] = {
-    **SETTING_NAMES,
-    "table_defaults": _.lazy("Table defaults"),
+    # Translators: the settings' names inside a line of the admin log ("... changed daily
+    # cooldown 24 h → 12 h"), each written as your language writes it mid-sentence.
+    "starting_bankroll": _.lazy("starting bankroll"),
+    "daily_amount": _.lazy("daily bonus"),
+    "daily_cooldown": _.lazy("daily cooldown"),
+    "max_tables_per_player": _.lazy("tables per member"),
+    "table_defaults": _.lazy("table defaults"),
 }
 
 
@@ -62,6 +67,11 @@ def setting_value(name: str, value: object) -> str:
     return text if len(text) <= 60 else text[:59] + "…"
 
 
+def member_name(member: discord.abc.User) -> str:
+    """A member's display name as they typed it: their text, not markdown or a mention."""
+    return discord.utils.escape_markdown(discord.utils.escape_mentions(member.display_name))
+
+
 def note_text(note: str | None) -> str:
     return discord.utils.escape_markdown(note[:MAX_NOTE]) if note else ""
 
@@ -94,7 +104,7 @@ def settings_embed(settings: GuildSettings, guild_name: str) -> discord.Embed:
 
 
 def stats_embed(member: discord.abc.User, stats: PlayerStats) -> discord.Embed:
-    title = _("Poker stats — {member}", member=member.display_name)
+    title = _("Poker stats — {member}", member=member_name(member))
     embed = discord.Embed(title=title[:256], colour=BLUE)
     if stats.hands_played == 0:
         embed.description = _(
@@ -229,7 +239,7 @@ def admin_log_line(entry: AdminLogEntry) -> str:
         parts = [
             _(
                 "{setting} {old} → {new}",
-                setting=str(LOG_LABELS[str(k)]).lower() if str(k) in LOG_LABELS else str(k),
+                setting=str(LOG_LABELS[str(k)]) if str(k) in LOG_LABELS else str(k),
                 old=setting_value(k, old.get(k)),
                 new=setting_value(k, v),
             )

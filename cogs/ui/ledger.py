@@ -202,16 +202,23 @@ def ledger_embed(
 
 
 def _ledger_embed(night: NightLedger, names: Mapping[int, str]) -> discord.Embed:
+    # Nicknames are the members' own text: shown as typed, not as markdown or as a mention of
+    # someone else (the CSV keeps them raw).
+    names = {
+        player: discord.utils.escape_markdown(discord.utils.escape_mentions(name))
+        for player, name in names.items()
+    }
     table = night.table.table
     title = TITLE_CLOSED if table.status == "closed" else TITLE
     lines = [player_line(name_of(names, ln.player_id), ln) for ln in night.table.lines]
     embed = discord.Embed(
-        title=title.format(table=table.table_id),
+        # An id, written as typed (``table:1000``), not as an amount ("1,000").
+        title=title.format(table=str(table.table_id)),
         description=_clip("\n".join(lines) or str(NOBODY), DESCRIPTION_LIMIT),
         colour=kit.GREY if table.status == "closed" else kit.GREEN,
     )
-    if len(night.night) > 1:
-        nets = sorted(night.nets().items(), key=lambda item: (-item[1], item[0]))
+    nets = sorted(night.nets().items(), key=lambda item: (-item[1], item[0]))
+    if len(night.night) > 1 and nets:  # a field with no line is refused by Discord
         embed.add_field(
             name=NIGHT_FIELD.render(len(night.night)),
             value=_clip(

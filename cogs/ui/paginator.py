@@ -41,8 +41,10 @@ from typing import Any, Final
 
 import discord
 
+from cogs import languages
 from cogs.translator import _
 from cogs.ui.custom_ids import MAX_PAGE_OFFSET, PAGE_KIND, CustomIdError, PageDirection, PageId
+from i18n import speaking
 from tables.errors import Refusal
 
 log = logging.getLogger("poker.paginator")
@@ -162,9 +164,24 @@ async def turn_page(interaction: discord.Interaction[Any], button: PageId) -> No
     if not on_its_list(interaction.message, button):
         # A page button forged onto another message (a table's) would replace it by the list.
         raise PageRefused(_("That button is no longer valid."))
-    message = await paginated_message(
-        interaction, button.kind, button.key, button.offset, owner_id=button.owner
-    )
+    asker = _asker(interaction.message)
+    if asker is None or asker == interaction.user.id:
+        message = await paginated_message(
+            interaction, button.kind, button.key, button.offset, owner_id=button.owner
+        )
+    else:
+        # The list answered the member who asked, in their language: a page turned by
+        # someone else stays in it. A refusal is for the presser: built again in theirs.
+        language = (await languages.member_languages(interaction.client.db, [asker]))[asker]
+        try:
+            with speaking(language):
+                message = await paginated_message(
+                    interaction, button.kind, button.key, button.offset, owner_id=button.owner
+                )
+        except PageRefused:
+            message = await paginated_message(
+                interaction, button.kind, button.key, button.offset, owner_id=button.owner
+            )
     try:
         await interaction.response.edit_message(
             embed=message.embed,
@@ -173,6 +190,12 @@ async def turn_page(interaction: discord.Interaction[Any], button: PageId) -> No
         )
     except discord.HTTPException:
         log.warning("could not update page %s/%s", button.kind, button.key, exc_info=True)
+
+
+def _asker(message: discord.Message | None) -> int | None:
+    """The member whose command the paged message answered (None if it answered none)."""
+    metadata = message.interaction_metadata if message is not None else None
+    return metadata.user.id if metadata is not None else None
 
 
 def on_its_list(message: discord.Message | None, button: PageId) -> bool:

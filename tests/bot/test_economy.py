@@ -17,8 +17,11 @@ import discord
 import pytest
 
 from cogs.economy import MAX_CHIPS, Economy, audit_embed
+from cogs.translator import _
 from cogs.ui.paginator import PageButton, custom_id
 from data import ChipAudit, PlayerHandResult, TableSave
+from i18n import resolve
+from tests.bot.driver import create_table
 from tests.emulator import InteractionResult, UserActionError
 
 MANAGE_GUILD = 0x20
@@ -209,6 +212,32 @@ async def test_balance_refuses_bots_and_non_members(poker_bot, emu, world) -> No
     emu.assert_clean()
 
 
+async def test_a_name_with_markdown_characters_reads_as_typed(poker_bot, emu, world) -> None:
+    """A display name is the member's own text: ``__Al__ *x*`` read as an underlined "Al" and
+    an italic "x" in the titles of /balance and /stats and in a refusal naming them."""
+    bot = await poker_bot()
+    alice = world.players[0]
+    alice.global_name = "__Al__ *x*"
+    shown = "\\_\\_Al\\_\\_ \\*x\\*"
+    r = await emu.run_command(alice, world.channel, "balance")
+    assert r.embeds[0]["title"] == f"Chips — {shown}"
+    r = await emu.run_command(alice, world.channel, "stats")
+    assert r.embeds[0]["title"] == f"Poker stats — {shown}"
+    r = await emu.run_command(
+        world.host, world.channel, "chips remove", {"member": alice, "amount": 5000}
+    )
+    refused(r, f"{shown}'s bankroll holds only 1,000 chips")
+    assert await bankroll(bot, world, alice) == 1_000
+    # Nor does a name written as a mention read as that member.
+    bob = world.players[1]
+    bob.global_name = f"<@{alice.id}>"
+    r = await emu.run_command(
+        world.host, world.channel, "chips remove", {"member": bob, "amount": 5000}
+    )
+    refused(r, f"<@\u200b{alice.id}>'s bankroll holds only")
+    emu.assert_clean()
+
+
 async def test_economy_commands_are_guild_only(poker_bot, emu, world) -> None:
     await poker_bot()
     alice = world.players[0]
@@ -353,6 +382,32 @@ async def test_leaderboard_pages_with_next_and_previous(poker_bot, emu, world) -
     assert len(emu.channel_messages(world.channel)) == 12 + 1  # grants + one leaderboard
     emu.assert_clean()
     assert bot.is_ready()
+
+
+async def test_a_leaderboard_page_stays_in_the_language_of_who_asked(poker_bot, emu, world) -> None:
+    """/leaderboard answers in the asker's language, for all to see; a page turned by a
+    member of another language turned the whole public message into theirs."""
+    bot = await poker_bot()
+    members = await add_members(emu, world, 11)
+    for i, user in enumerate(members):
+        await bot.db.admin_grant(world.guild.id, world.host.id, user.id, (i + 1) * 10)
+    alice, bob = world.players[:2]
+    alice.locale, bob.locale = "de", "en-US"
+    german = resolve("de")
+    r = await emu.run_command(alice, world.channel, "leaderboard")
+    message = r.message
+    first = _("Page {page} of {pages}", language=german, page=1, pages=2)
+    assert message.embeds[0]["footer"]["text"].startswith(first)
+
+    n = await emu.click(bob, message, custom_id=message.buttons[1]["custom_id"])
+    assert n.type == 7
+    second = _("Page {page} of {pages}", language=german, page=2, pages=2)
+    assert message.embeds[0]["footer"]["text"].startswith(second), message.embeds[0]["footer"]
+    assert message.embeds[0]["title"] == _(
+        "🏆 Leaderboard — {server}", language=german, server=world.guild.name
+    )
+    assert message.buttons[0]["label"] == _("Previous", language=german)
+    emu.assert_clean()
 
 
 async def test_leaderboard_buttons_work_after_restart(poker_bot, emu, world) -> None:
@@ -610,6 +665,29 @@ async def test_chips_log_is_ephemeral_and_paginated(poker_bot, emu, world) -> No
     emu.assert_clean()
 
 
+async def test_the_admin_log_keeps_a_settings_name_as_its_language_writes_it(
+    poker_bot, emu, world
+) -> None:
+    """The log lowercased the translated setting names: German read "wartezeit bonus" for
+    the noun "Wartezeit Bonus". Each name has its own in-sentence form in the catalogue."""
+    await poker_bot()
+    host = world.host
+    host.locale = "de"
+    german = resolve("de")
+    await emu.run_command(host, world.channel, "server settings", {"daily_cooldown_hours": 12})
+    r = await emu.run_command(host, world.channel, "chips log")
+    (line,) = description(r).splitlines()
+    name = _("daily cooldown", language=german)
+    old, new = (_("{hours} h", language=german, hours=h) for h in (24, 12))
+    change = _("{setting} {old} → {new}", language=german, setting=name, old=old, new=new)
+    assert change in line, line
+    assert name != "daily cooldown" and name[0].isupper(), name
+    host.locale = "en-US"
+    r = await emu.run_command(host, world.channel, "chips log")
+    assert "changed daily cooldown 24 h → 12 h" in description(r)
+    emu.assert_clean()
+
+
 # ------------------------------------------------------------------------------------ /server
 
 
@@ -653,6 +731,43 @@ async def test_server_settings_show_and_change(poker_bot, emu, world) -> None:
     emu.assert_clean()
 
 
+async def test_a_language_changed_with_other_settings_is_in_the_public_note(
+    poker_bot, emu, world
+) -> None:
+    """``language:`` with another option changed both, but the public note listed the daily
+    bonus alone: the server was not told its tables now speak French."""
+    bot = await poker_bot()
+    french = resolve("fr")
+    r = await emu.run_command(
+        world.host, world.channel, "server settings", {"language": "fr", "daily_amount": 50}
+    )
+    assert r.type == 4 and not r.ephemeral
+    lines = description(r).splitlines()
+    daily = _("Daily bonus", language=french)
+    assert (
+        _("{setting}: {old} → **{new}**", language=french, setting=daily, old="100", new="50")
+        in lines
+    )
+    assert any("Français" in line for line in lines), lines
+    language = _("Language", language=french)
+    assert language != "Language"
+    change = _(
+        "{setting}: {old} → **{new}**",
+        language=french,
+        setting=language,
+        old="English",
+        new="Français",
+    )
+    assert change in lines, lines
+    assert (await bot.db.get_settings(world.guild.id)).daily_amount == 50
+    # Asked for the language it already speaks: no line for a change that is none.
+    r = await emu.run_command(
+        world.host, world.channel, "server settings", {"language": "fr", "daily_amount": 60}
+    )
+    assert not any(line.startswith(language) for line in description(r).splitlines()), r.embeds
+    emu.assert_clean()
+
+
 async def test_server_settings_out_of_range(poker_bot, emu, world) -> None:
     bot = await poker_bot()
     host = world.host
@@ -688,6 +803,121 @@ async def test_season_points_in_other_digits_are_refused(poker_bot, emu, world) 
         )
         refused(r, "Points are whole numbers")
     assert await bot.db.seasons(world.guild.id) == []
+    emu.assert_clean()
+
+
+async def test_a_season_reset_waits_for_the_chips_on_tables(poker_bot, emu, world) -> None:
+    """A reset set every bankroll back to the start but left the chips on tables alone: a
+    member who sat down with their bankroll kept it all and got the starting amount on top
+    (1,040 after the "reset" here). A reset is refused, changing nothing, while members'
+    chips are on the server's tables; ended without a reset, or once the tables are closed, it
+    goes through."""
+    bot = await poker_bot()
+    host, alice, bob = world.host, *world.players[:2]
+    guild = world.guild.id
+    r = await emu.run_command(host, world.channel, "server season start", {"name": "Winter"})
+    assert not r.ephemeral
+    await create_table(emu, world, [alice, bob], auto_deal=0)
+    before = await bankroll(bot, world, alice)
+    assert before < 1_000
+
+    r = await emu.run_command(host, world.channel, "server season end", {"reset": True})
+    refused(r, "2 members", "tables")
+    assert await bankroll(bot, world, alice) == before
+    assert (await bot.db.current_season(guild)) is not None
+
+    ended = await emu.run_command(alice, world.channel, "poker end", {})
+    assert not ended.ephemeral, ended.content
+    await emu.idle()
+    r = await emu.run_command(host, world.channel, "server season end", {"reset": True})
+    assert not r.ephemeral, r.content
+    assert await bankroll(bot, world, alice) == 1_000
+    assert (await bot.db.chips_on_tables(guild, alice.id)) == (0, 0)
+    assert (await bot.db.chip_audit(guild)).ok
+    emu.assert_clean()
+
+
+async def test_a_seasons_final_standings_count_the_chips_on_tables(poker_bot, emu, world) -> None:
+    """The final standings showed (and ranked by) the bankroll alone: a member seated when the
+    season ended read 960 chips where /leaderboard says 1,000."""
+    bot = await poker_bot()
+    host, alice, bob = world.host, *world.players[:2]
+    await emu.run_command(host, world.channel, "server season start", {"name": "Autumn"})
+    await create_table(emu, world, [alice], auto_deal=0)
+    await emu.run_command(host, world.channel, "chips set", {"member": bob, "amount": 999})
+    assert await bankroll(bot, world, alice) < 999
+    r = await emu.run_command(host, world.channel, "server season end", {})
+    assert description(r).splitlines() == [
+        f"**1.** <@{alice.id}> — 0 points · 1,000 chips",
+        f"**2.** <@{bob.id}> — 0 points · 999 chips",
+    ]
+    r = await emu.run_command(bob, world.channel, "leaderboard", {"season": "Autumn"})
+    assert description(r).splitlines()[0] == f"**1.** <@{alice.id}> — 0 points · 1,000 chips"
+    emu.assert_clean()
+
+
+async def test_long_season_standings_say_how_many_they_leave_out(poker_bot, emu, world) -> None:
+    """The season's end showed 10 lines and its final standings 20, with nothing to say that
+    more members ranked: the 21st could not tell they were in it."""
+    bot = await poker_bot()
+    host = world.host
+    members = await add_members(emu, world, 22)
+    for i, user in enumerate(members):
+        await bot.db.admin_grant(world.guild.id, host.id, user.id, i + 1)
+    await emu.run_command(host, world.channel, "server season start", {"name": "Long"})
+    r = await emu.run_command(host, world.channel, "server season end", {"reset": True})
+    assert len(description(r).splitlines()) == 10
+    footer = r.embeds[0]["footer"]["text"]
+    assert "The top 10 of 22 players." in footer and "back to the starting amount" in footer
+    r = await emu.run_command(host, world.channel, "leaderboard", {"season": "Long"})
+    assert len(description(r).splitlines()) == 20
+    assert r.embeds[0]["footer"]["text"] == "The top 20 of 22 players."
+    emu.assert_clean()
+
+
+async def test_a_season_line_counts_one_point_and_one_chip_in_the_singular(
+    poker_bot, emu, world
+) -> None:
+    """Sixth place of the default scale scores 1: the standings read "1 points"."""
+    bot = await poker_bot()
+    host, alice, bob = world.host, *world.players[:2]
+    guild = world.guild.id
+    r = await emu.run_command(
+        host, world.channel, "server season start", {"name": "Spring", "points": "3,1"}
+    )
+    assert not r.ephemeral, r.content
+    tournament = await bot.db.create_tournament(guild, world.channel.id, host.id, "{}", "{}")
+    for user in (alice, bob):
+        await bot.db.tournament_pay_in(tournament.tournament_id, user.id, 100, "{}")
+    await bot.db.finish_tournament(
+        tournament.tournament_id, [(alice.id, 1, 200), (bob.id, 2, 0)], "{}"
+    )
+    await emu.run_command(host, world.channel, "chips set", {"member": bob, "amount": 1})
+    r = await emu.run_command(host, world.channel, "server season end", {})
+    assert description(r).splitlines() == [
+        f"**1.** <@{alice.id}> — 3 points · 1,100 chips",
+        f"**2.** <@{bob.id}> — 1 point · 1 chip",
+    ]
+    r = await emu.run_command(alice, world.channel, "leaderboard", {"season": "Spring"})
+    assert description(r).splitlines()[1] == f"**2.** <@{bob.id}> — 1 point · 1 chip"
+    emu.assert_clean()
+
+
+async def test_a_forged_reset_option_is_refused_in_the_members_language(
+    poker_bot, emu, world
+) -> None:
+    """``reset:"yes"`` from a modified client read "reset vaut true ou false." in French."""
+    bot = await poker_bot()
+    world.host.locale = "fr"
+    french = resolve("fr")
+    await emu.run_command(world.host, world.channel, "server season start", {"name": "Été"})
+    r = await emu.run_forged_command(
+        world.host, world.channel, "server season end", {"reset": "yes"}
+    )
+    what = _("The reset option", language=french)
+    refused(r, _("{what} is either true or false.", language=french, what=what))
+    assert what != "The reset option"
+    assert (await bot.db.current_season(world.guild.id)) is not None
     emu.assert_clean()
 
 

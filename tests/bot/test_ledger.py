@@ -8,7 +8,9 @@ import io
 import re
 from typing import Any
 
+from cogs.translator import _ as cogs_
 from cogs.ui.ledger import CSV_COLUMNS
+from i18n import resolve
 from tests.bot.driver import (
     act_once,
     create_table,
@@ -210,4 +212,102 @@ async def test_a_table_closed_as_its_hand_ends_posts_its_ledger(
         assert_settles(settle_field(posted[0].embeds[0]), nets)
     else:
         assert "Everyone is even" in settle_field(posted[0].embeds[0])
+    emu.assert_clean()
+
+
+async def test_names_with_markdown_read_as_typed_in_the_embed_and_the_csv(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """A nickname with markdown characters was pasted raw between the line's ``**``: the
+    embed showed ``****A** _b_**``, bold and italics in the wrong places. The embed escapes
+    the name; the CSV keeps it as typed."""
+    await poker_bot()
+    alice, bob = world.players[:2]
+    alice.global_name = "**A** _b_"
+    bob.global_name = "~~Bo~~ `b|"
+    await create_table(emu, world, [alice, bob], auto_deal=0)
+    shown = await emu.run_command(alice, world.channel, "poker ledger", {})
+    lines = shown.embeds[0]["description"].splitlines()
+    assert lines[0].startswith("**\\*\\*A\\*\\* \\_b\\_** · in "), lines
+    assert lines[1].startswith("**\\~\\~Bo\\~\\~ \\`b\\|** · in "), lines
+    rows = read_csv(shown.attachments[0])
+    assert [row["player_nickname"] for row in rows] == ["**A** _b_", "~~Bo~~ `b|"]
+    emu.assert_clean()
+
+
+async def test_a_nickname_written_as_a_mention_does_not_show_as_that_member(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """A member nicknamed ``<@alice's id>`` read as Alice in the ledger's lines and
+    settle-up: the embed shows the text they typed, not a mention."""
+    await poker_bot()
+    alice, bob = world.players[:2]
+    bob.global_name = f"<@{alice.id}>"
+    await create_table(emu, world, [alice, bob], auto_deal=0)
+    shown = await emu.run_command(alice, world.channel, "poker ledger", {})
+    assert f"<@{alice.id}>" not in shown.embeds[0]["description"], shown.embeds[0]
+    assert f"<@\u200b{alice.id}>" in shown.embeds[0]["description"]
+    emu.assert_clean()
+
+
+async def test_a_forged_option_is_refused_in_the_members_language(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """A modified client's ``share:"yes"`` or ``table:"1"`` was refused with the option's
+    English name in a French sentence ("The share option est ..."): the name is translated."""
+    await poker_bot()
+    alice = world.players[0]
+    alice.locale = "fr"
+    french = resolve("fr")
+    for options, what in [
+        ({"share": "yes"}, "The share option"),
+        ({"table": "1"}, "A table id"),
+    ]:
+        r = await emu.run_forged_command(alice, world.channel, "poker ledger", options)
+        assert r.ephemeral
+        template = (
+            "{what} is either true or false."
+            if "share" in options
+            else "{what} is a positive whole number."
+        )
+        assert what not in (r.content or ""), r.content
+        name = cogs_(what, language=french)
+        assert r.content == cogs_(template, language=french, what=name), r.content
+    emu.assert_clean()
+
+
+async def test_a_night_of_tables_nobody_bought_into_has_a_ledger(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """Two tables tonight, nobody sat at either: the night's field was empty, Discord refused
+    the embed, and the member was told something went wrong."""
+    bot = await poker_bot()
+    alice = world.players[0]
+    earlier = await bot.db.create_table(world.guild.id, world.channel.id + 1, alice.id, "{}")
+    await bot.db.close_table(earlier.table_id, {})
+    await bot.db.create_table(world.guild.id, world.channel.id, alice.id, "{}")
+    shown = await emu.run_command(alice, world.channel, "poker ledger", {})
+    assert shown.type == 4 and shown.ephemeral, shown.content
+    embed = shown.embeds[0]
+    assert embed["description"] == "Nobody bought in at this table."
+    assert all(field["value"] for field in embed["fields"]), embed["fields"]
+    emu.assert_clean()
+
+
+async def test_a_table_id_reads_as_typed_not_as_an_amount(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """The title wrote a table's id as a number of chips ("table 1,000", "Tisch 1.000"), which
+    ``/poker ledger table:`` does not take back; refusals already wrote "#1000"."""
+    bot = await poker_bot()
+    alice = world.players[0]
+    for n in range(999):  # the server's tables are numbered from 1: the next is #1000
+        table = await bot.db.create_table(world.guild.id, 10 + n, alice.id, "{}")
+        await bot.db.close_table(table.table_id, {})
+    table = await bot.db.create_table(world.guild.id, world.channel.id, alice.id, "{}")
+    assert table.table_id == 1000
+    for locale in ("en-US", "de"):
+        alice.locale = locale
+        shown = await emu.run_command(alice, world.channel, "poker ledger", {})
+        assert shown.embeds[0]["title"].endswith(" 1000"), shown.embeds[0]["title"]
     emu.assert_clean()

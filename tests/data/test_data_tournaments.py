@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from data import Database, DataError, InsufficientFunds, InvalidArgument, TableSave
+from data import ChipsInPlay, Database, DataError, InsufficientFunds, InvalidArgument, TableSave
 from data.tournaments import TournamentNotFound
 
 from .helpers import ADMIN, CHANNEL, GUILD, state
@@ -152,6 +152,45 @@ async def test_season_standings_and_reset(db: Database) -> None:
         await db.end_season(GUILD, ADMIN, now=5)
     with pytest.raises(DataError, match="already a season called"):
         await db.start_season(GUILD, "one", [1], now=6)
+    await _audit_ok(db)
+
+
+async def test_a_season_reset_waits_for_every_member_seated_at_a_cash_table(
+    db: Database,
+) -> None:
+    """An all-in member's stack is 0 (their chips are in the pot): still seated, they count,
+    or the reset would go through and they would win the pot on top of a fresh bankroll."""
+    await db.start_season(GUILD, "one", [5, 2], now=1)
+    table = await db.create_table(GUILD, CHANNEL, ADMIN, "{}", now=1)
+    await db.buy_in(GUILD, 1, table.table_id, 100, TableSave("{}", 100, {1: 100}), now=2)
+    await db.buy_in(GUILD, 2, table.table_id, 100, TableSave("{}", 200, {1: 100, 2: 100}), now=2)
+    await db.save_table_state(table.table_id, TableSave("{}", 200, {1: 0, 2: 50}), now=3)
+    with pytest.raises(ChipsInPlay) as refused:
+        await db.end_season(GUILD, ADMIN, reset=True, now=4)
+    assert refused.value.members == 2
+    assert [await db.balance(GUILD, u) for u in (1, 2)] == [900, 900]
+    assert (await db.current_season(GUILD)) is not None
+    season, _standings = await db.end_season(GUILD, ADMIN, now=5)  # no reset: it may end
+    assert season.ended_at == 5.0
+    await _audit_ok(db)
+
+
+async def test_a_season_reset_waits_for_the_entries_in_an_open_tournament(db: Database) -> None:
+    """Chips paid into a tournament not yet over come back as a refund or a prize after the
+    reset: a member who registered with their whole bankroll kept it and got the start too."""
+    await db.start_season(GUILD, "one", [5, 2], now=1)
+    t = await db.create_tournament(GUILD, CHANNEL, ADMIN, state(), state(), now=1)
+    await db.tournament_pay_in(t.tournament_id, 1, 1000, state(), now=2)
+    await db.tournament_pay_in(t.tournament_id, 2, 100, state(), now=2)
+    await db.tournament_refund(t.tournament_id, 2, 100, state(), now=3)  # 2 unregistered
+    with pytest.raises(ChipsInPlay) as refused:
+        await db.end_season(GUILD, ADMIN, reset=True, now=4)
+    assert refused.value.members == 1
+    assert await db.balance(GUILD, 1) == 0
+    assert (await db.current_season(GUILD)) is not None
+    await db.tournament_refund(t.tournament_id, 1, 1000, state(), now=5)
+    await db.end_season(GUILD, ADMIN, reset=True, now=6)
+    assert [await db.balance(GUILD, u) for u in (1, 2)] == [1000, 1000]
     await _audit_ok(db)
 
 
