@@ -164,6 +164,18 @@ def signed(amount: int) -> str:
     return f"+{chips(amount)}" if amount > 0 else chips(amount)
 
 
+def as_typed(text: str) -> str:
+    r"""A member's own text (a name, a nickname) in a message, reading as they typed it: not as
+    markdown, nor as a mention of somebody else (a name typed as ``<@id>`` shows that member).
+
+    >>> print(as_typed("__Al__ *x*"))
+    \_\_Al\_\_ \*x\*
+    >>> as_typed("<@123456789012345678>") == "<@\u200b123456789012345678>"
+    True
+    """
+    return discord.utils.escape_markdown(discord.utils.escape_mentions(text))
+
+
 def when(unix: float, style: discord.utils.TimestampStyle = "R") -> str:
     """A Discord timestamp, shown in each reader's own time zone and language.
 

@@ -995,7 +995,7 @@ class TablePresenter:
         if player_id in shown.dm_closed:
             return False
         shown.dm_closed = (*shown.dm_closed, player_id)
-        name = live.meta.names.get(player_id, player_id)
+        name = kit.as_typed(live.meta.names.get(player_id, player_id))
         # Translators: a note on the table message (kept until the next deal).
         note = _(
             "📪 I can't DM {name}: use **My hand** to see your cards.",

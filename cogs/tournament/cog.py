@@ -606,7 +606,7 @@ class Tournaments(commands.Cog):
                     stack = source.engine.stack(move.player_id)
                     await self._set_moving(run, move.player_id, (target.id, stack))
                     await self.bot.tables.seat_tournament_locked(source, {}, [move.player_id], {})
-                    name = run.names.get(move.player_id, move.player_id)
+                    name = run.name_in_text(move.player_id)
                     source.meta.notes.append(
                         _(
                             "➡️ {player} moves to {table}.",
@@ -742,7 +742,7 @@ class Tournaments(commands.Cog):
                 # Translators: {place} is an ordinal written by the "{place}th" messages.
                 _(
                     "💀 {player} is out in {place} place.",
-                    player=run.names.get(p, p),
+                    player=run.name_in_text(p),
                     place=ordinal(places[p], language),
                     language=language,
                 )
@@ -815,7 +815,7 @@ def results_embed(
     """The channel's message at the end of a tournament: the places and the prizes."""
     lines = []
     for pid, place, prize in table:
-        player, shown = run.names.get(pid, pid), ordinal(place, language)
+        player, shown = run.name_in_text(pid), ordinal(place, language)
         if prize:
             lines.append(
                 _(
@@ -861,7 +861,7 @@ def returned_note(run: Running, returned: dict[str, int], language: Language) ->
     """What the table says when its carried pot goes back to the players who put it in."""
     shares = ", ".join(
         # Translators: one player's share of a carried pot given back, like "Ann 120".
-        _("{player} {amount}", player=run.names.get(pid, pid), amount=given, language=language)
+        _("{player} {amount}", player=run.name_in_text(pid), amount=given, language=language)
         for pid, given in returned.items()
     )
     return _.plural(

@@ -65,6 +65,10 @@ class Running:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     state_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
+    def name_in_text(self, player_id: str) -> str:
+        """A player's name as a message writes it (as they typed it: see kit.as_typed)."""
+        return kit.as_typed(self.names.get(player_id, player_id))
+
     def state_json(
         self,
         state: Tournament | None = None,
@@ -264,9 +268,9 @@ def lobby_embed(run: Running, now: float, language: Language | None = None) -> d
             line = _("Level {number}: {stakes}", number=index + 1, stakes=stakes, language=language)
         embed.add_field(name=_("Now", language=language), value=line, inline=False)
     players = [
-        _("{player} (out)", player=run.names.get(e.player_id, e.player_id), language=language)
+        _("{player} (out)", player=run.name_in_text(e.player_id), language=language)
         if e.out
-        else run.names.get(e.player_id, e.player_id)
+        else run.name_in_text(e.player_id)
         for e in t.entries
     ]
     embed.add_field(

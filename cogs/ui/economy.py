@@ -9,7 +9,7 @@ from typing import Any, Final
 import discord
 from babel.numbers import format_decimal, format_percent
 
-from cogs.kit import BLUE, GREEN, GREY, RED
+from cogs.kit import BLUE, GREEN, GREY, RED, as_typed
 from cogs.kit import when as timestamp
 from cogs.translator import _
 from cogs.ui.replay import stored_hand_name
@@ -69,7 +69,7 @@ def setting_value(name: str, value: object) -> str:
 
 def member_name(member: discord.abc.User) -> str:
     """A member's display name as they typed it: their text, not markdown or a mention."""
-    return discord.utils.escape_markdown(discord.utils.escape_mentions(member.display_name))
+    return as_typed(member.display_name)
 
 
 def note_text(note: str | None) -> str:

@@ -204,10 +204,7 @@ def ledger_embed(
 def _ledger_embed(night: NightLedger, names: Mapping[int, str]) -> discord.Embed:
     # Nicknames are the members' own text: shown as typed, not as markdown or as a mention of
     # someone else (the CSV keeps them raw).
-    names = {
-        player: discord.utils.escape_markdown(discord.utils.escape_mentions(name))
-        for player, name in names.items()
-    }
+    names = {player: kit.as_typed(name) for player, name in names.items()}
     table = night.table.table
     title = TITLE_CLOSED if table.status == "closed" else TITLE
     lines = [player_line(name_of(names, ln.player_id), ln) for ln in night.table.lines]

@@ -13,7 +13,7 @@ from typing import Any
 import discord
 from babel.numbers import format_decimal
 
-from cogs.kit import GOLD, GREEN, GREY, chips, when
+from cogs.kit import GOLD, GREEN, GREY, as_typed, chips, when
 from cogs.translator import _
 from cogs.ui.card_images import ShownRow
 from cogs.ui.showdown_texts import say
@@ -102,11 +102,16 @@ def opening_text(requirement: str) -> str:
     return _("To open: {what}.", what=f"{what[:1].lower()}{what[1:]}")
 
 
-def name_of(names: Mapping[str, str], player_id: str | None) -> str:
+def name_of(names: Mapping[str, str], player_id: str | None, *, markdown: bool = True) -> str:
+    """A player's name in a message (as they typed it: :func:`cogs.kit.as_typed`), or
+    unescaped for a picture (``markdown=False``)."""
     if player_id is None:
         return "—"
+    name = names.get(player_id)
+    if name:
+        return as_typed(name) if markdown else name
     # Translators: a player the table knows no name for; {id}: the last digits of their id.
-    return names.get(player_id) or _("Player {id}", id=player_id[-4:])
+    return _("Player {id}", id=player_id[-4:])
 
 
 def signed(amount: int) -> str:
@@ -608,7 +613,7 @@ def shown_rows(
             what = ", ".join(won.get(shown.player_id, ()))
             rows.append(
                 ShownRow(
-                    name=name_of(names, shown.player_id),
+                    name=name_of(names, shown.player_id, markdown=False),
                     hand=hand_names(shown, low_rule),
                     cards=cards,
                     won=say("picture_wins", what=what) if what else "",

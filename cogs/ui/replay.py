@@ -14,8 +14,6 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-import discord
-
 from cogs import kit
 from cogs.translator import _
 from cogs.ui.render import signed
@@ -37,12 +35,12 @@ LINE_LIMIT: Final = 1000
 
 
 def name_of(names: Mapping[str, str], player_id: str, *, markdown: bool = True) -> str:
-    """A display name (markdown escaped unless ``markdown`` is false); a member the snapshot
-    does not name is written as a mention."""
+    """A display name (as typed, :func:`cogs.kit.as_typed`, unless ``markdown`` is false); a
+    member the snapshot does not name is written as a mention."""
     name = names.get(player_id)
     if not name:
         return f"<@{player_id}>"
-    return discord.utils.escape_markdown(name) if markdown else name
+    return kit.as_typed(name) if markdown else name
 
 
 def say(kind: str, **blanks: Any) -> str:

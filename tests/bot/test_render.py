@@ -5,7 +5,17 @@ from __future__ import annotations
 import random
 
 from cogs.ui import render
-from engine import ForcedBets, Table, TableConfig, Timeout
+from engine import (
+    BetOptions,
+    Call,
+    Check,
+    Discard,
+    DrawOptions,
+    ForcedBets,
+    Table,
+    TableConfig,
+    Timeout,
+)
 
 
 def test_a_newcomer_waiting_for_the_deal_is_shown_on_the_table() -> None:
@@ -93,3 +103,31 @@ def test_a_pot_part_kept_back_is_told_in_the_tables_language() -> None:
     embed = render.showdown_embed(table.result, {}, language=resolve("de"))
     told = next(f["value"] for f in embed.to_dict()["fields"] if f["name"] == "Notiz")
     assert "part of the pot" not in told and "Teil des Pots" in told, told
+
+
+def test_names_read_as_typed_in_the_table_and_its_result_but_plain_in_the_picture() -> None:
+    """A name is its player's own text: ``**Al**`` is not bold and ``<@id>`` does not show
+    another member, on the table message and in the result; the picture writes it plainly."""
+    table = Table(TableConfig("five-card-draw", forced_bets=ForcedBets.with_blinds(1, 2)))
+    table.sit("1", 100)
+    table.sit("2", 100)
+    table.start_hand(random.Random(5))
+    names = {"1": "**Al**", "2": "<@123456789012345678>"}
+    embed = render.table_embed(table.public_view(), names)
+    text = "\n".join(f.value or "" for f in embed.fields) + (embed.description or "")
+    assert "\\*\\*Al\\*\\*" in text and "<@\u200b123456789012345678>" in text, text
+    assert "<@123456789012345678>" not in text
+    while table.in_hand:  # called, checked and stood pat down to a showdown
+        decision = table.pending[0]
+        options = decision.legal
+        action = Discard(()) if isinstance(options, DrawOptions) else Call()
+        if isinstance(options, BetOptions) and options.can_check:
+            action = Check()
+        table.act(decision.seat, action)
+    result = table.result
+    assert result is not None and len(result.shown) == 2
+    shown = render.showdown_embed(result, names, seat_order=["1", "2"])
+    text = "\n".join(f"{f.name}\n{f.value}" for f in shown.fields) + (shown.description or "")
+    assert "\\*\\*Al\\*\\*" in text and "<@123456789012345678>" not in text, text
+    rows = render.shown_rows(result, names)
+    assert {row.name for row in rows} == {"**Al**", "<@123456789012345678>"}
