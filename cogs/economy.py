@@ -130,7 +130,7 @@ def _standings_line(rank: int, user_id: int, points: int, balance: int) -> str:
     return _(
         "**{rank}.** {member} — {points} · {chips}",
         rank=rank,
-        member=f"<@{user_id}>",
+        member=kit.mention(user_id),
         points=_.plural("{count} point", "{count} points", count=points),
         chips=_.plural("{count} chip", "{count} chips", count=balance),
     )

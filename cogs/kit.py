@@ -164,6 +164,24 @@ def signed(amount: int) -> str:
     return f"+{chips(amount)}" if amount > 0 else chips(amount)
 
 
+def mention(user_id: int | str) -> str:
+    """A member named by id in a message (Discord shows their name).
+
+    >>> mention(42)
+    '<@42>'
+    """
+    return f"<@{user_id}>"
+
+
+def channel_link(channel_id: int) -> str:
+    """A channel named by id in a message (Discord shows a link to it).
+
+    >>> channel_link(7)
+    '<#7>'
+    """
+    return f"<#{channel_id}>"
+
+
 def as_typed(text: str) -> str:
     r"""A member's own text (a name, a nickname) in a message, reading as they typed it: not as
     markdown, nor as a mention of somebody else (a name typed as ``<@id>`` shows that member).

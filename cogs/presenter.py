@@ -582,7 +582,7 @@ class TablePresenter:
             return self._ping_words(live, targets)
 
     def _ping_words(self, live: LiveTable, targets: frozenset[str]) -> str:
-        mentions = " ".join(f"<@{pid}>" for pid in sorted(targets))
+        mentions = " ".join(kit.mention(pid) for pid in sorted(targets))
         view = live.engine.public_view()
         number = str(view.hand_number)  # an id, not a quantity: no thousands separator
         if view.street:

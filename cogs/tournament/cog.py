@@ -611,7 +611,7 @@ class Tournaments(commands.Cog):
                         _(
                             "➡️ {player} moves to {table}.",
                             player=name,
-                            table=f"<#{target.channel_id}>",
+                            table=kit.channel_link(target.channel_id),
                             language=language,
                         )
                     )
@@ -851,7 +851,7 @@ def broken_up(moved: list[tuple[str, int]], language: Language) -> str:
     ]
     lines.extend(
         # Translators: a player of a table that broke up, and the table they went to.
-        _("➡️ {player} → {table}", player=name, table=f"<#{to}>", language=language)
+        _("➡️ {player} → {table}", player=name, table=kit.channel_link(to), language=language)
         for name, to in moved
     )
     return "\n".join(lines)[:2000]

@@ -677,7 +677,7 @@ class PokerNights(commands.Cog):
             _(
                 "⏰ Poker night in this channel {when}: {pings}",
                 when=kit.when(game.starts_at),
-                pings=" ".join(f"<@{i}>" for i in ids),
+                pings=" ".join(kit.mention(i) for i in ids),
             ),
             allowed_mentions=discord.AllowedMentions(
                 everyone=False, roles=False, users=[discord.Object(i) for i in ids]

@@ -9,7 +9,7 @@ from typing import Any, Final
 import discord
 from babel.numbers import format_decimal, format_percent
 
-from cogs.kit import BLUE, GREEN, GREY, RED, as_typed
+from cogs.kit import BLUE, GREEN, GREY, RED, as_typed, mention
 from cogs.kit import when as timestamp
 from cogs.translator import _
 from cogs.ui.replay import stored_hand_name
@@ -96,7 +96,7 @@ def settings_embed(settings: GuildSettings, guild_name: str) -> discord.Embed:
         embed.description = _(
             "Last changed {when} by {member}.",
             when=timestamp(settings.updated_at),
-            member=f"<@{settings.updated_by}>",
+            member=mention(settings.updated_by),
         )
     else:
         embed.description = _("Last changed {when}.", when=timestamp(settings.updated_at))
@@ -152,7 +152,7 @@ def audit_embed(audit: ChipAudit) -> discord.Embed:
                 )
             )
         if audit.accounts_off:
-            who = ", ".join(f"<@{user}>" for _account, user in audit.accounts_off[:20])
+            who = ", ".join(mention(user) for _account, user in audit.accounts_off[:20])
             more = len(audit.accounts_off) - 20
             if more > 0:
                 lines.append(
@@ -208,8 +208,8 @@ def _json_or_raw(value: str) -> Any:
 def admin_log_line(entry: AdminLogEntry) -> str:
     """One line of ``/chips log``."""
     when = timestamp(entry.created_at, "f")
-    actor = f"<@{entry.actor_id}>"
-    target = f"<@{entry.target_id}>" if entry.target_id is not None else "?"
+    actor = mention(entry.actor_id)
+    target = mention(entry.target_id) if entry.target_id is not None else "?"
     old, new = _json_or_raw(entry.old_value), _json_or_raw(entry.new_value)
     if entry.action in ("grant", "set", "remove") and isinstance(old, int) and isinstance(new, int):
         values: dict[str, Any] = {

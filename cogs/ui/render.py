@@ -99,7 +99,8 @@ def wild_text(wild: str) -> str:
 def opening_text(requirement: str) -> str:
     """``"A pair of jacks or better to open"`` -> ``"To open: a pair of jacks or better."``"""
     what = engine_text(requirement.removesuffix(" to open").strip())
-    return _("To open: {what}.", what=f"{what[:1].lower()}{what[1:]}")
+    mid_sentence = what[:1].lower() + what[1:]
+    return _("To open: {what}.", what=mid_sentence)
 
 
 def name_of(names: Mapping[str, str], player_id: str | None, *, markdown: bool = True) -> str:

@@ -39,7 +39,7 @@ def name_of(names: Mapping[str, str], player_id: str, *, markdown: bool = True) 
     member the snapshot does not name is written as a mention."""
     name = names.get(player_id)
     if not name:
-        return f"<@{player_id}>"
+        return kit.mention(player_id)
     return kit.as_typed(name) if markdown else name
 
 
