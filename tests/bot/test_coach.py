@@ -129,6 +129,26 @@ async def test_coach_in_the_draw_panel(poker_bot, emu: Emulator, world: World) -
     assert not live.settings.coach
 
 
+async def _to_the_draw(emu: Emulator, world: World, live: Any, players: list[Any]) -> Any:
+    """Call or check on the table message until a draw is pending; the player it waits for."""
+    by_id = {str(p.id): p for p in players}
+    for _ in range(10):
+        await emu.idle()
+        decision = live.engine.pending[0]
+        if decision.kind is engine.DecisionKind.DRAW:
+            break
+        message = table_message(emu, world)
+        labels = [lb for lb in message.button_labels if lb]
+        label = next(
+            lb for want in ("Call", "Bet", "Check") for lb in labels if lb.startswith(want)
+        )
+        await emu.click(by_id[decision.player_id], message, label=label)
+        await emu.idle()
+    decision = live.engine.pending[0]
+    assert decision.kind is engine.DecisionKind.DRAW
+    return by_id[decision.player_id]
+
+
 async def test_coach_in_the_draw_panel_speaks_the_players_language(
     poker_bot, emu: Emulator, world: World
 ) -> None:
@@ -139,22 +159,7 @@ async def test_coach_in_the_draw_panel_speaks_the_players_language(
     await create_table(emu, world, [alice, bob], coach=True)
     live = live_table(bot, world)
     await deal(emu, world, alice)
-    for _ in range(10):
-        await emu.idle()
-        decision = live.engine.pending[0]
-        if decision.kind is engine.DecisionKind.DRAW:
-            break
-        user = alice if decision.player_id == str(alice.id) else bob
-        message = table_message(emu, world)
-        labels = [lb for lb in message.button_labels if lb]
-        label = next(
-            lb for want in ("Call", "Bet", "Check") for lb in labels if lb.startswith(want)
-        )
-        await emu.click(user, message, label=label)
-        await emu.idle()
-    decision = live.engine.pending[0]
-    assert decision.kind is engine.DecisionKind.DRAW
-    user = alice if decision.player_id == str(alice.id) else bob
+    user = await _to_the_draw(emu, world, live, [alice, bob])
     user.locale = "de"  # the server reads English; this player's client reads German
     panel = await open_panel(emu, user, table_message(emu, world), "Draw / stand pat…")
     fields = panel.embeds[0].get("fields") or []
@@ -209,22 +214,7 @@ async def test_a_coached_draw_select_is_answered_while_the_odds_thread_is_busy(
     await create_table(emu, world, [alice, bob], coach=True)
     live = live_table(bot, world)
     await deal(emu, world, alice)
-    for _ in range(10):
-        await emu.idle()
-        decision = live.engine.pending[0]
-        if decision.kind is engine.DecisionKind.DRAW:
-            break
-        user = alice if decision.player_id == str(alice.id) else bob
-        message = table_message(emu, world)
-        labels = [lb for lb in message.button_labels if lb]
-        label = next(
-            lb for want in ("Call", "Bet", "Check") for lb in labels if lb.startswith(want)
-        )
-        await emu.click(user, message, label=label)
-        await emu.idle()
-    decision = live.engine.pending[0]
-    assert decision.kind is engine.DecisionKind.DRAW
-    user = alice if decision.player_id == str(alice.id) else bob
+    user = await _to_the_draw(emu, world, live, [alice, bob])
     panel = await open_panel(emu, user, table_message(emu, world), "Draw / stand pat…")
     select = next(
         s for s in panel.selects if isinstance(parse_custom_id(s["custom_id"]), PanelSelect)

@@ -322,11 +322,9 @@ async def test_the_game_menu_lists_the_games_in_the_members_language(
     assert listed == {"deuces-wild": "Двойки — джокеры"}, listed
 
 
-async def test_the_dealers_choice_panel_speaks_the_dealers_language(
-    poker_bot, emu: Emulator, world: World
-) -> None:
-    """The dealer's choice panel (only the dealer reads it) names the games, describes them
-    and lists the wild cards and house rules in the dealer's language."""
+async def _a_dealer_choosing(poker_bot: Any, emu: Emulator, world: World) -> tuple[Any, Any, Any]:
+    """A dealer's choice table of two, started: the bot, the live table and its dealer, who
+    is choosing."""
     bot = await poker_bot()
     players = world.players[:2]
     await create_table(emu, world, players, dealers_choice=True, auto_deal=0)
@@ -336,7 +334,15 @@ async def test_the_dealers_choice_panel_speaks_the_dealers_language(
     live = live_table(bot, world)
     decision = live.engine.pending[0]
     assert decision.kind.value == "choose-game"
-    dealer = next(p for p in players if str(p.id) == decision.player_id)
+    return bot, live, next(p for p in players if str(p.id) == decision.player_id)
+
+
+async def test_the_dealers_choice_panel_speaks_the_dealers_language(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """The dealer's choice panel (only the dealer reads it) names the games, describes them
+    and lists the wild cards and house rules in the dealer's language."""
+    _bot, _live, dealer = await _a_dealer_choosing(poker_bot, emu, world)
     dealer.locale = "de"  # the server reads English; the dealer's client reads German
     table = await current_table_message(emu, world)
     opened = await emu.click(dealer, table, label="Choose the game…")
@@ -361,15 +367,7 @@ async def test_a_dealers_choice_replays_in_the_viewers_language(
 ) -> None:
     """The replay of a dealer's choice hand names the game chosen (its title and the line of
     the choice) in the viewer's language, though the hand is stored with its English name."""
-    bot = await poker_bot()
-    players = world.players[:2]
-    await create_table(emu, world, players, dealers_choice=True, auto_deal=0)
-    r = await emu.run_command(players[0], world.channel, "poker start", {})
-    assert r.ephemeral, r.content
-    await emu.idle()
-    live = live_table(bot, world)
-    decision = live.engine.pending[0]
-    dealer = next(p for p in players if str(p.id) == decision.player_id)
+    bot, live, dealer = await _a_dealer_choosing(poker_bot, emu, world)
     table = await current_table_message(emu, world)
     opened = await emu.click(dealer, table, label="Choose the game…")
     panel = (await emu.wait_for(lambda: opened.followups))[-1]
