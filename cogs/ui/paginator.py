@@ -33,6 +33,7 @@ by editing the message in place (interaction response type 7).
 
 from __future__ import annotations
 
+import functools
 import logging
 import re
 from collections.abc import Awaitable, Callable
@@ -164,24 +165,26 @@ async def turn_page(interaction: discord.Interaction[Any], button: PageId) -> No
     if not on_its_list(interaction.message, button):
         # A page button forged onto another message (a table's) would replace it by the list.
         raise PageRefused(_("That button is no longer valid."))
+    page = functools.partial(
+        paginated_message,
+        interaction,
+        button.kind,
+        button.key,
+        button.offset,
+        owner_id=button.owner,
+    )
     asker = _asker(interaction.message)
     if asker is None or asker == interaction.user.id:
-        message = await paginated_message(
-            interaction, button.kind, button.key, button.offset, owner_id=button.owner
-        )
+        message = await page()
     else:
         # The list answered the member who asked, in their language: a page turned by
         # someone else stays in it. A refusal is for the presser: built again in theirs.
         language = (await languages.member_languages(interaction.client.db, [asker]))[asker]
         try:
             with speaking(language):
-                message = await paginated_message(
-                    interaction, button.kind, button.key, button.offset, owner_id=button.owner
-                )
+                message = await page()
         except PageRefused:
-            message = await paginated_message(
-                interaction, button.kind, button.key, button.offset, owner_id=button.owner
-            )
+            message = await page()
     try:
         await interaction.response.edit_message(
             embed=message.embed,
