@@ -217,7 +217,7 @@ def _member(
 def _clean_note(note: str | None) -> str | None:
     if note is None:
         return None
-    note = validation.check_text(note, "The note", MAX_NOTE).strip()
+    note = validation.check_text(note, validation.option("note"), MAX_NOTE).strip()
     return note or None
 
 
