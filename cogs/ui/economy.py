@@ -9,7 +9,7 @@ from typing import Any, Final
 import discord
 from babel.numbers import format_decimal, format_percent
 
-from cogs.kit import BLUE, GREEN, GREY, RED, as_typed, mention
+from cogs.kit import BLUE, DESCRIPTION_LIMIT, GREEN, GREY, RED, as_typed, fit_lines, mention
 from cogs.kit import when as timestamp
 from cogs.translator import _
 from cogs.ui.replay import stored_hand_name
@@ -172,7 +172,7 @@ def audit_embed(audit: ChipAudit) -> discord.Embed:
             lines.append(
                 _("Tournament prize pools that disagree with the ledger: {pools}", pools=pools)
             )
-        embed.description = "\n".join(lines)[:4096]
+        embed.description = fit_lines(lines, DESCRIPTION_LIMIT)
     embed.add_field(name=_("Issued"), value=fmt(audit.issued))
     embed.add_field(name=_("Removed"), value=fmt(audit.removed))
     embed.add_field(name=_("In circulation"), value=fmt(expected))

@@ -991,3 +991,33 @@ def test_audit_embed_shows_a_discrepancy() -> None:
     assert "<@77>" in str(embed.description) and "#3" in str(embed.description)
     ok = audit_embed(ChipAudit(1, 5000, 1000, 3600, 400, (), ()))
     assert ok.title == "Chip audit: OK"
+
+
+async def test_a_chips_log_page_too_long_for_discord_says_how_many_lines_it_left_out(
+    poker_bot, emu, world
+) -> None:
+    """Ten grants with long notes full of markdown (escaped, so twice as long): the page was
+    cut at Discord's 4,096 characters in the middle of a line, the rest unsaid. In German."""
+    await poker_bot()
+    host = world.host
+    host.locale = "de"
+    alice = world.players[0]
+    note = "*_" * 100  # MAX_NOTE characters, each one escaped in the log
+    for n in range(10):
+        await emu.run_command(
+            host, world.channel, "chips grant", {"member": alice, "amount": n + 1, "note": note}
+        )
+    r = await emu.run_command(host, world.channel, "chips log")
+    text = description(r)
+    assert len(text) <= 4096
+    *kept, last = text.splitlines()
+    left_out = 10 - len(kept)
+    assert 1 <= left_out < 10, text
+    more = _.plural(
+        "… and {count} more", "… and {count} more", count=left_out, language=resolve("de")
+    )
+    assert last == more and more.startswith("… und "), last
+    # The lines shown are whole: each has its note, escaped, to the end.
+    assert all(line.count("\\*\\_") == 100 for line in kept), text
+    assert "Seite 1 von 1" in r.embeds[0]["footer"]["text"], r.embeds[0]["footer"]
+    emu.assert_clean()
