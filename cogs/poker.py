@@ -487,7 +487,9 @@ class Poker(commands.Cog):
                 for v in engine.list_variants()
             ]
             embed = discord.Embed(
-                title=_("Games I deal"), description="\n".join(lines)[:4000], colour=kit.GREEN
+                title=_("Games I deal"),
+                description=kit.fit_lines(lines, kit.DESCRIPTION_LIMIT),
+                colour=kit.GREEN,
             )
             await interaction.response.send_message(embed=embed, ephemeral=True)
             return
