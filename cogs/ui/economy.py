@@ -36,6 +36,10 @@ LOG_LABELS: Final[dict[str, LazyString]] = {
 }
 
 
+AUDIT_NAMED: Final = 20
+"""The most members, tables or prize pools the chip audit names in one line."""
+
+
 def fmt(amount: int) -> str:
     """A number in the current language's way (``1,000`` / ``1.000`` / ``1 000``)."""
     return format_decimal(amount, locale=current_language().locale)
@@ -151,12 +155,14 @@ def audit_embed(audit: ChipAudit) -> discord.Embed:
                     difference=signed(held - expected),
                 )
             )
+        # Twenty of each are named; the others are counted.
         if audit.accounts_off:
-            who = ", ".join(mention(user) for _account, user in audit.accounts_off[:20])
-            more = len(audit.accounts_off) - 20
+            who = ", ".join(mention(user) for _account, user in audit.accounts_off[:AUDIT_NAMED])
+            more = len(audit.accounts_off) - AUDIT_NAMED
             if more > 0:
                 lines.append(
-                    _(
+                    _.plural(
+                        "Bankrolls that disagree with the ledger: {members} and {count} more",
                         "Bankrolls that disagree with the ledger: {members} and {count} more",
                         members=who,
                         count=more,
@@ -165,13 +171,39 @@ def audit_embed(audit: ChipAudit) -> discord.Embed:
             else:
                 lines.append(_("Bankrolls that disagree with the ledger: {members}", members=who))
         if audit.tables_off:
-            tables = ", ".join(f"#{t}" for t in audit.tables_off[:20])
-            lines.append(_("Tables whose chips disagree with the ledger: {tables}", tables=tables))
+            tables = ", ".join(f"#{t}" for t in audit.tables_off[:AUDIT_NAMED])
+            more = len(audit.tables_off) - AUDIT_NAMED
+            if more > 0:
+                lines.append(
+                    _.plural(
+                        "Tables whose chips disagree with the ledger: {tables} and {count} more",
+                        "Tables whose chips disagree with the ledger: {tables} and {count} more",
+                        tables=tables,
+                        count=more,
+                    )
+                )
+            else:
+                lines.append(
+                    _("Tables whose chips disagree with the ledger: {tables}", tables=tables)
+                )
         if audit.tournaments_off:
-            pools = ", ".join(f"#{t}" for t in audit.tournaments_off[:20])
-            lines.append(
-                _("Tournament prize pools that disagree with the ledger: {pools}", pools=pools)
-            )
+            pools = ", ".join(f"#{t}" for t in audit.tournaments_off[:AUDIT_NAMED])
+            more = len(audit.tournaments_off) - AUDIT_NAMED
+            if more > 0:
+                lines.append(
+                    _.plural(
+                        "Tournament prize pools that disagree with the ledger: {pools} and "
+                        "{count} more",
+                        "Tournament prize pools that disagree with the ledger: {pools} and "
+                        "{count} more",
+                        pools=pools,
+                        count=more,
+                    )
+                )
+            else:
+                lines.append(
+                    _("Tournament prize pools that disagree with the ledger: {pools}", pools=pools)
+                )
         embed.description = fit_lines(lines, DESCRIPTION_LIMIT)
     embed.add_field(name=_("Issued"), value=fmt(audit.issued))
     embed.add_field(name=_("Removed"), value=fmt(audit.removed))

@@ -20,7 +20,7 @@ from cogs.economy import MAX_CHIPS, Economy, audit_embed
 from cogs.translator import _
 from cogs.ui.paginator import PageButton, custom_id
 from data import ChipAudit, PlayerHandResult, TableSave
-from i18n import resolve
+from i18n import resolve, speaking
 from tests.bot.driver import create_table
 from tests.emulator import InteractionResult, UserActionError
 
@@ -991,6 +991,23 @@ def test_audit_embed_shows_a_discrepancy() -> None:
     assert "<@77>" in str(embed.description) and "#3" in str(embed.description)
     ok = audit_embed(ChipAudit(1, 5000, 1000, 3600, 400, (), ()))
     assert ok.title == "Chip audit: OK"
+
+
+def test_the_audit_counts_the_tables_it_does_not_name() -> None:
+    """Twenty tables were named and the others left out unsaid: "#1, …, #20" read as if
+    twenty disagreed. In Polish, where 5 takes another plural form than 2."""
+    audit = ChipAudit(1, 5000, 1000, 4000, 0, accounts_off=(), tables_off=tuple(range(1, 26)))
+    with speaking(resolve("pl")):
+        text = str(audit_embed(audit).description)
+    assert "#20" in text and "#21" not in text, text
+    more = _.plural(
+        "Tables whose chips disagree with the ledger: {tables} and {count} more",
+        "Tables whose chips disagree with the ledger: {tables} and {count} more",
+        tables=", ".join(f"#{t}" for t in range(1, 21)),
+        count=5,
+        language=resolve("pl"),
+    )
+    assert text == more and more.endswith("i jeszcze 5"), text
 
 
 async def test_a_chips_log_page_too_long_for_discord_says_how_many_lines_it_left_out(
