@@ -184,7 +184,7 @@ def _table_advice(
         advice = draw_advice(private, public, rules, dead=dead)
     except NoOdds:
         return NO_ODDS.render()
-    return "\n".join(odds_lines(advice))
+    return kit.fit_lines(odds_lines(advice), kit.FIELD_LIMIT)
 
 
 async def coach_text(live: LiveTable, decision: engine.Decision) -> str | None:
