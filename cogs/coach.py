@@ -184,7 +184,7 @@ def _table_advice(
         advice = draw_advice(private, public, rules, dead=dead)
     except NoOdds:
         return NO_ODDS.render()
-    return "\n".join(odds_lines(advice))
+    return kit.fit_lines(odds_lines(advice), kit.FIELD_LIMIT)
 
 
 async def coach_text(live: LiveTable, decision: engine.Decision) -> str | None:
@@ -284,7 +284,9 @@ async def send_odds(interaction: Interaction, cards: object, game: object, disca
         return
     embed = discord.Embed(
         title=_("Draw odds: {cards}", cards=" ".join(card.display for card in hand)),
-        description="\n\n".join(odds_lines(advice, mark_best=thrown is None))[:4000],
+        description=kit.fit_lines(
+            odds_lines(advice, mark_best=thrown is None), kit.DESCRIPTION_LIMIT, sep="\n\n"
+        ),
         colour=kit.GREEN,
     )
     game = engine_text.variant_name(variant)

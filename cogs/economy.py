@@ -181,7 +181,8 @@ async def admin_log_page(interaction: Interaction, key: str, offset: int) -> Pag
     page = await _db(interaction).admin_log(guild_id, offset=offset, limit=PAGE_SIZE)
     embed = discord.Embed(title=_("Admin log"), colour=BLUE)
     if page.items:
-        embed.description = "\n".join(admin_log_line(e) for e in page.items)[:4096]
+        lines = [admin_log_line(e) for e in page.items]
+        embed.description = kit.fit_lines(lines, kit.DESCRIPTION_LIMIT)
     else:
         embed.description = _("No admin changes yet.")
     embed.set_footer(
@@ -217,7 +218,7 @@ def _member(
 def _clean_note(note: str | None) -> str | None:
     if note is None:
         return None
-    note = validation.check_text(note, "The note", MAX_NOTE).strip()
+    note = validation.check_text(note, validation.option("note"), MAX_NOTE).strip()
     return note or None
 
 

@@ -79,7 +79,7 @@ PAGE_SIZE = 10
 COMMITMENT_PREFIX: Final = 12
 
 # Discord limits (https://discord.com/developers/docs/resources/message#embed-object-embed-limits).
-DESCRIPTION_LIMIT: Final = 4096
+DESCRIPTION_LIMIT: Final = kit.DESCRIPTION_LIMIT
 EMBED_TOTAL_LIMIT: Final = 6000
 EMBEDS_PER_MESSAGE: Final = 10
 CHUNK: Final = 3800
@@ -300,7 +300,7 @@ def fairness_embed(record: HandRecord, viewer_seat: int | None = None) -> discor
             hand=str(hand_id),
         )
     )
-    embed.description = "\n".join(lines)[:DESCRIPTION_LIMIT]
+    embed.description = kit.fit_lines(lines, DESCRIPTION_LIMIT)
     return embed
 
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import io
 import logging
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any, Final
 
@@ -192,6 +193,41 @@ def as_typed(text: str) -> str:
     True
     """
     return discord.utils.escape_markdown(discord.utils.escape_mentions(text))
+
+
+FIELD_LIMIT: Final = 1024
+"""Discord's longest embed field value."""
+
+DESCRIPTION_LIMIT: Final = 4096
+"""Discord's longest embed description."""
+
+# Translators: the last line of a list cut to fit a Discord message; {count} lines were left
+# out.
+MORE_LINES: Final = _.lazy_plural("… and {count} more", "… and {count} more")
+
+
+def fit_lines(lines: Sequence[str], limit: int, *, sep: str = "\n") -> str:
+    """``lines`` joined by ``sep``, as many whole ones as fit in ``limit`` characters; those
+    left out are counted on a last line ("… and 3 more") rather than cut mid-line.
+
+    >>> fit_lines(["one", "two"], 20)
+    'one\\ntwo'
+    >>> fit_lines([f"line {n}" for n in range(10)], 40)
+    'line 0\\nline 1\\nline 2\\nline 3\\n… and 6 more'
+    """
+    text = sep.join(lines)
+    if len(text) <= limit:
+        return text
+    size = 0  # the length of the first ``kept`` lines joined
+    ends = []
+    for kept, line in enumerate(lines):
+        size += len(line) + (len(sep) if kept else 0)
+        ends.append(size)
+    for kept in range(len(lines) - 1, -1, -1):
+        more = MORE_LINES.render(len(lines) - kept)
+        if (ends[kept - 1] + len(sep) if kept else 0) + len(more) <= limit:
+            return sep.join([*lines[:kept], more])
+    return more[:limit]
 
 
 def when(unix: float, style: discord.utils.TimestampStyle = "R") -> str:

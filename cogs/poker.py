@@ -143,9 +143,9 @@ class Poker(commands.Cog):
         timer = validation.TIMER.check(timer)
         auto_deal = validation.AUTO_DEAL.check(auto_deal)
         time_bank = validation.TIME_BANK.check(time_bank)
-        dealers_choice = validation.check_flag(dealers_choice, "Dealer's choice")
-        coach = validation.check_flag(coach, "The coach option")
-        muck = validation.check_flag(muck, "The muck option")
+        dealers_choice = validation.check_flag(dealers_choice, validation.option("dealers_choice"))
+        coach = validation.check_flag(coach, validation.option("coach"))
+        muck = validation.check_flag(muck, validation.option("muck"))
         try:
             chosen = engine.get_variant(variant)
         except (KeyError, ValueError) as exc:
@@ -350,7 +350,7 @@ class Poker(commands.Cog):
         min_buy_in = validation.MIN_BUY_IN.optional(min_buy_in)
         max_buy_in = validation.MAX_BUY_IN.optional(max_buy_in)
         if coach is not None:
-            coach = validation.check_flag(coach, "The coach option")
+            coach = validation.check_flag(coach, validation.option("coach"))
         # A change already waiting for the next deal is built on, not forgotten.
         before = live.engine.next_options
         rules = house_rules.requested(
@@ -412,7 +412,9 @@ class Poker(commands.Cog):
     )
     async def addbot(self, interaction: Interaction, level: str = "normal") -> None:
         live = self._table_here(interaction)
-        level = validation.check_choice(level, "The level", tuple(lv.value for lv in LEVELS))
+        level = validation.check_choice(
+            level, validation.option("level"), tuple(lv.value for lv in LEVELS)
+        )
         if not live.seated(interaction.user.id) and not interaction.permissions.manage_guild:
             raise TableProblem(_("Only seated players or a server manager can add house players."))
         seat = await self.tables.add_house(live, Level(level))
@@ -485,7 +487,9 @@ class Poker(commands.Cog):
                 for v in engine.list_variants()
             ]
             embed = discord.Embed(
-                title=_("Games I deal"), description="\n".join(lines)[:4000], colour=kit.GREEN
+                title=_("Games I deal"),
+                description=kit.fit_lines(lines, kit.DESCRIPTION_LIMIT),
+                colour=kit.GREEN,
             )
             await interaction.response.send_message(embed=embed, ephemeral=True)
             return
@@ -544,7 +548,7 @@ class Poker(commands.Cog):
     @app_commands.describe(hand="The hand id (from /poker history)", phh="Attach a .phh file")
     async def hand(self, interaction: Interaction, hand: int, phh: bool = False) -> None:
         hand = validation.check_id(hand, validation.HAND_ID)
-        phh = validation.check_flag(phh, "The phh option")
+        phh = validation.check_flag(phh, validation.option("phh"))
         await hand_history.send_hand(interaction, hand, with_phh=phh)
 
     @poker.command(name="verify", description="Check a finished hand's deck commitment.")
@@ -591,7 +595,7 @@ class Poker(commands.Cog):
         ]
     )
     async def notify(self, interaction: Interaction, setting: str) -> None:
-        setting = validation.check_choice(setting, "The setting", ("on", "off"))
+        setting = validation.check_choice(setting, validation.option("setting"), ("on", "off"))
         on = setting == "on"
         await self._set_preferences(interaction, notify=on)
         await kit.reply(
@@ -608,7 +612,7 @@ class Poker(commands.Cog):
         ]
     )
     async def deck(self, interaction: Interaction, colours: str) -> None:
-        colours = validation.check_choice(colours, "Colours", ("two", "four"))
+        colours = validation.check_choice(colours, validation.option("colours"), ("two", "four"))
         await self._set_preferences(interaction, four_colour=colours == "four")
         await kit.reply(
             interaction,

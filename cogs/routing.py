@@ -466,7 +466,7 @@ class TableControls(commands.Cog):
         live = self._live(modal.table)
         user = interaction.user
         buy_in = validation.parse_amount(
-            _modal_value(interaction.data, "buy_in"), what="The buy-in"
+            _modal_value(interaction.data, "buy_in"), what=validation.BUY_IN.what
         )
         seat_text = _modal_value(interaction.data, "seat").strip()
         seat = None

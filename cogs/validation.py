@@ -78,6 +78,7 @@ __all__ = [
     "check_id",
     "check_text",
     "check_variant_slug",
+    "option",
     "parse_amount",
     "parse_blinds",
     "parse_select_positions",
@@ -108,6 +109,15 @@ HAND_ID: Final = _.lazy("A hand id")
 # Translators: the subject of "… is a positive whole number" (/poker history, /poker ledger).
 TABLE_ID: Final = _.lazy("A table id")
 EACH_BLIND: Final = _.lazy("Each blind")
+
+
+def option(name: str) -> str:
+    """A slash command's option named in a refusal, in the current language: "The coach
+    option". Option names are not translated in Discord's menu, so ``name`` is written as the
+    menu shows it (``dealers_choice``); the words around it are translated."""
+    # Translators: names a slash command's option in a refusal ("... is either true or false");
+    # {option}: the option as the slash menu writes it (muck_losers).
+    return _("The {option} option", option=name)
 
 
 class InvalidInput(Refusal):

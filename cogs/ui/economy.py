@@ -9,7 +9,7 @@ from typing import Any, Final
 import discord
 from babel.numbers import format_decimal, format_percent
 
-from cogs.kit import BLUE, GREEN, GREY, RED, as_typed, mention
+from cogs.kit import BLUE, DESCRIPTION_LIMIT, GREEN, GREY, RED, as_typed, fit_lines, mention
 from cogs.kit import when as timestamp
 from cogs.translator import _
 from cogs.ui.replay import stored_hand_name
@@ -34,6 +34,10 @@ LOG_LABELS: Final[dict[str, LazyString]] = {
     "max_tables_per_player": _.lazy("tables per member"),
     "table_defaults": _.lazy("table defaults"),
 }
+
+
+AUDIT_NAMED: Final = 20
+"""The most members, tables or prize pools the chip audit names in one line."""
 
 
 def fmt(amount: int) -> str:
@@ -151,12 +155,14 @@ def audit_embed(audit: ChipAudit) -> discord.Embed:
                     difference=signed(held - expected),
                 )
             )
+        # Twenty of each are named; the others are counted.
         if audit.accounts_off:
-            who = ", ".join(mention(user) for _account, user in audit.accounts_off[:20])
-            more = len(audit.accounts_off) - 20
+            who = ", ".join(mention(user) for _account, user in audit.accounts_off[:AUDIT_NAMED])
+            more = len(audit.accounts_off) - AUDIT_NAMED
             if more > 0:
                 lines.append(
-                    _(
+                    _.plural(
+                        "Bankrolls that disagree with the ledger: {members} and {count} more",
                         "Bankrolls that disagree with the ledger: {members} and {count} more",
                         members=who,
                         count=more,
@@ -165,14 +171,40 @@ def audit_embed(audit: ChipAudit) -> discord.Embed:
             else:
                 lines.append(_("Bankrolls that disagree with the ledger: {members}", members=who))
         if audit.tables_off:
-            tables = ", ".join(f"#{t}" for t in audit.tables_off[:20])
-            lines.append(_("Tables whose chips disagree with the ledger: {tables}", tables=tables))
+            tables = ", ".join(f"#{t}" for t in audit.tables_off[:AUDIT_NAMED])
+            more = len(audit.tables_off) - AUDIT_NAMED
+            if more > 0:
+                lines.append(
+                    _.plural(
+                        "Tables whose chips disagree with the ledger: {tables} and {count} more",
+                        "Tables whose chips disagree with the ledger: {tables} and {count} more",
+                        tables=tables,
+                        count=more,
+                    )
+                )
+            else:
+                lines.append(
+                    _("Tables whose chips disagree with the ledger: {tables}", tables=tables)
+                )
         if audit.tournaments_off:
-            pools = ", ".join(f"#{t}" for t in audit.tournaments_off[:20])
-            lines.append(
-                _("Tournament prize pools that disagree with the ledger: {pools}", pools=pools)
-            )
-        embed.description = "\n".join(lines)[:4096]
+            pools = ", ".join(f"#{t}" for t in audit.tournaments_off[:AUDIT_NAMED])
+            more = len(audit.tournaments_off) - AUDIT_NAMED
+            if more > 0:
+                lines.append(
+                    _.plural(
+                        "Tournament prize pools that disagree with the ledger: {pools} and "
+                        "{count} more",
+                        "Tournament prize pools that disagree with the ledger: {pools} and "
+                        "{count} more",
+                        pools=pools,
+                        count=more,
+                    )
+                )
+            else:
+                lines.append(
+                    _("Tournament prize pools that disagree with the ledger: {pools}", pools=pools)
+                )
+        embed.description = fit_lines(lines, DESCRIPTION_LIMIT)
     embed.add_field(name=_("Issued"), value=fmt(audit.issued))
     embed.add_field(name=_("Removed"), value=fmt(audit.removed))
     embed.add_field(name=_("In circulation"), value=fmt(expected))

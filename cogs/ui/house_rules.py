@@ -265,10 +265,7 @@ def requested(
         if value is not None:
             if name not in _FLAGS:
                 raise TypeError(f"{name} is not a house rule")
-            # Translators: names a house rule in a refusal ("... is either true or false");
-            # {option}: the option as the slash menu writes it (muck_losers).
-            what = _("The {option} option", option=name)
-            changes[name] = validation.check_flag(value, what)
+            changes[name] = validation.check_flag(value, validation.option(name))
     if newcomers is not None:
         # Translators: the subject of a refusal: "Newcomers is one of play, wait, post."
         what = _("Newcomers")

@@ -111,8 +111,8 @@ CSV_COLUMNS: Final = (
     "net",
 )
 
-FIELD_LIMIT: Final = 1024
-DESCRIPTION_LIMIT: Final = 4096
+FIELD_LIMIT: Final = kit.FIELD_LIMIT
+DESCRIPTION_LIMIT: Final = kit.DESCRIPTION_LIMIT
 
 # -- pieces -----------------------------------------------------------------------------------
 
@@ -175,18 +175,14 @@ def settle_up(night: NightLedger) -> tuple[Transfer, ...] | None:
         return None
 
 
-def settle_text(night: NightLedger, names: Mapping[int, str]) -> str:
+def settle_lines(night: NightLedger, names: Mapping[int, str]) -> list[str]:
     transfers = settle_up(night)
     if transfers is None:
         in_play = sum(t.in_play for t in night.night)
-        return SETTLE_IN_PLAY.render(in_play)
+        return [SETTLE_IN_PLAY.render(in_play)]
     if not transfers:
-        return str(SETTLE_EVEN)
-    return "\n".join(transfer_line(t, names) for t in transfers)
-
-
-def _clip(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+        return [str(SETTLE_EVEN)]
+    return [transfer_line(t, names) for t in transfers]
 
 
 # -- the embed --------------------------------------------------------------------------------
@@ -211,24 +207,26 @@ def _ledger_embed(night: NightLedger, names: Mapping[int, str]) -> discord.Embed
     embed = discord.Embed(
         # An id, written as typed (``table:1000``), not as an amount ("1,000").
         title=title.format(table=str(table.table_id)),
-        description=_clip("\n".join(lines) or str(NOBODY), DESCRIPTION_LIMIT),
+        description=kit.fit_lines(lines or [str(NOBODY)], DESCRIPTION_LIMIT),
         colour=kit.GREY if table.status == "closed" else kit.GREEN,
     )
     nets = sorted(night.nets().items(), key=lambda item: (-item[1], item[0]))
     if len(night.night) > 1 and nets:  # a field with no line is refused by Discord
         embed.add_field(
             name=NIGHT_FIELD.render(len(night.night)),
-            value=_clip(
-                "\n".join(
+            value=kit.fit_lines(
+                [
                     NIGHT_LINE.format(name=name_of(names, player), net=signed(net))
                     for player, net in nets
-                ),
+                ],
                 FIELD_LIMIT,
             ),
             inline=False,
         )
     embed.add_field(
-        name=str(SETTLE_FIELD), value=_clip(settle_text(night, names), FIELD_LIMIT), inline=False
+        name=str(SETTLE_FIELD),
+        value=kit.fit_lines(settle_lines(night, names), FIELD_LIMIT),
+        inline=False,
     )
     embed.set_footer(text=str(FOOTER))
     return embed

@@ -296,7 +296,7 @@ def settings_embed(
 
 
 def _bullets(lines: Sequence[str]) -> str:
-    return "\n".join(f"• {line}" for line in lines)[:1024]
+    return kit.fit_lines([f"• {line}" for line in lines], kit.FIELD_LIMIT)
 
 
 def choice_made(text: str) -> discord.Embed:

@@ -13,7 +13,17 @@ from typing import Any
 import discord
 from babel.numbers import format_decimal
 
-from cogs.kit import GOLD, GREEN, GREY, as_typed, chips, when
+from cogs.kit import (
+    DESCRIPTION_LIMIT,
+    FIELD_LIMIT,
+    GOLD,
+    GREEN,
+    GREY,
+    as_typed,
+    chips,
+    fit_lines,
+    when,
+)
 from cogs.translator import _
 from cogs.ui.card_images import ShownRow
 from cogs.ui.showdown_texts import say
@@ -262,10 +272,12 @@ def _table_embed(
         status.append(opening_text(view.opening_requirement))
     if view.wild:
         status.append(_("Wild: {cards}", cards=wild_text(view.wild)))
-    embed.description = "\n".join(status)[:4096] or None
+    embed.description = fit_lines(status, DESCRIPTION_LIMIT) or None
     seat_lines = [_seat_line(seat, names, view) for seat in view.seats]
     embed.add_field(
-        name=_("Seats"), value=("\n".join(seat_lines) or _("Nobody yet."))[:1024], inline=False
+        name=_("Seats"),
+        value=fit_lines(seat_lines or [_("Nobody yet.")], FIELD_LIMIT),
+        inline=False,
     )
     if view.board:
         embed.add_field(name=_("On the table"), value=cards_text(view.board), inline=False)
@@ -506,7 +518,7 @@ def _showdown_embed(
             )
         )
     if lines:
-        embed.add_field(name=_("Showdown"), value="\n".join(lines)[:1024], inline=False)
+        embed.add_field(name=_("Showdown"), value=fit_lines(lines, FIELD_LIMIT), inline=False)
     winners = []
     for pot in result.pots:
         label = pot_label(pot.index)
@@ -543,7 +555,7 @@ def _showdown_embed(
         ):
             winners.append(_("{pot}: no qualifying low, so high takes the whole pot.", pot=label))
     if winners:
-        embed.add_field(name=_("Winners"), value="\n".join(winners)[:1024], inline=False)
+        embed.add_field(name=_("Winners"), value=fit_lines(winners, FIELD_LIMIT), inline=False)
     for seat, cards in result.openers:
         seat_player = next((s.player_id for s in result.shown if s.seat == seat), None)
         who = name_of(names, seat_player) if seat_player else _("Seat {number}", number=seat + 1)
@@ -585,7 +597,7 @@ def _showdown_embed(
             line = f"{name_of(names, pid)}: {chips(stack)}"
         stack_lines.append(line)
     if stack_lines:
-        embed.add_field(name=_("Stacks"), value="\n".join(stack_lines)[:1024], inline=False)
+        embed.add_field(name=_("Stacks"), value=fit_lines(stack_lines, FIELD_LIMIT), inline=False)
     return embed
 
 
@@ -695,7 +707,9 @@ def variant_embed(
                 name = _("Option: {label} (off by default)", label=label)
             embed.add_field(name=name[:256], value=option_description(option)[:1024], inline=False)
         if at_table:
-            embed.add_field(name=_("At this table"), value="\n".join(at_table)[:1024], inline=False)
+            embed.add_field(
+                name=_("At this table"), value=fit_lines(at_table, FIELD_LIMIT), inline=False
+            )
         if at_table:
             # Translators: {slug}: the game's code name (stays as it is); the command stays too.
             footer = _("slug: {slug} · house rules: /poker settings", slug=variant.slug)

@@ -20,7 +20,7 @@ from cogs.economy import MAX_CHIPS, Economy, audit_embed
 from cogs.translator import _
 from cogs.ui.paginator import PageButton, custom_id
 from data import ChipAudit, PlayerHandResult, TableSave
-from i18n import resolve
+from i18n import resolve, speaking
 from tests.bot.driver import create_table
 from tests.emulator import InteractionResult, UserActionError
 
@@ -991,3 +991,50 @@ def test_audit_embed_shows_a_discrepancy() -> None:
     assert "<@77>" in str(embed.description) and "#3" in str(embed.description)
     ok = audit_embed(ChipAudit(1, 5000, 1000, 3600, 400, (), ()))
     assert ok.title == "Chip audit: OK"
+
+
+def test_the_audit_counts_the_tables_it_does_not_name() -> None:
+    """Twenty tables were named and the others left out unsaid: "#1, …, #20" read as if
+    twenty disagreed. In Polish, where 5 takes another plural form than 2."""
+    audit = ChipAudit(1, 5000, 1000, 4000, 0, accounts_off=(), tables_off=tuple(range(1, 26)))
+    with speaking(resolve("pl")):
+        text = str(audit_embed(audit).description)
+    assert "#20" in text and "#21" not in text, text
+    more = _.plural(
+        "Tables whose chips disagree with the ledger: {tables} and {count} more",
+        "Tables whose chips disagree with the ledger: {tables} and {count} more",
+        tables=", ".join(f"#{t}" for t in range(1, 21)),
+        count=5,
+        language=resolve("pl"),
+    )
+    assert text == more and more.endswith("i jeszcze 5"), text
+
+
+async def test_a_chips_log_page_too_long_for_discord_says_how_many_lines_it_left_out(
+    poker_bot, emu, world
+) -> None:
+    """Ten grants with long notes full of markdown (escaped, so twice as long): the page was
+    cut at Discord's 4,096 characters in the middle of a line, the rest unsaid. In German."""
+    await poker_bot()
+    host = world.host
+    host.locale = "de"
+    alice = world.players[0]
+    note = "*_" * 100  # MAX_NOTE characters, each one escaped in the log
+    for n in range(10):
+        await emu.run_command(
+            host, world.channel, "chips grant", {"member": alice, "amount": n + 1, "note": note}
+        )
+    r = await emu.run_command(host, world.channel, "chips log")
+    text = description(r)
+    assert len(text) <= 4096
+    *kept, last = text.splitlines()
+    left_out = 10 - len(kept)
+    assert 1 <= left_out < 10, text
+    more = _.plural(
+        "… and {count} more", "… and {count} more", count=left_out, language=resolve("de")
+    )
+    assert last == more and more.startswith("… und "), last
+    # The lines shown are whole: each has its note, escaped, to the end.
+    assert all(line.count("\\*\\_") == 100 for line in kept), text
+    assert "Seite 1 von 1" in r.embeds[0]["footer"]["text"], r.embeds[0]["footer"]
+    emu.assert_clean()

@@ -31,7 +31,7 @@ BAD_CREATE: list[tuple[dict[str, Any], str]] = [
     ({"seats": "6"}, "The number of seats must be"),
     ({"ante": 2.5}, "The ante must be"),
     ({"ante": 0}, "needs an ante of at least 1"),
-    ({"dealers_choice": "yes"}, "Dealer's choice is either true or false"),
+    ({"dealers_choice": "yes"}, "The dealers_choice option is either true or false"),
     ({"variant": "five card draw; DROP TABLE"}, "I don't know the game"),
 ]
 
@@ -131,4 +131,32 @@ async def test_a_sit_down_form_with_a_seat_of_thousands_of_digits_is_refused(
         r = await emu.await_response(rec)
         assert r.ephemeral and r.content == "The seat is a number from 1 to 6.", r.content
     assert not live.seated(carol.id)
+    emu.assert_clean()
+
+
+async def test_a_refusal_names_the_option_in_the_members_language(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """The option a refusal names reads in the member's language like the rest of the
+    sentence (it read "Colours", "The setting", "The note", "Dealer's choice" in English)."""
+    bot = await poker_bot()
+    host = world.host
+    host.locale = "de"  # the server reads English; this member's client reads German
+    for command, options, expected in (
+        ("poker deck", {"colours": "six"}, "Die Option colours ist eins von two, four."),
+        ("poker notify", {"setting": "maybe"}, "Die Option setting ist eins von on, off."),
+        ("poker create", {"dealers_choice": "yes"}, "Die Option dealers_choice ist entweder"),
+    ):
+        r = await emu.run_forged_command(host, world.channel, command, options)
+        assert r.ephemeral and expected in (r.content or ""), r.content
+    assert live_table(bot, world) is None, "no table was opened"
+    alice = world.players[0]
+    r = await emu.run_command(
+        host,
+        world.channel,
+        "chips grant",
+        {"member": alice, "amount": 100, "note": "why\x07"},
+        raise_on_failure=False,
+    )
+    assert "Die Option note enthält Steuerzeichen." in (r.content or ""), r.content
     emu.assert_clean()

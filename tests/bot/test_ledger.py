@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import re
 from typing import Any
 
 from cogs.translator import _ as cogs_
 from cogs.ui.ledger import CSV_COLUMNS
+from data import TableSave
 from i18n import resolve
 from tests.bot.driver import (
     act_once,
@@ -310,4 +312,39 @@ async def test_a_table_id_reads_as_typed_not_as_an_amount(
         alice.locale = locale
         shown = await emu.run_command(alice, world.channel, "poker ledger", {})
         assert shown.embeds[0]["title"].endswith(" 1000"), shown.embeds[0]["title"]
+    emu.assert_clean()
+
+
+async def test_a_night_too_long_for_its_fields_says_how_many_lines_it_left_out(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """Forty players at an earlier table tonight: the night's nets and the settle-up were cut
+    at Discord's 1,024 characters in the middle of a line, the rest unsaid."""
+    bot = await poker_bot()
+    alice = world.players[0]
+    players = {9_000 + n: f"Player with a long nickname {n:02}" for n in range(40)}
+    state = json.dumps({"meta": {"names": {str(p): name for p, name in players.items()}}})
+    earlier = await bot.db.create_table(world.guild.id, world.channel.id + 1, alice.id, state)
+    seats: dict[int, int] = {}
+    for seat, player in enumerate(players):
+        seats[player] = 100
+        save = TableSave(state, 100 * len(seats), dict(seats))
+        await bot.db.buy_in(world.guild.id, player, earlier.table_id, 100, save, seat=seat)
+    # Every other player doubles up: twenty transfers to settle.
+    payouts = {player: 200 if n % 2 else 0 for n, player in enumerate(players)}
+    await bot.db.close_table(earlier.table_id, payouts, state_json=state)
+    await bot.db.create_table(world.guild.id, world.channel.id, alice.id, "{}")
+
+    shown = await emu.run_command(alice, world.channel, "poker ledger", {})
+    assert shown.type == 4 and shown.ephemeral, shown.content
+    fields = {f["name"]: f["value"] for f in shown.embeds[0]["fields"]}
+    for name, total in (("The night: 2 tables", 40), ("Settle-up", 20)):
+        value = fields[name]
+        assert len(value) <= 1024, name
+        *kept, last = value.splitlines()
+        match = re.fullmatch(r"… and (\d+) more", last)
+        assert match, (name, last)
+        assert len(kept) + int(match[1]) == total, (name, value)
+        # Every line shown is whole: a player's name and a number of chips end each one.
+        assert all(re.search(r"(net \*\*[−+]\d+\*\*|: \d+ chips)$", ln) for ln in kept), value
     emu.assert_clean()
