@@ -65,7 +65,7 @@ STATS_TEXTS: Final[Mapping[str, LazyString | LazyPlural]] = {
     "description_no_games": _.lazy("No cash-game hands counted."),
     "field_by_game": _.lazy("Net per game"),
     "field_line": _.lazy("{name}: **{net}** ({hands})"),
-    "field_more": _.lazy_plural("… and {count} more", "… and {count} more"),
+    "field_more": kit.MORE_LINES,
 }
 """The words of the picture and its texts (plural ones take ``count``)."""
 
