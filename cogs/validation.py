@@ -108,6 +108,11 @@ HAND_ID: Final = _.lazy("A hand id")
 # Translators: the subject of "… is a positive whole number" (/poker history, /poker ledger).
 TABLE_ID: Final = _.lazy("A table id")
 EACH_BLIND: Final = _.lazy("Each blind")
+# Translators: the subject of "… is too long" or "… contains control characters"
+# (/poker tournament create, /poker schedule create).
+PAYOUTS: Final = _.lazy("The payouts option")
+# Translators: the subject of "… is either true or false" (/poker tournament create).
+DEALERS_CHOICE: Final = _.lazy("The dealers_choice option")
 
 
 class InvalidInput(Refusal):

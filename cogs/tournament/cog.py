@@ -310,8 +310,8 @@ class Tournaments(commands.Cog):
         validation.TIME_BANK.check(time_bank)
         validation.LATE_REG_LEVELS.check(late_reg_levels)
         level_minutes = validation.LEVEL_MINUTES.number(level_minutes)
-        payouts = validation.check_text(payouts, "payouts", 100)
-        dealers_choice = validation.check_flag(dealers_choice, "Dealer's choice")
+        payouts = validation.check_text(payouts, validation.PAYOUTS, 100)
+        dealers_choice = validation.check_flag(dealers_choice, validation.DEALERS_CHOICE)
         run = await self.new_tournament(
             interaction.guild_id,
             interaction.channel_id,

@@ -70,6 +70,17 @@ NOT_POSTED = _.lazy("Discord refused its message in this channel.")
 MAX_PINGS = 60
 """At most this many interested users are pinged by name (a message holds 2,000 characters)."""
 
+# Translators: the subject of "… is one of tournament, table." (/poker schedule create, option
+# "kind").
+KIND = _.lazy("The kind option")
+# Translators: the subject of "… is one of none, weekly, …" (/poker schedule create, option
+# "repeat").
+REPEAT = _.lazy("The repeat option")
+# Translators: the subject of "… is too long" (/poker schedule create, option "poll").
+POLL = _.lazy("The poll option")
+# Translators: the subject of "… is a positive whole number" (/poker schedule move, cancel).
+NIGHT_ID = _.lazy("The night option")
+
 REPEAT_CHOICES = (
     ("Once", "none"),
     ("Every week", "weekly"),
@@ -284,16 +295,16 @@ class PokerNights(commands.Cog):
         if interaction.guild is None or interaction.channel_id is None:
             raise TournamentProblem(_("Poker nights are set in server channels."))
         check_organiser_perms(interaction)
-        kind = validation.check_choice(kind, "kind", ("tournament", "table"))
+        kind = validation.check_choice(kind, KIND, ("tournament", "table"))
         variant = validation.check_variant_slug(variant)
-        repeat = validation.check_choice(repeat, "repeat", REPEATS)
+        repeat = validation.check_choice(repeat, REPEAT, REPEATS)
         validation.BUY_IN.check(buy_in)
         validation.SEATS.check(seats)
         validation.STARTING_STACK.check(starting_stack)
         validation.LEVELS.check(levels)
         level_minutes = validation.LEVEL_MINUTES.number(level_minutes)
-        payouts = validation.check_text(payouts, "payouts", 100)
-        games = parse_poll(validation.check_text(poll, "poll", 200)) if poll else ()
+        payouts = validation.check_text(payouts, validation.PAYOUTS, 100)
+        games = parse_poll(validation.check_text(poll, POLL, 200)) if poll else ()
         try:
             Payouts.parse(payouts)
         except ValueError as exc:
@@ -423,7 +434,7 @@ class PokerNights(commands.Cog):
         if interaction.guild is None:
             raise TournamentProblem(_("Poker nights are set in server channels."))
         check_organiser_perms(interaction)
-        game = await self.bot.db.schedule(validation.check_id(night, "night"))
+        game = await self.bot.db.schedule(validation.check_id(night, NIGHT_ID))
         if game is None or game.guild_id != interaction.guild.id or game.status != "pending":
             raise TournamentProblem(
                 _("There is no poker night #{night} to come in this server.", night=night)
