@@ -224,7 +224,7 @@ async def test_a_scheduled_poker_night(poker_bot, emu: Emulator, world: World) -
     r = await emu.run_forged_command(
         world.host, world.channel, "poker schedule create", {"when": "in 5m", "kind": "bingo"}
     )
-    assert r.ephemeral and "kind is one of tournament, table" in r.content, r.content
+    assert r.ephemeral and "The kind option is one of tournament, table" in r.content, r.content
     r = await emu.run_command(
         world.host,
         world.channel,
@@ -358,7 +358,7 @@ async def test_every_create_option_is_checked_and_late_entries_are_seated(
     guild = world.guild.id
     for wire, why in (
         ({"late_reg_levels": 41}, "late registration levels must be a whole number from 0 to 40"),
-        ({"dealers_choice": "yes"}, "Dealer's choice is either true or false"),
+        ({"dealers_choice": "yes"}, "The dealers_choice option is either true or false"),
         ({"level_minutes": 0.01}, "A level's length in minutes must be a number from 0.05 to 240"),
         ({"seats": 1}, "The number of seats must be a whole number from 2 to 10"),
         ({"payouts": 65}, "payouts"),
@@ -546,3 +546,4 @@ async def test_register_pressed_off_the_lobby_is_answered(
     assert run.state.entries == ()
     assert (await bot.db.chip_audit(world.guild.id)).ok
     emu.assert_clean()
+
