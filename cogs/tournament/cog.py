@@ -352,6 +352,10 @@ class Tournaments(commands.Cog):
         if self.holds_channel(channel_id):
             raise TournamentProblem(_("There is already a tournament in this channel."))
         seats = int(options["seats"])
+        if int(options["players"]) > seats and not await self._text_channel(channel_id):
+            # Its tables would be threads of the channel: refused now, before any buy-in,
+            # not at the start (registration closed, no table, the buy-ins held).
+            raise TournamentProblem(_("Tournaments with several tables need a text channel."))
         try:
             config = engine.TableConfig(
                 variant=str(options["variant"]),
@@ -400,6 +404,17 @@ class Tournaments(commands.Cog):
         run.tournament_id = row.tournament_id
         self._register(run)
         return run
+
+    async def _text_channel(self, channel_id: int) -> bool:
+        """Whether ``channel_id`` is a text channel (one that threads, a tournament's extra
+        tables, can be opened in)."""
+        channel = self.bot.get_channel(channel_id)
+        if channel is None:
+            try:
+                channel = await self.bot.fetch_channel(channel_id)
+            except discord.HTTPException:
+                return False
+        return isinstance(channel, discord.TextChannel)
 
     async def _poll(self) -> None:
         """Remind and open scheduled games on time, also those due while the bot was down."""

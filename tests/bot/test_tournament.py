@@ -547,3 +547,23 @@ async def test_register_pressed_off_the_lobby_is_answered(
     assert (await bot.db.chip_audit(world.guild.id)).ok
     emu.assert_clean()
 
+
+async def test_a_tournament_for_more_than_one_table_is_not_opened_in_a_thread(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """Created in a thread for more players than a table seats, the tournament took the
+    buy-ins and, full, closed registration; its tables (threads of the channel) could not be
+    opened from a thread, so it stayed running with no table, its buy-ins held and its
+    channel taken, for good (no cancel after the start)."""
+    bot = await poker_bot()
+    thread = emu.add_thread(world.channel, "side games")
+    options = {"buy_in": 10, "seats": 2, "players": 3}
+    r = await emu.run_command(world.host, thread, "poker tournament create", options)
+    assert r.ephemeral and r.content, r.content
+    assert not await bot.db.open_tournaments()
+    # One table's worth of players is a table in the thread itself, as before.
+    r = await emu.run_command(world.host, thread, "poker tournament create", {"buy_in": 10})
+    assert r.type == 4 and not r.ephemeral, r.content
+    assert len(await bot.db.open_tournaments()) == 1
+    assert (await bot.db.chip_audit(world.guild.id)).ok
+    emu.assert_clean()
