@@ -524,37 +524,44 @@ class Tournaments(commands.Cog):
         """One table in the channel; with more players than seats, a table per thread."""
         seats = run.state.settings.seats
         count = max(1, -(-len(run.state.alive) // seats))
-        channels = [run.channel_id]
-        if count > 1:
-            parent = self.bot.get_channel(run.channel_id)
-            if parent is None:
-                parent = await self.bot.fetch_channel(run.channel_id)
-            if not isinstance(parent, discord.TextChannel):
-                raise TournamentProblem(_("Tournaments with several tables need a text channel."))
-            channels = []
-            language = channel_language(run.guild_id)
-            for number in range(1, count + 1):
-                thread = await parent.create_thread(
-                    # Translators: the name of a tournament table's thread (at most 100).
-                    name=_("Tournament table {number}", number=number, language=language)[:100],
-                    type=discord.ChannelType.public_thread,
-                )
-                channels.append(thread.id)
-        for channel_id in channels:
-            await self.bot.tables.create_tournament_table(
-                run.tournament_id,
-                run.guild_id,
-                channel_id,
-                run.creator_id,
-                run.config,
-                TableSettings(
-                    run.state.settings.starting_stack,
-                    run.state.settings.starting_stack,
-                    action_seconds=run.action_seconds,
-                    auto_deal_seconds=run.auto_deal_seconds,
-                    time_bank=run.time_bank,
-                ),
+        if count == 1:
+            await self._open_table(run, run.channel_id)
+        else:
+            await self._open_threads(run, range(1, count + 1))
+
+    async def _open_threads(self, run: Running, numbers: range) -> list[LiveTable]:
+        """Tables in new threads of the tournament's channel, named by ``numbers``."""
+        parent = self.bot.get_channel(run.channel_id)
+        if parent is None:
+            parent = await self.bot.fetch_channel(run.channel_id)
+        if not isinstance(parent, discord.TextChannel):
+            raise TournamentProblem(_("Tournaments with several tables need a text channel."))
+        language = channel_language(run.guild_id)
+        opened = []
+        for number in numbers:
+            thread = await parent.create_thread(
+                # Translators: the name of a tournament table's thread (at most 100).
+                name=_("Tournament table {number}", number=number, language=language)[:100],
+                type=discord.ChannelType.public_thread,
             )
+            opened.append(await self._open_table(run, thread.id))
+        return opened
+
+    async def _open_table(self, run: Running, channel_id: int) -> LiveTable:
+        return await self.bot.tables.create_tournament_table(
+            run.tournament_id,
+            run.guild_id,
+            channel_id,
+            run.creator_id,
+            run.config,
+            TableSettings(
+                run.state.settings.starting_stack,
+                run.state.settings.starting_stack,
+                action_seconds=run.action_seconds,
+                auto_deal_seconds=run.auto_deal_seconds,
+                time_bank=run.time_bank,
+            ),
+        )
 
     async def settle(self, run: Running) -> None:
         """Carry out what the tournament's rules decide between hands, table by table: the
@@ -596,6 +603,14 @@ class Tournaments(commands.Cog):
                 await self._set_moving(run, pid, None)
             # Players never seated yet (the start): each to the emptiest table.
             fresh = [pid for pid in run.state.alive if pid not in seated]
+            # Late entries with every seat taken: more tables, in threads of the channel.
+            seats = run.state.settings.seats
+            free = sum(seats - table_size(live)[0] for live in tables.values())
+            if len(fresh) > free:
+                count = -(-(len(fresh) - free) // seats)
+                numbers = range(len(tables) + 1, len(tables) + count + 1)
+                for live in await self._open_threads(run, numbers):
+                    tables[live.id] = live
             for pid in draw_seats(fresh, secrets.SystemRandom()):
                 target = min(tables.values(), key=table_size)
                 async with target.lock:

@@ -567,3 +567,46 @@ async def test_a_tournament_for_more_than_one_table_is_not_opened_in_a_thread(
     assert len(await bot.db.open_tournaments()) == 1
     assert (await bot.db.chip_audit(world.guild.id)).ok
     emu.assert_clean()
+
+
+async def test_a_late_entry_when_every_table_is_full_gets_a_new_table(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """Late registration for more players than a table seats, started with one full table:
+    a late entry paid the buy-in and was never seated (the only table had no free seat)."""
+    bot = await poker_bot()
+    guild = world.guild.id
+    created = await emu.run_command(
+        world.host,
+        world.channel,
+        "poker tournament create",
+        {"buy_in": 50, "seats": 2, "players": 4, "late_reg_levels": 2, "timer": 30},
+    )
+    lobby = created.message
+    first, other, late, later = world.players[:4]
+    for player in (first, other):
+        assert (await emu.click(player, lobby, label="Register")).type == 7
+    assert (await emu.click(world.host, lobby, label="Start")).ephemeral
+    await emu.wait_for(lambda: (t := live_table(bot, world)) is not None and t.engine.in_hand)
+    lobby = next(m for m in emu.channel_messages(world.channel) if m.id == lobby.id)
+    for player in (late, later):
+        r = await emu.click(player, lobby, label="Register")
+        assert r.type == 7, r.content
+        await emu.idle()
+    cog = bot.get_cog("Tournaments")
+    run = next(iter(cog.running.values()))
+    assert run.state.registered(str(late.id)) and run.state.registered(str(later.id))
+    # The two late entries play at a table of their own, in a thread of the channel.
+    (thread,) = emu.threads(world.channel)
+    added = await emu.wait_for(
+        lambda: (t := bot.tables.in_channel(thread.id)) is not None and t.engine.in_hand and t
+    )
+    assert {s.player_id for s in added.engine.seats if s} == {str(late.id), str(later.id)}
+    assert emu.channel_messages(thread)
+    seated = [
+        s.player_id for live in cog.tables_of(run) for s in live.engine.seats if s is not None
+    ]
+    assert sorted(seated) == sorted(run.state.alive), (seated, run.state.alive)
+    audit = await bot.db.chip_audit(guild)
+    assert audit.ok and audit.in_tournaments == 200, str(audit)
+    emu.assert_clean()
