@@ -497,6 +497,9 @@ class Tournaments(commands.Cog):
             if run.state.status != "registering":
                 return
             started = run.state.start()
+            if not self.tables_of(run):
+                # Before registration closes: tables Discord refuses leave it open.
+                await self._open_tables_or_refuse(run)
             now = self.clock()
             await self.bot.db.save_tournament(
                 run.tournament_id, "running", run.state_json(started), started_at=now
@@ -528,6 +531,27 @@ class Tournaments(commands.Cog):
             await self._open_table(run, run.channel_id)
         else:
             await self._open_threads(run, range(1, count + 1))
+
+    async def _open_tables_or_refuse(self, run: Running) -> None:
+        """:meth:`_open_tables`, or, when Discord refuses a thread (the bot may not create
+        threads here), none of them: those opened are closed (empty, no chip moved).
+
+        :raises TournamentProblem: the tables could not be opened.
+        """
+        try:
+            await self._open_tables(run)
+        except discord.HTTPException as exc:
+            log.warning("tournament %s: tables not opened: %s", run.tournament_id, exc)
+            for live in self.tables_of(run):
+                async with live.lock:
+                    await self.bot.db.close_tournament_table(live.id, live.state_json())
+                    self.bot.tables.forget(live)
+            raise TournamentProblem(
+                _(
+                    "I could not open the tournament's tables: I need permission to create "
+                    "threads in this channel. Registration stays open."
+                )
+            ) from exc
 
     async def _open_threads(self, run: Running, numbers: range) -> list[LiveTable]:
         """Tables in new threads of the tournament's channel, named by ``numbers``."""

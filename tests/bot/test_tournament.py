@@ -610,3 +610,37 @@ async def test_a_late_entry_when_every_table_is_full_gets_a_new_table(
     audit = await bot.db.chip_audit(guild)
     assert audit.ok and audit.in_tournaments == 200, str(audit)
     emu.assert_clean()
+
+
+async def test_a_start_whose_tables_discord_refuses_leaves_registration_open(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """The bot may not create threads (a permission taken away): at the start of a tournament
+    for two tables, registration closed, the threads were refused, and the tournament stayed
+    running with no table, its buy-ins held and no way to call it off."""
+    bot = await poker_bot()
+    guild = world.guild.id
+    lobby = await _create(emu, world, world.host, buy_in=10, seats=2, players=4)
+    for player in world.players[:3]:
+        assert (await emu.click(player, lobby, label="Register")).type == 7
+    emu.faults.error(
+        "POST /channels/{channel_id}/threads",
+        status=403,
+        code=50013,
+        message="Missing Permissions",
+        count=1000,
+    )
+    r = await emu.click(world.host, lobby, label="Start")
+    await emu.idle()
+    said = [m.content for m in r.followups]
+    assert any("threads" in (text or "") for text in said), (r.content, said)
+    run = next(iter(bot.get_cog("Tournaments").running.values()))
+    assert run.state.status == "registering"
+    assert not bot.get_cog("Tournaments").tables_of(run)
+    assert "Register" in emu.get_message(lobby.id).button_labels
+    r = await emu.run_command(world.host, world.channel, "poker tournament cancel", {})
+    assert not r.ephemeral, r.content
+    for player in world.players[:3]:
+        assert await bot.db.balance(guild, player.id) == 1000
+    audit = await bot.db.chip_audit(guild)
+    assert audit.ok and audit.in_tournaments == 0, str(audit)
