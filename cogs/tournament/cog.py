@@ -37,6 +37,7 @@ from cogs.tournament.run import (
     check_organiser,
     chips,
     engine_refusal,
+    known_variant,
     level_label,
     lobby_embed,
     open_for_entries,
@@ -294,7 +295,7 @@ class Tournaments(commands.Cog):
         if interaction.guild_id is None or interaction.channel_id is None:
             raise TournamentProblem(_("Tournaments are played in server channels."))
         # Discord's ranges bind its client, not a forged request: every option is checked.
-        variant = validation.check_variant_slug(variant)
+        variant = known_variant(validation.check_variant_slug(variant))
         validation.BUY_IN.check(buy_in)
         validation.STARTING_STACK.check(starting_stack)
         validation.LEVELS.check(levels)

@@ -33,6 +33,7 @@ from cogs.tournament.run import (
     check_organiser_perms,
     chips,
     engine_refusal,
+    known_variant,
     lobby_embed,
     parse_when,
     variant_name,
@@ -296,7 +297,7 @@ class PokerNights(commands.Cog):
             raise TournamentProblem(_("Poker nights are set in server channels."))
         check_organiser_perms(interaction)
         kind = validation.check_choice(kind, KIND, ("tournament", "table"))
-        variant = validation.check_variant_slug(variant)
+        variant = known_variant(validation.check_variant_slug(variant))
         repeat = validation.check_choice(repeat, REPEAT, REPEATS)
         validation.BUY_IN.check(buy_in)
         validation.SEATS.check(seats)

@@ -160,8 +160,12 @@ FORGED_NIGHT: tuple[tuple[str, dict[str, Any]], ...] = (
     ("poker schedule move", {"night": 2**63, "when": "2027-01-30 20:00"}),
     ("poker tournament create", {"dealers_choice": "yes"}),
     ("poker tournament create", {"payouts": 65}),
+    # A game not in the catalogue (the engine's own sentence was English).
+    ("poker schedule create", {"when": "in 2h", "variant": "nope"}),
+    ("poker tournament create", {"variant": "nope"}),
 )
-CHOICE_VALUES = ("tournament", "table", "none", "weekly", "fortnightly", "monthly")
+# What the member typed is quoted as typed.
+CHOICE_VALUES = ("tournament", "table", "none", "weekly", "fortnightly", "monthly", "nope")
 
 
 async def test_a_forged_night_or_tournament_option_is_refused_in_the_members_language(
