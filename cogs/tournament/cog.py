@@ -37,6 +37,7 @@ from cogs.tournament.run import (
     check_organiser,
     chips,
     engine_refusal,
+    known_variant,
     level_label,
     lobby_embed,
     open_for_entries,
@@ -294,7 +295,7 @@ class Tournaments(commands.Cog):
         if interaction.guild_id is None or interaction.channel_id is None:
             raise TournamentProblem(_("Tournaments are played in server channels."))
         # Discord's ranges bind its client, not a forged request: every option is checked.
-        variant = validation.check_variant_slug(variant)
+        variant = known_variant(validation.check_variant_slug(variant))
         validation.BUY_IN.check(buy_in)
         validation.STARTING_STACK.check(starting_stack)
         validation.LEVELS.check(levels)
@@ -310,8 +311,8 @@ class Tournaments(commands.Cog):
         validation.TIME_BANK.check(time_bank)
         validation.LATE_REG_LEVELS.check(late_reg_levels)
         level_minutes = validation.LEVEL_MINUTES.number(level_minutes)
-        payouts = validation.check_text(payouts, "payouts", 100)
-        dealers_choice = validation.check_flag(dealers_choice, "Dealer's choice")
+        payouts = validation.check_text(payouts, validation.option("payouts"), 100)
+        dealers_choice = validation.check_flag(dealers_choice, validation.option("dealers_choice"))
         run = await self.new_tournament(
             interaction.guild_id,
             interaction.channel_id,
@@ -352,6 +353,10 @@ class Tournaments(commands.Cog):
         if self.holds_channel(channel_id):
             raise TournamentProblem(_("There is already a tournament in this channel."))
         seats = int(options["seats"])
+        if int(options["players"]) > seats and not await self._text_channel(channel_id):
+            # Its tables would be threads of the channel: refused now, before any buy-in,
+            # not at the start (registration closed, no table, the buy-ins held).
+            raise TournamentProblem(_("Tournaments with several tables need a text channel."))
         try:
             config = engine.TableConfig(
                 variant=str(options["variant"]),
@@ -400,6 +405,17 @@ class Tournaments(commands.Cog):
         run.tournament_id = row.tournament_id
         self._register(run)
         return run
+
+    async def _text_channel(self, channel_id: int) -> bool:
+        """Whether ``channel_id`` is a text channel (one that threads, a tournament's extra
+        tables, can be opened in)."""
+        channel = self.bot.get_channel(channel_id)
+        if channel is None:
+            try:
+                channel = await self.bot.fetch_channel(channel_id)
+            except discord.HTTPException:
+                return False
+        return isinstance(channel, discord.TextChannel)
 
     async def _poll(self) -> None:
         """Remind and open scheduled games on time, also those due while the bot was down."""
@@ -482,6 +498,9 @@ class Tournaments(commands.Cog):
             if run.state.status != "registering":
                 return
             started = run.state.start()
+            if not self.tables_of(run):
+                # Before registration closes: tables Discord refuses leave it open.
+                await self._open_tables_or_refuse(run)
             now = self.clock()
             await self.bot.db.save_tournament(
                 run.tournament_id, "running", run.state_json(started), started_at=now
@@ -509,37 +528,65 @@ class Tournaments(commands.Cog):
         """One table in the channel; with more players than seats, a table per thread."""
         seats = run.state.settings.seats
         count = max(1, -(-len(run.state.alive) // seats))
-        channels = [run.channel_id]
-        if count > 1:
-            parent = self.bot.get_channel(run.channel_id)
-            if parent is None:
-                parent = await self.bot.fetch_channel(run.channel_id)
-            if not isinstance(parent, discord.TextChannel):
-                raise TournamentProblem(_("Tournaments with several tables need a text channel."))
-            channels = []
-            language = channel_language(run.guild_id)
-            for number in range(1, count + 1):
-                thread = await parent.create_thread(
-                    # Translators: the name of a tournament table's thread (at most 100).
-                    name=_("Tournament table {number}", number=number, language=language)[:100],
-                    type=discord.ChannelType.public_thread,
+        if count == 1:
+            await self._open_table(run, run.channel_id)
+        else:
+            await self._open_threads(run, range(1, count + 1))
+
+    async def _open_tables_or_refuse(self, run: Running) -> None:
+        """:meth:`_open_tables`, or, when Discord refuses a thread (the bot may not create
+        threads here), none of them: those opened are closed (empty, no chip moved).
+
+        :raises TournamentProblem: the tables could not be opened.
+        """
+        try:
+            await self._open_tables(run)
+        except discord.HTTPException as exc:
+            log.warning("tournament %s: tables not opened: %s", run.tournament_id, exc)
+            for live in self.tables_of(run):
+                async with live.lock:
+                    await self.bot.db.close_tournament_table(live.id, live.state_json())
+                    self.bot.tables.forget(live)
+            raise TournamentProblem(
+                _(
+                    "I could not open the tournament's tables: I need permission to create "
+                    "threads in this channel. Registration stays open."
                 )
-                channels.append(thread.id)
-        for channel_id in channels:
-            await self.bot.tables.create_tournament_table(
-                run.tournament_id,
-                run.guild_id,
-                channel_id,
-                run.creator_id,
-                run.config,
-                TableSettings(
-                    run.state.settings.starting_stack,
-                    run.state.settings.starting_stack,
-                    action_seconds=run.action_seconds,
-                    auto_deal_seconds=run.auto_deal_seconds,
-                    time_bank=run.time_bank,
-                ),
+            ) from exc
+
+    async def _open_threads(self, run: Running, numbers: range) -> list[LiveTable]:
+        """Tables in new threads of the tournament's channel, named by ``numbers``."""
+        parent = self.bot.get_channel(run.channel_id)
+        if parent is None:
+            parent = await self.bot.fetch_channel(run.channel_id)
+        if not isinstance(parent, discord.TextChannel):
+            raise TournamentProblem(_("Tournaments with several tables need a text channel."))
+        language = channel_language(run.guild_id)
+        opened = []
+        for number in numbers:
+            thread = await parent.create_thread(
+                # Translators: the name of a tournament table's thread (at most 100).
+                name=_("Tournament table {number}", number=number, language=language)[:100],
+                type=discord.ChannelType.public_thread,
             )
+            opened.append(await self._open_table(run, thread.id))
+        return opened
+
+    async def _open_table(self, run: Running, channel_id: int) -> LiveTable:
+        return await self.bot.tables.create_tournament_table(
+            run.tournament_id,
+            run.guild_id,
+            channel_id,
+            run.creator_id,
+            run.config,
+            TableSettings(
+                run.state.settings.starting_stack,
+                run.state.settings.starting_stack,
+                action_seconds=run.action_seconds,
+                auto_deal_seconds=run.auto_deal_seconds,
+                time_bank=run.time_bank,
+            ),
+        )
 
     async def settle(self, run: Running) -> None:
         """Carry out what the tournament's rules decide between hands, table by table: the
@@ -581,6 +628,14 @@ class Tournaments(commands.Cog):
                 await self._set_moving(run, pid, None)
             # Players never seated yet (the start): each to the emptiest table.
             fresh = [pid for pid in run.state.alive if pid not in seated]
+            # Late entries with every seat taken: more tables, in threads of the channel.
+            seats = run.state.settings.seats
+            free = sum(seats - table_size(live)[0] for live in tables.values())
+            if len(fresh) > free:
+                count = -(-(len(fresh) - free) // seats)
+                numbers = range(len(tables) + 1, len(tables) + count + 1)
+                for live in await self._open_threads(run, numbers):
+                    tables[live.id] = live
             for pid in draw_seats(fresh, secrets.SystemRandom()):
                 target = min(tables.values(), key=table_size)
                 async with target.lock:

@@ -73,8 +73,9 @@ class TournamentEntries:
             full = not late and len(registered.entries) >= registered.settings.max_players
         await self.tournaments.refresh_lobby(run, interaction)
         if late:
-            # A late entry is alive and not seated: settling gives them a seat and a stack.
-            await self.tournaments.settle(run)
+            # A late entry is alive and not seated: settling gives them a seat and a stack
+            # (at a new table when every seat is taken, whose first hand is dealt here).
+            await self.tournaments.reconcile(run)
         if full:
             await self.tournaments.begin(run)
 

@@ -33,6 +33,7 @@ from cogs.tournament.run import (
     check_organiser_perms,
     chips,
     engine_refusal,
+    known_variant,
     lobby_embed,
     parse_when,
     variant_name,
@@ -284,16 +285,17 @@ class PokerNights(commands.Cog):
         if interaction.guild is None or interaction.channel_id is None:
             raise TournamentProblem(_("Poker nights are set in server channels."))
         check_organiser_perms(interaction)
-        kind = validation.check_choice(kind, "kind", ("tournament", "table"))
-        variant = validation.check_variant_slug(variant)
-        repeat = validation.check_choice(repeat, "repeat", REPEATS)
+        kind = validation.check_choice(kind, validation.option("kind"), ("tournament", "table"))
+        variant = known_variant(validation.check_variant_slug(variant))
+        repeat = validation.check_choice(repeat, validation.option("repeat"), REPEATS)
         validation.BUY_IN.check(buy_in)
         validation.SEATS.check(seats)
         validation.STARTING_STACK.check(starting_stack)
         validation.LEVELS.check(levels)
         level_minutes = validation.LEVEL_MINUTES.number(level_minutes)
-        payouts = validation.check_text(payouts, "payouts", 100)
-        games = parse_poll(validation.check_text(poll, "poll", 200)) if poll else ()
+        payouts = validation.check_text(payouts, validation.option("payouts"), 100)
+        poll = validation.check_text(poll, validation.option("poll"), 200) if poll else None
+        games = parse_poll(poll) if poll else ()
         try:
             Payouts.parse(payouts)
         except ValueError as exc:
@@ -423,7 +425,7 @@ class PokerNights(commands.Cog):
         if interaction.guild is None:
             raise TournamentProblem(_("Poker nights are set in server channels."))
         check_organiser_perms(interaction)
-        game = await self.bot.db.schedule(validation.check_id(night, "night"))
+        game = await self.bot.db.schedule(validation.check_id(night, validation.option("night")))
         if game is None or game.guild_id != interaction.guild.id or game.status != "pending":
             raise TournamentProblem(
                 _("There is no poker night #{night} to come in this server.", night=night)

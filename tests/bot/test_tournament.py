@@ -224,7 +224,7 @@ async def test_a_scheduled_poker_night(poker_bot, emu: Emulator, world: World) -
     r = await emu.run_forged_command(
         world.host, world.channel, "poker schedule create", {"when": "in 5m", "kind": "bingo"}
     )
-    assert r.ephemeral and "kind is one of tournament, table" in r.content, r.content
+    assert r.ephemeral and "The kind option is one of tournament, table" in r.content, r.content
     r = await emu.run_command(
         world.host,
         world.channel,
@@ -358,7 +358,7 @@ async def test_every_create_option_is_checked_and_late_entries_are_seated(
     guild = world.guild.id
     for wire, why in (
         ({"late_reg_levels": 41}, "late registration levels must be a whole number from 0 to 40"),
-        ({"dealers_choice": "yes"}, "Dealer's choice is either true or false"),
+        ({"dealers_choice": "yes"}, "The dealers_choice option is either true or false"),
         ({"level_minutes": 0.01}, "A level's length in minutes must be a number from 0.05 to 240"),
         ({"seats": 1}, "The number of seats must be a whole number from 2 to 10"),
         ({"payouts": 65}, "payouts"),
@@ -546,3 +546,101 @@ async def test_register_pressed_off_the_lobby_is_answered(
     assert run.state.entries == ()
     assert (await bot.db.chip_audit(world.guild.id)).ok
     emu.assert_clean()
+
+
+async def test_a_tournament_for_more_than_one_table_is_not_opened_in_a_thread(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """Created in a thread for more players than a table seats, the tournament took the
+    buy-ins and, full, closed registration; its tables (threads of the channel) could not be
+    opened from a thread, so it stayed running with no table, its buy-ins held and its
+    channel taken, for good (no cancel after the start)."""
+    bot = await poker_bot()
+    thread = emu.add_thread(world.channel, "side games")
+    options = {"buy_in": 10, "seats": 2, "players": 3}
+    r = await emu.run_command(world.host, thread, "poker tournament create", options)
+    assert r.ephemeral and r.content, r.content
+    assert not await bot.db.open_tournaments()
+    # One table's worth of players is a table in the thread itself, as before.
+    r = await emu.run_command(world.host, thread, "poker tournament create", {"buy_in": 10})
+    assert r.type == 4 and not r.ephemeral, r.content
+    assert len(await bot.db.open_tournaments()) == 1
+    assert (await bot.db.chip_audit(world.guild.id)).ok
+    emu.assert_clean()
+
+
+async def test_a_late_entry_when_every_table_is_full_gets_a_new_table(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """Late registration for more players than a table seats, started with one full table:
+    a late entry paid the buy-in and was never seated (the only table had no free seat)."""
+    bot = await poker_bot()
+    guild = world.guild.id
+    created = await emu.run_command(
+        world.host,
+        world.channel,
+        "poker tournament create",
+        {"buy_in": 50, "seats": 2, "players": 4, "late_reg_levels": 2, "timer": 30},
+    )
+    lobby = created.message
+    first, other, late, later = world.players[:4]
+    for player in (first, other):
+        assert (await emu.click(player, lobby, label="Register")).type == 7
+    assert (await emu.click(world.host, lobby, label="Start")).ephemeral
+    await emu.wait_for(lambda: (t := live_table(bot, world)) is not None and t.engine.in_hand)
+    lobby = next(m for m in emu.channel_messages(world.channel) if m.id == lobby.id)
+    for player in (late, later):
+        r = await emu.click(player, lobby, label="Register")
+        assert r.type == 7, r.content
+        await emu.idle()
+    cog = bot.get_cog("Tournaments")
+    run = next(iter(cog.running.values()))
+    assert run.state.registered(str(late.id)) and run.state.registered(str(later.id))
+    # The two late entries play at a table of their own, in a thread of the channel.
+    (thread,) = emu.threads(world.channel)
+    added = await emu.wait_for(
+        lambda: (t := bot.tables.in_channel(thread.id)) is not None and t.engine.in_hand and t
+    )
+    assert {s.player_id for s in added.engine.seats if s} == {str(late.id), str(later.id)}
+    assert emu.channel_messages(thread)
+    seated = [
+        s.player_id for live in cog.tables_of(run) for s in live.engine.seats if s is not None
+    ]
+    assert sorted(seated) == sorted(run.state.alive), (seated, run.state.alive)
+    audit = await bot.db.chip_audit(guild)
+    assert audit.ok and audit.in_tournaments == 200, str(audit)
+    emu.assert_clean()
+
+
+async def test_a_start_whose_tables_discord_refuses_leaves_registration_open(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """The bot may not create threads (a permission taken away): at the start of a tournament
+    for two tables, registration closed, the threads were refused, and the tournament stayed
+    running with no table, its buy-ins held and no way to call it off."""
+    bot = await poker_bot()
+    guild = world.guild.id
+    lobby = await _create(emu, world, world.host, buy_in=10, seats=2, players=4)
+    for player in world.players[:3]:
+        assert (await emu.click(player, lobby, label="Register")).type == 7
+    emu.faults.error(
+        "POST /channels/{channel_id}/threads",
+        status=403,
+        code=50013,
+        message="Missing Permissions",
+        count=1000,
+    )
+    r = await emu.click(world.host, lobby, label="Start")
+    await emu.idle()
+    said = [m.content for m in r.followups]
+    assert any("threads" in (text or "") for text in said), (r.content, said)
+    run = next(iter(bot.get_cog("Tournaments").running.values()))
+    assert run.state.status == "registering"
+    assert not bot.get_cog("Tournaments").tables_of(run)
+    assert "Register" in emu.get_message(lobby.id).button_labels
+    r = await emu.run_command(world.host, world.channel, "poker tournament cancel", {})
+    assert not r.ephemeral, r.content
+    for player in world.players[:3]:
+        assert await bot.db.balance(guild, player.id) == 1000
+    audit = await bot.db.chip_audit(guild)
+    assert audit.ok and audit.in_tournaments == 0, str(audit)

@@ -146,3 +146,45 @@ def test_a_poker_night_says_it_all_in_the_pseudo_language_within_discord_limits(
     for slug in ("anaconda", "shotgun", "five-card-draw"):
         answer = variant_name(slug, PSEUDO)[:POLL_ANSWER_LIMIT]
         assert answer and not escaped(answer), answer
+
+
+# A forged option the client never sends, refused in the member's language: the option's name
+# inside the sentence is translated too. The values the bot lists as accepted are Discord's own
+# choice values (sent as typed), so they may stay as they are.
+FORGED_NIGHT: tuple[tuple[str, dict[str, Any]], ...] = (
+    ("poker schedule create", {"when": "2027-01-30 20:00", "kind": "casino"}),
+    ("poker schedule create", {"when": "2027-01-30 20:00", "repeat": "daily"}),
+    ("poker schedule create", {"when": "2027-01-30 20:00", "poll": "anaconda\x01shotgun"}),
+    ("poker schedule create", {"when": "2027-01-30 20:00", "payouts": "6" * 101}),
+    ("poker schedule cancel", {"night": 0}),
+    ("poker schedule move", {"night": 2**63, "when": "2027-01-30 20:00"}),
+    ("poker tournament create", {"dealers_choice": "yes"}),
+    ("poker tournament create", {"payouts": 65}),
+    # A game not in the catalogue (the engine's own sentence was English).
+    ("poker schedule create", {"when": "in 2h", "variant": "nope"}),
+    ("poker tournament create", {"variant": "nope"}),
+)
+# What the member typed is quoted as typed.
+CHOICE_VALUES = ("tournament", "table", "none", "weekly", "fortnightly", "monthly", "nope")
+# Options are named as the slash menu writes them, in every language (validation.option).
+OPTION_NAMES = ("kind", "repeat", "poll", "payouts", "night", "dealers_choice")
+
+
+async def test_a_forged_night_or_tournament_option_is_refused_in_the_members_language(
+    poker_bot: Any, emu: Emulator, world: World
+) -> None:
+    bot = await poker_bot()
+    world.guild.locale = "en-XA"
+    world.host.locale = "en-XA"
+    for command, options in FORGED_NIGHT:
+        r = await emu.run_forged_command(world.host, world.channel, command, options)
+        assert r.ephemeral and r.content, (command, options, r.content)
+        found = escaped(r.content, CHOICE_VALUES + OPTION_NAMES)
+        assert not found, (options, found, r.content)
+        named = [name for name in options if name in OPTION_NAMES]
+        if named:  # "The {option} option", translated around the menu's name
+            assert f"{named[0]} öþŧîöñ" in r.content, (options, r.content)
+    assert not await bot.db.pending_schedules(2**40)
+    assert not emu.scheduled_events
+    assert bot.tables.in_channel(world.channel.id) is None
+    emu.assert_clean()
