@@ -258,13 +258,7 @@ async def send_odds(interaction: Interaction, cards: object, game: object, disca
     cards = validation.check_text(cards, CARDS_OPTION, 100)
     if discard is not None:
         discard = validation.check_text(discard, DISCARD_OPTION, 100)
-    slug = validation.check_variant_slug(game) if game is not None else "five-card-draw"
-    try:
-        variant = engine.get_variant(slug)
-    except (KeyError, ValueError) as exc:
-        raise TableProblem(
-            _("I don't know the game “{game}”. Try `/poker rules`.", game=slug)
-        ) from exc
+    variant = validation.known_variant("five-card-draw" if game is None else game)
     hand = _parse(cards)
     thrown = _parse(discard, discard=True) if discard else None
     size = variant.rules.dealt_per_player if 5 <= variant.rules.dealt_per_player <= 9 else 5

@@ -146,12 +146,7 @@ class Poker(commands.Cog):
         dealers_choice = validation.check_flag(dealers_choice, validation.option("dealers_choice"))
         coach = validation.check_flag(coach, validation.option("coach"))
         muck = validation.check_flag(muck, validation.option("muck"))
-        try:
-            chosen = engine.get_variant(variant)
-        except (KeyError, ValueError) as exc:
-            raise TableProblem(
-                _("I don't know the game “{game}”. Try `/poker rules`.", game=variant)
-            ) from exc
+        chosen = validation.known_variant(variant)
         try:
             structure, forced = build_stakes(chosen, betting, stake, ante, blinds)
         except ValueError as exc:  # the engine's own check of the stakes, with its reason

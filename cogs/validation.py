@@ -35,6 +35,7 @@ from cogs.translator import _
 from engine.seating import ACTION_SECONDS, AUTO_DEAL_SECONDS
 from engine.stakes import STRUCTURE_NAMES
 from engine.timebank import TIME_BANK_SECONDS
+from engine.variants import Variant, get_variant
 from i18n import LazyString
 from tables.errors import Refusal
 
@@ -323,6 +324,25 @@ def check_variant_slug(value: object) -> str:
         shown = _shown(value) if isinstance(value, str) else repr(value)[:20]
         raise InvalidInput(_("I don't know the game “{text}”; see `/poker rules`.", text=shown))
     return value
+
+
+def known_variant(value: object) -> Variant:
+    """The catalogue's game named by the slug ``value``.
+
+    >>> known_variant("deuces-wild").slug
+    'deuces-wild'
+    >>> known_variant("nope")
+    Traceback (most recent call last):
+    ...
+    cogs.validation.InvalidInput: I don't know the game “nope”. Try `/poker rules`.
+    """
+    slug = check_variant_slug(value)
+    try:
+        return get_variant(slug)
+    except (KeyError, ValueError):
+        raise InvalidInput(
+            _("I don't know the game “{game}”. Try `/poker rules`.", game=slug)
+        ) from None
 
 
 def check_choice(value: object, what: str | LazyString, choices: tuple[str, ...]) -> str:

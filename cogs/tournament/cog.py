@@ -37,7 +37,6 @@ from cogs.tournament.run import (
     check_organiser,
     chips,
     engine_refusal,
-    known_variant,
     level_label,
     lobby_embed,
     open_for_entries,
@@ -295,7 +294,7 @@ class Tournaments(commands.Cog):
         if interaction.guild_id is None or interaction.channel_id is None:
             raise TournamentProblem(_("Tournaments are played in server channels."))
         # Discord's ranges bind its client, not a forged request: every option is checked.
-        variant = known_variant(validation.check_variant_slug(variant))
+        variant = validation.known_variant(variant).slug
         validation.BUY_IN.check(buy_in)
         validation.STARTING_STACK.check(starting_stack)
         validation.LEVELS.check(levels)

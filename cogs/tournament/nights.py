@@ -33,7 +33,6 @@ from cogs.tournament.run import (
     check_organiser_perms,
     chips,
     engine_refusal,
-    known_variant,
     lobby_embed,
     parse_when,
     variant_name,
@@ -286,7 +285,7 @@ class PokerNights(commands.Cog):
             raise TournamentProblem(_("Poker nights are set in server channels."))
         check_organiser_perms(interaction)
         kind = validation.check_choice(kind, validation.option("kind"), ("tournament", "table"))
-        variant = known_variant(validation.check_variant_slug(variant))
+        variant = validation.known_variant(variant).slug
         repeat = validation.check_choice(repeat, validation.option("repeat"), REPEATS)
         validation.BUY_IN.check(buy_in)
         validation.SEATS.check(seats)

@@ -118,20 +118,6 @@ def engine_refusal(exc: Exception) -> str:
     return sentence(refusal(exc))
 
 
-def known_variant(slug: str) -> str:
-    """``slug`` (a checked slug), when the catalogue has that game.
-
-    :raises TournamentProblem: it has not, in the reader's language.
-    """
-    try:
-        engine.get_variant(slug)
-    except ValueError:
-        raise TournamentProblem(
-            _("I don't know the game “{game}”. Try `/poker rules`.", game=slug)
-        ) from None
-    return slug
-
-
 def variant_name(slug: str, language: Language | None = None) -> str:
     """A game's name from the catalogue, in ``language`` (default: the current one)."""
     return engine_variant_name(engine.get_variant(slug), language=language)
