@@ -352,7 +352,7 @@ class Tournaments(commands.Cog):
         if self.holds_channel(channel_id):
             raise TournamentProblem(_("There is already a tournament in this channel."))
         seats = int(options["seats"])
-        if int(options["players"]) > seats and not await self._text_channel(channel_id):
+        if int(options["players"]) > seats and await self._text_channel(channel_id) is None:
             # Its tables would be threads of the channel: refused now, before any buy-in,
             # not at the start (registration closed, no table, the buy-ins held).
             raise TournamentProblem(_("Tournaments with several tables need a text channel."))
@@ -405,16 +405,16 @@ class Tournaments(commands.Cog):
         self._register(run)
         return run
 
-    async def _text_channel(self, channel_id: int) -> bool:
-        """Whether ``channel_id`` is a text channel (one that threads, a tournament's extra
-        tables, can be opened in)."""
+    async def _text_channel(self, channel_id: int) -> discord.TextChannel | None:
+        """The text channel ``channel_id`` (one that threads, a tournament's extra tables, can
+        be opened in); None when it is another kind of channel, or cannot be found."""
         channel = self.bot.get_channel(channel_id)
         if channel is None:
             try:
                 channel = await self.bot.fetch_channel(channel_id)
             except discord.HTTPException:
-                return False
-        return isinstance(channel, discord.TextChannel)
+                return None
+        return channel if isinstance(channel, discord.TextChannel) else None
 
     async def _poll(self) -> None:
         """Remind and open scheduled games on time, also those due while the bot was down."""
@@ -555,10 +555,8 @@ class Tournaments(commands.Cog):
 
     async def _open_threads(self, run: Running, numbers: range) -> list[LiveTable]:
         """Tables in new threads of the tournament's channel, named by ``numbers``."""
-        parent = self.bot.get_channel(run.channel_id)
+        parent = await self._text_channel(run.channel_id)
         if parent is None:
-            parent = await self.bot.fetch_channel(run.channel_id)
-        if not isinstance(parent, discord.TextChannel):
             raise TournamentProblem(_("Tournaments with several tables need a text channel."))
         language = channel_language(run.guild_id)
         opened = []
