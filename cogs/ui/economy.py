@@ -4,6 +4,7 @@ lines. Pure formatting (data values in, embeds and text out), used by :mod:`cogs
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any, Final
 
 import discord
@@ -132,6 +133,16 @@ def stats_embed(member: discord.abc.User, stats: PlayerStats) -> discord.Embed:
     return embed
 
 
+def _named_and_counted(
+    items: list[str], all_named: Callable[[str], str], some_named: Callable[[str, int], str]
+) -> str:
+    """An audit line naming the first :data:`AUDIT_NAMED` of ``items`` and counting the rest
+    (each line is a sentence of its own in the catalogue, whole or cut)."""
+    named = ", ".join(items[:AUDIT_NAMED])
+    more = len(items) - AUDIT_NAMED
+    return some_named(named, more) if more > 0 else all_named(named)
+
+
 def audit_embed(audit: ChipAudit) -> discord.Embed:
     """The ``/server audit`` answer: OK, or the discrepancy and where it is."""
     expected = audit.circulating
@@ -157,53 +168,53 @@ def audit_embed(audit: ChipAudit) -> discord.Embed:
             )
         # Twenty of each are named; the others are counted.
         if audit.accounts_off:
-            who = ", ".join(mention(user) for _account, user in audit.accounts_off[:AUDIT_NAMED])
-            more = len(audit.accounts_off) - AUDIT_NAMED
-            if more > 0:
-                lines.append(
-                    _.plural(
+            lines.append(
+                _named_and_counted(
+                    [mention(user) for _account, user in audit.accounts_off],
+                    lambda members: _(
+                        "Bankrolls that disagree with the ledger: {members}", members=members
+                    ),
+                    lambda members, more: _.plural(
                         "Bankrolls that disagree with the ledger: {members} and {count} more",
                         "Bankrolls that disagree with the ledger: {members} and {count} more",
-                        members=who,
+                        members=members,
                         count=more,
-                    )
+                    ),
                 )
-            else:
-                lines.append(_("Bankrolls that disagree with the ledger: {members}", members=who))
+            )
         if audit.tables_off:
-            tables = ", ".join(f"#{t}" for t in audit.tables_off[:AUDIT_NAMED])
-            more = len(audit.tables_off) - AUDIT_NAMED
-            if more > 0:
-                lines.append(
-                    _.plural(
+            lines.append(
+                _named_and_counted(
+                    [f"#{t}" for t in audit.tables_off],
+                    lambda tables: _(
+                        "Tables whose chips disagree with the ledger: {tables}", tables=tables
+                    ),
+                    lambda tables, more: _.plural(
                         "Tables whose chips disagree with the ledger: {tables} and {count} more",
                         "Tables whose chips disagree with the ledger: {tables} and {count} more",
                         tables=tables,
                         count=more,
-                    )
+                    ),
                 )
-            else:
-                lines.append(
-                    _("Tables whose chips disagree with the ledger: {tables}", tables=tables)
-                )
+            )
         if audit.tournaments_off:
-            pools = ", ".join(f"#{t}" for t in audit.tournaments_off[:AUDIT_NAMED])
-            more = len(audit.tournaments_off) - AUDIT_NAMED
-            if more > 0:
-                lines.append(
-                    _.plural(
+            lines.append(
+                _named_and_counted(
+                    [f"#{t}" for t in audit.tournaments_off],
+                    lambda pools: _(
+                        "Tournament prize pools that disagree with the ledger: {pools}",
+                        pools=pools,
+                    ),
+                    lambda pools, more: _.plural(
                         "Tournament prize pools that disagree with the ledger: {pools} and "
                         "{count} more",
                         "Tournament prize pools that disagree with the ledger: {pools} and "
                         "{count} more",
                         pools=pools,
                         count=more,
-                    )
+                    ),
                 )
-            else:
-                lines.append(
-                    _("Tournament prize pools that disagree with the ledger: {pools}", pools=pools)
-                )
+            )
         embed.description = fit_lines(lines, DESCRIPTION_LIMIT)
     embed.add_field(name=_("Issued"), value=fmt(audit.issued))
     embed.add_field(name=_("Removed"), value=fmt(audit.removed))
