@@ -33,7 +33,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
@@ -582,6 +582,45 @@ def history_line(hand: Hand, names: Mapping[str, str]) -> str:
     )
 
 
+# ---------------------------------------------------------------------------------------------
+# Who may read a table's record
+# ---------------------------------------------------------------------------------------------
+
+
+def may_read(interaction: Interaction, channel_id: int, players: Iterable[str]) -> bool:
+    """Whether the asker may read what was played in the channel ``channel_id``: they played
+    there (``players``: the ids of those who did), or they can read that channel's messages
+    now, as Discord's permissions say. A private thread lets in only who may manage threads
+    (the bot does not know its members); a channel the bot no longer knows, only who may
+    manage the server."""
+    user = interaction.user
+    if str(user.id) in players:
+        return True
+    guild = interaction.guild
+    if guild is None or not isinstance(user, discord.Member):
+        return False
+    channel = guild.get_channel_or_thread(channel_id)
+    if channel is None:
+        # Deleted, or a thread archived since (Discord sends the bot only active ones): no
+        # permission says who may read it now, and asking Discord would cost the answer time.
+        return user.guild_permissions.manage_guild
+    perms = channel.permissions_for(user)
+    if isinstance(channel, discord.Thread) and channel.is_private():
+        return perms.manage_threads
+    return perms.view_channel and perms.read_message_history
+
+
+def _check_may_read(interaction: Interaction, table: TableRow, players: Iterable[str]) -> None:
+    if not may_read(interaction, table.channel_id, players):
+        raise HistoryProblem(
+            _(
+                "Table #{table} plays in a channel you can't see: its hands are for the members "
+                "who can.",
+                table=str(table.table_id),
+            )
+        )
+
+
 async def _table_here(db: Database, table_id: int, guild_id: int | None) -> TableRow:
     try:
         table: TableRow = await db.get_table(table_id)
@@ -600,10 +639,11 @@ async def history_page(interaction: discord.Interaction[Any], key: str, offset: 
         raise PageRefused(_("There is no table #{table}.", table=key))
     try:
         table = await _table_here(db, int(key), interaction.guild_id)
+        names = table_names(table)
+        _check_may_read(interaction, table, names)
     except HistoryProblem as exc:
         raise PageRefused(str(exc)) from exc
     page = await db.list_hands(table.table_id, offset=offset, limit=PAGE_SIZE)
-    names = table_names(table)
     embed = discord.Embed(
         title=_("Hand history · table {table}", table=str(table.table_id)), colour=kit.GREEN
     )
@@ -628,7 +668,8 @@ register_pages(HAND_PAGES, history_page)
 async def send_history(interaction: Interaction, table_id: int) -> None:
     """``/poker history``: the table's hands, newest first, paginated (only the asker sees and
     pages the list). A :class:`HistoryProblem` is answered by the bot's error handler."""
-    await _table_here(interaction.client.db, table_id, interaction.guild_id)
+    table = await _table_here(interaction.client.db, table_id, interaction.guild_id)
+    _check_may_read(interaction, table, table_names(table))
     await send_paginated(
         interaction, HAND_PAGES, str(table_id), ephemeral=True, owner_id=interaction.user.id
     )
@@ -643,6 +684,7 @@ async def send_hand(interaction: Interaction, hand_id: int, *, with_phh: bool) -
     """``/poker hand``: replay a finished hand for the asker (ephemeral), optionally with a
     ``.phh`` file."""
     record = await load_hand(interaction.client.db, hand_id, interaction.guild_id)
+    _check_may_read(interaction, record.table, record.seats().values())
     viewer = record.seat_of(interaction.user.id)
     messages = replay_messages(record, viewer)
     content: str | None = None
@@ -720,6 +762,7 @@ async def send_verify(interaction: Interaction, hand_id: int) -> None:
     """``/poker verify``: the fairness summary for the asker (ephemeral) with the proof file of
     the cards they may see (a hand of the old scheme has its whole deck in the summary)."""
     record = await load_hand(interaction.client.db, hand_id, interaction.guild_id)
+    _check_may_read(interaction, record.table, record.seats().values())
     viewer = record.seat_of(interaction.user.id)
     embed = fairness_embed(record, viewer)
     try:
@@ -755,6 +798,7 @@ __all__ = [
     "fairness_embed",
     "history_line",
     "load_hand",
+    "may_read",
     "phh_file",
     "read_events",
     "replay_lines",

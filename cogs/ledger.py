@@ -14,6 +14,7 @@ presenter when a table closes as a hand ends).
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import logging
 from typing import TYPE_CHECKING
@@ -23,10 +24,11 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs import kit, validation
+from cogs.history import may_read
 from cogs.translator import _
 from cogs.ui import ledger as texts
 from data import Database, NotFound
-from data.ledger import NightLedger
+from data.ledger import NightLedger, TableLedger
 from i18n import Language, current_language
 from tables.errors import TableProblem
 from tables.languages import table_language
@@ -79,6 +81,27 @@ async def load(
             )
         )
     return night
+
+
+def readable_night(interaction: Interaction, night: NightLedger) -> NightLedger:
+    """The night as the asker may read it: refused if the table asked about plays in a channel
+    they cannot see (and they did not play there), without the night's other tables that do.
+    Each table's nets settle among its own players, so the settle-up of the rest still holds."""
+
+    def readable(ledger: TableLedger) -> bool:
+        players = {str(line.player_id) for line in ledger.lines}
+        return may_read(interaction, ledger.table.channel_id, players)
+
+    if not readable(night.table):
+        raise TableProblem(
+            _(
+                "Table #{table} plays in a channel you can't see: its ledger is for the members "
+                "who can.",
+                table=str(night.table.table.table_id),
+            )
+        )
+    kept = tuple(ledger for ledger in night.night if readable(ledger))
+    return night if len(kept) == len(night.night) else dataclasses.replace(night, night=kept)
 
 
 def channel_language_of(night: NightLedger) -> Language:
@@ -155,6 +178,7 @@ class Ledger(commands.Cog):
         if table is not None:
             table = validation.check_id(table, validation.TABLE_ID)
         night = await load(self.bot.db, interaction.guild_id, interaction.channel_id, table)
+        night = readable_night(interaction, night)
         # Shared, the channel reads it; otherwise only the asker, in their language.
         language = channel_language_of(night) if share else current_language()
         embed, file = await asyncio.to_thread(message, night, language)

@@ -324,7 +324,8 @@ async def test_a_night_too_long_for_its_fields_says_how_many_lines_it_left_out(
     alice = world.players[0]
     players = {9_000 + n: f"Player with a long nickname {n:02}" for n in range(40)}
     state = json.dumps({"meta": {"names": {str(p): name for p, name in players.items()}}})
-    earlier = await bot.db.create_table(world.guild.id, world.channel.id + 1, alice.id, state)
+    other = emu.add_text_channel(world.guild, "poker-2")  # one Alice may read
+    earlier = await bot.db.create_table(world.guild.id, other.id, alice.id, state)
     seats: dict[int, int] = {}
     for seat, player in enumerate(players):
         seats[player] = 100

@@ -163,6 +163,9 @@ class Channel:
     message_count: int = 0
     members: set[int] = field(default_factory=set)  # thread members
     deleted: bool = False
+    # Discord's permission overwrites, as its API writes them: {"id", "type" (0 role,
+    # 1 member), "allow", "deny"} with the bits as strings.
+    overwrites: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def is_thread(self) -> bool:
@@ -188,7 +191,7 @@ class Channel:
             "guild_id": str(self.guild_id),
             "name": self.name,
             "position": self.position,
-            "permission_overwrites": [],
+            "permission_overwrites": [dict(o) for o in self.overwrites],
             "nsfw": False,
             "parent_id": str(self.parent_id) if self.parent_id else None,
             "rate_limit_per_user": 0,

@@ -395,6 +395,21 @@ class Emulator(Drivers):
             self.dispatch("CHANNEL_CREATE", channel.to_dict())
         return channel
 
+    def set_overwrite(
+        self, channel: Channel, target: Role | User, *, allow: int = 0, deny: int = 0
+    ) -> None:
+        """Set the channel's permission overwrite for a role or a member (replacing theirs),
+        as a moderator would in the channel's settings; the bot is told (CHANNEL_UPDATE).
+        Only what the bot reads from its cache follows it: the emulator's own checks of what
+        the bot may do use server-wide permissions."""
+        kind = 0 if isinstance(target, Role) else 1
+        channel.overwrites = [o for o in channel.overwrites if o["id"] != str(target.id)]
+        channel.overwrites.append(
+            {"id": str(target.id), "type": kind, "allow": str(allow), "deny": str(deny)}
+        )
+        if self.sessions:
+            self.dispatch("CHANNEL_UPDATE", channel.to_dict())
+
     def add_thread(
         self,
         parent: Channel,
