@@ -17,6 +17,7 @@ import asyncio
 import dataclasses
 import json
 import logging
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import discord
@@ -100,8 +101,32 @@ def readable_night(interaction: Interaction, night: NightLedger) -> NightLedger:
                 table=str(night.table.table.table_id),
             )
         )
+    return _night_of(night, readable)
+
+
+def _night_of(night: NightLedger, readable: Callable[[TableLedger], bool]) -> NightLedger:
     kept = tuple(ledger for ledger in night.night if readable(ledger))
     return night if len(kept) == len(night.night) else dataclasses.replace(night, night=kept)
+
+
+def public_night(bot: PokerBot, night: NightLedger) -> NightLedger:
+    """The night as the closing table's channel may read it: its own tables, and those in
+    channels every member of the server can read (a table in another private channel is left
+    out of a message its readers may not share)."""
+    here = night.table.table.channel_id
+    guild = bot.get_guild(night.table.table.guild_id)
+
+    def readable(ledger: TableLedger) -> bool:
+        channel_id = ledger.table.channel_id
+        if channel_id == here:
+            return True
+        channel = None if guild is None else guild.get_channel_or_thread(channel_id)
+        if channel is None or (isinstance(channel, discord.Thread) and channel.is_private()):
+            return False
+        assert guild is not None
+        return channel.permissions_for(guild.default_role).view_channel
+
+    return _night_of(night, readable)
 
 
 def channel_language_of(night: NightLedger) -> Language:
@@ -145,6 +170,7 @@ async def post_closing_ledger(
         night = await bot.db.night_ledger(table_id)
         if night is None or night.table.table.tournament_id is not None:
             return
+        night = public_night(bot, night)
         embed, file = await asyncio.to_thread(message, night, channel_language_of(night))
         if interaction is not None:
             await interaction.followup.send(

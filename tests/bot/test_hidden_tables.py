@@ -74,4 +74,12 @@ async def test_a_hidden_tables_hands_and_ledger_are_for_who_can_see_its_channel(
     assert r.embeds, r.content
     r = await emu.run_command(dave, world.channel, "poker history", {"table": table.id})
     assert REFUSED in r.content and not r.embeds, r.content
+
+    # The public table closes: the ledger it posts in #poker leaves the hidden table out; the
+    # hidden one's, posted in #staff, has both tables (#poker is open to every member).
+    for user, channel, both in ((carol, world.channel, False), (world.host, staff, True)):
+        ended = await emu.run_command(user, channel, "poker end", {})
+        posted = (await emu.wait_for(lambda: ended.followups))[-1]  # noqa: B023 (awaited here)
+        assert posted.attachments[0].filename.startswith("ledger-"), posted.attachments
+        assert "Carol" in _text(posted) and ("Alice" in _text(posted)) == both, _text(posted)
     emu.assert_clean()
