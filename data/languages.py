@@ -7,9 +7,11 @@ language (English for one the bot does not ship) is the localisation layer's par
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from data import accounts
 from data.core import Tx, marks
 
 
@@ -51,7 +53,23 @@ async def guild_languages(tx: Tx) -> list[GuildLanguage]:
 async def set_guild_language(
     tx: Tx, guild_id: int, language: str | None, actor_id: int, now: float
 ) -> None:
-    """The server's chosen language (None: follow its Discord locale again)."""
+    """The server's chosen language (None: follow its Discord locale again). A change is
+    written to the server's admin log, as a setting (``language``)."""
+    row = await tx.fetch_one("SELECT language FROM guild_languages WHERE guild_id = ?", (guild_id,))
+    old = None if row is None else row["language"]
+    if old != language:
+        await accounts.log_admin(
+            tx,
+            guild_id,
+            actor_id,
+            "settings",
+            None,
+            json.dumps({"language": old}),
+            json.dumps({"language": language}),
+            None,
+            None,
+            now,
+        )
     await tx.execute(
         "INSERT INTO guild_languages (guild_id, language, updated_at, updated_by) "
         "VALUES (?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET "

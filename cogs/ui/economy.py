@@ -12,10 +12,11 @@ from babel.numbers import format_decimal, format_percent
 
 from cogs.kit import BLUE, DESCRIPTION_LIMIT, GREEN, GREY, RED, as_typed, fit_lines, mention
 from cogs.kit import when as timestamp
+from cogs.languages import native_name
 from cogs.translator import _
 from cogs.ui.replay import stored_hand_name
 from data import AdminLogEntry, ChipAudit, GuildSettings, LeaderboardEntry, PlayerStats
-from i18n import LazyString, current_language
+from i18n import LazyString, current_language, resolve
 
 MAX_NOTE: Final = 200
 """Longest admin note kept (and shown), in characters."""
@@ -34,6 +35,7 @@ LOG_LABELS: Final[dict[str, LazyString]] = {
     "daily_cooldown": _.lazy("daily cooldown"),
     "max_tables_per_player": _.lazy("tables per member"),
     "table_defaults": _.lazy("table defaults"),
+    "language": _.lazy("server language"),
 }
 
 
@@ -64,6 +66,11 @@ def hours(seconds: int) -> str:
 
 
 def setting_value(name: str, value: object) -> str:
+    if name == "language":
+        if isinstance(value, str):
+            return native_name(resolve(value))
+        # Translators: the server language setting's value when no language was chosen.
+        return _("Discord's server language")
     if name == "daily_cooldown" and isinstance(value, int):
         return hours(value)
     if isinstance(value, int):

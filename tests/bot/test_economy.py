@@ -688,6 +688,23 @@ async def test_the_admin_log_keeps_a_settings_name_as_its_language_writes_it(
     emu.assert_clean()
 
 
+async def test_a_server_language_change_is_in_the_admin_log(poker_bot, emu, world) -> None:
+    """``/server settings language:`` changed what every table speaks and left no line in
+    ``/chips log``, where every other settings change is."""
+    await poker_bot()
+    host = world.host
+    await emu.run_command(host, world.channel, "server settings", {"language": "de"})
+    await emu.run_command(host, world.channel, "server settings", {"language": "de"})  # no change
+    await emu.run_command(host, world.channel, "server settings", {"language": "auto"})
+    r = await emu.run_command(host, world.channel, "chips log")
+    lines = description(r).splitlines()
+    assert len(lines) == 2, lines
+    assert "changed server language Deutsch → Discord's server language" in lines[0], lines
+    assert "changed server language Discord's server language → Deutsch" in lines[1], lines
+    assert all(f"<@{host.id}>" in line for line in lines), lines
+    emu.assert_clean()
+
+
 # ------------------------------------------------------------------------------------ /server
 
 
