@@ -28,7 +28,7 @@ LedgerKind = Literal[
 """Why a bankroll changed. issue/daily/admin_* create or destroy chips; the others move chips
 between a bankroll and a table."""
 
-AdminAction = Literal["grant", "set", "remove", "settings"]
+AdminAction = Literal["grant", "set", "remove", "settings", "season_reset"]
 TableStatus = Literal["open", "closed"]
 
 

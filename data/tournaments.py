@@ -517,6 +517,18 @@ async def end_season(
     await tx.execute("UPDATE seasons SET ended_at = ? WHERE season_id = ?", (now, season.season_id))
     if reset:
         start = (await accounts.settings(tx, guild_id)).starting_bankroll
+        await accounts.log_admin(
+            tx,
+            guild_id,
+            actor_id,
+            "season_reset",
+            None,
+            json.dumps({"season": season.name}),
+            json.dumps({"bankroll": start, "members": len(standings)}),
+            None,
+            None,
+            now,
+        )
         for s in standings:
             if bankrolls[s.user_id] != start:
                 await accounts.move(

@@ -298,6 +298,26 @@ def admin_log_line(entry: AdminLogEntry) -> str:
         what = _(
             "{when} {actor} changed {settings}", when=when, actor=actor, settings=", ".join(parts)
         )
+    elif (
+        entry.action == "season_reset"
+        and isinstance(old, dict)
+        and isinstance(new, dict)
+        and isinstance(new.get("bankroll"), int)
+        and isinstance(new.get("members"), int)
+    ):
+        # Translators: a line of the chips admin log: {actor} ended the season {season} and
+        # set the bankrolls of {count} members back to {amount} chips; {when}: a timestamp.
+        what = _.plural(
+            "{when} {actor} ended season “{season}” and set {count} member's bankroll back "
+            "to **{amount}**",
+            "{when} {actor} ended season “{season}” and set {count} members' bankrolls back "
+            "to **{amount}**",
+            count=new["members"],
+            when=when,
+            actor=actor,
+            season=as_typed(str(old.get("season", "?"))),
+            amount=new["bankroll"],
+        )
     else:
         what = f"{when} {actor} {entry.action}: {entry.old_value} → {entry.new_value}"
     if entry.note:

@@ -851,6 +851,15 @@ async def test_a_season_reset_waits_for_the_chips_on_tables(poker_bot, emu, worl
     assert await bankroll(bot, world, alice) == 1_000
     assert (await bot.db.chips_on_tables(guild, alice.id)) == (0, 0)
     assert (await bot.db.chip_audit(guild)).ok
+    # The admin log names the reset (it was in no line of /chips log); the refused one is not.
+    r = await emu.run_command(host, world.channel, "chips log")
+    lines = description(r).splitlines()
+    assert len(lines) == 1, lines
+    members = len((await bot.db.season_standings(guild, "Winter"))[1])
+    assert (
+        f"<@{host.id}> ended season “Winter” and set {members} members' bankrolls back to "
+        "**1,000**" in lines[0]
+    ), lines
     emu.assert_clean()
 
 

@@ -74,6 +74,7 @@ SHIPPED_DIGESTS = {
         "9acc035ce07f7a41",
         "673324f0deecdb09",
         "24c5c485adbcaaee",
+        "1b2d2bb0a3a201fb",
     ],
     "postgres": [
         "0130c8e31f17291f",
@@ -85,6 +86,7 @@ SHIPPED_DIGESTS = {
         "f2054524f9502908",
         "18d988573eeab251",
         "c04bda3116f5c71a",
+        "8fa3cf145d2b13bb",
     ],
 }
 
