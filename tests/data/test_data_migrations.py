@@ -214,6 +214,30 @@ async def test_upgrade_from_older_version_keeps_everything(tmp_path: Path) -> No
         await Database.open(path)
 
 
+async def test_the_admin_log_rebuilt_by_migration_10_keeps_its_rows_and_stays_append_only(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "poker.db"
+    old = await Database.open(path, migrations=SHIPPED[:9])
+    await old.admin_grant(GUILD, 9, 8, 5, note="before")
+    await old.update_settings(GUILD, 9, daily_amount=50)
+    before = await old.admin_log(GUILD)
+    await old.close()
+
+    new = await Database.open(path)
+    try:
+        assert await new.schema_version() == 10
+        assert await new.admin_log(GUILD) == before
+        assert await new.check_integrity() == []
+    finally:
+        await new.close()
+    for sql in ("UPDATE admin_log SET note = 'x'", "DELETE FROM admin_log"):
+        with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+            raw_query(path, sql)
+    indexes = [r[1] for r in raw_query(path, "PRAGMA index_list(admin_log)")]
+    assert "admin_log_guild" in indexes
+
+
 async def test_failed_migration_rolls_back(tmp_path: Path) -> None:
     path = tmp_path / "poker.db"
     db = await Database.open(path)
