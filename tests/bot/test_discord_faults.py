@@ -12,6 +12,7 @@ from tests.bot.driver import (
     deal,
     find_table_message,
     live_table,
+    opener,
     play_hand,
     table_message,
 )
@@ -66,3 +67,73 @@ async def test_a_table_message_deleted_while_the_bot_was_away_is_posted_again(
     await play_hand(emu, world, bot2)
     # (The emulator's 404s are the deleted message's, as Discord answers them.)
     assert not emu.failures, emu.failures
+
+
+async def _bankrolls(bot: Any, world: World, users: list[Any]) -> dict[int, int]:
+    return {u.id: await bot.db.balance(world.guild.id, u.id) for u in users}
+
+
+async def test_a_table_whose_channel_is_deleted_mid_hand_pays_everyone_out(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """Nobody can see or act at a table in a deleted channel, nor /poker leave it: its chips
+    would stay on it for good. It closes at once; the hand in progress is void (every chip
+    back where it was at the deal) and every stack goes back to its bankroll."""
+    bot = await poker_bot()
+    players = world.players[:3]
+    before = await _bankrolls(bot, world, players)
+    await create_table(emu, world, players, stake=2, ante=1, auto_deal=0)
+    await deal(emu, world, players[0])
+    live = live_table(bot, world)
+    for _ in range(2):
+        await act_once(emu, world, bot, live.engine.pending[0], policy=opener)
+    await emu.idle()
+    assert live.engine.in_hand and live.engine.public_view().current_bet > 0
+    hand_id = live.meta.hand.hand_id
+    world.channel.deleted = True  # a moderator deletes #poker
+    emu.dispatch("CHANNEL_DELETE", world.channel.to_dict())
+    await emu.wait_for(lambda: live.closed, timeout=3)
+    await emu.idle()
+    assert await _bankrolls(bot, world, players) == before
+    assert (await bot.db.chip_audit(world.guild.id)).ok
+    assert await bot.db.open_tables() == []
+    hand = await bot.db.get_hand(hand_id)
+    assert hand.ended_at is not None and hand.pot == 0
+    assert not emu.failures, emu.failures
+
+
+async def test_tables_close_and_pay_out_when_the_bot_is_removed_from_the_server(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    bot = await poker_bot()
+    players = world.players[:2]
+    before = await _bankrolls(bot, world, players)
+    await create_table(emu, world, players, stake=2, ante=1, auto_deal=0)
+    live = live_table(bot, world)
+    bought = live.seat_stacks()
+    await deal(emu, world, players[0])
+    await play_hand(emu, world, bot, policy=opener)
+    stacks = live.seat_stacks()
+    assert stacks != bought and not live.engine.carried  # the hand moved chips to a winner
+    # Kicked: Discord sends GUILD_DELETE without "unavailable" (an outage sets it).
+    del world.guild.members[emu.bot_user.id]
+    emu.dispatch("GUILD_DELETE", {"id": str(world.guild.id)})
+    await emu.wait_for(lambda: live.closed, timeout=3)
+    await emu.idle()
+    after = await _bankrolls(bot, world, players)
+    assert after == {u.id: before[u.id] - bought[u.id] + stacks[u.id] for u in players}
+    assert sum(after.values()) == sum(before.values())
+    assert (await bot.db.chip_audit(world.guild.id)).ok
+    assert await bot.db.open_tables() == []
+
+
+async def test_an_outage_of_the_server_leaves_its_tables_open(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    bot = await poker_bot()
+    players = world.players[:2]
+    await create_table(emu, world, players, stake=2, ante=1, auto_deal=0)
+    live = live_table(bot, world)
+    emu.dispatch("GUILD_DELETE", {"id": str(world.guild.id), "unavailable": True})
+    await emu.idle()
+    assert not live.closed and len(await bot.db.open_tables()) == 1
