@@ -103,6 +103,21 @@ class Poker(commands.Cog):
         for live in self.bot.tables.in_guild(guild.id):
             await self._close_gone(live, "the bot was removed from its server")
 
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        # A channel deleted while the bot was away: nobody told this process, and the table
+        # restored in it would hold its players' chips for good.
+        for live in list(self.bot.tables.tables.values()):
+            if self.bot.get_channel(live.channel_id) is not None:
+                continue
+            try:
+                # (Not in the cache is not gone: an archived thread is not cached.)
+                await self.bot.fetch_channel(live.channel_id)
+            except discord.NotFound:
+                await self._close_gone(live, "its channel was deleted while the bot was away")
+            except discord.HTTPException as exc:
+                log.warning("table %s: its channel could not be read: %s", live.id, exc)
+
     async def _channel_gone(self, channel_id: int, why: str) -> None:
         live = self.bot.tables.in_channel(channel_id)
         if live is not None:

@@ -102,6 +102,27 @@ async def test_a_table_whose_channel_is_deleted_mid_hand_pays_everyone_out(
     assert not emu.failures, emu.failures
 
 
+async def test_a_table_whose_channel_was_deleted_while_the_bot_was_away_pays_out(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    bot = await poker_bot()
+    players = world.players[:3]
+    before = await _bankrolls(bot, world, players)
+    await create_table(emu, world, players, stake=2, ante=1, auto_deal=0)
+    await deal(emu, world, players[0])
+    live = live_table(bot, world)
+    await act_once(emu, world, bot, live.engine.pending[0], policy=opener)
+    await emu.idle()
+    await bot.close()
+    world.channel.deleted = True  # nobody hears of it
+    bot2 = await poker_bot()
+    await emu.wait_for(lambda: bot2.tables.in_channel(world.channel.id) is None, timeout=3)
+    await emu.idle()
+    assert await _bankrolls(bot2, world, players) == before
+    assert (await bot2.db.chip_audit(world.guild.id)).ok
+    assert await bot2.db.open_tables() == []
+
+
 async def test_tables_close_and_pay_out_when_the_bot_is_removed_from_the_server(
     poker_bot, emu: Emulator, world: World
 ) -> None:
