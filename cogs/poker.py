@@ -87,6 +87,48 @@ class Poker(commands.Cog):
             )
         return live
 
+    # -- a table's channel gone -------------------------------------------------------------
+
+    @commands.Cog.listener()
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        await self._channel_gone(channel.id, "its channel was deleted")
+
+    @commands.Cog.listener()
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        await self._channel_gone(payload.thread_id, "its thread was deleted")
+
+    @commands.Cog.listener()
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        # (Fired when the bot is removed from the server, not in an outage.)
+        for live in self.bot.tables.in_guild(guild.id):
+            await self._close_gone(live, "the bot was removed from its server")
+
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        # A channel deleted while the bot was away: nobody told this process, and the table
+        # restored in it would hold its players' chips for good.
+        for live in list(self.bot.tables.tables.values()):
+            if self.bot.get_channel(live.channel_id) is not None:
+                continue
+            try:
+                # (Not in the cache is not gone: an archived thread is not cached.)
+                await self.bot.fetch_channel(live.channel_id)
+            except discord.NotFound:
+                await self._close_gone(live, "its channel was deleted while the bot was away")
+            except discord.HTTPException as exc:
+                log.warning("table %s: its channel could not be read: %s", live.id, exc)
+
+    async def _channel_gone(self, channel_id: int, why: str) -> None:
+        live = self.bot.tables.in_channel(channel_id)
+        if live is not None:
+            await self._close_gone(live, why)
+
+    async def _close_gone(self, live: LiveTable, why: str) -> None:
+        try:
+            await self.bot.tables.abandon(live, why)
+        except Exception:
+            log.exception("table %s: closing it (%s) failed", live.id, why)
+
     @poker.command(name="create", description="Open a poker table in this channel.")
     @app_commands.describe(
         variant="The game to play (start typing to search the catalogue)",

@@ -57,6 +57,9 @@ API requests at every turn of a busy table."""
 
 SHOWDOWN_FILE = "showdown.png"
 
+UNKNOWN_MESSAGE = 10008
+"""Discord's error code for a message that is not there (deleted)."""
+
 DRAWN_CARDS_NOTE = _.lazy("The cards you draw show in the answer to your draw, and under My hand.")
 
 
@@ -797,6 +800,14 @@ class TablePresenter:
                 await channel.get_partial_message(shown.message_id).edit(
                     content=None, embed=embed, view=view
                 )
+        except discord.NotFound as exc:
+            if exc.code != UNKNOWN_MESSAGE:
+                log.warning("table %s: could not update the table message: %s", live.id, exc)
+                return
+            # Deleted (a moderator, maybe while the bot was away): the table's buttons must
+            # stay somewhere, so the table goes on in a new message.
+            log.warning("table %s: its message is gone (%s); posting it again", live.id, exc)
+            await self._post_table_message(live, embed, view, None, keep=shown.hand)
         except discord.HTTPException as exc:
             log.warning("table %s: could not update the table message: %s", live.id, exc)
 

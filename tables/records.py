@@ -240,7 +240,6 @@ class TableRecords:
         every stack goes back to the deal, the incident is logged with the hand id, the table
         shows a note, and play goes on with the next deal."""
         number = live.engine.hand_number
-        voided, owed = voided_table(live.engine.to_dict(), set(info.start_stacks))
         log.error(
             "table %s: the database refused the end of hand %s (#%s), voided: %r",
             live.id,
@@ -248,22 +247,36 @@ class TableRecords:
             number,
             exc,
         )
-        reason = json.dumps(
-            {"voided": True, "number": number, "reason": f"{type(exc).__name__}: {exc}"[:500]}
+        # The channel reads the note: in the table's language.
+        note = _(
+            "⚠ Hand #{number} could not be recorded and is void: every chip is back "
+            "where it was before the deal.",
+            number=str(number),
+            language=table_language(live),
         )
+        await self._void(live, info, f"{type(exc).__name__}: {exc}", [note])
+
+    async def abandon_hand(self, live: LiveTable, info: HandInfo, why: str) -> None:
+        """The hand in progress can never be played on (its channel is gone): void it, every
+        stack back to the deal, before the table closes."""
+        log.warning(
+            "table %s: hand %s (#%s) voided: %s",
+            live.id,
+            info.hand_id,
+            live.engine.hand_number,
+            why,
+        )
+        await self._void(live, info, why, [])
+
+    async def _void(self, live: LiveTable, info: HandInfo, why: str, notes: list[str]) -> None:
+        number = live.engine.hand_number
+        voided, owed = voided_table(live.engine.to_dict(), set(info.start_stacks))
+        reason = json.dumps({"voided": True, "number": number, "reason": why[:500]})
         live.engine = voided
         live.meta.hand = None
         for pid, amount in owed.items():
             live.meta.owed[pid] = live.meta.owed.get(pid, 0) + amount
-        # The channel reads the note: in the table's language.
-        live.meta.notes = [
-            _(
-                "⚠ Hand #{number} could not be recorded and is void: every chip is back "
-                "where it was before the deal.",
-                number=str(number),
-                language=table_language(live),
-            )
-        ]
+        live.meta.notes = notes
         live.last_private = voided.held_cards()
         await self.db.void_hand(
             live.guild_id,

@@ -418,6 +418,29 @@ class TableService:
             await self.records.save(live)
             return True
 
+    async def abandon(self, live: LiveTable, why: str) -> dict[int, int] | None:
+        """The table's channel is gone (deleted, or the bot removed from its server): nobody
+        can see it, act at it or leave it any more, so it closes now and every stack goes
+        back to its bankroll; a hand in progress is void (every chip back where it was at the
+        deal). Returns the payouts; None for a tournament's table (its chips belong to the
+        tournament) or a table already closed."""
+        if live.meta.tournament is not None:
+            log.warning("tournament table %s: %s; left to its tournament", live.id, why)
+            return None
+        async with live.lock:
+            if live.closed:
+                return None
+            info = live.meta.hand
+            if live.engine.in_hand and info is not None:
+                await self.records.abandon_hand(live, info, why)
+            payouts = await self._end_locked(live)
+        log.warning("table %s closed: %s; paid out %s", live.id, why, payouts)
+        return payouts
+
+    def in_guild(self, guild_id: int) -> list[LiveTable]:
+        """The open tables of server ``guild_id`` driven by this process."""
+        return [live for live in self.tables.values() if live.guild_id == guild_id]
+
     async def _end_locked(self, live: LiveTable) -> dict[int, int]:
         """Close the table now (under its lock, between hands): see :meth:`end`."""
         try:

@@ -1,0 +1,160 @@
+"""Discord misbehaving around a running table, as a real server does: a moderator deleting
+the table's message or its channel, the bot removed from its server, answers failing with
+5xx. Each time the table must stay playable or pay its players out, chips adding up."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.bot.driver import (
+    act_once,
+    create_table,
+    deal,
+    find_table_message,
+    live_table,
+    opener,
+    play_hand,
+    table_message,
+)
+from tests.emulator import Emulator, World
+
+
+async def _table_shown(emu: Emulator, world: World) -> Any:
+    try:
+        return await emu.wait_for(lambda: find_table_message(emu, world), timeout=3)
+    except TimeoutError:
+        raise AssertionError("the table has no message with its buttons") from None
+
+
+async def test_a_table_message_deleted_mid_hand_comes_back_with_the_next_change(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """The bot reads no message events: it learns of the deletion when it next shows the
+    table (here the player to act running out of time), and posts the table again instead
+    of leaving its players with no buttons until someone thinks of /poker table."""
+    bot = await poker_bot()
+    alice, bob, carol = world.players[:3]
+    await create_table(emu, world, [alice, bob, carol], stake=2, ante=1, auto_deal=0, time_bank=0)
+    await deal(emu, world, alice)
+    live = live_table(bot, world)
+    await act_once(emu, world, bot, live.engine.pending[0])
+    await emu.idle()
+    events = len(live.engine.events)
+    live.settings.action_seconds = 0.3
+    bot.tables.clock.schedule(live)
+    emu.delete_message(table_message(emu, world))  # a moderator tidies the channel
+    await emu.wait_for(lambda: len(live.engine.events) > events, timeout=3)
+    await _table_shown(emu, world)
+    live.settings.action_seconds = 60
+    bot.tables.clock.schedule(live)
+    await play_hand(emu, world, bot)
+    # (The emulator's 404s are the deleted message's, as Discord answers them.)
+    assert not emu.failures, emu.failures
+
+
+async def test_a_table_message_deleted_while_the_bot_was_away_is_posted_again(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    bot = await poker_bot()
+    alice, bob, carol = world.players[:3]
+    await create_table(emu, world, [alice, bob, carol], stake=2, ante=1, auto_deal=0)
+    await deal(emu, world, alice)
+    await emu.idle()
+    await bot.close()
+    emu.delete_message(table_message(emu, world))  # nobody hears of it
+    bot2 = await poker_bot()
+    await _table_shown(emu, world)
+    await play_hand(emu, world, bot2)
+    # (The emulator's 404s are the deleted message's, as Discord answers them.)
+    assert not emu.failures, emu.failures
+
+
+async def _bankrolls(bot: Any, world: World, users: list[Any]) -> dict[int, int]:
+    return {u.id: await bot.db.balance(world.guild.id, u.id) for u in users}
+
+
+async def test_a_table_whose_channel_is_deleted_mid_hand_pays_everyone_out(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """Nobody can see or act at a table in a deleted channel, nor /poker leave it: its chips
+    would stay on it for good. It closes at once; the hand in progress is void (every chip
+    back where it was at the deal) and every stack goes back to its bankroll."""
+    bot = await poker_bot()
+    players = world.players[:3]
+    before = await _bankrolls(bot, world, players)
+    await create_table(emu, world, players, stake=2, ante=1, auto_deal=0)
+    await deal(emu, world, players[0])
+    live = live_table(bot, world)
+    for _ in range(2):
+        await act_once(emu, world, bot, live.engine.pending[0], policy=opener)
+    await emu.idle()
+    assert live.engine.in_hand and live.engine.public_view().current_bet > 0
+    hand_id = live.meta.hand.hand_id
+    world.channel.deleted = True  # a moderator deletes #poker
+    emu.dispatch("CHANNEL_DELETE", world.channel.to_dict())
+    await emu.wait_for(lambda: live.closed, timeout=3)
+    await emu.idle()
+    assert await _bankrolls(bot, world, players) == before
+    assert (await bot.db.chip_audit(world.guild.id)).ok
+    assert await bot.db.open_tables() == []
+    hand = await bot.db.get_hand(hand_id)
+    assert hand.ended_at is not None and hand.pot == 0
+    assert not emu.failures, emu.failures
+
+
+async def test_a_table_whose_channel_was_deleted_while_the_bot_was_away_pays_out(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    bot = await poker_bot()
+    players = world.players[:3]
+    before = await _bankrolls(bot, world, players)
+    await create_table(emu, world, players, stake=2, ante=1, auto_deal=0)
+    await deal(emu, world, players[0])
+    live = live_table(bot, world)
+    await act_once(emu, world, bot, live.engine.pending[0], policy=opener)
+    await emu.idle()
+    await bot.close()
+    world.channel.deleted = True  # nobody hears of it
+    bot2 = await poker_bot()
+    await emu.wait_for(lambda: bot2.tables.in_channel(world.channel.id) is None, timeout=3)
+    await emu.idle()
+    assert await _bankrolls(bot2, world, players) == before
+    assert (await bot2.db.chip_audit(world.guild.id)).ok
+    assert await bot2.db.open_tables() == []
+
+
+async def test_tables_close_and_pay_out_when_the_bot_is_removed_from_the_server(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    bot = await poker_bot()
+    players = world.players[:2]
+    before = await _bankrolls(bot, world, players)
+    await create_table(emu, world, players, stake=2, ante=1, auto_deal=0)
+    live = live_table(bot, world)
+    bought = live.seat_stacks()
+    await deal(emu, world, players[0])
+    await play_hand(emu, world, bot, policy=opener)
+    stacks = live.seat_stacks()
+    assert stacks != bought and not live.engine.carried  # the hand moved chips to a winner
+    # Kicked: Discord sends GUILD_DELETE without "unavailable" (an outage sets it).
+    del world.guild.members[emu.bot_user.id]
+    emu.dispatch("GUILD_DELETE", {"id": str(world.guild.id)})
+    await emu.wait_for(lambda: live.closed, timeout=3)
+    await emu.idle()
+    after = await _bankrolls(bot, world, players)
+    assert after == {u.id: before[u.id] - bought[u.id] + stacks[u.id] for u in players}
+    assert sum(after.values()) == sum(before.values())
+    assert (await bot.db.chip_audit(world.guild.id)).ok
+    assert await bot.db.open_tables() == []
+
+
+async def test_an_outage_of_the_server_leaves_its_tables_open(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    bot = await poker_bot()
+    players = world.players[:2]
+    await create_table(emu, world, players, stake=2, ante=1, auto_deal=0)
+    live = live_table(bot, world)
+    emu.dispatch("GUILD_DELETE", {"id": str(world.guild.id), "unavailable": True})
+    await emu.idle()
+    assert not live.closed and len(await bot.db.open_tables()) == 1
