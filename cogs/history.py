@@ -455,10 +455,7 @@ def replay_messages(record: HandRecord, viewer_seat: int | None) -> list[list[di
     :data:`MAX_MESSAGES` messages is cut short with a note."""
     hand = record.hand
     chosen = next((e for e in read_events(record.events) if isinstance(e, ev.GameChosen)), None)
-    if chosen is not None and chosen.name == hand.variant_name:
-        game = chosen_game(chosen.slug, chosen.modifiers, chosen.name)  # dealer's choice
-    else:
-        game = _game_name(hand)
+    game = hand_game(hand, chosen)
     title = _("Hand {hand} · {game}", hand=str(hand.hand_id), game=game)
     lines = [_header(record, viewer_seat), *replay_lines(record.events, record.names, viewer_seat)]
     note = record.result.get("note")
@@ -520,8 +517,13 @@ def phh_file(record: HandRecord, viewer_seat: int | None) -> str:
 # ---------------------------------------------------------------------------------------------
 
 
-def _game_name(hand: Hand) -> str:
-    """The hand's game in the reader's language (as stored when the game is no longer known)."""
+def hand_game(hand: Hand, chosen: ev.GameChosen | None = None) -> str:
+    """The hand's game in the reader's language, as the table message named it: a dealer's
+    choice (``chosen``: the hand's :class:`engine.events.GameChosen`) made again from its game
+    and modifiers, since only its English name is stored; any other hand's game by the
+    catalogue; the stored name when the game is no longer known."""
+    if chosen is not None and chosen.name == hand.variant_name:
+        return chosen_game(chosen.slug, chosen.modifiers, chosen.name)
     try:
         variant = engine.get_variant(hand.variant)
     except (KeyError, ValueError):
@@ -557,7 +559,9 @@ def _winners(hand: Hand, names: Mapping[str, str]) -> str:
     return _("won by {players}", players=", ".join(won))
 
 
-def history_line(hand: Hand, names: Mapping[str, str]) -> str:
+def history_line(hand: Hand, names: Mapping[str, str], chosen: ev.GameChosen | None = None) -> str:
+    """A hand's line of /poker history (``chosen``: its dealer's choice, if it had one)."""
+    game = hand_game(hand, chosen)
     # Translators: a line of /poker history; {when} is written by Discord ("2 hours ago"),
     # {commitment} is the start of the deck's hash.
     if hand.pot is None:
@@ -565,7 +569,7 @@ def history_line(hand: Hand, names: Mapping[str, str]) -> str:
             "`#{id}` hand {number} · {game} · pot – · {result} · {when} · `{commitment}`",
             id=str(hand.hand_id),
             number=str(hand.number),
-            game=_game_name(hand),
+            game=game,
             result=_winners(hand, names),
             when=kit.when(hand.started_at),
             commitment=hand.commitment[:COMMITMENT_PREFIX],
@@ -574,12 +578,28 @@ def history_line(hand: Hand, names: Mapping[str, str]) -> str:
         "`#{id}` hand {number} · {game} · pot {pot} · {result} · {when} · `{commitment}`",
         id=str(hand.hand_id),
         number=str(hand.number),
-        game=_game_name(hand),
+        game=game,
         pot=hand.pot,
         result=_winners(hand, names),
         when=kit.when(hand.started_at),
         commitment=hand.commitment[:COMMITMENT_PREFIX],
     )
+
+
+async def _games_chosen(db: Database, hand_ids: list[int]) -> dict[int, ev.GameChosen]:
+    """Each dealer's choice hand's choice, by hand id (the first of a hand, which names it)."""
+    chosen: dict[int, ev.GameChosen] = {}
+    for row in await db.games_chosen(hand_ids):
+        try:
+            data = json.loads(row.event_json)
+        except ValueError:
+            continue
+        if not isinstance(data, dict):
+            continue
+        event = read_events([data])[0]
+        if isinstance(event, ev.GameChosen):
+            chosen.setdefault(row.hand_id, event)
+    return chosen
 
 
 async def _table_here(db: Database, table_id: int, guild_id: int | None) -> TableRow:
@@ -608,7 +628,10 @@ async def history_page(interaction: discord.Interaction[Any], key: str, offset: 
         title=_("Hand history · table {table}", table=str(table.table_id)), colour=kit.GREEN
     )
     if page.items:
-        embed.description = "\n".join(history_line(hand, names) for hand in page.items)
+        chosen = await _games_chosen(db, [hand.hand_id for hand in page.items])
+        embed.description = "\n".join(
+            history_line(hand, names, chosen.get(hand.hand_id)) for hand in page.items
+        )
     else:
         embed.description = _("No hands have been dealt at this table yet.")
     # Translators: "/poker hand <id>" is the command to type, as it is.
