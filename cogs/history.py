@@ -64,6 +64,8 @@ from engine.commitment import (
 from engine.notation import PhhHeader, PhhUnsupported, export_phh
 from i18n import engine_text
 from tables.errors import Refusal
+from tables.languages import table_language
+from tables.live import shown_names
 
 if TYPE_CHECKING:
     from cogs.app import PokerBot
@@ -130,13 +132,16 @@ class HandRecord:
 
 
 def table_names(table: TableRow) -> dict[str, str]:
-    """Player id -> display name, from the table snapshot's ``meta.names``."""
+    """Player id -> display name, from the table snapshot's ``meta.names`` (house players
+    named in the table's language, as its message names them: :func:`tables.live.shown_names`)."""
     try:
-        state = json.loads(table.state_json or "{}")
-        names = state.get("meta", {}).get("names", {})
-        return {str(k): str(v) for k, v in names.items()}
+        meta = json.loads(table.state_json or "{}").get("meta", {})
+        names = {str(k): str(v) for k, v in meta.get("names", {}).items()}
+        chosen = meta.get("language")
     except (ValueError, AttributeError):
         return {}
+    language = table_language(chosen if isinstance(chosen, str) else None, table.guild_id)
+    return shown_names(names, language)
 
 
 def _table_config(table: TableRow) -> engine.TableConfig | None:
