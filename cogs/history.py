@@ -45,6 +45,7 @@ from cogs.translator import _
 from cogs.ui.paginator import (
     PageContent,
     PageRefused,
+    fitted_lines,
     register_pages,
     send_paginated,
 )
@@ -627,27 +628,28 @@ async def history_page(interaction: discord.Interaction[Any], key: str, offset: 
         table = await _table_here(db, int(key), interaction.guild_id)
     except HistoryProblem as exc:
         raise PageRefused(str(exc)) from exc
-    page = await db.list_hands(table.table_id, offset=offset, limit=PAGE_SIZE)
     names = table_names(table)
+
+    async def lines_at(at: int, limit: int) -> tuple[list[str], int]:
+        page = await db.list_hands(table.table_id, offset=at, limit=limit)
+        chosen = await _games_chosen(db, [hand.hand_id for hand in page.items])
+        return [history_line(h, names, chosen.get(h.hand_id)) for h in page.items], page.total
+
+    # Many winners with long names may not fit ten hands to a message: shown in parts.
+    fitted = await fitted_lines(lines_at, offset, PAGE_SIZE, DESCRIPTION_LIMIT)
     embed = discord.Embed(
         title=_("Hand history · table {table}", table=str(table.table_id)), colour=kit.GREEN
     )
-    if page.items:
-        chosen = await _games_chosen(db, [hand.hand_id for hand in page.items])
-        embed.description = "\n".join(
-            history_line(hand, names, chosen.get(hand.hand_id)) for hand in page.items
-        )
-    else:
-        embed.description = _("No hands have been dealt at this table yet.")
+    embed.description = fitted.text or _("No hands have been dealt at this table yet.")
     # Translators: "/poker hand <id>" is the command to type, as it is.
     embed.set_footer(
         text=_.plural(
             "{count} hand · /poker hand <id> replays one",
             "{count} hands · /poker hand <id> replays one",
-            count=page.total,
+            count=fitted.total,
         )
     )
-    return PageContent(embed, page.offset, page.limit, page.total)
+    return PageContent.of_lines(embed, fitted, PAGE_SIZE)
 
 
 register_pages(HAND_PAGES, history_page)
