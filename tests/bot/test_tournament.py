@@ -687,3 +687,36 @@ async def test_an_old_lobby_acts_on_its_own_tournament(
     assert [e.player_id for e in run.state.entries] == [str(alice.id), str(carol.id)], r.content
     assert (await bot.db.chip_audit(world.guild.id)).ok
     emu.assert_clean()
+
+
+async def test_a_lobby_of_many_long_names_lists_whole_names_and_counts_the_rest(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """Twenty players whose names are markdown (escaped, twice as long): the lobby's list was
+    cut at 1,024 characters in the middle of a name, the other players unsaid. It lists
+    whole names and says how many more are registered."""
+    await poker_bot()
+    lobby = await _create(emu, world, world.host, buy_in=1, players=30)
+    for n in range(20):
+        user = emu.add_user(f"p{n:02}" + "*_" * 14)
+        user.global_name = user.username
+        emu.add_member(world.guild, user)
+        r = await emu.click(user, emu.get_message(lobby.id), label="Register")
+        assert r.type == 7, r.content
+    await emu.idle()
+    (embed,) = emu.get_message(lobby.id).embeds
+    field = next(f for f in embed["fields"] if f["name"].startswith("Players (20/30)"))
+    *names, more = field["value"].split(", ")
+    assert len(field["value"]) <= 1024
+    assert all(name.endswith("\\*\\_" * 14) for name in names), names  # whole names
+    assert more == f"… and {20 - len(names)} more", more
+    # Pressed by a member reading Polish, the lobby stays in the channel's language.
+    user = emu.add_user("late" + "*_" * 14)
+    user.locale = "pl"
+    emu.add_member(world.guild, user)
+    r = await emu.click(user, emu.get_message(lobby.id), label="Register")
+    assert r.type == 7, r.content
+    (embed,) = emu.get_message(lobby.id).embeds
+    field = next(f for f in embed["fields"] if f["name"].startswith("Players (21/30)"))
+    assert field["value"].endswith(f"… and {21 - len(names)} more"), field["value"]
+    emu.assert_clean()
