@@ -50,6 +50,7 @@ from cogs.ui.economy import (
 from cogs.ui.paginator import (
     PageContent,
     PageRefused,
+    fitted_lines,
     register_pages,
     send_paginated,
 )
@@ -178,19 +179,21 @@ async def admin_log_page(interaction: Interaction, key: str, offset: int) -> Pag
     guild_id = _guild_key(interaction, key)
     if not interaction.permissions.manage_guild:
         raise PageRefused(_("You need the Manage Server permission to read the admin log."))
-    page = await _db(interaction).admin_log(guild_id, offset=offset, limit=PAGE_SIZE)
+
+    async def lines_at(at: int, limit: int) -> tuple[list[str], int]:
+        page = await _db(interaction).admin_log(guild_id, offset=at, limit=limit)
+        return [admin_log_line(e) for e in page.items], page.total
+
+    # Long notes may not fit ten to a message: the page is shown in parts, none left out.
+    fitted = await fitted_lines(lines_at, offset, PAGE_SIZE, kit.DESCRIPTION_LIMIT)
     embed = discord.Embed(title=_("Admin log"), colour=BLUE)
-    if page.items:
-        lines = [admin_log_line(e) for e in page.items]
-        embed.description = kit.fit_lines(lines, kit.DESCRIPTION_LIMIT)
-    else:
-        embed.description = _("No admin changes yet.")
+    embed.description = fitted.text or _("No admin changes yet.")
     embed.set_footer(
         text=_.plural(
-            "{count} entry, newest first", "{count} entries, newest first", count=page.total
+            "{count} entry, newest first", "{count} entries, newest first", count=fitted.total
         )
     )
-    return PageContent(embed, page.offset, page.limit, page.total)
+    return PageContent.of_lines(embed, fitted, PAGE_SIZE)
 
 
 # ------------------------------------------------------------------------------------------

@@ -45,6 +45,7 @@ from cogs.translator import _
 from cogs.ui.paginator import (
     PageContent,
     PageRefused,
+    fitted_lines,
     register_pages,
     send_paginated,
 )
@@ -64,6 +65,8 @@ from engine.commitment import (
 from engine.notation import PhhHeader, PhhUnsupported, export_phh
 from i18n import engine_text
 from tables.errors import Refusal
+from tables.languages import table_language
+from tables.live import shown_names
 
 if TYPE_CHECKING:
     from cogs.app import PokerBot
@@ -130,13 +133,16 @@ class HandRecord:
 
 
 def table_names(table: TableRow) -> dict[str, str]:
-    """Player id -> display name, from the table snapshot's ``meta.names``."""
+    """Player id -> display name, from the table snapshot's ``meta.names`` (house players
+    named in the table's language, as its message names them: :func:`tables.live.shown_names`)."""
     try:
-        state = json.loads(table.state_json or "{}")
-        names = state.get("meta", {}).get("names", {})
-        return {str(k): str(v) for k, v in names.items()}
+        meta = json.loads(table.state_json or "{}").get("meta", {})
+        names = {str(k): str(v) for k, v in meta.get("names", {}).items()}
+        chosen = meta.get("language")
     except (ValueError, AttributeError):
         return {}
+    language = table_language(chosen if isinstance(chosen, str) else None, table.guild_id)
+    return shown_names(names, language)
 
 
 def _table_config(table: TableRow) -> engine.TableConfig | None:
@@ -455,10 +461,7 @@ def replay_messages(record: HandRecord, viewer_seat: int | None) -> list[list[di
     :data:`MAX_MESSAGES` messages is cut short with a note."""
     hand = record.hand
     chosen = next((e for e in read_events(record.events) if isinstance(e, ev.GameChosen)), None)
-    if chosen is not None and chosen.name == hand.variant_name:
-        game = chosen_game(chosen.slug, chosen.modifiers, chosen.name)  # dealer's choice
-    else:
-        game = _game_name(hand)
+    game = hand_game(hand, chosen)
     title = _("Hand {hand} · {game}", hand=str(hand.hand_id), game=game)
     lines = [_header(record, viewer_seat), *replay_lines(record.events, record.names, viewer_seat)]
     note = record.result.get("note")
@@ -520,8 +523,13 @@ def phh_file(record: HandRecord, viewer_seat: int | None) -> str:
 # ---------------------------------------------------------------------------------------------
 
 
-def _game_name(hand: Hand) -> str:
-    """The hand's game in the reader's language (as stored when the game is no longer known)."""
+def hand_game(hand: Hand, chosen: ev.GameChosen | None = None) -> str:
+    """The hand's game in the reader's language, as the table message named it: a dealer's
+    choice (``chosen``: the hand's :class:`engine.events.GameChosen`) made again from its game
+    and modifiers, since only its English name is stored; any other hand's game by the
+    catalogue; the stored name when the game is no longer known."""
+    if chosen is not None and chosen.name == hand.variant_name:
+        return chosen_game(chosen.slug, chosen.modifiers, chosen.name)
     try:
         variant = engine.get_variant(hand.variant)
     except (KeyError, ValueError):
@@ -557,7 +565,9 @@ def _winners(hand: Hand, names: Mapping[str, str]) -> str:
     return _("won by {players}", players=", ".join(won))
 
 
-def history_line(hand: Hand, names: Mapping[str, str]) -> str:
+def history_line(hand: Hand, names: Mapping[str, str], chosen: ev.GameChosen | None = None) -> str:
+    """A hand's line of /poker history (``chosen``: its dealer's choice, if it had one)."""
+    game = hand_game(hand, chosen)
     # Translators: a line of /poker history; {when} is written by Discord ("2 hours ago"),
     # {commitment} is the start of the deck's hash.
     if hand.pot is None:
@@ -565,7 +575,7 @@ def history_line(hand: Hand, names: Mapping[str, str]) -> str:
             "`#{id}` hand {number} · {game} · pot – · {result} · {when} · `{commitment}`",
             id=str(hand.hand_id),
             number=str(hand.number),
-            game=_game_name(hand),
+            game=game,
             result=_winners(hand, names),
             when=kit.when(hand.started_at),
             commitment=hand.commitment[:COMMITMENT_PREFIX],
@@ -574,12 +584,28 @@ def history_line(hand: Hand, names: Mapping[str, str]) -> str:
         "`#{id}` hand {number} · {game} · pot {pot} · {result} · {when} · `{commitment}`",
         id=str(hand.hand_id),
         number=str(hand.number),
-        game=_game_name(hand),
+        game=game,
         pot=hand.pot,
         result=_winners(hand, names),
         when=kit.when(hand.started_at),
         commitment=hand.commitment[:COMMITMENT_PREFIX],
     )
+
+
+async def _games_chosen(db: Database, hand_ids: list[int]) -> dict[int, ev.GameChosen]:
+    """Each dealer's choice hand's choice, by hand id (the first of a hand, which names it)."""
+    chosen: dict[int, ev.GameChosen] = {}
+    for row in await db.games_chosen(hand_ids):
+        try:
+            data = json.loads(row.event_json)
+        except ValueError:
+            continue
+        if not isinstance(data, dict):
+            continue
+        event = read_events([data])[0]
+        if isinstance(event, ev.GameChosen):
+            chosen.setdefault(row.hand_id, event)
+    return chosen
 
 
 # ---------------------------------------------------------------------------------------------
@@ -643,23 +669,27 @@ async def history_page(interaction: discord.Interaction[Any], key: str, offset: 
         _check_may_read(interaction, table, names)
     except HistoryProblem as exc:
         raise PageRefused(str(exc)) from exc
-    page = await db.list_hands(table.table_id, offset=offset, limit=PAGE_SIZE)
+
+    async def lines_at(at: int, limit: int) -> tuple[list[str], int]:
+        page = await db.list_hands(table.table_id, offset=at, limit=limit)
+        chosen = await _games_chosen(db, [hand.hand_id for hand in page.items])
+        return [history_line(h, names, chosen.get(h.hand_id)) for h in page.items], page.total
+
+    # Many winners with long names may not fit ten hands to a message: shown in parts.
+    fitted = await fitted_lines(lines_at, offset, PAGE_SIZE, DESCRIPTION_LIMIT)
     embed = discord.Embed(
         title=_("Hand history · table {table}", table=str(table.table_id)), colour=kit.GREEN
     )
-    if page.items:
-        embed.description = "\n".join(history_line(hand, names) for hand in page.items)
-    else:
-        embed.description = _("No hands have been dealt at this table yet.")
+    embed.description = fitted.text or _("No hands have been dealt at this table yet.")
     # Translators: "/poker hand <id>" is the command to type, as it is.
     embed.set_footer(
         text=_.plural(
             "{count} hand · /poker hand <id> replays one",
             "{count} hands · /poker hand <id> replays one",
-            count=page.total,
+            count=fitted.total,
         )
     )
-    return PageContent(embed, page.offset, page.limit, page.total)
+    return PageContent.of_lines(embed, fitted, PAGE_SIZE)
 
 
 register_pages(HAND_PAGES, history_page)

@@ -36,7 +36,7 @@ from cogs import validation
 from cogs.metrics import Metrics
 from cogs.translator import _
 from data import DataError
-from i18n import LazyString, engine_text
+from i18n import Language, LazyString, engine_text
 from i18n.translator import integer_text
 from tables.errors import Refusal
 
@@ -206,9 +206,12 @@ DESCRIPTION_LIMIT: Final = 4096
 MORE_LINES: Final = _.lazy_plural("… and {count} more", "… and {count} more")
 
 
-def fit_lines(lines: Sequence[str], limit: int, *, sep: str = "\n") -> str:
+def fit_lines(
+    lines: Sequence[str], limit: int, *, sep: str = "\n", language: Language | None = None
+) -> str:
     """``lines`` joined by ``sep``, as many whole ones as fit in ``limit`` characters; those
-    left out are counted on a last line ("… and 3 more") rather than cut mid-line.
+    left out are counted on a last line ("… and 3 more", in ``language``: by default the
+    current one) rather than cut mid-line.
 
     >>> fit_lines(["one", "two"], 20)
     'one\\ntwo'
@@ -224,7 +227,7 @@ def fit_lines(lines: Sequence[str], limit: int, *, sep: str = "\n") -> str:
         size += len(line) + (len(sep) if kept else 0)
         ends.append(size)
     for kept in range(len(lines) - 1, -1, -1):
-        more = MORE_LINES.render(len(lines) - kept)
+        more = MORE_LINES.render(len(lines) - kept, language)
         if (ends[kept - 1] + len(sep) if kept else 0) + len(more) <= limit:
             return sep.join([*lines[:kept], more])
     return more[:limit]

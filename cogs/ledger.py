@@ -24,8 +24,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs import kit, validation
-from cogs.history import may_read
+from cogs import history, kit, validation
 from cogs.translator import _
 from cogs.ui import ledger as texts
 from data import Database, NotFound
@@ -46,12 +45,12 @@ def names_of(night: NightLedger) -> dict[int, str]:
     """Player id -> display name, from the names every table of the night kept."""
     names: dict[int, str] = {}
     for ledger in night.night:
-        try:
-            meta = json.loads(ledger.table.state_json or "{}").get("meta", {})
-            for key, name in meta.get("names", {}).items():
-                names[int(key)] = str(name)
-        except (ValueError, AttributeError, TypeError):
-            continue  # a snapshot the bot did not write: its players show by id
+        # House players by the table's words, in its language (see tables.live.shown_names).
+        for key, name in history.table_names(ledger.table).items():
+            try:
+                names[int(key)] = name
+            except ValueError:
+                continue  # a snapshot the bot did not write: its players show by id
     return names
 
 
@@ -91,7 +90,7 @@ def readable_night(interaction: Interaction, night: NightLedger) -> NightLedger:
 
     def readable(ledger: TableLedger) -> bool:
         players = {str(line.player_id) for line in ledger.lines}
-        return may_read(interaction, ledger.table.channel_id, players)
+        return history.may_read(interaction, ledger.table.channel_id, players)
 
     if not readable(night.table):
         raise TableProblem(

@@ -309,7 +309,7 @@ class Poker(commands.Cog):
             return
         payouts = await self.tables.end(live)
         with speaking(languages.channel_language(live)):
-            closed = panels.closed_embed(live.meta.names, payouts)
+            closed = panels.closed_embed(live.names, payouts)
         await interaction.response.send_message(embed=closed)
         await self.presenter.retire_closed(live)
         await post_closing_ledger(self.bot, live.id, live.channel_id, interaction)
@@ -456,7 +456,7 @@ class Poker(commands.Cog):
             raise TableProblem(_("Only seated players or a server manager can add house players."))
         seat = await self.tables.add_house(live, Level(level))
         pid = live.engine.public_view().seats
-        name = next(live.meta.names.get(s.player_id, s.player_id) for s in pid if s.seat == seat)
+        name = next(live.names.get(s.player_id, s.player_id) for s in pid if s.seat == seat)
         await interaction.response.send_message(
             _.plural(
                 "{player} sits down in seat {seat} with {count} chip.",

@@ -251,7 +251,7 @@ class TablePresenter:
         view = live.engine.public_view()
         embed = render.table_embed(
             view,
-            live.meta.names,
+            live.names,
             deadline=live.deadline,
             commitment=live.meta.hand.commitment if live.meta.hand else None,
             notes=live.meta.notes,
@@ -404,7 +404,7 @@ class TablePresenter:
             await self._turn_passed(live, frozenset(), interaction)
             if outcome.ended is not None:
                 # /poker end during the hand: the table's last word, then its ledger.
-                embed = panels.closed_embed(live.meta.names, outcome.ended, after_hand=True)
+                embed = panels.closed_embed(live.names, outcome.ended, after_hand=True)
                 await self._post_table_message(live, embed, Components(), interaction)
                 await post_closing_ledger(self.bot, live.id, live.channel_id, interaction)
             else:
@@ -425,7 +425,7 @@ class TablePresenter:
         if outcome.ended is not None:
             # Closed by /poker end once a hand ended with no result: it was voided (the note).
             last_word = panels.closed_embed(
-                live.meta.names, outcome.ended, after_hand=True, notes=live.meta.notes
+                live.names, outcome.ended, after_hand=True, notes=live.meta.notes
             )
             embed, view = last_word, Components()
         if outcome.new_hand:
@@ -832,12 +832,12 @@ class TablePresenter:
         seat_order = [s.player_id for s in live.engine.seats if s is not None]
         embed = render.showdown_embed(
             result,
-            live.meta.names,
+            live.names,
             seat_order=seat_order,
             start_stacks=start_stacks,
             low_rule=low_rule,
         )
-        rows = render.shown_rows(result, live.meta.names, low_rule)
+        rows = render.shown_rows(result, live.names, low_rule)
         if not rows:
             return embed, None
         # Drawing and PNG-encoding a picture of several hands takes ~10 ms, most of it in
@@ -1006,7 +1006,7 @@ class TablePresenter:
         if player_id in shown.dm_closed:
             return False
         shown.dm_closed = (*shown.dm_closed, player_id)
-        name = kit.as_typed(live.meta.names.get(player_id, player_id))
+        name = kit.as_typed(live.names.get(player_id, player_id))
         # Translators: a note on the table message (kept until the next deal).
         note = _(
             "📪 I can't DM {name}: use **My hand** to see your cards.",

@@ -468,20 +468,7 @@ class TableControls(commands.Cog):
         buy_in = validation.parse_amount(
             _modal_value(interaction.data, "buy_in"), what=validation.BUY_IN.what
         )
-        seat_text = _modal_value(interaction.data, "seat").strip()
-        seat = None
-        if seat_text:
-            seats = len(live.engine.seats)
-            # (Its length first: Python reads no number of more than 4,300 digits.)
-            digits = seat_text.lstrip("0")
-            number = (
-                int(digits or "0")
-                if seat_text.isascii() and seat_text.isdigit() and len(digits) <= 3
-                else 0
-            )
-            if not 1 <= number <= seats:
-                raise TableProblem(_("The seat is a number from 1 to {seats}.", seats=seats))
-            seat = number - 1
+        seat = validation.parse_seat(_modal_value(interaction.data, "seat"), len(live.engine.seats))
         await self.tables.join(live, user.id, user.display_name, buy_in, seat)
         await self._refresh_lobby(live, interaction)
 

@@ -82,6 +82,7 @@ __all__ = [
     "option",
     "parse_amount",
     "parse_blinds",
+    "parse_seat",
     "parse_select_positions",
     "parse_select_values",
 ]
@@ -166,6 +167,44 @@ def parse_amount(
         # Translators: {what} names the value, e.g. "The amount", "The buy-in".
         raise InvalidInput(_("{what} must be from {low} to {high}.", what=what, low=low, high=high))
     return value
+
+
+_SEAT: Final = re.compile(r"[1-9][0-9]?")
+
+
+def parse_seat(text: object, seats: int) -> int | None:
+    """The seat a member typed (the Sit down form), as the engine counts seats (from 0), or
+    ``None`` when left blank (the first free seat). A seat is written as the table numbers
+    it: a plain number from 1 to ``seats``, ASCII digits with no leading zero, sign or other
+    mark; spaces around it are ignored, as for every typed number.
+
+    >>> parse_seat(" 3 ", 6), parse_seat("", 6), parse_seat("10", 10)
+    (2, None, 9)
+    >>> for typed in ("02", "+2", "２", "7"):
+    ...     try:
+    ...         parse_seat(typed, 6)
+    ...     except InvalidInput as exc:
+    ...         print(str(exc).split(":")[0])
+    “02” is not a seat
+    “+2” is not a seat
+    “２” is not a seat
+    “7” is not a seat
+    """
+    raw = text.strip() if isinstance(text, str) else None
+    if raw == "":
+        return None
+    if raw is not None and _SEAT.fullmatch(raw) and int(raw) <= seats:
+        return int(raw) - 1
+    shown = _shown(text) if isinstance(text, str) else repr(text)[:20]
+    raise InvalidInput(
+        # Translators: a refusal of the Sit down form's seat; {text}: what the member typed.
+        _(
+            "“{text}” is not a seat: the seat is a number from 1 to {seats} (leave it blank "
+            "for the first free one).",
+            text=shown,
+            seats=seats,
+        )
+    )
 
 
 @dataclass(frozen=True, slots=True)

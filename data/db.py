@@ -662,6 +662,12 @@ class Database:
         page(offset, limit)
         return await self._read(lambda tx: hands.list_hands(tx, table_id, offset, limit))
 
+    async def games_chosen(self, hand_ids: Sequence[int]) -> list[HandEvent]:
+        """The dealer's-choice events (``game-chosen``) of these hands, in ``hand_id`` then
+        ``seq`` order; a hand dealt without a choice has none."""
+        wanted = [integer("hand_id", hand_id) for hand_id in hand_ids]
+        return await self._read(lambda tx: hands.games_chosen(tx, wanted))
+
     async def hand_events(
         self, hand_id: int, *, allow_in_progress: bool = False
     ) -> list[HandEvent]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Final
 
 from data import stats, tables
-from data.core import Row, Tx, one, scalar, seconds
+from data.core import Row, Tx, marks, one, scalar, seconds
 from data.errors import HandInProgress, HandNotFound, NoHandInProgress
 from data.models import Hand, HandEvent, HandSecrets, Page, PlayerHandResult, TableSave
 
@@ -146,6 +146,21 @@ async def list_hands(tx: Tx, table_id: int, offset: int, limit: int) -> Page[Han
         (table_id, limit, offset),
     )
     return Page(tuple(_hand(r) for r in rows), total, offset, limit)
+
+
+async def games_chosen(tx: Tx, hand_ids: list[int]) -> list[HandEvent]:
+    """The dealer's-choice events of these hands (a game chosen is public from the moment it
+    is dealt, so a hand in progress has its own too). The engine writes the choice before the
+    hand starts (after a misdeal's event at most): only the first events are read."""
+    if not hand_ids:
+        return []
+    rows = await tx.fetch_all(
+        "SELECT hand_id, seq, event, created_at FROM hand_events "
+        f"WHERE hand_id IN ({marks(len(hand_ids))}) AND seq < 4 AND event LIKE ? "
+        "ORDER BY hand_id, seq",
+        (*hand_ids, "%game-chosen%"),
+    )
+    return [HandEvent(x[0], x[1], x[2], float(x[3])) for x in rows]
 
 
 async def hand_events(tx: Tx, hand_id: int, allow_in_progress: bool) -> list[HandEvent]:

@@ -19,6 +19,8 @@ import orjson
 
 import engine
 from engine import HandResult, Table
+from engine.house import Level
+from engine.seating import house_level
 from engine.timebank import DEFAULT_TIME_BANK, TimeBank
 from i18n import Language
 from tables.languages import table_language
@@ -26,6 +28,7 @@ from tables.lock import TableLock
 from tables.translator import _
 
 __all__ = [
+    "HOUSE_LEVELS",
     "HandInfo",
     "LiveTable",
     "Meta",
@@ -36,7 +39,45 @@ __all__ = [
     "TableSettings",
     "TournamentHooks",
     "Version",
+    "house_name",
+    "shown_names",
 ]
+
+HOUSE_LEVELS = {
+    # Translators: how well a house player plays, in its name ("🤖 House easy 1").
+    Level.EASY: _.lazy("easy"),
+    Level.NORMAL: _.lazy("normal"),
+    Level.HARD: _.lazy("hard"),
+}
+
+
+def house_name(player_id: str, language: Language) -> str | None:
+    """A house player's name in ``language`` ("🤖 House hard 1"), from its id (its level and
+    number); None for a person. The name is the table's words, not a name someone chose: it
+    reads in the table's language of the moment, and the player stays the same (its id)."""
+    level = house_level(player_id)
+    if level is None:
+        return None
+    # Translators: a house player's name; {level}: easy, normal or hard; {number}: 1, 2...
+    return _(
+        "🤖 House {level} {number}",
+        level=HOUSE_LEVELS[level].render(language),
+        number=str(int(player_id[1:]) % 100),
+        language=language,
+    )
+
+
+def shown_names(names: dict[str, str], language: Language) -> dict[str, str]:
+    """Player id -> the name a table shows: each person's as they sat down (``names``), each
+    house player's in ``language`` (the table's).
+
+    >>> from i18n import resolve
+    >>> shown_names({"7": "Ann", "-301": "🤖 House hard 1"}, resolve("de"))
+    {'7': 'Ann', '-301': '🤖 Haus schwer 1'}
+    """
+    if not any(house_level(pid) for pid in names):
+        return names
+    return {pid: house_name(pid, language) or name for pid, name in names.items()}
 
 
 @dataclass(frozen=True, slots=True)
@@ -294,6 +335,12 @@ class LiveTable:
         without looking at the decisions)."""
         ends = self.meta.bank_ends
         return [d.player_id for d in self.engine.pending if d.player_id in ends] if ends else []
+
+    @property
+    def names(self) -> dict[str, str]:
+        """Player id -> the name the table shows now (:func:`shown_names`): the names kept
+        in :attr:`Meta.names`, house players' in the table's language."""
+        return shown_names(self.meta.names, self.language)
 
     @property
     def language(self) -> Language:

@@ -58,6 +58,7 @@ from tables.live import (
     TableSettings,
     TournamentHooks,
     Version,
+    house_name,
 )
 from tables.records import TableRecords
 from tables.translator import _, table_language
@@ -141,14 +142,6 @@ def _cash_table_only(live: LiveTable) -> None:
                 "chips stay in it until it ends."
             )
         )
-
-
-HOUSE_LEVELS = {
-    # Translators: how well a house player plays, in its name ("🤖 House easy 1").
-    Level.EASY: _.lazy("easy"),
-    Level.NORMAL: _.lazy("normal"),
-    Level.HARD: _.lazy("hard"),
-}
 
 
 def _buy_ins(live: LiveTable) -> BuyIns:
@@ -590,14 +583,8 @@ class TableService:
         number = next(n for n in range(1, 100) if str(house_id(level, n)) not in seated)
         user_id = house_id(level, number)
         amount = live.settings.min_buy_in
-        # Translators: a house player's name, kept for the table's life; {level}: easy,
-        # normal or hard; {number}: 1, 2...
-        name = _(
-            "🤖 House {level} {number}",
-            level=HOUSE_LEVELS[level].render(table_language(live)),
-            number=str(number),
-            language=table_language(live),
-        )
+        name = house_name(str(user_id), table_language(live))
+        assert name is not None
         return await self.join(live, user_id, name, amount)
 
     async def remove_house(self, live: LiveTable) -> tuple[str, int | None]:
@@ -614,7 +601,7 @@ class TableService:
                 _("Every house player at this table already stands up when this hand ends.")
             )
         pid = staying[-1]
-        name = live.meta.names.get(pid, pid)
+        name = live.names.get(pid, pid)
         return name, await self.leave(live, int(pid))
 
     async def rebuy(self, live: LiveTable, user_id: int, amount: int | None) -> int:
@@ -845,7 +832,7 @@ class TableService:
                     live.engine.act(decision.seat, engine.Timeout())
                 except IllegalAction:
                     continue
-                name = live.meta.names.get(pid, pid)
+                name = live.names.get(pid, pid)
                 misses = live.meta.misses.get(pid, 0) + 1
                 live.meta.misses[pid] = misses
                 # The channel reads the note: in the table's language. It starts with the

@@ -47,7 +47,7 @@ from cogs.tournament.run import (
 from cogs.translator import _
 from cogs.ui.components import Components, PokerButton
 from cogs.ui.custom_ids import TournamentButton
-from data import DataError
+from data import DataError, NotFound
 from engine.seating import draw_seats
 from engine.timebank import DEFAULT_TIME_BANK
 from engine.tournament import (
@@ -73,10 +73,11 @@ log = logging.getLogger("poker.tournament")
 Interaction = discord.Interaction["PokerBot"]
 
 
-def lobby_view(language: Language) -> discord.ui.View:
-    """The lobby buttons, labelled in ``language`` (the channel's). Their ids name only the
-    verb (the tournament is the one in the pressed message's channel), and the router brings
-    their presses to :meth:`Tournaments.pressed`, so they keep working after a restart."""
+def lobby_view(language: Language, tournament_id: int) -> discord.ui.View:
+    """The lobby buttons of a tournament, labelled in ``language`` (the channel's). Their ids
+    name the verb and the tournament (the lobby's own, whichever is open in the channel when
+    pressed), and the router brings their presses to :meth:`Tournaments.pressed`, so they
+    keep working after a restart."""
     view = Components()
     # Translators: a tournament lobby's button (at most 80 characters).
     register = _("Register", language=language)
@@ -85,9 +86,9 @@ def lobby_view(language: Language) -> discord.ui.View:
     # Translators: a tournament lobby's button: its creator starts it (at most 80 characters).
     start = _("Start", language=language)
     for button, label, style in (
-        (TournamentButton("register"), register, discord.ButtonStyle.success),
-        (TournamentButton("unregister"), unregister, discord.ButtonStyle.secondary),
-        (TournamentButton("start"), start, discord.ButtonStyle.primary),
+        (TournamentButton("register", tournament_id), register, discord.ButtonStyle.success),
+        (TournamentButton("unregister", tournament_id), unregister, discord.ButtonStyle.secondary),
+        (TournamentButton("start", tournament_id), start, discord.ButtonStyle.primary),
     ):
         view.add_item(PokerButton(button.encode(), label, style))
     return view
@@ -110,7 +111,7 @@ class Tournaments(commands.Cog):
         self.clock = clock
         self.running: dict[int, Running] = {}
         self.by_channel: dict[int, int] = {}
-        self._views: dict[Language, discord.ui.View] = {}
+        self._views: dict[tuple[int, Language], discord.ui.View] = {}
         self.entries = TournamentEntries(self)
         self.nights = PokerNights(bot, self)
         self._tasks: set[asyncio.Task[None]] = set()
@@ -163,11 +164,14 @@ class Tournaments(commands.Cog):
             time_bank=int(config.get("time_bank", DEFAULT_TIME_BANK)),
         )
 
-    def lobby_buttons(self, language: Language) -> discord.ui.View:
-        """The lobby buttons in ``language`` (one view per language, made once)."""
-        view = self._views.get(language)
+    def lobby_buttons(self, run: Running, language: Language) -> discord.ui.View:
+        """The buttons of ``run``'s lobby in ``language`` (made once per language while the
+        tournament is open)."""
+        view = self._views.get((run.tournament_id, language))
         if view is None:
-            view = self._views[language] = lobby_view(language)
+            view = self._views[run.tournament_id, language] = lobby_view(
+                language, run.tournament_id
+            )
         return view
 
     def _register(self, run: Running) -> None:
@@ -182,6 +186,8 @@ class Tournaments(commands.Cog):
     def _forget(self, run: Running) -> None:
         self.running.pop(run.tournament_id, None)
         self.by_channel.pop(run.channel_id, None)
+        for key in [key for key in self._views if key[0] == run.tournament_id]:
+            del self._views[key]
 
     def here(self, interaction: Interaction) -> Running:
         """The tournament of the channel: its lobby's, or the one whose table plays there (a
@@ -219,19 +225,60 @@ class Tournaments(commands.Cog):
         ]
 
     async def pressed(self, interaction: Interaction, button: TournamentButton) -> None:
-        """A lobby button (routed here by :mod:`cogs.routing`, which answers a refusal)."""
+        """A lobby button (routed here by :mod:`cogs.routing`, which answers a refusal): it
+        acts on its lobby's tournament, whatever tournament the channel has now."""
+        run = await self._of_button(interaction, button)
         if button.verb == "register":
-            await self.entries.register(interaction)
+            await self.entries.register(interaction, run)
         elif button.verb == "unregister":
-            await self.entries.unregister(interaction)
+            await self.entries.unregister(interaction, run)
         else:
-            await self.start_pressed(interaction)
+            await self.start_pressed(interaction, run)
+
+    async def _of_button(self, interaction: Interaction, button: TournamentButton) -> Running:
+        """The tournament a lobby button belongs to, if it is still open.
+
+        :raises TournamentProblem: it is over or called off, or is not this server's.
+        """
+        if button.tournament is None:
+            # A lobby posted before its buttons named their tournament: the message's own.
+            message = interaction.message
+            run = next(
+                (
+                    run
+                    for run in self.running.values()
+                    if message is not None and run.message_id == message.id
+                ),
+                None,
+            )
+            if run is None:
+                raise TournamentProblem(
+                    _("That tournament is over; the buttons of its message no longer work.")
+                )
+            return run
+        run = self.running.get(button.tournament)
+        if run is not None and run.guild_id == interaction.guild_id:
+            return run
+        try:
+            row = await self.bot.db.get_tournament(button.tournament)
+        except NotFound:
+            row = None
+        if row is None or row.guild_id != interaction.guild_id:
+            raise TournamentProblem(_("That button is no longer valid."))
+        if row.status == "cancelled":
+            raise TournamentProblem(
+                _("That tournament was called off; the buttons of its message no longer work.")
+            )
+        # Over, or open but driven by another process (another shard's server).
+        raise TournamentProblem(
+            _("That tournament is over; the buttons of its message no longer work.")
+        )
 
     async def refresh_lobby(self, run: Running, interaction: Interaction | None = None) -> None:
         language = channel_language(run.guild_id)
         embed = lobby_embed(run, self.clock(), language)
         view: discord.ui.View | None = (
-            self.lobby_buttons(language) if open_for_entries(run, self.clock()) else None
+            self.lobby_buttons(run, language) if open_for_entries(run, self.clock()) else None
         )
         if interaction is not None and not interaction.response.is_done():
             message = interaction.message
@@ -337,7 +384,7 @@ class Tournaments(commands.Cog):
         )
         language = channel_language(run.guild_id)
         response = await interaction.response.send_message(
-            embed=lobby_embed(run, self.clock(), language), view=self.lobby_buttons(language)
+            embed=lobby_embed(run, self.clock(), language), view=self.lobby_buttons(run, language)
         )
         if response.message_id is not None:
             run.message_id = response.message_id
@@ -479,8 +526,10 @@ class Tournaments(commands.Cog):
 
     # -- registration (register, unregister, buy_more: self.entries) --------------------------
 
-    async def start_pressed(self, interaction: Interaction) -> None:
-        run = self.here(interaction)
+    async def start_pressed(self, interaction: Interaction, run: Running | None = None) -> None:
+        """Start the tournament (the channel's, or ``run``: the lobby's whose Start was
+        pressed)."""
+        run = run or self.here(interaction)
         check_organiser(run, interaction)
         if run.state.status != "registering":
             raise TournamentProblem(_("The tournament has already started."))

@@ -41,8 +41,7 @@ class TournamentEntries:
         self.tournaments = tournaments
         self.bot: PokerBot = tournaments.bot
 
-    async def register(self, interaction: Interaction) -> None:
-        run = self.tournaments.here(interaction)
+    async def register(self, interaction: Interaction, run: Running) -> None:
         pid = str(interaction.user.id)
         full = False
         async with run.lock:
@@ -79,8 +78,7 @@ class TournamentEntries:
         if full:
             await self.tournaments.begin(run)
 
-    async def unregister(self, interaction: Interaction) -> None:
-        run = self.tournaments.here(interaction)
+    async def unregister(self, interaction: Interaction, run: Running) -> None:
         pid = str(interaction.user.id)
         async with run.lock:
             try:

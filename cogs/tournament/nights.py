@@ -733,7 +733,7 @@ class PokerNights(commands.Cog):
         try:
             message = await channel.send(
                 embed=lobby_embed(run, self.tournaments.clock(), language),
-                view=self.tournaments.lobby_buttons(language),
+                view=self.tournaments.lobby_buttons(run, language),
             )
         except discord.HTTPException as exc:
             # Nobody can register without the lobby: called off (nobody has paid yet).

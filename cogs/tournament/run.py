@@ -280,7 +280,9 @@ def lobby_embed(run: Running, now: float, language: Language | None = None) -> d
             most=s.max_players,
             language=language,
         ),
-        value=", ".join(players)[:1024] or _("nobody yet", language=language),
+        # Whole names, those that do not fit counted ("… and 4 more").
+        value=kit.fit_lines(players, kit.FIELD_LIMIT, sep=", ", language=language)
+        or _("nobody yet", language=language),
         inline=False,
     )
     embed.set_footer(

@@ -443,23 +443,37 @@ TournamentVerb: TypeAlias = Literal["register", "unregister", "start"]
 
 @dataclass(frozen=True, slots=True)
 class TournamentButton:
-    """``trn:{verb}``: a button of a tournament's lobby. The tournament is the one of the
-    pressed message's channel (one per channel), so the id carries only the verb.
+    """``trn:{verb}:{tournament}``: a button of a tournament's lobby, naming its tournament
+    (a lobby's buttons act on their own tournament, not on the one now in the channel).
 
+    ``trn:{verb}`` (``tournament`` None) is what lobbies posted before the id was carried
+    wrote: those act on the tournament whose lobby the pressed message is.
+
+    >>> TournamentButton.parse("trn:register:12")
+    TournamentButton(verb='register', tournament=12)
     >>> TournamentButton.parse("trn:register")
-    TournamentButton(verb='register')
+    TournamentButton(verb='register', tournament=None)
     """
 
     verb: TournamentVerb
+    tournament: int | None = None
 
-    _PATTERN: ClassVar[re.Pattern[str]] = re.compile(rf"trn:({_alternatives(TournamentVerb)})")
+    _PATTERN: ClassVar[re.Pattern[str]] = re.compile(
+        rf"trn:({_alternatives(TournamentVerb)})(?::([1-9][0-9]{{0,18}}))?"
+    )
 
     def encode(self) -> str:
-        return f"trn:{self.verb}"
+        if self.tournament is None:
+            return f"trn:{self.verb}"
+        return f"trn:{self.verb}:{self.tournament}"
 
     @classmethod
     def parse(cls, text: str) -> TournamentButton:
-        return cls(cast(TournamentVerb, _match(cls._PATTERN, text, "tournament button")[1]))
+        found = _match(cls._PATTERN, text, "tournament button")
+        tournament = None if found[2] is None else int(found[2])
+        if tournament is not None and tournament > MAX_ID:  # no tournament has it
+            raise CustomIdError(f"tournament button id out of range {text[:MAX_LENGTH]!r}")
+        return cls(cast(TournamentVerb, found[1]), tournament)
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,6 +25,10 @@ Usage (a cog)::
     await send_paginated(interaction, "history", str(table_id), ephemeral=True,
                          owner_id=interaction.user.id)                       # only the owner pages
 
+A list whose lines may be too long for ten to a message (the admin log's notes) builds its
+page with :func:`fitted_lines`: a page that does not fit is shown in parts, Next and Previous
+walking them, so that no line is left out ("Page 1 of 3, part 2 of 2").
+
 A builder may raise :class:`PageRefused` (for example when the clicker lacks a permission): the
 clicker gets the reason ephemerally (from the router's one answer to every failure) and the
 message is left as it was. Paging answers the click
@@ -36,7 +40,7 @@ from __future__ import annotations
 import functools
 import logging
 import re
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -59,12 +63,34 @@ Direction = PageDirection
 
 @dataclass(frozen=True, slots=True)
 class PageContent:
-    """One rendered page: ``embed`` shows the items ``offset .. offset+limit`` of ``total``."""
+    """One rendered page: ``embed`` shows the items ``offset .. offset+limit`` of ``total``.
+
+    A page whose items do not all fit in one message is shown in parts (:func:`fitted_lines`):
+    ``shown`` items from ``offset``, the part ``part`` of ``parts`` of the page, and the
+    offset of the part before it (``previous``)."""
 
     embed: discord.Embed
     offset: int
     limit: int
     total: int
+    shown: int | None = None
+    previous: int | None = None
+    part: int = 1
+    parts: int = 1
+
+    @classmethod
+    def of_lines(cls, embed: discord.Embed, fitted: Fitted, limit: int) -> PageContent:
+        """The page of ``fitted`` (its text is already ``embed``'s)."""
+        return cls(
+            embed,
+            fitted.offset,
+            limit,
+            fitted.total,
+            shown=fitted.shown,
+            previous=fitted.previous,
+            part=fitted.part,
+            parts=fitted.parts,
+        )
 
     @property
     def has_previous(self) -> bool:
@@ -72,15 +98,17 @@ class PageContent:
 
     @property
     def has_next(self) -> bool:
-        return self.offset + self.limit < self.total
+        return self.next_offset < self.total
 
     @property
     def previous_offset(self) -> int:
+        if self.previous is not None:
+            return self.previous
         return max(0, self.offset - self.limit)
 
     @property
     def next_offset(self) -> int:
-        return self.offset + self.limit
+        return self.offset + (self.limit if self.shown is None else self.shown)
 
     @property
     def page_number(self) -> int:
@@ -93,7 +121,91 @@ class PageContent:
 
     @property
     def single_page(self) -> bool:
-        return self.offset == 0 and self.total <= self.limit
+        return self.offset == 0 and self.total <= self.limit and self.parts == 1
+
+
+@dataclass(frozen=True, slots=True)
+class Fitted:
+    """The part of a page of lines shown at once (:func:`fitted_lines`): its ``text``, its
+    first item's ``offset``, the ``shown`` items in it, the offset of the part before it
+    (``previous``; 0 on the first), which ``part`` of how many ``parts`` of its page it is,
+    and the ``total`` of items in the list."""
+
+    text: str
+    offset: int
+    shown: int
+    previous: int
+    part: int
+    parts: int
+    total: int
+
+
+LinesAt = Callable[[int, int], Awaitable[tuple[list[str], int]]]
+"""``async def lines_at(offset, limit) -> (lines, total)``: the list's items ``offset ..
+offset+limit`` as lines, and how many items the list has."""
+
+
+def fitting_parts(lines: Sequence[str], room: int, *, sep: str = "\n") -> list[int]:
+    """Where each part of ``lines`` begins, when they are shown as few parts as can be, in
+    order, each part's lines joined by ``sep`` within ``room`` characters (a line longer than
+    ``room`` is a part of its own).
+
+    >>> fitting_parts(["aaaa", "bb", "cc", "dddd"], 6)
+    [0, 1, 3]
+    >>> fitting_parts(["a" * 9, "bb"], 6)
+    [0, 1]
+    >>> fitting_parts([], 7)
+    []
+    """
+    starts: list[int] = []
+    size = 0
+    for index, line in enumerate(lines):
+        if starts and size + len(sep) + len(line) <= room:
+            size += len(sep) + len(line)
+            continue
+        starts.append(index)
+        size = len(line)
+    return starts
+
+
+def _shown_text(lines: Sequence[str], room: int, sep: str) -> str:
+    text = sep.join(lines)
+    return text if len(text) <= room else text[: room - 1] + "…"  # one line too long alone
+
+
+async def fitted_lines(
+    lines_at: LinesAt, offset: int, limit: int, room: int, *, sep: str = "\n"
+) -> Fitted:
+    """The lines of a list to show at ``offset``, ``limit`` items a page: all of the page
+    when they fit in ``room`` characters, else the part of it that begins at ``offset``.
+    Every item is on exactly one part, whichever way the list is paged: a page is cut into
+    parts from its first item (and from ``offset``, if a press from another reader's language
+    lands between two parts), so Next and Previous walk the same parts."""
+    page = offset // limit * limit
+    lines, total = await lines_at(page, limit)
+    if not lines:
+        return Fitted("", page, 0, max(0, page - limit), 1, 1, total)
+    into = min(offset - page, len(lines) - 1)
+    before = fitting_parts(lines[:into], room, sep=sep)
+    starts = [*before, *(into + s for s in fitting_parts(lines[into:], room, sep=sep))]
+    index = len(before)
+    end = starts[index + 1] if index + 1 < len(starts) else len(lines)
+    if before:
+        previous = page + before[-1]
+    elif page > 0:
+        earlier, _total = await lines_at(page - limit, limit)
+        previous = page - limit + (fitting_parts(earlier, room, sep=sep) or [0])[-1]
+    else:
+        previous = 0
+    return Fitted(
+        _shown_text(lines[into:end], room, sep),
+        page + into,
+        end - into,
+        previous,
+        index + 1,
+        len(starts),
+        total,
+    )
 
 
 class PageRefused(Refusal):
@@ -315,5 +427,16 @@ _FOOTER_SEPARATOR: Final = " · "
 
 
 def _footer(page: PageContent, existing: str | None) -> str:
-    where = _("Page {page} of {pages}", page=page.page_number, pages=page.page_count)
+    if page.parts > 1:
+        # Translators: the footer of a page of a list too long for one message, shown in
+        # parts ("Page 2 of 3, part 1 of 2").
+        where = _(
+            "Page {page} of {pages}, part {part} of {parts}",
+            page=page.page_number,
+            pages=page.page_count,
+            part=page.part,
+            parts=page.parts,
+        )
+    else:
+        where = _("Page {page} of {pages}", page=page.page_number, pages=page.page_count)
     return f"{where}{_FOOTER_SEPARATOR}{existing}"[:2048] if existing else where

@@ -58,6 +58,7 @@ GOOD: list[tuple[PokerId, str]] = [
     (AmountModalId(7, V), "pkm:7:3.12"),
     (PageId("leaderboard", 0, "1", 20, "n"), "pg:leaderboard:0:1:20:n"),
     (TournamentButton("register"), "trn:register"),
+    (TournamentButton("start", 7), "trn:start:7"),
     (ReplayButton(12), "pk:r:12"),
 ]
 
@@ -135,7 +136,12 @@ MALFORMED = [
     "pg:leaderboard:-1:1:0:n",
     "pg:leaderboard:0:1:0123456789:n",
     "trn:dance",
-    "trn:register:7",
+    "trn:dance:7",
+    "trn:register:0",
+    "trn:register:07",
+    "trn:register:",
+    "trn:register:9223372036854775808",
+    "trn:register:7:8",
 ]
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -1036,31 +1037,48 @@ def test_the_audit_counts_the_tables_it_does_not_name() -> None:
     assert text == more and more.endswith("i jeszcze 5"), text
 
 
-async def test_a_chips_log_page_too_long_for_discord_says_how_many_lines_it_left_out(
+async def test_a_chips_log_too_long_for_one_page_shows_every_entry_once(
     poker_bot, emu, world
 ) -> None:
-    """Ten grants with long notes full of markdown (escaped, so twice as long): the page was
-    cut at Discord's 4,096 characters in the middle of a line, the rest unsaid. In German."""
+    """Twelve grants with long notes full of markdown (escaped, so twice as long): the first
+    page was cut at Discord's 4,096 characters and said "… and N more", but those entries were
+    on no page (the next page began with the 11th). The page is cut into parts by what fits;
+    paging forward, then back, shows each entry exactly once, whole. In German."""
     await poker_bot()
     host = world.host
     host.locale = "de"
     alice = world.players[0]
     note = "*_" * 100  # MAX_NOTE characters, each one escaped in the log
-    for n in range(10):
+    for n in range(12):
         await emu.run_command(
             host, world.channel, "chips grant", {"member": alice, "amount": n + 1, "note": note}
         )
     r = await emu.run_command(host, world.channel, "chips log")
-    text = description(r)
-    assert len(text) <= 4096
-    *kept, last = text.splitlines()
-    left_out = 10 - len(kept)
-    assert 1 <= left_out < 10, text
-    more = _.plural(
-        "… and {count} more", "… and {count} more", count=left_out, language=resolve("de")
-    )
-    assert last == more and more.startswith("… und "), last
-    # The lines shown are whole: each has its note, escaped, to the end.
-    assert all(line.count("\\*\\_") == 100 for line in kept), text
-    assert "Seite 1 von 1" in r.embeds[0]["footer"]["text"], r.embeds[0]["footer"]
+    pages: list[list[str]] = []
+    footers: list[str] = []
+    while True:
+        embed = r.message.embeds[0] if pages else r.embeds[0]
+        text = embed["description"]
+        assert len(text) <= 4096 and "…" not in text, text  # no "… and N more"
+        pages.append(text.splitlines())
+        footers.append(embed["footer"]["text"])
+        nexts = [b for b in r.message.buttons if b.get("label") == "Weiter"]
+        if not nexts or nexts[0].get("disabled"):
+            break
+        n = await emu.click(host, r.message, label="Weiter")
+        assert n.type == 7, n.content
+        assert len(pages) < 20, pages
+    shown = [line for page in pages for line in page]
+    amounts = [int(re.search(r"\*\*(\d+)\*\*", line).group(1)) for line in shown]
+    assert amounts == list(range(12, 0, -1)), amounts  # each entry once, newest first
+    assert all(line.count("\\*\\_") == 100 for line in shown), shown  # whole lines
+    assert len(pages) >= 3, footers
+    assert footers[0].startswith("Seite 1 von 2, Teil 1 von "), footers
+    # Back again: the same pages, in reverse
+    back = []
+    for _page in pages[:-1]:
+        p = await emu.click(host, r.message, label="Zurück")
+        assert p.type == 7, p.content
+        back.append(r.message.embeds[0]["description"].splitlines())
+    assert back == pages[-2::-1], (back, pages)
     emu.assert_clean()

@@ -235,6 +235,61 @@ async def test_history_lists_hands_newest_first_in_pages(
     emu.assert_clean()
 
 
+async def test_a_history_page_too_long_for_a_message_is_shown_in_parts(
+    poker_bot: Any, emu: Emulator, world: World
+) -> None:
+    """Ten hands each split among six players whose names are markdown (escaped, so twice as
+    long): the page was longer than Discord's 4,096 characters and /poker history failed. The
+    page is shown in parts, each hand once."""
+    from data import PlayerHandResult, TableSave
+    from tests.data.helpers import commitment, seat_players
+
+    bot = await poker_bot()
+    db = bot.db
+    guild = world.guild.id
+    table = await db.create_table(guild, world.channel.id + 1, world.host.id, "{}")
+    people = {1000 + n: 100 for n in range(6)}
+    stacks = await seat_players(db, table, people)
+    names = {str(uid): f"P{n}" + "*_" * 15 for n, uid in enumerate(people)}
+    snapshot = json.dumps({"meta": {"names": names}})
+    chips = sum(stacks.values())
+    result = json.dumps({"pots": [{"shares": [{"player_id": uid} for uid in people]}]})
+    for n in range(10):
+        hand = await db.start_hand(
+            table.table_id,
+            variant="five-card-draw",
+            variant_name="Five-card draw",
+            commitment=commitment(str(n), "As"),
+            salt=str(n),
+            deck="As",
+            save=TableSave(snapshot, chips, stacks, [(0, "{}")]),
+        )
+        await db.record_hand_result(
+            guild,
+            table.table_id,
+            hand.hand_id,
+            [PlayerHandResult(uid, 0, True, 10, None, None) for uid in people],
+            result_json=result,
+            pot=60,
+            save=TableSave(snapshot, chips, stacks, [(1, "{}")]),
+        )
+    viewer = world.players[0]
+    r = await emu.run_command(viewer, world.channel, "poker history", {"table": table.table_id})
+    assert r.ephemeral and r.embeds, r.content
+    shown: list[str] = []
+    for _turn in range(12):
+        embed = _message(r).embeds[0] if shown else r.embeds[0]
+        assert len(embed["description"]) <= 4096
+        shown += embed["description"].splitlines()
+        following = [b for b in _message(r).buttons if b.get("label") == "Next"]
+        if not following or following[0].get("disabled"):
+            break
+        assert (await emu.click(viewer, _message(r), label="Next")).type == 7
+    assert [line.split("`")[1] for line in shown] == [f"#{h}" for h in range(10, 0, -1)], shown
+    assert all(line.count("\\*\\_") == 90 for line in shown), shown  # six names, whole
+    emu.assert_clean()
+
+
 # -- /poker hand and /poker verify --------------------------------------------------------------
 
 

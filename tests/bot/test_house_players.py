@@ -317,3 +317,40 @@ async def test_a_house_turn_waiting_for_the_odds_thread_does_not_hold_up_the_tab
         await busy
     await emu.wait_for(lambda: live.version() != before or None, timeout=5)
     assert not live.engine.in_hand or live.engine.pending[0].player_id != "-101"
+
+
+async def test_a_house_players_name_follows_the_tables_language(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """A house player was named once, in the language of the table when it sat down: a table
+    switched to German still showed "🤖 House hard 1". Its name is the table's words, in the
+    table's language now; it stays the same player (its id, its ledger rows)."""
+    bot = await poker_bot()
+    alice = world.players[0]
+    lobby = await create_table(emu, world, [alice], auto_deal=0)
+
+    async def shown() -> str:
+        await emu.idle()
+        return str(emu.messages[lobby.id].text)
+
+    live = live_table(bot, world)
+    r = await emu.run_command(alice, world.channel, "poker addbot", {"level": "hard"})
+    assert "🤖 House hard 1" in r.content, r.content
+    assert "🤖 House hard 1" in await shown()
+    # The server's language, followed by the table
+    r = await emu.run_command(world.host, world.channel, "server settings", {"language": "pl"})
+    r = await emu.run_command(alice, world.channel, "poker addbot", {"level": "easy"})
+    assert "🤖 Bot łatwy 1" in r.content, r.content
+    text = await shown()
+    assert "🤖 Bot trudny 1" in text and "House" not in text, text
+    # The table's own language
+    r = await emu.run_command(alice, world.channel, "poker settings", {"language": "de"})
+    assert r.ephemeral, r.content
+    text = await shown()
+    assert "🤖 Haus schwer 1" in text and "🤖 Haus leicht 1" in text, text
+    r = await emu.run_command(alice, world.channel, "poker removebot", {})
+    assert "🤖 Haus leicht 1" in r.content, r.content
+    # The same players all along
+    assert [s.player_id for s in live.engine.public_view().seats] == [str(alice.id), "-301"]
+    assert (await bot.db.chip_audit()).ok
+    emu.assert_clean()

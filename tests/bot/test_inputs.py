@@ -129,8 +129,47 @@ async def test_a_sit_down_form_with_a_seat_of_thousands_of_digits_is_refused(
         rec = emu.build_interaction(5, carol, channel, data, message=lobby)
         emu.dispatch("INTERACTION_CREATE", rec.payload)
         r = await emu.await_response(rec)
-        assert r.ephemeral and r.content == "The seat is a number from 1 to 6.", r.content
+        assert r.ephemeral and r.content.startswith("“"), r.content
+        assert "is not a seat: the seat is a number from 1 to 6" in r.content, r.content
     assert not live.seated(carol.id)
+    emu.assert_clean()
+
+
+async def _sit_form(emu: Emulator, member: Any, lobby: Any, table: int, seat: str) -> Any:
+    rows = [
+        {"type": 1, "components": [{"type": 4, "custom_id": "buy_in", "value": "40"}]},
+        {"type": 1, "components": [{"type": 4, "custom_id": "seat", "value": seat}]},
+    ]
+    data = {"custom_id": f"pkm:sit:{table}", "components": rows}
+    rec = emu.build_interaction(5, member, emu.channels[lobby.channel_id], data, message=lobby)
+    emu.dispatch("INTERACTION_CREATE", rec.payload)
+    return await emu.await_response(rec)
+
+
+async def test_a_seat_is_a_plain_number_and_anything_else_is_refused_naming_it(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """A seat written "02", "+2", "２" (full-width) or "2.0" was read as seat 2 or refused
+    with no word of what was typed: only a plain number from 1 to the table's seats is a seat
+    (spaces around it ignored, as for every typed number); anything else is refused quoting
+    it, in the member's language, and nobody sits down."""
+    bot = await poker_bot()
+    alice, carol, dan = world.players[0], world.players[2], world.players[3]
+    lobby = await create_table(emu, world, [alice], auto_deal=0)
+    live = live_table(bot, world)
+    for seat in ("02", "0002", "+2", "２", "2.0", "-2", "2 3", "0x2", "2\n"[:1] + "\t3"):
+        r = await _sit_form(emu, carol, lobby, live.id, seat)
+        shown = " ".join(seat.split())
+        expected = f"“{shown}” is not a seat: the seat is a number from 1 to 6"
+        assert r.ephemeral and r.content.startswith(expected), (seat, r.content)
+        assert not live.seated(carol.id), seat
+    carol.locale = "de"
+    r = await _sit_form(emu, carol, lobby, live.id, "+2")
+    assert r.ephemeral and "„+2“ ist kein Platz" in r.content, r.content
+    assert not live.seated(carol.id)
+    r = await _sit_form(emu, dan, lobby, live.id, " 3 ")
+    assert r.type in (4, 7) and live.seated(dan.id), r.content
+    assert live.engine.seats[2] is not None and live.engine.seats[2].player_id == str(dan.id)
     emu.assert_clean()
 
 

@@ -387,6 +387,33 @@ async def test_a_dealers_choice_replays_in_the_viewers_language(
     assert "wählt **Five Card Draw, Könige wild**" in replay["description"], replay
 
 
+async def test_a_dealers_choice_is_listed_in_the_viewers_language(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """/poker history names a dealer's choice hand's game in the viewer's language, as its
+    replay and the table message do (the hand is stored with its English name)."""
+    bot, live, dealer = await _a_dealer_choosing(poker_bot, emu, world)
+    table = await current_table_message(emu, world)
+    opened = await emu.click(dealer, table, label="Choose the game…")
+    panel = (await emu.wait_for(lambda: opened.followups))[-1]
+    wild = next(s for s in panel.selects if ":cw:" in s["custom_id"])
+    panel = (await emu.select(dealer, panel, wild["custom_id"], ["wild=13"])).message
+    r = await emu.click(dealer, panel, label="Deal it")
+    assert r.type == 7, r.content
+    await emu.idle()
+    await play_hand(emu, world, bot)
+    (hand,) = (await bot.db.list_hands(live.id)).items
+    assert hand.variant_name == "Five-card draw, kings wild", hand.variant_name
+    for code, game in (("de", "Five Card Draw, Könige wild"), ("en-US", hand.variant_name)):
+        viewer = world.players[3]
+        viewer.locale = code
+        r = await emu.run_command(viewer, world.channel, "poker history", {"table": live.id})
+        (listed,) = r.embeds
+        assert f"· {game} ·" in listed["description"], (code, listed)
+        if code == "de":
+            assert hand.variant_name not in listed["description"], listed
+
+
 async def test_a_bad_hand_id_or_card_list_is_named_in_the_members_language(
     poker_bot, emu: Emulator, world: World
 ) -> None:

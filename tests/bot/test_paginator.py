@@ -17,6 +17,7 @@ from cogs.ui.paginator import (
     PageContent,
     PageRefused,
     custom_id,
+    fitted_lines,
     page_view,
     register_pages,
 )
@@ -80,6 +81,33 @@ def test_page_content_numbers() -> None:
     assert PageContent(embed, 0, 10, 10).single_page
     assert not PageContent(embed, 0, 10, 11).single_page
     assert PageContent(embed, 0, 10, 0).page_count == 1
+
+
+async def test_a_page_too_long_for_a_message_is_shown_in_parts_each_line_once() -> None:
+    """Pages of ten lines, cut into parts of at most 25 characters: walking Next from the
+    start and Previous from the end shows every line exactly once, on the same parts; an
+    offset between two parts (a press from another language's cut) starts a part there."""
+    lines = [("x" * (n % 7 + 3)) + str(n) for n in range(23)]
+
+    async def lines_at(offset: int, limit: int) -> tuple[list[str], int]:
+        return lines[offset : offset + limit], len(lines)
+
+    forward, offset = [], 0
+    while offset < len(lines):
+        part = await fitted_lines(lines_at, offset, 10, 25)
+        assert part.offset == offset and len(part.text) <= 25 and part.shown >= 1
+        forward.append(part)
+        offset += part.shown
+    assert "\n".join(p.text for p in forward).split("\n") == lines
+    assert forward[0].parts > 1 and (forward[0].part, forward[-1].part) == (1, forward[-1].parts)
+    backward = [forward[-1]]
+    while backward[-1].offset > 0:
+        backward.append(await fitted_lines(lines_at, backward[-1].previous, 10, 25))
+    assert backward[::-1] == forward
+    between = await fitted_lines(lines_at, forward[0].offset + 1, 10, 25)
+    assert between.offset == 1 and between.previous == 0 and between.text.startswith(lines[1])
+    empty = await fitted_lines(lines_at, 40, 10, 25)
+    assert (empty.text, empty.shown, empty.total) == ("", 0, 23)
 
 
 async def test_only_the_owner_pages_an_owned_list(poker_bot, emu, world) -> None:

@@ -644,3 +644,79 @@ async def test_a_start_whose_tables_discord_refuses_leaves_registration_open(
         assert await bot.db.balance(guild, player.id) == 1000
     audit = await bot.db.chip_audit(guild)
     assert audit.ok and audit.in_tournaments == 0, str(audit)
+
+
+async def test_an_old_lobby_acts_on_its_own_tournament(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """Register pressed on the lobby of a tournament called off (a client showing the buttons
+    it had) registered the member in the tournament now open in the channel, paying its
+    buy-in. A lobby's buttons act on their own tournament: once it is over or called off they
+    are refused, in the member's language, and nothing changes."""
+    from cogs.translator import _
+    from i18n import resolve
+    from tests.bot.driver import forged_press
+
+    bot = await poker_bot()
+    alice, carol = world.players[0], world.players[2]
+    old = await _create(emu, world, world.host, buy_in=10)
+    ids = {c.get("label"): c["custom_id"] for c in old.buttons}
+    r = await emu.run_command(world.host, world.channel, "poker tournament cancel", {})
+    assert not r.ephemeral, r.content
+    new = await _create(emu, world, world.host, buy_in=20)
+    (run,) = bot.get_cog("Tournaments").running.values()
+    balance = await bot.db.balance(world.guild.id, alice.id)
+    said = "That tournament was called off; the buttons of its message no longer work."
+    carol.locale = "pl"
+    for who, expected in ((alice, said), (carol, _(said, language=resolve("pl")))):
+        for verb in ("Register", "Unregister", "Start"):
+            r = await forged_press(emu, who, old, ids[verb])
+            assert r.ephemeral and r.content == expected, (verb, r.content)
+    assert expected != said
+    assert run.state.entries == ()
+    assert await bot.db.balance(world.guild.id, alice.id) == balance
+    # A lobby posted before its buttons named their tournament acts on the message's own.
+    r = await forged_press(emu, alice, old, "trn:register")
+    assert r.ephemeral and r.content.startswith("That tournament is over;"), r.content
+    assert run.state.entries == ()
+    # Its own lobby still takes entries, by its buttons and by those of an older version.
+    r = await emu.click(alice, new, label="Register")
+    assert [e.player_id for e in run.state.entries] == [str(alice.id)], r.content
+    carol.locale = "en-US"
+    r = await forged_press(emu, carol, new, "trn:register")
+    assert [e.player_id for e in run.state.entries] == [str(alice.id), str(carol.id)], r.content
+    assert (await bot.db.chip_audit(world.guild.id)).ok
+    emu.assert_clean()
+
+
+async def test_a_lobby_of_many_long_names_lists_whole_names_and_counts_the_rest(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """Twenty players whose names are markdown (escaped, twice as long): the lobby's list was
+    cut at 1,024 characters in the middle of a name, the other players unsaid. It lists
+    whole names and says how many more are registered."""
+    await poker_bot()
+    lobby = await _create(emu, world, world.host, buy_in=1, players=30)
+    for n in range(20):
+        user = emu.add_user(f"p{n:02}" + "*_" * 14)
+        user.global_name = user.username
+        emu.add_member(world.guild, user)
+        r = await emu.click(user, emu.get_message(lobby.id), label="Register")
+        assert r.type == 7, r.content
+    await emu.idle()
+    (embed,) = emu.get_message(lobby.id).embeds
+    field = next(f for f in embed["fields"] if f["name"].startswith("Players (20/30)"))
+    *names, more = field["value"].split(", ")
+    assert len(field["value"]) <= 1024
+    assert all(name.endswith("\\*\\_" * 14) for name in names), names  # whole names
+    assert more == f"… and {20 - len(names)} more", more
+    # Pressed by a member reading Polish, the lobby stays in the channel's language.
+    user = emu.add_user("late" + "*_" * 14)
+    user.locale = "pl"
+    emu.add_member(world.guild, user)
+    r = await emu.click(user, emu.get_message(lobby.id), label="Register")
+    assert r.type == 7, r.content
+    (embed,) = emu.get_message(lobby.id).embeds
+    field = next(f for f in embed["fields"] if f["name"].startswith("Players (21/30)"))
+    assert field["value"].endswith(f"… and {21 - len(names)} more"), field["value"]
+    emu.assert_clean()

@@ -351,3 +351,21 @@ async def test_void_hand_ends_it_without_a_result_and_stores_no_events(db: Datab
     assert (await db.stats(GUILD, 5)).hands_played == 0
     assert [e.seq for e in await db.hand_events(hand.hand_id)] == [0]
     assert (await db.chip_audit()).ok
+
+
+async def test_games_chosen_reads_each_hands_dealers_choice(db: Database) -> None:
+    """The first events of the hands asked for that name a game chosen, and no other."""
+    table, stacks = await table_with_players(db)
+    plain = await start_hand(db, table, stacks)
+    await finish(db, table, plain.hand_id, results((5, 0, True, 0, None, None)), stacks)
+    chosen = await start_hand(db, table, stacks, now=50)
+    event = json.dumps({"type": "game-chosen", "slug": "deuces-wild", "modifiers": []})
+    await db.save_table_state(
+        table.table_id, TableSave(state(stacks=stacks, hand=True), 300, stacks, [(1, event)])
+    )
+    found = await db.games_chosen([plain.hand_id, chosen.hand_id])
+    assert [(e.hand_id, e.seq, e.event_json) for e in found] == [(chosen.hand_id, 1, event)]
+    assert await db.games_chosen([plain.hand_id]) == []
+    assert await db.games_chosen([]) == []
+    with pytest.raises(InvalidArgument):
+        await db.games_chosen(["1"])  # type: ignore[list-item]
