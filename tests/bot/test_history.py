@@ -247,7 +247,8 @@ async def test_a_history_page_too_long_for_a_message_is_shown_in_parts(
     bot = await poker_bot()
     db = bot.db
     guild = world.guild.id
-    table = await db.create_table(guild, world.channel.id + 1, world.host.id, "{}")
+    other = emu.add_text_channel(world.guild, "poker-2")  # a channel the viewer reads
+    table = await db.create_table(guild, other.id, world.host.id, "{}")
     people = {1000 + n: 100 for n in range(6)}
     stacks = await seat_players(db, table, people)
     names = {str(uid): f"P{n}" + "*_" * 15 for n, uid in enumerate(people)}
