@@ -285,7 +285,8 @@ async def test_a_night_of_tables_nobody_bought_into_has_a_ledger(
     the embed, and the member was told something went wrong."""
     bot = await poker_bot()
     alice = world.players[0]
-    earlier = await bot.db.create_table(world.guild.id, world.channel.id + 1, alice.id, "{}")
+    other = emu.add_text_channel(world.guild, "poker-2")
+    earlier = await bot.db.create_table(world.guild.id, other.id, alice.id, "{}")
     await bot.db.close_table(earlier.table_id, {})
     await bot.db.create_table(world.guild.id, world.channel.id, alice.id, "{}")
     shown = await emu.run_command(alice, world.channel, "poker ledger", {})
