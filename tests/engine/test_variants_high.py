@@ -437,3 +437,28 @@ def test_catalogue_has_every_high_game_with_words_of_its_own():
     for variant in list_variants():
         assert variant.description.count(".") >= 1 and len(variant.description) > 80
         assert get_variant(variant.slug) is variant
+
+
+@pytest.mark.parametrize(
+    ("modifiers", "without", "with_openers", "opened_with"),
+    [
+        (("four-before",), "Kc Qd 9h 7s", "Jc Jh 9s 7c", "Jc Jh"),
+        (("four-before", "cards:3"), "Kc Qd", "Jc Jh", "Jc Jh"),
+    ],
+)
+def test_four_before_jackpots_need_openers_among_the_cards_dealt(
+    modifiers, without, with_openers, opened_with
+):
+    # Four-before deals a card short, so the first round is bet on four cards (two with
+    # three-card hands): jacks or better must be there already, as in any jackpot.
+    table = make_table(["a", "b"], variant="jacks-or-better", variant_options=modifiers)
+    table.start_hand(RNG, deck_for([without, with_openers]))
+    legal = table.pending[0].legal
+    assert legal.min_to is None and "jacks" in legal.no_raise_reason
+    with pytest.raises(IllegalAction, match="jacks or better"):
+        table.act("a", Bet(2))
+    table.act("a", Check())
+    table.act("b", Bet(2))
+    table.act("a", Fold())
+    shown = [e for e in table.events if isinstance(e, ev.OpenersShown)]
+    assert shown == [ev.OpenersShown(1, parse_cards(opened_with))]
