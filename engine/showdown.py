@@ -145,12 +145,13 @@ def _declare_winners(
 
 def showdown_order(h: Hand) -> list[Player]:
     """The players still in, in the order they show: the last bettor or raiser of the final
-    round, else the opener, else from the dealer's left, then clockwise."""
+    round, else the opener (the first player still in on the opener's left when the opener
+    has folded), else from the dealer's left, then clockwise."""
     aggressor = h.last_round_aggressor
     opener = h.opener
     if aggressor is not None and not aggressor.folded:
         start = aggressor.index
-    elif opener is not None and not opener.folded:
+    elif opener is not None:
         start = opener.index
     else:
         start = 0
