@@ -221,6 +221,7 @@ class Hand:
         "carried",
         "carry_note",
         "carry_out",
+        "carry_shares",
         "counters",
         "diablo_owed",
         "discards",
@@ -333,6 +334,8 @@ class Hand:
             | None
         ) = None
         self.carry_out = 0
+        # Each player's chips in the pots carried out when only some pots stay (trips to win).
+        self.carry_shares: list[int] | None = None
         self.carry_note: str | None = None
         self.trips_failed = False
         self.diablo_owed: tuple[str, int] | None = None

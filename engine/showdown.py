@@ -33,7 +33,7 @@ from engine.cards import Card
 from engine.decisions import Decision, DecisionKind, ShowOptions
 from engine.errors import IllegalAction
 from engine.hands import HandValue, evaluate
-from engine.pots import build_pots, split_amount
+from engine.pots import build_pots, contributions, split_amount
 from engine.rules import Split
 from engine.scoring import meets, proof_cards, qualifies_low
 from engine.steps.base import Runner
@@ -333,9 +333,14 @@ def settle(
                     amount, _best(eligible, highs), _best(eligible, lows), highs, lows
                 )
         if not awards:
-            # Nobody eligible may win this pot (trips to win): it stays for the next deal.
+            # Nobody eligible may win this pot (trips to win): it stays for the next deal,
+            # still belonging to whoever put it in.
             carried_back += amount
             h.carry_out += amount
+            if h.carry_shares is None:
+                h.carry_shares = [0] * len(players)
+            for i, chips in enumerate(contributions(staked, alive, caps)[k]):
+                h.carry_shares[i] += chips
             continue
         for part, winners, half, values in awards:
             _pay(shares, part, winners, half, values)

@@ -210,6 +210,27 @@ def test_trips_to_win_the_best_hand_with_trips_wins():
     assert [(s.seat, s.amount) for s in shares] == [(0, 6)]
 
 
+def test_trips_to_win_a_side_pot_nobody_could_win_stays_with_those_who_put_it_in():
+    # a, all-in for 5 with queens full... of trips, wins the main pot; b and c played a side
+    # pot of 32 without trips, so it stays. It is theirs: in the new deal a (who had no claim
+    # to it) plays for the antes only, and b and c each keep their 16 in it.
+    hands = ["Qc Qd Qs 7c 2h", "Jh Jd 9s 8s 3d", "Ac Kd 8d 6s 3c"]
+    table = make_table(
+        ["a", "b", "c"], variant="trips-to-win", stacks=[5, 100, 100], structure=NoLimit(2)
+    )
+    table.start_hand(RNG, deck_for(hands))
+    play(table, [("a", Bet(4)), ("b", Call()), ("c", Raise(20)), ("b", Call())])
+    play(table, [(p, Discard()) for p in "abc"] + [("b", Check()), ("c", Check())])
+    assert [
+        (pot.amount, [(s.seat, s.amount) for s in pot.shares]) for pot in table.result.pots
+    ] == [(15, [(0, 15)])]
+    assert table.result.carried == 32
+    assert table.carried_stakes == {"b": 16, "c": 16}
+    table.start_hand(RNG)
+    pots = [(p.amount, set(p.eligible)) for p in table.public_view().pots]
+    assert pots == [(3, {0, 1, 2}), (32, {1, 2})]
+
+
 # -- the bug and wild cards --------------------------------------------------------------------
 
 
