@@ -32,7 +32,7 @@ from engine.actions import Action, Muck, Show
 from engine.cards import Card
 from engine.decisions import Decision, DecisionKind, ShowOptions
 from engine.errors import IllegalAction
-from engine.hands import HandValue, evaluate
+from engine.hands import Category, HandValue, evaluate
 from engine.pots import build_pots, contributions, split_amount
 from engine.rules import Split
 from engine.scoring import meets, proof_cards, qualifies_low
@@ -298,12 +298,15 @@ def settle(
             return
 
     low_qualified: dict[int, HandValue | None] = {}
+    high_qualified = highs
     if rules.split is _HIGH_LOW:
         for p in order:
             lv = lows[p.index]
             low_qualified[p.index] = (
                 lv if lv is not None and qualifies_low(lv, rules.low_qualifier) else None
             )
+        if rules.high_needs_pair:
+            high_qualified = {i: _paired(v) for i, v in highs.items()}
 
     won: set[int] = set()  # (needed by Diablo only)
     must_win = rules.opener_must_win
@@ -319,7 +322,11 @@ def settle(
             awards = _both_ways(amount, [], _best(eligible, lows), highs, lows)
         elif split is _HIGH_LOW:
             awards = _both_ways(
-                amount, _best(eligible, highs), _best(eligible, low_qualified), highs, lows
+                amount,
+                _best(eligible, high_qualified),
+                _best(eligible, low_qualified),
+                highs,
+                lows,
             )
         else:
             high_winners, low_winners, scooper = _declare_winners(eligible, highs, lows)
@@ -359,6 +366,11 @@ def settle(
     if must_win:
         _diablo(h, winner_ids=won, total=total - carried_back)
     h._close(tuple(results), tuple(shown), None, tuple(openers), returned)
+
+
+def _paired(value: HandValue | None) -> HandValue | None:
+    """``value`` when it holds a pair or better (it may win high under "any pair, no pair")."""
+    return value if value is not None and value.category >= Category.PAIR else None
 
 
 def _shows_requirement(h: Hand, p: Player) -> bool:
@@ -459,9 +471,12 @@ class ShowdownRunner(Runner):
             # Declarations decide who competes for which half: keep it simple and show all.
             return ()
         _, my_high, my_low = self.values[p.index]
-        qualifier = self.hand.rules.low_qualifier
+        rules = self.hand.rules
+        qualifier = rules.low_qualifier
         if my_low is not None and split is _HIGH_LOW and not qualifies_low(my_low, qualifier):
             my_low = None
+        if split is _HIGH_LOW and rules.high_needs_pair:
+            my_high = _paired(my_high)
         beaters: set[int] = set()
         for claim in self.claims:
             if p.index not in claim:
@@ -479,8 +494,9 @@ class ShowdownRunner(Runner):
                 beaters.update(low_by)
             else:
                 # High-low: beaten only when neither half is left (a hand with no qualifying
-                # low has only the high half to play for).
-                if not high_by or (my_low is not None and not low_by):
+                # low has only the high half to play for, and one short of a pair when high
+                # needs one only the low half).
+                if (my_high is not None and not high_by) or (my_low is not None and not low_by):
                     return ()
                 beaters.update(high_by)
                 beaters.update(low_by)
@@ -493,6 +509,8 @@ class ShowdownRunner(Runner):
             return False
         rules = self.hand.rules
         if not high and rules.split is _HIGH_LOW and not qualifies_low(theirs, rules.low_qualifier):
+            return False
+        if high and rules.split is _HIGH_LOW and rules.high_needs_pair and _paired(theirs) is None:
             return False
         return mine is None or theirs._score > mine._score
 

@@ -383,3 +383,31 @@ def test_a_triple_draw_game_can_be_composed_from_modifiers():
     )
     assert table.config.rules().name == "Triple-draw California lowball, kings wild"
     assert table.config.rules().draws == 3
+
+
+def test_high_low_any_pair_no_pair_needs_a_pair_for_high_and_no_pair_for_low():
+    # The rules' third way to qualify: a pair or better to win high, no pair to win low.
+    hands = ["6c 4d 3h 2s Ac", "Kc Kd 9h 7s 2c", "Qc Jd 9s 8c 3d"]
+    table = make_table(["a", "b", "c"], variant="five-card-draw", variant_options=("hilo:any",))
+    assert table.config.rules().name == (
+        "Five-card draw, high-low split, a pair or better for high, no pair for low"
+    )
+    table.start_hand(RNG, deck_for(hands))
+    play(table, [("a", Bet(2)), ("b", Call()), ("c", Call())])
+    play(table, [(p, Discard()) for p in "abc"] + [(p, Check()) for p in "abc"])
+    assert shares(table) == [[(1, 5, "high"), (0, 4, "low")]]
+    # Nobody holds a pair: no high qualifies, and the best low takes the whole pot (the
+    # queen-high c would have won high at a table without the qualifier).
+    hands = ["6c 4d 3h 2s Ac", "Kc Qd 9h 7s 2c", "Qc Jd 9s 8c 3d"]
+    table = make_table(["a", "b", "c"], variant="five-card-draw", variant_options=("hilo:any",))
+    table.start_hand(RNG, deck_for(hands))
+    play(table, [("a", Bet(2)), ("b", Call()), ("c", Call())])
+    play(table, [(p, Discard()) for p in "abc"] + [(p, Check()) for p in "abc"])
+    assert shares(table) == [[(0, 9, "all")]]
+    # A pair never wins low, however low it is; a straight is no pair and wins both ways.
+    hands = ["5c 4d 3h 2s Ac", "2c 2d 3c 4s 5d", "Kc Kh 9s 8c 3d"]
+    table = make_table(["a", "b", "c"], variant="five-card-draw", variant_options=("hilo:any",))
+    table.start_hand(RNG, deck_for(hands))
+    play(table, [("a", Bet(2)), ("b", Call()), ("c", Call())])
+    play(table, [(p, Discard()) for p in "abc"] + [(p, Check()) for p in "abc"])
+    assert shares(table) == [[(0, 5, "high"), (0, 4, "low")]]
