@@ -1354,9 +1354,14 @@ class Table:
         self.deal_passes = True
         self.reante = True
         self.carry_reason = ""
+        restricted = self.restricted
         self.restricted = None
         self._shares = {}
         if hand.passed_out:
+            if restricted is not None:
+                # A new deal for a pot nobody could win (trips to win), passed out: the pot
+                # still stays among the same players, and those left out stay out.
+                self.restricted = restricted
             self._shares = self._carried_shares(hand, hand.players)
             self.carry_reason = english("passed out")
             self.reante = self.config.options.pass_out_reante

@@ -183,6 +183,26 @@ def test_trips_to_win_without_trips_the_pot_stays_for_the_players_still_in():
     assert table.public_view().pot_total == 13
 
 
+def test_trips_to_win_the_new_deal_passed_out_keeps_out_those_who_folded():
+    # d folded before the draw of a deal nobody could win: d is out until the pot is won,
+    # even when the new deal among a, b and c is passed out and dealt again.
+    hands = ["Qc Qd 9c 7c 2h", "Ah Kd Jd 8s 3d", "As Ks Js 8h 3c", "4c 5d 6h 8c Ts"]
+    table = make_table(["a", "b", "c", "d"], variant="trips-to-win")
+    table.start_hand(RNG, deck_for(hands, "2d 2s 3h 4h 5s 6c 7d 9s"))
+    play(table, [("a", Bet(2)), ("b", Call()), ("c", Call()), ("d", Fold())])
+    play(table, [("a", Discard()), ("b", Discard()), ("c", Discard())])
+    for who in "abc":
+        table.act(who, Check())
+    table.start_hand(RNG, deck_for(["Kc Qh 9h 7d 2s", "Ad Kh Jc 8d 3s", "Ac Ks Jh 8c 3h"]))
+    assert set(table.hand.by_pid) == {"a", "b", "c"}
+    while table.in_hand:
+        table.act(table.to_act[0], Check())
+    assert table.result.passed_out
+    table.start_hand(RNG)
+    assert set(table.hand.by_pid) == {"a", "b", "c"}
+    assert table.public_view().pot_total == 16  # 10, then three antes twice
+
+
 def test_trips_to_win_a_player_left_alone_must_show_trips():
     hands = ["Qc Qd Qh 7c 2h", "Ah Kd Jd 8s 3d"]
     table = make_table(["a", "b"], variant="trips-to-win")
