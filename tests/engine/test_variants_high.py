@@ -362,6 +362,28 @@ def test_all_for_one_rounds_rotate_and_limit_full_exchanges():
     assert len(table.hand.stub) < 3 or table.result.shown
 
 
+def test_all_for_one_never_reshuffles_the_discards_to_go_on():
+    # The series lasts while the stub does: exchanging one card a turn down to its end,
+    # nothing thrown away ever comes back (the bottom card stays undealt, as in every draw).
+    table = make_table(["a", "b"], variant="all-for-one")
+    table.start_hand(RNG)
+    play(table, [("a", Bet(2)), ("b", Call())])
+    events = []
+    while table.in_hand:
+        decision = table.pending[0]
+        if decision.kind is DecisionKind.DRAW:
+            stub = len(table.hand.stub)
+            assert (1 in decision.legal.counts) == (stub >= 2)
+            events += table.act(decision.seat, Discard(decision.legal.cards[:1]))
+            check_cards(table)
+        else:
+            events += table.act(decision.seat, Check())
+    assert not any(isinstance(e, ev.Reshuffled) for e in events)
+    # 41 cards could be dealt: twenty rounds of two, and the last one is fewer than two.
+    drawn = sum(len(e.received) for e in events if isinstance(e, ev.Drew))
+    assert drawn == 40 and len(table.hand.stub) == 2
+
+
 def test_all_for_one_ends_after_a_round_with_no_exchange_and_no_bet():
     table = make_table(["a", "b"], variant="all-for-one")
     table.start_hand(RNG)
