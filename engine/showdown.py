@@ -115,13 +115,14 @@ def _declare_winners(
     eligible: list[Player],
     highs: dict[int, HandValue | None],
     lows: dict[int, HandValue | None],
+    out: set[int],
 ) -> tuple[list[Player], list[Player], Player | None]:
     """High winners, low winners and a scooper for a declare game.
 
     A player declaring both must be the only best high and the only best low among the
     players declaring that way (or both); otherwise they win nothing and are left out, and the
-    others are compared again."""
-    out: set[int] = set()
+    others are compared again. ``out`` holds the players already left out (it gains those
+    who fail here)."""
     while True:
         high_side = [p for p in eligible if p.declared in ("high", "both") and p.index not in out]
         low_side = [p for p in eligible if p.declared in ("low", "both") and p.index not in out]
@@ -308,6 +309,16 @@ def settle(
         if rules.high_needs_pair:
             high_qualified = {i: _paired(v) for i, v in highs.items()}
 
+    # Declare: a player who fails a scoop in any pot wins nothing, side pots included.
+    declare_out: set[int] = set()
+    if rules.split is Split.DECLARE:
+        while True:
+            known = len(declare_out)
+            for _, eligible_idx in pots:
+                _declare_winners([players[i] for i in eligible_idx], highs, lows, declare_out)
+            if len(declare_out) == known:
+                break
+
     won: set[int] = set()  # (needed by Diablo only)
     must_win = rules.opener_must_win
     carried_back = 0
@@ -329,7 +340,9 @@ def settle(
                 lows,
             )
         else:
-            high_winners, low_winners, scooper = _declare_winners(eligible, highs, lows)
+            high_winners, low_winners, scooper = _declare_winners(
+                eligible, highs, lows, set(declare_out)
+            )
             if scooper is not None:
                 awards = [(amount, [scooper], "all", highs)]
             elif high_winners or low_winners:
