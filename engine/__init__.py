@@ -7,9 +7,10 @@ Cards and hand values (:mod:`engine.cards`, :mod:`engine.hands`)
     ``evaluate(cards, ranking, wild=...) -> HandValue`` and ``Ranking``.
 
 Rules as data (:mod:`engine.rules`)
-    ``GameRules(name, steps, deck=, split=, high=, low=, low_qualifier=, wild=, max_players=,
-    open_requirement=, progressive=, jackpot_limit=, pass_out_on_checks=, switch_on_pass_out=,
-    win_requirement=, opener_must_win=, seven_rule=, no_check_raise=, forced_bets=)``.
+    ``GameRules(name, steps, deck=, split=, high=, low=, low_qualifier=, high_needs_pair=,
+    wild=, max_players=, open_requirement=, progressive=, jackpot_limit=, pass_out_on_checks=,
+    switch_on_pass_out=, win_requirement=, opener_must_win=, seven_rule=, no_check_raise=,
+    forced_bets=)``.
     Steps: ``Deal(count, face_up=False)``, ``DealBoard(count=1, wild_rank=True, plays=False)``,
     ``Bet(tier=BetTier.SMALL, scale=1, start=BetStart.AUTO, checking=True, double_min=False,
     blind=False)``, ``Draw(limit=None, counts=None, extra=0, start=DrawStart.DEALER_LEFT,
