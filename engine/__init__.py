@@ -7,9 +7,10 @@ Cards and hand values (:mod:`engine.cards`, :mod:`engine.hands`)
     ``evaluate(cards, ranking, wild=...) -> HandValue`` and ``Ranking``.
 
 Rules as data (:mod:`engine.rules`)
-    ``GameRules(name, steps, deck=, split=, high=, low=, low_qualifier=, wild=, max_players=,
-    open_requirement=, progressive=, jackpot_limit=, pass_out_on_checks=, switch_on_pass_out=,
-    win_requirement=, opener_must_win=, seven_rule=, no_check_raise=, forced_bets=)``.
+    ``GameRules(name, steps, deck=, split=, high=, low=, low_qualifier=, high_needs_pair=,
+    wild=, max_players=, open_requirement=, progressive=, jackpot_limit=, pass_out_on_checks=,
+    switch_on_pass_out=, win_requirement=, opener_must_win=, seven_rule=, no_check_raise=,
+    forced_bets=)``.
     Steps: ``Deal(count, face_up=False)``, ``DealBoard(count=1, wild_rank=True, plays=False)``,
     ``Bet(tier=BetTier.SMALL, scale=1, start=BetStart.AUTO, checking=True, double_min=False,
     blind=False)``, ``Draw(limit=None, counts=None, extra=0, start=DrawStart.DEALER_LEFT,
@@ -40,15 +41,16 @@ Modifiers (:mod:`engine.modifiers`)
     ``bug``, ``no-joker``, ``joker-wild``, ``wild:R`` (2-14), ``one-eyed`` (the two one-eyed
     jacks), ``one-eyed-king`` (the king of diamonds too), ``draws:N`` (1-3), ``cards:N``
     (hands of 3, 4 or 6-9 cards; short hands rank by pairs and sets only), ``four-before``,
-    ``low:a5``/``low:27``/``low:a6``, ``high``, ``hilo:8``/``hilo:9``
-    (``hilo:any`` only with a declaration), ``declare``, ``progressive``, ``jackpot-limit``,
-    ``lowball-blind``, ``seven-rule``, ``no-check-raise``, ``bosnian``, ``no-first-round``,
-    ``rollout`` (``MODIFIER_KEYS``). ``apply_modifiers(rules, keys, name=None) -> Modified``
-    (``.rules`` named like "Triple-draw California lowball, kings wild", ``.warnings`` for
-    broken guidelines: more than six wild cards, more than eight cards, more than five
-    betting rounds); ``check_rules(rules)`` refuses high-low without a qualifier or a
-    declaration; ``describe_modifier(key)`` (a few words), ``explain_modifier(key)`` (rules
-    text), ``game_name(base, keys)``.
+    ``low:a5``/``low:27``/``low:a6``, ``high``, ``hilo:8``/``hilo:9``/``hilo:any`` (any pair,
+    no pair: a pair or better for high, no pair for low), ``declare``, ``progressive``,
+    ``jackpot-limit``, ``lowball-blind``, ``seven-rule``, ``no-check-raise``, ``bosnian``,
+    ``no-first-round``, ``rollout`` (``MODIFIER_KEYS``).
+    ``apply_modifiers(rules, keys, name=None) -> Modified`` (``.rules`` named like
+    "Triple-draw California lowball, kings wild", ``.warnings`` for broken guidelines: more
+    than six wild cards, more than eight cards, more than five betting rounds);
+    ``check_rules(rules)`` refuses high-low without a qualifier or a declaration;
+    ``describe_modifier(key)`` (a few words), ``explain_modifier(key)`` (rules text),
+    ``game_name(base, keys)``.
 
 The table (:mod:`engine.table`)
     ``Table(TableConfig(variant="five-card-draw", structure=None, forced_bets=None,

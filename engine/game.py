@@ -221,6 +221,7 @@ class Hand:
         "carried",
         "carry_note",
         "carry_out",
+        "carry_shares",
         "counters",
         "diablo_owed",
         "discards",
@@ -333,6 +334,8 @@ class Hand:
             | None
         ) = None
         self.carry_out = 0
+        # Each player's chips in the pots carried out when only some pots stay (trips to win).
+        self.carry_shares: list[int] | None = None
         self.carry_note: str | None = None
         self.trips_failed = False
         self.diablo_owed: tuple[str, int] | None = None
@@ -550,15 +553,13 @@ class Hand:
         req = self.requirement
         if req is None:
             return True
-        cards = self.playing_cards(p)
-        if not self.complete(cards):
-            return True
-        return meets(cards, req, self.high_ranking(), self.wild_cards())
+        # A hand not yet whole (four-before's four cards) must hold the openers already.
+        return meets(self.playing_cards(p), req, self.high_ranking(), self.wild_cards())
 
     def record_opener(self, p: Player) -> None:
         """Remember ``p`` as the opener and, under a requirement, the cards that prove it."""
         self.opener = p
-        if self.requirement is not None and self.complete(p.cards):
+        if self.requirement is not None and p.cards:
             p.opening_cards = proof_cards(
                 p.cards, self.requirement, self.high_ranking(), self.wild_cards()
             )

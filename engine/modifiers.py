@@ -18,7 +18,8 @@ Keys:
 ``four-before``        four cards dealt; the first draw gives one card more than discarded
 ``low:a5``             lowball, ace-to-five (``low:27`` deuce-to-seven, ``low:a6`` ace-to-six)
 ``high``               high hands only
-``hilo:8``             high-low split, low needs eight or better (``hilo:9``, ``hilo:any``)
+``hilo:8``             high-low split, low needs eight or better (``hilo:9``; ``hilo:any``:
+                       a pair or better for high, any hand without a pair for low)
 ``declare``            high-low split by declaration
 ``progressive``        progressive jackpots (openers rise after a passed-out deal)
 ``jackpot-limit``      after a passed-out deal, bets up to the pot
@@ -180,7 +181,7 @@ _WORDS = {
     "high": english("high"),
     "hilo:8": english("high-low split, eight or better"),
     "hilo:9": english("high-low split, nine or better"),
-    "hilo:any": english("high-low split, any low"),
+    "hilo:any": english("high-low split, a pair or better for high, no pair for low"),
     "declare": english("high-low declare"),
     "progressive": english("progressive"),
     "jackpot-limit": english("jackpot limit"),
@@ -220,6 +221,11 @@ _EXPLAINED = {
     ),
     "cards:9": Phrase(
         "Every player holds nine cards instead of five, and plays the best five of them."
+    ),
+    "hilo:any": Phrase(
+        "High and low share the pot. Only a hand with a pair or better can win high, and "
+        "only a hand without a pair can win low. When no hand qualifies for one half, the "
+        "other takes the whole pot."
     ),
     "one-eyed-king": Phrase(
         "The king of diamonds, the court card shown in profile with the two one-eyed "
@@ -419,14 +425,26 @@ def _lowball(rules: GameRules, ranking: Ranking) -> GameRules:
     )
 
 
-def _high_low(rules: GameRules, qualifier: int | None) -> GameRules:
+def _high_low(rules: GameRules, qualifier: int | None, pair: bool = False) -> GameRules:
     steps = [s for s in rules.steps if not isinstance(s, Declare)]
-    return replace(rules, split=Split.HIGH_LOW, low_qualifier=qualifier, steps=tuple(steps))
+    return replace(
+        rules,
+        split=Split.HIGH_LOW,
+        low_qualifier=qualifier,
+        high_needs_pair=pair,
+        steps=tuple(steps),
+    )
 
 
 def _declare(rules: GameRules) -> GameRules:
     steps = [s for s in rules.steps if not isinstance(s, Declare)]
-    return replace(rules, split=Split.DECLARE, low_qualifier=None, steps=(*steps, Declare()))
+    return replace(
+        rules,
+        split=Split.DECLARE,
+        low_qualifier=None,
+        high_needs_pair=False,
+        steps=(*steps, Declare()),
+    )
 
 
 def rollout_steps(size: int = 5) -> tuple[Step, ...]:
@@ -509,9 +527,12 @@ def apply_modifier(rules: GameRules, key: str) -> GameRules:
             raise ValueError(Phrase("unknown modifier {key}", key=repr(key)))
         return _lowball(rules, ranking)
     if key == "high":
-        return replace(rules, split=Split.HIGH, seven_rule=False)
+        return replace(rules, split=Split.HIGH, seven_rule=False, high_needs_pair=False)
     if key.startswith("hilo:"):
-        qualifiers = {"hilo:8": 8, "hilo:9": 9, "hilo:any": None}
+        if key == "hilo:any":
+            # Any pair, no pair: a pair or better wins high, any hand without one wins low.
+            return _high_low(rules, 14, pair=True)
+        qualifiers = {"hilo:8": 8, "hilo:9": 9}
         if key not in qualifiers:
             raise ValueError(Phrase("unknown modifier {key}", key=repr(key)))
         return _high_low(rules, qualifiers[key])

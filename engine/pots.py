@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-__all__ = ["build_pots", "split_amount"]
+__all__ = ["build_pots", "contributions", "split_amount"]
 
 
 def build_pots(
@@ -85,6 +85,34 @@ def build_pots(
         amount, eligible = pots[0]
         pots[0] = (amount + carried, eligible)
     return pots
+
+
+def contributions(
+    committed: Sequence[int], live: Sequence[bool], caps: Sequence[int | None] | None = None
+) -> list[list[int]]:
+    """What each player put into each pot that :func:`build_pots` makes of the same figures,
+    main pot first (the carried dead money is nobody's; chips above the highest level of a
+    player still in count in the last pot, as there).
+
+    >>> contributions([10, 30, 30], [True, True, True])
+    [[10, 10, 10], [0, 20, 20]]
+    """
+    if caps is None:
+        caps = [None] * len(committed)
+    levels_set = {c for c, alive in zip(committed, live, strict=True) if alive and c > 0}
+    levels_set.update(
+        cap
+        for cap, alive, c in zip(caps, live, committed, strict=True)
+        if alive and cap is not None and 0 < cap < c
+    )
+    levels = sorted(levels_set) or [0]
+    levels[-1] = max(levels[-1], *committed)
+    shares: list[list[int]] = []
+    previous = 0
+    for level in levels:
+        shares.append([max(0, min(c, level) - previous) for c in committed])
+        previous = level
+    return shares
 
 
 def split_amount(amount: int, winners: int) -> list[int]:

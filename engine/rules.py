@@ -145,7 +145,8 @@ class Split(Enum):
     LOW = "low"
     """The best low hand wins."""
     HIGH_LOW = "high-low"
-    """Half to the best high, half to the best (qualifying) low; the odd chip goes high."""
+    """Half to the best (qualifying) high, half to the best (qualifying) low; the odd chip goes
+    high."""
     DECLARE = "declare"
     """High-low with simultaneous declarations instead of a qualifier."""
 
@@ -393,7 +394,9 @@ class GameRules:
     * ``deck``: the pack (:class:`DeckKind`).
     * ``split``: how pots are divided (:class:`Split`); ``high`` and ``low`` are the rankings used
       for high and low hands, ``low_qualifier`` the highest card a low may have to win
-      (8 = "eight or better"; ``None`` = no qualifier).
+      (8 = "eight or better"; 14 = any hand without a pair; ``None`` = no qualifier);
+      ``high_needs_pair``: a high hand needs a pair or better to win the high half (with
+      ``low_qualifier=14``, the "any pair, no pair" way to qualify).
     * ``wild``: the wild cards (:class:`WildCards`).
 
     The hand:
@@ -427,6 +430,7 @@ class GameRules:
     high: Ranking = Ranking.HIGH
     low: Ranking = Ranking.ACE_TO_FIVE
     low_qualifier: int | None = None
+    high_needs_pair: bool = False
     wild: WildCards = field(default_factory=WildCards)
     max_players: int = 8
     open_requirement: Requirement | None = None

@@ -30,7 +30,12 @@ def meets(
     cards: Sequence[Card], requirement: Requirement, ranking: Ranking, wild: frozenset[Card]
 ) -> bool:
     """Whether ``cards`` hold the hand ``requirement`` asks for, ranked with ``ranking`` (a high
-    ranking)."""
+    ranking). Fewer cards than a hand (the first round of a four-before jackpot) are judged
+    as they stand: a pair of the rank or better among them, the bug being an ace."""
+    if len(cards) < 3:
+        return _meets_in_two(cards, requirement, wild)
+    if len(cards) < 5 and ranking is Ranking.STRIPPED_HIGH:
+        ranking = Ranking.HIGH  # short hands have no straights, so the orders agree
     hand_value = evaluate(tuple(cards), ranking, wild=wild)
     if requirement.kind == "trips":
         return hand_value.category >= Category.THREE_OF_A_KIND
@@ -42,6 +47,20 @@ def meets(
             category is Category.PAIR and hand_value.ranks[0] >= requirement.rank
         )
     return hand_value >= minimum_pair(requirement.rank, ranking)
+
+
+def _meets_in_two(cards: Sequence[Card], requirement: Requirement, wild: frozenset[Card]) -> bool:
+    """:func:`meets` for one or two cards: only a pair can be there."""
+    if requirement.kind == "trips" or len(cards) < 2:
+        return False
+    # A wild card takes the rank of the other card; the bug is an ace.
+    ranks = [None if card in wild else 14 if card.is_joker else card.rank for card in cards]
+    known = [rank for rank in ranks if rank is not None]
+    if not known:
+        return True  # two wild cards: a pair of aces
+    if len(known) == 1 or known[0] == known[1]:
+        return known[0] >= requirement.rank
+    return False
 
 
 def qualifies_low(hand_value: HandValue, qualifier: int | None) -> bool:

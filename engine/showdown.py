@@ -32,8 +32,8 @@ from engine.actions import Action, Muck, Show
 from engine.cards import Card
 from engine.decisions import Decision, DecisionKind, ShowOptions
 from engine.errors import IllegalAction
-from engine.hands import HandValue, evaluate
-from engine.pots import build_pots, split_amount
+from engine.hands import Category, HandValue, evaluate
+from engine.pots import build_pots, contributions, split_amount
 from engine.rules import Split
 from engine.scoring import meets, proof_cards, qualifies_low
 from engine.steps.base import Runner
@@ -115,13 +115,14 @@ def _declare_winners(
     eligible: list[Player],
     highs: dict[int, HandValue | None],
     lows: dict[int, HandValue | None],
+    out: set[int],
 ) -> tuple[list[Player], list[Player], Player | None]:
     """High winners, low winners and a scooper for a declare game.
 
     A player declaring both must be the only best high and the only best low among the
     players declaring that way (or both); otherwise they win nothing and are left out, and the
-    others are compared again."""
-    out: set[int] = set()
+    others are compared again. ``out`` holds the players already left out (it gains those
+    who fail here)."""
     while True:
         high_side = [p for p in eligible if p.declared in ("high", "both") and p.index not in out]
         low_side = [p for p in eligible if p.declared in ("low", "both") and p.index not in out]
@@ -145,12 +146,13 @@ def _declare_winners(
 
 def showdown_order(h: Hand) -> list[Player]:
     """The players still in, in the order they show: the last bettor or raiser of the final
-    round, else the opener, else from the dealer's left, then clockwise."""
+    round, else the opener (the first player still in on the opener's left when the opener
+    has folded), else from the dealer's left, then clockwise."""
     aggressor = h.last_round_aggressor
     opener = h.opener
     if aggressor is not None and not aggressor.folded:
         start = aggressor.index
-    elif opener is not None and not opener.folded:
+    elif opener is not None:
         start = opener.index
     else:
         start = 0
@@ -297,12 +299,25 @@ def settle(
             return
 
     low_qualified: dict[int, HandValue | None] = {}
+    high_qualified = highs
     if rules.split is _HIGH_LOW:
         for p in order:
             lv = lows[p.index]
             low_qualified[p.index] = (
                 lv if lv is not None and qualifies_low(lv, rules.low_qualifier) else None
             )
+        if rules.high_needs_pair:
+            high_qualified = {i: _paired(v) for i, v in highs.items()}
+
+    # Declare: a player who fails a scoop in any pot wins nothing, side pots included.
+    declare_out: set[int] = set()
+    if rules.split is Split.DECLARE:
+        while True:
+            known = len(declare_out)
+            for _, eligible_idx in pots:
+                _declare_winners([players[i] for i in eligible_idx], highs, lows, declare_out)
+            if len(declare_out) == known:
+                break
 
     won: set[int] = set()  # (needed by Diablo only)
     must_win = rules.opener_must_win
@@ -318,10 +333,16 @@ def settle(
             awards = _both_ways(amount, [], _best(eligible, lows), highs, lows)
         elif split is _HIGH_LOW:
             awards = _both_ways(
-                amount, _best(eligible, highs), _best(eligible, low_qualified), highs, lows
+                amount,
+                _best(eligible, high_qualified),
+                _best(eligible, low_qualified),
+                highs,
+                lows,
             )
         else:
-            high_winners, low_winners, scooper = _declare_winners(eligible, highs, lows)
+            high_winners, low_winners, scooper = _declare_winners(
+                eligible, highs, lows, set(declare_out)
+            )
             if scooper is not None:
                 awards = [(amount, [scooper], "all", highs)]
             elif high_winners or low_winners:
@@ -332,9 +353,14 @@ def settle(
                     amount, _best(eligible, highs), _best(eligible, lows), highs, lows
                 )
         if not awards:
-            # Nobody eligible may win this pot (trips to win): it stays for the next deal.
+            # Nobody eligible may win this pot (trips to win): it stays for the next deal,
+            # still belonging to whoever put it in.
             carried_back += amount
             h.carry_out += amount
+            if h.carry_shares is None:
+                h.carry_shares = [0] * len(players)
+            for i, chips in enumerate(contributions(staked, alive, caps)[k]):
+                h.carry_shares[i] += chips
             continue
         for part, winners, half, values in awards:
             _pay(shares, part, winners, half, values)
@@ -353,6 +379,11 @@ def settle(
     if must_win:
         _diablo(h, winner_ids=won, total=total - carried_back)
     h._close(tuple(results), tuple(shown), None, tuple(openers), returned)
+
+
+def _paired(value: HandValue | None) -> HandValue | None:
+    """``value`` when it holds a pair or better (it may win high under "any pair, no pair")."""
+    return value if value is not None and value.category >= Category.PAIR else None
 
 
 def _shows_requirement(h: Hand, p: Player) -> bool:
@@ -453,9 +484,12 @@ class ShowdownRunner(Runner):
             # Declarations decide who competes for which half: keep it simple and show all.
             return ()
         _, my_high, my_low = self.values[p.index]
-        qualifier = self.hand.rules.low_qualifier
+        rules = self.hand.rules
+        qualifier = rules.low_qualifier
         if my_low is not None and split is _HIGH_LOW and not qualifies_low(my_low, qualifier):
             my_low = None
+        if split is _HIGH_LOW and rules.high_needs_pair:
+            my_high = _paired(my_high)
         beaters: set[int] = set()
         for claim in self.claims:
             if p.index not in claim:
@@ -473,8 +507,9 @@ class ShowdownRunner(Runner):
                 beaters.update(low_by)
             else:
                 # High-low: beaten only when neither half is left (a hand with no qualifying
-                # low has only the high half to play for).
-                if not high_by or (my_low is not None and not low_by):
+                # low has only the high half to play for, and one short of a pair when high
+                # needs one only the low half).
+                if (my_high is not None and not high_by) or (my_low is not None and not low_by):
                     return ()
                 beaters.update(high_by)
                 beaters.update(low_by)
@@ -487,6 +522,8 @@ class ShowdownRunner(Runner):
             return False
         rules = self.hand.rules
         if not high and rules.split is _HIGH_LOW and not qualifies_low(theirs, rules.low_qualifier):
+            return False
+        if high and rules.split is _HIGH_LOW and rules.high_needs_pair and _paired(theirs) is None:
             return False
         return mine is None or theirs._score > mine._score
 

@@ -1354,9 +1354,14 @@ class Table:
         self.deal_passes = True
         self.reante = True
         self.carry_reason = ""
+        restricted = self.restricted
         self.restricted = None
         self._shares = {}
         if hand.passed_out:
+            if restricted is not None:
+                # A new deal for a pot nobody could win (trips to win), passed out: the pot
+                # still stays among the same players, and those left out stay out.
+                self.restricted = restricted
             self._shares = self._carried_shares(hand, hand.players)
             self.carry_reason = english("passed out")
             self.reante = self.config.options.pass_out_reante
@@ -1371,12 +1376,20 @@ class Table:
                 # Only folding before the draw costs a seat in the new deal: whoever
                 # reached the draw (and folded after it, or is still in) plays on.
                 self.restricted = tuple(p.pid for p in hand.players if not p.folded or p.draws)
+                kept = set(self.restricted)
                 if self.carried == hand.chips() - sum(p.stack for p in hand.players):
                     # The whole pot stays: each player who plays on keeps their share.
-                    kept = set(self.restricted)
                     self._shares = self._carried_shares(
                         hand, [p for p in hand.players if p.pid in kept]
                     )
+                elif hand.carry_shares is not None:
+                    # Only some side pots stay: each belongs to those who put it in, and a
+                    # player with no claim to it (the main pot's winner) plays for the antes.
+                    for p in hand.players:
+                        seat = self.seats[p.seat]
+                        chips = hand.carry_shares[p.index]
+                        if chips and p.pid in kept and seat is not None and seat.player_id == p.pid:
+                            self._shares[p.pid] = chips
             if hand.diablo_owed is not None:
                 self.diablo = hand.diablo_owed
                 self.reante = False

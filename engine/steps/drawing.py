@@ -195,7 +195,9 @@ class DrawRound(Runner):
         """The allowed discard counts for ``p`` and the count that needs an ace kept."""
         held = len(p.cards)
         if self.series:
-            supply = len(self.hand.stub)
+            # Only the stub, never a reshuffle, and never its bottom card.
+            h = self.hand
+            supply = len(h.stub) - (1 if h.bottom_reserved else 0)
         else:
             h = self.hand
             # h.supply(), less the cards already promised to players drawing five.
@@ -462,8 +464,8 @@ class DrawRound(Runner):
 class DrawSeriesRunner(Runner):
     """All for one: draw, bet, draw, bet... Every drawing round is followed by its betting
     round, and the showdown comes once a betting round leaves fewer cards in the stub than
-    players still in the hand. Each drawing round starts one seat further left than the
-    previous one.
+    players still in the hand (the bottom card, never dealt, does not count). Each drawing
+    round starts one seat further left than the previous one.
 
     What bounds the series: the stub, for every round in which a card changes hands (an
     exchange takes at least one card and nothing is ever shuffled back). A round in which
@@ -506,7 +508,7 @@ class DrawSeriesRunner(Runner):
             ):
                 self.done = True
                 return
-            if len(h.stub) < h.live:
+            if len(h.stub) - (1 if h.bottom_reserved else 0) < h.live:
                 self.done = True
                 return
             start = self.rounds % h.n

@@ -192,6 +192,26 @@ def test_high_low_qualifying_low_is_not_beaten() -> None:
     assert {s.player_id for s in result.shown} == {"ann", "bob"}
 
 
+def test_any_pair_no_pair_a_low_high_card_is_no_high_hand() -> None:
+    # Any pair, no pair: ann's seven-low is face up; bob's queen high is worse for low and,
+    # without a pair, plays for no high either, so bob may muck; cal's pair of threes is the
+    # only high hand so far and shows.
+    table = make_table(
+        ["ann", "bob", "cal"], options=MUCK, variant="five-card-draw", variant_options=("hilo:any",)
+    )
+    deck = deck_for(["7c 6d 4h 3s 2c", "Qc Jd 9s 8c 5d", "3c 3d Ks 9h 5h"])
+    table.start_hand(random.Random(1), deck=deck)
+    play(table, [("ann", Bet(2)), ("bob", Call()), ("cal", Call())])
+    play(table, [(p, Discard(())) for p in ("ann", "bob", "cal")])
+    play(table, [("ann", Bet(4)), ("bob", Call()), ("cal", Call())])
+    decision = table.pending[0]
+    assert decision.player_id == "bob" and decision.kind is DecisionKind.SHOW
+    assert decision.legal.beaten_by == (0,)
+    table.act("bob", Muck())
+    assert table.result is not None
+    assert [s.player_id for s in table.result.shown] == ["ann", "cal"]
+
+
 def test_options_and_actions_round_trip() -> None:
     # Snapshots written before the option existed load with it off.
     assert TableOptions.from_dict({}).muck_losers is False

@@ -70,14 +70,16 @@ def test_all_for_one_bets_after_every_drawing_round() -> None:
     assert table.in_hand and table.public_view().phase == "draw"
     assert table.pending[0].player_id == "b"
     # Drain the stub with single-card exchanges and checks: the hand ends only once fewer
-    # cards remain than players still in.
+    # cards remain than players still in (the bottom card, never dealt, does not count; the
+    # discards are never shuffled back to go on).
     while table.in_hand:
         decision = table.pending[0]
         if decision.kind.value == "draw":
             table.act(decision.seat, Discard(decision.legal.cards[:1]))
         else:
             table.act(decision.seat, Check())
-    assert len(table.hand.stub) < 2
+    assert len(table.hand.stub) - 1 < 2
+    assert not any(isinstance(e, ev.Reshuffled) for e in table.events)
     assert len(table.result.shown) == 2
 
 

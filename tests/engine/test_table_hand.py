@@ -16,6 +16,7 @@ from engine import (
     ForcedBets,
     IllegalAction,
     NoLimit,
+    Raise,
     SpreadLimit,
     TableOptions,
     Timeout,
@@ -236,6 +237,21 @@ def test_showdown_order_when_everyone_checks_after_the_draw_starts_with_the_open
     for who in "bca":
         events += table.act(who, Check())
     assert [e.seat for e in events if isinstance(e, ev.Shown)] == [1, 2, 0]
+
+
+def test_showdown_order_after_a_folded_opener_starts_left_of_the_opener():
+    # b opens and folds to c's raise; after the draw the betting begins on b's left (c) and
+    # everyone checks: the hands are shown from there too, as the opener would have begun.
+    table = make_table(["a", "b", "c", "d"])
+    table.start_hand(RNG)
+    play(table, [("a", Check()), ("b", Bet(2)), ("c", Raise(4)), ("d", Call()), ("a", Call())])
+    play(table, [("b", Fold())])
+    play(table, [(p, Discard()) for p in "acd"])
+    assert table.to_act == (2,)
+    events = []
+    for who in "cda":
+        events += table.act(who, Check())
+    assert [e.seat for e in events if isinstance(e, ev.Shown)] == [2, 3, 0]
 
 
 def test_draw_limits_three_four_with_an_ace_and_five():

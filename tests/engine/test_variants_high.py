@@ -183,6 +183,26 @@ def test_trips_to_win_without_trips_the_pot_stays_for_the_players_still_in():
     assert table.public_view().pot_total == 13
 
 
+def test_trips_to_win_the_new_deal_passed_out_keeps_out_those_who_folded():
+    # d folded before the draw of a deal nobody could win: d is out until the pot is won,
+    # even when the new deal among a, b and c is passed out and dealt again.
+    hands = ["Qc Qd 9c 7c 2h", "Ah Kd Jd 8s 3d", "As Ks Js 8h 3c", "4c 5d 6h 8c Ts"]
+    table = make_table(["a", "b", "c", "d"], variant="trips-to-win")
+    table.start_hand(RNG, deck_for(hands, "2d 2s 3h 4h 5s 6c 7d 9s"))
+    play(table, [("a", Bet(2)), ("b", Call()), ("c", Call()), ("d", Fold())])
+    play(table, [("a", Discard()), ("b", Discard()), ("c", Discard())])
+    for who in "abc":
+        table.act(who, Check())
+    table.start_hand(RNG, deck_for(["Kc Qh 9h 7d 2s", "Ad Kh Jc 8d 3s", "Ac Ks Jh 8c 3h"]))
+    assert set(table.hand.by_pid) == {"a", "b", "c"}
+    while table.in_hand:
+        table.act(table.to_act[0], Check())
+    assert table.result.passed_out
+    table.start_hand(RNG)
+    assert set(table.hand.by_pid) == {"a", "b", "c"}
+    assert table.public_view().pot_total == 16  # 10, then three antes twice
+
+
 def test_trips_to_win_a_player_left_alone_must_show_trips():
     hands = ["Qc Qd Qh 7c 2h", "Ah Kd Jd 8s 3d"]
     table = make_table(["a", "b"], variant="trips-to-win")
@@ -208,6 +228,27 @@ def test_trips_to_win_the_best_hand_with_trips_wins():
     play(table, [("a", Discard()), ("b", Discard()), ("b", Check()), ("a", Check())])
     shares = table.result.pots[0].shares
     assert [(s.seat, s.amount) for s in shares] == [(0, 6)]
+
+
+def test_trips_to_win_a_side_pot_nobody_could_win_stays_with_those_who_put_it_in():
+    # a, all-in for 5 with queens full... of trips, wins the main pot; b and c played a side
+    # pot of 32 without trips, so it stays. It is theirs: in the new deal a (who had no claim
+    # to it) plays for the antes only, and b and c each keep their 16 in it.
+    hands = ["Qc Qd Qs 7c 2h", "Jh Jd 9s 8s 3d", "Ac Kd 8d 6s 3c"]
+    table = make_table(
+        ["a", "b", "c"], variant="trips-to-win", stacks=[5, 100, 100], structure=NoLimit(2)
+    )
+    table.start_hand(RNG, deck_for(hands))
+    play(table, [("a", Bet(4)), ("b", Call()), ("c", Raise(20)), ("b", Call())])
+    play(table, [(p, Discard()) for p in "abc"] + [("b", Check()), ("c", Check())])
+    assert [
+        (pot.amount, [(s.seat, s.amount) for s in pot.shares]) for pot in table.result.pots
+    ] == [(15, [(0, 15)])]
+    assert table.result.carried == 32
+    assert table.carried_stakes == {"b": 16, "c": 16}
+    table.start_hand(RNG)
+    pots = [(p.amount, set(p.eligible)) for p in table.public_view().pots]
+    assert pots == [(3, {0, 1, 2}), (32, {1, 2})]
 
 
 # -- the bug and wild cards --------------------------------------------------------------------
@@ -319,6 +360,28 @@ def test_all_for_one_rounds_rotate_and_limit_full_exchanges():
             rounds += 1
         assert rounds < 100
     assert len(table.hand.stub) < 3 or table.result.shown
+
+
+def test_all_for_one_never_reshuffles_the_discards_to_go_on():
+    # The series lasts while the stub does: exchanging one card a turn down to its end,
+    # nothing thrown away ever comes back (the bottom card stays undealt, as in every draw).
+    table = make_table(["a", "b"], variant="all-for-one")
+    table.start_hand(RNG)
+    play(table, [("a", Bet(2)), ("b", Call())])
+    events = []
+    while table.in_hand:
+        decision = table.pending[0]
+        if decision.kind is DecisionKind.DRAW:
+            stub = len(table.hand.stub)
+            assert (1 in decision.legal.counts) == (stub >= 2)
+            events += table.act(decision.seat, Discard(decision.legal.cards[:1]))
+            check_cards(table)
+        else:
+            events += table.act(decision.seat, Check())
+    assert not any(isinstance(e, ev.Reshuffled) for e in events)
+    # 41 cards could be dealt: twenty rounds of two, and the last one is fewer than two.
+    drawn = sum(len(e.received) for e in events if isinstance(e, ev.Drew))
+    assert drawn == 40 and len(table.hand.stub) == 2
 
 
 def test_all_for_one_ends_after_a_round_with_no_exchange_and_no_bet():
@@ -437,3 +500,28 @@ def test_catalogue_has_every_high_game_with_words_of_its_own():
     for variant in list_variants():
         assert variant.description.count(".") >= 1 and len(variant.description) > 80
         assert get_variant(variant.slug) is variant
+
+
+@pytest.mark.parametrize(
+    ("modifiers", "without", "with_openers", "opened_with"),
+    [
+        (("four-before",), "Kc Qd 9h 7s", "Jc Jh 9s 7c", "Jc Jh"),
+        (("four-before", "cards:3"), "Kc Qd", "Jc Jh", "Jc Jh"),
+    ],
+)
+def test_four_before_jackpots_need_openers_among_the_cards_dealt(
+    modifiers, without, with_openers, opened_with
+):
+    # Four-before deals a card short, so the first round is bet on four cards (two with
+    # three-card hands): jacks or better must be there already, as in any jackpot.
+    table = make_table(["a", "b"], variant="jacks-or-better", variant_options=modifiers)
+    table.start_hand(RNG, deck_for([without, with_openers]))
+    legal = table.pending[0].legal
+    assert legal.min_to is None and "jacks" in legal.no_raise_reason
+    with pytest.raises(IllegalAction, match="jacks or better"):
+        table.act("a", Bet(2))
+    table.act("a", Check())
+    table.act("b", Bet(2))
+    table.act("a", Fold())
+    shown = [e for e in table.events if isinstance(e, ev.OpenersShown)]
+    assert shown == [ev.OpenersShown(1, parse_cards(opened_with))]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -27,7 +28,8 @@ from engine import (
 )
 from engine import events as ev
 from engine.cards import parse_cards
-from engine.modifiers import apply_modifiers
+from engine.modifiers import apply_modifiers, check_rules
+from engine.rules import Split
 from engine.variants import get_variant
 from tests.engine.engine_helpers import check_cards, deck_for, make_table, play
 
@@ -210,8 +212,8 @@ def test_dealers_choice_guidelines_warn_and_high_low_needs_a_qualifier_or_declar
     table = make_table(["a", "b"], dealers_choice=True)
     table.start_hand(RNG)
     before = table.to_dict()
-    with pytest.raises(IllegalAction, match="qualifier for low or a declaration"):
-        table.act("b", ChooseGame("five-card-draw", ("hilo:any",)))
+    with pytest.raises(IllegalAction, match="at least five cards"):
+        table.act("b", ChooseGame("five-card-draw", ("cards:3", "rollout")))
     with pytest.raises(IllegalAction, match="no game"):
         table.act("b", ChooseGame("tiddlywinks"))
     with pytest.raises(IllegalAction, match="no option 'wild:99'"):
@@ -219,6 +221,14 @@ def test_dealers_choice_guidelines_warn_and_high_low_needs_a_qualifier_or_declar
     assert table.to_dict() == before
     events = table.act("b", ChooseGame("five-card-draw", ("wild:2", "wild:3", "joker-wild")))
     assert events[0].warnings == ("9 wild cards make for many ties and some confusion",)
+    plain = get_variant("five-card-draw").rules
+    with pytest.raises(ValueError, match="qualifier for low or a declaration"):
+        check_rules(replace(plain, split=Split.HIGH_LOW))
+    # Any pair, no pair is a qualifier of its own: a pair for high, no pair for low.
+    pair = apply_modifiers(plain, ["hilo:any"]).rules
+    assert (pair.split, pair.low_qualifier, pair.high_needs_pair) == (Split.HIGH_LOW, 14, True)
+    assert not apply_modifiers(plain, ["hilo:any", "hilo:8"]).rules.high_needs_pair
+    assert not apply_modifiers(plain, ["hilo:any", "declare"]).rules.high_needs_pair
     modified = apply_modifiers(get_variant("anaconda").rules, ["wild:2"])
     assert modified.warnings == ()
     modified = apply_modifiers(

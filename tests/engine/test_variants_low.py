@@ -268,6 +268,22 @@ def test_declare_both_and_tied_for_high_wins_nothing():
     assert shares(table) == [[(2, 5, "high"), (0, 4, "low")]]
 
 
+def test_declare_both_failed_in_the_main_pot_wins_no_side_pot_either():
+    # a declares both: a's six-high straight is the best high, but c's six-four beats a's
+    # six-five low in the main pot, so a wins nothing at all, the side pot that only a and b
+    # contest included: b (high) takes it whole.
+    hands = ["2c 3d 4h 5s 6c", "Kc Kd 9h 9s 7h", "Ad 2h 3c 4d 6d"]
+    table = make_table(
+        ["a", "b", "c"], variant="high-low-declare", stacks=[100, 100, 3], structure=NoLimit(2)
+    )
+    table.start_hand(RNG, deck_for(hands))
+    play(table, [("a", Bet(2)), ("b", Call()), ("c", Call())])
+    play(table, [(p, Discard()) for p in "abc"] + [("a", Bet(10)), ("b", Call())])
+    for name, direction in zip("abc", [Direction.BOTH, Direction.HIGH, Direction.LOW], strict=True):
+        table.act(name, Declare(direction))
+    assert shares(table) == [[(1, 5, "high"), (2, 4, "low")], [(1, 20, "all")]]
+
+
 def test_declare_nobody_low_or_everybody_low_gives_the_whole_pot_one_way():
     hands = ["Ac 2d 3h 4s 6c", "Kc Kd 9h 9s 2c", "Qh Qs 9c 8d 3c"]
     table = declare_table(hands, [Direction.HIGH, Direction.HIGH, Direction.HIGH])
@@ -383,3 +399,31 @@ def test_a_triple_draw_game_can_be_composed_from_modifiers():
     )
     assert table.config.rules().name == "Triple-draw California lowball, kings wild"
     assert table.config.rules().draws == 3
+
+
+def test_high_low_any_pair_no_pair_needs_a_pair_for_high_and_no_pair_for_low():
+    # The rules' third way to qualify: a pair or better to win high, no pair to win low.
+    hands = ["6c 4d 3h 2s Ac", "Kc Kd 9h 7s 2c", "Qc Jd 9s 8c 3d"]
+    table = make_table(["a", "b", "c"], variant="five-card-draw", variant_options=("hilo:any",))
+    assert table.config.rules().name == (
+        "Five-card draw, high-low split, a pair or better for high, no pair for low"
+    )
+    table.start_hand(RNG, deck_for(hands))
+    play(table, [("a", Bet(2)), ("b", Call()), ("c", Call())])
+    play(table, [(p, Discard()) for p in "abc"] + [(p, Check()) for p in "abc"])
+    assert shares(table) == [[(1, 5, "high"), (0, 4, "low")]]
+    # Nobody holds a pair: no high qualifies, and the best low takes the whole pot (the
+    # queen-high c would have won high at a table without the qualifier).
+    hands = ["6c 4d 3h 2s Ac", "Kc Qd 9h 7s 2c", "Qc Jd 9s 8c 3d"]
+    table = make_table(["a", "b", "c"], variant="five-card-draw", variant_options=("hilo:any",))
+    table.start_hand(RNG, deck_for(hands))
+    play(table, [("a", Bet(2)), ("b", Call()), ("c", Call())])
+    play(table, [(p, Discard()) for p in "abc"] + [(p, Check()) for p in "abc"])
+    assert shares(table) == [[(0, 9, "all")]]
+    # A pair never wins low, however low it is; a straight is no pair and wins both ways.
+    hands = ["5c 4d 3h 2s Ac", "2c 2d 3c 4s 5d", "Kc Kh 9s 8c 3d"]
+    table = make_table(["a", "b", "c"], variant="five-card-draw", variant_options=("hilo:any",))
+    table.start_hand(RNG, deck_for(hands))
+    play(table, [("a", Bet(2)), ("b", Call()), ("c", Call())])
+    play(table, [(p, Discard()) for p in "abc"] + [(p, Check()) for p in "abc"])
+    assert shares(table) == [[(0, 5, "high"), (0, 4, "low")]]
