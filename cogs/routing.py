@@ -569,20 +569,14 @@ class TableControls(commands.Cog):
             if not isinstance(legal, engine.ChooseOptions):
                 raise TableProblem(_("That choice is no longer valid."))
             if select.kind != "cg":
-                wild = select.kind == "cw"
+                menu = panels.choice_menu(select.kind, legal.modifiers)
                 # The options' values write a modifier's ':' as '=' (see panels): each one
                 # of this menu's, none twice.
-                offered = tuple(
-                    m.replace(":", "=")
-                    for m in legal.modifiers
-                    if m.startswith(panels.WILD_PREFIXES) == wild
-                )
+                offered = tuple(m.replace(":", "=") for m in menu)
                 picked = [
                     v.replace("=", ":") for v in validation.parse_select_values(values, offered)
                 ]
-                mods = tuple(
-                    [m for m in mods if m.startswith(panels.WILD_PREFIXES) != wild] + picked
-                )
+                mods = tuple([m for m in mods if m not in menu] + picked)
             if slug not in legal.slugs or any(m not in legal.modifiers for m in mods):
                 raise TableProblem(_("That choice is no longer valid."))
             choice = GameChoice(slug, mods)

@@ -139,7 +139,9 @@ def _picks_text(picks: tuple[int, ...]) -> str:
 LobbyVerb: TypeAlias = Literal["sit", "stand", "deal", "settings", "hand", "rules", "rebuy"]
 TableVerb: TypeAlias = Literal["fold", "check", "call", "allin", "amount", "private", "pat", "to"]
 PanelKind: TypeAlias = Literal["draw", "pass", "arrange", "declare", "keep", "choose", "show"]
-SelectKind: TypeAlias = Literal["draw", "pass", "arrange", "cg", "cw", "cr"]
+SelectKind: TypeAlias = Literal["draw", "pass", "arrange", "cg", "cw", "cr", "ch"]
+CHOICE_KINDS: Final = ("cg", "cw", "cr", "ch")
+"""The dealer's choice menus (the game, then three of modifiers): their ids carry the choice."""
 RulesField: TypeAlias = Literal["flags", "newcomers", "draw"]
 SeatChoice: TypeAlias = Literal["checkfold", "callany", "clear", "sitout", "back"]
 
@@ -303,7 +305,7 @@ class PanelSelect:
     )
 
     def encode(self) -> str:
-        if self.kind in ("cg", "cw", "cr"):
+        if self.kind in CHOICE_KINDS:
             payload = (self.choice or GameChoice("")).encode()
         else:
             payload = _picks_text(self.picks)
@@ -314,7 +316,7 @@ class PanelSelect:
         found = _match(cls._PATTERN, text, "private select")
         table, hand, payload = int(found[1]), int(found[2]), found[4]
         kind = cast(SelectKind, found[3])
-        if kind in ("cg", "cw", "cr"):
+        if kind in CHOICE_KINDS:
             return cls(table, hand, kind, choice=GameChoice.parse(payload))
         if kind != "arrange" and payload:
             raise CustomIdError(f"a {kind} select carries no payload, not {payload!r}")

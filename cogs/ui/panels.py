@@ -45,10 +45,11 @@ from i18n import LazyString
 from i18n.engine_text import engine_text, variant_description, variant_name
 
 __all__ = [
+    "CHOICE_MENUS",
     "PRIVATE_LABELS",
-    "WILD_PREFIXES",
     "amount_modal",
     "choice_made",
+    "choice_menu",
     "closed_embed",
     "closed_notice",
     "lobby_components",
@@ -79,7 +80,30 @@ DECLARE_LABELS: dict[str, LazyString] = {
 }
 
 WILD_PREFIXES = ("wild:", "one-eyed", "joker-wild", "bug", "no-joker")
-"""Modifiers listed under "wild cards" in dealer's choice; the others are house rules."""
+SHAPE_PREFIXES = ("draws:", "cards:", "four-before", "low:")
+
+CHOICE_MENUS: tuple[tuple[SelectKind, LazyString], ...] = (
+    ("cw", _.lazy("Wild cards and the joker")),
+    ("cr", _.lazy("Draws, hand sizes and lows")),
+    ("ch", _.lazy("High-low and house rules")),
+)
+"""Dealer's choice's menus of modifiers, each with its placeholder: a menu takes at most 25
+options, fewer than the modifiers, so they are shared out by what they change."""
+
+
+def choice_menu(kind: SelectKind, modifiers: Sequence[str]) -> tuple[str, ...]:
+    """The modifiers among ``modifiers`` that dealer's choice lists in the menu ``kind`` (see
+    :data:`CHOICE_MENUS`; each modifier is in exactly one)."""
+
+    def menu_of(modifier: str) -> SelectKind:
+        if modifier.startswith(WILD_PREFIXES):
+            return "cw"
+        if modifier == "high" or modifier.startswith(SHAPE_PREFIXES):
+            return "cr"
+        return "ch"
+
+    return tuple(m for m in modifiers if menu_of(m) == kind)
+
 
 _LOBBY: tuple[tuple[LobbyVerb, LazyString, discord.ButtonStyle, int], ...] = (
     ("sit", _.lazy("Sit down"), discord.ButtonStyle.success, 0),
@@ -534,13 +558,8 @@ def _choose_panel(
     ui.add_item(
         PokerSelect(PanelSelect(table_id, hand_number, "cg", choice=choice).encode(), games, row=0)
     )
-    wild = [m for m in legal.modifiers if m.startswith(WILD_PREFIXES)]
-    rules = [m for m in legal.modifiers if not m.startswith(WILD_PREFIXES)]
-    sections: tuple[tuple[SelectKind, list[str], int, str], ...] = (
-        ("cw", wild, 1, _("Wild cards and the joker")),
-        ("cr", rules, 2, _("Draws, lows, high-low and house rules")),
-    )
-    for kind, keys, row, placeholder in sections:
+    for row, (kind, placeholder) in enumerate(CHOICE_MENUS, start=1):
+        keys = choice_menu(kind, legal.modifiers)
         options = [
             discord.SelectOption(
                 label=engine_text(describe_modifier(m))[:100],
@@ -555,7 +574,7 @@ def _choose_panel(
                 PokerSelect(
                     PanelSelect(table_id, hand_number, kind, choice=choice).encode(),
                     options,
-                    placeholder=placeholder,
+                    placeholder=str(placeholder),
                     min_values=0,
                     max_values=len(options),
                     row=row,
@@ -566,7 +585,7 @@ def _choose_panel(
             PanelButton(table_id, hand_number, "choose", choice=choice).encode(),
             _("Deal it"),
             discord.ButtonStyle.success,
-            row=3,
+            row=len(CHOICE_MENUS) + 1,
         )
     )
     return embed, ui

@@ -3,8 +3,10 @@ bankrolls and the leaderboard checked at the end."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
+from engine.modifiers import MODIFIER_KEYS
 from tests.bot.driver import (
     create_table,
     deal,
@@ -16,6 +18,7 @@ from tests.bot.driver import (
     play_hand,
     table_message,
 )
+from tests.bot.look import Look
 from tests.emulator import Emulator, World
 
 
@@ -162,7 +165,9 @@ async def test_anaconda_passes_are_simultaneous_and_conserve_cards(
     emu.assert_clean()
 
 
-async def test_dealers_choice_composes_a_game(poker_bot, emu: Emulator, world: World) -> None:
+async def test_dealers_choice_composes_a_game(
+    poker_bot, emu: Emulator, world: World, tmp_path: Path
+) -> None:
     bot = await poker_bot()
     players = world.players[:3]
     await create_table(emu, world, players, dealers_choice=True, auto_deal=0)
@@ -185,6 +190,19 @@ async def test_dealers_choice_composes_a_game(poker_bot, emu: Emulator, world: W
     rules = next(s for s in panel.selects if ":cr:" in s["custom_id"])
     panel = (await emu.select(dealer, panel, rules["custom_id"], ["draws=3"])).message
     assert "Triple-draw California lowball" in panel.text and "kings wild" in panel.text
+    # Every modifier is offered, in one menu each (a single house-rules menu was cut at
+    # Discord's 25 options: "rollout" was never offered); a pick in one keeps the others'.
+    menus = [s for s in panel.selects if s["custom_id"].split(":")[3] in ("cw", "cr", "ch")]
+    offered = [o["value"].replace("=", ":") for s in menus for o in s["options"]]
+    assert sorted(offered) == sorted(MODIFIER_KEYS) and all(len(s["options"]) <= 25 for s in menus)
+    house = next(s for s in menus if ":ch:" in s["custom_id"])
+    panel = (await emu.select(dealer, panel, house["custom_id"], ["no-check-raise"])).message
+    assert "Triple-draw California lowball" in panel.text and "kings wild" in panel.text
+    picked = {o["value"] for s in panel.selects for o in s["options"] if o.get("default")}
+    assert {"california-lowball", "wild=13", "draws=3", "no-check-raise"} <= picked, picked
+    look = Look("dealer's choice: the dealer's panel, a game composed")
+    look.add("only you", panel, ephemeral=True)
+    look.write(tmp_path, name="dealers-choice")
     r = await emu.click(dealer, panel, label="Deal it")
     assert r.type == 7, r.content
     await emu.idle()
