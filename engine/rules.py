@@ -483,6 +483,12 @@ class GameRules:
     # -- derived facts --------------------------------------------------------------------
 
     @property
+    def opens_with_blind(self) -> bool:
+        """Whether the first betting round itself begins with a live blind (no pot to open)."""
+        first = next((step for step in self.steps if isinstance(step, Bet)), None)
+        return first is not None and first.blind
+
+    @property
     def dealt_per_player(self) -> int:
         """Cards dealt to each player before any draw."""
         return sum(step.count for step in self.steps if isinstance(step, Deal))

@@ -1163,9 +1163,7 @@ class Table:
         structure, forced = self._stakes
         if rules.forced_bets is not None:
             forced = rules.forced_bets
-        requirement = rules.open_requirement
-        if requirement is not None and rules.progressive:
-            requirement = Requirement.pair(self._progressive_rank())
+        requirement = self._opening_requirement(rules, forced)
         # One pass over the players dealt in: newcomers' posts, the players' (seat, id, stack),
         # the shares they hold in a carried pot, and who is dealt in while sitting out.
         posts: list[tuple[str, int]] = []
@@ -1524,15 +1522,25 @@ class Table:
 
     # -- views ----------------------------------------------------------------------------------
 
+    def _opening_requirement(self, rules: GameRules, forced: ForcedBets) -> Requirement | None:
+        """What a player needs to open the next deal's pot: none where a blind opens it (the
+        first round begins with a bet, so nobody opens and nobody shows openers), else the
+        game's requirement, raised by a progressive jackpot's pass-outs."""
+        requirement = rules.open_requirement
+        if requirement is None or forced.blinds or rules.opens_with_blind:
+            return None
+        if rules.progressive:
+            return Requirement.pair(self._progressive_rank())
+        return requirement
+
     def _requirement_label(self) -> str | None:
         hand = self.hand
         if hand is not None and not hand.over:
             req = hand.requirement
         else:
             rules = self.config.rules()
-            req = rules.open_requirement
-            if req is not None and rules.progressive:
-                req = Requirement.pair(self._progressive_rank())
+            forced = self._stakes[1] if rules.forced_bets is None else rules.forced_bets
+            req = self._opening_requirement(rules, forced)
         return None if req is None else f"{req.label[0].upper()}{req.label[1:]} to open"
 
     def public_view(self) -> PublicView:

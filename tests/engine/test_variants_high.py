@@ -62,6 +62,25 @@ def test_only_a_player_with_openers_may_open_then_anyone_may_call_or_raise():
     assert table.public_view().opening_requirement == "A pair of jacks or better to open"
 
 
+def test_with_blinds_the_blind_opens_the_pot_and_nobody_shows_openers():
+    """A jackpot dealt with blinds: the big blind is the first bet, so there is no pot to open.
+    The table said "jacks or better to open", and a raiser holding nines was made to show his
+    whole hand as "openers" when the others folded."""
+    hands = ["Kc Qd 9h 7s 2c", "Jc Jh 9s 7c 3d", "9d 9c Ah 8d 4h"]
+    table = make_table(
+        ["a", "b", "c"], variant="jacks-or-better", forced=ForcedBets.with_blinds(1, 2)
+    )
+    assert table.public_view().opening_requirement is None
+    table.start_hand(RNG, deck_for(hands))
+    assert table.public_view().opening_requirement is None
+    table.act("c", Raise(4))  # after the blinds: nines, no openers needed
+    table.act("a", Fold())
+    events = table.act("b", Fold())
+    assert not any(isinstance(e, ev.OpenersShown) for e in events), events
+    result = table.result
+    assert result is not None and result.openers == () and result.uncontested == 2
+
+
 def test_two_small_pairs_open_but_tens_with_big_kickers_do_not():
     hands = ["5c 5d 3h 3s 6c", "Tc Td Ah Ks Qc"]
     table = make_table(["a", "b"], variant="jacks-or-better")
