@@ -51,13 +51,7 @@ def build_pots(
             # Everyone still in put in the same amount: one pot.
             return [(total, tuple(still_in))] if total > 0 else []
         caps = [None] * len(committed)
-    levels_set = {c for c, alive in zip(committed, live, strict=True) if alive and c > 0}
-    levels_set.update(
-        cap
-        for cap, alive, c in zip(caps, live, committed, strict=True)
-        if alive and cap is not None and 0 < cap < c
-    )
-    levels = sorted(levels_set)
+    levels = _levels(committed, live, caps)
     pots: list[tuple[int, tuple[int, ...]]] = []
     previous = 0
     for level in levels:
@@ -99,13 +93,7 @@ def contributions(
     """
     if caps is None:
         caps = [None] * len(committed)
-    levels_set = {c for c, alive in zip(committed, live, strict=True) if alive and c > 0}
-    levels_set.update(
-        cap
-        for cap, alive, c in zip(caps, live, committed, strict=True)
-        if alive and cap is not None and 0 < cap < c
-    )
-    levels = sorted(levels_set) or [0]
+    levels = _levels(committed, live, caps) or [0]
     levels[-1] = max(levels[-1], *committed)
     shares: list[list[int]] = []
     previous = 0
@@ -124,3 +112,17 @@ def split_amount(amount: int, winners: int) -> list[int]:
     """
     share, odd = divmod(amount, winners)
     return [share + (1 if i < odd else 0) for i in range(winners)]
+
+
+def _levels(
+    committed: Sequence[int], live: Sequence[bool], caps: Sequence[int | None]
+) -> list[int]:
+    """The amounts at which a pot is cut, lowest first: what each player still in put in,
+    and each cap below it."""
+    levels = {c for c, alive in zip(committed, live, strict=True) if alive and c > 0}
+    levels.update(
+        cap
+        for cap, alive, c in zip(caps, live, committed, strict=True)
+        if alive and cap is not None and 0 < cap < c
+    )
+    return sorted(levels)

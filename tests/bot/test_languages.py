@@ -362,11 +362,9 @@ async def test_the_dealers_choice_panel_speaks_the_dealers_language(
     assert "California Lowball mit drei Tauschrunden, Könige wild" in panel.text, panel.text
 
 
-async def test_a_dealers_choice_replays_in_the_viewers_language(
-    poker_bot, emu: Emulator, world: World
-) -> None:
-    """The replay of a dealer's choice hand names the game chosen (its title and the line of
-    the choice) in the viewer's language, though the hand is stored with its English name."""
+async def _a_kings_wild_hand_played(poker_bot: Any, emu: Emulator, world: World) -> Any:
+    """A dealer's choice table whose dealer picked five-card draw with kings wild, the hand
+    played to its end: (the live table, the hand's history row)."""
     bot, live, dealer = await _a_dealer_choosing(poker_bot, emu, world)
     table = await current_table_message(emu, world)
     opened = await emu.click(dealer, table, label="Choose the game…")
@@ -379,6 +377,15 @@ async def test_a_dealers_choice_replays_in_the_viewers_language(
     await play_hand(emu, world, bot)
     (hand,) = (await bot.db.list_hands(live.id)).items
     assert hand.variant_name == "Five-card draw, kings wild", hand.variant_name
+    return live, hand
+
+
+async def test_a_dealers_choice_replays_in_the_viewers_language(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """The replay of a dealer's choice hand names the game chosen (its title and the line of
+    the choice) in the viewer's language, though the hand is stored with its English name."""
+    _live, hand = await _a_kings_wild_hand_played(poker_bot, emu, world)
     viewer = world.players[3]
     viewer.locale = "de"
     r = await emu.run_command(viewer, world.channel, "poker hand", {"hand": hand.hand_id})
@@ -392,18 +399,7 @@ async def test_a_dealers_choice_is_listed_in_the_viewers_language(
 ) -> None:
     """/poker history names a dealer's choice hand's game in the viewer's language, as its
     replay and the table message do (the hand is stored with its English name)."""
-    bot, live, dealer = await _a_dealer_choosing(poker_bot, emu, world)
-    table = await current_table_message(emu, world)
-    opened = await emu.click(dealer, table, label="Choose the game…")
-    panel = (await emu.wait_for(lambda: opened.followups))[-1]
-    wild = next(s for s in panel.selects if ":cw:" in s["custom_id"])
-    panel = (await emu.select(dealer, panel, wild["custom_id"], ["wild=13"])).message
-    r = await emu.click(dealer, panel, label="Deal it")
-    assert r.type == 7, r.content
-    await emu.idle()
-    await play_hand(emu, world, bot)
-    (hand,) = (await bot.db.list_hands(live.id)).items
-    assert hand.variant_name == "Five-card draw, kings wild", hand.variant_name
+    live, hand = await _a_kings_wild_hand_played(poker_bot, emu, world)
     for code, game in (("de", "Five Card Draw, Könige wild"), ("en-US", hand.variant_name)):
         viewer = world.players[3]
         viewer.locale = code
