@@ -774,6 +774,10 @@ class Tournaments(commands.Cog):
         run = self.running.get(live.meta.tournament or 0)
         if run is None:
             return
+        if live.channel_id == run.channel_id:
+            # Its table was in the lobby's channel: the tournament has nowhere left.
+            await self.lobby_gone(run, why)
+            return
         async with run.lock:
             if run.state.status != "running":
                 return
@@ -829,6 +833,54 @@ class Tournaments(commands.Cog):
                 )
             except discord.HTTPException as exc:
                 log.warning("tournament %s: moves not posted: %s", run.tournament_id, exc)
+
+    @commands.Cog.listener()
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        tid = self.by_channel.get(channel.id)
+        run = None if tid is None else self.running.get(tid)
+        if run is not None:
+            try:
+                await self.lobby_gone(run, "its channel was deleted")
+            except Exception:
+                log.exception("tournament %s: ending it (channel deleted) failed", tid)
+
+    async def lobby_gone(self, run: Running, why: str) -> None:
+        """The tournament's channel was deleted (its lobby, its tables' threads with it):
+        nobody can register, play or read its results there any more. Before the start it
+        is called off, every buy-in back; running, it ends now, each player still in placed
+        by the chips they hold (a hand in progress void first), and the prize pool is paid
+        out by those places."""
+        if run.state.status == "registering":
+            try:
+                await self.call_off(run)
+            except TournamentProblem:
+                return
+            log.warning("tournament %s called off: %s", run.tournament_id, why)
+            self.bot.dispatch("poker_game_ended", "tournament", run.tournament_id)
+            return
+        async with run.lock:
+            if run.state.status != "running":
+                return
+            stacks: dict[str, int] = {}
+            for live in self.tables_of(run):
+                async with live.lock:
+                    await self.bot.tables.void_gone_hand_locked(live, why)
+                    if before_moving(live.engine):
+                        await self.bot.tables.seat_tournament_locked(live, {}, [], {})
+                    for seat in live.engine.seats:
+                        if seat is not None:
+                            stacks[seat.player_id] = seat.stack
+            for pid, (_, stack) in run.moving.items():
+                stacks.setdefault(pid, stack)
+            alive = run.state.alive
+            # Chips paid for and not yet dealt (rebuys, add-ons), and entries not yet seated.
+            held = {
+                pid: stacks.get(pid, run.state.settings.starting_stack) + run.pending.get(pid, 0)
+                for pid in alive
+            }
+            final = run.state.stop(held)
+            log.warning("tournament %s ended early (%s): stacks %s", run.tournament_id, why, held)
+            await self._finish(run, final, None)
 
     async def _break_up(self, run: Running, live: LiveTable, moved: list[tuple[str, int]]) -> None:
         """A table broke up: its message loses its buttons, its channel says who went where
@@ -961,7 +1013,7 @@ class Tournaments(commands.Cog):
         if out:
             self.spawn(self.refresh_lobby(run))
 
-    async def _finish(self, run: Running, final: Tournament, live: LiveTable) -> None:
+    async def _finish(self, run: Running, final: Tournament, live: LiveTable | None) -> None:
         table = final.payout_table()
         await self.bot.db.finish_tournament(
             run.tournament_id,
@@ -973,7 +1025,8 @@ class Tournaments(commands.Cog):
             self.bot.tables.forget(other)
             if other is not live:
                 self.spawn(self.bot.presenter.retire_closed(other))
-        self.bot.tables.forget(live)
+        if live is not None:
+            self.bot.tables.forget(live)
         self._forget(run)
         self.spawn(self._post_results(run, table))
         # A poker night that opened it ends with it (see cogs.tournament.nights).

@@ -69,3 +69,72 @@ async def test_a_tournament_table_whose_thread_is_deleted_mid_hand_plays_on_else
     # The lobby's channel says where they went (a link to their new table's thread).
     said = [m.text for m in emu.channel_messages(world.channel) if "was deleted" in m.text]
     assert said and f"<#{moved_to.channel_id}>" in said[-1], said
+
+
+async def _delete_channel(emu: Emulator, world: World) -> None:
+    world.channel.deleted = True  # a moderator deletes the tournament's channel
+    emu.dispatch("CHANNEL_DELETE", world.channel.to_dict())
+
+
+async def test_a_tournament_whose_channel_is_deleted_mid_hand_ends_and_pays_by_chips(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """Its lobby and its table are gone, with nowhere to play on: the hand in progress is
+    void, the tournament ends there, its players placed by the chips they hold, and the
+    whole prize pool is paid to the bankrolls."""
+    bot = await poker_bot()
+    players = world.players[:3]
+    created = await emu.run_command(
+        world.host,
+        world.channel,
+        "poker tournament create",
+        {"buy_in": 10, "starting_stack": STACK, "seats": 3, "payouts": "65/35", "auto_deal": 0},
+    )
+    assert created.type == 4, created.content
+    for player in players:
+        r = await emu.click(player, created.message, label="Register")
+        assert r.type == 7, r.content
+    await emu.idle()
+    cog = bot.get_cog("Tournaments")
+    run = next(iter(cog.running.values()))
+    (live,) = cog.tables_of(run)
+    assert live.engine.in_hand
+    dealt = dict(live.meta.hand.start_stacks)
+    await act_at_a_table(emu, world, bot, [live], {world.channel.id: world.channel}, players)
+    await emu.idle()
+    await _delete_channel(emu, world)
+    await emu.wait_for(lambda: run.state.status == "finished", timeout=3)
+    await emu.idle()
+    assert live.closed and not cog.tables_of(run) and run.tournament_id not in cog.running
+    results = {str(r.user_id): r for r in await bot.db.tournament_results(run.tournament_id)}
+    # The hand is void: everyone holds what they were dealt with, and is placed by it.
+    order = sorted(dealt, key=lambda pid: -dealt[pid])
+    assert results[order[0]].place == 1
+    assert sum(r.prize for r in results.values()) == 30
+    for player in players:
+        prize = results[str(player.id)].prize
+        assert await bot.db.balance(world.guild.id, player.id) == 1000 - 10 + prize
+    audit = await bot.db.chip_audit(world.guild.id)
+    assert audit.ok and audit.in_tournaments == 0, str(audit)
+    assert await bot.db.open_tournaments() == []
+
+
+async def test_a_tournament_whose_channel_is_deleted_before_it_starts_pays_back(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    bot = await poker_bot()
+    players = world.players[:2]
+    created = await emu.run_command(
+        world.host, world.channel, "poker tournament create", {"buy_in": 10, "seats": 3}
+    )
+    for player in players:
+        r = await emu.click(player, created.message, label="Register")
+        assert r.type == 7, r.content
+    await _delete_channel(emu, world)
+    await emu.wait_for(lambda: not bot.get_cog("Tournaments").running, timeout=3)
+    await emu.idle()
+    for player in players:
+        assert await bot.db.balance(world.guild.id, player.id) == 1000
+    audit = await bot.db.chip_audit(world.guild.id)
+    assert audit.ok and audit.in_tournaments == 0, str(audit)
+    assert await bot.db.open_tournaments() == []
