@@ -4,9 +4,11 @@ tournament changes its seats, a long 429 on the answer that ends a hand."""
 
 from __future__ import annotations
 
+import asyncio
+import time
 from typing import Any
 
-from tests.bot.driver import act_at_a_table, two_table_tournament
+from tests.bot.driver import act_at_a_table, find_table_message, table_message, two_table_tournament
 from tests.emulator import Emulator, World
 
 STACK = 100
@@ -138,3 +140,86 @@ async def test_a_tournament_whose_channel_is_deleted_before_it_starts_pays_back(
     audit = await bot.db.chip_audit(world.guild.id)
     assert audit.ok and audit.in_tournaments == 0, str(audit)
     assert await bot.db.open_tournaments() == []
+
+
+async def test_a_long_429_on_the_answer_that_ends_a_tournament_hand_holds_nothing_up(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """Discord rate-limits the answer to the fold that ends a hand for over 3 s (past the
+    interaction's life): the hand is over all the same, the tournament's bookkeeping done,
+    the table shows the result and the next hand is dealt on time."""
+    bot = await poker_bot()
+    players = world.players[:3]
+    created = await emu.run_command(
+        world.host,
+        world.channel,
+        "poker tournament create",
+        {"buy_in": 10, "starting_stack": STACK, "seats": 3, "auto_deal": 1},
+    )
+    for player in players:
+        r = await emu.click(player, created.message, label="Register")
+        assert r.type == 7, r.content
+    await emu.idle()
+    cog = bot.get_cog("Tournaments")
+    run = next(iter(cog.running.values()))
+    (live,) = cog.tables_of(run)
+    by_id = {str(p.id): p for p in players}
+
+    for k in range(2):
+        decision = live.engine.pending[0]
+        message = table_message(emu, world)
+        if k == 1:
+            fault = emu.faults.rate_limit("interaction_callback", retry_after=3.5)
+            clicked = asyncio.ensure_future(
+                emu.click(
+                    by_id[decision.player_id],
+                    message,
+                    label="Fold",
+                    timeout=10,
+                    raise_on_failure=False,
+                )
+            )
+            break
+        r = await emu.click(by_id[decision.player_id], message, label="Fold")
+        assert r.type == 7, r.content
+    start = time.monotonic()
+    # The hand's end does not wait for Discord: the next hand is dealt about a second later.
+    await emu.wait_for(lambda: live.engine.hand_number == 2 and live.engine.in_hand, timeout=4)
+    assert time.monotonic() - start < 3.5
+    message = await emu.wait_for(lambda: find_table_message(emu, world), timeout=3)
+    assert message is not None
+    await clicked
+    assert fault.hits, "the 429 was not served"
+    assert live.engine.chips() == 3 * STACK
+    audit = await bot.db.chip_audit(world.guild.id)
+    assert audit.ok, str(audit)
+
+
+async def test_a_tournament_thread_deleted_while_the_bot_was_away_moves_its_players(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    bot = await poker_bot()
+    _, run = await two_table_tournament(
+        emu, world, bot, ("erin", "frank", "grace", "heidi"), starting_stack=STACK, players=8
+    )
+    gone = bot.get_cog("Tournaments").tables_of(run)[0]
+    thread = next(t for t in emu.threads(world.channel) if t.id == gone.channel_id)
+    await emu.idle()
+    await bot.close()
+    thread.deleted = True  # nobody hears of it
+    bot2 = await poker_bot()
+    cog = bot2.get_cog("Tournaments")
+    run2 = cog.running[run.tournament_id]
+
+    def settled() -> bool:
+        now = cog.tables_of(run2)
+        return len(_seated(now)) == 8 and all(t.channel_id != thread.id for t in now)
+
+    await emu.wait_for(settled, timeout=5)
+    await emu.idle()
+    now = cog.tables_of(run2)
+    assert sum(t.engine.chips() for t in now) == 8 * STACK and not run2.moving
+    audit = await bot2.db.chip_audit(world.guild.id)
+    assert audit.ok, str(audit)
+    rows = await bot2.db.tournament_tables(run.tournament_id)
+    assert sorted(r.table_id for r in rows) == sorted(t.id for t in now)
