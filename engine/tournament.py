@@ -716,6 +716,24 @@ class Tournament:
             result = replace(result, status=FINISHED)
         return result
 
+    def stop(self, stacks: Mapping[str, int]) -> Tournament:
+        """End the tournament early (it has nowhere left to be played): each player still
+        in finishes by the chips they hold (``stacks``: every one of them), more chips
+        higher, equal stacks sharing a place, all of them above those already out.
+
+        :raises TournamentError: it is not running, or ``stacks`` are not the players in.
+        """
+        if self.status != RUNNING:
+            raise TournamentError("the tournament is not running")
+        if set(stacks) != set(self.alive):
+            raise TournamentError("the stacks must be those each player still in holds")
+        hand = self.hands + 1
+        result = self
+        for player_id in self.alive:
+            entry = result.entry(player_id)
+            result = result._put(replace(entry, busted_hand=hand, busted_stack=stacks[player_id]))
+        return replace(result, hands=hand, status=FINISHED)
+
     def places(self) -> tuple[tuple[str, int], ...]:
         """Each player and their place, best first. Players still in share the top places by
         nothing yet (they are listed first, at place 1, until the end); out players are

@@ -277,6 +277,11 @@ class TournamentHooks(Protocol):
         """Take busted players out, end the tournament when one is left; notes to show."""
         ...
 
+    async def table_gone(self, live: LiveTable, why: str) -> None:
+        """The table's channel is gone (not under its lock): its players play on elsewhere,
+        with their chips (a hand in progress void)."""
+        ...
+
     def holds_channel(self, channel_id: int) -> bool:
         """Whether a tournament taking entries or running has its lobby in the channel (no
         cash table opens there: the tournament's own table will need it)."""

@@ -416,16 +416,17 @@ class TableService:
         can see it, act at it or leave it any more, so it closes now and every stack goes
         back to its bankroll; a hand in progress is void (every chip back where it was at the
         deal). Returns the payouts; None for a tournament's table (its chips belong to the
-        tournament) or a table already closed."""
+        tournament: its players play on at another of its tables, see
+        :meth:`TournamentHooks.table_gone`) or a table already closed."""
         if live.meta.tournament is not None:
-            log.warning("tournament table %s: %s; left to its tournament", live.id, why)
+            log.warning("tournament table %s: %s; its players move", live.id, why)
+            if self.hooks is not None:
+                await self.hooks.table_gone(live, why)
             return None
         async with live.lock:
             if live.closed:
                 return None
-            info = live.meta.hand
-            if live.engine.in_hand and info is not None:
-                await self.records.abandon_hand(live, info, why)
+            await self.void_gone_hand_locked(live, why)
             payouts = await self._end_locked(live)
         log.warning("table %s closed: %s; paid out %s", live.id, why, payouts)
         return payouts
@@ -499,6 +500,13 @@ class TableService:
             raise
         self.clock.schedule(live)
         return taken
+
+    async def void_gone_hand_locked(self, live: LiveTable, why: str) -> None:
+        """Under the table's lock: the hand in progress can never be played on (its channel
+        is gone), so it is void, every stack back to the deal."""
+        info = live.meta.hand
+        if live.engine.in_hand and info is not None:
+            await self.records.abandon_hand(live, info, why)
 
     def forget(self, live: LiveTable) -> None:
         """The table was closed in the database with its tournament: drop it here."""

@@ -649,8 +649,6 @@ class Tournaments(commands.Cog):
                 if run.state.status != "running":
                     return
             tables = {live.id: live for live in self.tables_of(run)}
-            if not tables:
-                return
             seated = {
                 s.player_id: live.id
                 for live in tables.values()
@@ -658,6 +656,8 @@ class Tournaments(commands.Cog):
                 if s is not None
             }
             # A move cut short: finish it (its stack was saved before it left its table).
+            # Players whose table is gone (its thread deleted) wait for a free seat below.
+            homeless: dict[str, int] = {}
             for pid, (to, stack) in list(run.moving.items()):
                 held = seated.get(pid)
                 if held is not None and held != to and not tables[held].engine.in_hand:
@@ -665,31 +665,54 @@ class Tournaments(commands.Cog):
                         await self.bot.tables.seat_tournament_locked(tables[held], {}, [pid], {})
                     seated.pop(pid)
                 if pid not in seated:
-                    target = tables.get(to) or min(tables.values(), key=table_size)
+                    target = tables.get(to)
+                    if target is None or table_size(target)[0] >= run.state.settings.seats:
+                        homeless[pid] = stack
+                        continue
                     async with target.lock:
                         await self.bot.tables.seat_tournament_locked(
                             target, {pid: stack}, [], run.names
                         )
                     seated[pid] = target.id
                 await self._set_moving(run, pid, None)
-            # Players never seated yet (the start): each to the emptiest table.
-            fresh = [pid for pid in run.state.alive if pid not in seated]
+            # Players never seated yet (the start), and those whose table is gone: each to
+            # the emptiest table.
+            stacks = {
+                pid: homeless.get(pid, run.state.settings.starting_stack)
+                for pid in run.state.alive
+                if pid not in seated
+            }
             # Late entries with every seat taken: more tables, in threads of the channel.
             seats = run.state.settings.seats
             free = sum(seats - table_size(live)[0] for live in tables.values())
-            if len(fresh) > free:
-                count = -(-(len(fresh) - free) // seats)
+            if len(stacks) > free:
+                count = -(-(len(stacks) - free) // seats)
                 numbers = range(len(tables) + 1, len(tables) + count + 1)
                 for live in await self._open_threads(run, numbers):
                     tables[live.id] = live
-            for pid in draw_seats(fresh, secrets.SystemRandom()):
+            language = channel_language(run.guild_id)
+            for pid in draw_seats(list(stacks), secrets.SystemRandom()):
                 target = min(tables.values(), key=table_size)
+                if pid in homeless:
+                    # Saved with its new table first: a crash now finishes this move.
+                    await self._set_moving(run, pid, (target.id, stacks[pid]))
                 async with target.lock:
                     await self.bot.tables.seat_tournament_locked(
-                        target, {pid: run.state.settings.starting_stack}, [], run.names
+                        target, {pid: stacks[pid]}, [], run.names
                     )
+                    if pid in homeless:
+                        target.meta.notes.append(
+                            _.plural(
+                                "⬅️ {player} joins this table with {count} chip.",
+                                "⬅️ {player} joins this table with {count} chips.",
+                                count=stacks[pid],
+                                player=run.name_in_text(pid),
+                                language=language,
+                            )
+                        )
+                if pid in homeless:
+                    await self._set_moving(run, pid, None)
             # Balance: the engine says who moves where; a table in a hand moves nobody yet.
-            language = channel_language(run.guild_id)
             moved: dict[int, list[tuple[str, int]]] = {}
             layout = [TableSeats.of(str(t.id), t.engine) for t in tables.values()]
             for move in plan_moves(layout, run.state.settings.seats):
@@ -742,6 +765,123 @@ class Tournaments(commands.Cog):
             if live.engine.hand_number > 0 and not live.engine.in_hand:
                 self.spawn(self.bot.presenter.refresh(live))
 
+    async def table_gone(self, live: LiveTable, why: str) -> None:
+        """The table's thread (or channel) was deleted: nobody can play there any more. Its
+        hand in progress is void (every chip back to the deal), a carried pot goes back to
+        who put it in (the engine's rule), its players leave it with their stacks (saved as
+        moves first), it closes, and they sit down at the tournament's other tables, or at
+        a new one in a thread of the lobby's channel."""
+        run = self.running.get(live.meta.tournament or 0)
+        if run is None:
+            return
+        if live.channel_id == run.channel_id:
+            # Its table was in the lobby's channel: the tournament has nowhere left.
+            await self.lobby_gone(run, why)
+            return
+        async with run.lock:
+            if run.state.status != "running":
+                return
+            async with live.lock:
+                if live.closed:
+                    return
+                await self.bot.tables.void_gone_hand_locked(live, why)
+                if before_moving(live.engine):
+                    await self.bot.tables.seat_tournament_locked(live, {}, [], {})
+                stacks = {s.player_id: s.stack for s in live.engine.seats if s is not None}
+                await self._set_moves(run, {pid: (live.id, n) for pid, n in stacks.items()})
+                await self.bot.tables.seat_tournament_locked(live, {}, list(stacks), {})
+                await self.bot.db.close_tournament_table(live.id, live.state_json())
+                self.bot.tables.forget(live)
+        log.warning(
+            "tournament %s: table %s closed (%s); its players move",
+            run.tournament_id,
+            live.id,
+            why,
+        )
+        await self.settle(run)
+        moved: list[tuple[str, int]] = []
+        for other in self.tables_of(run):
+            moved.extend(
+                (run.name_in_text(s.player_id), other.channel_id)
+                for s in other.engine.seats
+                if s is not None and s.player_id in stacks
+            )
+            if other.engine.hand_number == 0 and other.engine.can_start() is None:
+                outcome = await self.bot.tables.start_hand(other)
+                await self.bot.presenter.present(other, outcome)
+        if moved and live.channel_id != run.channel_id:
+            language = channel_language(run.guild_id)
+            lines = [
+                _(
+                    "🧳 A table's thread was deleted; its players play on at these tables:",
+                    language=language,
+                ),
+                *(
+                    _(
+                        "➡️ {player} → {table}",
+                        player=n,
+                        table=kit.channel_link(c),
+                        language=language,
+                    )
+                    for n, c in moved
+                ),
+            ]
+            try:
+                channel = self.bot.get_partial_messageable(run.channel_id)
+                await channel.send(
+                    "\n".join(lines)[:2000], allowed_mentions=discord.AllowedMentions.none()
+                )
+            except discord.HTTPException as exc:
+                log.warning("tournament %s: moves not posted: %s", run.tournament_id, exc)
+
+    @commands.Cog.listener()
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        tid = self.by_channel.get(channel.id)
+        run = None if tid is None else self.running.get(tid)
+        if run is not None:
+            try:
+                await self.lobby_gone(run, "its channel was deleted")
+            except Exception:
+                log.exception("tournament %s: ending it (channel deleted) failed", tid)
+
+    async def lobby_gone(self, run: Running, why: str) -> None:
+        """The tournament's channel was deleted (its lobby, its tables' threads with it):
+        nobody can register, play or read its results there any more. Before the start it
+        is called off, every buy-in back; running, it ends now, each player still in placed
+        by the chips they hold (a hand in progress void first), and the prize pool is paid
+        out by those places."""
+        if run.state.status == "registering":
+            try:
+                await self.call_off(run)
+            except TournamentProblem:
+                return
+            log.warning("tournament %s called off: %s", run.tournament_id, why)
+            self.bot.dispatch("poker_game_ended", "tournament", run.tournament_id)
+            return
+        async with run.lock:
+            if run.state.status != "running":
+                return
+            stacks: dict[str, int] = {}
+            for live in self.tables_of(run):
+                async with live.lock:
+                    await self.bot.tables.void_gone_hand_locked(live, why)
+                    if before_moving(live.engine):
+                        await self.bot.tables.seat_tournament_locked(live, {}, [], {})
+                    for seat in live.engine.seats:
+                        if seat is not None:
+                            stacks[seat.player_id] = seat.stack
+            for pid, (_, stack) in run.moving.items():
+                stacks.setdefault(pid, stack)
+            alive = run.state.alive
+            # Chips paid for and not yet dealt (rebuys, add-ons), and entries not yet seated.
+            held = {
+                pid: stacks.get(pid, run.state.settings.starting_stack) + run.pending.get(pid, 0)
+                for pid in alive
+            }
+            final = run.state.stop(held)
+            log.warning("tournament %s ended early (%s): stacks %s", run.tournament_id, why, held)
+            await self._finish(run, final, None)
+
     async def _break_up(self, run: Running, live: LiveTable, moved: list[tuple[str, int]]) -> None:
         """A table broke up: its message loses its buttons, its channel says who went where
         (a link to each new table), and a thread of its own is archived, out of the list."""
@@ -760,6 +900,15 @@ class Tournaments(commands.Cog):
             log.warning(
                 "tournament %s: table %s broke up unsaid: %s", run.tournament_id, live.id, exc
             )
+
+    async def _set_moves(self, run: Running, moves: dict[str, tuple[int, int]]) -> None:
+        """Save ``moves`` (player id -> (table id, stack)) at once with the tournament."""
+        async with run.state_lock:
+            moving = {**run.moving, **moves}
+            await self.bot.db.save_tournament(
+                run.tournament_id, "running", run.state_json(moving=moving)
+            )
+            run.moving = moving
 
     async def _set_moving(self, run: Running, pid: str, move: tuple[int, int] | None) -> None:
         async with run.state_lock:
@@ -864,7 +1013,7 @@ class Tournaments(commands.Cog):
         if out:
             self.spawn(self.refresh_lobby(run))
 
-    async def _finish(self, run: Running, final: Tournament, live: LiveTable) -> None:
+    async def _finish(self, run: Running, final: Tournament, live: LiveTable | None) -> None:
         table = final.payout_table()
         await self.bot.db.finish_tournament(
             run.tournament_id,
@@ -876,7 +1025,8 @@ class Tournaments(commands.Cog):
             self.bot.tables.forget(other)
             if other is not live:
                 self.spawn(self.bot.presenter.retire_closed(other))
-        self.bot.tables.forget(live)
+        if live is not None:
+            self.bot.tables.forget(live)
         self._forget(run)
         self.spawn(self._post_results(run, table))
         # A poker night that opened it ends with it (see cogs.tournament.nights).

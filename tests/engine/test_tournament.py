@@ -331,3 +331,22 @@ def test_busting_down_to_one_table(players: int, seats: int, rnd: random.Random)
         assert max(sizes) - min(sizes) <= 1
         assert len(tables) == max(1, -(-sum(sizes) // seats))
     assert len(tables) == 1
+
+
+def test_a_tournament_stopped_early_is_placed_by_chip_count() -> None:
+    """Nowhere left to play (its channel deleted): the players still in are placed by the
+    chips they hold, equal stacks sharing a place, below nobody already out; the prizes add
+    up to the pool."""
+    t = Tournament(_settings(payouts=Payouts.parse("50/30/20")))
+    t = t.register("a").register("b").register("c").register("d").start()
+    t = t.eliminate({"a": 0, "b": 150, "c": 150, "d": 100}, {"a": 50, "b": 100, "c": 100})
+    stopped = t.stop({"b": 150, "c": 150, "d": 100})
+    assert stopped.status == "finished"
+    assert stopped.places() == (("b", 1), ("c", 1), ("d", 3), ("a", 4))
+    prizes = {p: prize for p, _, prize in stopped.payout_table()}
+    assert prizes == {"b": 16, "c": 16, "d": 8, "a": 0}
+    assert sum(prizes.values()) == stopped.prize_pool
+    with pytest.raises(TournamentError, match="holds"):
+        t.stop({"b": 150, "c": 150})
+    with pytest.raises(TournamentError, match="not running"):
+        stopped.stop({})

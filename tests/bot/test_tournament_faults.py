@@ -1,0 +1,225 @@
+"""A tournament under Discord's failures: a table's thread deleted by a moderator (its
+players play on at another table, their chips with them), the bot killed at the moments a
+tournament changes its seats, a long 429 on the answer that ends a hand."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+from tests.bot.driver import act_at_a_table, find_table_message, table_message, two_table_tournament
+from tests.emulator import Emulator, World
+
+STACK = 100
+
+
+def _seated(tables: list[Any]) -> dict[str, int]:
+    return {s.player_id: s.stack for t in tables for s in t.engine.seats if s is not None}
+
+
+async def test_a_tournament_table_whose_thread_is_deleted_mid_hand_plays_on_elsewhere(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """Nobody can play at a table in a deleted thread: its hand is void (every chip back
+    where it was at the deal) and its players sit down at a new table of the tournament with
+    their stacks, every tournament chip still in play, and the tournament goes on."""
+    bot = await poker_bot()
+    _, run = await two_table_tournament(
+        emu, world, bot, ("erin", "frank", "grace", "heidi"), starting_stack=STACK, players=8
+    )
+    cog = bot.get_cog("Tournaments")
+    tables = cog.tables_of(run)
+    assert len(tables) == 2
+    gone = next(t for t in tables if t.engine.in_hand)
+    dealt = dict(gone.meta.hand.start_stacks)
+    thread = next(t for t in emu.threads(world.channel) if t.id == gone.channel_id)
+    threads = {t.id: t for t in emu.threads(world.channel)}
+    # A bet or two at that table first, so that the hand has chips in the middle.
+    for _ in range(3):
+        await act_at_a_table(emu, world, bot, [gone], threads, list(world.players))
+        await emu.idle()
+    thread.deleted = True  # a moderator deletes the thread
+    emu.dispatch(
+        "THREAD_DELETE",
+        {
+            "id": str(thread.id),
+            "guild_id": str(world.guild.id),
+            "parent_id": str(world.channel.id),
+            "type": thread.type,
+        },
+    )
+    await emu.wait_for(lambda: gone.closed, timeout=3)
+    await emu.wait_for(lambda: len(_seated(cog.tables_of(run))) == 8, timeout=5)
+    await emu.idle()
+    now = cog.tables_of(run)
+    assert gone not in now and all(not t.closed for t in now)
+    seated = _seated(now)
+    # Each player of the deleted table has the stack he was dealt with (the hand is void).
+    for pid, stack in dealt.items():
+        assert seated[pid] == stack, (pid, seated[pid], stack)
+    assert sum(t.engine.chips() for t in now) == 8 * STACK
+    assert not run.moving and run.state.status == "running" and len(run.state.alive) == 8
+    audit = await bot.db.chip_audit(world.guild.id)
+    assert audit.ok, str(audit)
+    rows = await bot.db.tournament_tables(run.tournament_id)
+    assert sorted(r.table_id for r in rows) == sorted(t.id for t in now)
+    # Their new table deals (auto-deal) and plays on.
+    moved_to = next(t for t in now if set(dealt) & set(_seated([t])))
+    assert moved_to.channel_id != thread.id
+    await emu.wait_for(lambda: moved_to.engine.in_hand, timeout=5)
+    # The lobby's channel says where they went (a link to their new table's thread).
+    said = [m.text for m in emu.channel_messages(world.channel) if "was deleted" in m.text]
+    assert said and f"<#{moved_to.channel_id}>" in said[-1], said
+
+
+async def _delete_channel(emu: Emulator, world: World) -> None:
+    world.channel.deleted = True  # a moderator deletes the tournament's channel
+    emu.dispatch("CHANNEL_DELETE", world.channel.to_dict())
+
+
+async def test_a_tournament_whose_channel_is_deleted_mid_hand_ends_and_pays_by_chips(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """Its lobby and its table are gone, with nowhere to play on: the hand in progress is
+    void, the tournament ends there, its players placed by the chips they hold, and the
+    whole prize pool is paid to the bankrolls."""
+    bot = await poker_bot()
+    players = world.players[:3]
+    created = await emu.run_command(
+        world.host,
+        world.channel,
+        "poker tournament create",
+        {"buy_in": 10, "starting_stack": STACK, "seats": 3, "payouts": "65/35", "auto_deal": 0},
+    )
+    assert created.type == 4, created.content
+    for player in players:
+        r = await emu.click(player, created.message, label="Register")
+        assert r.type == 7, r.content
+    await emu.idle()
+    cog = bot.get_cog("Tournaments")
+    run = next(iter(cog.running.values()))
+    (live,) = cog.tables_of(run)
+    assert live.engine.in_hand
+    dealt = dict(live.meta.hand.start_stacks)
+    await act_at_a_table(emu, world, bot, [live], {world.channel.id: world.channel}, players)
+    await emu.idle()
+    await _delete_channel(emu, world)
+    await emu.wait_for(lambda: run.state.status == "finished", timeout=3)
+    await emu.idle()
+    assert live.closed and not cog.tables_of(run) and run.tournament_id not in cog.running
+    results = {str(r.user_id): r for r in await bot.db.tournament_results(run.tournament_id)}
+    # The hand is void: everyone holds what they were dealt with, and is placed by it.
+    order = sorted(dealt, key=lambda pid: -dealt[pid])
+    assert results[order[0]].place == 1
+    assert sum(r.prize for r in results.values()) == 30
+    for player in players:
+        prize = results[str(player.id)].prize
+        assert await bot.db.balance(world.guild.id, player.id) == 1000 - 10 + prize
+    audit = await bot.db.chip_audit(world.guild.id)
+    assert audit.ok and audit.in_tournaments == 0, str(audit)
+    assert await bot.db.open_tournaments() == []
+
+
+async def test_a_tournament_whose_channel_is_deleted_before_it_starts_pays_back(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    bot = await poker_bot()
+    players = world.players[:2]
+    created = await emu.run_command(
+        world.host, world.channel, "poker tournament create", {"buy_in": 10, "seats": 3}
+    )
+    for player in players:
+        r = await emu.click(player, created.message, label="Register")
+        assert r.type == 7, r.content
+    await _delete_channel(emu, world)
+    await emu.wait_for(lambda: not bot.get_cog("Tournaments").running, timeout=3)
+    await emu.idle()
+    for player in players:
+        assert await bot.db.balance(world.guild.id, player.id) == 1000
+    audit = await bot.db.chip_audit(world.guild.id)
+    assert audit.ok and audit.in_tournaments == 0, str(audit)
+    assert await bot.db.open_tournaments() == []
+
+
+async def test_a_long_429_on_the_answer_that_ends_a_tournament_hand_holds_nothing_up(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """Discord rate-limits the answer to the fold that ends a hand for over 3 s (past the
+    interaction's life): the hand is over all the same, the tournament's bookkeeping done,
+    the table shows the result and the next hand is dealt on time."""
+    bot = await poker_bot()
+    players = world.players[:3]
+    created = await emu.run_command(
+        world.host,
+        world.channel,
+        "poker tournament create",
+        {"buy_in": 10, "starting_stack": STACK, "seats": 3, "auto_deal": 1},
+    )
+    for player in players:
+        r = await emu.click(player, created.message, label="Register")
+        assert r.type == 7, r.content
+    await emu.idle()
+    cog = bot.get_cog("Tournaments")
+    run = next(iter(cog.running.values()))
+    (live,) = cog.tables_of(run)
+    by_id = {str(p.id): p for p in players}
+
+    for k in range(2):
+        decision = live.engine.pending[0]
+        message = table_message(emu, world)
+        if k == 1:
+            fault = emu.faults.rate_limit("interaction_callback", retry_after=3.5)
+            clicked = asyncio.ensure_future(
+                emu.click(
+                    by_id[decision.player_id],
+                    message,
+                    label="Fold",
+                    timeout=10,
+                    raise_on_failure=False,
+                )
+            )
+            break
+        r = await emu.click(by_id[decision.player_id], message, label="Fold")
+        assert r.type == 7, r.content
+    start = time.monotonic()
+    # The hand's end does not wait for Discord: the next hand is dealt about a second later.
+    await emu.wait_for(lambda: live.engine.hand_number == 2 and live.engine.in_hand, timeout=4)
+    assert time.monotonic() - start < 3.5
+    message = await emu.wait_for(lambda: find_table_message(emu, world), timeout=3)
+    assert message is not None
+    await clicked
+    assert fault.hits, "the 429 was not served"
+    assert live.engine.chips() == 3 * STACK
+    audit = await bot.db.chip_audit(world.guild.id)
+    assert audit.ok, str(audit)
+
+
+async def test_a_tournament_thread_deleted_while_the_bot_was_away_moves_its_players(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    bot = await poker_bot()
+    _, run = await two_table_tournament(
+        emu, world, bot, ("erin", "frank", "grace", "heidi"), starting_stack=STACK, players=8
+    )
+    gone = bot.get_cog("Tournaments").tables_of(run)[0]
+    thread = next(t for t in emu.threads(world.channel) if t.id == gone.channel_id)
+    await emu.idle()
+    await bot.close()
+    thread.deleted = True  # nobody hears of it
+    bot2 = await poker_bot()
+    cog = bot2.get_cog("Tournaments")
+    run2 = cog.running[run.tournament_id]
+
+    def settled() -> bool:
+        now = cog.tables_of(run2)
+        return len(_seated(now)) == 8 and all(t.channel_id != thread.id for t in now)
+
+    await emu.wait_for(settled, timeout=5)
+    await emu.idle()
+    now = cog.tables_of(run2)
+    assert sum(t.engine.chips() for t in now) == 8 * STACK and not run2.moving
+    audit = await bot2.db.chip_audit(world.guild.id)
+    assert audit.ok, str(audit)
+    rows = await bot2.db.tournament_tables(run.tournament_id)
+    assert sorted(r.table_id for r in rows) == sorted(t.id for t in now)
