@@ -774,8 +774,9 @@ class Tournaments(commands.Cog):
         run = self.running.get(live.meta.tournament or 0)
         if run is None:
             return
-        if live.channel_id == run.channel_id:
-            # Its table was in the lobby's channel: the tournament has nowhere left.
+        if live.channel_id == run.channel_id or await self._gone(run.channel_id):
+            # Its table was in the lobby's channel, or that channel went with its threads:
+            # the tournament has nowhere left.
             await self.lobby_gone(run, why)
             return
         async with run.lock:
@@ -833,6 +834,33 @@ class Tournaments(commands.Cog):
                 )
             except discord.HTTPException as exc:
                 log.warning("tournament %s: moves not posted: %s", run.tournament_id, exc)
+
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        # A tournament's channel deleted while the bot was away: nobody told this process,
+        # and the tournament would keep its buy-ins or its prize pool for good.
+        for run in list(self.running.values()):
+            if await self._gone(run.channel_id):
+                try:
+                    await self.lobby_gone(run, "its channel was deleted while the bot was away")
+                except Exception:
+                    log.exception(
+                        "tournament %s: ending it (channel gone) failed", run.tournament_id
+                    )
+
+    async def _gone(self, channel_id: int) -> bool:
+        """Whether Discord says the channel ``channel_id`` no longer exists (one not in the
+        cache is asked for: an archived thread is not cached; any other failure is not an
+        answer, and the channel is taken as still there)."""
+        if self.bot.get_channel(channel_id) is not None:
+            return False
+        try:
+            await self.bot.fetch_channel(channel_id)
+        except discord.NotFound:
+            return True
+        except discord.HTTPException as exc:
+            log.warning("channel %s could not be read: %s", channel_id, exc)
+        return False
 
     @commands.Cog.listener()
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:

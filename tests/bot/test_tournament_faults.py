@@ -223,3 +223,40 @@ async def test_a_tournament_thread_deleted_while_the_bot_was_away_moves_its_play
     assert audit.ok, str(audit)
     rows = await bot2.db.tournament_tables(run.tournament_id)
     assert sorted(r.table_id for r in rows) == sorted(t.id for t in now)
+
+
+async def test_a_tournament_channel_deleted_while_the_bot_was_away_ends_it(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """Its lobby channel (and the threads in it) deleted while the bot was stopped: nobody
+    told the new process, and the tournament kept its buy-ins or its prize pool for good. At
+    the start, one taking entries is called off (buy-ins back) and a running one ends, paid
+    by the chips its players hold."""
+    bot = await poker_bot()
+    _, run = await two_table_tournament(
+        emu, world, bot, ("erin", "frank", "grace", "heidi"), starting_stack=STACK, players=8
+    )
+    other = emu.add_text_channel(world.guild, "later")
+    created = await emu.run_command(
+        world.host, other, "poker tournament create", {"buy_in": 10, "seats": 3}
+    )
+    alice = world.players[0]
+    r = await emu.click(alice, created.message, label="Register")
+    assert r.type == 7, r.content
+    await emu.idle()
+    before = await bot.db.balance(world.guild.id, alice.id)
+    await bot.close()
+    for channel in (world.channel, other, *emu.threads(world.channel)):
+        channel.deleted = True  # nobody hears of it
+    bot2 = await poker_bot()
+    cog = bot2.get_cog("Tournaments")
+    await emu.wait_for(lambda: not cog.running, timeout=5)
+    await emu.idle()
+    assert await bot2.db.open_tournaments() == [] and await bot2.db.open_tables() == []
+    results = {r.user_id: r for r in await bot2.db.tournament_results(run.tournament_id)}
+    assert len(results) == 8 and sum(r.prize for r in results.values()) == 80
+    # Alice: the second buy-in back, the first tournament's prize of her place.
+    after = await bot2.db.balance(world.guild.id, alice.id)
+    assert after == before + 10 + results[alice.id].prize, (before, after)
+    audit = await bot2.db.chip_audit(world.guild.id)
+    assert audit.ok and audit.in_tournaments == 0, str(audit)
