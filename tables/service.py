@@ -734,6 +734,12 @@ class TableService:
                 if options is not None:
                     live.engine.set_options(old_options)
                 raise
+            if new.auto_deal_seconds != old.auto_deal_seconds and not live.engine.in_hand:
+                # Between hands the next deal follows the new pause now: a deal counted down
+                # by the old one is called off (manual deal) or restarted, and one is
+                # counted down where there was none.
+                self.clock.cancel_auto_deal(live)
+                self.clock.schedule(live)
             return new
 
     async def sit_out(self, live: LiveTable, user_id: int, out: bool) -> None:
