@@ -667,6 +667,19 @@ class TableService:
         """Change the table's bot-side settings and its house rules (None = unchanged; the
         engine says when new house rules take effect); saved with the table."""
         async with live.lock:
+            clock_or_buy_ins = (
+                action_seconds,
+                auto_deal_seconds,
+                min_buy_in,
+                max_buy_in,
+                time_bank,
+            )
+            if live.meta.tournament is not None and (
+                options is not None or any(value is not None for value in clock_or_buy_ins)
+            ):
+                # Its clock, stacks and rules are the tournament's, the same at every table
+                # (a manual deal here would hold the whole tournament up).
+                raise TableProblem(_("A tournament table plays by the tournament's rules."))
             new = TableSettings(
                 min_buy_in=live.settings.min_buy_in if min_buy_in is None else min_buy_in,
                 max_buy_in=live.settings.max_buy_in if max_buy_in is None else max_buy_in,
@@ -715,8 +728,6 @@ class TableService:
             old = live.settings
             old_options = live.engine.next_options
             if options is not None:
-                if live.meta.tournament is not None:
-                    raise TableProblem(_("A tournament table plays by the tournament's rules."))
                 try:
                     live.engine.set_options(options)
                 except TableError as exc:

@@ -3,9 +3,17 @@ one, time banks, pre-actions, leaving and rebuying mid-hand, dealer's choice abu
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
-from tests.bot.driver import create_table, live_table, play_hand
+from tests.bot.driver import (
+    create_table,
+    deal,
+    forged_press,
+    live_table,
+    play_hand,
+    table_message,
+)
 from tests.emulator import Emulator, World
 
 
@@ -33,3 +41,93 @@ async def test_turning_the_auto_deal_on_or_off_between_hands_takes_effect_now(
     assert live.auto_deal is None
     await emu.idle()
     assert live.engine.hand_number == 2 and not live.engine.in_hand
+
+
+async def _choose_panel(emu: Emulator, world: World, dealer: Any) -> Any:
+    opened = await emu.click(dealer, table_message(emu, world), label="Choose the game…")
+    assert opened.type == 6, opened.content
+    return (await emu.wait_for(lambda: opened.followups))[-1]
+
+
+def _player(world: World, pid: str) -> Any:
+    return next(p for p in world.players if str(p.id) == pid)
+
+
+async def test_dealers_choice_old_panels_timeouts_and_a_dealer_who_leaves(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    bot = await poker_bot()
+    players = world.players[:3]
+    await create_table(emu, world, players, dealers_choice=True, auto_deal=0)
+    await deal(emu, world, players[0])
+    live = live_table(bot, world)
+    dealer = _player(world, live.engine.pending[0].player_id)
+    panel = await _choose_panel(emu, world, dealer)
+    game = next(s for s in panel.selects if ":cg:" in s["custom_id"])
+    old = (await emu.select(dealer, panel, game["custom_id"], ["california-lowball"])).message
+    deal_it = next(c["custom_id"] for c in old.buttons if c.get("label") == "Deal it")
+    r = await emu.click(dealer, old, label="Deal it")
+    assert r.type == 7, r.content
+    await play_hand(emu, world, bot)
+    # Next hands: the old panel's Deal it is refused whoever deals.
+    for _ in range(3):
+        await deal(emu, world, players[0])
+        chooser = _player(world, live.engine.pending[0].player_id)
+        events = len(live.engine.events)
+        r = await forged_press(emu, dealer, old, deal_it)
+        assert r.ephemeral, (r.type, r.content)
+        assert len(live.engine.events) == events and live.engine.pending[0].kind.value == (
+            "choose-game"
+        )
+        if chooser is dealer:
+            break
+        r = await emu.click(chooser, await _choose_panel(emu, world, chooser), label="Deal it")
+        assert r.type == 7, r.content
+        await play_hand(emu, world, bot)
+    emu.assert_clean()
+    # The dealer stands up while choosing: the hand goes on without them (or ends).
+    assert live.engine.pending[0].player_id == str(dealer.id)
+    r = await emu.run_command(dealer, world.channel, "poker leave", {})
+    assert r.ephemeral, r.content
+    await emu.idle()
+    assert "fold" in r.content and live.engine.pending[0].kind.value == "bet"
+    await play_hand(emu, world, bot)
+    await emu.idle()
+    assert not live.seated(dealer.id)
+    # The next dealer lets the clock run out, then their time bank: the timeout deals the
+    # table's default game and the hand goes on.
+    await deal(emu, world, players[0])
+    chooser = live.engine.pending[0].player_id
+    assert live.engine.pending[0].kind.value == "choose-game"
+    base = time.time()
+    for later in (1000, 2000):
+        bot.tables.now = lambda later=later: base + later
+        live.deadline = base
+        await bot.tables.expire(live)
+        await emu.idle()
+    assert live.engine.in_hand and live.engine.pending[0].kind.value == "bet"
+    assert live.engine.public_view().game == "Five-card draw"
+    name = _player(world, chooser).global_name
+    assert f"{name} ran out of time" in table_message(emu, world).text
+    emu.assert_clean()
+
+
+async def test_a_tournament_tables_clock_and_buy_ins_are_the_tournaments(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    bot = await poker_bot()
+    options = {"buy_in": 10, "starting_stack": 200, "seats": 2, "auto_deal": 3, "timer": 60}
+    created = await emu.run_command(world.host, world.channel, "poker tournament create", options)
+    assert created.type == 4 and not created.ephemeral, created.content
+    for player in world.players[:2]:
+        r = await emu.click(player, created.message, label="Register")
+        assert r.type == 7, r.content
+    live = await emu.wait_for(lambda: live_table(bot, world), timeout=10)
+    before = (live.settings.action_seconds, live.settings.auto_deal_seconds)
+    for change in ({"auto_deal": 0}, {"timer": 10}, {"max_buy_in": 5000}, {"time_bank": 0}):
+        r = await emu.run_command(world.host, world.channel, "poker settings", change)
+        assert r.ephemeral and "tournament" in r.content, (change, r.content)
+    assert (live.settings.action_seconds, live.settings.auto_deal_seconds) == before
+    # The language is the table's own to choose.
+    r = await emu.run_command(world.host, world.channel, "poker settings", {"language": "de"})
+    assert "Deutsch" in r.content and live.meta.language == "de", r.content
