@@ -540,6 +540,8 @@ class TableService:
             except REFUSED as exc:
                 await self._reload(live)
                 raise refusal(exc, user_id) from exc
+            if not live.engine.in_hand:  # (in a hand: the actor's clock runs on)
+                self.clock.schedule(live)  # a table short of players deals again by itself
             return seat
 
     @staticmethod
@@ -764,6 +766,8 @@ class TableService:
             except REFUSED as exc:
                 raise refusal(exc, user_id) from exc
             await self.records.save(live)
+            if not out and not live.engine.in_hand:
+                self.clock.schedule(live)  # a table short of players deals again by itself
 
     # -- hands --------------------------------------------------------------------------------
 

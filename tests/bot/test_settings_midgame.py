@@ -3,6 +3,7 @@ one, time banks, pre-actions, leaving and rebuying mid-hand, dealer's choice abu
 
 from __future__ import annotations
 
+import asyncio
 import time
 from typing import Any
 
@@ -131,3 +132,67 @@ async def test_a_tournament_tables_clock_and_buy_ins_are_the_tournaments(
     # The language is the table's own to choose.
     r = await emu.run_command(world.host, world.channel, "poker settings", {"language": "de"})
     assert "Deutsch" in r.content and live.meta.language == "de", r.content
+
+
+async def test_two_members_press_deal_or_sit_down_at_once(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    bot = await poker_bot()
+    alice, bob, carol = world.players[:3]
+    lobby = await create_table(emu, world, [alice, bob], stake=2, ante=1, auto_deal=0)
+    live = live_table(bot, world)
+    results = await asyncio.gather(
+        emu.click(alice, lobby, label="Deal"), emu.click(bob, lobby, label="Deal")
+    )
+    assert sorted((r.type, r.content) for r in results) == [
+        (4, "A hand is already being played."),
+        (7, ""),
+    ]
+    assert live.engine.hand_number == 1
+    await play_hand(emu, world, bot)
+    await emu.idle()
+    between = emu.channel_messages(world.channel)[-1]
+    sit = next(c["custom_id"] for c in between.buttons if c["custom_id"].endswith(":sit"))
+    dave = world.players[3]
+    forms = await asyncio.gather(
+        emu.click(carol, between, custom_id=sit), emu.click(dave, between, custom_id=sit)
+    )
+    results = await asyncio.gather(
+        emu.submit_modal(carol, forms[0], {}), emu.submit_modal(dave, forms[1], {})
+    )
+    assert [r.type for r in results] == [7, 7], [r.content for r in results]
+    assert live.seated(carol.id) and live.seated(dave.id)
+    seats = [s.seat for s in live.engine.public_view().seats if s.player_id != "" and s.stack]
+    assert len(set(seats)) == 4
+    assert (await bot.db.chip_audit(world.guild.id)).ok
+
+
+async def test_the_auto_deal_resumes_when_a_player_comes_back_or_sits_down(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    bot = await poker_bot()
+    alice, bob, carol = world.players[:3]
+    lobby = await create_table(emu, world, [alice, bob], stake=2, ante=1, auto_deal=1)
+    live = live_table(bot, world)
+    await emu.click(alice, lobby, label="Deal")
+    r = await emu.run_command(bob, world.channel, "poker sitout", {})
+    assert r.ephemeral, r.content
+    await play_hand(emu, world, bot)
+    await emu.idle()
+    # Alone: the table waits.
+    assert live.auto_deal is None and live.engine.hand_number == 1
+    r = await emu.run_command(bob, world.channel, "poker back", {})
+    assert r.content == "Welcome back: you're in the next hand.", r.content
+    await emu.wait_for(lambda: live.engine.hand_number == 2, timeout=5)
+    # Bob stands up during the hand; Carol's seat brings the next deal.
+    r = await emu.run_command(bob, world.channel, "poker leave", {})
+    assert r.ephemeral, r.content
+    await play_hand(emu, world, bot)
+    await emu.idle()
+    assert not live.seated(bob.id) and live.auto_deal is None
+    between = emu.channel_messages(world.channel)[-1]
+    sit = next(c["custom_id"] for c in between.buttons if c["custom_id"].endswith(":sit"))
+    form = await emu.click(carol, between, custom_id=sit)
+    r = await emu.submit_modal(carol, form, {})
+    assert r.type == 7, r.content
+    await emu.wait_for(lambda: live.engine.hand_number == 3, timeout=5)
