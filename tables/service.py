@@ -740,10 +740,16 @@ class TableService:
                         )
                     ) from exc
             live.settings = new
+            old_banks = dict(live.meta.banks)
+            if not old.bank.on and new.bank.on:
+                # Banks turned on: the empty ones kept while they were off were never banks;
+                # everyone starts with a full one, as a player sitting down does.
+                live.meta.banks.clear()
             try:
                 await self.records.save(live)
             except Exception:
                 live.settings = old
+                live.meta.banks = old_banks
                 if options is not None:
                     live.engine.set_options(old_options)
                 raise

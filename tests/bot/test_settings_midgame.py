@@ -196,3 +196,18 @@ async def test_the_auto_deal_resumes_when_a_player_comes_back_or_sits_down(
     r = await emu.submit_modal(carol, form, {})
     assert r.type == 7, r.content
     await emu.wait_for(lambda: live.engine.hand_number == 3, timeout=5)
+
+
+async def test_a_time_bank_turned_on_is_full_at_the_next_deal(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    bot = await poker_bot()
+    alice, bob = world.players[:2]
+    lobby = await create_table(emu, world, [alice, bob], stake=2, ante=1, auto_deal=0, time_bank=0)
+    live = live_table(bot, world)
+    await emu.click(alice, lobby, label="Deal")
+    r = await emu.run_command(alice, world.channel, "poker settings", {"time_bank": 60})
+    assert not r.ephemeral and "time bank 60s" in r.content, r.content
+    await play_hand(emu, world, bot)
+    await deal(emu, world, alice)
+    assert live.meta.banks == {str(alice.id): 60, str(bob.id): 60}
