@@ -279,8 +279,9 @@ class Poker(commands.Cog):
             ),
             allowed_mentions=discord.AllowedMentions.none(),
         )
-        if not live.engine.in_hand:
-            await self.presenter.refresh(live)
+        # Paid now, even during a hand (not dealt in, or the dealer still choosing the game):
+        # the seat is empty now, and the table says so.
+        await self.presenter.refresh(live)
 
     @poker.command(name="start", description="Deal the next hand.")
     async def start(self, interaction: Interaction) -> None:
@@ -492,7 +493,7 @@ class Poker(commands.Cog):
                 language=language,
             )
         await interaction.response.send_message(text)
-        if not live.engine.in_hand:
+        if paid is not None or not live.engine.in_hand:
             await self.presenter.refresh(live)
 
     @poker.command(name="odds", description="The exact odds of each draw of a hand.")

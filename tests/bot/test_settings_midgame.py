@@ -211,3 +211,53 @@ async def test_a_time_bank_turned_on_is_full_at_the_next_deal(
     await play_hand(emu, world, bot)
     await deal(emu, world, alice)
     assert live.meta.banks == {str(alice.id): 60, str(bob.id): 60}
+
+
+async def test_a_player_leaving_while_the_dealer_chooses(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    bot = await poker_bot()
+    players = world.players[:3]
+    await create_table(emu, world, players, dealers_choice=True, auto_deal=0)
+    await deal(emu, world, players[0])
+    live = live_table(bot, world)
+    dealer = _player(world, live.engine.pending[0].player_id)
+    other = next(p for p in players if p is not dealer)
+    panel = await _choose_panel(emu, world, dealer)
+    r = await emu.run_command(other, world.channel, "poker leave", {})
+    assert "stands up with 40 chips" in r.content, r.content
+    await emu.idle()
+    # The table shows the seat empty at once (it showed them seated until the deal).
+    seats = table_message(emu, world).embeds[0]
+    assert other.global_name not in str(seats), seats
+    assert dealer.global_name in str(seats)
+    r = await emu.click(dealer, panel, label="Deal it")
+    assert r.type == 7, r.content
+    await emu.idle()
+    assert live.engine.in_hand and not live.seated(other.id)
+    assert (await bot.db.chip_audit(world.guild.id)).ok
+
+
+async def test_stand_up_pressed_on_the_lobby_as_the_hand_is_dealt(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """Carol (sitting out) presses Stand up on the lobby as Bob presses Deal on it: her
+    press lands on the hand's message; she is paid and the hand's message stays the hand's."""
+    bot = await poker_bot()
+    alice, bob, carol = world.players[:3]
+    lobby = await create_table(emu, world, [alice, bob, carol], stake=2, ante=1, auto_deal=0)
+    live = live_table(bot, world)
+    r = await emu.run_command(carol, world.channel, "poker sitout", {})
+    assert r.ephemeral, r.content
+    stand = next(c["custom_id"] for c in lobby.buttons if c["custom_id"].endswith(":stand"))
+    r = await emu.click(bob, lobby, label="Deal")
+    assert r.type == 7, r.content
+    await emu.idle()
+    r = await forged_press(emu, carol, lobby, stand)
+    assert r.ephemeral, (r.type, r.content)
+    await emu.idle()
+    assert not live.seated(carol.id) and live.engine.in_hand
+    table = table_message(emu, world)
+    assert "Between hands" not in table.text and "Carol" not in table.text, table.text
+    await play_hand(emu, world, bot)
+    assert (await bot.db.chip_audit(world.guild.id)).ok
