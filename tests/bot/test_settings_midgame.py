@@ -261,3 +261,77 @@ async def test_stand_up_pressed_on_the_lobby_as_the_hand_is_dealt(
     assert "Between hands" not in table.text and "Carol" not in table.text, table.text
     await play_hand(emu, world, bot)
     assert (await bot.db.chip_audit(world.guild.id)).ok
+
+
+async def test_the_table_reposted_while_the_dealer_chooses(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    bot = await poker_bot()
+    players = world.players[:3]
+    await create_table(emu, world, players, dealers_choice=True, auto_deal=0)
+    await deal(emu, world, players[0])
+    live = live_table(bot, world)
+    dealer = _player(world, live.engine.pending[0].player_id)
+    panel = await _choose_panel(emu, world, dealer)
+    old = table_message(emu, world)
+    r = await emu.run_command(players[1], world.channel, "poker table", {})
+    assert r.ephemeral, r.content
+    await emu.idle()
+    new = table_message(emu, world)
+    assert new.id != old.id
+    r = await emu.click(dealer, panel, label="Deal it")
+    assert r.type == 7, r.content
+    await emu.idle()
+    table = table_message(emu, world)
+    assert table.id == new.id and "First betting round" in table.text, table.text
+    assert old.id not in [m.id for m in emu.channel_messages(world.channel)]
+    await play_hand(emu, world, bot)
+    emu.assert_clean()
+
+
+async def test_two_managers_change_different_house_rules_at_once(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    bot = await poker_bot()
+    alice, bob = world.players[:2]
+    lobby = await create_table(emu, world, [alice, bob], stake=2, ante=1, auto_deal=0)
+    live = live_table(bot, world)
+    flags, newcomers = (f"pks:r:{live.id}:{f}" for f in ("flags", "newcomers"))
+    mine = await emu.click(alice, lobby, label="Settings")
+    host = await emu.click(world.host, lobby, label="Settings")
+    results = await asyncio.gather(
+        emu.select(alice, mine.message, flags, ["pass_out_reante", "pass_out_deal_passes"]),
+        emu.select(world.host, host.message, newcomers, ["post"]),
+    )
+    assert [r.type for r in results] == [7, 7], [r.content for r in results]
+    options = live.engine.config.options
+    # Both changes hold: the second was not built on the rules as they were before the first.
+    assert options.newcomers == "post" and not options.second_round_from_opener, options
+
+
+async def test_a_dealers_choice_that_does_not_fit_is_refused_with_a_reason(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    bot = await poker_bot()
+    players = world.players[:3]
+    await create_table(emu, world, players, dealers_choice=True, auto_deal=0)
+    await deal(emu, world, players[0])
+    live = live_table(bot, world)
+    dealer = _player(world, live.engine.pending[0].player_id)
+    panel = await _choose_panel(emu, world, dealer)
+    game = next(s["custom_id"] for s in panel.selects if ":cg:" in s["custom_id"])
+    panel = (await emu.select(dealer, panel, game, ["anaconda"])).message
+    shapes = next(s["custom_id"] for s in panel.selects if ":cr:" in s["custom_id"])
+    panel = (await emu.select(dealer, panel, shapes, ["draws=3"])).message
+    r = await emu.click(dealer, panel, label="Deal it")
+    assert r.ephemeral and r.content == "Anaconda has no single draw to repeat.", r.content
+    assert live.engine.pending[0].kind.value == "choose-game"
+    # The dealer picks another game; the refused rule goes with the one it did not fit.
+    game = next(s["custom_id"] for s in panel.selects if ":cg:" in s["custom_id"])
+    panel = (await emu.select(dealer, panel, game, ["five-card-draw"])).message
+    r = await emu.click(dealer, panel, label="Deal it")
+    assert r.type == 7, r.content
+    await emu.idle()
+    assert live.engine.public_view().game == "Triple-draw five-card draw"
+    await play_hand(emu, world, bot)
+    emu.assert_clean()
