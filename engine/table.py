@@ -559,6 +559,10 @@ class Table:
         seats = self.seats
         for s in seats:
             if s is not None and s.player_id == player_id:
+                if s.leaving:  # left during the hand: the seat is theirs until it ends
+                    raise TableError(
+                        "{player} is standing up when this hand ends", player=player_id
+                    )
                 raise TableError("{player} is already seated", player=player_id)
         if seat is None:
             try:

@@ -335,3 +335,28 @@ async def test_a_dealers_choice_that_does_not_fit_is_refused_with_a_reason(
     assert live.engine.public_view().game == "Triple-draw five-card draw"
     await play_hand(emu, world, bot)
     emu.assert_clean()
+
+
+async def test_leaving_then_joining_or_rebuying_in_the_same_hand(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    bot = await poker_bot()
+    alice, bob, carol = world.players[:3]
+    lobby = await create_table(emu, world, [alice, bob, carol], stake=2, ante=1, auto_deal=0)
+    live = live_table(bot, world)
+    await emu.click(alice, lobby, label="Deal")
+    await emu.idle()
+    leaver = next(p for p in (alice, bob, carol) if str(p.id) != live.engine.pending[0].player_id)
+    r = await emu.run_command(leaver, world.channel, "poker leave", {})
+    assert r.content == "You fold and will stand up when this hand ends.", r.content
+    # Sitting down again in that hand: they are told they stand up, not that they are seated.
+    r = await emu.run_command(leaver, world.channel, "poker join", {})
+    assert r.ephemeral and r.content == "You are standing up when this hand ends.", r.content
+    r = await emu.run_command(leaver, world.channel, "poker rebuy", {"amount": 10})
+    assert r.ephemeral and "between hands" in r.content, r.content
+    await play_hand(emu, world, bot)
+    await emu.idle()
+    assert not live.seated(leaver.id)
+    r = await emu.run_command(leaver, world.channel, "poker join", {})
+    assert not r.ephemeral and live.seated(leaver.id), r.content
+    assert (await bot.db.chip_audit(world.guild.id)).ok

@@ -278,3 +278,13 @@ def test_the_dealer_leaving_while_choosing_deals_the_default_game_first():
     assert table2.leave("a") == 100  # not dealt yet: paid at once
     table2.act("c", Timeout())
     assert set(table2.hand.by_pid) == {"b", "c"}
+
+
+def test_a_player_leaving_during_a_hand_is_told_so_when_sitting_down_again():
+    table = make_table(["a", "b", "c"])
+    table.start_hand(RNG)
+    table.leave("b")
+    with pytest.raises(TableError, match="standing up when this hand ends"):
+        table.sit("b", 100)
+    with pytest.raises(TableError, match="already seated"):
+        table.sit("a", 100)
