@@ -67,6 +67,7 @@ async def test_dealers_choice_old_panels_timeouts_and_a_dealer_who_leaves(
     game = next(s for s in panel.selects if ":cg:" in s["custom_id"])
     old = (await emu.select(dealer, panel, game["custom_id"], ["california-lowball"])).message
     deal_it = next(c["custom_id"] for c in old.buttons if c.get("label") == "Deal it")
+    menus = [(m["custom_id"], m["options"][1]["value"]) for m in old.selects]
     r = await emu.click(dealer, old, label="Deal it")
     assert r.type == 7, r.content
     await play_hand(emu, world, bot)
@@ -75,8 +76,10 @@ async def test_dealers_choice_old_panels_timeouts_and_a_dealer_who_leaves(
         await deal(emu, world, players[0])
         chooser = _player(world, live.engine.pending[0].player_id)
         events = len(live.engine.events)
-        r = await forged_press(emu, dealer, old, deal_it)
-        assert r.ephemeral, (r.type, r.content)
+        for custom_id, value in [(deal_it, None), *menus]:
+            values = None if value is None else [value]
+            r = await forged_press(emu, dealer, old, custom_id, values=values)
+            assert r.ephemeral and r.content == "That choice is no longer valid: the hand is over."
         assert len(live.engine.events) == events and live.engine.pending[0].kind.value == (
             "choose-game"
         )
