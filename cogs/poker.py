@@ -440,7 +440,9 @@ class Poker(commands.Cog):
         await interaction.response.send_message(text[:2000])
         if coach:
             await coach_prepare(live)
-        if rules is not None and not live.engine.in_hand:
+        if not live.engine.in_hand:
+            # Between hands the table message's footer shows the settings (buy-in, timer...)
+            # and the house rules: it shows the new ones.
             await self.presenter.refresh(live)
 
     @poker.command(name="addbot", description="Seat a house player (the bot plays it).")

@@ -363,3 +363,22 @@ async def test_leaving_then_joining_or_rebuying_in_the_same_hand(
     r = await emu.run_command(leaver, world.channel, "poker join", {})
     assert not r.ephemeral and live.seated(leaver.id), r.content
     assert (await bot.db.chip_audit(world.guild.id)).ok
+
+
+async def test_the_lobby_footer_shows_settings_changed_between_hands(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    bot = await poker_bot()
+    alice, bob = world.players[:2]
+    lobby = await create_table(emu, world, [alice, bob], stake=2, ante=1, auto_deal=0)
+    live = live_table(bot, world)
+    assert "Buy-in 40–200" in lobby.embeds[0]["footer"]["text"]
+    r = await emu.run_command(
+        alice, world.channel, "poker settings", {"max_buy_in": 300, "timer": 30, "auto_deal": 5}
+    )
+    assert not r.ephemeral, r.content
+    await emu.idle()
+    footer = emu.get_message(lobby.id).embeds[0]["footer"]["text"]
+    assert "Buy-in 40–300" in footer and "30s to act" in footer, footer
+    assert "next hand after 5s" in footer, footer
+    assert not live.engine.in_hand
