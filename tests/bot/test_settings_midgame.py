@@ -382,3 +382,31 @@ async def test_the_lobby_footer_shows_settings_changed_between_hands(
     assert "Buy-in 40–300" in footer and "30s to act" in footer, footer
     assert "next hand after 5s" in footer, footer
     assert not live.engine.in_hand
+
+
+async def test_deal_it_pressed_after_the_dealers_clock_ran_out(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    bot = await poker_bot()
+    players = world.players[:3]
+    await create_table(emu, world, players, dealers_choice=True, auto_deal=0, time_bank=0)
+    await deal(emu, world, players[0])
+    live = live_table(bot, world)
+    dealer = _player(world, live.engine.pending[0].player_id)
+    panel = await _choose_panel(emu, world, dealer)
+    game = next(s["custom_id"] for s in panel.selects if ":cg:" in s["custom_id"])
+    panel = (await emu.select(dealer, panel, game, ["california-lowball"])).message
+    base = time.time()
+    bot.tables.now = lambda: base + 1000
+    live.deadline = base
+    await bot.tables.expire(live)
+    await emu.idle()
+    assert live.engine.public_view().game == "Five-card draw"
+    events = len(live.engine.events)
+    r = await emu.click(dealer, panel, label="Deal it")
+    assert r.ephemeral and "no longer valid" in r.content, r.content
+    assert len(live.engine.events) == events
+    game = next(s["custom_id"] for s in panel.selects if ":cg:" in s["custom_id"])
+    r = await emu.select(dealer, panel, game, ["jacks-or-better"])
+    assert r.ephemeral and "no longer valid" in r.content, r.content
+    emu.assert_clean()
