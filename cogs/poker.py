@@ -623,8 +623,7 @@ class Poker(commands.Cog):
                 stack=stack,
             ),
         )
-        if not live.engine.in_hand:
-            await self.presenter.refresh(live)
+        await self.presenter.refresh(live)  # (during a hand: a stack not in play)
 
     @poker.command(name="notify", description="Be pinged when it's your turn (every table).")
     @app_commands.describe(setting="on (the default) or off")

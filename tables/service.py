@@ -607,9 +607,9 @@ class TableService:
         return name, await self.leave(live, int(pid))
 
     async def rebuy(self, live: LiveTable, user_id: int, amount: int | None) -> int:
-        """Add chips from the bankroll to a seated player's stack between hands, keeping the
-        stack within the table's largest buy-in (default: up to the smallest one). Returns the
-        chips added."""
+        """Add chips from the bankroll to a seated player's stack between hands (or during a
+        hand they were not dealt into), keeping the stack within the table's largest buy-in
+        (default: up to the smallest one). Returns the chips added."""
         _cash_table_only(live)
         async with live.lock:
             pid = str(user_id)
@@ -628,7 +628,8 @@ class TableService:
             except REFUSED as exc:
                 await self._reload(live)
                 raise refusal(exc, user_id) from exc
-            self.clock.schedule(live)
+            if not live.engine.in_hand:  # (in a hand: the actor's clock runs on)
+                self.clock.schedule(live)  # a busted table deals again by itself
             return amount
 
     async def leave(self, live: LiveTable, user_id: int) -> int | None:

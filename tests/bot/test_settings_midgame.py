@@ -410,3 +410,36 @@ async def test_deal_it_pressed_after_the_dealers_clock_ran_out(
     r = await emu.select(dealer, panel, game, ["jacks-or-better"])
     assert r.ephemeral and "no longer valid" in r.content, r.content
     emu.assert_clean()
+
+
+async def test_a_player_not_dealt_in_rebuys_during_the_hand(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """A player left out of the hand (busted, sitting out) had only the seconds between two
+    auto-deals to add chips: every /poker rebuy during a hand was refused. Their stack is not
+    in play, so they add chips at once; a player dealt in still waits for the hand's end."""
+    bot = await poker_bot()
+    alice, bob, carol = world.players[:3]
+    lobby = await create_table(emu, world, [alice, bob, carol], stake=2, ante=1, auto_deal=0)
+    live = live_table(bot, world)
+    r = await emu.run_command(carol, world.channel, "poker sitout", {})
+    assert r.ephemeral, r.content
+    await emu.click(alice, lobby, label="Deal")
+    await emu.idle()
+    dealt = live.engine.stack(str(alice.id))
+    r = await emu.run_command(alice, world.channel, "poker rebuy", {"amount": 10})
+    assert r.ephemeral and "between hands" in r.content, r.content
+    assert live.engine.stack(str(alice.id)) == dealt
+    r = await emu.run_command(carol, world.channel, "poker rebuy", {"amount": 60})
+    assert r.ephemeral and r.content == "You add 60 chips: your stack is 100.", r.content
+    await emu.idle()
+    assert "**Carol** · 100 chips" in str(table_message(emu, world).embeds[0])
+    assert (await bot.db.chip_audit(world.guild.id)).ok
+    # A restart in the middle of the hand finds the chips where they were put.
+    await bot.close()
+    bot = await poker_bot()
+    live = live_table(bot, world)
+    assert live.engine.in_hand and live.engine.stack(str(carol.id)) == 100
+    await play_hand(emu, world, bot)
+    assert live.engine.stack(str(carol.id)) == 100
+    assert (await bot.db.chip_audit(world.guild.id)).ok
