@@ -279,8 +279,9 @@ class Poker(commands.Cog):
             ),
             allowed_mentions=discord.AllowedMentions.none(),
         )
-        if not live.engine.in_hand:
-            await self.presenter.refresh(live)
+        # Paid now, even during a hand (not dealt in, or the dealer still choosing the game):
+        # the seat is empty now, and the table says so.
+        await self.presenter.refresh(live)
 
     @poker.command(name="start", description="Deal the next hand.")
     async def start(self, interaction: Interaction) -> None:
@@ -439,7 +440,9 @@ class Poker(commands.Cog):
         await interaction.response.send_message(text[:2000])
         if coach:
             await coach_prepare(live)
-        if rules is not None and not live.engine.in_hand:
+        if not live.engine.in_hand:
+            # Between hands the table message's footer shows the settings (buy-in, timer...)
+            # and the house rules: it shows the new ones.
             await self.presenter.refresh(live)
 
     @poker.command(name="addbot", description="Seat a house player (the bot plays it).")
@@ -492,7 +495,7 @@ class Poker(commands.Cog):
                 language=language,
             )
         await interaction.response.send_message(text)
-        if not live.engine.in_hand:
+        if paid is not None or not live.engine.in_hand:
             await self.presenter.refresh(live)
 
     @poker.command(name="odds", description="The exact odds of each draw of a hand.")
@@ -620,8 +623,7 @@ class Poker(commands.Cog):
                 stack=stack,
             ),
         )
-        if not live.engine.in_hand:
-            await self.presenter.refresh(live)
+        await self.presenter.refresh(live)  # (during a hand: a stack not in play)
 
     @poker.command(name="notify", description="Be pinged when it's your turn (every table).")
     @app_commands.describe(setting="on (the default) or off")

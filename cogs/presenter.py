@@ -486,7 +486,11 @@ class TablePresenter:
                     embed, view = self.lobby_message(live)
                 await self._post_table_message(live, embed, view, None, keep=_hand_played(live))
                 return
-            embed, view = self.table_message(live)
+            # Between hands the footer carries the settings, as the lobby was first drawn.
+            if live.engine.in_hand:
+                embed, view = self.table_message(live)
+            else:
+                embed, view = self.lobby_message(live)
             await self.edit_table_message(live, embed, view, None)
 
     async def repost(self, live: LiveTable, interaction: discord.Interaction[PokerBot]) -> None:

@@ -559,6 +559,10 @@ class Table:
         seats = self.seats
         for s in seats:
             if s is not None and s.player_id == player_id:
+                if s.leaving:  # left during the hand: the seat is theirs until it ends
+                    raise TableError(
+                        "{player} is standing up when this hand ends", player=player_id
+                    )
                 raise TableError("{player} is already seated", player=player_id)
         if seat is None:
             try:
@@ -756,12 +760,17 @@ class Table:
                 seat.joining = None if rule == "play" else rule
 
     def add_chips(self, player_id: str, amount: int) -> int:
-        """Add chips to ``player_id``'s stack between hands; returns the new stack.
+        """Add chips to ``player_id``'s stack between hands, or during a hand they were not
+        dealt into (their stack is not in play); returns the new stack.
 
-        :raises TableError: during a hand, if the player is not seated, or for a bad amount.
+        :raises TableError: during a hand they play (or a dealer choosing the game), if the
+            player is not seated, or for a bad amount.
         """
         index = self.seat_of(player_id)
-        if self.in_hand:
+        hand = self.hand
+        if self._choosing is not None or (
+            hand is not None and not hand.over and player_id in hand.by_pid
+        ):
             raise TableError("chips can only be added between hands")
         _check_chips(
             amount, english("the amount must be a positive whole number of chips, not {amount}")

@@ -548,6 +548,8 @@ class TableService:
             except REFUSED as exc:
                 await self._reload(live)
                 raise refusal(exc, user_id) from exc
+            if not live.engine.in_hand:  # (in a hand: the actor's clock runs on)
+                self.clock.schedule(live)  # a table short of players deals again by itself
             return seat
 
     @staticmethod
@@ -613,9 +615,9 @@ class TableService:
         return name, await self.leave(live, int(pid))
 
     async def rebuy(self, live: LiveTable, user_id: int, amount: int | None) -> int:
-        """Add chips from the bankroll to a seated player's stack between hands, keeping the
-        stack within the table's largest buy-in (default: up to the smallest one). Returns the
-        chips added."""
+        """Add chips from the bankroll to a seated player's stack between hands (or during a
+        hand they were not dealt into), keeping the stack within the table's largest buy-in
+        (default: up to the smallest one). Returns the chips added."""
         _cash_table_only(live)
         async with live.lock:
             pid = str(user_id)
@@ -634,7 +636,8 @@ class TableService:
             except REFUSED as exc:
                 await self._reload(live)
                 raise refusal(exc, user_id) from exc
-            self.clock.schedule(live)
+            if not live.engine.in_hand:  # (in a hand: the actor's clock runs on)
+                self.clock.schedule(live)  # a busted table deals again by itself
             return amount
 
     async def leave(self, live: LiveTable, user_id: int) -> int | None:
@@ -675,6 +678,19 @@ class TableService:
         """Change the table's bot-side settings and its house rules (None = unchanged; the
         engine says when new house rules take effect); saved with the table."""
         async with live.lock:
+            clock_or_buy_ins = (
+                action_seconds,
+                auto_deal_seconds,
+                min_buy_in,
+                max_buy_in,
+                time_bank,
+            )
+            if live.meta.tournament is not None and (
+                options is not None or any(value is not None for value in clock_or_buy_ins)
+            ):
+                # Its clock, stacks and rules are the tournament's, the same at every table
+                # (a manual deal here would hold the whole tournament up).
+                raise TableProblem(_("A tournament table plays by the tournament's rules."))
             new = TableSettings(
                 min_buy_in=live.settings.min_buy_in if min_buy_in is None else min_buy_in,
                 max_buy_in=live.settings.max_buy_in if max_buy_in is None else max_buy_in,
@@ -723,8 +739,6 @@ class TableService:
             old = live.settings
             old_options = live.engine.next_options
             if options is not None:
-                if live.meta.tournament is not None:
-                    raise TableProblem(_("A tournament table plays by the tournament's rules."))
                 try:
                     live.engine.set_options(options)
                 except TableError as exc:
@@ -735,13 +749,25 @@ class TableService:
                         )
                     ) from exc
             live.settings = new
+            old_banks = dict(live.meta.banks)
+            if not old.bank.on and new.bank.on:
+                # Banks turned on: the empty ones kept while they were off were never banks;
+                # everyone starts with a full one, as a player sitting down does.
+                live.meta.banks.clear()
             try:
                 await self.records.save(live)
             except Exception:
                 live.settings = old
+                live.meta.banks = old_banks
                 if options is not None:
                     live.engine.set_options(old_options)
                 raise
+            if new.auto_deal_seconds != old.auto_deal_seconds and not live.engine.in_hand:
+                # Between hands the next deal follows the new pause now: a deal counted down
+                # by the old one is called off (manual deal) or restarted, and one is
+                # counted down where there was none.
+                self.clock.cancel_auto_deal(live)
+                self.clock.schedule(live)
             return new
 
     async def sit_out(self, live: LiveTable, user_id: int, out: bool) -> None:
@@ -755,6 +781,8 @@ class TableService:
             except REFUSED as exc:
                 raise refusal(exc, user_id) from exc
             await self.records.save(live)
+            if not out and not live.engine.in_hand:
+                self.clock.schedule(live)  # a table short of players deals again by itself
 
     # -- hands --------------------------------------------------------------------------------
 

@@ -278,3 +278,29 @@ def test_the_dealer_leaving_while_choosing_deals_the_default_game_first():
     assert table2.leave("a") == 100  # not dealt yet: paid at once
     table2.act("c", Timeout())
     assert set(table2.hand.by_pid) == {"b", "c"}
+
+
+def test_a_player_leaving_during_a_hand_is_told_so_when_sitting_down_again():
+    table = make_table(["a", "b", "c"])
+    table.start_hand(RNG)
+    table.leave("b")
+    with pytest.raises(TableError, match="standing up when this hand ends"):
+        table.sit("b", 100)
+    with pytest.raises(TableError, match="already seated"):
+        table.sit("a", 100)
+
+
+def test_chips_are_added_during_a_hand_only_to_a_stack_not_in_play():
+    table = make_table(["a", "b", "c"])
+    table.sit_out("c")
+    table.start_hand(RNG)
+    with pytest.raises(TableError, match="between hands"):
+        table.add_chips("a", 10)
+    before = table.chips()
+    assert table.add_chips("c", 50) == 150
+    assert table.chips() == before + 50
+    restored = Table.from_dict(table.to_dict())
+    assert restored.stack("c") == 150 and restored.chips() == table.chips()
+    while table.in_hand:
+        table.act(table.to_act[0], Timeout())
+    assert table.stack("c") == 150
