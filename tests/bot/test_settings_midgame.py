@@ -54,15 +54,23 @@ def _player(world: World, pid: str) -> Any:
     return next(p for p in world.players if str(p.id) == pid)
 
 
+async def _a_dealer_choosing(
+    bot: Any, emu: Emulator, world: World, players: list[Any]
+) -> tuple[Any, Any]:
+    """A dealer's choice table of ``players``, its first hand dealt: (the live table, the
+    dealer choosing its game)."""
+    await create_table(emu, world, players, dealers_choice=True, auto_deal=0)
+    await deal(emu, world, players[0])
+    live = live_table(bot, world)
+    return live, _player(world, live.engine.pending[0].player_id)
+
+
 async def test_dealers_choice_old_panels_timeouts_and_a_dealer_who_leaves(
     poker_bot, emu: Emulator, world: World
 ) -> None:
     bot = await poker_bot()
     players = world.players[:3]
-    await create_table(emu, world, players, dealers_choice=True, auto_deal=0)
-    await deal(emu, world, players[0])
-    live = live_table(bot, world)
-    dealer = _player(world, live.engine.pending[0].player_id)
+    live, dealer = await _a_dealer_choosing(bot, emu, world, players)
     panel = await _choose_panel(emu, world, dealer)
     game = next(s for s in panel.selects if ":cg:" in s["custom_id"])
     old = (await emu.select(dealer, panel, game["custom_id"], ["california-lowball"])).message
@@ -221,10 +229,7 @@ async def test_a_player_leaving_while_the_dealer_chooses(
 ) -> None:
     bot = await poker_bot()
     players = world.players[:3]
-    await create_table(emu, world, players, dealers_choice=True, auto_deal=0)
-    await deal(emu, world, players[0])
-    live = live_table(bot, world)
-    dealer = _player(world, live.engine.pending[0].player_id)
+    live, dealer = await _a_dealer_choosing(bot, emu, world, players)
     other = next(p for p in players if p is not dealer)
     panel = await _choose_panel(emu, world, dealer)
     r = await emu.run_command(other, world.channel, "poker leave", {})
@@ -271,10 +276,7 @@ async def test_the_table_reposted_while_the_dealer_chooses(
 ) -> None:
     bot = await poker_bot()
     players = world.players[:3]
-    await create_table(emu, world, players, dealers_choice=True, auto_deal=0)
-    await deal(emu, world, players[0])
-    live = live_table(bot, world)
-    dealer = _player(world, live.engine.pending[0].player_id)
+    _live, dealer = await _a_dealer_choosing(bot, emu, world, players)
     panel = await _choose_panel(emu, world, dealer)
     old = table_message(emu, world)
     r = await emu.run_command(players[1], world.channel, "poker table", {})
@@ -317,10 +319,7 @@ async def test_a_dealers_choice_that_does_not_fit_is_refused_with_a_reason(
 ) -> None:
     bot = await poker_bot()
     players = world.players[:3]
-    await create_table(emu, world, players, dealers_choice=True, auto_deal=0)
-    await deal(emu, world, players[0])
-    live = live_table(bot, world)
-    dealer = _player(world, live.engine.pending[0].player_id)
+    live, dealer = await _a_dealer_choosing(bot, emu, world, players)
     panel = await _choose_panel(emu, world, dealer)
     game = next(s["custom_id"] for s in panel.selects if ":cg:" in s["custom_id"])
     panel = (await emu.select(dealer, panel, game, ["anaconda"])).message
