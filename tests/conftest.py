@@ -19,16 +19,6 @@ import pytest
 pytest_plugins = ["tests.emulator.plugin"]
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
-    """``-n auto``: one worker more than the machine has cores, four at most. The emulator
-    tests spend much of their time waiting (timers, the bot's answers) and the house self-play
-    runs in a process of its own beside the workers: with one worker per core, the cores were
-    busy 1.46 of 2 on average."""
-    return min(4, (os.cpu_count() or 1) + 1)
-
-
 SELFPLAY_TEST = "tests/engine/test_house_selfplay.py"
 SELFPLAY_HANDS = 1000
 
