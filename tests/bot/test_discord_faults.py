@@ -26,6 +26,12 @@ async def _table_shown(emu: Emulator, world: World) -> Any:
         raise AssertionError("the table has no message with its buttons") from None
 
 
+async def _all_accounted_for_and_closed(bot: Any, world: World) -> None:
+    """Every chip accounted for by the chip audit, and no table left open."""
+    assert (await bot.db.chip_audit(world.guild.id)).ok
+    assert await bot.db.open_tables() == []
+
+
 async def test_a_table_message_deleted_mid_hand_comes_back_with_the_next_change(
     poker_bot, emu: Emulator, world: World
 ) -> None:
@@ -95,8 +101,7 @@ async def test_a_table_whose_channel_is_deleted_mid_hand_pays_everyone_out(
     await emu.wait_for(lambda: live.closed, timeout=3)
     await emu.idle()
     assert await _bankrolls(bot, world, players) == before
-    assert (await bot.db.chip_audit(world.guild.id)).ok
-    assert await bot.db.open_tables() == []
+    await _all_accounted_for_and_closed(bot, world)
     hand = await bot.db.get_hand(hand_id)
     assert hand.ended_at is not None and hand.pot == 0
     assert not emu.failures, emu.failures
@@ -119,8 +124,7 @@ async def test_a_table_whose_channel_was_deleted_while_the_bot_was_away_pays_out
     await emu.wait_for(lambda: bot2.tables.in_channel(world.channel.id) is None, timeout=3)
     await emu.idle()
     assert await _bankrolls(bot2, world, players) == before
-    assert (await bot2.db.chip_audit(world.guild.id)).ok
-    assert await bot2.db.open_tables() == []
+    await _all_accounted_for_and_closed(bot2, world)
 
 
 async def test_tables_close_and_pay_out_when_the_bot_is_removed_from_the_server(
@@ -144,8 +148,7 @@ async def test_tables_close_and_pay_out_when_the_bot_is_removed_from_the_server(
     after = await _bankrolls(bot, world, players)
     assert after == {u.id: before[u.id] - bought[u.id] + stacks[u.id] for u in players}
     assert sum(after.values()) == sum(before.values())
-    assert (await bot.db.chip_audit(world.guild.id)).ok
-    assert await bot.db.open_tables() == []
+    await _all_accounted_for_and_closed(bot, world)
 
 
 async def test_an_outage_of_the_server_leaves_its_tables_open(

@@ -54,6 +54,11 @@ def _player(world: World, pid: str) -> Any:
     return next(p for p in world.players if str(p.id) == pid)
 
 
+def _menu(panel: Any, kind: str) -> str:
+    """The custom id of the dealer's-choice panel's menu ``kind`` (cg: the game, cw, cr, ch)."""
+    return str(next(s["custom_id"] for s in panel.selects if f":{kind}:" in s["custom_id"]))
+
+
 async def _a_dealer_choosing(
     bot: Any, emu: Emulator, world: World, players: list[Any]
 ) -> tuple[Any, Any]:
@@ -321,15 +326,15 @@ async def test_a_dealers_choice_that_does_not_fit_is_refused_with_a_reason(
     players = world.players[:3]
     live, dealer = await _a_dealer_choosing(bot, emu, world, players)
     panel = await _choose_panel(emu, world, dealer)
-    game = next(s["custom_id"] for s in panel.selects if ":cg:" in s["custom_id"])
+    game = _menu(panel, "cg")
     panel = (await emu.select(dealer, panel, game, ["anaconda"])).message
-    shapes = next(s["custom_id"] for s in panel.selects if ":cr:" in s["custom_id"])
+    shapes = _menu(panel, "cr")
     panel = (await emu.select(dealer, panel, shapes, ["draws=3"])).message
     r = await emu.click(dealer, panel, label="Deal it")
     assert r.ephemeral and r.content == "Anaconda has no single draw to repeat.", r.content
     assert live.engine.pending[0].kind.value == "choose-game"
     # The dealer picks another game; the refused rule goes with the one it did not fit.
-    game = next(s["custom_id"] for s in panel.selects if ":cg:" in s["custom_id"])
+    game = _menu(panel, "cg")
     panel = (await emu.select(dealer, panel, game, ["five-card-draw"])).message
     r = await emu.click(dealer, panel, label="Deal it")
     assert r.type == 7, r.content
@@ -393,7 +398,7 @@ async def test_deal_it_pressed_after_the_dealers_clock_ran_out(
     live = live_table(bot, world)
     dealer = _player(world, live.engine.pending[0].player_id)
     panel = await _choose_panel(emu, world, dealer)
-    game = next(s["custom_id"] for s in panel.selects if ":cg:" in s["custom_id"])
+    game = _menu(panel, "cg")
     panel = (await emu.select(dealer, panel, game, ["california-lowball"])).message
     base = time.time()
     bot.tables.now = lambda: base + 1000
@@ -405,7 +410,7 @@ async def test_deal_it_pressed_after_the_dealers_clock_ran_out(
     r = await emu.click(dealer, panel, label="Deal it")
     assert r.ephemeral and "no longer valid" in r.content, r.content
     assert len(live.engine.events) == events
-    game = next(s["custom_id"] for s in panel.selects if ":cg:" in s["custom_id"])
+    game = _menu(panel, "cg")
     r = await emu.select(dealer, panel, game, ["jacks-or-better"])
     assert r.ephemeral and "no longer valid" in r.content, r.content
     emu.assert_clean()

@@ -18,6 +18,13 @@ def _seated(tables: list[Any]) -> dict[str, int]:
     return {s.player_id: s.stack for t in tables for s in t.engine.seats if s is not None}
 
 
+async def _no_tournament_holds_chips(bot: Any, world: World) -> None:
+    """Every chip accounted for, none left in a tournament, and no tournament open."""
+    audit = await bot.db.chip_audit(world.guild.id)
+    assert audit.ok and audit.in_tournaments == 0, str(audit)
+    assert await bot.db.open_tournaments() == []
+
+
 async def test_a_tournament_table_whose_thread_is_deleted_mid_hand_plays_on_elsewhere(
     poker_bot, emu: Emulator, world: World
 ) -> None:
@@ -116,9 +123,7 @@ async def test_a_tournament_whose_channel_is_deleted_mid_hand_ends_and_pays_by_c
     for player in players:
         prize = results[str(player.id)].prize
         assert await bot.db.balance(world.guild.id, player.id) == 1000 - 10 + prize
-    audit = await bot.db.chip_audit(world.guild.id)
-    assert audit.ok and audit.in_tournaments == 0, str(audit)
-    assert await bot.db.open_tournaments() == []
+    await _no_tournament_holds_chips(bot, world)
 
 
 async def test_a_tournament_whose_channel_is_deleted_before_it_starts_pays_back(
@@ -137,9 +142,7 @@ async def test_a_tournament_whose_channel_is_deleted_before_it_starts_pays_back(
     await emu.idle()
     for player in players:
         assert await bot.db.balance(world.guild.id, player.id) == 1000
-    audit = await bot.db.chip_audit(world.guild.id)
-    assert audit.ok and audit.in_tournaments == 0, str(audit)
-    assert await bot.db.open_tournaments() == []
+    await _no_tournament_holds_chips(bot, world)
 
 
 async def test_a_long_429_on_the_answer_that_ends_a_tournament_hand_holds_nothing_up(
@@ -252,11 +255,10 @@ async def test_a_tournament_channel_deleted_while_the_bot_was_away_ends_it(
     cog = bot2.get_cog("Tournaments")
     await emu.wait_for(lambda: not cog.running, timeout=5)
     await emu.idle()
-    assert await bot2.db.open_tournaments() == [] and await bot2.db.open_tables() == []
+    assert await bot2.db.open_tables() == []
     results = {r.user_id: r for r in await bot2.db.tournament_results(run.tournament_id)}
     assert len(results) == 8 and sum(r.prize for r in results.values()) == 80
     # Alice: the second buy-in back, the first tournament's prize of her place.
     after = await bot2.db.balance(world.guild.id, alice.id)
     assert after == before + 10 + results[alice.id].prize, (before, after)
-    audit = await bot2.db.chip_audit(world.guild.id)
-    assert audit.ok and audit.in_tournaments == 0, str(audit)
+    await _no_tournament_holds_chips(bot2, world)
