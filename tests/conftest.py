@@ -3,12 +3,14 @@ from tests/emulator/plugin.py; see tests/emulator/README.md.
 
 The thousand-hand self-play of house players (``tests/house_selfplay.py``) starts here, in a
 background process, as soon as its test is collected: it runs on the core the bot tests leave
-idle, and ``tests/engine/test_house_selfplay.py`` waits for its figures.
+idle, and ``tests/engine/test_house_selfplay.py`` plays the games it has not begun yet, then
+waits for its figures.
 """
 
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -21,28 +23,30 @@ pytest_plugins = ["tests.emulator.plugin"]
 ROOT = Path(__file__).resolve().parent.parent
 SELFPLAY_TEST = "tests/engine/test_house_selfplay.py"
 SELFPLAY_HANDS = 1000
+SELFPLAY_SEED = 1
 
 
 class SelfPlay:
-    """The background run: its output file, and its process in the pytest process that
-    started it. Under pytest-xdist every worker collects every test, but only the first to
-    claim the run's lock file starts the process (and writes its pid there); the test, on
-    whichever worker it runs, reads the shared file until the run says it is finished, then
-    removes the files. The worker that started the run lets it finish when its own tests are
-    done: the test may still be waiting on another worker (it only stops the run at once when
-    the session is cut short)."""
+    """The background run: a folder where it and the test claim games and where it writes its
+    lines, and its process in the pytest process that started it. Under pytest-xdist every
+    worker collects every test, but only the first to create the folder starts the process
+    (and writes its pid there); the test, on whichever worker it runs, plays the games left
+    unclaimed itself, then reads the run's lines until it says it is finished and removes the
+    folder. The worker that started the run lets it finish when its own tests are done: the
+    test may still be waiting on another worker (it only stops the run at once when the
+    session is cut short)."""
 
     def __init__(self, hands: int) -> None:
         self.hands = hands
         run = os.environ.get("PYTEST_XDIST_TESTRUNUID") or f"solo-{os.getpid()}"
-        folder = Path(tempfile.gettempdir())
-        self.path = folder / f"house-selfplay-{run}.jsonl"
-        self.lock = self.path.with_suffix(".lock")
+        self.claims = Path(tempfile.gettempdir()) / f"house-selfplay-{run}"
+        self.path = self.claims / "background.jsonl"
+        self.pid = self.claims / "pid"
         self.proc: subprocess.Popen[bytes] | None = None
         try:
-            claim = os.open(self.lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+            self.claims.mkdir()
         except FileExistsError:
-            return  # another worker of this run plays the hands
+            return  # another worker of this run started the process
         with self.path.open("wb") as output:
             self.proc = subprocess.Popen(
                 [
@@ -51,6 +55,10 @@ class SelfPlay:
                     "tests.house_selfplay",
                     "--hands",
                     str(hands),
+                    "--seed",
+                    str(SELFPLAY_SEED),
+                    "--claims",
+                    str(self.claims),
                     "--nice",
                     "5",
                 ],
@@ -58,8 +66,7 @@ class SelfPlay:
                 stdout=output,
                 stderr=subprocess.STDOUT,
             )
-        os.write(claim, str(self.proc.pid).encode())
-        os.close(claim)
+        self.pid.write_text(str(self.proc.pid))
 
     def text(self) -> str:
         return self.path.read_text() if self.path.exists() else ""
@@ -69,18 +76,17 @@ class SelfPlay:
         if self.proc is not None:
             return self.proc.poll() is None
         try:
-            pid = int(self.lock.read_text())
+            pid = int(self.pid.read_text())
             state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
         except (OSError, ValueError, IndexError):
             # No pid yet (the starting worker is between its two writes) or no /proc: assume
             # it plays; the test's deadline still holds.
-            return self.lock.exists()
+            return self.claims.exists()
         return state != "Z"  # an ended child its worker has not reaped yet
 
     def consume(self) -> None:
         """The figures were read: the files can go."""
-        self.path.unlink(missing_ok=True)
-        self.lock.unlink(missing_ok=True)
+        shutil.rmtree(self.claims, ignore_errors=True)
 
     def stop(self, *, abandon: bool) -> None:
         if self.proc is None:

@@ -7,8 +7,10 @@ otherwise), and the chips on the table must equal what was put there after every
 ``python -m tests.house_selfplay --hands 1000`` prints one JSON line per game. The test suite
 starts that run in a background process as soon as it has collected
 ``tests/engine/test_house_selfplay.py`` (see ``tests/conftest.py``), so the thousand hands of
-every game use the core the bot tests leave idle while they wait on their emulator, and that
-test reads the lines at the end.
+every game use the core the bot tests leave idle while they wait on their emulator. The two
+share the games through a folder of claims (``--claims``): when the test's turn comes it plays
+every game nobody has claimed yet itself, rather than hold its worker asleep, then reads
+everyone's lines.
 """
 
 from __future__ import annotations
@@ -19,6 +21,8 @@ import os
 import random
 import sys
 import time
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from engine import Action, Table, TableConfig, list_variants
@@ -98,17 +102,36 @@ def play(slug: str, choice: bool, hands: int, seed: int) -> dict[str, Any]:
     return summary
 
 
+def claim(folder: Path, name: str) -> bool:
+    """Whether this process may play game ``name``: the first to create its claim file does."""
+    try:
+        os.close(os.open(folder / f"{name}.claim", os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+    except FileExistsError:
+        return False
+    return True
+
+
+def play_claimed(folder: Path | None, hands: int, seed: int, out: Callable[[str], None]) -> None:
+    """Play every game not claimed by another process yet (every game without ``folder``),
+    writing one JSON line per game to ``out``, then the line that says this process is done."""
+    for slug, choice in games():
+        if folder is None or claim(folder, game_name(slug, choice)):
+            out(json.dumps(play(slug, choice, hands, seed)))
+    out(json.dumps({"finished": True}))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--hands", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--nice", type=int, default=0, help="lower this process's priority")
+    parser.add_argument(
+        "--claims", type=Path, help="a folder where processes sharing the games claim them"
+    )
     args = parser.parse_args()
     if args.nice:
         os.nice(args.nice)
-    for slug, choice in games():
-        print(json.dumps(play(slug, choice, args.hands, args.seed)), flush=True)
-    print(json.dumps({"finished": True}), flush=True)
+    play_claimed(args.claims, args.hands, args.seed, lambda line: print(line, flush=True))
 
 
 if __name__ == "__main__":
