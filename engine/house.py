@@ -275,19 +275,44 @@ class _Seen:
 # ---------------------------------------------------------------------------------------------
 # Strength: the share of the deck's five-card hands the final hand is expected to beat
 
-_CACHE: OrderedDict[tuple[object, ...], object] = OrderedDict()
-_CACHE_SIZE = 4096
+_CACHE: OrderedDict[tuple[object, ...], tuple[object, int]] = OrderedDict()
+_CACHE_BUDGET = 200_000
+"""What the cache may hold, in final values counted by the odds it keeps (a float counts one):
+about 25 MB. One entry can weigh thousands (the odds of every discard of a hand), so a bound on
+the number of entries would let a bot with house players at many tables grow by gigabytes.
+The same hand is asked about again within a few decisions, so a small cache is enough."""
+_cache_weight = 0
+
+
+def _weight(found: object) -> int:
+    """What an entry of the cache holds, in :data:`_CACHE_BUDGET`'s unit."""
+    if isinstance(found, DrawOdds):
+        return 1 + found.size + (found.low.size if found.low is not None else 0)
+    if isinstance(found, list):
+        return 1 + sum(_weight(odds) for _, odds in found)
+    return 1
+
+
+def clear_cache() -> None:
+    """Forget every count kept for the next decisions (they are made again when needed)."""
+    global _cache_weight
+    _CACHE.clear()
+    _cache_weight = 0
 
 
 def _cached(key: tuple[object, ...], make: object) -> object:
-    found = _CACHE.get(key)
-    if found is None:
-        found = make()  # type: ignore[operator]
-        _CACHE[key] = found
-        if len(_CACHE) > _CACHE_SIZE:
-            _CACHE.popitem(last=False)
-    else:
+    global _cache_weight
+    entry = _CACHE.get(key)
+    if entry is not None:
         _CACHE.move_to_end(key)
+        return entry[0]
+    found = make()  # type: ignore[operator]
+    weight = _weight(found)
+    _CACHE[key] = (found, weight)
+    _cache_weight += weight
+    while _cache_weight > _CACHE_BUDGET and len(_CACHE) > 1:
+        _, (_, dropped) = _CACHE.popitem(last=False)
+        _cache_weight -= dropped
     return found
 
 

@@ -582,6 +582,11 @@ class DrawOdds:
         self.exact = exact
 
     @property
+    def size(self) -> int:
+        """How many different final values these odds count (what they hold in memory)."""
+        return len(self._counts)
+
+    @property
     def kept(self) -> tuple[Card, ...]:
         """The cards kept, in the order of :attr:`hand`."""
         return tuple(card for card in self.hand if card not in self.discard)

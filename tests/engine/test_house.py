@@ -3,11 +3,13 @@ and decisions that depend on nothing a person in the seat could not see."""
 
 from __future__ import annotations
 
+import gc
 import random
+import tracemalloc
 
 import pytest
 
-from engine import Table, TableConfig
+from engine import Table, TableConfig, house
 from engine.actions import Action, Bet, Call, Check, Discard, Raise
 from engine.cards import DECK_52, Card
 from engine.decisions import BetOptions, DecisionKind
@@ -221,3 +223,24 @@ def test_hard_raises_a_bet_only_with_what_beats_a_bettor(
     table, seat = _after_the_draw(house, "3s 5d 8c 9d Tc", thrown, "8c 9d Tc", ann_bets=True)
     actions = {house_action(table, seat, Level.HARD, random.Random(n)) for n in range(12)}
     assert all(isinstance(a, expected) for a in actions), actions
+
+
+def test_what_house_players_remember_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The counts kept between decisions stay within their budget, however heavy each one is:
+    a bound on the number kept let a bot with house players at many tables grow by gigabytes
+    (the odds of every discard of one hand weigh about a quarter of a megabyte)."""
+    monkeypatch.setattr(house, "_CACHE_BUDGET", 5_000)
+    house.clear_cache()
+    gc.collect()
+    tracemalloc.start()
+    try:
+        report = play("jacks-or-better", False, 8, seed=7)
+        gc.collect()
+        remembered = tracemalloc.get_traced_memory()[0]
+        house.clear_cache()
+        gc.collect()
+        remembered -= tracemalloc.get_traced_memory()[0]
+    finally:
+        tracemalloc.stop()
+    assert "error" not in report, report
+    assert remembered < 2_000_000, f"{remembered:,} bytes kept"
