@@ -389,20 +389,20 @@ class Poker(commands.Cog):
         max_buy_in = validation.MAX_BUY_IN.optional(max_buy_in)
         if coach is not None:
             coach = validation.check_flag(coach, validation.option("coach"))
-        # A change already waiting for the next deal is built on, not forgotten.
-        before = live.engine.next_options
-        rules = house_rules.requested(
-            before,
-            newcomers=newcomers,
-            draw_limit=draw_limit,
-            diablo_cap=diablo_cap,
-            muck_losers=muck,
-            pass_out_reante=pass_out_reante,
-            pass_out_deal_passes=pass_out_deal_passes,
-            second_round_from_opener=second_round_from_opener,
-            no_five_in_a_row=no_five_in_a_row,
-            progressive_back_down=progressive_back_down,
-        )
+        asked = {
+            "newcomers": newcomers,
+            "draw_limit": draw_limit,
+            "diablo_cap": diablo_cap,
+            "muck_losers": muck,
+            "pass_out_reante": pass_out_reante,
+            "pass_out_deal_passes": pass_out_deal_passes,
+            "second_round_from_opener": second_round_from_opener,
+            "no_five_in_a_row": no_five_in_a_row,
+            "progressive_back_down": progressive_back_down,
+        }
+        # Checked now (a bad value changes nothing); applied once the table is free, to the
+        # rules waiting for the next deal then: a change already waiting is built on.
+        rules = house_rules.requested(live.engine.next_options, **asked)
         changes = (timer, auto_deal, time_bank, min_buy_in, max_buy_in, coach, rules)
         if language is None and all(value is None for value in changes):
             await self.presenter.show_settings(interaction, live)
@@ -419,23 +419,23 @@ class Poker(commands.Cog):
             return
         # The settings first: the service refuses what does not fit (a smallest buy-in above
         # the largest...), and a refused change must leave the language as it was too.
-        new = await self.tables.update_settings(
+        done = await self.tables.update_settings(
             live,
             action_seconds=timer,
             auto_deal_seconds=auto_deal,
             min_buy_in=min_buy_in,
             max_buy_in=max_buy_in,
             coach=coach,
-            options=rules,
+            rules=None if rules is None else lambda base: house_rules.requested(base, **asked),
             time_bank=time_bank,
         )
         if language is not None:
             await languages.set_table_language(self.tables, live, table_language)
         with speaking(languages.channel_language(live)):  # posted for the channel
             # Translators: {settings} lists the table's settings.
-            text = _("Table settings: {settings}.", settings=new.describe())
+            text = _("Table settings: {settings}.", settings=done.settings.describe())
             if rules is not None:
-                announced = house_rules.announce(live.engine, before)
+                announced = house_rules.announce(live.engine, done.rules_before, done.rules_after)
                 text += "\n" + (announced or _("House rules unchanged."))
         await interaction.response.send_message(text[:2000])
         if coach:

@@ -521,27 +521,29 @@ class TableControls(commands.Cog):
             )
         data: Any = interaction.data or {}
         values = data.get("values")
-        before = live.engine.next_options
+        change: dict[str, object]
         if select.field == "flags":
             offered = house_rules.flags_offered(live.engine)
             on = validation.parse_select_values(values, offered)
-            rules = house_rules.requested(before, **{name: name in on for name in offered})
+            change = {name: name in on for name in offered}
         elif select.field == "newcomers":
             (rule,) = validation.parse_select_values(
                 values, tuple(house_rules.NEWCOMERS), exactly=1
             )
-            rules = house_rules.requested(before, newcomers=rule)
+            change = {"newcomers": rule}
         else:
             (limit,) = validation.parse_select_values(
                 values, tuple(house_rules.DRAW_LIMITS), exactly=1
             )
-            rules = house_rules.requested(before, draw_limit=limit)
-        await self.tables.update_settings(live, options=rules)
+            change = {"draw_limit": limit}
+        done = await self.tables.update_settings(
+            live, rules=lambda base: house_rules.requested(base, **change)
+        )
         embed, view = self.presenter.settings_message(live, True)
         await interaction.response.edit_message(embed=embed, view=view)
         # The channel reads the change: in the table's language, not the member's.
         with i18n.speaking(channel_language(live)):
-            said = house_rules.announce(live.engine, before)
+            said = house_rules.announce(live.engine, done.rules_before, done.rules_after)
             told = (
                 _(
                     "{member} changed the house rules. {change}",

@@ -28,6 +28,7 @@ import re
 import secrets
 import time
 from collections.abc import Awaitable, Callable
+from typing import NamedTuple
 
 import engine
 from data import Database, DataError, InsufficientFunds, TableClosed, TableExists
@@ -159,6 +160,15 @@ PRE_ACTION_REFUSALS = {
 PRESENTATION_SAVE_DELAY = 3.0
 """Seconds after a change of the presenter's state (a turn ping posted) within which the
 table's next snapshot is expected to carry it; past them it is saved on its own."""
+
+
+class SettingsChange(NamedTuple):
+    """What :meth:`TableService.update_settings` did: the table's settings now, and the latest
+    house rules (those of the next deal) just before and just after the change."""
+
+    settings: TableSettings
+    rules_before: engine.TableOptions
+    rules_after: engine.TableOptions
 
 
 class TableService:
@@ -672,11 +682,15 @@ class TableService:
         min_buy_in: int | None = None,
         max_buy_in: int | None = None,
         coach: bool | None = None,
-        options: engine.TableOptions | None = None,
+        rules: Callable[[engine.TableOptions], engine.TableOptions | None] | None = None,
         time_bank: int | None = None,
-    ) -> TableSettings:
+    ) -> SettingsChange:
         """Change the table's bot-side settings and its house rules (None = unchanged; the
-        engine says when new house rules take effect); saved with the table."""
+        engine says when new house rules take effect); saved with the table.
+
+        ``rules`` makes the new house rules from those waiting for the next deal as they are
+        once the table is free: another change that was served first is built on, not undone.
+        """
         async with live.lock:
             clock_or_buy_ins = (
                 action_seconds,
@@ -686,7 +700,7 @@ class TableService:
                 time_bank,
             )
             if live.meta.tournament is not None and (
-                options is not None or any(value is not None for value in clock_or_buy_ins)
+                rules is not None or any(value is not None for value in clock_or_buy_ins)
             ):
                 # Its clock, stacks and rules are the tournament's, the same at every table
                 # (a manual deal here would hold the whole tournament up).
@@ -738,6 +752,7 @@ class TableService:
                 )
             old = live.settings
             old_options = live.engine.next_options
+            options = rules(old_options) if rules is not None else None
             if options is not None:
                 try:
                     live.engine.set_options(options)
@@ -768,7 +783,7 @@ class TableService:
                 # counted down where there was none.
                 self.clock.cancel_auto_deal(live)
                 self.clock.schedule(live)
-            return new
+            return SettingsChange(new, old_options, live.engine.next_options)
 
     async def sit_out(self, live: LiveTable, user_id: int, out: bool) -> None:
         async with live.lock:

@@ -144,17 +144,22 @@ def in_force(table: engine.Table) -> tuple[list[str], list[str]]:
 
 
 def announce(
-    table: engine.Table, before: engine.TableOptions, *, language: Language | None = None
+    table: engine.Table,
+    before: engine.TableOptions,
+    after: engine.TableOptions | None = None,
+    *,
+    language: Language | None = None,
 ) -> str:
-    """What changed in ``table``'s house rules since ``before`` (the latest rules then), in a
-    sentence for the channel (in ``language``, the table's; default: the current one); empty
-    when nothing did."""
+    """What changed in ``table``'s house rules from ``before`` to ``after`` (default: the
+    latest rules now), in a sentence for the channel (in ``language``, the table's; default:
+    the current one); empty when nothing did. Give ``after`` when another change may have come
+    since: each manager is told only of their own."""
     with speaking(language or current_language()):
-        return _announce(table, before)
+        return _announce(table, before, table.next_options if after is None else after)
 
 
-def _announce(table: engine.Table, before: engine.TableOptions) -> str:
-    changed = _changes(table, table.next_options, before)
+def _announce(table: engine.Table, before: engine.TableOptions, after: engine.TableOptions) -> str:
+    changed = _changes(table, after, before)
     if not changed:
         return ""
     # Translators: {rules}: the house rules that changed, each a sentence, joined by "; ".

@@ -7,6 +7,7 @@ import asyncio
 import time
 from typing import Any
 
+from cogs.ui.house_rules import DRAW_LIMITS
 from tests.bot.driver import (
     create_table,
     deal,
@@ -317,6 +318,26 @@ async def test_two_managers_change_different_house_rules_at_once(
     options = live.engine.config.options
     # Both changes hold: the second was not built on the rules as they were before the first.
     assert options.newcomers == "post" and not options.second_round_from_opener, options
+
+    # Again while the table is busy (another action holds it, its save not yet written): both
+    # changes wait their turn, and the one served second builds on the first.
+    draw = f"pks:r:{live.id}:draw"
+    async with live.lock:
+        pressed = [
+            asyncio.create_task(emu.select(alice, mine.message, newcomers, ["wait"])),
+            asyncio.create_task(emu.select(world.host, host.message, draw, ["4"])),
+        ]
+        await asyncio.sleep(0.3)
+    results = await asyncio.gather(*pressed)
+    await emu.idle()
+    assert [r.type for r in results] == [7, 7], [r.content for r in results]
+    options = live.engine.config.options
+    assert options.newcomers == "wait" and options.draw_limit == DRAW_LIMITS["4"], options
+    told = " ".join(f.content for r in results for f in r.followups)
+    # Each manager's note says only their own change.
+    assert [len(r.followups) for r in results] == [1, 1], told
+    assert "Draw" not in results[0].followups[0].content, told
+    assert "Newcomers" not in results[1].followups[0].content, told
 
 
 async def test_a_dealers_choice_that_does_not_fit_is_refused_with_a_reason(
