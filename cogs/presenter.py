@@ -986,11 +986,7 @@ class TablePresenter:
                     # The DM is not edited after the player's own draw (see present).
                     with i18n.speaking(spoken[user_id]):
                         embed.set_footer(text=str(DRAWN_CARDS_NOTE))
-                channel_id = self.dm_channels.get(user_id)
-                if channel_id is None:
-                    data = await self.bot.http.start_private_message(user_id)
-                    channel_id = int(data["id"])
-                    self.dm_channels[user_id] = channel_id
+                channel_id = await self.dm_channel(user_id)
                 dm = self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
                 if file is not None:
                     message = await dm.send(embed=embed, file=file)
@@ -1002,6 +998,30 @@ class TablePresenter:
                     await self.refresh(live)
             except discord.HTTPException as exc:
                 log.warning("DM to %s failed: %s", user_id, exc)
+
+    async def dm_channel(self, user_id: int) -> int:
+        """The id of the bot's DM channel with ``user_id`` (opened once per process)."""
+        channel_id = self.dm_channels.get(user_id)
+        if channel_id is None:
+            data = await self.bot.http.start_private_message(user_id)
+            channel_id = int(data["id"])
+            self.dm_channels[user_id] = channel_id
+        return channel_id
+
+    async def send_dm(self, user_id: int, embed: discord.Embed) -> bool:
+        """DM ``embed`` to ``user_id``; whether it was sent (closed DMs and Discord's
+        failures are logged and skipped: nothing waits on a DM)."""
+        try:
+            channel_id = await self.dm_channel(user_id)
+            dm = self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
+            await dm.send(embed=embed)
+        except discord.Forbidden:
+            log.info("DM to %s not sent: their DMs are closed", user_id)
+            return False
+        except discord.HTTPException as exc:
+            log.warning("DM to %s failed: %s", user_id, exc)
+            return False
+        return True
 
     async def _dm_closed(self, live: LiveTable, shown: Shown, player_id: str) -> bool:
         """This player's DMs are closed: say so on the table once (they can use My hand).

@@ -705,6 +705,12 @@ class TableService:
                 # Its clock, stacks and rules are the tournament's, the same at every table
                 # (a manual deal here would hold the whole tournament up).
                 raise TableProblem(_("A tournament table plays by the tournament's rules."))
+            if live.meta.tournament is not None and coach:
+                # The coach is a cash table's helper: a tournament is played unaided (turning
+                # it off stays allowed, for a table saved with it on).
+                raise TableProblem(
+                    _("The coach helps at cash tables only: a tournament table plays without it.")
+                )
             new = TableSettings(
                 min_buy_in=live.settings.min_buy_in if min_buy_in is None else min_buy_in,
                 max_buy_in=live.settings.max_buy_in if max_buy_in is None else max_buy_in,

@@ -26,7 +26,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import engine
-from cogs import kit, validation
+from cogs import kit, languages, validation
 from cogs.routing import router_of
 from cogs.tournament.entries import TournamentEntries
 from cogs.tournament.nights import PokerNights
@@ -48,7 +48,7 @@ from cogs.translator import _
 from cogs.ui.components import Components, PokerButton
 from cogs.ui.custom_ids import TournamentButton
 from data import DataError, NotFound
-from engine.seating import draw_seats
+from engine.seating import draw_seats, is_house
 from engine.timebank import DEFAULT_TIME_BANK
 from engine.tournament import (
     Level,
@@ -884,6 +884,8 @@ class Tournaments(commands.Cog):
             except TournamentProblem:
                 return
             log.warning("tournament %s called off: %s", run.tournament_id, why)
+            # Its channel is gone: each player hears of it by DM.
+            self.spawn(self._dm_called_off(run))
             self.bot.dispatch("poker_game_ended", "tournament", run.tournament_id)
             return
         async with run.lock:
@@ -908,7 +910,7 @@ class Tournaments(commands.Cog):
             }
             final = run.state.stop(held)
             log.warning("tournament %s ended early (%s): stacks %s", run.tournament_id, why, held)
-            await self._finish(run, final, None)
+            await self._finish(run, final, None, channel_gone=True)
 
     async def _break_up(self, run: Running, live: LiveTable, moved: list[tuple[str, int]]) -> None:
         """A table broke up: its message loses its buttons, its channel says who went where
@@ -1041,7 +1043,11 @@ class Tournaments(commands.Cog):
         if out:
             self.spawn(self.refresh_lobby(run))
 
-    async def _finish(self, run: Running, final: Tournament, live: LiveTable | None) -> None:
+    async def _finish(
+        self, run: Running, final: Tournament, live: LiveTable | None, channel_gone: bool = False
+    ) -> None:
+        """Pay the places and post the results (``channel_gone``: its channel was deleted,
+        so each player hears them by DM instead)."""
         table = final.payout_table()
         await self.bot.db.finish_tournament(
             run.tournament_id,
@@ -1056,7 +1062,10 @@ class Tournaments(commands.Cog):
         if live is not None:
             self.bot.tables.forget(live)
         self._forget(run)
-        self.spawn(self._post_results(run, table))
+        if channel_gone:
+            self.spawn(self._dm_results(run, table))
+        else:
+            self.spawn(self._post_results(run, table))
         # A poker night that opened it ends with it (see cogs.tournament.nights).
         self.bot.dispatch("poker_game_ended", "tournament", run.tournament_id)
 
@@ -1068,6 +1077,73 @@ class Tournaments(commands.Cog):
         except discord.HTTPException as exc:
             log.warning("tournament %s: results not posted: %s", run.tournament_id, exc)
         await self.refresh_lobby(run)
+
+    def _server_name(self, run: Running) -> str:
+        guild = self.bot.get_guild(run.guild_id)
+        return kit.as_typed(guild.name) if guild is not None else str(run.guild_id)
+
+    async def _dm_results(self, run: Running, table: tuple[tuple[str, int, int], ...]) -> None:
+        """The results of a tournament whose channel was deleted, to each of its players
+        by DM in their own language: their place and prize, and the standings."""
+        players = [int(pid) for pid, _place, _prize in table if not is_house(pid)]
+        spoken = await languages.member_languages(self.bot.db, players)
+        server = self._server_name(run)
+        for pid, place, prize in table:
+            if is_house(pid):
+                continue
+            language = spoken[int(pid)]
+            embed = results_embed(run, table, language, limit=1500)
+            embed.description = "\n\n".join(
+                (ended_early(server, place, prize, language), embed.description or "")
+            )
+            await self.bot.presenter.send_dm(int(pid), embed)
+
+    async def _dm_called_off(self, run: Running) -> None:
+        """A tournament called off because its channel was deleted: each player registered
+        hears by DM, in their own language, that their buy-in went back."""
+        players = [int(e.player_id) for e in run.state.entries if not is_house(e.player_id)]
+        spoken = await languages.member_languages(self.bot.db, players)
+        server = self._server_name(run)
+        for user_id in players:
+            language = spoken[user_id]
+            embed = discord.Embed(
+                title=_("Tournament called off", language=language),
+                description=_.plural(
+                    "The tournament on {server} was called off: its channel was deleted "
+                    "before it started. Your buy-in of {count} chip went back to your "
+                    "bankroll.",
+                    "The tournament on {server} was called off: its channel was deleted "
+                    "before it started. Your buy-in of {count} chips went back to your "
+                    "bankroll.",
+                    count=run.state.settings.buy_in,
+                    server=server,
+                    language=language,
+                ),
+                colour=discord.Colour.dark_grey(),
+            )
+            await self.bot.presenter.send_dm(user_id, embed)
+
+
+def ended_early(server: str, place: int, prize: int, language: Language) -> str:
+    """What a player's DM says of a tournament ended because its channel was deleted."""
+    why = _(
+        "The tournament on {server} ended early: its channel was deleted, so the players "
+        "still in were placed by the chips they held.",
+        server=server,
+        language=language,
+    )
+    if prize:
+        # Translators: {place} is an ordinal written by the "{place}th" messages.
+        mine = _(
+            "You finished **{place}** and won {prize}.",
+            place=ordinal(place, language),
+            prize=chips(prize, language),
+            language=language,
+        )
+    else:
+        # Translators: {place} is an ordinal written by the "{place}th" messages.
+        mine = _("You finished **{place}**.", place=ordinal(place, language), language=language)
+    return f"{why}\n{mine}"
 
 
 def level_line(
@@ -1089,9 +1165,10 @@ def level_line(
 
 
 def results_embed(
-    run: Running, table: tuple[tuple[str, int, int], ...], language: Language
+    run: Running, table: tuple[tuple[str, int, int], ...], language: Language, limit: int = 4096
 ) -> discord.Embed:
-    """The channel's message at the end of a tournament: the places and the prizes."""
+    """The channel's message at the end of a tournament: the places and the prizes (whole
+    lines within ``limit`` characters, the rest counted)."""
     lines = []
     for pid, place, prize in table:
         player, shown = run.name_in_text(pid), ordinal(place, language)
@@ -1109,7 +1186,7 @@ def results_embed(
             lines.append(_("**{place}** {player}", place=shown, player=player, language=language))
     embed = discord.Embed(
         title=_("🏁 Tournament over", language=language),
-        description="\n".join(lines)[:4096],
+        description=kit.fit_lines(lines, limit, language=language),
         colour=discord.Colour.gold(),
     )
     embed.set_footer(

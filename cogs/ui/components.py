@@ -225,8 +225,13 @@ class SitModal(_SentModal):
     def __init__(self, custom_id: str, low: int, high: int, default: int, free: list[int]) -> None:
         # Translators: the sit-down form; its title and labels are at most 45 characters.
         super().__init__(title=_("Sit down")[:45], custom_id=custom_id)
+        label = (
+            _.plural("Buy-in ({count} chip)", "Buy-in ({count} chips)", count=low)
+            if low == high
+            else _("Buy-in ({low} to {high} chips)", low=low, high=high)
+        )
         self.buy_in: discord.ui.TextInput[Any] = discord.ui.TextInput(
-            label=_("Buy-in ({low} to {high} chips)", low=low, high=high)[:45],
+            label=label[:45],
             custom_id="buy_in",
             default=str(default),
             min_length=1,

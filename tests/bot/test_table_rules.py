@@ -217,6 +217,12 @@ async def test_settings_shown_changed_by_creator_only(
     )
     assert not r.ephemeral and "30s to act" in r.content
     assert (live.settings.action_seconds, live.settings.max_buy_in) == (30, 300)
+    # A buy-in whose smallest and largest meet reads as one number, not "300–300".
+    r = await emu.run_command(alice, world.channel, "poker settings", {"min_buy_in": 300})
+    assert "Buy-in 300 ·" in r.content and "300–300" not in r.content, r.content
+    form = await emu.click(bob, lobby, label="Sit down")
+    labels = [c["label"] for row in form.modal["components"] for c in row["components"]]
+    assert "Buy-in (300 chips)" in labels, labels
     # Saved with the table: a restarted bot has the new settings.
     await bot.close()
     bot2 = await poker_bot()

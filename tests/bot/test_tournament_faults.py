@@ -90,9 +90,13 @@ async def test_a_tournament_whose_channel_is_deleted_mid_hand_ends_and_pays_by_c
 ) -> None:
     """Its lobby and its table are gone, with nowhere to play on: the hand in progress is
     void, the tournament ends there, its players placed by the chips they hold, and the
-    whole prize pool is paid to the bankrolls."""
+    whole prize pool is paid to the bankrolls. The results cannot be posted in the deleted
+    channel: each player hears them by DM, in their own language (one with closed DMs is
+    skipped)."""
     bot = await poker_bot()
     players = world.players[:3]
+    alice, bob, carol = players
+    bob.locale = "de"  # his client reads German
     created = await emu.run_command(
         world.host,
         world.channel,
@@ -111,8 +115,11 @@ async def test_a_tournament_whose_channel_is_deleted_mid_hand_ends_and_pays_by_c
     dealt = dict(live.meta.hand.start_stacks)
     await act_at_a_table(emu, world, bot, [live], {world.channel.id: world.channel}, players)
     await emu.idle()
+    carol.dms_open = False
+    dealt_dms = {p.id: len(emu.dms(p)) for p in players}
     await _delete_channel(emu, world)
     await emu.wait_for(lambda: run.state.status == "finished", timeout=3)
+    await emu.wait_for(lambda: len(emu.dms(bob)) > dealt_dms[bob.id], timeout=3)
     await emu.idle()
     assert live.closed and not cog.tables_of(run) and run.tournament_id not in cog.running
     results = {str(r.user_id): r for r in await bot.db.tournament_results(run.tournament_id)}
@@ -124,6 +131,20 @@ async def test_a_tournament_whose_channel_is_deleted_mid_hand_ends_and_pays_by_c
         prize = results[str(player.id)].prize
         assert await bot.db.balance(world.guild.id, player.id) == 1000 - 10 + prize
     await _no_tournament_holds_chips(bot, world)
+    # The result by DM: the player's own place and prize, and the standings.
+    (told,) = emu.dms(alice)[dealt_dms[alice.id] :]
+    mine = results[str(alice.id)]
+    assert "ended early" in told.text and "channel was deleted" in told.text, told.text
+    place = {1: "1st", 2: "2nd", 3: "3rd"}[mine.place]
+    assert f"You finished **{place}**" in told.text, told.text
+    assert (f"won {mine.prize} chips" in told.text) == (mine.prize > 0), told.text
+    winner = next(r for r in results.values() if r.place == 1)
+    shown = run.name_in_text(str(winner.user_id))
+    assert f"**1st** {shown} wins {winner.prize} chips" in told.text, told.text
+    (gesagt,) = emu.dms(bob)[dealt_dms[bob.id] :]
+    assert "Turnier" in gesagt.text and "Kanal" in gesagt.text, gesagt.text
+    assert f"{results[str(bob.id)].place}." in gesagt.text, gesagt.text
+    assert len(emu.dms(carol)) == dealt_dms[carol.id]  # closed DMs: skipped, nothing broke
 
 
 async def test_a_tournament_whose_channel_is_deleted_before_it_starts_pays_back(
@@ -142,6 +163,9 @@ async def test_a_tournament_whose_channel_is_deleted_before_it_starts_pays_back(
     await emu.idle()
     for player in players:
         assert await bot.db.balance(world.guild.id, player.id) == 1000
+        # Nobody reads the deleted channel: each player hears of it by DM.
+        (told,) = emu.dms(player)
+        assert "called off" in told.text and "10 chips" in told.text, told.text
     await _no_tournament_holds_chips(bot, world)
 
 
@@ -248,6 +272,7 @@ async def test_a_tournament_channel_deleted_while_the_bot_was_away_ends_it(
     assert r.type == 7, r.content
     await emu.idle()
     before = await bot.db.balance(world.guild.id, alice.id)
+    dealt_dms = len(emu.dms(alice))
     await bot.close()
     for channel in (world.channel, other, *emu.threads(world.channel)):
         channel.deleted = True  # nobody hears of it
@@ -262,3 +287,7 @@ async def test_a_tournament_channel_deleted_while_the_bot_was_away_ends_it(
     after = await bot2.db.balance(world.guild.id, alice.id)
     assert after == before + 10 + results[alice.id].prize, (before, after)
     await _no_tournament_holds_chips(bot2, world)
+    # Nobody can read either channel: she hears of both by DM.
+    told = sorted(m.text for m in emu.dms(alice)[dealt_dms:])
+    assert len(told) == 2, told
+    assert "called off" in told[0] and "ended early" in told[1], told
