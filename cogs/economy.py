@@ -697,6 +697,11 @@ class Economy(commands.Cog):
         if language is not None:
             code = languages.check_language(language)
             await languages.set_guild_language(self.db, guild.id, code, interaction.user.id)
+            # The tables that follow the server are redrawn in its new language.
+            presenter = self.bot.presenter
+            for live in self.bot.tables.in_guild(guild.id):
+                if live.meta.language is None:
+                    presenter.spawn(presenter.refresh(live))
             if all(option is None for option in options):
                 chosen = languages.native_name(languages.guild_language(guild.id))
                 await kit.reply(

@@ -440,9 +440,9 @@ class Poker(commands.Cog):
         await interaction.response.send_message(text[:2000])
         if coach:
             await coach_prepare(live)
-        if not live.engine.in_hand:
+        if language is not None or not live.engine.in_hand:
             # Between hands the table message's footer shows the settings (buy-in, timer...)
-            # and the house rules: it shows the new ones.
+            # and the house rules: it shows the new ones; a new language redraws it at once.
             await self.presenter.refresh(live)
 
     @poker.command(name="addbot", description="Seat a house player (the bot plays it).")

@@ -93,6 +93,7 @@ class Shown:
         "ping_id",
         "restored",
         "turn",
+        "unshown",
     )
 
     def __init__(
@@ -111,6 +112,11 @@ class Shown:
         # The message and hand of a move under way (see leave_message): what is saved until
         # the table's new message is posted.
         self.finishing: tuple[int, tuple[int, int] | None] | None = None
+        # The result that message is to become, until it has: saved with the move, so that a
+        # restart after a newer hand was dealt still draws it (that hand's engine state is
+        # gone by then). The result's state (engine.HandResult.to_state) and the stacks the
+        # hand began with.
+        self.unshown: dict[str, Any] | None = None
         # Taken up from a snapshot and not shown since: what Discord shows may be what the
         # process before left (a hand over but not yet shown as its result).
         self.restored = False
@@ -135,14 +141,19 @@ class Shown:
 
     def saved(self) -> dict[str, Any]:
         message_id, hand = self.finishing or (self.message_id, self.hand)
-        return {
+        saved: dict[str, Any] = {
             "message_id": message_id,
             "ping_id": self.ping_id,
             "dm_closed": list(self.dm_closed),
             "hand": list(hand) if hand is not None else None,
         }
+        if self.finishing is not None and self.unshown is not None:
+            saved["result"] = self.unshown
+        return saved
 
-    def leave_message(self) -> int | None:
+    def leave_message(
+        self, result: engine.HandResult | None = None, start_stacks: dict[str, int] | None = None
+    ) -> int | None:
         """The hand's message stops being the table's: it becomes the hand's result, and the
         table goes on in a new message. Returns its id (None: the table had none).
 
@@ -152,11 +163,29 @@ class Shown:
         and its hand until the new one is posted: a snapshot written meanwhile (a deal, a
         player joining) must not say "no message, no hand to finish", or a restart after it
         would find nothing to bring up to date while the channel still shows the old hand's
-        buttons."""
+        buttons. ``result`` (with ``start_stacks``): what the message is to show, saved with
+        the move until it does (see :attr:`unshown`)."""
         message_id = self.message_id
         self.finishing = (message_id, self.hand) if message_id is not None else None
         self.message_id = self.hand = None
+        self.unshown = None
+        if result is not None and message_id is not None:
+            self.unshown = {"state": result.to_state(), "start_stacks": start_stacks}
         return message_id
+
+    def take_unshown(self) -> tuple[engine.HandResult, dict[str, int] | None] | None:
+        """The result saved with a move cut short by a restart (see :attr:`unshown`), taken
+        (None: none, or one this version cannot read)."""
+        unshown, self.unshown = self.unshown, None
+        if unshown is None:
+            return None
+        try:
+            result = engine.HandResult.from_state(unshown["state"])
+        except (KeyError, ValueError):
+            log.warning("a saved hand result could not be read: %r", unshown)
+            return None
+        stacks = unshown.get("start_stacks")
+        return result, {str(k): int(v) for k, v in stacks.items()} if stacks else None
 
     def now_on(self, message_id: int, hand: tuple[int, int] | None) -> None:
         """The table is shown on the new message ``message_id`` (showing ``hand``, or the
@@ -164,6 +193,7 @@ class Shown:
         self.message_id = message_id
         self.hand = hand
         self.finishing = None
+        self.unshown = None
 
     @classmethod
     def of(cls, live: LiveTable) -> Shown:
@@ -179,6 +209,8 @@ class Shown:
             tuple(data.get("dm_closed", ())),
             (int(hand[0]), int(hand[1])) if hand else None,
         )
+        result = data.get("result")
+        shown.unshown = result if isinstance(result, dict) else None
         shown.restored = True
         live.presentation = shown
         return shown
@@ -254,12 +286,12 @@ class TablePresenter:
             live.names,
             deadline=live.deadline,
             commitment=live.meta.hand.commitment if live.meta.hand else None,
-            notes=live.meta.notes,
+            notes=live.shown_notes(),
             banking=live.banking(),
         )
         if live.closed and not live.engine.in_hand:
             # Broken up, or its tournament over: nothing to sit at or deal.
-            return (*panels.closed_notice(view.game, live.meta.notes), view)
+            return (*panels.closed_notice(view.game, live.shown_notes()), view)
         if view.phase == "waiting" or not live.engine.in_hand:
             busted = any(seat.stack == 0 for seat in view.seats)
             return embed, panels.lobby_components(live.id, rebuy=busted), view
@@ -396,11 +428,12 @@ class TablePresenter:
             # The hand's message becomes its result; the table goes on in a new message.
             hand_id = outcome.hand_id or (shown.hand[1] if shown.hand is not None else 0)
             # At once, before any await (see Shown.leave_message).
-            message_id = shown.leave_message()
+            message_id = shown.leave_message(outcome.result, outcome.start_stacks)
             await self._turn_targets(live, interaction, outcome.new_hand)  # nobody: over
             await self._show_result(
                 live, message_id, outcome.result, hand_id, interaction, outcome.start_stacks
             )
+            shown.unshown = None  # shown (or tried): a snapshot from now on need not carry it
             await self._turn_passed(live, frozenset(), interaction)
             if outcome.ended is not None:
                 # /poker end during the hand: the table's last word, then its ledger.
@@ -425,7 +458,7 @@ class TablePresenter:
         if outcome.ended is not None:
             # Closed by /poker end once a hand ended with no result: it was voided (the note).
             last_word = panels.closed_embed(
-                live.names, outcome.ended, after_hand=True, notes=live.meta.notes
+                live.names, outcome.ended, after_hand=True, notes=live.shown_notes()
             )
             embed, view = last_word, Components()
         if outcome.new_hand:
@@ -476,10 +509,16 @@ class TablePresenter:
             if shown.restored and hand is not None and hand[0] < live.engine.hand_number:
                 # Stopped during that move, after a newer hand was dealt (its snapshot names
                 # the old message: see Shown.leave_message). The old message shows the old
-                # hand, as its table or already its result, and is left as it is: the table
-                # goes on in a new message.
+                # hand, as its table or already its result: it becomes that result (saved
+                # with the move), and the table goes on in a new message.
                 shown.restored = False
-                shown.leave_message()
+                unshown = shown.take_unshown()
+                message_id = shown.leave_message()
+                if unshown is not None:
+                    old_result, start_stacks = unshown
+                    await self._show_result(
+                        live, message_id, old_result, hand[1], None, start_stacks
+                    )
                 if live.engine.in_hand:
                     embed, view = self.table_message(live)
                 else:
@@ -692,7 +731,7 @@ class TablePresenter:
     async def _retire(self, live: LiveTable, message_id: int, editor: MessageEditor | None) -> None:
         """The table is closed: its message becomes a note without components (at a
         tournament's table broken up, its last notes: where its players went)."""
-        notes = live.meta.notes if live.meta.tournament is not None else ()
+        notes = live.shown_notes() if live.meta.tournament is not None else ()
         embed, view = panels.closed_notice(live.engine.public_view().game, notes)
         try:
             if editor is not None and not editor.is_expired():

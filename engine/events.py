@@ -888,3 +888,89 @@ class HandResult:
     def to_dict(self) -> dict[str, Any]:
         """JSON-friendly form."""
         return fields_dict(self)
+
+    def to_state(self) -> dict[str, Any]:
+        """The whole result as JSON-friendly data, hand values included, that
+        :meth:`from_state` makes again (:meth:`to_dict` keeps the hands' names only). For
+        the bot's own snapshots: a result still to be shown after a restart."""
+
+        def value(v: HandValue | None) -> dict[str, Any] | None:
+            return None if v is None else v.to_state()
+
+        return {
+            "hand_number": self.hand_number,
+            "game": self.game,
+            "pots": [
+                {
+                    "index": pot.index,
+                    "amount": pot.amount,
+                    "eligible": list(pot.eligible),
+                    "shares": [
+                        [s.seat, s.player_id, s.amount, s.half, value(s.value)] for s in pot.shares
+                    ],
+                }
+                for pot in self.pots
+            ],
+            "shown": [
+                [
+                    s.seat,
+                    s.player_id,
+                    plain(s.cards),
+                    value(s.high_value),
+                    value(s.low_value),
+                    s.declared,
+                ]
+                for s in self.shown
+            ],
+            "uncontested": self.uncontested,
+            "openers": [[seat, plain(cards)] for seat, cards in self.openers],
+            "passed_out": self.passed_out,
+            "carried": self.carried,
+            "returned": [list(pair) for pair in self.returned],
+            "final_stacks": dict(self.final_stacks),
+            "note": self.note,
+        }
+
+    @classmethod
+    def from_state(cls, data: Mapping[str, Any]) -> HandResult:
+        """The result saved by :meth:`to_state`.
+
+        :raises ValueError: if ``data`` is not such a result.
+        """
+
+        def value(v: Any) -> HandValue | None:
+            return None if v is None else HandValue.from_state(v)
+
+        def cards(texts: Any) -> tuple[Card, ...]:
+            return tuple(parse_card(str(text)) for text in texts)
+
+        try:
+            return cls(
+                int(data["hand_number"]),
+                str(data["game"]),
+                tuple(
+                    PotResult(
+                        int(pot["index"]),
+                        int(pot["amount"]),
+                        tuple(int(seat) for seat in pot["eligible"]),
+                        tuple(
+                            PotShare(int(seat), str(pid), int(amount), str(half), value(v))
+                            for seat, pid, amount, half, v in pot["shares"]
+                        ),
+                    )
+                    for pot in data["pots"]
+                ),
+                tuple(
+                    ShownHand(int(seat), str(pid), cards(held), value(high), value(low), declared)
+                    for seat, pid, held, high, low, declared in data["shown"]
+                ),
+                data["uncontested"],
+                tuple((int(seat), cards(held)) for seat, held in data["openers"]),
+                bool(data["passed_out"]),
+                int(data["carried"]),
+                tuple((int(seat), int(chips)) for seat, chips in data["returned"]),
+                {str(pid): int(stack) for pid, stack in data["final_stacks"].items()},
+                data["note"],
+            )
+        except (KeyError, TypeError, AttributeError) as exc:
+            raise ValueError(f"not a hand result: {exc}") from exc

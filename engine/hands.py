@@ -90,14 +90,14 @@ Short values only compare with values of the same size.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from collections.abc import Set as AbstractSet
 from enum import IntEnum, StrEnum
 from functools import lru_cache
 from itertools import combinations, combinations_with_replacement
-from typing import Final, NamedTuple
+from typing import Any, Final, NamedTuple
 
-from engine.cards import JOKER, RANK_WORDS, Card
+from engine.cards import JOKER, RANK_WORDS, Card, parse_card
 
 __all__ = [
     "Category",
@@ -819,6 +819,40 @@ class HandValue:
 
     def __str__(self) -> str:
         return self.name
+
+    def to_state(self) -> dict[str, Any]:
+        """The value as JSON-friendly data that :meth:`from_state` makes again (unlike its
+        name, which is all a stored event keeps). Scores are those of this version of the
+        module: a state is for the bot's own snapshots, not for the history.
+
+        >>> from engine.cards import parse_cards
+        >>> value = evaluate(parse_cards("9h 9d 9s Kc Kd"), Ranking.HIGH)
+        >>> again = HandValue.from_state(value.to_state())
+        >>> again == value and again.name == value.name
+        True
+        """
+        return {
+            "ranking": self._ranking.value,
+            "score": self._score,
+            "hand": [str(card) for card in self._hand],
+            "wild": sorted(str(card) for card in getattr(self, "_wild", _NO_WILD)),
+        }
+
+    @classmethod
+    def from_state(cls, data: Mapping[str, Any]) -> HandValue:
+        """The value saved by :meth:`to_state`.
+
+        :raises ValueError: if ``data`` is not such a value.
+        """
+        try:
+            return cls(
+                Ranking(data["ranking"]),
+                int(data["score"]),
+                tuple(parse_card(str(card)) for card in data["hand"]),
+                frozenset(parse_card(str(card)) for card in data["wild"]),
+            )
+        except (KeyError, TypeError) as exc:
+            raise ValueError(f"not a hand value: {data!r}") from exc
 
     def __repr__(self) -> str:
         played = " ".join(str(item) for item in self.cards)

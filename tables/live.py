@@ -23,6 +23,7 @@ from engine.house import Level
 from engine.seating import house_level
 from engine.timebank import DEFAULT_TIME_BANK, TimeBank
 from i18n import Language
+from i18n.engine_text import say
 from tables.languages import table_language
 from tables.lock import TableLock
 from tables.translator import _
@@ -32,14 +33,17 @@ __all__ = [
     "HandInfo",
     "LiveTable",
     "Meta",
+    "Note",
     "Outcome",
     "Presentation",
     "Presenter",
     "SavedPresentation",
     "TableSettings",
+    "TimedOut",
     "TournamentHooks",
     "Version",
     "house_name",
+    "note_text",
     "shown_names",
 ]
 
@@ -171,6 +175,58 @@ class HandInfo:
     carried_before: int = 0
 
 
+@dataclass(frozen=True, slots=True)
+class TimedOut:
+    """A note the table shows until the next deal: ``who`` (a player id) ran out of time,
+    and was sat out for it (``sat_out``, the second timeout running). Kept as what happened,
+    not as words: it is worded when the table is drawn, in the table's language of the moment
+    and with the player's name as the table shows it then."""
+
+    who: str
+    sat_out: bool = False
+
+
+# A note on the table: words written once (a tournament's, a voided hand's), or a timeout.
+Note = str | TimedOut
+
+
+def _load_note(saved: Any) -> Note:
+    """A note as saved in a snapshot (orjson writes a :class:`TimedOut` as its fields).
+
+    >>> _load_note({"who": "7", "sat_out": True})
+    TimedOut(who='7', sat_out=True)
+    >>> _load_note("The last hand was void.")
+    'The last hand was void.'
+    """
+    if isinstance(saved, dict):
+        return TimedOut(str(saved["who"]), bool(saved.get("sat_out", False)))
+    return str(saved)
+
+
+def note_text(note: Note, names: dict[str, str], language: Language) -> str:
+    """A note's words in ``language`` (``names``: player id -> the name the table shows).
+
+    >>> from i18n import ENGLISH
+    >>> note_text(TimedOut("7"), {"7": "Ann"}, ENGLISH)
+    '⏱ Ann ran out of time.'
+    >>> note_text(TimedOut("7", sat_out=True), {"7": "Ann"}, ENGLISH).endswith("next hand.")
+    True
+    """
+    if isinstance(note, str):
+        return note
+    timed_out = say("timed-out", who=names.get(note.who, note.who), language=language)
+    if note.sat_out:
+        # Translators: {timed_out}: "Ann ran out of time" (the engine's words).
+        text = _(
+            "{timed_out}. Timed out twice running: sitting out from the next hand.",
+            timed_out=timed_out,
+            language=language,
+        )
+    else:
+        text = _("{timed_out}.", timed_out=timed_out, language=language)
+    return f"⏱ {text}"
+
+
 @dataclass
 class Meta:
     """Persisted beside the engine snapshot: names, the hand's record, timers' bookkeeping."""
@@ -178,7 +234,8 @@ class Meta:
     names: dict[str, str] = field(default_factory=dict)
     hand: HandInfo | None = None
     misses: dict[str, int] = field(default_factory=dict)
-    notes: list[str] = field(default_factory=list)
+    # Shown on the table until the next deal.
+    notes: list[Note] = field(default_factory=list)
     # Stacks of players who left during a hand, taken from the engine but not yet paid into
     # their bankrolls: a restart pays them (see TableRecords.pay_leavers).
     owed: dict[str, int] = field(default_factory=dict)
@@ -206,7 +263,7 @@ class Meta:
             names=dict(data.get("names", {})),
             hand=HandInfo(**hand) if hand else None,
             misses=dict(data.get("misses", {})),
-            notes=list(data.get("notes", [])),
+            notes=[_load_note(note) for note in data.get("notes", [])],
             owed={k: int(v) for k, v in data.get("owed", {}).items()},
             recorded=int(data.get("recorded", 0)),
             end_requested=data.get("end_requested"),
@@ -355,6 +412,11 @@ class LiveTable:
         """Player id -> the name the table shows now (:func:`shown_names`): the names kept
         in :attr:`Meta.names`, house players' in the table's language."""
         return shown_names(self.meta.names, self.language)
+
+    def shown_notes(self) -> list[str]:
+        """The notes the table shows, worded in its language of the moment."""
+        names, language = self.names, self.language
+        return [note_text(note, names, language) for note in self.meta.notes]
 
     @property
     def language(self) -> Language:

@@ -276,7 +276,7 @@ class TableRecords:
         live.meta.hand = None
         for pid, amount in owed.items():
             live.meta.owed[pid] = live.meta.owed.get(pid, 0) + amount
-        live.meta.notes = notes
+        live.meta.notes = list(notes)
         live.last_private = voided.held_cards()
         await self.db.void_hand(
             live.guild_id,

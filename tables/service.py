@@ -46,7 +46,7 @@ from engine.seating import (
     sits_out_after,
 )
 from engine.timebank import TIME_BANK_SECONDS, PreAction, pre_action_move
-from i18n.engine_text import engine_text, say
+from i18n.engine_text import engine_text
 from i18n.engine_text import refusal as engine_refusal
 from tables.clock import TableClock, people_playing
 from tables.errors import TableProblem
@@ -57,9 +57,11 @@ from tables.live import (
     Presenter,
     SavedPresentation,
     TableSettings,
+    TimedOut,
     TournamentHooks,
     Version,
     house_name,
+    note_text,
 )
 from tables.records import TableRecords
 from tables.translator import _, table_language
@@ -831,7 +833,7 @@ class TableService:
         # it. The commitment is published when the cards are dealt, before anyone acts.
         rng = secrets.SystemRandom()
         events = live.engine.start_hand(rng)
-        live.meta.notes = banner
+        live.meta.notes = list(banner)
         self._refill_banks(live)
         return await self._after_change(live, 0, events=events, new_hand=True)
 
@@ -872,7 +874,7 @@ class TableService:
             if live.deadline is None or now < live.deadline:
                 return
             start = len(live.engine.events)
-            notes = []
+            notes: list[TimedOut] = []
             bank = live.settings.bank
             for decision in live.engine.pending:
                 pid = decision.player_id
@@ -889,29 +891,25 @@ class TableService:
                     live.engine.act(decision.seat, engine.Timeout())
                 except IllegalAction:
                     continue
-                name = live.names.get(pid, pid)
                 misses = live.meta.misses.get(pid, 0) + 1
                 live.meta.misses[pid] = misses
-                # The channel reads the note: in the table's language. It starts with the
-                # clock, by which the next timeouts find and replace it.
-                language = table_language(live)
-                timed_out = say("timed-out", who=name, language=language)
-                if sits_out_after(misses):
+                sat_out = sits_out_after(misses)
+                if sat_out:
                     with contextlib.suppress(TableError):
                         live.engine.sit_out(pid)
-                    # Translators: {timed_out}: "Ann ran out of time" (the engine's words).
-                    note = _(
-                        "{timed_out}. Timed out twice running: sitting out from the next hand.",
-                        timed_out=timed_out,
-                        language=language,
-                    )
-                else:
-                    note = _("{timed_out}.", timed_out=timed_out, language=language)
-                notes.append(f"⏱ {note}")
-            # The latest timeouts replace the earlier ones: the table shows what just happened.
-            kept = [note for note in live.meta.notes if not note.startswith("⏱")]
-            live.meta.notes = kept + notes
-            outcome = await self._after_change(live, start, notes=tuple(notes))
+                # Kept as what happened: the table words it in its language when drawn.
+                notes.append(TimedOut(pid, sat_out))
+            # The latest timeouts replace the earlier ones: the table shows what just happened
+            # (a note saved as words before timeouts were kept as such starts with the clock).
+            kept = [
+                note
+                for note in live.meta.notes
+                if isinstance(note, str) and not note.startswith("⏱")
+            ]
+            live.meta.notes = [*kept, *notes]
+            outcome = await self._after_change(
+                live, start, notes=tuple(note_text(n, live.names, live.language) for n in notes)
+            )
         await self._present(live, outcome)
 
     # -- saving a change ----------------------------------------------------------------------
@@ -1053,7 +1051,7 @@ class TableService:
                 if live.meta.end_requested is not None:
                     voided_end = await self._end_locked(live)
                 self.clock.schedule(live)
-                voided_notes = (*notes, *live.meta.notes)
+                voided_notes = (*notes, *live.shown_notes())
                 return Outcome((), None, changed, new_hand, voided_notes, ended=voided_end)
             if live.meta.tournament is not None and self.hooks is not None:
                 notes = (*notes, *await self.hooks.after_hand(live, dict(info.start_stacks)))

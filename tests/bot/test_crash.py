@@ -9,6 +9,7 @@ player's cards are the same before and after a restart.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 from typing import Any
@@ -16,7 +17,7 @@ from typing import Any
 import engine
 from data import Database
 from engine.commitment import stored_deck
-from tests.bot.driver import custom_ids, find_table_message
+from tests.bot.driver import custom_ids, find_result, find_table_message, last_result
 from tests.emulator import Emulator, World
 
 HANDS = 50
@@ -232,8 +233,6 @@ async def _press(emu: Emulator, user: Any, message: Any, label: str, kill: Any) 
         assert r.type == 7, (label, r.content)
         return False
     # Kill the bot while the press is being handled: it either happened or it did not.
-    import asyncio
-
     click = asyncio.ensure_future(
         emu.click(user, message, label=label, timeout=1.0, raise_on_failure=False)
     )
@@ -241,3 +240,58 @@ async def _press(emu: Emulator, user: Any, message: Any, label: str, kill: Any) 
     kill.kill()
     await click
     return False
+
+
+async def test_a_hands_result_is_drawn_after_a_crash_once_the_next_hand_was_dealt(
+    emu: Emulator, world: World, bot_process: Any
+) -> None:
+    """Killed while a finished hand's message was still to become its result, once the next
+    hand was already dealt (the deal does not wait for the result to be drawn): the restarted
+    bot draws that result on the old message, and the new hand goes on in a new one."""
+    proc = bot_process()
+    await proc.start()
+    players = world.players[:2]
+    created = await emu.run_command(
+        players[0], world.channel, "poker create", {"stake": 2, "ante": 1, "auto_deal": 1}
+    )
+    for player in players:
+        r = await emu.click(player, created.message, label="Sit down")
+        if r.type == 9:  # the buy-in modal, as prefilled
+            r = await emu.submit_modal(player, r, {})
+        assert r.type == 7, r.content
+    db = await Database.open(str(proc.database_path))
+    try:
+        r = await emu.run_command(players[0], world.channel, "poker start", {})
+        assert r.ephemeral and "Dealing" in r.content, r.content
+        message = await _table_message(emu, world)
+        table = await _snapshot(db)
+        assert table is not None and table.hand_number == 1
+        folder = next(p for p in players if str(p.id) == table.pending[0].player_id)
+        # The fold's answer, which would turn the message into the hand's result, is held
+        # back (Discord says "later"); meanwhile the next hand is dealt, then the bot dies.
+        held = emu.faults.rate_limit("interaction_callback", retry_after=60)
+        click = asyncio.ensure_future(
+            emu.click(folder, message, label="Fold", timeout=1.0, raise_on_failure=False)
+        )
+
+        async def dealt_again() -> bool:
+            table = await _snapshot(db)
+            return table is not None and table.hand_number == 2
+
+        for _ in range(100):
+            if await dealt_again():
+                break
+            await asyncio.sleep(0.05)
+        assert held.hits and await dealt_again(), "the next hand was not dealt"
+        proc.kill()
+        await proc.wait_exit()
+        await click
+        assert find_result(emu, world) is None  # the old hand's message shows its table
+        await proc.start()
+        result = await last_result(emu, world)
+        assert result.id == message.id, "the old hand's message becomes its result"
+        assert "hand #1" in result.text, result.text
+        now = await _table_message(emu, world)
+        assert now.id != message.id and "hand #2" in now.text, now.text
+    finally:
+        await db.close()

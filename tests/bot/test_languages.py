@@ -10,6 +10,7 @@ filled by translators after the code.
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
@@ -19,10 +20,11 @@ from cogs.languages import FOLLOW, check_language
 from cogs.translator import _
 from cogs.ui.custom_ids import PanelButton, TableButton, parse_custom_id
 from i18n import ENGLISH, PSEUDO, Language, resolve, speaking
+from i18n.engine_text import say
 from tables.errors import Refusal
 from tables.languages import guild_language
 from tables.translator import _ as tables_
-from tests.bot.driver import create_table, current_table_message, live_table, play_hand
+from tests.bot.driver import create_table, current_table_message, deal, live_table, play_hand
 from tests.emulator import Emulator, World
 
 GERMAN, POLISH, FRENCH = resolve("de"), resolve("pl"), resolve("fr")
@@ -196,14 +198,32 @@ async def test_server_and_table_choices(poker_bot, emu: Emulator, world: World) 
     await create_table(emu, world, [alice, bob], stake=2, ante=1, auto_deal=0)
     live = live_table(bot, world)
     assert live.language is ENGLISH
+    # A hand where the first to act lets the clock (and their time bank) run out: the table
+    # shows the timeout in English.
+    await deal(emu, world, alice)
+    late = live.engine.pending[0].player_id
+    who = next(p for p in (alice, bob) if str(p.id) == late).global_name
+    base = time.time()
+    for later in (1000, 2000):
+        bot.tables.now = lambda later=later: base + later
+        live.deadline = base
+        await bot.tables.expire(live)
+    english_note = f"{who} ran out of time"
+    assert english_note in (await current_table_message(emu, world)).text
 
     r = await emu.run_command(world.host, world.channel, "server settings", {"language": "pl"})
     assert r.ephemeral and r.content == "This server's tables now speak Polski.", r.content
     assert live.language is POLISH and guild_language(world.guild.id) is POLISH
+    # The note shown before is redrawn in the table's new language with the rest.
+    shown = (await current_table_message(emu, world)).text
+    assert english_note not in shown, shown
+    assert say("timed-out", who=who, language=POLISH) in shown, shown
 
     r = await emu.run_command(alice, world.channel, "poker settings", {"language": "de"})
     assert r.ephemeral and r.content == "This table now speaks Deutsch.", r.content
     assert live.language is GERMAN and live.meta.language == "de"
+    shown = (await current_table_message(emu, world)).text
+    assert say("timed-out", who=who, language=GERMAN) in shown, shown
     r = await emu.run_command(bob, world.channel, "poker settings", {"language": "fr"})
     assert r.ephemeral and live.language is GERMAN, "only the creator or a manager"
     assert "Only the table's creator" in (r.content or ""), r.content

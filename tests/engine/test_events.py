@@ -60,7 +60,19 @@ def test_every_event_of_random_hands_round_trips(slug: str) -> None:
         for event in table.events:
             _check(event)
             kinds.add(event.type)
+        _check_result(table.result)
     assert {"hand-started", "dealt", "hand-ended"} <= kinds
+
+
+def _check_result(result: ev.HandResult | None) -> None:
+    """A hand's whole result (kept for a result still to show after a restart) reads back
+    as it was: values, their names and the cards they play, wild cards included."""
+    assert result is not None
+    back = ev.HandResult.from_state(json.loads(json.dumps(result.to_state())))
+    assert back == result and back.to_dict() == result.to_dict()
+    values = [v for s in result.shown for v in (s.high_value, s.low_value) if v is not None]
+    again = [v for s in back.shown for v in (s.high_value, s.low_value) if v is not None]
+    assert [(v.name, v.cards) for v in again] == [(v.name, v.cards) for v in values]
 
 
 def test_dealers_choice_and_table_options_round_trip() -> None:
