@@ -27,6 +27,7 @@ from discord.ext import commands
 
 import engine
 from cogs import kit, validation
+from cogs.presenter import THREAD_SHUT
 from cogs.routing import router_of
 from cogs.tournament.entries import TournamentEntries
 from cogs.tournament.nights import PokerNights
@@ -663,6 +664,9 @@ class Tournaments(commands.Cog):
                 # Translators: the name of a tournament table's thread (at most 100).
                 name=_("Tournament table {number}", number=number, language=language)[:100],
                 type=discord.ChannelType.public_thread,
+                # A week of quiet before Discord archives it, the longest it allows (a table
+                # may wait long on a player; the presenter reopens an archived thread).
+                auto_archive_duration=10080,
             )
             opened.append(await self._open_table(run, thread.id))
         return opened
@@ -863,6 +867,12 @@ class Tournaments(commands.Cog):
             language = channel_language(run.guild_id)
             lines = [
                 _(
+                    "🧳 A table's thread was archived and locked, and I may not reopen it; "
+                    "its players play on at these tables:",
+                    language=language,
+                )
+                if why == THREAD_SHUT
+                else _(
                     "🧳 A table's thread was deleted; its players play on at these tables:",
                     language=language,
                 ),
