@@ -17,9 +17,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 
@@ -59,6 +59,17 @@ SHOWDOWN_FILE = "showdown.png"
 
 UNKNOWN_MESSAGE = 10008
 """Discord's error code for a message that is not there (deleted)."""
+
+THREAD_ARCHIVED = 50083
+"""Discord's error code for a send or an edit refused in an archived thread: Discord archives
+a thread left quiet for its auto-archive time, then refuses every edit there (and every send
+while a moderator has it locked)."""
+
+THREAD_SHUT = "its thread is archived and locked"
+"""Why a tournament's table is given up when its thread cannot be reopened (see
+:meth:`TablePresenter.reopen_thread`)."""
+
+T = TypeVar("T")
 
 DRAWN_CARDS_NOTE = _.lazy("The cards you draw show in the answer to your draw, and under My hand.")
 
@@ -229,11 +240,51 @@ class TablePresenter:
         self.ping_after = PING_AFTER
         # A turn ping waiting for its player to be slow, by table id (one per table).
         self._late_pings: dict[int, asyncio.TimerHandle] = {}
+        # Tournament tables whose thread is archived for good (see reopen_thread).
+        self._shut_out: set[int] = set()
 
     def spawn(self, coro: Coroutine[Any, Any, None]) -> None:
         task = asyncio.ensure_future(coro)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+
+    async def _in_thread(self, live: LiveTable, attempt: Callable[[], Awaitable[T]]) -> T:
+        """``attempt()``, a send or an edit in the table's channel; refused because its
+        thread is archived, the thread is reopened and ``attempt()`` runs once more."""
+        try:
+            return await attempt()
+        except discord.HTTPException as exc:
+            if exc.code != THREAD_ARCHIVED or not await self.reopen_thread(live):
+                raise
+        return await attempt()
+
+    async def reopen_thread(self, live: LiveTable) -> bool:
+        """Unarchive the table's thread (the bot is a member of the threads it made, which
+        is all an unlocked thread asks; a locked one needs Manage Threads). Refused, nobody
+        can play there until a moderator reopens it: a tournament's players then play on at
+        its other tables (as when the thread is deleted), a cash table waits."""
+        try:
+            await self.bot.http.edit_channel(live.channel_id, archived=False)
+        except discord.HTTPException as exc:
+            shut = isinstance(exc, discord.Forbidden) or exc.code == THREAD_ARCHIVED
+            log.warning(
+                "table %s: its thread %s is archived and could not be reopened: %s",
+                live.id,
+                live.channel_id,
+                exc,
+            )
+            if shut and live.meta.tournament is not None and live.id not in self._shut_out:
+                self._shut_out.add(live.id)
+                self.spawn(self._give_up(live))
+            return False
+        log.info("table %s: its thread %s was archived; reopened", live.id, live.channel_id)
+        return True
+
+    async def _give_up(self, live: LiveTable) -> None:
+        try:
+            await self.bot.tables.abandon(live, THREAD_SHUT)
+        except Exception:
+            log.exception("table %s: giving it up (%s) failed", live.id, THREAD_SHUT)
 
     async def settle(self, timeout: float) -> None:
         """Wait up to ``timeout`` seconds for the messages being sent or edited (a clean stop
@@ -669,18 +720,21 @@ class TablePresenter:
         mentions = discord.AllowedMentions(
             everyone=False, roles=False, users=[discord.Object(int(pid)) for pid in targets]
         )
-        try:
+
+        async def send() -> Ping:
             if editor is not None and not editor.is_expired():
                 # A followup of the interaction that passed the turn: not counted against
                 # the global rate limit, and deletable through the same webhook.
                 sent = await editor.webhook(self.bot).send(
                     content, allowed_mentions=mentions, wait=True
                 )
-                shown.ping = Ping(sent.id, targets, editor, text=content)
-            else:
-                channel = self.bot.get_partial_messageable(live.channel_id)
-                message = await channel.send(content, allowed_mentions=mentions)
-                shown.ping = Ping(message.id, targets, text=content)
+                return Ping(sent.id, targets, editor, text=content)
+            channel = self.bot.get_partial_messageable(live.channel_id)
+            message = await channel.send(content, allowed_mentions=mentions)
+            return Ping(message.id, targets, text=content)
+
+        try:
+            shown.ping = await self._in_thread(live, send)
         except discord.HTTPException as exc:
             log.warning("table %s: could not ping %s: %s", live.id, sorted(targets), exc)
         self._ping_changed(live, shown, shown.ping.message_id if shown.ping else None)
@@ -694,7 +748,8 @@ class TablePresenter:
         if text == old.text:
             return
         quiet = discord.AllowedMentions.none()
-        try:
+
+        async def edit() -> None:
             editor = old.editor
             if editor is not None and not editor.is_expired():
                 await editor.webhook(self.bot).edit_message(
@@ -705,6 +760,9 @@ class TablePresenter:
                 await channel.get_partial_message(old.message_id).edit(
                     content=text, allowed_mentions=quiet
                 )
+
+        try:
+            await self._in_thread(live, edit)
             shown.ping = Ping(old.message_id, still, old.editor, text=text)
         except discord.NotFound:
             shown.ping = None
@@ -733,13 +791,17 @@ class TablePresenter:
         tournament's table broken up, its last notes: where its players went)."""
         notes = live.shown_notes() if live.meta.tournament is not None else ()
         embed, view = panels.closed_notice(live.engine.public_view().game, notes)
-        try:
+
+        async def edit() -> None:
             if editor is not None and not editor.is_expired():
                 with contextlib.suppress(discord.NotFound):
                     await editor.edit(self.bot, message_id, embed=embed, view=view)
                     return
             channel = self.bot.get_partial_messageable(live.channel_id)
             await channel.get_partial_message(message_id).edit(content=None, embed=embed, view=view)
+
+        try:
+            await self._in_thread(live, edit)
         except discord.NotFound:
             pass
         except discord.HTTPException as exc:
@@ -796,8 +858,11 @@ class TablePresenter:
             if message is None:
                 editor = None
                 channel = self.bot.get_partial_messageable(live.channel_id)
-                message = await channel.send(
-                    embed=embed, view=view, allowed_mentions=discord.AllowedMentions.none()
+                message = await self._in_thread(
+                    live,
+                    lambda: channel.send(
+                        embed=embed, view=view, allowed_mentions=discord.AllowedMentions.none()
+                    ),
                 )
             shown.editor = editor
         except discord.HTTPException as exc:
@@ -833,16 +898,20 @@ class TablePresenter:
                     # Answered after Discord's 3 s (a busy bot): the change is saved, so show it
                     # through the webhook or REST below rather than leave the table stale.
                     log.warning("table %s: interaction expired; editing the message", live.id)
-            editor = shown.editor
-            if editor is not None and not editor.is_expired() and shown.message_id:
-                with contextlib.suppress(discord.NotFound):
-                    await editor.edit(self.bot, shown.message_id, embed=embed, view=view)
-                    return
-            if shown.message_id is not None:
-                channel = self.bot.get_partial_messageable(live.channel_id)
-                await channel.get_partial_message(shown.message_id).edit(
-                    content=None, embed=embed, view=view
-                )
+
+            async def edit() -> None:
+                editor = shown.editor
+                if editor is not None and not editor.is_expired() and shown.message_id:
+                    with contextlib.suppress(discord.NotFound):
+                        await editor.edit(self.bot, shown.message_id, embed=embed, view=view)
+                        return
+                if shown.message_id is not None:
+                    channel = self.bot.get_partial_messageable(live.channel_id)
+                    await channel.get_partial_message(shown.message_id).edit(
+                        content=None, embed=embed, view=view
+                    )
+
+            await self._in_thread(live, edit)
         except discord.NotFound as exc:
             if exc.code != UNKNOWN_MESSAGE:
                 log.warning("table %s: could not update the table message: %s", live.id, exc)
@@ -928,17 +997,21 @@ class TablePresenter:
                     return
                 except discord.NotFound:
                     log.warning("table %s: interaction expired; editing the result", live.id)
-            editor = shown.editor
-            if editor is not None and not editor.is_expired():
-                with contextlib.suppress(discord.NotFound):
-                    await editor.webhook(self.bot).edit_message(
-                        message_id, content=None, embed=embed, attachments=files(), view=view
-                    )
-                    return
-            channel = self.bot.get_partial_messageable(live.channel_id)
-            await channel.get_partial_message(message_id).edit(
-                content=None, embed=embed, attachments=files(), view=view
-            )
+
+            async def edit() -> None:
+                editor = shown.editor
+                if editor is not None and not editor.is_expired():
+                    with contextlib.suppress(discord.NotFound):
+                        await editor.webhook(self.bot).edit_message(
+                            message_id, content=None, embed=embed, attachments=files(), view=view
+                        )
+                        return
+                channel = self.bot.get_partial_messageable(live.channel_id)
+                await channel.get_partial_message(message_id).edit(
+                    content=None, embed=embed, attachments=files(), view=view
+                )
+
+            await self._in_thread(live, edit)
         except discord.HTTPException as exc:
             log.warning("table %s: could not show the hand's result: %s", live.id, exc)
 

@@ -27,6 +27,7 @@ from discord.ext import commands
 
 import engine
 from cogs import kit, languages, validation
+from cogs.presenter import THREAD_SHUT
 from cogs.routing import router_of
 from cogs.tournament.entries import TournamentEntries
 from cogs.tournament.nights import PokerNights
@@ -591,10 +592,7 @@ class Tournaments(commands.Cog):
             await self._open_tables(run)
         except discord.HTTPException as exc:
             log.warning("tournament %s: tables not opened: %s", run.tournament_id, exc)
-            for live in self.tables_of(run):
-                async with live.lock:
-                    await self.bot.db.close_tournament_table(live.id, live.state_json())
-                    self.bot.tables.forget(live)
+            await self.close_unused(self.tables_of(run))
             raise TournamentProblem(
                 _(
                     "I could not open the tournament's tables: I need permission to create "
@@ -602,18 +600,73 @@ class Tournaments(commands.Cog):
                 )
             ) from exc
 
-    async def _open_threads(self, run: Running, numbers: range) -> list[LiveTable]:
-        """Tables in new threads of the tournament's channel, named by ``numbers``."""
+    async def close_unused(self, tables: list[LiveTable]) -> None:
+        """Close ``tables``, opened and never played at (empty, no chip moved)."""
+        for live in tables:
+            async with live.lock:
+                await self.bot.db.close_tournament_table(live.id, live.state_json())
+                self.bot.tables.forget(live)
+
+    async def tables_for_late_entry(
+        self, run: Running, interaction: Interaction
+    ) -> list[LiveTable]:
+        """Under the tournament's lock, before a late entry pays in: when every seat is
+        taken, the table(s) that seat them, opened (empty) in new threads of the channel
+        now, while the entry can still be refused; none when a seat is free. Opening a
+        thread may outlast the interaction's 3 s (Discord's retries): it is deferred first.
+
+        :raises TournamentProblem: Discord refused a thread (nothing is left open).
+        """
+        seats = run.state.settings.seats
+        tables = self.tables_of(run)
+        seated = {s.player_id for live in tables for s in live.engine.seats if s is not None}
+        waiting = 1 + sum(1 for pid in run.state.alive if pid not in seated)
+        free = sum(seats - table_size(live)[0] for live in tables)
+        if waiting <= free:
+            return []
+        count = -(-(waiting - free) // seats)
+        if not interaction.response.is_done():
+            await interaction.response.defer()
+        opened: list[LiveTable] = []
+        try:
+            await self._open_threads(run, range(len(tables) + 1, len(tables) + count + 1), opened)
+        except discord.HTTPException as exc:
+            log.warning("tournament %s: no table for a late entry: %s", run.tournament_id, exc)
+            await self.close_unused(opened)
+            if isinstance(exc, discord.Forbidden):
+                raise TournamentProblem(
+                    _(
+                        "Every seat is taken, and I may not create threads in this channel "
+                        "to open another table. You are not entered and paid nothing."
+                    )
+                ) from exc
+            raise TournamentProblem(
+                _(
+                    "Every seat is taken, and Discord would not let me open another table "
+                    "in a thread just now. You are not entered and paid nothing; try again "
+                    "in a moment."
+                )
+            ) from exc
+        return opened
+
+    async def _open_threads(
+        self, run: Running, numbers: range, opened: list[LiveTable] | None = None
+    ) -> list[LiveTable]:
+        """Tables in new threads of the tournament's channel, named by ``numbers`` (each
+        appended to ``opened`` as it opens: those opened before a failure are there)."""
         parent = await self._text_channel(run.channel_id)
         if parent is None:
             raise TournamentProblem(_("Tournaments with several tables need a text channel."))
         language = channel_language(run.guild_id)
-        opened = []
+        opened = [] if opened is None else opened
         for number in numbers:
             thread = await parent.create_thread(
                 # Translators: the name of a tournament table's thread (at most 100).
                 name=_("Tournament table {number}", number=number, language=language)[:100],
                 type=discord.ChannelType.public_thread,
+                # A week of quiet before Discord archives it, the longest it allows (a table
+                # may wait long on a player; the presenter reopens an archived thread).
+                auto_archive_duration=10080,
             )
             opened.append(await self._open_table(run, thread.id))
         return opened
@@ -814,6 +867,12 @@ class Tournaments(commands.Cog):
             language = channel_language(run.guild_id)
             lines = [
                 _(
+                    "🧳 A table's thread was archived and locked, and I may not reopen it; "
+                    "its players play on at these tables:",
+                    language=language,
+                )
+                if why == THREAD_SHUT
+                else _(
                     "🧳 A table's thread was deleted; its players play on at these tables:",
                     language=language,
                 ),

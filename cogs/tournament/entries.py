@@ -53,6 +53,11 @@ class TournamentEntries:
             if registered.status != "registering" and not late:
                 raise TournamentProblem(_("Registration is closed."))
             names = {**run.names, pid: interaction.user.display_name}
+            opened: list[LiveTable] = []
+            if late:
+                # Every seat taken: the new table's thread first, so that an entry Discord
+                # gives no table is refused before it pays.
+                opened = await self.tournaments.tables_for_late_entry(run, interaction)
             try:
                 await self.bot.db.tournament_pay_in(
                     run.tournament_id,
@@ -61,6 +66,7 @@ class TournamentEntries:
                     run.state_json(registered, names),
                 )
             except InsufficientFunds as exc:
+                await self.tournaments.close_unused(opened)
                 raise TournamentProblem(
                     _(
                         "The buy-in is {buy_in} and your bankroll holds {balance}.",
@@ -68,6 +74,9 @@ class TournamentEntries:
                         balance=chips(exc.balance),
                     )
                 ) from exc
+            except Exception:
+                await self.tournaments.close_unused(opened)
+                raise
             run.state, run.names = registered, names
             full = not late and len(registered.entries) >= registered.settings.max_players
         await self.tournaments.refresh_lobby(run, interaction)

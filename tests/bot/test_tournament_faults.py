@@ -10,6 +10,7 @@ from typing import Any
 
 from tests.bot.driver import act_at_a_table, find_table_message, table_message, two_table_tournament
 from tests.emulator import Emulator, World
+from tests.emulator.models import MANAGE_THREADS
 
 STACK = 100
 
@@ -291,3 +292,77 @@ async def test_a_tournament_channel_deleted_while_the_bot_was_away_ends_it(
     told = sorted(m.text for m in emu.dms(alice)[dealt_dms:])
     assert len(told) == 2, told
     assert "called off" in told[0] and "ended early" in told[1], told
+
+
+async def test_a_tournament_table_whose_thread_discord_archived_plays_on(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """Discord archives a thread left quiet for its auto-archive time (the bot away for a
+    day): nothing the bot sent or edited there went through any more (400 50083, a turn ping
+    refused), and the table could not be played. The bot unarchives the thread and tries
+    once more; its tables' threads ask for the longest auto-archive Discord allows."""
+    bot = await poker_bot()
+    _, run = await two_table_tournament(
+        emu, world, bot, ("erin", "frank", "grace", "heidi"), starting_stack=STACK, players=8
+    )
+    threads = {t.id: t for t in emu.threads(world.channel)}
+    assert {t.auto_archive_duration for t in threads.values()} == {10080}
+    cog = bot.get_cog("Tournaments")
+    quiet = threads[cog.tables_of(run)[0].channel_id]
+    await emu.idle()
+    await bot.close()
+    emu.archive_thread(quiet)
+    mark = emu.mark()
+    bot2 = await poker_bot()
+    bot2.presenter.ping_after = 0  # at once: the ping is what this test follows
+    cog2 = bot2.get_cog("Tournaments")
+    run2 = cog2.running[run.tournament_id]
+    await emu.wait_for(lambda: not quiet.archived, timeout=5)
+    await emu.idle()
+    # The restored table's message was redrawn: refused once, then edited in the reopened thread.
+    edits = [
+        c.status
+        for c in emu.calls_since(mark)
+        if c.key == "PATCH /channels/{channel_id}/messages/{message_id}" and str(quiet.id) in c.path
+    ]
+    assert edits[:2] == [400, 200], edits
+    # Archived again, and the turn ping after a player's action is refused as reported.
+    emu.archive_thread(quiet)
+    live = next(t for t in cog2.tables_of(run2) if t.channel_id == quiet.id)
+    place = World(world.guild, quiet, world.host, list(world.players))
+    pinged = len([m for m in emu.channel_messages(quiet) if "🔔" in (m.content or "")])
+    fault = emu.faults.error(
+        lambda c: c.method == "POST" and c.kind == "interaction_webhook",
+        status=400,
+        code=50083,
+        message="Thread is archived",
+    )
+    await act_at_a_table(emu, world, bot2, [live], {quiet.id: quiet}, list(world.players))
+    await emu.idle()
+    assert fault.hits and not quiet.archived
+    pings = [m for m in emu.channel_messages(quiet) if "🔔" in (m.content or "")]
+    assert len(pings) == pinged + 1, [m.content for m in pings]
+    assert find_table_message(emu, place) is not None and live.engine.chips() > 0
+    # A moderator archives and locks it, and the bot may not manage threads: nobody can play
+    # there any more, so its players play on at the tournament's other tables.
+    role = world.guild.roles[world.guild.members[emu.bot_user.id].roles[0]]
+    role.permissions &= ~MANAGE_THREADS
+    emu.archive_thread(quiet, locked=True)
+    while not live.closed and live.engine.in_hand:
+        emu.faults.error(
+            lambda c: c.method == "POST" and c.kind == "interaction_webhook",
+            status=400,
+            code=50083,
+            message="Thread is archived",
+        )
+        await act_at_a_table(emu, world, bot2, [live], {quiet.id: quiet}, list(world.players))
+        await emu.idle()
+    await emu.wait_for(lambda: live.closed, timeout=3)
+    await emu.wait_for(lambda: len(_seated(cog2.tables_of(run2))) == 8, timeout=5)
+    await emu.idle()
+    assert all(t.channel_id != quiet.id for t in cog2.tables_of(run2))
+    assert sum(t.engine.chips() for t in cog2.tables_of(run2)) == 8 * STACK
+    said = [m.text for m in emu.channel_messages(world.channel) if "locked" in m.text]
+    assert said and "<#" in said[-1], said
+    audit = await bot2.db.chip_audit(world.guild.id)
+    assert audit.ok, str(audit)

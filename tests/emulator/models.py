@@ -158,6 +158,8 @@ class Channel:
     owner_id: int | None = None
     archived: bool = False
     locked: bool = False
+    # Minutes of inactivity before Discord archives a thread: 60, 1440, 4320 or 10080.
+    auto_archive_duration: int = 1440
     created_at: str = "2024-01-01T00:00:00.000000+00:00"
     last_message_id: int | None = None
     message_count: int = 0
@@ -209,7 +211,7 @@ class Channel:
                     "member_count": len(self.members),
                     "thread_metadata": {
                         "archived": self.archived,
-                        "auto_archive_duration": 1440,
+                        "auto_archive_duration": self.auto_archive_duration,
                         "archive_timestamp": self.created_at,
                         "locked": self.locked,
                         "create_timestamp": self.created_at,

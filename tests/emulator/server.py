@@ -37,6 +37,7 @@ from .models import (
     DM,
     GUILD_TEXT,
     MANAGE_GUILD,
+    MANAGE_THREADS,
     PRIVATE_THREAD,
     PUBLIC_THREAD,
     Attachment,
@@ -54,6 +55,8 @@ from .models import (
 from .snowflake import Clock, SnowflakeFactory
 
 API_PREFIX = "/api/v10"
+AUTO_ARCHIVE_DURATIONS = (60, 1440, 4320, 10080)
+"""The minutes of inactivity Discord may archive a thread after (``auto_archive_duration``)."""
 CALL = web.RequestKey("call", RecordedCall)
 PAYLOAD: web.RequestKey[Any] = web.RequestKey("payload", object)
 FILES = web.RequestKey("files", list[Attachment])
@@ -435,6 +438,16 @@ class Emulator(Drivers):
         if self.sessions:
             self.dispatch("THREAD_CREATE", {**thread.to_dict(), "newly_created": True})
         return thread
+
+    def archive_thread(self, thread: Channel, *, locked: bool = False) -> None:
+        """Archive ``thread`` as Discord does after its ``auto_archive_duration`` of
+        inactivity (or a moderator does; ``locked``: a moderator also locks it), and tell the
+        bot (THREAD_UPDATE). A message sent to it then unarchives it, unless it is locked;
+        editing a message in it is refused (400 50083) while it is archived."""
+        thread.archived = True
+        thread.locked = thread.locked or locked
+        self.dispatch("THREAD_UPDATE", thread.to_dict())
+        self._notify()
 
     def dm_channel(self, user: User) -> Channel:
         """The DM channel between the bot and ``user`` (created on first use)."""
@@ -1641,6 +1654,19 @@ class Emulator(Drivers):
             if limits_errs:
                 raise form_error(limits_errs)
             channel.name = payload["name"]
+        if channel.is_thread and ("archived" in payload or "locked" in payload):
+            # Only a member with Manage Threads may lock, unlock, or unarchive a locked
+            # thread; an unlocked one is unarchived by any member of it (its creator is).
+            guild = self.guild_of(channel)
+            manages = guild is not None and bool(
+                self.permissions(guild, self.bot_user) & MANAGE_THREADS
+            )
+            locking = "locked" in payload and bool(payload["locked"]) != channel.locked
+            unarchiving = "archived" in payload and not payload["archived"]
+            if not manages and (locking or (channel.locked and unarchiving)):
+                raise ApiError(403, 50013, "Missing Permissions")
+        if "auto_archive_duration" in payload:
+            channel.auto_archive_duration = self._auto_archive_duration(payload)
         if "archived" in payload:
             channel.archived = bool(payload["archived"])
         if "locked" in payload:
@@ -1688,7 +1714,22 @@ class Emulator(Drivers):
         else:
             private = payload.get("type", PRIVATE_THREAD) == PRIVATE_THREAD
             thread = self.add_thread(parent, payload["name"], private=private)
+        if "auto_archive_duration" in payload:
+            thread.auto_archive_duration = self._auto_archive_duration(payload)
         return json_response(thread.to_dict(), 201)
+
+    @staticmethod
+    def _auto_archive_duration(payload: dict[str, Any]) -> int:
+        value = payload["auto_archive_duration"]
+        if value not in AUTO_ARCHIVE_DURATIONS:
+            errs = limits.FormErrors()
+            errs.add(
+                ("auto_archive_duration",),
+                "BASE_TYPE_CHOICES",
+                f"Value must be one of {AUTO_ARCHIVE_DURATIONS}.",
+            )
+            raise form_error(errs)
+        return int(value)
 
     async def _thread_member(self, request: web.Request) -> web.Response:
         thread = self._channel(request)
@@ -1741,7 +1782,20 @@ class Emulator(Drivers):
         needed = limits_send_permission(channel)
         if perms & needed != needed:
             raise ApiError(403, 50013, "Missing Permissions")
-        if channel.is_thread and (channel.archived or channel.locked):
+        if (
+            channel.is_thread
+            and channel.locked
+            and (channel.archived or not perms & MANAGE_THREADS)
+        ):
+            raise ApiError(400, 50083, "Operation cannot be performed on an archived thread.")
+        if channel.is_thread and channel.archived:
+            # Discord: a message sent to an archived thread unarchives it, unless it is locked.
+            channel.archived = False
+            self.dispatch("THREAD_UPDATE", channel.to_dict())
+
+    def _check_can_edit_in(self, channel: Channel) -> None:
+        """Discord: nobody edits a message in an archived thread (the bot must unarchive it)."""
+        if channel.is_thread and channel.archived:
             raise ApiError(400, 50083, "Operation cannot be performed on an archived thread.")
 
     async def _create_message(self, request: web.Request) -> web.Response:
@@ -1763,6 +1817,7 @@ class Emulator(Drivers):
         payload = _body(request)
         if msg.author.id != self.bot_user.id and set(payload) - {"flags"}:
             raise ApiError(403, 50005, "Cannot edit a message authored by another user")
+        self._check_can_edit_in(channel)
         self._validate_edit(msg, payload, request[FILES])
         self.edit_message(msg, payload, request[FILES])
         return json_response(msg.to_dict())
@@ -2170,6 +2225,9 @@ class Emulator(Drivers):
             return web.Response(status=204)
         payload = _body(request)
         files = request[FILES]
+        channel = self.channels.get(msg.channel_id)
+        if channel is not None:
+            self._check_can_edit_in(channel)
         self._validate_edit(msg, payload, files)
         self.edit_message(msg, payload, files)
         msg.flags &= ~limits.FLAG_LOADING

@@ -10,6 +10,7 @@ import pytest
 
 from tests.emulator import Emulator, UserActionError, World
 from tests.emulator.example_bot import create_bot
+from tests.emulator.models import MANAGE_THREADS
 from tests.emulator.plugin import StartBot
 from tests.emulator.runner import running_bot
 
@@ -168,6 +169,45 @@ async def test_threads(emu: Emulator, world: World, start_bot: StartBot) -> None
     # Commands work inside the thread too.
     inside = await emu.run_command(alice, thread, "poker create", {"variant": "badugi"})
     assert inside.message is not None and inside.message.channel_id == thread.id
+
+
+async def test_archived_threads_as_discord_keeps_them(
+    emu: Emulator, world: World, start_bot: StartBot
+) -> None:
+    """Discord's rules (the Threads topic): a message sent to an archived thread unarchives
+    it unless it is locked; no message in an archived thread can be edited; only Manage
+    Threads unarchives a locked one; ``auto_archive_duration`` is 60, 1440, 4320 or 10080."""
+    bot = await start_bot(create_bot)
+    parent = bot.get_channel(world.channel.id)
+    assert isinstance(parent, discord.TextChannel)
+    made = await parent.create_thread(
+        name="t", type=discord.ChannelType.public_thread, auto_archive_duration=10080
+    )
+    thread = emu.channels[made.id]
+    assert thread.auto_archive_duration == 10080 and made.auto_archive_duration == 10080
+    with pytest.raises(discord.HTTPException) as refused:
+        await bot.http.edit_channel(thread.id, auto_archive_duration=30)
+    assert refused.value.code == 50035
+    sent = await made.send("first")
+    emu.archive_thread(thread)
+    with pytest.raises(discord.HTTPException) as refused:
+        await sent.edit(content="edited")
+    assert refused.value.code == 50083 and emu.get_message(sent.id).content == "first"
+    await made.send("second")  # unarchives it
+    assert not thread.archived
+    await sent.edit(content="edited")
+    emu.archive_thread(thread, locked=True)
+    with pytest.raises(discord.HTTPException) as refused:
+        await made.send("third")
+    assert refused.value.code == 50083 and thread.archived
+    role = world.guild.roles[world.guild.members[emu.bot_user.id].roles[0]]
+    role.permissions &= ~MANAGE_THREADS
+    with pytest.raises(discord.Forbidden):
+        await bot.http.edit_channel(thread.id, archived=False)
+    role.permissions |= MANAGE_THREADS
+    await bot.http.edit_channel(thread.id, archived=False)
+    assert not thread.archived and thread.locked
+    await made.send("third")  # Manage Threads may post in a locked thread
 
 
 async def test_components_v2_layout(emu: Emulator, world: World, start_bot: StartBot) -> None:
