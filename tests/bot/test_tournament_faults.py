@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import asyncio
 import time
+from pathlib import Path
 from typing import Any
 
 from tests.bot.driver import act_at_a_table, find_table_message, table_message, two_table_tournament
+from tests.bot.look import Look
 from tests.emulator import Emulator, World
 from tests.emulator.models import MANAGE_THREADS
 
@@ -87,7 +89,7 @@ async def _delete_channel(emu: Emulator, world: World) -> None:
 
 
 async def test_a_tournament_whose_channel_is_deleted_mid_hand_ends_and_pays_by_chips(
-    poker_bot, emu: Emulator, world: World
+    poker_bot, emu: Emulator, world: World, tmp_path: Path
 ) -> None:
     """Its lobby and its table are gone, with nowhere to play on: the hand in progress is
     void, the tournament ends there, its players placed by the chips they hold, and the
@@ -146,6 +148,10 @@ async def test_a_tournament_whose_channel_is_deleted_mid_hand_ends_and_pays_by_c
     assert "Turnier" in gesagt.text and "Kanal" in gesagt.text, gesagt.text
     assert f"{results[str(bob.id)].place}." in gesagt.text, gesagt.text
     assert len(emu.dms(carol)) == dealt_dms[carol.id]  # closed DMs: skipped, nothing broke
+    look = Look("a tournament whose channel was deleted: the result by DM, English and German")
+    look.add("DM (alice)", told)
+    look.add("DM (bob, de)", gesagt)
+    look.write(tmp_path, name="tournament-gone-dm")
 
 
 async def test_a_tournament_whose_channel_is_deleted_before_it_starts_pays_back(
