@@ -218,8 +218,13 @@ def table_components(
             else:
                 label = _("Call {amount}", amount=legal.to_call)
             button("call", label, discord.ButtonStyle.primary, 0)
-        if legal.can_raise:
-            if legal.fixed_limit and legal.min_to is not None:
+        all_in_button = legal.can_all_in and not legal.fixed_limit
+        # One amount only (a short stack's raise is all-in, or a limit's fixed size): a
+        # button for it, not a form asking for a number between it and itself; none at all
+        # when that amount is the All-in button's.
+        only = legal.min_to if legal.min_to is not None and legal.min_to == legal.max_to else None
+        if legal.can_raise and not (all_in_button and only == legal.all_in_to):
+            if (legal.fixed_limit or only is not None) and legal.min_to is not None:
                 if legal.is_bet:
                     label = _("Bet {amount}", amount=legal.min_to)
                 else:
@@ -232,7 +237,7 @@ def table_components(
                 for name, amount in legal.quick_amounts()[:4]:
                     if amount != all_in:  # the All-in button already offers it
                         button("to", f"{name} {kit.chips(amount)}", secondary, 1, amount)
-        if legal.can_all_in and not legal.fixed_limit:
+        if all_in_button:
             label = _("All-in {amount}", amount=legal.all_in_to)
             button("allin", label, discord.ButtonStyle.danger, 0)
     else:

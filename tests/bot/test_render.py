@@ -4,18 +4,21 @@ from __future__ import annotations
 
 import random
 
-from cogs.ui import render
+from cogs.ui import panels, render
 from engine import (
     BetOptions,
     Call,
     Check,
     Discard,
     DrawOptions,
+    FixedLimit,
     ForcedBets,
+    NoLimit,
     Table,
     TableConfig,
     Timeout,
 )
+from tables.live import Version
 
 
 def test_a_newcomer_waiting_for_the_deal_is_shown_on_the_table() -> None:
@@ -131,3 +134,36 @@ def test_names_read_as_typed_in_the_table_and_its_result_but_plain_in_the_pictur
     assert "\\*\\*Al\\*\\*" in text and "<@123456789012345678>" not in text, text
     rows = render.shown_rows(result, names)
     assert {row.name for row in rows} == {"**Al**", "<@123456789012345678>"}
+
+
+def _short_stack_buttons(structure: NoLimit | FixedLimit, chips: int) -> list[str]:
+    """The table's buttons for a player with ``chips`` facing the big blind of 2."""
+    table = Table(
+        TableConfig(
+            "five-card-draw",
+            structure=structure,
+            forced_bets=ForcedBets.with_blinds(1, 2),
+            max_seats=4,
+        )
+    )
+    for name, stack in (("a", 100), ("b", 100), ("c", chips)):
+        table.sit(name, stack)
+    table.start_hand(random.Random(1))
+    (decision,) = table.pending
+    assert decision.player_id == "c" and decision.legal.min_to == decision.legal.max_to == chips
+    return [
+        button["label"]
+        for row in panels.table_components(1, Version(1, 0), table.pending).to_components()
+        for button in row["components"]
+    ]
+
+
+def test_a_raise_that_can_only_be_all_in_is_one_button_not_an_empty_form() -> None:
+    """A short stack can raise only by going all-in: the smallest raise and the largest are
+    the same. The table offers that one amount as a button; a form asking for an amount
+    "from 4 to 4" is a needless step."""
+    labels = _short_stack_buttons(NoLimit(2), 4)
+    assert labels == ["Fold", "Call 2", "All-in 4", "My hand"], labels
+    # At a fixed limit, which has no All-in button, the raise keeps its own.
+    labels = _short_stack_buttons(FixedLimit(2), 3)
+    assert labels == ["Fold", "Call 2", "Raise to 3", "My hand"], labels
