@@ -62,6 +62,20 @@ def _dealt_from_stub(events: list[dict[str, Any]]) -> list[str]:
     return order
 
 
+async def _seated_table(emu: Emulator, world: World, players: list[Any], *, auto_deal: int) -> None:
+    """A cash table created by the first of ``players``, everyone seated with the buy-in
+    form as prefilled."""
+    created = await emu.run_command(
+        players[0], world.channel, "poker create", {"stake": 2, "ante": 1, "auto_deal": auto_deal}
+    )
+    assert created.type == 4, created.content
+    for player in players:
+        r = await emu.click(player, created.message, label="Sit down")
+        if r.type == 9:  # the buy-in modal, as prefilled
+            r = await emu.submit_modal(player, r, {})
+        assert r.type == 7, r.content
+
+
 async def test_fifty_hands_with_random_kills(emu: Emulator, world: World, bot_process: Any) -> None:
     rng = random.Random(20261121)
     proc = bot_process()
@@ -69,15 +83,7 @@ async def test_fifty_hands_with_random_kills(emu: Emulator, world: World, bot_pr
     players = world.players[:PLAYERS]
     by_id = {str(p.id): p for p in players}
     host = players[0]
-    created = await emu.run_command(
-        host, world.channel, "poker create", {"stake": 2, "ante": 1, "auto_deal": 0}
-    )
-    assert created.type == 4
-    for player in players:
-        r = await emu.click(player, created.message, label="Sit down")
-        if r.type == 9:  # the buy-in modal, as prefilled
-            r = await emu.submit_modal(player, r, {})
-        assert r.type == 7, r.content
+    await _seated_table(emu, world, players, auto_deal=0)
     db = await Database.open(str(proc.database_path))
     kills = 0
     completed = 0
@@ -251,14 +257,7 @@ async def test_a_hands_result_is_drawn_after_a_crash_once_the_next_hand_was_deal
     proc = bot_process()
     await proc.start()
     players = world.players[:2]
-    created = await emu.run_command(
-        players[0], world.channel, "poker create", {"stake": 2, "ante": 1, "auto_deal": 1}
-    )
-    for player in players:
-        r = await emu.click(player, created.message, label="Sit down")
-        if r.type == 9:  # the buy-in modal, as prefilled
-            r = await emu.submit_modal(player, r, {})
-        assert r.type == 7, r.content
+    await _seated_table(emu, world, players, auto_deal=1)
     db = await Database.open(str(proc.database_path))
     try:
         r = await emu.run_command(players[0], world.channel, "poker start", {})

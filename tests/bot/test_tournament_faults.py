@@ -300,6 +300,17 @@ async def test_a_tournament_channel_deleted_while_the_bot_was_away_ends_it(
     assert "called off" in told[0] and "ended early" in told[1], told
 
 
+def _ping_refused_as_archived(emu: Emulator) -> Any:
+    """The next follow-up the bot sends (a turn ping) refused as Discord refuses a send to an
+    archived thread."""
+    return emu.faults.error(
+        lambda c: c.method == "POST" and c.kind == "interaction_webhook",
+        status=400,
+        code=50083,
+        message="Thread is archived",
+    )
+
+
 async def test_a_tournament_table_whose_thread_discord_archived_plays_on(
     poker_bot, emu: Emulator, world: World
 ) -> None:
@@ -337,12 +348,7 @@ async def test_a_tournament_table_whose_thread_discord_archived_plays_on(
     live = next(t for t in cog2.tables_of(run2) if t.channel_id == quiet.id)
     place = World(world.guild, quiet, world.host, list(world.players))
     pinged = len([m for m in emu.channel_messages(quiet) if "🔔" in (m.content or "")])
-    fault = emu.faults.error(
-        lambda c: c.method == "POST" and c.kind == "interaction_webhook",
-        status=400,
-        code=50083,
-        message="Thread is archived",
-    )
+    fault = _ping_refused_as_archived(emu)
     await act_at_a_table(emu, world, bot2, [live], {quiet.id: quiet}, list(world.players))
     await emu.idle()
     assert fault.hits and not quiet.archived
@@ -355,12 +361,7 @@ async def test_a_tournament_table_whose_thread_discord_archived_plays_on(
     role.permissions &= ~MANAGE_THREADS
     emu.archive_thread(quiet, locked=True)
     while not live.closed and live.engine.in_hand:
-        emu.faults.error(
-            lambda c: c.method == "POST" and c.kind == "interaction_webhook",
-            status=400,
-            code=50083,
-            message="Thread is archived",
-        )
+        _ping_refused_as_archived(emu)
         await act_at_a_table(emu, world, bot2, [live], {quiet.id: quiet}, list(world.players))
         await emu.idle()
     await emu.wait_for(lambda: live.closed, timeout=3)
