@@ -240,7 +240,8 @@ class TablePresenter:
         self.ping_after = PING_AFTER
         # A turn ping waiting for its player to be slow, by table id (one per table).
         self._late_pings: dict[int, asyncio.TimerHandle] = {}
-        # Tournament tables whose thread is archived for good (see reopen_thread).
+        # Tournament tables being given up because their thread stays archived (see
+        # reopen_thread): one give-up each, however many sends were refused meanwhile.
         self._shut_out: set[int] = set()
 
     def spawn(self, coro: Coroutine[Any, Any, None]) -> None:
@@ -273,7 +274,8 @@ class TablePresenter:
                 live.channel_id,
                 exc,
             )
-            if shut and live.meta.tournament is not None and live.id not in self._shut_out:
+            tournament = live.meta.tournament is not None
+            if shut and tournament and not live.closed and live.id not in self._shut_out:
                 self._shut_out.add(live.id)
                 self.spawn(self._give_up(live))
             return False
@@ -285,6 +287,8 @@ class TablePresenter:
             await self.bot.tables.abandon(live, THREAD_SHUT)
         except Exception:
             log.exception("table %s: giving it up (%s) failed", live.id, THREAD_SHUT)
+        finally:
+            self._shut_out.discard(live.id)  # closed now: live.closed answers from here on
 
     async def settle(self, timeout: float) -> None:
         """Wait up to ``timeout`` seconds for the messages being sent or edited (a clean stop
