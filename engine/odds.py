@@ -720,6 +720,28 @@ def _cards(cards: object, what: str) -> tuple[Card, ...]:
     return found
 
 
+def _game(
+    ranking: object, wild: object, deck: object
+) -> tuple[Ranking, frozenset[Card], tuple[Card, ...]]:
+    """The checked ranking, wild cards and deck of one call (``None``: the ranking's deck)."""
+    member = _ranking(ranking)
+    wilds = frozenset(_cards(wild, "wild cards"))
+    if deck is None:
+        deck = DECK_32 if member is Ranking.STRIPPED_HIGH else DECK_52
+    elif isinstance(deck, DeckKind):
+        deck = deck.cards()
+    cards = _cards(deck, "deck")
+    if len(cards) < 5:
+        raise ValueError(f"a deck of {len(cards)} cards deals no five-card hand")
+    if member is Ranking.STRIPPED_HIGH:
+        low = next((card for card in cards if 0 < card.rank < 7), None)
+        if low is not None:
+            raise ValueError(
+                f"the stripped-high ranking needs the 32-card deck, which has no {low}"
+            )
+    return member, wilds, cards
+
+
 class _Deal:
     """The checked arguments of one call, and its pool of unseen cards."""
 
@@ -734,24 +756,12 @@ class _Deal:
         deck: object,
     ) -> None:
         _trim()
-        self.ranking = _ranking(ranking)
+        self.ranking, self.wild, self.deck = _game(ranking, wild, deck)
         self.hand = _cards(hand, "hand")
         if not 5 <= len(self.hand) <= 9:
             raise ValueError(
                 f"a hand to draw to holds five cards (up to nine), not {len(self.hand)}"
             )
-        self.wild = frozenset(_cards(wild, "wild cards"))
-        if deck is None:
-            deck = DECK_32 if self.ranking is Ranking.STRIPPED_HIGH else DECK_52
-        elif isinstance(deck, DeckKind):
-            deck = deck.cards()
-        self.deck = _cards(deck, "deck")
-        if self.ranking is Ranking.STRIPPED_HIGH:
-            low = next((card for card in self.deck if 0 < card.rank < 7), None)
-            if low is not None:
-                raise ValueError(
-                    f"the stripped-high ranking needs the 32-card deck, which has no {low}"
-                )
         in_deck = set(self.deck)
         dead_cards = _cards(dead, "dead cards")
         for card in self.hand:
@@ -1044,9 +1054,9 @@ def prepare(
 
     :raises ValueError: as for :func:`draw_odds`.
     """
-    member = _ranking(ranking)
-    cards = _Deal(_any_hand(member, deck), member, wild, (), deck)
-    return _reference(member, cards.wild, cards.deck).scale // 2
+    _trim()
+    member, wilds, cards = _game(ranking, wild, deck)
+    return _reference(member, wilds, cards).scale // 2
 
 
 def strength_of(
@@ -1061,17 +1071,10 @@ def strength_of(
 
     :raises ValueError: as for :func:`prepare`.
     """
-    ranking = value.ranking
-    cards = _Deal(_any_hand(ranking, deck), ranking, wild, (), deck)
-    reference = _reference(ranking, cards.wild, cards.deck)
+    _trim()
+    ranking, wilds, cards = _game(value.ranking, wild, deck)
+    reference = _reference(ranking, wilds, cards)
     return Fraction(reference.points_of(value.score), reference.scale)
-
-
-def _any_hand(ranking: Ranking, deck: Iterable[Card] | DeckKind | None) -> tuple[Card, ...]:
-    if deck is None:
-        return (DECK_32 if ranking is Ranking.STRIPPED_HIGH else DECK_52)[:5]
-    cards = deck.cards() if isinstance(deck, DeckKind) else tuple(deck)
-    return tuple(cards[:5])
 
 
 def _merit(
