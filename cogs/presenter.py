@@ -36,7 +36,6 @@ from data.preferences import DEFAULT as DEFAULT_PREFERENCES
 from data.preferences import Preferences
 from engine.arrange import Arrangement
 from engine.rules import Draw, DrawSeries
-from engine.scoring import qualifies_low
 from engine.seating import is_house
 from i18n.engine_text import engine_text
 from tables.live import LiveTable, Outcome, Version
@@ -927,16 +926,6 @@ class TablePresenter:
         except discord.HTTPException as exc:
             log.warning("table %s: could not update the table message: %s", live.id, exc)
 
-    @staticmethod
-    def low_rule(live: LiveTable) -> render.LowRule | None:
-        """The engine's qualifier test for the low half, in a high-low game that has one."""
-        hand = live.engine.hand
-        rules = hand.rules if hand is not None else live.engine.config.rules()
-        if rules.split is not engine.Split.HIGH_LOW or rules.low_qualifier is None:
-            return None
-        qualifier = rules.low_qualifier
-        return lambda value: qualifies_low(value, qualifier)
-
     async def showdown_message(
         self,
         live: LiveTable,
@@ -944,7 +933,7 @@ class TablePresenter:
         start_stacks: dict[str, int] | None = None,
     ) -> tuple[discord.Embed, bytes | None]:
         """The result of a hand: its embed, and the picture of every hand shown (PNG)."""
-        low_rule = self.low_rule(live)
+        low_rule = render.low_rule(result)
         seat_order = [s.player_id for s in live.engine.seats if s is not None]
         embed = render.showdown_embed(
             result,

@@ -871,6 +871,9 @@ class HandResult:
     * ``returned``: uncalled bets given back, ``(seat, chips)``.
     * ``final_stacks``: every dealt-in player's stack after the hand.
     * ``note``: a sentence for special endings (trips not reached, the opener must match...).
+    * ``low_qualifier``: in a high-low game with a qualifier, the highest card a low may have
+      to win (None otherwise): the result says how its own low qualified, whatever game the
+      table deals next (dealer's choice).
     """
 
     hand_number: int
@@ -884,6 +887,7 @@ class HandResult:
     returned: tuple[tuple[int, int], ...]
     final_stacks: dict[str, int]
     note: str | None = None
+    low_qualifier: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-friendly form."""
@@ -929,6 +933,7 @@ class HandResult:
             "returned": [list(pair) for pair in self.returned],
             "final_stacks": dict(self.final_stacks),
             "note": self.note,
+            "low_qualifier": self.low_qualifier,
         }
 
     @classmethod
@@ -971,6 +976,7 @@ class HandResult:
                 tuple((int(seat), int(chips)) for seat, chips in data["returned"]),
                 {str(pid): int(stack) for pid, stack in data["final_stacks"].items()},
                 data["note"],
+                None if data.get("low_qualifier") is None else int(data["low_qualifier"]),
             )
         except (KeyError, TypeError, AttributeError) as exc:
             raise ValueError(f"not a hand result: {exc}") from exc

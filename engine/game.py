@@ -37,7 +37,7 @@ from engine.cards import Card
 from engine.decisions import Decision
 from engine.errors import IllegalAction
 from engine.hands import HandValue, Ranking
-from engine.rules import Bet, GameRules, Requirement
+from engine.rules import Bet, GameRules, Requirement, Split
 from engine.scoring import meets, proof_cards, value
 from engine.showdown import ShowdownRunner, settle
 from engine.stakes import ForcedBets, Structure, TierLimits
@@ -778,7 +778,10 @@ class Hand:
         if self._result is None and self._result_parts is not None:
             pots, shown, uncontested, openers, returned = self._result_parts
             # Positional, in the order of HandResult's fields (hand_number, game, pots, shown,
-            # uncontested, openers, passed_out, carried, returned, final_stacks, note).
+            # uncontested, openers, passed_out, carried, returned, final_stacks, note,
+            # low_qualifier).
+            rules = self.rules
+            high_low = rules.split is Split.HIGH_LOW
             self._result = ev.HandResult(
                 self.number,
                 self.rules.name,
@@ -791,5 +794,6 @@ class Hand:
                 tuple(returned),
                 {p.pid: p.stack for p in self.players},
                 self.carry_note,
+                rules.low_qualifier if high_low else None,
             )
         return self._result

@@ -32,6 +32,7 @@ from engine.arrange import ArrangedCard, Arrangement, arrange
 from engine.cards import parse_card
 from engine.events import ShownHand
 from engine.game import Hand
+from engine.scoring import qualifies_low
 from i18n import Language, current_language, speaking
 from i18n.engine_text import (
     engine_text,
@@ -417,6 +418,16 @@ def arranged_positions(cards: Sequence[Card], arranged: Arrangement | None) -> t
 
 LowRule = Callable[[HandValue], bool]
 """Whether a low value qualifies in a high-low game (from the engine's rules)."""
+
+
+def low_rule(result: HandResult) -> LowRule | None:
+    """The qualifier test for the low half of the hand ``result`` came from (a high-low game
+    that has one), taken from the result itself: the table may deal another game by the time
+    it is drawn (dealer's choice, a result drawn after a restart)."""
+    qualifier = result.low_qualifier
+    if qualifier is None:
+        return None
+    return lambda value: qualifies_low(value, qualifier)
 
 
 def pot_label(index: int) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
 import shutil
 from pathlib import Path
 
@@ -123,3 +124,32 @@ def test_a_low_that_misses_the_qualifier_is_not_named_as_a_winning_low() -> None
     assert "no qualifying low, so high takes the whole pot" in fields["Winners"]
     assert "no qualifying low" in fields["Showdown"]
     assert "(low)" not in fields["Winners"]
+
+
+def test_a_result_read_back_is_drawn_with_its_own_qualifier() -> None:
+    """Dealer's choice: a result drawn after a restart, once the next game (another high-low
+    game) is dealt, is drawn with the qualifier of the hand it came from, read from the
+    result itself: a 9-low that qualified under "hilo:9" still reads as the winning low, and
+    a game without a high-low split gets no high/low labels."""
+    config = engine.TableConfig("california-high-low", variant_options=("hilo:9",))
+    for seed in range(3000):
+        table = play_calling(config, seed, NAMES)
+        result = table.result
+        assert result is not None
+        lows = [s.low_value for s in result.shown if s.low_value is not None]
+        nines = [v for v in lows if qualifies_low(v, 9)]
+        if nines and not any(qualifies_low(v, 8) for v in lows):
+            break
+    else:
+        raise AssertionError("no deal whose best low is a nine")
+    back = engine.HandResult.from_state(json.loads(json.dumps(result.to_state())))
+    rule = render.low_rule(back)
+    assert rule is not None
+    embed = render.showdown_embed(back, NAMES, low_rule=rule)
+    fields = {f.name: f.value or "" for f in embed.fields}
+    assert "(low)" in fields["Winners"], fields
+    assert "high takes the whole pot" not in fields["Winners"], fields
+    nine = next(s for s in back.shown if s.low_value is not None and qualifies_low(s.low_value, 9))
+    assert render.hand_names(nine, rule).endswith(f"Low: {nine.low}"), fields
+    high_only = play_calling(engine.TableConfig("five-card-draw"), 1, NAMES).result
+    assert high_only is not None and render.low_rule(high_only) is None

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from engine import ForcedBets, TableOptions
+from engine import ForcedBets, Split, TableOptions
 from engine import events as ev
 from engine.cards import Card, parse_cards
 from engine.hands import HandValue
@@ -79,6 +79,7 @@ def test_dealers_choice_and_table_options_round_trip() -> None:
     """Dealer's choice (chosen games with modifiers) and the table options that add events."""
     rng = random.Random(11)
     kinds: set[str] = set()
+    qualifiers: set[int | None] = set()
     options = [
         TableOptions(),
         *(dataclasses.replace(TableOptions(), **_on(name)) for name in _bool_options()),
@@ -95,7 +96,15 @@ def test_dealers_choice_and_table_options_round_trip() -> None:
         for event in table.events:
             _check(event)
             kinds.add(event.type)
+        assert table.hand is not None and table.result is not None
+        rules = table.hand.rules
+        high_low = rules.split is Split.HIGH_LOW
+        qualifiers.add(table.result.low_qualifier)
+        # The result says how its own low qualified (the next deal may be another game).
+        assert table.result.low_qualifier == (rules.low_qualifier if high_low else None)
+        _check_result(table.result)
     assert "game-chosen" in kinds
+    assert None in qualifiers and len(qualifiers) > 1, qualifiers
 
 
 def _on(name: str) -> dict[str, Any]:
