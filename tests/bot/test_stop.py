@@ -12,6 +12,7 @@ Run with ``-s`` to see the figures (presses in flight at the signal, answered, t
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import signal
 import time
@@ -40,10 +41,15 @@ class Presses:
     unanswered: list[str] = field(default_factory=list)
     stopping: bool = False  # a press was answered "restarting": press no more
     signalled: bool = False
+    exited: bool = False  # the bot process has exited: nothing more can be answered
     in_flight_played: int = 0  # in flight at the signal, and answered as played (not refused)
 
+    @property
+    def done(self) -> bool:
+        return self.stopping or self.exited
+
     async def press(self, what: str, click: Coroutine[Any, Any, Any]) -> None:
-        if self.stopping:
+        if self.done:
             click.close()  # not sent
             return
         self.sent += 1
@@ -91,13 +97,29 @@ async def _open_table(emu: Emulator, channel: Any, players: list[Any]) -> None:
         assert r.type == 7, r.content
 
 
+async def _dealt(emu: Emulator, db: Database, channel: Any, presses: Presses) -> None:
+    """After a deal: until the table's message shows the hand (its My hand button), or the
+    bot is stopping. The wait is for this table alone: the other tables keep the bot busy, so
+    waiting for the whole bot to be idle (emu.idle) only ends by luck on a loaded machine."""
+    deadline = time.monotonic() + 60
+    while not presses.done:
+        table = await _engine(db, channel.id)
+        message = _table_message(emu, channel)
+        shown = message is not None and "My hand" in message.button_labels
+        if table is not None and table.in_hand and shown:
+            return
+        assert time.monotonic() < deadline, f"the deal at {channel.name} was never shown"
+        with contextlib.suppress(TimeoutError):
+            await emu.wait_for(lambda: presses.done, timeout=0.05)
+
+
 async def _play(
     emu: Emulator, db: Database, channel: Any, players: list[Any], presses: Presses
 ) -> None:
     """Press this table's buttons as fast as the bot answers, until it says it is restarting:
     the action of whoever must act, and My hand from the others at the same time."""
     by_id = {str(p.id): p for p in players}
-    while not presses.stopping:
+    while not presses.done:
         table = await _engine(db, channel.id)
         assert table is not None
         message = _table_message(emu, channel)
@@ -106,7 +128,7 @@ async def _play(
                 "deal",
                 emu.run_command(players[0], channel, "poker start", {}, raise_on_failure=False),
             )
-            await emu.idle()
+            await _dealt(emu, db, channel, presses)
             continue
         decision = table.pending[0]
         user = by_id[decision.player_id]
@@ -151,8 +173,8 @@ async def test_stop_signal_in_busy_play(
     presses = Presses()
     try:
         players = [asyncio.create_task(_play(emu, db, c, seating[c.id], presses)) for c in channels]
-        await emu.wait_for(lambda: presses.sent >= PRESSES_BEFORE_SIGNAL, timeout=60)
-        await emu.wait_for(lambda: presses.in_flight > 0, timeout=10)
+        await emu.wait_for(lambda: presses.sent >= PRESSES_BEFORE_SIGNAL, timeout=120)
+        await emu.wait_for(lambda: presses.in_flight > 0, timeout=30)
         in_flight, sent_before = presses.in_flight, presses.sent
         signalled = time.perf_counter()
         assert proc.proc is not None
@@ -160,6 +182,7 @@ async def test_stop_signal_in_busy_play(
         presses.signalled = True
         try:
             returncode = await proc.wait_exit(timeout=10)
+            presses.exited = True
         except TimeoutError:
             proc.proc.send_signal(signal.SIGABRT)  # the fault handler prints every thread
             await asyncio.sleep(1)
@@ -205,7 +228,7 @@ async def _finish_hand(emu: Emulator, db: Database, channel: Any, players: list[
         assert r.ephemeral and "Dealing" in r.content, r.content
     hand = None
     for _ in range(100):
-        await emu.idle()
+        await emu.idle(timeout=30)  # generous: the restarted bot takes up three tables
         table = await _engine(db, channel.id)
         assert table is not None
         hand = hand or table.hand_number
