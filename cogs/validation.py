@@ -99,8 +99,9 @@ MAX_STAKE: Final = 1_000_000
 _PLAIN: Final = re.compile(r"[0-9]{1,13}")
 # Groups of three, one separator style throughout: the comma, the dot, a space (plain, no-break
 # or narrow, as Babel writes French), or an apostrophe: "1,500", "1.500", "12 000 000".
-# Chips are whole, so a dot is never a decimal point here.
-_GROUPED: Final = re.compile(r"[0-9]{1,3}([,. \u00a0\u202f'])[0-9]{3}(?:\1[0-9]{3}){0,3}")
+# Chips are whole, so a dot is never a decimal point here; but a number grouped after a zero
+# ("0.500", "0,500", "01,000") is no grouping anyone writes: it reads as a fraction, refused.
+_GROUPED: Final = re.compile(r"[1-9][0-9]{0,2}([,. \u00a0\u202f'])[0-9]{3}(?:\1[0-9]{3}){0,3}")
 _SEPARATORS: Final = re.compile(r"[,. \u00a0\u202f']")
 _SLUG: Final = re.compile(r"[a-z0-9][a-z0-9-]{0,59}")
 
@@ -138,10 +139,16 @@ def parse_amount(
     """A number of chips typed by a user: ASCII digits, optionally grouped by threes (with
     commas, dots, spaces or apostrophes, one style throughout).
 
-    Spaces around it are ignored; signs, decimals, other digits or separators are not.
+    Spaces around it are ignored; signs, decimals, other digits or separators are not, nor
+    is a grouped number that starts with a zero (``"0.500"`` looks like a half). A plain
+    number may have leading zeros (``"040"`` is 40: nothing else it could mean).
 
-    >>> parse_amount(" 40 "), parse_amount("12,000,000"), parse_amount("1.500")
-    (40, 12000000, 1500)
+    >>> parse_amount(" 40 "), parse_amount("12,000,000"), parse_amount("1.500"), parse_amount("040")
+    (40, 12000000, 1500, 40)
+    >>> parse_amount("0.500")
+    Traceback (most recent call last):
+    ...
+    cogs.validation.InvalidInput: “0.500” is not a number of chips: digits only, e.g. 1500 or 1,500.
     >>> parse_amount("1,50")
     Traceback (most recent call last):
     ...

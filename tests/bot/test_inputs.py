@@ -87,8 +87,9 @@ async def test_typed_amounts_and_forged_components(poker_bot, emu: Emulator, wor
     state = live.state_json()
     modal = f"pkm:{live.id}:{live.version()}"
 
-    # A superscript two passes str.isdigit(); it is not a number of chips.
-    for typed in ("²", "-5", "1.5", "1,50", "٣", "9" * 30, ""):
+    # A superscript two passes str.isdigit(); it is not a number of chips. Nor is a number
+    # grouped in threes after a zero ("0.500" reads as a half, not 500).
+    for typed in ("²", "-5", "1.5", "1,50", "٣", "9" * 30, "", "0.500", "0,500", "01,000"):
         r = await forged_press(emu, actor, table, modal, modal_value=typed)
         assert r.ephemeral and "not a number of chips" in r.content, (typed, r.content)
     # Ids of no known shape, and tampered poker ids: an answer, never silence.
