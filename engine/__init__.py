@@ -121,7 +121,8 @@ Events (:mod:`engine.events`)
     first in the new hand's events), ``HandEnded``.
     ``HandResult`` (``table.result``) summarises a hand: pots with their shares, hands shown in
     showdown order, the uncontested winner, openers shown, passed-out and carried chips,
-    returned bets, final stacks and a note for special endings.
+    returned bets, final stacks, a note for special endings and the low qualifier of a
+    high-low game (so that it is drawn as it was whatever game comes next).
 
 Errors (:mod:`engine.errors`)
     ``IllegalAction`` and ``TableError``, both ``ValueError``.
