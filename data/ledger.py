@@ -7,17 +7,21 @@ projection for the stacks of players still seated at an open table. A house seat
 on the house account with the seat in ``actor_id`` (:func:`data.accounts.holder`); they are
 listed under the seat, like a member.
 
-A *night* is the server's cash-game tables that ran within :data:`NIGHT_GAP` of this table:
-opened no later than that after its last moment, and with their own last moment no earlier than
-that before it opened. A table's last moment is its closing, or while open its last saved
-change (a table left open all week does not glue the week's games together). It needs no
-schedule: friends who open a second table an hour later, or in another channel, play the same
-night; last week's game does not. Tournament
+A *night* is the games a table's players played together: of the server's cash-game tables
+that ran within :data:`NIGHT_GAP` of this table (opened no later than that after its last
+moment, and with their own last moment no earlier than that before it opened), the ones linked
+to it by members who sat at both, table to table (:func:`linked`). A table's last moment is its
+closing, or while open its last saved change (a table left open all week does not glue the
+week's games together). It needs no schedule: friends who open a second table an hour later, or
+in another channel, play the same night; last week's game does not, and neither does another
+group's game on the same server the same evening (its settle-up would pair players who never
+sat together). House seats link nothing: they are the server's, at every game. Tournament
 tables are not counted: their chips are tournament chips, paid in and out by the tournament.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -25,6 +29,7 @@ from data import accounts
 from data.core import Tx
 from data.models import Table
 from data.tables import get_table, table_row
+from engine.seating import is_house
 
 __all__ = [
     "NIGHT_GAP",
@@ -32,6 +37,7 @@ __all__ = [
     "NightLedger",
     "TableLedger",
     "channel_night_ledger",
+    "linked",
     "night_ledger",
     "table_ledger",
 ]
@@ -156,12 +162,34 @@ async def night_ledger(tx: Tx, table_id: int) -> NightLedger:
         "ORDER BY created_at, table_id",
         (table.guild_id, last_moment(table) + NIGHT_GAP, table.created_at - NIGHT_GAP),
     )
-    night = [await table_ledger(tx, table_row(r)) for r in rows]
-    this = next((t for t in night if t.table.table_id == table_id), None)
+    window = [await table_ledger(tx, table_row(r)) for r in rows]
+    this = next((t for t in window if t.table.table_id == table_id), None)
     if this is None:  # a tournament's table: its own ledger, alone
         this = await table_ledger(tx, table)
-        night = [this]
-    return NightLedger(this, tuple(night))
+        return NightLedger(this, (this,))
+    return NightLedger(this, linked(this, window))
+
+
+def _members(ledger: TableLedger) -> frozenset[int]:
+    return frozenset(line.player_id for line in ledger.lines if not is_house(line.player_id))
+
+
+def linked(this: TableLedger, window: Sequence[TableLedger]) -> tuple[TableLedger, ...]:
+    """The tables of ``window`` that ``this`` reaches through members who sat at both, table
+    to table (``this`` included), in the window's order: a night's settle-up pairs only
+    players of one game, however many tables it took."""
+    members = {ledger.table.table_id: _members(ledger) for ledger in window}
+    reached = {this.table.table_id}
+    players = set(_members(this))
+    grown = True
+    while grown:
+        grown = False
+        for table_id, sat in members.items():
+            if table_id not in reached and not players.isdisjoint(sat):
+                reached.add(table_id)
+                players |= sat
+                grown = True
+    return tuple(ledger for ledger in window if ledger.table.table_id in reached)
 
 
 async def channel_night_ledger(tx: Tx, channel_id: int) -> NightLedger | None:

@@ -35,8 +35,8 @@ async def test_a_hidden_tables_hands_and_ledger_are_for_who_can_see_its_channel(
     await deal(emu, hidden, alice)
     hand_id = int(table.meta.hand.hand_id)
     await play_hand(emu, hidden, bot, policy=opener)
-    # The same night, a table everyone sees.
-    await create_table(emu, world, [carol, dave], stake=2, ante=1, auto_deal=0)
+    # The same night, Bob plays on at a table everyone sees.
+    await create_table(emu, world, [carol, dave, bob], stake=2, ante=1, auto_deal=0)
     await deal(emu, world, carol)
     await play_hand(emu, world, bot, policy=opener)
 
@@ -54,7 +54,7 @@ async def test_a_hidden_tables_hands_and_ledger_are_for_who_can_see_its_channel(
     assert not [m for m in emu.channel_messages(world.channel) if "Ledger" in str(m.embeds)]
     # Her own night's ledger leaves the hidden table out (its players settle among themselves).
     r = await emu.run_command(carol, world.channel, "poker ledger", {})
-    assert "Carol" in _text(r) and "Alice" not in _text(r) and "Bob" not in _text(r)
+    assert "Carol" in _text(r) and "Bob" in _text(r) and "Alice" not in _text(r)
 
     # Dave sees #staff (he did not play there), Alice played there: both read it from #poker.
     for user in (dave, alice):

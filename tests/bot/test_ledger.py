@@ -335,7 +335,10 @@ async def test_a_night_too_long_for_its_fields_says_how_many_lines_it_left_out(
     # Every other player doubles up: twenty transfers to settle.
     payouts = {player: 200 if n % 2 else 0 for n, player in enumerate(players)}
     await bot.db.close_table(earlier.table_id, payouts, state_json=state)
-    await bot.db.create_table(world.guild.id, world.channel.id, alice.id, "{}")
+    # One of them sits down here: the same game goes on, the same night.
+    here = await bot.db.create_table(world.guild.id, world.channel.id, alice.id, state)
+    save = TableSave(state, 100, {9_000: 100})
+    await bot.db.buy_in(world.guild.id, 9_000, here.table_id, 100, save, seat=0)
 
     shown = await emu.run_command(alice, world.channel, "poker ledger", {})
     assert shown.type == 4 and shown.ephemeral, shown.content

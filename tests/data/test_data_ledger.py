@@ -7,9 +7,10 @@ import pytest
 from data import Database, TableSave
 from data.errors import InvalidArgument, TableNotFound
 from data.ledger import NightLedger
-from tests.data.helpers import CHANNEL, GUILD, OTHER_GUILD, state
+from tests.data.helpers import CHANNEL, GUILD, OTHER_GUILD, seat_players, state
 
 ANN, BOB, CLEO, HOUSE_SEAT = 5, 6, 7, -3
+DAN, EVE, FAY = 8, 9, 10
 
 
 async def ledger_of(db: Database, table_id: int) -> NightLedger:
@@ -118,6 +119,30 @@ async def test_a_night_is_the_tables_close_in_time_on_one_server(db: Database) -
     assert [t.table.table_id for t in week_night.night] == [week]
     # The second table is still open, but idle since: it does not reach next week.
     assert (await db.get_table(second)).status == "open"
+
+
+async def test_a_night_is_the_tables_whose_players_sat_together(db: Database) -> None:
+    """Two home games on one server the same evening were one night: the settle-up paired
+    Ann with Dan, who never sat at a table together. A night is now the tables of the window
+    linked by the members they share (a house seat links nothing: it is the server's)."""
+    first = await night_at_one_table(db)  # Ann, Bob, Cleo and the house seat
+    await db.close_table(first, {ANN: 450, BOB: 200, HOUSE_SEAT: 50}, now=300)
+    # Dan and Eve's game in another channel, with a house seat of the same id.
+    other = await db.create_table(GUILD, CHANNEL + 1, DAN, "{}", now=200)
+    await seat_players(db, other, {DAN: 100, EVE: 100, HOUSE_SEAT: 100}, now=210)
+    # Later, Eve plays on with Fay: still Dan and Eve's night.
+    third = await db.create_table(GUILD, CHANNEL + 2, EVE, "{}", now=3000)
+    await seat_players(db, third, {EVE: 50, FAY: 50}, now=3010)
+    # A table nobody sat at yet joins no one's night.
+    empty = (await db.create_table(GUILD, CHANNEL + 3, ANN, "{}", now=3100)).table_id
+
+    ids = [other.table_id, third.table_id]
+    assert [t.table.table_id for t in (await ledger_of(db, first)).night] == [first]
+    assert [t.table.table_id for t in (await ledger_of(db, other.table_id)).night] == ids
+    night = await ledger_of(db, third.table_id)
+    assert [t.table.table_id for t in night.night] == ids
+    assert set(night.nets()) == {DAN, EVE, FAY, HOUSE_SEAT}
+    assert [t.table.table_id for t in (await ledger_of(db, empty)).night] == [empty]
 
 
 async def test_an_unknown_table_is_refused(db: Database) -> None:

@@ -145,6 +145,13 @@ async def test_season_standings_and_reset(db: Database) -> None:
         (3, 3, 0, 1500),
     ]
     assert [await db.balance(GUILD, u) for u in (1, 2, 3)] == [1000, 1000, 1000]
+    # Each reset is a ledger row of its member, written with the balance (by the admin).
+    newest = [(await db.ledger(GUILD, u, limit=1)).items[0] for u in (1, 2, 3)]
+    assert [(e.kind, e.delta, e.balance_after, e.actor_id, e.note) for e in newest] == [
+        ("season_reset", 100, 1000, ADMIN, "season one ended"),
+        ("season_reset", -100, 1000, ADMIN, "season one ended"),
+        ("season_reset", -500, 1000, ADMIN, "season one ended"),
+    ]
     assert await db.house_balance(GUILD) == 300
     again, same = await db.season_standings(GUILD, "one")
     assert same == table and again.name == "one"
