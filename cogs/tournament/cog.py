@@ -565,12 +565,10 @@ class Tournaments(commands.Cog):
         is dealt where none was."""
         if not self.tables_of(run):
             await self._open_tables(run)
-        await self.settle(run)
+        dealt = {live.id for live in self.tables_of(run) if live.engine.hand_number > 0}
+        await self.settle(run)  # (which deals the tables that have not dealt yet)
         for live in self.tables_of(run):
-            if live.engine.hand_number == 0 and live.engine.can_start() is None:
-                outcome = await self.bot.tables.start_hand(live)
-                await self.bot.presenter.present(live, outcome)
-            else:
+            if live.id in dealt:
                 await self.bot.presenter.refresh(live)
 
     async def _open_tables(self, run: Running) -> None:
@@ -817,6 +815,19 @@ class Tournaments(commands.Cog):
         for live in tables.values():
             if live.engine.hand_number > 0 and not live.engine.in_hand:
                 self.spawn(self.bot.presenter.refresh(live))
+        await self.deal_new_tables(run)
+
+    async def deal_new_tables(self, run: Running) -> None:
+        """Deal the first hand of each of the tournament's tables that has none yet and can
+        deal now: a table the clock does not deal (its auto-deal follows a hand). Whoever
+        seats a new table's second player (a late entry, a balancing move, players of a
+        deleted table) ends here; the service deals each table once."""
+        for live in self.tables_of(run):
+            if live.engine.hand_number > 0:
+                continue
+            outcome = await self.bot.tables.start_first_hand(live)
+            if outcome is not None:
+                await self.bot.presenter.present(live, outcome)
 
     async def table_gone(self, live: LiveTable, why: str) -> None:
         """The table's thread (or channel) was deleted: nobody can play there any more. Its
@@ -860,9 +871,6 @@ class Tournaments(commands.Cog):
                 for s in other.engine.seats
                 if s is not None and s.player_id in stacks
             )
-            if other.engine.hand_number == 0 and other.engine.can_start() is None:
-                outcome = await self.bot.tables.start_hand(other)
-                await self.bot.presenter.present(other, outcome)
         if moved and live.channel_id != run.channel_id:
             language = channel_language(run.guild_id)
             lines = [

@@ -613,11 +613,15 @@ async def test_a_late_entry_when_every_table_is_full_gets_a_new_table(
         assert not run.state.registered(str(late.id)) and run.state.prize_pool == 100
         assert len(bot.get_cog("Tournaments").tables_of(run)) == 1
         assert "Register" in emu.get_message(lobby.id).button_labels
-    for player in (late, later):
-        r = await emu.click(player, lobby, label="Register")
+    # Both register at once: the new table's first deal raced between their two entries
+    # (the second was told "A hand is already being played", entered and charged).
+    pressed = await asyncio.gather(
+        *(emu.click(player, lobby, label="Register") for player in (late, later))
+    )
+    await emu.idle()
+    for r in pressed:
         # The lobby is updated (at once, or after a new table's thread: deferred).
         assert r.type in (6, 7) and not r.followups, (r.content, r.followups)
-        await emu.idle()
     cog = bot.get_cog("Tournaments")
     run = next(iter(cog.running.values()))
     assert run.state.registered(str(late.id)) and run.state.registered(str(later.id))
@@ -636,6 +640,47 @@ async def test_a_late_entry_when_every_table_is_full_gets_a_new_table(
     assert sorted(seated) == sorted(run.state.alive), (seated, run.state.alive)
     audit = await bot.db.chip_audit(guild)
     assert audit.ok and audit.in_tournaments == 200, str(audit)
+    emu.assert_clean()
+
+
+async def test_a_new_table_for_a_late_entry_deals_once_a_player_is_moved_to_it(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """A late entry with every seat taken sat alone at a new table; the next balancing moved
+    a player there, and nobody dealt its first hand (only a late entry's own settling did):
+    the two waited for good. The table deals once it can, and once only, whoever seats the
+    second player (the balancing, or another late entry registering at the same time)."""
+    bot = await poker_bot()
+    created = await emu.run_command(
+        world.host,
+        world.channel,
+        "poker tournament create",
+        {"buy_in": 10, "seats": 3, "players": 5, "late_reg_levels": 2, "auto_deal": 1},
+    )
+    lobby = created.message
+    *starters, late = world.players[:4]
+    for player in starters:
+        assert (await emu.click(player, lobby, label="Register")).type == 7
+    assert (await emu.click(world.host, lobby, label="Start")).ephemeral
+    first = await emu.wait_for(
+        lambda: (t := live_table(bot, world)) is not None and t.engine.in_hand and t
+    )
+    lobby = emu.get_message(lobby.id)
+    r = await emu.click(late, lobby, label="Register")
+    assert r.type in (6, 7) and not r.followups, (r.content, r.followups)
+    await emu.idle()
+    cog = bot.get_cog("Tournaments")
+    (run,) = cog.running.values()
+    (thread,) = emu.threads(world.channel)
+    added = bot.tables.in_channel(thread.id)
+    assert [s.player_id for s in added.engine.seats if s] == [str(late.id)]
+    # The first table's hand ends: one of its three players moves to the new table.
+    await play_hand(emu, world, bot)
+    await emu.idle()
+    await emu.wait_for(lambda: added.engine.in_hand, timeout=3)
+    assert added.engine.hand_number == 1
+    assert sorted(len([s for s in t.engine.seats if s]) for t in cog.tables_of(run)) == [2, 2]
+    assert first.engine.chips() + added.engine.chips() == 4 * run.state.settings.starting_stack
     emu.assert_clean()
 
 
