@@ -122,6 +122,19 @@ async def test_a_sit_and_go_is_played_to_the_end_and_paid(
     assert any("is out in 2nd place" in t for t in texts)
     record = await bot.db.tournament_record(guild, results[0].user_id)
     assert (record.played, record.wins, record.cashes, record.best_finish) == (1, 1, 1, 1)
+    # Register on the finished tournament's lobby, with another tournament open in the
+    # channel: refused as over, and nothing is paid into the new one.
+    from tests.bot.driver import forged_press
+
+    await _create(emu, world, world.host, buy_in=10)
+    (newer,) = cog.running.values()
+    before = await bot.db.balance(guild, players[0].id)
+    # (Its message no longer shows buttons: a client that still has them sends this id.)
+    r = await forged_press(emu, players[0], lobby, f"trn:register:{tid}")
+    assert r.ephemeral and r.content.startswith("That tournament is over;"), r.content
+    assert newer.state.entries == () and await bot.db.balance(guild, players[0].id) == before
+    r = await emu.run_command(world.host, world.channel, "poker tournament cancel", {})
+    assert not r.ephemeral, r.content
 
     # /stats counts the tournament; the season's standings put the winner first.
     winner = next(p for p in players if p.id == results[0].user_id)
