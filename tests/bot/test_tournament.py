@@ -601,7 +601,16 @@ async def test_a_late_entry_when_every_table_is_full_gets_a_new_table(
         world.host,
         world.channel,
         "poker tournament create",
-        {"buy_in": 50, "seats": 2, "players": 4, "late_reg_levels": 2, "timer": 30},
+        {
+            "buy_in": 50,
+            "seats": 2,
+            "players": 4,
+            "late_reg_levels": 3,
+            "timer": 30,
+            "rebuys": 1,
+            "rebuy_levels": 1,
+            "level_minutes": 10,
+        },
     )
     lobby = created.message
     first, other, late, later = world.players[:4]
@@ -609,6 +618,11 @@ async def test_a_late_entry_when_every_table_is_full_gets_a_new_table(
         assert (await emu.click(player, lobby, label="Register")).type == 7
     assert (await emu.click(world.host, lobby, label="Start")).ephemeral
     await emu.wait_for(lambda: (t := live_table(bot, world)) is not None and t.engine.in_hand)
+    # Level 2 from now on: the rebuys are over, and the next first deal closes the add-on
+    # (a save before the cards, during which another entry could try to deal the same table).
+    cog = bot.get_cog("Tournaments")
+    (run,) = cog.running.values()
+    cog.clock = functools.partial(float, run.started_at + 601)
     lobby = next(m for m in emu.channel_messages(world.channel) if m.id == lobby.id)
     # Discord refuses the new table's thread (no permission to create threads, then an
     # outage): the late entry is told why at once, pays nothing and is not entered; it
@@ -626,17 +640,16 @@ async def test_a_late_entry_when_every_table_is_full_gets_a_new_table(
         assert not run.state.registered(str(late.id)) and run.state.prize_pool == 100
         assert len(bot.get_cog("Tournaments").tables_of(run)) == 1
         assert "Register" in emu.get_message(lobby.id).button_labels
-    # Both register at once: the new table's first deal raced between their two entries
-    # (the second was told "A hand is already being played", entered and charged).
+    # Both register at once: each entry's settling dealt the new table's first hand, the
+    # second found it dealt and was told "A hand is already being played" (entered and
+    # charged all the same). It is dealt once, and both hear nothing but the lobby.
     pressed = await asyncio.gather(
         *(emu.click(player, lobby, label="Register") for player in (late, later))
     )
     await emu.idle()
     for r in pressed:
         # The lobby is updated (at once, or after a new table's thread: deferred).
-        assert r.type in (6, 7) and not r.followups, (r.content, r.followups)
-    cog = bot.get_cog("Tournaments")
-    run = next(iter(cog.running.values()))
+        assert r.type in (6, 7) and not r.followups, [m.content for m in r.followups]
     assert run.state.registered(str(late.id)) and run.state.registered(str(later.id))
     text = emu.get_message(lobby.id).text
     assert "Players (4/4)" in text and "200 chips" in text, text
@@ -646,6 +659,7 @@ async def test_a_late_entry_when_every_table_is_full_gets_a_new_table(
         lambda: (t := bot.tables.in_channel(thread.id)) is not None and t.engine.in_hand and t
     )
     assert {s.player_id for s in added.engine.seats if s} == {str(late.id), str(later.id)}
+    assert added.engine.hand_number == 1 and run.state.addon_closed
     assert emu.channel_messages(thread)
     seated = [
         s.player_id for live in cog.tables_of(run) for s in live.engine.seats if s is not None
