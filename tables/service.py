@@ -814,6 +814,22 @@ class TableService:
             outcome = await self._start_locked(live)
         return outcome
 
+    async def start_first_hand(self, live: LiveTable) -> Outcome | None:
+        """Deal a table's first hand if it has none yet and can deal now; None otherwise
+        (closed, already dealt, short of players). Checked under the table's lock, so that
+        two callers who saw the same new table (a late entry's settling and a balancing that
+        seated its second player) deal it once: the second is told None, not refused. Later
+        hands are the clock's (auto-deal) or a player's."""
+        async with live.lock:
+            if (
+                live.closed
+                or live.engine.in_hand
+                or live.engine.hand_number > 0
+                or live.engine.can_start() is not None
+            ):
+                return None
+            return await self._start_locked(live)
+
     async def _start_locked(self, live: LiveTable) -> Outcome:
         if live.closed:
             raise TableProblem(_("This table has been closed."))

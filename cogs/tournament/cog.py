@@ -19,6 +19,7 @@ import json
 import logging
 import secrets
 import time
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -565,12 +566,10 @@ class Tournaments(commands.Cog):
         is dealt where none was."""
         if not self.tables_of(run):
             await self._open_tables(run)
-        await self.settle(run)
+        dealt = {live.id for live in self.tables_of(run) if live.engine.hand_number > 0}
+        await self.settle(run)  # (which deals the tables that have not dealt yet)
         for live in self.tables_of(run):
-            if live.engine.hand_number == 0 and live.engine.can_start() is None:
-                outcome = await self.bot.tables.start_hand(live)
-                await self.bot.presenter.present(live, outcome)
-            else:
+            if live.id in dealt:
                 await self.bot.presenter.refresh(live)
 
     async def _open_tables(self, run: Running) -> None:
@@ -691,7 +690,9 @@ class Tournaments(commands.Cog):
         """Carry out what the tournament's rules decide between hands, table by table: the
         eliminations, moves interrupted by a crash, seats for players not yet seated, then
         the moves the balancing plan asks for, then closing tables left empty. A table in a
-        hand is left alone (its hand's end settles again)."""
+        hand is left alone (its hand's end settles again). Players left without a seat (Discord
+        refused a new table's thread) wait, and are told so once."""
+        waiting: list[str] = []
         async with run.lock:
             if run.state.status != "running":
                 return
@@ -741,11 +742,27 @@ class Tournaments(commands.Cog):
             if len(stacks) > free:
                 count = -(-(len(stacks) - free) // seats)
                 numbers = range(len(tables) + 1, len(tables) + count + 1)
-                for live in await self._open_threads(run, numbers):
+                opened: list[LiveTable] = []
+                try:
+                    await self._open_threads(run, numbers, opened)
+                except discord.HTTPException as exc:
+                    # Those without a seat wait, their stacks saved (as moves, or as entries
+                    # not seated yet), told so below; the next settling tries again.
+                    log.warning(
+                        "tournament %s: no new table for %d players: %s",
+                        run.tournament_id,
+                        len(stacks) - free,
+                        exc,
+                    )
+                for live in opened:
                     tables[live.id] = live
             language = channel_language(run.guild_id)
             for pid in draw_seats(list(stacks), secrets.SystemRandom()):
-                target = min(tables.values(), key=table_size)
+                room = [t for t in tables.values() if table_size(t)[0] < seats]
+                if not room:
+                    waiting.append(pid)
+                    continue
+                target = min(room, key=table_size)
                 if pid in homeless:
                     # Saved with its new table first: a crash now finishes this move.
                     await self._set_moving(run, pid, (target.id, stacks[pid]))
@@ -817,6 +834,104 @@ class Tournaments(commands.Cog):
         for live in tables.values():
             if live.engine.hand_number > 0 and not live.engine.in_hand:
                 self.spawn(self.bot.presenter.refresh(live))
+        await self.deal_new_tables(run)
+        await self._tell_waiting(run, waiting, tables.values())
+
+    async def _tell_waiting(
+        self, run: Running, waiting: list[str], tables: Iterable[LiveTable]
+    ) -> None:
+        """Players left without a seat hear it once (in the channel, or by DM when the
+        channel refuses it); once seated, the channel says where they play on."""
+        new = [pid for pid in waiting if pid not in run.told_waiting]
+        seated = {
+            s.player_id: live.channel_id
+            for live in tables
+            for s in live.engine.seats
+            if s is not None and s.player_id in run.told_waiting
+        }
+        run.told_waiting = set(waiting)  # every player waiting now is told below
+        language = channel_language(run.guild_id)
+        channel = self.bot.get_partial_messageable(run.channel_id)
+        people = [pid for pid in new if not is_house(pid)]
+        if people:
+            # Translators: {players} lists mentions of the players without a seat (a table's
+            # thread was deleted and Discord refused a new one); {count} is the retry delay.
+            text = _.plural(
+                "⏳ {players}: you have no seat for now: Discord would not open the thread of "
+                "a new table. Your chips are kept; I try again every {count} second and "
+                "seat you as soon as it works.",
+                "⏳ {players}: you have no seat for now: Discord would not open the thread of "
+                "a new table. Your chips are kept; I try again every {count} seconds and "
+                "seat you as soon as it works.",
+                count=round(self.poll_seconds),
+                players=", ".join(f"<@{pid}>" for pid in people),
+                language=language,
+            )
+            try:
+                await channel.send(
+                    text[:2000], allowed_mentions=discord.AllowedMentions(users=True)
+                )
+            except discord.HTTPException as exc:
+                log.warning("tournament %s: waiting not posted: %s", run.tournament_id, exc)
+                self.spawn(self._dm_waiting(run, people))
+        if seated:
+            lines = [
+                # Translators: followed by one "➡️ {player} → {table}" line per player.
+                _("✅ A new table is open: the players who waited play on:", language=language),
+                *(
+                    _(
+                        "➡️ {player} → {table}",
+                        player=run.name_in_text(pid),
+                        table=kit.channel_link(channel_id),
+                        language=language,
+                    )
+                    for pid, channel_id in seated.items()
+                ),
+            ]
+            try:
+                await channel.send(
+                    "\n".join(lines)[:2000], allowed_mentions=discord.AllowedMentions.none()
+                )
+            except discord.HTTPException as exc:
+                log.warning("tournament %s: seats not posted: %s", run.tournament_id, exc)
+
+    async def _dm_waiting(self, run: Running, players: list[str]) -> None:
+        """Players left without a seat, told by DM in their own language (their channel
+        refused the notice)."""
+        ids = [int(pid) for pid in players]
+        spoken = await languages.member_languages(self.bot.db, ids)
+        server = self._server_name(run)
+        for user_id in ids:
+            language = spoken[user_id]
+            embed = discord.Embed(
+                # Translators: the title of a DM to a tournament player left without a seat.
+                title=_("⏳ Waiting for a seat", language=language),
+                description=_.plural(
+                    "In the tournament on {server}, you have no seat for now: Discord would "
+                    "not open the thread of a new table. Your chips are kept; I try again "
+                    "every {count} second and seat you as soon as it works.",
+                    "In the tournament on {server}, you have no seat for now: Discord would "
+                    "not open the thread of a new table. Your chips are kept; I try again "
+                    "every {count} seconds and seat you as soon as it works.",
+                    count=round(self.poll_seconds),
+                    server=server,
+                    language=language,
+                ),
+                colour=discord.Colour.dark_grey(),
+            )
+            await self.bot.presenter.send_dm(user_id, embed)
+
+    async def deal_new_tables(self, run: Running) -> None:
+        """Deal the first hand of each of the tournament's tables that has none yet and can
+        deal now: a table the clock does not deal (its auto-deal follows a hand). Whoever
+        seats a new table's second player (a late entry, a balancing move, players of a
+        deleted table) ends here; the service deals each table once."""
+        for live in self.tables_of(run):
+            if live.engine.hand_number > 0:
+                continue
+            outcome = await self.bot.tables.start_first_hand(live)
+            if outcome is not None:
+                await self.bot.presenter.present(live, outcome)
 
     async def table_gone(self, live: LiveTable, why: str) -> None:
         """The table's thread (or channel) was deleted: nobody can play there any more. Its
@@ -860,9 +975,6 @@ class Tournaments(commands.Cog):
                 for s in other.engine.seats
                 if s is not None and s.player_id in stacks
             )
-            if other.engine.hand_number == 0 and other.engine.can_start() is None:
-                outcome = await self.bot.tables.start_hand(other)
-                await self.bot.presenter.present(other, outcome)
         if moved and live.channel_id != run.channel_id:
             language = channel_language(run.guild_id)
             lines = [

@@ -60,6 +60,9 @@ class Running:
     pending: dict[str, int] = field(default_factory=dict)
     # Each player's time bank at the tournament's tables, in seconds (0: none).
     time_bank: int = DEFAULT_TIME_BANK
+    # Players told they wait for a seat (Discord refused a new table's thread), until they
+    # are seated: one notice an outage, not one a retry (not saved: a restart tells again).
+    told_waiting: set[str] = field(default_factory=set)
     # Held for a change of the tournament (lock) or just of its saved state (state_lock,
     # taken with a table's lock held, never the other way round).
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)

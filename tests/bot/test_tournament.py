@@ -122,6 +122,19 @@ async def test_a_sit_and_go_is_played_to_the_end_and_paid(
     assert any("is out in 2nd place" in t for t in texts)
     record = await bot.db.tournament_record(guild, results[0].user_id)
     assert (record.played, record.wins, record.cashes, record.best_finish) == (1, 1, 1, 1)
+    # Register on the finished tournament's lobby, with another tournament open in the
+    # channel: refused as over, and nothing is paid into the new one.
+    from tests.bot.driver import forged_press
+
+    await _create(emu, world, world.host, buy_in=10)
+    (newer,) = cog.running.values()
+    before = await bot.db.balance(guild, players[0].id)
+    # (Its message no longer shows buttons: a client that still has them sends this id.)
+    r = await forged_press(emu, players[0], lobby, f"trn:register:{tid}")
+    assert r.ephemeral and r.content.startswith("That tournament is over;"), r.content
+    assert newer.state.entries == () and await bot.db.balance(guild, players[0].id) == before
+    r = await emu.run_command(world.host, world.channel, "poker tournament cancel", {})
+    assert not r.ephemeral, r.content
 
     # /stats counts the tournament; the season's standings put the winner first.
     winner = next(p for p in players if p.id == results[0].user_id)
@@ -588,7 +601,16 @@ async def test_a_late_entry_when_every_table_is_full_gets_a_new_table(
         world.host,
         world.channel,
         "poker tournament create",
-        {"buy_in": 50, "seats": 2, "players": 4, "late_reg_levels": 2, "timer": 30},
+        {
+            "buy_in": 50,
+            "seats": 2,
+            "players": 4,
+            "late_reg_levels": 3,
+            "timer": 30,
+            "rebuys": 1,
+            "rebuy_levels": 1,
+            "level_minutes": 10,
+        },
     )
     lobby = created.message
     first, other, late, later = world.players[:4]
@@ -596,6 +618,11 @@ async def test_a_late_entry_when_every_table_is_full_gets_a_new_table(
         assert (await emu.click(player, lobby, label="Register")).type == 7
     assert (await emu.click(world.host, lobby, label="Start")).ephemeral
     await emu.wait_for(lambda: (t := live_table(bot, world)) is not None and t.engine.in_hand)
+    # Level 2 from now on: the rebuys are over, and the next first deal closes the add-on
+    # (a save before the cards, during which another entry could try to deal the same table).
+    cog = bot.get_cog("Tournaments")
+    (run,) = cog.running.values()
+    cog.clock = functools.partial(float, run.started_at + 601)
     lobby = next(m for m in emu.channel_messages(world.channel) if m.id == lobby.id)
     # Discord refuses the new table's thread (no permission to create threads, then an
     # outage): the late entry is told why at once, pays nothing and is not entered; it
@@ -613,13 +640,16 @@ async def test_a_late_entry_when_every_table_is_full_gets_a_new_table(
         assert not run.state.registered(str(late.id)) and run.state.prize_pool == 100
         assert len(bot.get_cog("Tournaments").tables_of(run)) == 1
         assert "Register" in emu.get_message(lobby.id).button_labels
-    for player in (late, later):
-        r = await emu.click(player, lobby, label="Register")
+    # Both register at once: each entry's settling dealt the new table's first hand, the
+    # second found it dealt and was told "A hand is already being played" (entered and
+    # charged all the same). It is dealt once, and both hear nothing but the lobby.
+    pressed = await asyncio.gather(
+        *(emu.click(player, lobby, label="Register") for player in (late, later))
+    )
+    await emu.idle()
+    for r in pressed:
         # The lobby is updated (at once, or after a new table's thread: deferred).
-        assert r.type in (6, 7) and not r.followups, (r.content, r.followups)
-        await emu.idle()
-    cog = bot.get_cog("Tournaments")
-    run = next(iter(cog.running.values()))
+        assert r.type in (6, 7) and not r.followups, [m.content for m in r.followups]
     assert run.state.registered(str(late.id)) and run.state.registered(str(later.id))
     text = emu.get_message(lobby.id).text
     assert "Players (4/4)" in text and "200 chips" in text, text
@@ -629,6 +659,7 @@ async def test_a_late_entry_when_every_table_is_full_gets_a_new_table(
         lambda: (t := bot.tables.in_channel(thread.id)) is not None and t.engine.in_hand and t
     )
     assert {s.player_id for s in added.engine.seats if s} == {str(late.id), str(later.id)}
+    assert added.engine.hand_number == 1 and run.state.addon_closed
     assert emu.channel_messages(thread)
     seated = [
         s.player_id for live in cog.tables_of(run) for s in live.engine.seats if s is not None
@@ -636,6 +667,47 @@ async def test_a_late_entry_when_every_table_is_full_gets_a_new_table(
     assert sorted(seated) == sorted(run.state.alive), (seated, run.state.alive)
     audit = await bot.db.chip_audit(guild)
     assert audit.ok and audit.in_tournaments == 200, str(audit)
+    emu.assert_clean()
+
+
+async def test_a_new_table_for_a_late_entry_deals_once_a_player_is_moved_to_it(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """A late entry with every seat taken sat alone at a new table; the next balancing moved
+    a player there, and nobody dealt its first hand (only a late entry's own settling did):
+    the two waited for good. The table deals once it can, and once only, whoever seats the
+    second player (the balancing, or another late entry registering at the same time)."""
+    bot = await poker_bot()
+    created = await emu.run_command(
+        world.host,
+        world.channel,
+        "poker tournament create",
+        {"buy_in": 10, "seats": 3, "players": 5, "late_reg_levels": 2, "auto_deal": 1},
+    )
+    lobby = created.message
+    *starters, late = world.players[:4]
+    for player in starters:
+        assert (await emu.click(player, lobby, label="Register")).type == 7
+    assert (await emu.click(world.host, lobby, label="Start")).ephemeral
+    first = await emu.wait_for(
+        lambda: (t := live_table(bot, world)) is not None and t.engine.in_hand and t
+    )
+    lobby = emu.get_message(lobby.id)
+    r = await emu.click(late, lobby, label="Register")
+    assert r.type in (6, 7) and not r.followups, (r.content, r.followups)
+    await emu.idle()
+    cog = bot.get_cog("Tournaments")
+    (run,) = cog.running.values()
+    (thread,) = emu.threads(world.channel)
+    added = bot.tables.in_channel(thread.id)
+    assert [s.player_id for s in added.engine.seats if s] == [str(late.id)]
+    # The first table's hand ends: one of its three players moves to the new table.
+    await play_hand(emu, world, bot)
+    await emu.idle()
+    await emu.wait_for(lambda: added.engine.in_hand, timeout=3)
+    assert added.engine.hand_number == 1
+    assert sorted(len([s for s in t.engine.seats if s]) for t in cog.tables_of(run)) == [2, 2]
+    assert first.engine.chips() + added.engine.chips() == 4 * run.state.settings.starting_stack
     emu.assert_clean()
 
 

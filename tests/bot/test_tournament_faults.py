@@ -33,7 +33,11 @@ async def test_a_tournament_table_whose_thread_is_deleted_mid_hand_plays_on_else
 ) -> None:
     """Nobody can play at a table in a deleted thread: its hand is void (every chip back
     where it was at the deal) and its players sit down at a new table of the tournament with
-    their stacks, every tournament chip still in play, and the tournament goes on."""
+    their stacks, every tournament chip still in play, and the tournament goes on.
+
+    Discord first refuses the new table's thread (twice): its players waited, unseated and
+    untold, for the next check. The channel says once that they wait and why, and once they
+    are seated, where they play on."""
     bot = await poker_bot()
     _, run = await two_table_tournament(
         emu, world, bot, ("erin", "frank", "grace", "heidi"), starting_stack=STACK, players=8
@@ -49,6 +53,7 @@ async def test_a_tournament_table_whose_thread_is_deleted_mid_hand_plays_on_else
     for _ in range(3):
         await act_at_a_table(emu, world, bot, [gone], threads, list(world.players))
         await emu.idle()
+    refused = _threads_refused(emu, count=2)
     thread.deleted = True  # a moderator deletes the thread
     emu.dispatch(
         "THREAD_DELETE",
@@ -60,6 +65,15 @@ async def test_a_tournament_table_whose_thread_is_deleted_mid_hand_plays_on_else
         },
     )
     await emu.wait_for(lambda: gone.closed, timeout=3)
+    await emu.idle()
+    assert len(refused.hits) == 1 and len(_seated(cog.tables_of(run))) == 4
+    assert set(run.moving) == set(dealt)  # their stacks kept, saved with the tournament
+    (notice,) = _waiting_notices(emu, world)
+    assert all(f"<@{pid}>" in notice.text for pid in dealt), notice.text
+    assert "20 seconds" in notice.text, notice.text
+    await cog.settle(run)  # the next check (every 20 s): refused again, and unsaid
+    assert len(refused.hits) == 2 and len(_waiting_notices(emu, world)) == 1
+    await cog.settle(run)  # the one after: the thread opens
     await emu.wait_for(lambda: len(_seated(cog.tables_of(run))) == 8, timeout=5)
     await emu.idle()
     now = cog.tables_of(run)
@@ -79,8 +93,25 @@ async def test_a_tournament_table_whose_thread_is_deleted_mid_hand_plays_on_else
     assert moved_to.channel_id != thread.id
     await emu.wait_for(lambda: moved_to.engine.in_hand, timeout=5)
     # The lobby's channel says where they went (a link to their new table's thread).
-    said = [m.text for m in emu.channel_messages(world.channel) if "was deleted" in m.text]
-    assert said and f"<#{moved_to.channel_id}>" in said[-1], said
+    said = [m.text for m in emu.channel_messages(world.channel) if "✅" in m.text]
+    assert len(said) == 1 and f"<#{moved_to.channel_id}>" in said[0], said
+    assert len(_waiting_notices(emu, world)) == 1
+
+
+def _threads_refused(emu: Emulator, count: int) -> Any:
+    """The next ``count`` threads the bot asks for refused (the server's active threads at
+    Discord's maximum)."""
+    return emu.faults.error(
+        "POST /channels/{channel_id}/threads",
+        status=400,
+        code=160006,
+        message="Maximum number of active threads reached",
+        count=count,
+    )
+
+
+def _waiting_notices(emu: Emulator, world: World) -> list[Any]:
+    return [m for m in emu.channel_messages(world.channel) if "⏳" in m.text]
 
 
 async def _delete_channel(emu: Emulator, world: World) -> None:
@@ -241,14 +272,37 @@ async def test_a_tournament_thread_deleted_while_the_bot_was_away_moves_its_play
     await emu.idle()
     await bot.close()
     thread.deleted = True  # nobody hears of it
+    # Discord refuses the new table's thread, and the lobby's channel refuses the notice
+    # (the bot may no longer write there): its players hear by DM that they wait.
+    moved = {int(s.player_id) for s in gone.engine.seats if s is not None}
+    dms = {user.id: len(emu.dms(user)) for user in world.players}
+    refused = _threads_refused(emu, count=1)
+    emu.faults.error(
+        lambda c: (
+            c.key == "POST /channels/{channel_id}/messages" and str(world.channel.id) in c.path
+        ),
+        status=403,
+        code=50013,
+        message="Missing Permissions",
+    )
     bot2 = await poker_bot()
     cog = bot2.get_cog("Tournaments")
     run2 = cog.running[run.tournament_id]
+
+    def waiting_dms(user: Any) -> list[str]:
+        return [m.text for m in emu.dms(user)[dms[user.id] :] if "⏳" in m.text]
+
+    await emu.wait_for(lambda: refused.hits and len(run2.moving) == 4, timeout=5)
+    await emu.wait_for(lambda: all(waiting_dms(u) for u in world.players if u.id in moved))
+    await emu.idle()
+    for user in world.players:
+        assert len(waiting_dms(user)) == (user.id in moved), (user.username, waiting_dms(user))
 
     def settled() -> bool:
         now = cog.tables_of(run2)
         return len(_seated(now)) == 8 and all(t.channel_id != thread.id for t in now)
 
+    await cog.settle(run2)  # the next check (every 20 s): the thread opens
     await emu.wait_for(settled, timeout=5)
     await emu.idle()
     now = cog.tables_of(run2)
