@@ -19,7 +19,7 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -898,12 +898,9 @@ class Tournaments(commands.Cog):
     async def _dm_waiting(self, run: Running, players: list[str]) -> None:
         """Players left without a seat, told by DM in their own language (their channel
         refused the notice)."""
-        ids = [int(pid) for pid in players]
-        spoken = await languages.member_languages(self.bot.db, ids)
-        server = self._server_name(run)
-        for user_id in ids:
-            language = spoken[user_id]
-            embed = discord.Embed(
+
+        def waiting(_user_id: int, language: Language, server: str) -> discord.Embed:
+            return discord.Embed(
                 # Translators: the title of a DM to a tournament player left without a seat.
                 title=_("⏳ Waiting for a seat", language=language),
                 description=_.plural(
@@ -919,7 +916,8 @@ class Tournaments(commands.Cog):
                 ),
                 colour=discord.Colour.dark_grey(),
             )
-            await self.bot.presenter.send_dm(user_id, embed)
+
+        await self._dm_each(run, [int(pid) for pid in players], waiting)
 
     async def deal_new_tables(self, run: Running) -> None:
         """Deal the first hand of each of the tournament's tables that has none yet and can
@@ -1253,31 +1251,40 @@ class Tournaments(commands.Cog):
         guild = self.bot.get_guild(run.guild_id)
         return kit.as_typed(guild.name) if guild is not None else str(run.guild_id)
 
+    async def _dm_each(
+        self,
+        run: Running,
+        user_ids: list[int],
+        make: Callable[[int, Language, str], discord.Embed],
+    ) -> None:
+        """Send each of ``user_ids`` the DM ``make(user_id, language, server name)``, in the
+        language their client last spoke (closed DMs are skipped by the presenter)."""
+        spoken = await languages.member_languages(self.bot.db, user_ids)
+        server = self._server_name(run)
+        for user_id in user_ids:
+            await self.bot.presenter.send_dm(user_id, make(user_id, spoken[user_id], server))
+
     async def _dm_results(self, run: Running, table: tuple[tuple[str, int, int], ...]) -> None:
         """The results of a tournament whose channel was deleted, to each of its players
         by DM in their own language: their place and prize, and the standings."""
-        players = [int(pid) for pid, _place, _prize in table if not is_house(pid)]
-        spoken = await languages.member_languages(self.bot.db, players)
-        server = self._server_name(run)
-        for pid, place, prize in table:
-            if is_house(pid):
-                continue
-            language = spoken[int(pid)]
+        places = {int(pid): (place, prize) for pid, place, prize in table if not is_house(pid)}
+
+        def results(user_id: int, language: Language, server: str) -> discord.Embed:
             embed = results_embed(run, table, language, limit=1500)
+            place, prize = places[user_id]
             embed.description = "\n\n".join(
                 (ended_early(server, place, prize, language), embed.description or "")
             )
-            await self.bot.presenter.send_dm(int(pid), embed)
+            return embed
+
+        await self._dm_each(run, list(places), results)
 
     async def _dm_called_off(self, run: Running) -> None:
         """A tournament called off because its channel was deleted: each player registered
         hears by DM, in their own language, that their buy-in went back."""
-        players = [int(e.player_id) for e in run.state.entries if not is_house(e.player_id)]
-        spoken = await languages.member_languages(self.bot.db, players)
-        server = self._server_name(run)
-        for user_id in players:
-            language = spoken[user_id]
-            embed = discord.Embed(
+
+        def called_off(_user_id: int, language: Language, server: str) -> discord.Embed:
+            return discord.Embed(
                 title=_("Tournament called off", language=language),
                 description=_.plural(
                     "The tournament on {server} was called off: its channel was deleted "
@@ -1292,7 +1299,9 @@ class Tournaments(commands.Cog):
                 ),
                 colour=discord.Colour.dark_grey(),
             )
-            await self.bot.presenter.send_dm(user_id, embed)
+
+        players = [int(e.player_id) for e in run.state.entries if not is_house(e.player_id)]
+        await self._dm_each(run, players, called_off)
 
 
 def ended_early(server: str, place: int, prize: int, language: Language) -> str:
