@@ -29,7 +29,7 @@ async def _no_tournament_holds_chips(bot: Any, world: World) -> None:
 
 
 async def test_a_tournament_table_whose_thread_is_deleted_mid_hand_plays_on_elsewhere(
-    poker_bot, emu: Emulator, world: World
+    poker_bot, emu: Emulator, world: World, tmp_path: Path
 ) -> None:
     """Nobody can play at a table in a deleted thread: its hand is void (every chip back
     where it was at the deal) and its players sit down at a new table of the tournament with
@@ -93,9 +93,13 @@ async def test_a_tournament_table_whose_thread_is_deleted_mid_hand_plays_on_else
     assert moved_to.channel_id != thread.id
     await emu.wait_for(lambda: moved_to.engine.in_hand, timeout=5)
     # The lobby's channel says where they went (a link to their new table's thread).
-    said = [m.text for m in emu.channel_messages(world.channel) if "✅" in m.text]
-    assert len(said) == 1 and f"<#{moved_to.channel_id}>" in said[0], said
+    said = [m for m in emu.channel_messages(world.channel) if "✅" in m.text]
+    assert len(said) == 1 and f"<#{moved_to.channel_id}>" in said[0].text, said[0].text
     assert len(_waiting_notices(emu, world)) == 1
+    look = Look("a tournament table's replacement thread refused, then opened")
+    look.add("tournament channel", notice)
+    look.add("tournament channel", said[0])
+    look.write(tmp_path, name="tournament-waiting-seat")
 
 
 def _threads_refused(emu: Emulator, count: int) -> Any:
