@@ -48,6 +48,7 @@ from collections.abc import Set as AbstractSet
 from fractions import Fraction
 from itertools import combinations, product
 from math import comb
+from operator import mul
 from typing import Final
 
 from engine.cards import DECK_32, DECK_52, JOKER, Card
@@ -110,10 +111,12 @@ class _Pool:
 
     __slots__ = (
         "by_rank",
+        "growing",
         "joker",
         "masks",
         "ranking",
         "shapes",
+        "signature",
         "size",
         "stripped",
         "wild",
@@ -135,59 +138,78 @@ class _Pool:
             self.by_rank[card.rank] = (*self.by_rank.get(card.rank, ()), card)
             self.masks[card.rank] = self.masks.get(card.rank, 0) | _SUIT_BIT[card.suit]
         self.shapes: dict[int, list[_Shape]] = {}
+        self.signature: tuple[tuple[int, int, int], ...] | None = None
+        self.growing: tuple[int, list[_GROWING]] = (0, [_SEED])
 
     def shapes_of(self, size: int) -> list[_Shape]:
         """Every multiset of ``size`` natural ranks that can be drawn."""
         found = self.shapes.get(size)
         if found is None:
-            signature = tuple(
-                (rank, len(cards), self.masks[rank]) for rank, cards in self.by_rank.items()
-            )
-            found = _shapes(tuple(sorted(signature)), size)
+            signature = self.signature
+            if signature is None:
+                signature = self.signature = tuple(
+                    sorted(
+                        (rank, len(cards), self.masks[rank]) for rank, cards in self.by_rank.items()
+                    )
+                )
+            memo_key = (signature, size)
+            found = _SHAPES.get(memo_key)
+            if found is None:
+                # Sizes are asked for in increasing order: each grows from the last one.
+                grown, growing = self.growing
+                if grown > size:
+                    grown, growing = 0, [_SEED]
+                while grown < size:
+                    growing = _grow(signature, growing)
+                    grown += 1
+                self.growing = (grown, growing)
+                found = [(code, ways, suits, drawn) for code, ways, suits, drawn, _, _ in growing]
+                if len(_SHAPES) >= 256:
+                    _SHAPES.clear()
+                _SHAPES[memo_key] = found
             self.shapes[size] = found
         return found
 
 
 _SHAPES: Final[dict[tuple[tuple[tuple[int, int, int], ...], int], list[_Shape]]] = {}
+# A shape being grown also carries the index of its last rank and how many cards of it it
+# holds.
 _GROWING = tuple[int, int, int, tuple[int, ...], int, int]
+_SEED: Final[_GROWING] = (0, 1, 15, (), 0, 0)
 
 
-def _shapes(signature: tuple[tuple[int, int, int], ...], size: int) -> list[_Shape]:
-    """The shapes of ``size`` ranks drawn from unseen natural cards described by
-    ``signature`` (rank, how many, their suits), built one rank at a time in
-    ascending order: adding one more card of a rank already held ``run``
-    times multiplies the ways by (available - run) / (run + 1)."""
-    memo_key = (signature, size)
-    found = _SHAPES.get(memo_key)
-    if found is not None:
-        return found
-    # Growing shapes also carry the index of their last rank and how many
-    # cards of it they hold.
-    growing: list[_GROWING] = [(0, 1, 15, (), 0, 0)]
-    for _ in range(size):
-        grown: list[_GROWING] = []
-        for code, ways, suits, drawn, last, run in growing:
-            for index in range(last, len(signature)):
-                rank, available, mask = signature[index]
-                held = run if drawn and index == last else 0
-                if held >= available:
-                    continue
-                grown.append(
+def _grow(signature: tuple[tuple[int, int, int], ...], growing: list[_GROWING]) -> list[_GROWING]:
+    """The shapes one card larger than ``growing``, drawn from unseen natural cards described
+    by ``signature`` (rank, how many, their suits), ranks added in ascending order: one more
+    card of the rank a shape holds ``run`` times multiplies its ways by
+    (available - run) / (run + 1); a new rank multiplies them by its count."""
+    grown: list[_GROWING] = []
+    append = grown.append
+    rank_codes = _RANK_CODES
+    ranks = len(signature)
+    for code, ways, suits, drawn, last, run in growing:
+        if drawn:
+            rank, available, _ = signature[last]
+            if run < available:
+                append(
                     (
-                        code + _RANK_CODES[rank],
-                        ways * (available - held) // (held + 1),
-                        0 if held else suits & mask,
+                        code + rank_codes[rank],
+                        ways * (available - run) // (run + 1),
+                        0,
                         (*drawn, rank),
-                        index,
-                        held + 1,
+                        last,
+                        run + 1,
                     )
                 )
-        growing = grown
-    found = [(code, ways, suits, drawn) for code, ways, suits, drawn, _, _ in growing]
-    if len(_SHAPES) >= 256:
-        _SHAPES.clear()
-    _SHAPES[memo_key] = found
-    return found
+            start = last + 1
+        else:
+            start = 0
+        for index in range(start, ranks):
+            rank, available, mask = signature[index]
+            append(
+                (code + rank_codes[rank], ways * available, suits & mask, (*drawn, rank), index, 1)
+            )
+    return grown
 
 
 class _Kept:
@@ -438,9 +460,11 @@ class _Reference:
     ``points / scale`` between 0 and 1, ties counted half.
     """
 
-    __slots__ = ("below", "points", "scale", "scores")
+    __slots__ = ("below", "points", "qualified", "ranking", "scale", "scores")
 
-    def __init__(self, tally: dict[int, int]) -> None:
+    def __init__(self, ranking: Ranking, tally: dict[int, int]) -> None:
+        self.ranking = ranking
+        self.qualified: dict[int, dict[int, int]] = {}
         self.points: dict[int, int] = {}
         self.scores = sorted(tally)
         self.below: list[int] = []
@@ -451,6 +475,18 @@ class _Reference:
             self.below.append(below)
             below += count
         self.scale = 2 * below
+
+    def points_qualified(self, qualifier: int) -> dict[int, int]:
+        """:attr:`points` with every low that does not qualify at 0 (asked once per qualifier:
+        the house players weigh every discard by it)."""
+        found = self.qualified.get(qualifier)
+        if found is None:
+            values = _VALUES[self.ranking]
+            found = self.qualified[qualifier] = {
+                score: points if low_qualifies(values[score], qualifier) else 0
+                for score, points in self.points.items()
+            }
+        return found
 
     def points_of(self, score: int) -> int:
         """The points of any score of the ranking, also one no hand of this deck makes."""
@@ -471,7 +507,7 @@ def _reference(ranking: Ranking, wild: frozenset[Card], deck: tuple[Card, ...]) 
         if len(_REFERENCES) >= 16:
             _REFERENCES.clear()
         pool = _Pool(ranking, wild, deck)
-        found = _Reference(_tally(pool, _Kept((), wild), 5))
+        found = _Reference(ranking, _tally(pool, _Kept((), wild), 5))
         _REFERENCES[memo_key] = found
     return found
 
@@ -525,6 +561,7 @@ class DrawOdds:
         "_deck",
         "_labels",
         "_outcomes",
+        "_reference",
         "_strength",
         "_wild",
         "discard",
@@ -565,8 +602,10 @@ class DrawOdds:
         low: DrawOdds | None = None,
         qualifier: int | None = None,
         exact: bool = True,
+        reference: _Reference | None = None,
     ) -> None:
         self.hand = hand
+        self._reference = reference
         self.discard = discard
         self.ranking = ranking
         self.draws = sum(tally.values())
@@ -671,17 +710,17 @@ class DrawOdds:
         not qualify has strength 0. This is what :func:`best_draws` ranks by.
         """
         if self._strength is None:
-            reference = _reference(self.ranking, self._wild, self._deck)
-            points = reference.points
-            if self.qualifier is None:
-                total = sum(count * points[score] for score, count in self._counts.items())
-            else:
-                values = _VALUES[self.ranking]
-                total = sum(
-                    count * points[score]
-                    for score, count in self._counts.items()
-                    if low_qualifies(values[score], self.qualifier)
-                )
+            reference = self._reference
+            if reference is None:
+                reference = _reference(self.ranking, self._wild, self._deck)
+            qualifier = self.qualifier
+            points = (
+                reference.points if qualifier is None else reference.points_qualified(qualifier)
+            )
+            counts = self._counts
+            # Summed in C (map rather than a generator): the house players ask this of every
+            # discard of every hand they draw to.
+            total = sum(map(mul, counts.values(), map(points.__getitem__, counts)))
             self._strength = Fraction(total, self.draws * reference.scale)
         return self._strength
 
@@ -745,7 +784,7 @@ def _game(
 class _Deal:
     """The checked arguments of one call, and its pool of unseen cards."""
 
-    __slots__ = ("deck", "hand", "pool", "ranking", "unseen", "wild")
+    __slots__ = ("_reference", "deck", "hand", "pool", "ranking", "unseen", "wild")
 
     def __init__(
         self,
@@ -776,6 +815,14 @@ class _Deal:
         gone = held | set(dead_cards)
         self.unseen = tuple(card for card in self.deck if card not in gone)
         self.pool = _Pool(self.ranking, self.wild, self.unseen)
+        self._reference: _Reference | None = None
+
+    def reference(self) -> _Reference:
+        """The deal's :class:`_Reference`, found once: its memo key hashes the whole deck."""
+        found = self._reference
+        if found is None:
+            found = self._reference = _reference(self.ranking, self.wild, self.deck)
+        return found
 
     def odds(
         self,
@@ -814,6 +861,7 @@ class _Deal:
             self.deck,
             low_odds,
             exact=exact,
+            reference=self.reference(),
         )
 
 
