@@ -1,4 +1,4 @@
-"""Reading a package's catalogues: the ``.po`` files are compiled in memory at start-up.
+"""Reading a package's catalogues: each ``.po`` file is compiled in memory when first used.
 
 Translators edit ``<package>/locales/<code>.po`` (and nothing binary is committed); here each
 is read with Babel and compiled to the ``.mo`` form in memory, which :mod:`gettext` reads with
@@ -51,14 +51,45 @@ def pseudo_catalogue(template: Catalog) -> Catalog:
     return out
 
 
-def load(folder: Path) -> dict[str, gettext.GNUTranslations]:
+class Catalogues(dict[str, gettext.GNUTranslations]):
+    """A package's catalogues by language code, each read the first time it is asked for
+    (:meth:`get`): parsing a ``.po`` with Babel takes tens of milliseconds, and a bot that
+    never meets a language never pays for it. Set, swapped and removed like a dict."""
+
+    def __init__(self, folder: Path) -> None:
+        super().__init__()
+        self._sources = {path.stem: path for path in folder.glob("*.po")}
+        template = folder / TEMPLATE
+        if template.exists():
+            self._sources[PSEUDO.code] = template
+
+    def get(  # type: ignore[override]
+        self, code: str, default: gettext.GNUTranslations | None = None
+    ) -> gettext.GNUTranslations | None:
+        found = dict.get(self, code)
+        if found is None:
+            source = self._sources.get(code)
+            if source is None:
+                return default
+            catalogue = read_catalogue(source)
+            if code == PSEUDO.code:
+                catalogue = pseudo_catalogue(catalogue)
+            found = self[code] = compile_catalogue(catalogue)
+            del self._sources[code]
+        return found
+
+
+def load(folder: Path) -> Catalogues:
     """Every catalogue in ``folder`` (a package's ``locales``) by language code, plus the
-    pseudo-language made from its template."""
-    loaded = {path.stem: compile_catalogue(read_catalogue(path)) for path in folder.glob("*.po")}
-    template = folder / TEMPLATE
-    if template.exists():
-        loaded[PSEUDO.code] = compile_catalogue(pseudo_catalogue(read_catalogue(template)))
-    return loaded
+    pseudo-language made from its template, each read when first asked for."""
+    return Catalogues(folder)
 
 
-__all__ = ["TEMPLATE", "compile_catalogue", "load", "pseudo_catalogue", "read_catalogue"]
+__all__ = [
+    "TEMPLATE",
+    "Catalogues",
+    "compile_catalogue",
+    "load",
+    "pseudo_catalogue",
+    "read_catalogue",
+]

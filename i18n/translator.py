@@ -136,7 +136,7 @@ _TEXTS_KEPT = 4096
 class Translator:
     """The strings of one package in every language its ``locales/`` folder holds.
 
-    The catalogues are read when the translator is made (at import, so at start-up). A
+    Each language's catalogue is read the first time a text is asked for in it. A
     message a catalogue lacks reads in English; a translation that no longer formats (a
     placeholder renamed in the code but not in the catalogue) reads in English too, and is
     logged: the suite's completeness checks catch both before a release.
