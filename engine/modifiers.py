@@ -527,7 +527,11 @@ def apply_modifier(rules: GameRules, key: str) -> GameRules:
             raise ValueError(Phrase("unknown modifier {key}", key=repr(key)))
         return _lowball(rules, ranking)
     if key == "high":
-        return replace(rules, split=Split.HIGH, seven_rule=False, high_needs_pair=False)
+        # High only: a declaration would decide nothing, so a declare game loses its step.
+        steps = tuple(s for s in rules.steps if not isinstance(s, Declare))
+        return replace(
+            rules, split=Split.HIGH, seven_rule=False, high_needs_pair=False, steps=steps
+        )
     if key.startswith("hilo:"):
         if key == "hilo:any":
             # Any pair, no pair: a pair or better wins high, any hand without one wins low.

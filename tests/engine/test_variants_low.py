@@ -301,6 +301,17 @@ def test_declare_a_clean_scoop_and_other_lows():
     assert shares(table) == [[(0, 9, "all")]]
 
 
+def test_a_declare_game_played_for_high_only_asks_nobody_to_declare():
+    # The "high" modifier makes the game high only: a declaration would mean nothing, so
+    # the hand goes from the last betting round straight to the showdown.
+    table = make_table(["a", "b"], variant="high-low-declare", variant_options=("high",))
+    assert table.config.rules().split.value == "high"
+    table.start_hand(RNG, deck_for(["Kc Kd 9h 7s 2c", "Ac 2d 3h 4s 6c"]))
+    play(table, [("a", Bet(2)), ("b", Call()), ("a", Discard()), ("b", Discard())])
+    play(table, [("a", Check()), ("b", Check())])
+    assert not table.in_hand and shares(table) == [[(0, 6, "all")]]
+
+
 # -- several draws, four-before, Q-Ball --------------------------------------------------------
 
 
