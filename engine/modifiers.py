@@ -25,7 +25,7 @@ Keys:
 ``jackpot-limit``      after a passed-out deal, bets up to the pot
 ``lowball-blind``      jacks back: a blind when the game turns to lowball
 ``seven-rule``         California lowball's seven rule
-``no-check-raise``     no check-raise in fixed-limit rounds after the draw
+``no-check-raise``     no check-raise after the draw at fixed or spread limit
 ``bosnian``            the Bosnian exchange on a four-card draw
 ``no-first-round``     no betting round right after the deal (anaconda)
 ``rollout``            a rollout instead of the plain showdown

@@ -39,7 +39,7 @@ from engine.errors import IllegalAction
 from engine.hands import low_qualifies
 from engine.rules import Bet as BetStep
 from engine.rules import BetStart, BetTier
-from engine.stakes import FixedLimit
+from engine.stakes import FixedLimit, SpreadLimit
 from engine.steps.base import Runner
 from engine.wording import VERBS, Phrase, english
 
@@ -278,7 +278,7 @@ class BettingRound(Runner):
             return _SHORT_ALL_IN
         if (
             h.rules.no_check_raise
-            and isinstance(h.structure, FixedLimit)
+            and isinstance(h.structure, FixedLimit | SpreadLimit)  # limit games, not PL/NL
             and self.after_draw
             and p.index in self.checked
         ):

@@ -67,16 +67,18 @@ def test_seven_rule_does_not_touch_an_eight_low_or_a_bet_seven():
     assert shares(table) == [[(0, 12, "all")]]
 
 
-def test_no_check_raise_after_the_draw_in_fixed_limit_only():
+def test_no_check_raise_after_the_draw_in_limit_games_only():
     hands = ["9c 8d 6h 3s 2c", "Kc Qd Jh 9s 8c"]
-    table = heads_up("california-lowball", hands)
-    play(table, [("b", Call()), ("a", Check()), ("a", Discard()), ("b", Discard())])
-    table.act("a", Check())
-    table.act("b", Bet(4))
-    legal = table.pending[0].legal
-    assert legal.min_to is None and "checked" in legal.no_raise_reason
-    with pytest.raises(IllegalAction, match="checked"):
-        table.act("a", Raise(8))
+    # Fixed or spread limit: the rule is only left out at pot limit and no limit.
+    for structure in (None, SpreadLimit(2, 4)):
+        table = heads_up("california-lowball", hands, structure=structure)
+        play(table, [("b", Call()), ("a", Check()), ("a", Discard()), ("b", Discard())])
+        table.act("a", Check())
+        table.act("b", Bet(4))
+        legal = table.pending[0].legal
+        assert legal.min_to is None and "checked" in legal.no_raise_reason
+        with pytest.raises(IllegalAction, match="checked"):
+            table.act("a", Raise(8))
     table = heads_up("california-lowball", hands, structure=PotLimit(2))
     play(table, [("b", Call()), ("a", Check()), ("a", Discard()), ("b", Discard())])
     play(table, [("a", Check()), ("b", Bet(4))])
