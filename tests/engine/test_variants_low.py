@@ -28,6 +28,9 @@ from engine import (
 )
 from engine import events as ev
 from engine.cards import parse_cards
+from engine.rules import Bet as BetStep
+from engine.rules import BetStart
+from engine.variants import get_variant
 from tests.engine.engine_helpers import check_cards, deck_for, make_table, play
 
 RNG = random.Random(43)
@@ -384,6 +387,34 @@ def test_q_ball_streets_blinds_and_no_check_rounds():
     assert legal.min_to == 4  # 1-2-2-4
     play(table, [("a", Bet(4)), ("b", Fold()), ("c", Fold()), ("d", Fold())])
     assert table.result.uncontested == 0
+
+
+def test_extra_draws_keep_each_games_own_betting_rounds():
+    # Q-Ball with two draws: its 1-2-2 rounds before the draw stay, the round between the
+    # draws is a big one and the last round keeps its four units.
+    table = make_table(["a", "b", "c"], variant="q-ball", variant_options=("draws:2",))
+    table.start_hand(RNG)
+    sizes = []
+    while table.in_hand:
+        decision = table.pending[0]
+        legal = decision.legal
+        if decision.kind is DecisionKind.DRAW:
+            table.act(decision.seat, Discard())
+        elif legal.to_call == 0 and legal.min_to is not None and legal.is_bet:
+            sizes.append(legal.min_to)
+            table.act(decision.seat, Bet(legal.min_to))
+        else:
+            table.act(decision.seat, Call())
+    assert sizes == [2, 2, 2, 4]
+    # A single draw changes nothing, even where no betting round follows the draw (the
+    # shotgun's rollout takes its place); Johnson's lowball rounds still begin at the
+    # dealer's left after each draw.
+    shotgun = get_variant("shotgun")
+    assert shotgun.build(["draws:1"]).steps == shotgun.rules.steps
+    low = get_variant("johnson").build(["draws:2"]).switch_on_pass_out
+    assert low is not None
+    starts = [s.start for s in low.steps[3:] if isinstance(s, BetStep)]
+    assert starts == [BetStart.DEALER_LEFT, BetStart.DEALER_LEFT]
 
 
 def test_the_catalogue_has_every_low_and_split_game():
