@@ -118,8 +118,8 @@ class BetStart(Enum):
 
     AUTO = "auto"
     """The usual rule: in the first round left of the last blind when there are blinds, else
-    left of the dealer; in later rounds the opener when there was one and the table plays that
-    way, else left of the dealer."""
+    left of the dealer; in rounds after a draw the opener when there was one and the table
+    plays that way, else left of the dealer (as in every other later round)."""
     DEALER_LEFT = "dealer-left"
     """The player to the dealer's left."""
     AFTER_BLINDS = "after-blinds"

@@ -213,7 +213,9 @@ class BettingRound(Runner):
                 return h.index_after(h.last_blind_index)
             if self.opening or h.blinds_posted:
                 return 0
-            if h.options.second_round_from_opener and h.opener is not None:
+            # Only betting after a draw may begin with the opener (anaconda's rounds after
+            # a pass begin at the dealer's left, as every round of an ante game does).
+            if self.after_draw and h.options.second_round_from_opener and h.opener is not None:
                 return h.opener.index
             return 0
         if start is _AFTER_BLINDS and h.last_blind_index is not None:
