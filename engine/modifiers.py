@@ -534,10 +534,8 @@ def apply_modifier(rules: GameRules, key: str) -> GameRules:
         return _lowball(rules, ranking)
     if key == "high":
         # High only: a declaration would decide nothing, so a declare game loses its step.
-        steps = tuple(s for s in rules.steps if not isinstance(s, Declare))
-        return replace(
-            rules, split=Split.HIGH, seven_rule=False, high_needs_pair=False, steps=steps
-        )
+        kept = tuple(s for s in rules.steps if not isinstance(s, Declare))
+        return replace(rules, split=Split.HIGH, seven_rule=False, high_needs_pair=False, steps=kept)
     if key.startswith("hilo:"):
         if key == "hilo:any":
             # Any pair, no pair: a pair or better wins high, any hand without one wins low.
