@@ -25,7 +25,7 @@ Keys:
 ``jackpot-limit``      after a passed-out deal, bets up to the pot
 ``lowball-blind``      jacks back: a blind when the game turns to lowball
 ``seven-rule``         California lowball's seven rule
-``no-check-raise``     no check-raise in fixed-limit rounds after the draw
+``no-check-raise``     no check-raise after the draw at fixed or spread limit
 ``bosnian``            the Bosnian exchange on a four-card draw
 ``no-first-round``     no betting round right after the deal (anaconda)
 ``rollout``            a rollout instead of the plain showdown
@@ -351,10 +351,13 @@ def _add_wild(rules: GameRules, ranks: Iterable[int] = (), cards: Iterable[Card]
 
 
 def _set_draws(rules: GameRules, count: int) -> GameRules:
-    """``count`` drawing rounds, each followed by a betting round; the first half of the
-    betting rounds up to the last draw use the small tier and the rest the big tier (triple
-    draw: small, small, big, big). Steps after the last draw's betting round (a rollout, a
-    declaration) stay as they are."""
+    """``count`` drawing rounds, each followed by a betting round like the one that followed
+    the game's draw (who begins it, its minimum); the betting rounds before the first draw
+    stay as they are. The new rounds are small until half the betting rounds are, then big
+    (triple draw: small, small, big, big), and the last keeps its own size (Q-Ball's four
+    units). A game whose draw has no betting round after it (the shotgun's rollout follows)
+    gets one only between its draws. Steps after the last draw's betting round (a rollout,
+    a declaration) stay as they are."""
     if not 1 <= count <= 3:
         raise ValueError(Phrase("a game has one to three draws"))
     steps = list(rules.steps)
@@ -367,21 +370,24 @@ def _set_draws(rules: GameRules, count: int) -> GameRules:
     template = steps[first]
     assert isinstance(template, Draw)
     end = draws[-1] + 1
-    if end < len(steps) and isinstance(steps[end], Bet):
+    after = steps[end] if end < len(steps) else None
+    if isinstance(after, Bet):
         end += 1
+    else:
+        after = None
     before = steps[:first]
-    rounds = sum(1 for s in before if isinstance(s, Bet)) + count
-    small = (rounds + 1) // 2
-    rebuilt: list[Step] = []
-    number = 0
-    for step in before:
-        if isinstance(step, Bet):
-            step = replace(step, tier=BetTier.SMALL if number < small else BetTier.BIG)
-            number += 1
-        rebuilt.append(step)
+    number = sum(1 for s in before if isinstance(s, Bet))
+    new_rounds = count if after is not None else count - 1
+    small = (number + new_rounds + 1) // 2
+    rebuilt: list[Step] = list(before)
     for k in range(count):
         rebuilt.append(template if k == 0 else replace(template, extra=0))
-        rebuilt.append(Bet(tier=BetTier.SMALL if number < small else BetTier.BIG))
+        last = k == count - 1
+        if last and after is None:
+            break
+        tier = BetTier.SMALL if number < small else BetTier.BIG
+        model = after if after is not None else Bet()
+        rebuilt.append(replace(model, tier=tier) if last else replace(model, tier=tier, scale=1))
         number += 1
     rebuilt.extend(steps[end:])
     return _steps(rules, rebuilt)
@@ -527,7 +533,9 @@ def apply_modifier(rules: GameRules, key: str) -> GameRules:
             raise ValueError(Phrase("unknown modifier {key}", key=repr(key)))
         return _lowball(rules, ranking)
     if key == "high":
-        return replace(rules, split=Split.HIGH, seven_rule=False, high_needs_pair=False)
+        # High only: a declaration would decide nothing, so a declare game loses its step.
+        kept = tuple(s for s in rules.steps if not isinstance(s, Declare))
+        return replace(rules, split=Split.HIGH, seven_rule=False, high_needs_pair=False, steps=kept)
     if key.startswith("hilo:"):
         if key == "hilo:any":
             # Any pair, no pair: a pair or better wins high, any hand without one wins low.

@@ -118,8 +118,8 @@ class BetStart(Enum):
 
     AUTO = "auto"
     """The usual rule: in the first round left of the last blind when there are blinds, else
-    left of the dealer; in later rounds the opener when there was one and the table plays that
-    way, else left of the dealer."""
+    left of the dealer; in rounds after a draw the opener when there was one and the table
+    plays that way, else left of the dealer (as in every other later round)."""
     DEALER_LEFT = "dealer-left"
     """The player to the dealer's left."""
     AFTER_BLINDS = "after-blinds"
@@ -417,8 +417,8 @@ class GameRules:
     * ``opener_must_win``: Diablo: an opener who does not win the pot builds a new pot as large.
     * ``seven_rule``: a player holding seven-high or better who checks after the draw cannot win
       money put in after that check (California lowball).
-    * ``no_check_raise``: in fixed limit, a player who checked a round after the draw may not
-      raise in it.
+    * ``no_check_raise``: at fixed or spread limit (not pot limit or no limit), a player who
+      checked a round after the draw may not raise in it.
     * ``forced_bets``: forced bets the game itself prescribes (Q-Ball's three blinds), used
       instead of the table's; ``None`` to use the table's.
     """

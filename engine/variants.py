@@ -502,8 +502,8 @@ _CATALOGUE: tuple[Variant, ...] = (
         "5-4-3-2-A is the best hand. A joker in the pack fills in as the lowest card the hand "
         "is missing. Blinds instead of antes, no checking before the draw, and two house "
         "rules: whoever checks a seven-high or better after the draw cannot win what is bet "
-        "after that check, and in fixed limit a player who checks after the draw may not "
-        "raise in that round.",
+        "after that check, and at fixed or spread limit a player who checks after the draw "
+        "may not raise in that round.",
         CALIFORNIA_LOWBALL,
         _LIMIT,
         _BLINDS,

@@ -39,7 +39,7 @@ from engine.errors import IllegalAction
 from engine.hands import low_qualifies
 from engine.rules import Bet as BetStep
 from engine.rules import BetStart, BetTier
-from engine.stakes import FixedLimit
+from engine.stakes import FixedLimit, SpreadLimit
 from engine.steps.base import Runner
 from engine.wording import VERBS, Phrase, english
 
@@ -213,7 +213,9 @@ class BettingRound(Runner):
                 return h.index_after(h.last_blind_index)
             if self.opening or h.blinds_posted:
                 return 0
-            if h.options.second_round_from_opener and h.opener is not None:
+            # Only betting after a draw may begin with the opener (anaconda's rounds after
+            # a pass begin at the dealer's left, as every round of an ante game does).
+            if self.after_draw and h.options.second_round_from_opener and h.opener is not None:
                 return h.opener.index
             return 0
         if start is _AFTER_BLINDS and h.last_blind_index is not None:
@@ -278,7 +280,7 @@ class BettingRound(Runner):
             return _SHORT_ALL_IN
         if (
             h.rules.no_check_raise
-            and isinstance(h.structure, FixedLimit)
+            and isinstance(h.structure, FixedLimit | SpreadLimit)  # limit games, not PL/NL
             and self.after_draw
             and p.index in self.checked
         ):

@@ -172,6 +172,17 @@ def test_anaconda_passes_are_simultaneous_and_cards_are_conserved():
     assert all(len(s.cards) == 7 for s in table.result.shown)
 
 
+def test_anaconda_rounds_after_a_pass_begin_at_the_dealers_left_not_with_the_opener():
+    # Only betting after a draw may begin with the opener (a table option); anaconda has no
+    # draw, so every round after a pass begins with the first player on the dealer's left.
+    table = anaconda_table()
+    assert "second_round_from_opener" not in table.config.applicable_options()
+    play(table, [("a", Check()), ("b", Bet(2)), ("c", Call()), ("a", Call())])
+    for _ in range(3):
+        table.act(table.pending[0].seat, Timeout())
+    assert table.pending[0].player_id == "a"
+
+
 def test_anaconda_options_drop_the_first_round_or_end_with_a_rollout():
     table = anaconda_table(("no-first-round",))
     assert table.pending[0].kind is DecisionKind.PASS

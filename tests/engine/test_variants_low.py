@@ -28,6 +28,9 @@ from engine import (
 )
 from engine import events as ev
 from engine.cards import parse_cards
+from engine.rules import Bet as BetStep
+from engine.rules import BetStart
+from engine.variants import get_variant
 from tests.engine.engine_helpers import check_cards, deck_for, make_table, play
 
 RNG = random.Random(43)
@@ -67,16 +70,18 @@ def test_seven_rule_does_not_touch_an_eight_low_or_a_bet_seven():
     assert shares(table) == [[(0, 12, "all")]]
 
 
-def test_no_check_raise_after_the_draw_in_fixed_limit_only():
+def test_no_check_raise_after_the_draw_in_limit_games_only():
     hands = ["9c 8d 6h 3s 2c", "Kc Qd Jh 9s 8c"]
-    table = heads_up("california-lowball", hands)
-    play(table, [("b", Call()), ("a", Check()), ("a", Discard()), ("b", Discard())])
-    table.act("a", Check())
-    table.act("b", Bet(4))
-    legal = table.pending[0].legal
-    assert legal.min_to is None and "checked" in legal.no_raise_reason
-    with pytest.raises(IllegalAction, match="checked"):
-        table.act("a", Raise(8))
+    # Fixed or spread limit: the rule is only left out at pot limit and no limit.
+    for structure in (None, SpreadLimit(2, 4)):
+        table = heads_up("california-lowball", hands, structure=structure)
+        play(table, [("b", Call()), ("a", Check()), ("a", Discard()), ("b", Discard())])
+        table.act("a", Check())
+        table.act("b", Bet(4))
+        legal = table.pending[0].legal
+        assert legal.min_to is None and "checked" in legal.no_raise_reason
+        with pytest.raises(IllegalAction, match="checked"):
+            table.act("a", Raise(8))
     table = heads_up("california-lowball", hands, structure=PotLimit(2))
     play(table, [("b", Call()), ("a", Check()), ("a", Discard()), ("b", Discard())])
     play(table, [("a", Check()), ("b", Bet(4))])
@@ -301,6 +306,17 @@ def test_declare_a_clean_scoop_and_other_lows():
     assert shares(table) == [[(0, 9, "all")]]
 
 
+def test_a_declare_game_played_for_high_only_asks_nobody_to_declare():
+    # The "high" modifier makes the game high only: a declaration would mean nothing, so
+    # the hand goes from the last betting round straight to the showdown.
+    table = make_table(["a", "b"], variant="high-low-declare", variant_options=("high",))
+    assert table.config.rules().split.value == "high"
+    table.start_hand(RNG, deck_for(["Kc Kd 9h 7s 2c", "Ac 2d 3h 4s 6c"]))
+    play(table, [("a", Bet(2)), ("b", Call()), ("a", Discard()), ("b", Discard())])
+    play(table, [("a", Check()), ("b", Check())])
+    assert not table.in_hand and shares(table) == [[(0, 6, "all")]]
+
+
 # -- several draws, four-before, Q-Ball --------------------------------------------------------
 
 
@@ -371,6 +387,34 @@ def test_q_ball_streets_blinds_and_no_check_rounds():
     assert legal.min_to == 4  # 1-2-2-4
     play(table, [("a", Bet(4)), ("b", Fold()), ("c", Fold()), ("d", Fold())])
     assert table.result.uncontested == 0
+
+
+def test_extra_draws_keep_each_games_own_betting_rounds():
+    # Q-Ball with two draws: its 1-2-2 rounds before the draw stay, the round between the
+    # draws is a big one and the last round keeps its four units.
+    table = make_table(["a", "b", "c"], variant="q-ball", variant_options=("draws:2",))
+    table.start_hand(RNG)
+    sizes = []
+    while table.in_hand:
+        decision = table.pending[0]
+        legal = decision.legal
+        if decision.kind is DecisionKind.DRAW:
+            table.act(decision.seat, Discard())
+        elif legal.to_call == 0 and legal.min_to is not None and legal.is_bet:
+            sizes.append(legal.min_to)
+            table.act(decision.seat, Bet(legal.min_to))
+        else:
+            table.act(decision.seat, Call())
+    assert sizes == [2, 2, 2, 4]
+    # A single draw changes nothing, even where no betting round follows the draw (the
+    # shotgun's rollout takes its place); Johnson's lowball rounds still begin at the
+    # dealer's left after each draw.
+    shotgun = get_variant("shotgun")
+    assert shotgun.build(["draws:1"]).steps == shotgun.rules.steps
+    low = get_variant("johnson").build(["draws:2"]).switch_on_pass_out
+    assert low is not None
+    starts = [s.start for s in low.steps[3:] if isinstance(s, BetStep)]
+    assert starts == [BetStart.DEALER_LEFT, BetStart.DEALER_LEFT]
 
 
 def test_the_catalogue_has_every_low_and_split_game():
