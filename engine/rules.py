@@ -419,8 +419,10 @@ class GameRules:
       money put in after that check (California lowball).
     * ``no_check_raise``: at fixed or spread limit (not pot limit or no limit), a player who
       checked a round after the draw may not raise in it.
-    * ``forced_bets``: forced bets the game itself prescribes (Q-Ball's three blinds), used
-      instead of the table's; ``None`` to use the table's.
+    * ``forced_bets``: forced bets the game itself prescribes, used instead of the table's;
+      ``None`` (every game of the catalogue) to use the table's. A game's usual forced bets
+      (Q-Ball's three blinds) are its variant's recommendation for a new table instead, so
+      they follow the table's stakes.
     """
 
     name: str
