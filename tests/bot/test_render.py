@@ -6,6 +6,7 @@ import random
 
 from cogs.ui import panels, render
 from engine import (
+    Bet,
     BetOptions,
     Call,
     Check,
@@ -18,6 +19,7 @@ from engine import (
     TableConfig,
     Timeout,
 )
+from engine.actions import Action
 from tables.live import Version
 
 
@@ -78,32 +80,32 @@ def test_a_diablo_note_names_the_opener_in_the_tables_language() -> None:
 def test_a_pot_part_kept_back_is_told_in_the_tables_language() -> None:
     """Trips to win with a short stack all-in: when no hand eligible for a side pot meets the
     requirement, the part that stays is told in the table's language."""
-    from engine.house import LEVELS, decide
     from i18n import resolve
+    from tests.engine.engine_helpers import deck_for, make_table
 
-    rng = random.Random(5)
-    table = Table(TableConfig("trips-to-win"))
-    players = ("1001", "1002", "1003", "1004")
-    for pid in players:
-        table.sit(pid, 100 if pid == "1004" else 500)
-    for number in range(1500):
-        for pid in players:
-            if table.stack(pid) < 60:
-                table.add_chips(pid, 500)
-        table.start_hand(rng)
-        while table.pending:
-            d = table.pending[0]
-            view = table.private_view(d.seat)
-            level = LEVELS[number % 3]
-            table.act(
-                d.seat, decide(view, table.public_view(), d, level, rng, rules=table.current_rules)
-            )
-        note = table.result.note if table.result is not None else None
-        if note and note.startswith("part of the pot stays"):
-            break
-    else:
-        raise AssertionError("no part of a pot stayed in 1500 hands")
-    embed = render.showdown_embed(table.result, {}, language=resolve("de"))
+    # 1004 is all-in with trips for the main pot; 1001's aces and 1002's kings bet a side pot
+    # that neither may win.
+    table = make_table(["1001", "1002", "1004"], variant="trips-to-win", stacks=[500, 500, 3])
+    deck = deck_for(["Ah Ad 7c 4s 2h", "Kh Kd 8c 5s 3h", "9h 9d 9s 6c Jd"])
+    table.start_hand(random.Random(5), deck=deck)
+    while table.pending:
+        decision = table.pending[0]
+        options = decision.legal
+        action: Action
+        if isinstance(options, DrawOptions):
+            action = Discard(())
+        elif isinstance(options, BetOptions) and options.is_bet and decision.player_id == "1001":
+            assert options.min_to is not None
+            action = Bet(options.min_to)
+        elif isinstance(options, BetOptions) and options.can_check:
+            action = Check()
+        else:
+            action = Call()
+        table.act(decision.seat, action)
+    result = table.result
+    assert result is not None and result.note is not None, table.events
+    assert result.note.startswith("part of the pot stays"), result.note
+    embed = render.showdown_embed(result, {}, language=resolve("de"))
     told = next(f["value"] for f in embed.to_dict()["fields"] if f["name"] == "Notiz")
     assert "part of the pot" not in told and "Teil des Pots" in told, told
 
