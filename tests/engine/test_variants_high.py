@@ -152,6 +152,27 @@ def test_splitting_openers_is_announced_kept_aside_and_shown_at_the_end():
     assert table.result.openers == ((0, shown[0].cards),)
 
 
+def test_split_openers_are_shown_even_when_the_opener_folds_after_the_draw():
+    # The cards an opener split off are proof owed to the table when the pot is paid, won or
+    # not; an opener who kept the openers and folds owes nothing.
+    hands = ["Kc Jc 9c 7c Jh", "Ah Ad Qd 8s 3d"]
+    table = make_table(["a", "b"], variant="jacks-or-better")
+    table.start_hand(RNG, deck_for(hands, "2s 5h"))
+    play(table, [("a", Bet(2)), ("b", Call()), ("a", Discard(parse_cards("Jh")))])
+    play(table, [("b", Discard()), ("a", Check()), ("b", Bet(4))])
+    events = table.act("a", Fold())
+    assert ev.OpenersShown(0, parse_cards("Jc Jh")) in events
+    assert table.result.openers == ((0, parse_cards("Jc Jh")),)
+    assert table.result.uncontested == 1
+
+    table = make_table(["a", "b"], variant="jacks-or-better")
+    table.start_hand(RNG, deck_for(hands, "2s 5h"))
+    play(table, [("a", Bet(2)), ("b", Call()), ("a", Discard(parse_cards("Kc")))])
+    play(table, [("b", Discard()), ("a", Check()), ("b", Bet(4))])
+    events = table.act("a", Fold())
+    assert not any(isinstance(e, ev.OpenersShown) for e in events)
+
+
 def test_the_opener_shows_openers_even_when_everyone_folds():
     hands = ["Qc Qd 9c 7c 2h", "Ah Kd Jd 8s 3d", "As Kh Js 8h 3c"]
     table = make_table(["a", "b", "c"], variant="jacks-or-better")
