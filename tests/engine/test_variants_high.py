@@ -28,6 +28,7 @@ from engine import (
 )
 from engine import events as ev
 from engine.cards import parse_cards
+from engine.commitment import cards_seen
 from tests.engine.engine_helpers import check_cards, deck_for, make_table, play
 
 RNG = random.Random(41)
@@ -463,7 +464,12 @@ def test_bosnian_exchange_keeps_one_of_a_face_up_and_a_face_down_card():
     assert decision.kind is DecisionKind.KEEP and decision.legal.face_up == offer.face_up
     with pytest.raises(IllegalAction):
         table.act("a", Keep(parse_cards("Ts")[0]))
-    table.act("a", Keep(offer.face_up))
+    events = table.act("a", Keep(offer.face_up))
+    # The face-down card left behind goes to the discards unseen, by its player too.
+    kept = next(e for e in events if isinstance(e, ev.BosnianKept))
+    assert kept.masked_for(0).to_dict()["discarded"] == 1
+    assert parse_cards("Ts")[0] not in cards_seen(table.events, 0)
+    assert parse_cards("As")[0] in cards_seen(table.events, None)
     assert table.private_view("a").cards == parse_cards("Ah 9h Tc Td As")
     assert table.public_view().seats[0].face_up == parse_cards("As")
     assert table.public_view().seats[0].draws == (4,)
