@@ -403,6 +403,23 @@ def test_all_for_one_rounds_rotate_and_limit_full_exchanges():
     assert len(table.hand.stub) < 3 or table.result.shown
 
 
+def test_all_for_one_rounds_start_left_of_the_last_starter_past_folded_seats():
+    # Each drawing round is begun by the player left of whoever began the one before: with b
+    # folded, a, then c (b's turn passed over), then d, then a again; c never begins twice.
+    table = make_table(["a", "b", "c", "d"], variant="all-for-one")
+    table.start_hand(RNG)
+    play(table, [("a", Bet(2)), ("b", Fold()), ("c", Call()), ("d", Call())])
+    events = []
+    for _ in range(5 * 6):  # five drawing rounds of three exchanges, each with its bets
+        decision = table.pending[0]
+        if decision.kind is DecisionKind.DRAW:
+            events += table.act(decision.seat, Discard(decision.legal.cards[:1]))
+        else:
+            events += table.act(decision.seat, Check())
+    starts = [e.first_seat for e in events if isinstance(e, ev.RoundStarted) and e.kind == "draw"]
+    assert starts[:5] == [2, 3, 0, 2, 3]  # the first round, begun by a, came before
+
+
 def test_all_for_one_never_reshuffles_the_discards_to_go_on():
     # The series lasts while the stub does: exchanging one card a turn down to its end,
     # nothing thrown away ever comes back (the bottom card stays undealt, as in every draw).
