@@ -368,6 +368,21 @@ def test_diablo_new_pot_can_be_capped():
     assert ev.ForcedBet(0, "diablo", 3, False) in events
 
 
+def test_diablo_opener_gone_without_building_the_new_pot_means_antes_again():
+    # The next deal goes without antes only because the opener builds its pot; an opener who
+    # left the table (or has no chip left) builds nothing, so everyone antes as usual.
+    hands = ["Kc Kd 9h 7s 4c", "Ac Ad 9s 7c 3d", "5h 6d 8c Ts Qh"]
+    table = make_table(["a", "b", "c"], variant="diablo")
+    table.start_hand(RNG, deck_for(hands))
+    play(table, [("a", Bet(2)), ("b", Call()), ("c", Fold())])
+    play(table, [("a", Discard()), ("b", Discard()), ("a", Check()), ("b", Check())])
+    assert table.diablo == ("a", 7)
+    table.leave("a")
+    events = table.start_hand(RNG)
+    antes = [e.seat for e in events if isinstance(e, ev.ForcedBet) and e.kind == "ante"]
+    assert antes == [2, 1] and table.public_view().pot_total == 2
+
+
 # -- all for one -------------------------------------------------------------------------------
 
 
