@@ -584,6 +584,12 @@ class BosnianKept(Event):
     kept: Card
     discarded: Card
 
+    def visible_to(self, seat: int | None) -> bool:
+        """Only the player sees the cards, and not even they when they kept the face-up card:
+        the face-down one then goes to the discards unseen (the kept one was shown to all
+        in the offer)."""
+        return seat == self.seat and not self.took_face_up
+
 
 @fast_init
 @dataclass(frozen=True, slots=True)

@@ -350,14 +350,21 @@ class Hand:
         # forced bet: the event's very values.
         self.events.append(ev.HandStarted(self.number, self.rules.name, self.button, s.players))
         forced = self.forced
-        if s.antes and forced.ante:
+        builder = None
+        if s.diablo is not None and s.diablo[1] > 0:
+            builder = self.by_pid.get(s.diablo[0])
+            if builder is not None and builder.stack == 0:
+                builder = None
+        # A Diablo deal goes without antes because its opener builds the pot; an opener gone
+        # from the table, or with no chip left, builds nothing, and everyone antes as usual.
+        antes = s.antes or (s.diablo is not None and builder is None)
+        if antes and forced.ante:
             payers = [self.players[-1]] if forced.dealer_edge else self.players
             for p in payers:
                 self._post(p, forced.ante, "ante", live=False)
         if s.diablo is not None:
-            pid, amount = s.diablo
-            builder = self.by_pid.get(pid)
-            if builder is not None and amount > 0:
+            amount = s.diablo[1]
+            if builder is not None:
                 paid = min(amount, builder.stack)
                 builder.stack -= paid
                 self.carried += paid

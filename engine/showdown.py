@@ -216,11 +216,13 @@ def settle(
     high_ranking = h.high_ranking() if h.requirement or rules.win_requirement else rules.high
     openers: list[tuple[int, tuple[Card, ...]]] = []
     opener = h.opener
+    # An opener still in shows the openers when the pot is paid; one who folded owes that
+    # proof only after splitting them (the cards kept aside are shown either way).
     if (
         opener is not None
         and h.requirement is not None
         and opener.opening_cards
-        and (not opener.folded)
+        and (not opener.folded or _split_openers(h, opener.seat))
     ):
         proof = opener.opening_cards
         openers.append((opener.seat, proof))
@@ -394,6 +396,12 @@ def _shows_requirement(h: Hand, p: Player) -> bool:
     if not h.complete(cards):
         return False
     return meets(cards, req, h.high_ranking(), h.wild_cards())
+
+
+def _split_openers(h: Hand, seat: int) -> bool:
+    """Whether the player at ``seat`` split openers in this hand (a fold mucks the cards kept
+    aside, so the hand's log is what remembers it)."""
+    return any(isinstance(e, ev.OpenersSplit) and e.seat == seat for e in h.events)
 
 
 def _emit_openers(h: Hand, openers: list[tuple[int, tuple[Card, ...]]]) -> None:

@@ -465,7 +465,7 @@ class DrawSeriesRunner(Runner):
     """All for one: draw, bet, draw, bet... Every drawing round is followed by its betting
     round, and the showdown comes once a betting round leaves fewer cards in the stub than
     players still in the hand (the bottom card, never dealt, does not count). Each drawing
-    round starts one seat further left than the previous one.
+    round is begun by the first player still in left of whoever began the previous one.
 
     What bounds the series: the stub, for every round in which a card changes hands (an
     exchange takes at least one card and nothing is ever shuffled back). A round in which
@@ -511,7 +511,10 @@ class DrawSeriesRunner(Runner):
             if len(h.stub) - (1 if h.bottom_reserved else 0) < h.live:
                 self.done = True
                 return
-            start = self.rounds % h.n
+            # Each round is begun by the player left of whoever began the previous one (a
+            # folded seat is passed over, never counted as a turn to begin).
+            last = self.last_draw
+            start = 0 if last is None or not last.queue else h.index_after(last.queue[0].index)
             self.rounds += 1
             draw = DrawRound(h, Draw(counts=self.step.counts), start_index=start, series=True)
             self.sub = draw

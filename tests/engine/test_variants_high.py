@@ -28,6 +28,7 @@ from engine import (
 )
 from engine import events as ev
 from engine.cards import parse_cards
+from engine.commitment import cards_seen
 from tests.engine.engine_helpers import check_cards, deck_for, make_table, play
 
 RNG = random.Random(41)
@@ -150,6 +151,27 @@ def test_splitting_openers_is_announced_kept_aside_and_shown_at_the_end():
     shown = [e for e in events if isinstance(e, ev.OpenersShown)]
     assert shown and set(shown[0].cards) == set(parse_cards("Jc Jh"))
     assert table.result.openers == ((0, shown[0].cards),)
+
+
+def test_split_openers_are_shown_even_when_the_opener_folds_after_the_draw():
+    # The cards an opener split off are proof owed to the table when the pot is paid, won or
+    # not; an opener who kept the openers and folds owes nothing.
+    hands = ["Kc Jc 9c 7c Jh", "Ah Ad Qd 8s 3d"]
+    table = make_table(["a", "b"], variant="jacks-or-better")
+    table.start_hand(RNG, deck_for(hands, "2s 5h"))
+    play(table, [("a", Bet(2)), ("b", Call()), ("a", Discard(parse_cards("Jh")))])
+    play(table, [("b", Discard()), ("a", Check()), ("b", Bet(4))])
+    events = table.act("a", Fold())
+    assert ev.OpenersShown(0, parse_cards("Jc Jh")) in events
+    assert table.result.openers == ((0, parse_cards("Jc Jh")),)
+    assert table.result.uncontested == 1
+
+    table = make_table(["a", "b"], variant="jacks-or-better")
+    table.start_hand(RNG, deck_for(hands, "2s 5h"))
+    play(table, [("a", Bet(2)), ("b", Call()), ("a", Discard(parse_cards("Kc")))])
+    play(table, [("b", Discard()), ("a", Check()), ("b", Bet(4))])
+    events = table.act("a", Fold())
+    assert not any(isinstance(e, ev.OpenersShown) for e in events)
 
 
 def test_the_opener_shows_openers_even_when_everyone_folds():
@@ -346,6 +368,21 @@ def test_diablo_new_pot_can_be_capped():
     assert ev.ForcedBet(0, "diablo", 3, False) in events
 
 
+def test_diablo_opener_gone_without_building_the_new_pot_means_antes_again():
+    # The next deal goes without antes only because the opener builds its pot; an opener who
+    # left the table (or has no chip left) builds nothing, so everyone antes as usual.
+    hands = ["Kc Kd 9h 7s 4c", "Ac Ad 9s 7c 3d", "5h 6d 8c Ts Qh"]
+    table = make_table(["a", "b", "c"], variant="diablo")
+    table.start_hand(RNG, deck_for(hands))
+    play(table, [("a", Bet(2)), ("b", Call()), ("c", Fold())])
+    play(table, [("a", Discard()), ("b", Discard()), ("a", Check()), ("b", Check())])
+    assert table.diablo == ("a", 7)
+    table.leave("a")
+    events = table.start_hand(RNG)
+    antes = [e.seat for e in events if isinstance(e, ev.ForcedBet) and e.kind == "ante"]
+    assert antes == [2, 1] and table.public_view().pot_total == 2
+
+
 # -- all for one -------------------------------------------------------------------------------
 
 
@@ -379,6 +416,23 @@ def test_all_for_one_rounds_rotate_and_limit_full_exchanges():
             rounds += 1
         assert rounds < 100
     assert len(table.hand.stub) < 3 or table.result.shown
+
+
+def test_all_for_one_rounds_start_left_of_the_last_starter_past_folded_seats():
+    # Each drawing round is begun by the player left of whoever began the one before: with b
+    # folded, a, then c (b's turn passed over), then d, then a again; c never begins twice.
+    table = make_table(["a", "b", "c", "d"], variant="all-for-one")
+    table.start_hand(RNG)
+    play(table, [("a", Bet(2)), ("b", Fold()), ("c", Call()), ("d", Call())])
+    events = []
+    for _ in range(5 * 6):  # five drawing rounds of three exchanges, each with its bets
+        decision = table.pending[0]
+        if decision.kind is DecisionKind.DRAW:
+            events += table.act(decision.seat, Discard(decision.legal.cards[:1]))
+        else:
+            events += table.act(decision.seat, Check())
+    starts = [e.first_seat for e in events if isinstance(e, ev.RoundStarted) and e.kind == "draw"]
+    assert starts[:5] == [2, 3, 0, 2, 3]  # the first round, begun by a, came before
 
 
 def test_all_for_one_never_reshuffles_the_discards_to_go_on():
@@ -442,7 +496,12 @@ def test_bosnian_exchange_keeps_one_of_a_face_up_and_a_face_down_card():
     assert decision.kind is DecisionKind.KEEP and decision.legal.face_up == offer.face_up
     with pytest.raises(IllegalAction):
         table.act("a", Keep(parse_cards("Ts")[0]))
-    table.act("a", Keep(offer.face_up))
+    events = table.act("a", Keep(offer.face_up))
+    # The face-down card left behind goes to the discards unseen, by its player too.
+    kept = next(e for e in events if isinstance(e, ev.BosnianKept))
+    assert kept.masked_for(0).to_dict()["discarded"] == 1
+    assert parse_cards("Ts")[0] not in cards_seen(table.events, 0)
+    assert parse_cards("As")[0] in cards_seen(table.events, None)
     assert table.private_view("a").cards == parse_cards("Ah 9h Tc Td As")
     assert table.public_view().seats[0].face_up == parse_cards("As")
     assert table.public_view().seats[0].draws == (4,)
