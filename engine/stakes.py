@@ -110,7 +110,8 @@ class SpreadLimit:
     """Spread limit: any bet or raise from ``min_bet`` to ``max_bet``; after the draw (big tier)
     from ``min_bet_after`` to ``max_bet_after``, which default to the values before the draw.
 
-    This covers the three-figure home limits: "1, 2 and 4" is ``SpreadLimit(1, 2, 2, 4)``.
+    The three-figure home limits come close: "1, 2 and 4" (bets of 1 before the draw, of 2
+    or 4 after it) is ``SpreadLimit(1, 1, 2, 4)``, which also lets a bet of 3 through.
     A raise must also be at least the previous bet or raise of the round (capped at the maximum).
     """
 
