@@ -118,3 +118,24 @@ def test_a_catalogue_swapped_in_is_read_afresh(tmp_path) -> None:
     translator._catalogues["de"] = swapped
     assert translator("Fold", language=german) == "Aussteigen"
     assert translator("{count} chips", language=german, count=1200) == "1.200 chips"
+
+
+def test_a_catalogue_is_read_when_its_language_is_first_needed(tmp_path, monkeypatch) -> None:
+    """A bot starts without parsing every ``.po`` (each costs tens of milliseconds): a
+    language's catalogue is read the first time a text is asked for in it, and only once."""
+    from i18n import catalogues
+
+    read: list[str] = []
+    real = catalogues.read_catalogue
+
+    def counted(path):
+        read.append(path.name)
+        return real(path)
+
+    monkeypatch.setattr(catalogues, "read_catalogue", counted)
+    translator = _translator(tmp_path, "lazy", {"Fold": "Passen"})
+    assert read == []
+    assert translator("Fold", language=resolve("fr")) == "Fold"  # no French catalogue here
+    assert translator("Fold", language=resolve("de")) == "Passen"
+    assert translator("Fold", language=resolve("de")) == "Passen"
+    assert read == ["de.po"]
