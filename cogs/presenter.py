@@ -934,13 +934,14 @@ class TablePresenter:
     ) -> tuple[discord.Embed, bytes | None]:
         """The result of a hand: its embed, and the picture of every hand shown (PNG)."""
         low_rule = render.low_rule(result)
-        seat_order = [s.player_id for s in live.engine.seats if s is not None]
+        seated = {i: s.player_id for i, s in enumerate(live.engine.seats) if s is not None}
         embed = render.showdown_embed(
             result,
             live.names,
-            seat_order=seat_order,
+            seat_order=list(seated.values()),
             start_stacks=start_stacks,
             low_rule=low_rule,
+            seats=seated,
         )
         rows = render.shown_rows(result, live.names, low_rule)
         if not rows:

@@ -491,12 +491,14 @@ def showdown_embed(
     start_stacks: Mapping[str, int] | None = None,
     low_rule: LowRule | None = None,
     language: Language | None = None,
+    seats: Mapping[int, str] | None = None,
 ) -> discord.Embed:
     """The end of a hand: hands shown, who won each pot, and the stacks in seat order with each
     player's net for the hand. ``low_rule`` is given for high-low games with a qualifier. The
-    channel reads it: ``language`` is the table's (default: the current one)."""
+    channel reads it: ``language`` is the table's (default: the current one). ``seats`` (seat
+    to player id) names an opener who shows the openers without a showdown."""
     with speaking(language or current_language()):
-        return _showdown_embed(result, names, seat_order, start_stacks, low_rule)
+        return _showdown_embed(result, names, seat_order, start_stacks, low_rule, seats or {})
 
 
 def _showdown_embed(
@@ -505,6 +507,7 @@ def _showdown_embed(
     seat_order: Sequence[str],
     start_stacks: Mapping[str, int] | None,
     low_rule: LowRule | None,
+    seats: Mapping[int, str],
 ) -> discord.Embed:
     title = _(
         "{game} · hand #{number} result",
@@ -568,7 +571,15 @@ def _showdown_embed(
     if winners:
         embed.add_field(name=_("Winners"), value=fit_lines(winners, FIELD_LIMIT), inline=False)
     for seat, cards in result.openers:
+        # The opener shows them when the pot is paid, showdown or not (everyone folded to the
+        # bet, or the opener split them and folded): the shown hands, the pots' winners, then
+        # the seats name the player.
         seat_player = next((s.player_id for s in result.shown if s.seat == seat), None)
+        if seat_player is None:
+            seat_player = next(
+                (x.player_id for pot in result.pots for x in pot.shares if x.seat == seat),
+                seats.get(seat),
+            )
         who = name_of(names, seat_player) if seat_player else _("Seat {number}", number=seat + 1)
         embed.add_field(
             name=_("Openers shown"), value=f"{who}: {cards_text(cards)}"[:1024], inline=False

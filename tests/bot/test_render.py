@@ -13,6 +13,7 @@ from engine import (
     Discard,
     DrawOptions,
     FixedLimit,
+    Fold,
     ForcedBets,
     NoLimit,
     Table,
@@ -169,3 +170,34 @@ def test_a_raise_that_can_only_be_all_in_is_one_button_not_an_empty_form() -> No
     # At a fixed limit, which has no All-in button, the raise keeps its own.
     labels = _short_stack_buttons(FixedLimit(2), 3)
     assert labels == ["Fold", "Call 2", "Raise to 3", "My hand"], labels
+
+
+def test_openers_shown_name_the_opener_who_won_uncontested_or_folded() -> None:
+    """The opener shows the openers when the pot is paid even with no showdown (everyone
+    folded to the bet, or the opener split them and folded): the field names the player."""
+    from engine.cards import parse_cards
+    from tests.engine.engine_helpers import deck_for, make_table, play
+
+    names = {"a": "Ann", "b": "Bob"}
+    hands = ["Kc Jc 9c 7c Jh", "Ah Ad Qd 8s 3d"]
+    for moves in (
+        [("a", Bet(2)), ("b", Fold())],
+        [
+            ("a", Bet(2)),
+            ("b", Call()),
+            ("a", Discard(parse_cards("Jh"))),
+            ("b", Discard(())),
+            ("a", Check()),
+            ("b", Bet(4)),
+            ("a", Fold()),
+        ],
+    ):
+        table = make_table(["a", "b"], variant="jacks-or-better")
+        table.start_hand(random.Random(5), deck=deck_for(hands, "2s 5h"))
+        play(table, moves)
+        result = table.result
+        assert result is not None and result.openers and not result.shown
+        seats = {i: s.player_id for i, s in enumerate(table.seats) if s is not None}
+        embed = render.showdown_embed(result, names, seat_order=["a", "b"], seats=seats)
+        shown = next(f.value or "" for f in embed.fields if f.name == "Openers shown")
+        assert shown.startswith("Ann: "), shown
