@@ -582,3 +582,17 @@ class BettingRound(Runner):
                 and sum(1 for q in players if q.stack > 0 and not q.folded) >= 2
             ):
                 h.pass_out()
+            elif (
+                self.max_bet == 0
+                and h.live == 1
+                and h.requirement is not None
+                and h.rules.pass_out_on_checks
+                and h.rules.switch_on_pass_out is None
+            ):
+                # Everyone else folded before anyone opened: the last player left opens
+                # (and shows the openers when paid) if they hold them; else nobody opened.
+                lone = next(q for q in players if not q.folded)
+                if h.has_openers(lone):
+                    h.record_opener(lone)
+                else:
+                    h.pass_out()

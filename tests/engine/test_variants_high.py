@@ -101,6 +101,22 @@ def test_passed_out_jackpot_reantes_into_the_same_pot_and_the_deal_passes():
     assert view.button == 0 and view.pot_total == 6
 
 
+def test_a_jackpot_nobody_opened_is_not_won_by_the_last_player_left_without_openers():
+    # a and b fold instead of checking: c, never asked, has no openers, so nobody opened
+    # and the pot stays as when everyone checks.
+    table = make_table(["a", "b", "c"], variant="jacks-or-better")
+    table.start_hand(RNG, deck_for(NO_OPENERS))
+    play(table, [("a", Fold()), ("b", Fold())])
+    assert table.result.passed_out and table.result.carried == 3
+    assert table.stack("c") == 99
+    # With openers the last player left opens, wins the antes and shows the openers.
+    table = make_table(["a", "b", "c"], variant="jacks-or-better")
+    table.start_hand(RNG, deck_for([*NO_OPENERS[:2], "Jh Js 9c 7d 4h"]))
+    events = table.act("a", Fold()) + table.act("b", Fold())
+    assert not table.result.passed_out and table.stack("c") == 102
+    assert ev.OpenersShown(2, parse_cards("Jh Js")) in events
+
+
 def test_the_deal_may_stay_after_a_passed_out_jackpot():
     options = TableOptions(pass_out_deal_passes=False)
     table = make_table(["a", "b", "c"], variant="jacks-or-better", options=options)
