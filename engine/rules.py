@@ -344,8 +344,9 @@ class Draw:
 class DrawSeries:
     """All for one: drawing rounds, each followed by a betting round, for as long as the stub
     holds at least one card per active player. Each player stands pat or exchanges one card or
-    all of them (``counts``), each round begins one seat further left, and a full exchange is
-    refused when it would leave too few cards for the rest of the round to exchange one each.
+    all of them (``counts``), each round is begun by the first active player left of whoever
+    began the previous one, and a full exchange is refused when it would leave too few cards
+    for the rest of the round to exchange one each.
     """
 
     counts: frozenset[int] = frozenset({0, 1, 5})

@@ -458,11 +458,12 @@ _CATALOGUE: tuple[Variant, ...] = (
         "All for one and one for all",
         "Five cards and a betting round, then round after round of drawing and betting while "
         "the stub lasts. In each drawing round a player stands pat, swaps one card, or throws "
-        "in all five for a fresh hand, and each round starts one seat further left. A full "
-        "swap is refused when the stub could not then give every later player one card. "
-        "Every drawing round has its betting round after it; once fewer cards remain in the "
-        "stub than players still in, the showdown follows. A round in which nobody swaps and "
-        "nobody bets also ends it, since another one would change nothing.",
+        "in all five for a fresh hand; each round is begun by the first player still in to "
+        "the left of whoever began the round before. A full swap is refused when the stub "
+        "could not then give every later player one card. Every drawing round has its betting "
+        "round after it; once fewer cards remain in the stub than players still in, the "
+        "showdown follows. A round in which nobody swaps and nobody bets also ends it, since "
+        "another one would change nothing.",
         ALL_FOR_ONE,
         _LIMIT,
         _ANTE,
