@@ -104,7 +104,8 @@ class HandSetup:
     hand replays exactly from the setup and the actions.
 
     ``carried`` chips from earlier deals join the main pot; ``antes``: whether antes are paid
-    this deal (not after a plain re-deal, not in Diablo's new pot); ``requirement``: the
+    this deal (not after a plain re-deal, not in Diablo's new pot: everyone antes all the same
+    when its opener is gone or has no chips left to build it); ``requirement``: the
     opening requirement in force (progressive jackpots change it); ``jackpot_cap``: with the
     jackpot limit after a passed-out deal, bets may go up to this amount; ``diablo``:
     ``(player_id, amount)`` when a Diablo opener must build a new pot before the deal;

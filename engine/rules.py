@@ -415,7 +415,9 @@ class GameRules:
     * ``switch_on_pass_out``: instead of passing out, the hand continues under these rules
       (Johnson's switch to lowball) from their first betting round, with the same cards.
     * ``win_requirement``: the hand needed to win (trips to win).
-    * ``opener_must_win``: Diablo: an opener who does not win the pot builds a new pot as large.
+    * ``opener_must_win``: Diablo: an opener who does not win the pot builds a new pot as large,
+      played for without antes (an opener gone from the table or out of chips builds none, and
+      everyone antes as usual).
     * ``seven_rule``: a player holding seven-high or better who checks after the draw cannot win
       money put in after that check (California lowball).
     * ``no_check_raise``: at fixed or spread limit (not pot limit or no limit), a player who

@@ -447,7 +447,8 @@ _CATALOGUE: tuple[Variant, ...] = (
         "Deuces wild, and nobody may draw more than two cards. Whoever opens had better win: "
         "if anyone else takes the pot, the opener pays a new pot as large as the one just won, "
         "and the next deal is played for it with no antes. This goes on until an opener wins. "
-        "A table may cap the size of that new pot.",
+        "A table may cap the size of that new pot. An opener who has left the table or has no "
+        "chips left builds no pot, and everyone antes as usual for the next deal.",
         DIABLO,
         _LIMIT,
         _ANTE,
