@@ -477,7 +477,8 @@ _CATALOGUE: tuple[Variant, ...] = (
         "flush beats a full house, the ace also plays below the seven in a straight (A-7-8-9-10), "
         "and otherwise equal hands are settled by the suit of their best card: hearts, then "
         "diamonds, clubs, spades. With the Bosnian exchange, a player drawing four gets three "
-        "cards, then one face up and one face down, and keeps one of those two.",
+        "cards, then one face up and one face down, and keeps one of those two; keeping the "
+        "face-up card sends the face-down one to the discards unseen, even by that player.",
         STRIPPED_DECK,
         _LIMIT,
         _ANTE,
