@@ -564,7 +564,11 @@ _CATALOGUE: tuple[Variant, ...] = (
                 "When the game turns to lowball the player left of the dealer posts a blind.",
             ),
             _option("seven-rule", "Seven rule", "California lowball's seven rule when low."),
-            _option("no-check-raise", "No check-raise", "No check-raise in the lowball part."),
+            _option(
+                "no-check-raise",
+                "No check-raise",
+                "No check-raise after the draw in the lowball part, at fixed or spread limit.",
+            ),
         ),
     ),
     _variant(
