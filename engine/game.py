@@ -54,9 +54,10 @@ __all__ = ["Hand", "HandOptions", "HandSetup", "Player"]
 class HandOptions:
     """Table settings that change how a hand is played.
 
-    * ``second_round_from_opener``: later betting rounds start with the opener (or the next
-      active player to the opener's left) in games without blinds; when false, with the first
-      active player to the dealer's left.
+    * ``second_round_from_opener``: betting rounds that follow a draw start with the opener (or
+      the next active player to the opener's left) in games without blinds; when false, with
+      the first active player to the dealer's left. Rounds that follow no draw (anaconda's,
+      after a pass) start at the dealer's left either way.
     * ``draw_limit``: the discard limit for draws whose rules leave it to the table (``None``:
       three, or four when keeping an ace or wild card).
     * ``diablo_cap``: the largest new pot a Diablo opener must build (``None``: no cap).
@@ -103,7 +104,8 @@ class HandSetup:
     hand replays exactly from the setup and the actions.
 
     ``carried`` chips from earlier deals join the main pot; ``antes``: whether antes are paid
-    this deal (not after a plain re-deal, not in Diablo's new pot); ``requirement``: the
+    this deal (not after a plain re-deal, not in Diablo's new pot: everyone antes all the same
+    when its opener is gone or has no chips left to build it); ``requirement``: the
     opening requirement in force (progressive jackpots change it); ``jackpot_cap``: with the
     jackpot limit after a passed-out deal, bets may go up to this amount; ``diablo``:
     ``(player_id, amount)`` when a Diablo opener must build a new pot before the deal;

@@ -13,11 +13,12 @@ Keys:
 ``wild:R``             rank ``R`` (2-14) wild, e.g. ``wild:2`` for deuces
 ``one-eyed``           the two one-eyed jacks (spades, hearts) wild
 ``one-eyed-king``      the king of diamonds wild too (the third one-eyed card)
-``draws:N``            ``N`` drawing rounds (1-3), each followed by a betting round
+``draws:N``            ``N`` drawing rounds (1-3), betting after each as after the game's
+                       draw (the rounds before the first draw stay as they were)
 ``cards:N``            hands of ``N`` cards (3, 4, 6, 7, 8 or 9) instead of five
 ``four-before``        four cards dealt; the first draw gives one card more than discarded
 ``low:a5``             lowball, ace-to-five (``low:27`` deuce-to-seven, ``low:a6`` ace-to-six)
-``high``               high hands only
+``high``               high hands only (a declare game loses its declaration)
 ``hilo:8``             high-low split, low needs eight or better (``hilo:9``; ``hilo:any``:
                        a pair or better for high, any hand without a pair for low)
 ``declare``            high-low split by declaration
@@ -201,7 +202,26 @@ _SHORT_HAND = english(
     "3-2-A is the best three-card low with aces low, 4-3-2 in deuce-to-seven."
 )
 
+_DRAWS = english(
+    "The betting rounds before the first draw stay as they were. Every draw is followed by a "
+    "betting round like the one that followed the game's own draw (who begins it, its "
+    "minimum): the small bet until half the betting rounds are played, then the big bet, and "
+    "the last round keeps its own size. When no betting follows the game's draw (the "
+    "shotgun's rollout comes next), betting rounds are added only between the draws."
+)
+
 _EXPLAINED = {
+    "draws:1": Phrase("A single draw. {draws}", draws=Phrase(_DRAWS)),
+    "draws:2": Phrase("Two draws. {draws}", draws=Phrase(_DRAWS)),
+    "draws:3": Phrase("Three draws. {draws}", draws=Phrase(_DRAWS)),
+    "high": Phrase(
+        "The best high hand takes the whole pot: there is no low half, and a high-low declare "
+        "game is played without its declaration."
+    ),
+    "no-check-raise": Phrase(
+        "At fixed or spread limit, a player who checks in a betting round after the draw may "
+        "not raise later in that round. At pot limit and no limit a check-raise is allowed."
+    ),
     "cards:3": Phrase(
         "Every player holds three cards instead of five. {short_hand}",
         short_hand=Phrase(_SHORT_HAND),

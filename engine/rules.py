@@ -344,8 +344,9 @@ class Draw:
 class DrawSeries:
     """All for one: drawing rounds, each followed by a betting round, for as long as the stub
     holds at least one card per active player. Each player stands pat or exchanges one card or
-    all of them (``counts``), each round begins one seat further left, and a full exchange is
-    refused when it would leave too few cards for the rest of the round to exchange one each.
+    all of them (``counts``), each round is begun by the first active player left of whoever
+    began the previous one, and a full exchange is refused when it would leave too few cards
+    for the rest of the round to exchange one each.
     """
 
     counts: frozenset[int] = frozenset({0, 1, 5})
@@ -414,7 +415,9 @@ class GameRules:
     * ``switch_on_pass_out``: instead of passing out, the hand continues under these rules
       (Johnson's switch to lowball) from their first betting round, with the same cards.
     * ``win_requirement``: the hand needed to win (trips to win).
-    * ``opener_must_win``: Diablo: an opener who does not win the pot builds a new pot as large.
+    * ``opener_must_win``: Diablo: an opener who does not win the pot builds a new pot as large,
+      played for without antes (an opener gone from the table or out of chips builds none, and
+      everyone antes as usual).
     * ``seven_rule``: a player holding seven-high or better who checks after the draw cannot win
       money put in after that check (California lowball).
     * ``no_check_raise``: at fixed or spread limit (not pot limit or no limit), a player who

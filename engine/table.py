@@ -85,9 +85,10 @@ class TableOptions:
       (when false, the next deal is played for the same pot without new antes).
     * ``pass_out_deal_passes``: after a passed-out deal the deal passes left (when false, the
       same dealer deals again).
-    * ``second_round_from_opener``: betting after the draw starts with the opener (or the next
+    * ``second_round_from_opener``: betting after a draw starts with the opener (or the next
       active player to the opener's left) in games without blinds; when false, with the first
-      active player to the dealer's left.
+      active player to the dealer's left. Rounds that follow no draw (anaconda's, after a
+      pass) start at the dealer's left either way.
     * ``draw_limit``: how many cards a player may draw where the game leaves it to the table
       (``None``: three, or four when keeping an ace or a wild card).
     * ``diablo_cap``: the most a Diablo opener must put in a new pot (``None``: no cap).

@@ -447,7 +447,8 @@ _CATALOGUE: tuple[Variant, ...] = (
         "Deuces wild, and nobody may draw more than two cards. Whoever opens had better win: "
         "if anyone else takes the pot, the opener pays a new pot as large as the one just won, "
         "and the next deal is played for it with no antes. This goes on until an opener wins. "
-        "A table may cap the size of that new pot.",
+        "A table may cap the size of that new pot. An opener who has left the table or has no "
+        "chips left builds no pot, and everyone antes as usual for the next deal.",
         DIABLO,
         _LIMIT,
         _ANTE,
@@ -458,11 +459,12 @@ _CATALOGUE: tuple[Variant, ...] = (
         "All for one and one for all",
         "Five cards and a betting round, then round after round of drawing and betting while "
         "the stub lasts. In each drawing round a player stands pat, swaps one card, or throws "
-        "in all five for a fresh hand, and each round starts one seat further left. A full "
-        "swap is refused when the stub could not then give every later player one card. "
-        "Every drawing round has its betting round after it; once fewer cards remain in the "
-        "stub than players still in, the showdown follows. A round in which nobody swaps and "
-        "nobody bets also ends it, since another one would change nothing.",
+        "in all five for a fresh hand; each round is begun by the first player still in to "
+        "the left of whoever began the round before. A full swap is refused when the stub "
+        "could not then give every later player one card. Every drawing round has its betting "
+        "round after it; once fewer cards remain in the stub than players still in, the "
+        "showdown follows. A round in which nobody swaps and nobody bets also ends it, since "
+        "another one would change nothing.",
         ALL_FOR_ONE,
         _LIMIT,
         _ANTE,
@@ -475,7 +477,8 @@ _CATALOGUE: tuple[Variant, ...] = (
         "flush beats a full house, the ace also plays below the seven in a straight (A-7-8-9-10), "
         "and otherwise equal hands are settled by the suit of their best card: hearts, then "
         "diamonds, clubs, spades. With the Bosnian exchange, a player drawing four gets three "
-        "cards, then one face up and one face down, and keeps one of those two.",
+        "cards, then one face up and one face down, and keeps one of those two; keeping the "
+        "face-up card sends the face-down one to the discards unseen, even by that player.",
         STRIPPED_DECK,
         _LIMIT,
         _ANTE,
@@ -561,7 +564,11 @@ _CATALOGUE: tuple[Variant, ...] = (
                 "When the game turns to lowball the player left of the dealer posts a blind.",
             ),
             _option("seven-rule", "Seven rule", "California lowball's seven rule when low."),
-            _option("no-check-raise", "No check-raise", "No check-raise in the lowball part."),
+            _option(
+                "no-check-raise",
+                "No check-raise",
+                "No check-raise after the draw in the lowball part, at fixed or spread limit.",
+            ),
         ),
     ),
     _variant(

@@ -52,3 +52,12 @@ def test_no_generated_page_is_also_written_by_hand() -> None:
     # A page under docs/ with a generated page's path would be built twice, one copy lost.
     written = {str(p.relative_to(ROOT / "docs")) for p in (ROOT / "docs").rglob("*.md")}
     assert not written & set(games.game_pages())
+
+
+def test_modifiers_whose_rules_their_name_cannot_carry_explain_them() -> None:
+    # 'high' drops a declare game's declaration, 'no-check-raise' holds at fixed and spread
+    # limit only, 'draws:N' copies the round after the draw: the menu's words as a sentence
+    # ("High.") would leave a player to guess.
+    for key in ("draws:1", "draws:2", "draws:3", "high", "no-check-raise"):
+        words = engine.describe_modifier(key)
+        assert engine.explain_modifier(key) != f"{words[0].upper()}{words[1:]}.", key
