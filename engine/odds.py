@@ -558,7 +558,6 @@ class DrawOdds:
     __slots__ = (
         "_counts",
         "_current",
-        "_deck",
         "_labels",
         "_outcomes",
         "_reference",
@@ -598,11 +597,10 @@ class DrawOdds:
         tally: dict[int, int],
         current: HandValue,
         wild: frozenset[Card],
-        deck: tuple[Card, ...],
+        reference: _Reference,
         low: DrawOdds | None = None,
         qualifier: int | None = None,
         exact: bool = True,
-        reference: _Reference | None = None,
     ) -> None:
         self.hand = hand
         self._reference = reference
@@ -613,7 +611,6 @@ class DrawOdds:
         self._outcomes: tuple[tuple[HandValue, int], ...] | None = None
         self._current = current
         self._wild = wild
-        self._deck = deck
         self._labels: dict[str, int] | None = None
         self._strength: Fraction | None = None
         self.low = low
@@ -711,8 +708,6 @@ class DrawOdds:
         """
         if self._strength is None:
             reference = self._reference
-            if reference is None:
-                reference = _reference(self.ranking, self._wild, self._deck)
             qualifier = self.qualifier
             points = (
                 reference.points if qualifier is None else reference.points_qualified(qualifier)
@@ -858,10 +853,9 @@ class _Deal:
             tally,
             current,
             self.wild,
-            self.deck,
+            self.reference(),
             low_odds,
             exact=exact,
-            reference=self.reference(),
         )
 
 
