@@ -52,9 +52,10 @@ def pseudo_catalogue(template: Catalog) -> Catalog:
 
 
 class Catalogues(dict[str, gettext.GNUTranslations]):
-    """A package's catalogues by language code, each read the first time it is asked for
-    (:meth:`get`): parsing a ``.po`` with Babel takes tens of milliseconds, and a bot that
-    never meets a language never pays for it. Set, swapped and removed like a dict."""
+    """A package's catalogues by language code, each read the first time it is looked up
+    (``catalogues[code]`` or :meth:`get`): parsing a ``.po`` with Babel takes tens of
+    milliseconds, and a bot that never meets a language never pays for it. Set, swapped and
+    removed like a dict; ``in`` and iteration see only the catalogues read so far."""
 
     def __init__(self, folder: Path) -> None:
         super().__init__()
@@ -63,20 +64,24 @@ class Catalogues(dict[str, gettext.GNUTranslations]):
         if template.exists():
             self._sources[PSEUDO.code] = template
 
+    def __missing__(self, code: str) -> gettext.GNUTranslations:
+        source = self._sources[code]  # KeyError: no catalogue for this language
+        catalogue = read_catalogue(source)
+        if code == PSEUDO.code:
+            catalogue = pseudo_catalogue(catalogue)
+        found = self[code] = compile_catalogue(catalogue)
+        del self._sources[code]
+        return found
+
     def get(  # type: ignore[override]
         self, code: str, default: gettext.GNUTranslations | None = None
     ) -> gettext.GNUTranslations | None:
+        # Read on every text a player gets: English, which has no catalogue, costs no
+        # exception.
         found = dict.get(self, code)
-        if found is None:
-            source = self._sources.get(code)
-            if source is None:
-                return default
-            catalogue = read_catalogue(source)
-            if code == PSEUDO.code:
-                catalogue = pseudo_catalogue(catalogue)
-            found = self[code] = compile_catalogue(catalogue)
-            del self._sources[code]
-        return found
+        if found is None and code in self._sources:
+            found = self[code]
+        return default if found is None else found
 
 
 def load(folder: Path) -> Catalogues:
