@@ -37,7 +37,9 @@ from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from enum import StrEnum
+from fractions import Fraction
 from itertools import combinations
+from typing import Any
 
 from engine.actions import (
     Action,
@@ -70,7 +72,16 @@ from engine.decisions import (
 from engine.errors import Refusal
 from engine.events import Drew, Event, Reshuffled
 from engine.hands import Category, HandValue, Ranking, evaluate, low_qualifies
-from engine.odds import EXACT_LIMIT, SAMPLES, DrawOdds, best_draws, draw_odds, strength_of
+from engine.odds import (
+    EXACT_LIMIT,
+    SAMPLES,
+    DrawOdds,
+    best_draws,
+    discard_strengths,
+    draw_odds,
+    draw_strength,
+    strength_of,
+)
 from engine.rules import DRAW_FOUR_WITH_ACE, Direction, Draw, DrawSeries, GameRules, Split
 from engine.views import PrivateView, PublicView
 from engine.wording import Phrase
@@ -328,6 +339,23 @@ COACH_LIMITS = (4_000, 1_000)
 LARGE_WORST = 4
 
 
+def _game_key(seen: _Seen) -> tuple[object, ...]:
+    """What the odds of a hand depend on besides the hand: part of every cache key."""
+    return (seen.ranking, seen.low, seen.rules.low_qualifier, seen.wild, seen.dead, seen.deck)
+
+
+def _game_args(seen: _Seen) -> dict[str, Any]:
+    """The keyword arguments of :mod:`engine.odds` for this game (deck, wild and dead cards,
+    the low half of a split game)."""
+    return {
+        "wild": seen.wild,
+        "dead": seen.dead,
+        "deck": seen.deck,
+        "low": seen.low,
+        "low_qualifier": (seen.rules.low_qualifier if seen.rules.split is Split.HIGH_LOW else None),
+    }
+
+
 def _odds_of(
     seen: _Seen,
     hand: tuple[Card, ...],
@@ -336,36 +364,40 @@ def _odds_of(
 ) -> DrawOdds:
     """The odds of one discard; ``limits``: the sets counted exactly at most and the samples
     otherwise, for hands of more than five cards."""
-    key = (
-        "odds",
-        hand,
-        discard,
-        limits,
-        seen.ranking,
-        seen.low,
-        seen.rules.low_qualifier,
-        seen.wild,
-        seen.dead,
-        seen.deck,
-    )
-    qualifier = seen.rules.low_qualifier if seen.rules.split is Split.HIGH_LOW else None
 
     def make() -> DrawOdds:
         return draw_odds(
             hand,
             discard,
             seen.ranking,
-            wild=seen.wild,
-            dead=seen.dead,
-            deck=seen.deck,
-            low=seen.low,
-            low_qualifier=qualifier,
             exact_limit=limits[0],
             samples=limits[1],
+            **_game_args(seen),
         )
 
-    result = _cached(key, make)
+    result = _cached(("odds", hand, discard, limits, *_game_key(seen)), make)
     assert isinstance(result, DrawOdds)
+    return result
+
+
+def _worth_of(seen: _Seen, hand: tuple[Card, ...], discard: tuple[Card, ...]) -> float:
+    """:func:`_score` of :func:`_odds_of` for one discard, without counting its sets by value
+    (about half the work)."""
+
+    def make() -> float:
+        return _worth(
+            *draw_strength(
+                hand,
+                discard,
+                seen.ranking,
+                exact_limit=LARGE_EXACT,
+                samples=LARGE_SAMPLES,
+                **_game_args(seen),
+            )
+        )
+
+    result = _cached(("worth", hand, discard, *_game_key(seen)), make)
+    assert isinstance(result, float)
     return result
 
 
@@ -375,35 +407,30 @@ def _best(
     most: int,
     limits: tuple[int, int] = (LARGE_EXACT, LARGE_SAMPLES),
 ) -> list[tuple[tuple[Card, ...], DrawOdds]]:
-    key = (
-        "best",
-        hand,
-        most,
-        limits,
-        seen.ranking,
-        seen.low,
-        seen.rules.low_qualifier,
-        seen.wild,
-        seen.dead,
-        seen.deck,
-    )
-    qualifier = seen.rules.low_qualifier if seen.rules.split is Split.HIGH_LOW else None
-
     def make() -> list[tuple[tuple[Card, ...], DrawOdds]]:
         return best_draws(
             hand,
             seen.ranking,
-            wild=seen.wild,
-            dead=seen.dead,
-            deck=seen.deck,
             max_discard=most,
-            low=seen.low,
-            low_qualifier=qualifier,
             exact_limit=limits[0],
             samples=limits[1],
+            **_game_args(seen),
         )
 
-    result = _cached(key, make)
+    result = _cached(("best", hand, most, limits, *_game_key(seen)), make)
+    assert isinstance(result, list)
+    return result
+
+
+def _ranked(seen: _Seen, hand: tuple[Card, ...], most: int) -> list[tuple[tuple[Card, ...], float]]:
+    """The discards of a five-card hand in the order of :func:`_best`, each with its
+    :func:`_score`, without counting each draw by value (half the work)."""
+
+    def make() -> list[tuple[tuple[Card, ...], float]]:
+        found = discard_strengths(hand, seen.ranking, max_discard=most, **_game_args(seen))
+        return [(discard, _worth(high, low)) for discard, high, low in found]
+
+    result = _cached(("ranked", hand, most, *_game_key(seen)), make)
     assert isinstance(result, list)
     return result
 
@@ -434,11 +461,14 @@ def _best_large(
 def _score(odds: DrawOdds) -> float:
     """One number for a draw's worth: the expected strength, in a split game the better half
     plus a little of the other (a scoop is worth more than half)."""
-    high = float(odds.strength)
-    if odds.low is None:
-        return high
-    low = float(odds.low.strength)
-    return max(high, low) + 0.25 * min(high, low)
+    return _worth(odds.strength, None if odds.low is None else odds.low.strength)
+
+
+def _worth(high: Fraction, low: Fraction | None) -> float:
+    """:func:`_score` of a draw of these strengths."""
+    if low is None:
+        return float(high)
+    return max(float(high), float(low)) + 0.25 * min(float(high), float(low))
 
 
 def _five(seen: _Seen, cards: tuple[Card, ...]) -> tuple[Card, ...] | None:
@@ -478,10 +508,12 @@ def _strength(seen: _Seen, exact: bool) -> float:
     series = any(isinstance(step, DrawSeries) for step in seen.rules.steps)
     if seen.draws_left and len(cards) <= 9 and not seen.plays and not series:
         if exact:
-            best = _best(seen, cards, 3) if len(cards) == 5 else _best_large(seen, cards, 3)
-            share = _score(best[0][1])
+            if len(cards) == 5:
+                share = _ranked(seen, cards, 3)[0][1]
+            else:
+                share = _score(_best_large(seen, cards, 3)[0][1])
         else:
-            share = _score(_odds_of(seen, cards, _rule_of_thumb(seen, cards, 3)))
+            share = _worth_of(seen, cards, _rule_of_thumb(seen, cards, 3))
     else:
         share = _score(_odds_of(seen, five, ()))
     # the best five of more cards is measured against other players' best five of as many
@@ -839,10 +871,10 @@ def _best_draw_chance(
     against = _opponent_ranges(seen, reads)
     most = min(legal.most, 3) if legal is not None else 3
     best: tuple[float, tuple[Card, ...]] | None = None
-    for discard, odds in _best(seen, five, most)[:_DRAW_CANDIDATES]:
+    for discard, _ in _ranked(seen, five, most)[:_DRAW_CANDIDATES]:
         if legal is not None and legal.refusal(discard) is not None:
             continue
-        chance = _draw_chance(seen, odds, against)
+        chance = _draw_chance(seen, _odds_of(seen, five, discard), against)
         if best is None or chance > best[0]:
             best = (chance, discard)
     return best if best is not None else (0.0, ())
@@ -1002,10 +1034,11 @@ def _discard(seen: _Seen, legal: DrawOptions, style: _Style) -> tuple[Card, ...]
             if choices:
                 return max(choices, key=lambda d: (_discard_score(seen, cards, d), -len(d)))
         # throwing four or more is almost never best, and it costs the most to count
-        ranked = _best(seen, cards, min(most, 3)) if len(cards) == 5 else []
-        if len(cards) > 5:
-            ranked = _best_large(seen, cards, min(most, 3))
-        for discard, _ in ranked:
+        if len(cards) == 5:
+            ranked = [discard for discard, _ in _ranked(seen, cards, min(most, 3))]
+        else:
+            ranked = [discard for discard, _ in _best_large(seen, cards, min(most, 3))]
+        for discard in ranked:
             if legal.refusal(discard) is None:
                 return discard
     elif len(cards) == 4 and seen.plays and len(seen.board) == 1 and style.exact_draws:
@@ -1024,7 +1057,7 @@ def _discard_score(seen: _Seen, cards: tuple[Card, ...], discard: tuple[Card, ..
     strength one half by the definition of strength, which need not be counted."""
     if len(discard) == len(cards) == 5 and seen.low is None:
         return 0.5
-    return _score(_odds_of(seen, cards, discard))
+    return _worth_of(seen, cards, discard)
 
 
 def _stood_pat_in_series(seen: _Seen) -> bool:

@@ -26,7 +26,7 @@ from engine.cards import (
     parse_cards,
 )
 from engine.hands import Ranking, evaluate, low_qualifies
-from engine.odds import DrawOdds, best_draws, draw_odds
+from engine.odds import DrawOdds, best_draws, discard_strengths, draw_odds
 from engine.rules import DeckKind
 
 SETTINGS = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -121,6 +121,42 @@ def test_counts_equal_brute_force(ranking: Ranking, data: st.DataObject) -> None
                 for drawn in combinations(unseen, len(discard))
                 if low_qualifies(evaluate((*kept, *drawn), ranking, wild=wild), top)
             )
+
+
+@pytest.mark.parametrize("ranking", list(Ranking))
+@settings(SETTINGS, max_examples=15)
+@given(data=st.data())
+def test_discard_strengths_agree_with_best_draws(ranking: Ranking, data: st.DataObject) -> None:
+    """The strengths summed group by group, without the count by value, are those of the
+    full odds, discard for discard and in the same order, in a high-low game for both halves."""
+    hand, discard, wild, dead, deck = data.draw(deals(ranking))
+    low = data.draw(st.sampled_from([None, *LOW_RANKINGS]))
+    qualifier = data.draw(st.sampled_from([None, 8])) if low is not None else None
+    most = data.draw(st.integers(min_value=0, max_value=5))
+    found = discard_strengths(
+        hand,
+        ranking,
+        wild=wild,
+        dead=dead,
+        deck=deck,
+        max_discard=most,
+        low=low,
+        low_qualifier=qualifier,
+    )
+    full = best_draws(
+        hand,
+        ranking,
+        wild=wild,
+        dead=dead,
+        deck=deck,
+        max_discard=most,
+        low=low,
+        low_qualifier=qualifier,
+    )
+    assert [discard for discard, _, _ in found] == [discard for discard, _ in full]
+    for (_, high, low_strength), (_, odds) in zip(found, full, strict=True):
+        assert high == odds.strength
+        assert low_strength == (None if odds.low is None else odds.low.strength)
 
 
 FIXED = {
