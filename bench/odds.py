@@ -9,6 +9,8 @@ For each ranking, without and with wild cards, the same hands go through:
   strength reference forgotten (the first call a process makes for a
   ranking); "warm" is the best of ``--repeat`` calls after that (what a bot
   that has been dealing for a while sees). The worst hand's time is printed.
+  "strengths" is ``discard_strengths`` on the same hands, warm: the same order and
+  strengths without the counts by value (what the house players ask).
 * brute force with our evaluator: for every discard, every replacement set
   from the unseen cards through ``engine.hands.evaluate`` (2,598,960
   evaluations per hand for the 52-card deck, 201,376 for the 32-card deck).
@@ -35,7 +37,7 @@ import eval7
 import engine.odds
 from engine.cards import DECK_32, DECK_52, DECK_53, JOKER, Card, cards_of_rank
 from engine.hands import Ranking, evaluate
-from engine.odds import best_draws
+from engine.odds import best_draws, discard_strengths
 
 Tallies = dict[tuple[Card, ...], Counter[int]]
 
@@ -72,6 +74,26 @@ def time_ours(
             passes.append(time.perf_counter() - start)
         warm = max(warm, min(passes))
     return cold, warm
+
+
+def time_strengths(
+    hands: list[tuple[Card, ...]],
+    ranking: Ranking,
+    wild: frozenset[Card],
+    deck: tuple[Card, ...],
+    repeat: int,
+) -> float:
+    """The slowest hand's best warm time of ``discard_strengths``, in seconds."""
+    warm = 0.0
+    for hand in hands:
+        discard_strengths(hand, ranking, wild=wild, deck=deck)
+        passes = []
+        for _ in range(repeat):
+            start = time.perf_counter()
+            discard_strengths(hand, ranking, wild=wild, deck=deck)
+            passes.append(time.perf_counter() - start)
+        warm = max(warm, min(passes))
+    return warm
 
 
 def ours(
@@ -134,12 +156,13 @@ def main() -> None:
     args = parser.parse_args()
     rng = random.Random(args.seed)
     print(
-        f"{'ranking':15} {'wild':20} {'cold max':>9} {'warm max':>9} "
+        f"{'ranking':15} {'wild':20} {'cold max':>9} {'warm max':>9} {'strengths':>9} "
         f"{'brute ours':>11} {'brute eval7':>12}  counts"
     )
     for ranking, label, wild, deck in configurations():
         hands = [tuple(rng.sample(deck, 5)) for _ in range(args.hands)]
         cold, warm = time_ours(hands, ranking, wild, deck, args.repeat)
+        strengths = time_strengths(hands, ranking, wild, deck, args.repeat)
         brute = seven = agree = "-"
         if not args.no_brute:
             hand = hands[0]
@@ -154,6 +177,7 @@ def main() -> None:
                 seven = f"{time.perf_counter() - start:.2f} s"
         print(
             f"{ranking.value:15} {label:20} {cold * 1000:7.0f}ms {warm * 1000:7.0f}ms "
+            f"{strengths * 1000:7.0f}ms "
             f"{brute:>11} {seven:>12}  {agree}"
         )
 
