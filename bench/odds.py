@@ -30,6 +30,8 @@ import argparse
 import random
 import time
 from collections import Counter
+from collections.abc import Callable
+from functools import partial
 from itertools import combinations
 
 import eval7
@@ -53,47 +55,37 @@ def forget() -> None:
     engine.odds._SHAPES.clear()
 
 
+def best_warm(call: Callable[[], object], repeat: int) -> float:
+    """The best of ``repeat`` timed calls, in seconds (after one untimed call)."""
+    call()
+    passes = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        call()
+        passes.append(time.perf_counter() - start)
+    return min(passes)
+
+
 def time_ours(
     hands: list[tuple[Card, ...]],
     ranking: Ranking,
     wild: frozenset[Card],
     deck: tuple[Card, ...],
     repeat: int,
-) -> tuple[float, float]:
-    """The slowest hand's cold time, and its best warm time, in seconds."""
-    cold = warm = 0.0
+) -> tuple[float, float, float]:
+    """The slowest hand's cold time, its best warm time, and its best warm time with
+    ``discard_strengths``, in seconds."""
+    cold = warm = strengths = 0.0
     for hand in hands:
         forget()
         start = time.perf_counter()
         best_draws(hand, ranking, wild=wild, deck=deck)
         cold = max(cold, time.perf_counter() - start)
-        passes = []
-        for _ in range(repeat):
-            start = time.perf_counter()
-            best_draws(hand, ranking, wild=wild, deck=deck)
-            passes.append(time.perf_counter() - start)
-        warm = max(warm, min(passes))
-    return cold, warm
-
-
-def time_strengths(
-    hands: list[tuple[Card, ...]],
-    ranking: Ranking,
-    wild: frozenset[Card],
-    deck: tuple[Card, ...],
-    repeat: int,
-) -> float:
-    """The slowest hand's best warm time of ``discard_strengths``, in seconds."""
-    warm = 0.0
-    for hand in hands:
-        discard_strengths(hand, ranking, wild=wild, deck=deck)
-        passes = []
-        for _ in range(repeat):
-            start = time.perf_counter()
-            discard_strengths(hand, ranking, wild=wild, deck=deck)
-            passes.append(time.perf_counter() - start)
-        warm = max(warm, min(passes))
-    return warm
+        full = partial(best_draws, hand, ranking, wild=wild, deck=deck)
+        warm = max(warm, best_warm(full, repeat))
+        ranked = partial(discard_strengths, hand, ranking, wild=wild, deck=deck)
+        strengths = max(strengths, best_warm(ranked, repeat))
+    return cold, warm, strengths
 
 
 def ours(
@@ -161,8 +153,7 @@ def main() -> None:
     )
     for ranking, label, wild, deck in configurations():
         hands = [tuple(rng.sample(deck, 5)) for _ in range(args.hands)]
-        cold, warm = time_ours(hands, ranking, wild, deck, args.repeat)
-        strengths = time_strengths(hands, ranking, wild, deck, args.repeat)
+        cold, warm, strengths = time_ours(hands, ranking, wild, deck, args.repeat)
         brute = seven = agree = "-"
         if not args.no_brute:
             hand = hands[0]

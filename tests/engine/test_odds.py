@@ -8,6 +8,7 @@ from collections import Counter
 from fractions import Fraction
 from itertools import combinations
 from math import comb
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -129,30 +130,20 @@ def test_counts_equal_brute_force(ranking: Ranking, data: st.DataObject) -> None
 def test_discard_strengths_agree_with_best_draws(ranking: Ranking, data: st.DataObject) -> None:
     """The strengths summed group by group, without the count by value, are those of the
     full odds, discard for discard and in the same order, in a high-low game for both halves."""
-    hand, discard, wild, dead, deck = data.draw(deals(ranking))
+    hand, _, wild, dead, deck = data.draw(deals(ranking))
     low = data.draw(st.sampled_from([None, *LOW_RANKINGS]))
     qualifier = data.draw(st.sampled_from([None, 8])) if low is not None else None
     most = data.draw(st.integers(min_value=0, max_value=5))
-    found = discard_strengths(
-        hand,
-        ranking,
-        wild=wild,
-        dead=dead,
-        deck=deck,
-        max_discard=most,
-        low=low,
-        low_qualifier=qualifier,
-    )
-    full = best_draws(
-        hand,
-        ranking,
-        wild=wild,
-        dead=dead,
-        deck=deck,
-        max_discard=most,
-        low=low,
-        low_qualifier=qualifier,
-    )
+    game: dict[str, Any] = {
+        "wild": wild,
+        "dead": dead,
+        "deck": deck,
+        "max_discard": most,
+        "low": low,
+        "low_qualifier": qualifier,
+    }
+    found = discard_strengths(hand, ranking, **game)
+    full = best_draws(hand, ranking, **game)
     assert [discard for discard, _, _ in found] == [discard for discard, _ in full]
     for (_, high, low_strength), (_, odds) in zip(found, full, strict=True):
         assert high == odds.strength
