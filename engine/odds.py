@@ -960,8 +960,7 @@ class _Deal:
         """The :attr:`DrawOdds.strength` of one discard, and of its low half with
         ``low_deal``: summed group by group for five cards under a plain ranking, without
         the count by value that :meth:`odds` keeps."""
-        plain = len(self.hand) == 5 and not self.pool.stripped
-        if not plain or (low_deal is not None and low_deal.pool.stripped):
+        if len(self.hand) != 5 or self.pool.stripped:  # (a low ranking is never stripped)
             odds = self.odds(discard, current, low_deal, qualifier, seed, samples, exact_limit)
             return odds.strength, None if odds.low is None else odds.low.strength
         kept = _Kept(tuple(card for card in self.hand if card not in discard), self.wild)
