@@ -196,7 +196,7 @@ def _draw_card(
         )
 
 
-def _star(d: Draw, cx: float, cy: float, r: float, fill: RGB) -> None:
+def _star(d: Draw, cx: float, cy: float, r: float, fill: RGB | int) -> None:
     points = []
     for i in range(10):
         radius = r if i % 2 == 0 else r * 0.45
@@ -467,6 +467,10 @@ def render_showdown(
     shown, so a three-way split shows all three hands (and a high-low split both halves).
     The picture's own words (the joker, the wild marks) are in ``language``, the channel's
     (default: the current one); the rows' texts come already written in it.
+
+    Drawn on the palette of :func:`_showdown_palette` (a few milliseconds, every showdown of
+    every table), or in full colour when a wild card plays as another (its band has colours
+    of its own).
     """
     language = language or current_language()
     labels = _labels(language)
@@ -475,25 +479,24 @@ def render_showdown(
     width = max((_row_width(row) for row in rows), default=_row_width(ShownRow("", "", ())))
     row_h = ROW_TITLE + CARD_H + MARGIN
     height = MARGIN + max(1, len(rows)) * (row_h + MARGIN)
-    image = Image.new("RGB", (width, height), FELT)
-    d = ImageDraw.Draw(image)
+    indexed = all(other is None for row in rows for other in row.stands_for)
+    canvas = (_IndexedCanvas if indexed else _Canvas)((width, height), four_colour)
+    d = canvas.measure
     name_font, small, hand_font = font(28), font(23), font(26)
     for i, row in enumerate(rows):
         top = MARGIN + i * (row_h + MARGIN)
         winner = bool(row.won)
         left = MARGIN
         if winner:
-            d.rounded_rectangle(
-                (4, top - 6, width - 5, top + row_h - 2), RADIUS, outline=GOLD, width=4
-            )
-            _star(d, MARGIN + 11, top + 14, 13, GOLD)
+            canvas.frame((4, top - 6, width - 5, top + row_h - 2))
+            canvas.star(MARGIN + 11, top + 14, 13)
             left += 30
         name = _fit(d, row.name, name_font, (width - 2 * MARGIN) // 2)
-        d.text((left, top), name, font=name_font, fill=GOLD if winner else WHITE)
+        canvas.text((left, top), name, name_font, GOLD if winner else WHITE)
         if winner:
             room = width - 3 * MARGIN - left - int(d.textlength(name, font=name_font))
             won = _fit(d, row.won, small, room)
-            d.text((width - MARGIN, top + 6), won, font=small, fill=GOLD, anchor="ra")
+            canvas.text((width - MARGIN, top + 6), won, small, GOLD, anchor="ra")
         x = MARGIN
         card_top = top + ROW_NAME
         for j, card in enumerate(row.cards):
@@ -502,17 +505,130 @@ def render_showdown(
                 x += IDLE_GAP
             stands_for = row.stands_for[j] if j < len(row.stands_for) else None
             if not plays:
-                tile = _dim_tile(_face(card), four_colour, labels)
+                canvas.faded(_face(card), labels, (x, card_top))
             elif stands_for is not None:
                 tile = _wild_tile(_face(card), _face(stands_for), four_colour, labels, wild_as)
+                canvas.image.paste(tile, (x, card_top))
             else:
-                tile = _mapped_tile(_face(card), False, four_colour, labels)
-            image.paste(tile, (x, card_top))
+                canvas.image.paste(
+                    _mapped_tile(_face(card), False, four_colour, labels), (x, card_top)
+                )
             x += CARD_W + GAP
         hand = _fit(d, row.hand, hand_font, width - 2 * MARGIN)
-        d.text(
-            (MARGIN, card_top + CARD_H + 5), hand, font=hand_font, fill=WHITE if winner else MUTED
-        )
-    out = io.BytesIO()
-    image.save(out, format="PNG", optimize=False, compress_level=6)
-    return out.getvalue()
+        canvas.text((MARGIN, card_top + CARD_H + 5), hand, hand_font, WHITE if winner else MUTED)
+    return canvas.png()
+
+
+_Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
+
+
+class _Canvas:
+    """A showdown picture drawn in full colour."""
+
+    def __init__(self, size: tuple[int, int], four_colour: bool) -> None:
+        self.four_colour = four_colour
+        self.image = Image.new("RGB", size, FELT)
+        self.draw = ImageDraw.Draw(self.image)
+        # Words are measured as they are drawn: with anti-aliasing.
+        self.measure = self.draw
+
+    def frame(self, box: tuple[int, int, int, int]) -> None:
+        self.draw.rounded_rectangle(box, RADIUS, outline=GOLD, width=4)
+
+    def star(self, cx: int, cy: int, r: int) -> None:
+        _star(self.draw, cx, cy, r, GOLD)
+
+    def text(
+        self, xy: tuple[int, int], text: str, font: _Font, ink: RGB, anchor: str | None = None
+    ) -> None:
+        self.draw.text(xy, text, font=font, fill=ink, anchor=anchor)
+
+    def faded(self, face: _Face, labels: _Labels, xy: tuple[int, int]) -> None:
+        self.image.paste(_dim_tile(face, self.four_colour, labels), xy)
+
+    def png(self) -> bytes:
+        out = io.BytesIO()
+        self.image.save(out, format="PNG", optimize=False, compress_level=6)
+        return out.getvalue()
+
+
+class _IndexedCanvas(_Canvas):
+    """A showdown picture drawn on :func:`_showdown_palette`: the cards pasted as their cached
+    palette tiles, each text drawn as a coverage mask and mapped to its ink's shades over the
+    felt. The same picture as in full colour (the words' edges rounded to :data:`_INK_STEPS`
+    shades) in a quarter of the time and three fifths of the bytes: six rows took 16 ms in
+    full colour, 14 of them writing the PNG, and every showdown of every table sends one."""
+
+    def __init__(self, size: tuple[int, int], four_colour: bool) -> None:
+        self.four_colour = four_colour
+        palette, self.faded_from, self.inks = _showdown_palette(four_colour)
+        self.image = Image.new("P", size, _felt_index(four_colour))
+        self.image.putpalette(palette)
+        self.draw = ImageDraw.Draw(self.image)
+        self.measure = ImageDraw.Draw(Image.new("L", (1, 1)))
+
+    def frame(self, box: tuple[int, int, int, int]) -> None:
+        self.draw.rounded_rectangle(box, RADIUS, outline=self._solid(GOLD), width=4)
+
+    def star(self, cx: int, cy: int, r: int) -> None:
+        _star(self.draw, cx, cy, r, self._solid(GOLD))
+
+    def text(
+        self, xy: tuple[int, int], text: str, font: _Font, ink: RGB, anchor: str | None = None
+    ) -> None:
+        left, top, right, bottom = self.measure.textbbox(xy, text, font=font, anchor=anchor)
+        if right <= left or bottom <= top:
+            return
+        # The words' coverage, drawn where they go (whole pixels away: the same pixels), then
+        # each covered pixel set to the ink's shade for it.
+        mask = Image.new("L", (int(right - left), int(bottom - top)), 0)
+        origin = (xy[0] - int(left), xy[1] - int(top))
+        ImageDraw.Draw(mask).text(origin, text, font=font, fill=255, anchor=anchor)
+        shades = Image.frombytes("P", mask.size, mask.point(_shades(self.inks[ink])).tobytes())
+        self.image.paste(shades, (int(left), int(top)), mask.point(_COVERED))
+
+    def faded(self, face: _Face, labels: _Labels, xy: tuple[int, int]) -> None:
+        tile = _mapped_tile(face, False, self.four_colour, labels)
+        self.image.paste(tile.point(lambda index: index + self.faded_from), xy)
+
+    def _solid(self, ink: RGB) -> int:
+        return self.inks[ink] + _INK_STEPS - 1
+
+    def png(self) -> bytes:
+        out = io.BytesIO()
+        self.image.save(out, format="PNG", optimize=False, compress_level=3)
+        return out.getvalue()
+
+
+_INK_STEPS = 16
+"""The shades of a word's anti-aliased edge on an indexed showdown picture, felt to ink."""
+_COVERED = [0] + [255] * 255
+"""A coverage mask's lookup table to the pixels it touches at all."""
+
+
+@lru_cache(maxsize=8)
+def _shades(first: int) -> tuple[int, ...]:
+    """A coverage mask's lookup table to the palette's shades of the ink starting at
+    ``first``."""
+    return (0, *(first + round(v * (_INK_STEPS - 1) / 255) for v in range(1, 256)))
+
+
+@lru_cache(maxsize=2)
+def _showdown_palette(four_colour: bool = False) -> tuple[bytes, int, dict[RGB, int]]:
+    """The palette of an indexed showdown picture: the cards' shared palette, the same faded
+    (cards that do not play), then each ink of the words in :data:`_INK_STEPS` shades from the
+    felt. Returns it with the index where the faded copy starts and where each ink's begin."""
+    cards = bytes(_palette_values(four_colour))
+    count = len(cards) // 3
+    felt = cards[3 * _felt_index(four_colour) : 3 * _felt_index(four_colour) + 3]
+    shades = bytearray()
+    inks: dict[RGB, int] = {}
+    for k, ink in enumerate((WHITE, GOLD, MUTED)):
+        inks[ink] = 2 * count + k * _INK_STEPS
+        for step in range(_INK_STEPS):
+            shades += bytes(
+                round(f + (i - f) * step / (_INK_STEPS - 1)) for f, i in zip(felt, ink, strict=True)
+            )
+    palette = cards + _faded_palette(four_colour) + bytes(shades)
+    assert len(palette) <= 3 * 256
+    return palette, count, inks

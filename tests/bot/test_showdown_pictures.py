@@ -13,15 +13,25 @@ import json
 import shutil
 from pathlib import Path
 
-from PIL import Image
+import pytest
+from PIL import Image, ImageChops
 
 import engine
-from cogs.ui import render
-from cogs.ui.card_images import CARD_H, MARGIN, ROW_TITLE, render_cards, render_showdown
+from cogs.ui import card_images, render
+from cogs.ui.card_images import (
+    CARD_H,
+    MARGIN,
+    ROW_TITLE,
+    ShownRow,
+    render_cards,
+    render_showdown,
+)
+from engine.cards import Card, parse_cards
 from engine.scoring import qualifies_low
 from tests.showdowns import play_calling
 
 NAMES = {"1": "Alice", "2": "Bob", "3": "Carol"}
+ACE = Card.from_str("Ah")
 
 
 def _play(seed: int) -> tuple[engine.Table, engine.HandResult]:
@@ -153,3 +163,31 @@ def test_a_result_read_back_is_drawn_with_its_own_qualifier() -> None:
     assert render.hand_names(nine, rule).endswith(f"Low: {nine.low}"), fields
     high_only = play_calling(engine.TableConfig("five-card-draw"), 1, NAMES).result
     assert high_only is not None and render.low_rule(high_only) is None
+
+
+def test_the_palette_picture_is_the_full_colour_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A showdown is drawn on a palette (its PNG is written several times faster), and looks
+    as the same rows drawn in full colour do, to a few shades on the words' edges. A wild
+    card's band has colours of its own: its picture is drawn in full colour."""
+    rows = [
+        ShownRow("Ałicja Жанна", "Three sevens", parse_cards("7d 7c 7s Td 3h"), won="Main pot 9"),
+        ShownRow(
+            "Bob",
+            "Ace high",
+            parse_cards("Ad Kd Ts 3c 2d 9h 8h"),
+            plays=(True,) * 5 + (False, False),
+        ),
+    ]
+    for four_colour in (False, True):
+        fast = Image.open(io.BytesIO(render_showdown(rows, four_colour=four_colour)))
+        assert fast.mode == "P"
+        with monkeypatch.context() as patched:
+            patched.setattr(card_images, "_IndexedCanvas", card_images._Canvas)
+            full = Image.open(io.BytesIO(render_showdown(rows, four_colour=four_colour)))
+        assert full.mode == "RGB" and full.size == fast.size
+        difference = ImageChops.difference(fast.convert("RGB"), full)
+        assert max(high for _, high in difference.getextrema()) <= 8
+    wild = ShownRow(
+        "Cy", "Five aces", parse_cards("As Ah Ad Ac 2s"), stands_for=(None,) * 4 + (ACE,)
+    )
+    assert Image.open(io.BytesIO(render_showdown([wild]))).mode == "RGB"
