@@ -589,7 +589,7 @@ class _IndexedCanvas(_Canvas):
 
     def faded(self, face: _Face, labels: _Labels, xy: tuple[int, int]) -> None:
         tile = _mapped_tile(face, False, self.four_colour, labels)
-        self.image.paste(tile.point(lambda index: index + self.faded_from), xy)
+        self.image.paste(tile.point(_shifted(self.faded_from)), xy)
 
     def _solid(self, ink: RGB) -> int:
         return self.inks[ink] + _INK_STEPS - 1
@@ -604,6 +604,13 @@ _INK_STEPS = 16
 """The shades of a word's anti-aliased edge on an indexed showdown picture, felt to ink."""
 _COVERED = [0] + [255] * 255
 """A coverage mask's lookup table to the pixels it touches at all."""
+
+
+@lru_cache(maxsize=2)
+def _shifted(by: int) -> tuple[int, ...]:
+    """A palette tile's lookup table to the same colours ``by`` entries further on (the
+    faded copy of the cards' palette), made once rather than for every faded card."""
+    return tuple(min(255, index + by) for index in range(256))
 
 
 @lru_cache(maxsize=8)
