@@ -142,7 +142,12 @@ async def act_once(
         count = min(1, max(legal.counts)) if 1 in legal.counts else 0
         if count:
             values = [str(rng.randrange(len(legal.cards)))]
-            panel = (await emu.select(user, panel, panel.selects[0]["custom_id"], values)).message
+            picked = await emu.select(user, panel, panel.selects[0]["custom_id"], values)
+            panel = picked.message
+            if picked.type == 6:  # deferred at a coached table: the panel follows the odds
+                panel = await emu.wait_for(
+                    lambda: picked.message if "Discard 1" in picked.message.button_labels else None
+                )
             r = await emu.click(user, panel, label="Discard 1")
         else:
             r = await emu.click(user, panel, label="Stand pat")
