@@ -100,8 +100,8 @@ def table_hands() -> Callable[[random.Random], None]:
 def bare_hand() -> Callable[[random.Random], None]:
     """The same hand as a bare loop: the engine's shuffle and hand evaluator, the chips moved,
     and nothing else (no events, decisions, journal, rules read from the variant, or checks
-    beyond the script's). No engine could be this fast; it measures what the interpreter
-    itself costs for the hand, the floor that any engine's figure is measured against."""
+    beyond the script's): what the interpreter itself costs for the hand, the floor under
+    any engine's figure."""
     pack = CONFIG.rules().deck.cards()
     high = Ranking.HIGH
 
