@@ -238,7 +238,9 @@ def _table_embed(
 ) -> discord.Embed:
     playing = view.phase != "waiting"
     game = engine_text(view.game)
-    if view.hand_number:
+    # Between hands the last hand's number and action are old news: its result is the
+    # message just above, and this one waits for the next deal.
+    if view.hand_number and playing:
         # Translators: the table message's title; {prefix}: a marker or nothing.
         title = _(
             "{prefix}{game} · hand #{number}",
@@ -289,7 +291,7 @@ def _table_embed(
         embed.add_field(
             name=_("Pot {amount}", amount=view.pot_total), value=pot_value[:1024], inline=False
         )
-    last = last_action_text(view, names)
+    last = last_action_text(view, names) if playing else None
     if last is not None:
         embed.add_field(name=_("Last action"), value=last[:1024], inline=False)
     for note in notes[-3:]:
@@ -464,11 +466,19 @@ def hand_names(shown: ShownHand, low_rule: LowRule | None) -> str:
 
 
 def winnings(result: HandResult) -> dict[str, list[str]]:
-    """What each winner took, pot by pot (``"Main pot 40 (high)"``), by player id."""
+    """What each winner took, pot by pot (``"Main pot 40 (high)"``), by player id. A hand
+    with one pot names none: its winner took ``"40"`` or ``"20 (high)"``."""
     won: dict[str, list[str]] = {}
+    single = len(result.pots) == 1
     for pot in result.pots:
         for share in pot.shares:
-            if share.half == "all":
+            if single and share.half == "all":
+                text = str(share.amount)
+            elif single:
+                # Translators: the half of the only pot a player won, on the showdown picture
+                # ("40 (high)").
+                text = _("{amount} ({half})", amount=share.amount, half=_half(share.half))
+            elif share.half == "all":
                 # Translators: a pot a player won, on the showdown picture ("Main pot 40").
                 text = _("{pot} {amount}", pot=pot_label(pot.index), amount=share.amount)
             else:

@@ -201,3 +201,52 @@ def test_openers_shown_name_the_opener_who_won_uncontested_or_folded() -> None:
         embed = render.showdown_embed(result, names, seat_order=["a", "b"], seats=seats)
         shown = next(f.value or "" for f in embed.fields if f.name == "Openers shown")
         assert shown.startswith("Ann: "), shown
+
+
+def _showdown_of_two(seed: int) -> tuple[Table, dict[str, str]]:
+    """Two players call, check and stand pat down to a showdown (one pot)."""
+    table = Table(TableConfig("five-card-draw", forced_bets=ForcedBets.with_blinds(1, 2)))
+    table.sit("1", 100)
+    table.sit("2", 100)
+    table.start_hand(random.Random(seed))
+    while table.in_hand:
+        decision = table.pending[0]
+        options = decision.legal
+        action = Discard(()) if isinstance(options, DrawOptions) else Call()
+        if isinstance(options, BetOptions) and options.can_check:
+            action = Check()
+        table.act(decision.seat, action)
+    return table, {"1": "Alice", "2": "Bob"}
+
+
+def test_the_table_between_hands_shows_no_old_hand_number_or_last_action() -> None:
+    """Once a hand is over its result is the message above: the table message that waits for
+    the next deal carries neither the finished hand's number nor its last action."""
+    table, names = _showdown_of_two(5)
+    waiting = render.table_embed(table.public_view(), names)
+    assert table.result is not None and not table.in_hand
+    assert "hand #" not in (waiting.title or ""), waiting.title
+    assert "Last action" not in [field.name for field in waiting.fields]
+    assert "Between hands" in (waiting.description or "")
+    table.start_hand(random.Random(6))
+    table.act(table.pending[0].seat, Call())
+    dealt = render.table_embed(table.public_view(), names)
+    assert "hand #2" in (dealt.title or ""), dealt.title
+    last = next(field for field in dealt.fields if field.name == "Last action")
+    assert "Alice" in (last.value or "") or "Bob" in (last.value or ""), last.value
+
+
+def test_the_winner_of_the_only_pot_is_labelled_with_the_chips_alone() -> None:
+    """The showdown picture says "wins 4" for a hand with one pot; pot names appear only when
+    there are several to tell apart."""
+    for seed in range(50):
+        table, names = _showdown_of_two(seed)
+        result = table.result
+        assert result is not None and len(result.pots) == 1
+        shares = result.pots[0].shares
+        if len(shares) != 1:
+            continue  # a tie: look for a single winner
+        rows = render.shown_rows(result, names)
+        assert [row.won for row in rows] == [f"wins {shares[0].amount}", ""]
+        return
+    raise AssertionError("no single winner in 50 deals")
