@@ -10,7 +10,10 @@ alternating short batches; the best batch of each is reported.
 
 A fourth line plays the same hand as a bare loop over the engine's shuffle and evaluator,
 with nothing an engine needs around them: the interpreter's own cost for the hand, which
-puts the engine's figure (and any goal set for it) in proportion.
+puts the engine's figure (and any goal set for it) in proportion. A fifth plays it on a lean
+engine written for this one game (:class:`_LeanHand`): whose turn, what is legal, events, the
+draw's decision and the pots, without any of the engine's features. The distance from it to
+the engine is what those features and the engine's generality cost.
 
 Run: ``.venv/bin/python bench/engine.py [seconds per engine]``
 """
@@ -33,18 +36,25 @@ if __name__ == "engine":
     sys.modules["engine"] = importlib.import_module("engine")
 
 from engine import (
+    Bet,
     Call,
+    Card,
     Check,
     Discard,
     DrawOptions,
+    Fold,
     ForcedBets,
+    IllegalAction,
     NoLimit,
+    Raise,
     Ranking,
     Table,
     TableConfig,
     evaluate,
 )
+from engine.actions import Action
 from engine.cards import permuted
+from engine.pots import build_pots
 
 CONFIG = TableConfig(
     "five-card-draw", structure=NoLimit(2), forced_bets=ForcedBets.with_blinds(1, 2), max_seats=4
@@ -135,6 +145,220 @@ def bare_hand() -> Callable[[random.Random], None]:
     return hand
 
 
+class _Record:
+    """An event of the lean hand: what happened, to which seat, and its values."""
+
+    __slots__ = ("kind", "seat", "values")
+
+    def __init__(self, kind: str, seat: int | None, *values: object) -> None:
+        self.kind = kind
+        self.seat = seat
+        self.values = values
+
+
+class _LeanHand:
+    """A minimal engine for this one game, as a yardstick: a hand that checks whose turn it
+    is and whether each action is legal (check, call, bet or raise, fold; cards held and how
+    many may go), writes an event for each, offers the draw as a decision with its options,
+    and pays the pots. Its steps are data. It has none of the engine's features: no journal
+    or snapshot, no table (seats, button, sitting out), no house rules, openers, wild cards,
+    all-in side rules, reshuffles or hand result object."""
+
+    STEPS = ("bet", "draw", "bet", "showdown")
+    COUNTS = (0, 1, 2, 3, 4, 5)
+
+    def __init__(self, stacks: list[int], deck: tuple[Card, ...], blinds: tuple[int, ...]) -> None:
+        n = self.n = len(stacks)
+        self.stacks = list(stacks)
+        self.bets = [0] * n
+        self.put = [0] * n
+        self.folded = [False] * n
+        self.live = n
+        self.stub = list(deck)
+        self.stub.reverse()
+        self.events = [_Record("start", None, tuple(stacks))]
+        self.cards: list[list[Card]] = [[] for _ in range(n)]
+        pop = self.stub.pop
+        for _ in range(5):
+            for held in self.cards:
+                held.append(pop())
+        for seat in range(n):
+            self.events.append(_Record("dealt", seat))
+        for seat, blind in enumerate(blinds):
+            paid = min(blind, self.stacks[seat])
+            self.stacks[seat] -= paid
+            self.bets[seat] += paid
+            self.put[seat] += paid
+            self.events.append(_Record("blind", seat, paid))
+        self.step = -1
+        self.result: tuple[tuple[int, int], ...] | None = None
+        self.offered: tuple[int, tuple[Card, ...], tuple[int, ...]] | None = None
+        self.current: int | None = None
+        self.max_bet = self.min_raise = blinds[-1]
+        self.acted = self.drawn = 0
+        self._next_step(len(blinds) % n)
+
+    def _next_step(self, start: int = 0) -> None:
+        while True:
+            self.step += 1
+            kind = self.STEPS[self.step]
+            if self.live == 1 or kind == "showdown":
+                self._showdown()
+                return
+            if kind == "bet":
+                self.max_bet = max(self.bets)
+                self.acted = 0
+            else:
+                self.drawn = 0
+            self.current = self._first_from(start)
+            if self.current is not None:
+                self.events.append(_Record("round", self.current, kind))
+                return
+            start = 0
+
+    def _first_from(self, seat: int) -> int | None:
+        for k in range(self.n):
+            other = (seat + k) % self.n
+            if not self.folded[other] and self.stacks[other] > 0:
+                return other
+        return None
+
+    def pending_draw(self) -> tuple[int, tuple[Card, ...], tuple[int, ...]]:
+        """The draw decision: the seat, the cards it may discard, how many it may."""
+        if self.offered is None:
+            seat = self.current
+            if seat is None or self.STEPS[self.step] != "draw":
+                raise IllegalAction("nobody is drawing")
+            self.offered = (seat, tuple(self.cards[seat]), self.COUNTS)
+        return self.offered
+
+    def act(self, seat: int, action: Action) -> tuple[_Record, ...]:
+        if self.result is not None:
+            raise IllegalAction("the hand is over")
+        if seat != self.current:
+            raise IllegalAction("it is not {player}'s turn to act", player=str(seat))
+        start = len(self.events)
+        if self.STEPS[self.step] == "draw":
+            if not isinstance(action, Discard):
+                raise IllegalAction("this is a draw: discard cards or stand pat")
+            self._discard(seat, action.cards)
+        else:
+            self._bet(seat, action)
+        return tuple(self.events[start:])
+
+    def _bet(self, seat: int, action: Action) -> None:
+        bets, stacks = self.bets, self.stacks
+        owed = self.max_bet - bets[seat]
+        if isinstance(action, Check):
+            if owed:
+                raise IllegalAction("you cannot check: {amount} to call", amount=owed)
+            self.events.append(_Record("check", seat))
+        elif isinstance(action, Call):
+            if not owed:
+                raise IllegalAction("there is nothing to call")
+            paid = min(owed, stacks[seat])
+            stacks[seat] -= paid
+            bets[seat] += paid
+            self.put[seat] += paid
+            self.events.append(_Record("call", seat, paid))
+        elif isinstance(action, Fold):
+            self.folded[seat] = True
+            self.live -= 1
+            self.events.append(_Record("fold", seat))
+        elif isinstance(action, (Bet, Raise)):
+            to, room = action.to, stacks[seat] + bets[seat]
+            if to > room or (to < self.max_bet + self.min_raise and to < room):
+                raise IllegalAction("a bet or raise to {amount} is not allowed", amount=to)
+            self.min_raise = max(self.min_raise, to - self.max_bet)
+            stacks[seat] -= to - bets[seat]
+            self.put[seat] += to - bets[seat]
+            bets[seat] = self.max_bet = to
+            self.acted = 0
+            self.events.append(_Record("raise", seat, to))
+        else:
+            raise IllegalAction("this is a betting round")
+        self.acted += 1
+        if self.live > 1:
+            for k in range(1, self.n + 1):
+                other = (seat + k) % self.n
+                if (
+                    not self.folded[other]
+                    and stacks[other] > 0
+                    and (self.acted < self.live or bets[other] < self.max_bet)
+                ):
+                    self.current = other
+                    return
+        self.bets = [0] * self.n
+        self._next_step()
+
+    def _discard(self, seat: int, cards: tuple[Card, ...]) -> None:
+        held = self.cards[seat]
+        for card in cards:
+            if card not in held:
+                raise IllegalAction("you do not hold {card}", card=str(card))
+        if len(set(cards)) != len(cards):
+            raise IllegalAction("a card is named twice")
+        if len(cards) not in self.COUNTS:
+            raise IllegalAction("you may not discard {count}", count=len(cards))
+        kept = [card for card in held if card not in cards]
+        if cards and self.drawn == 0:
+            self.stub.pop()  # the burn card
+        received = [self.stub.pop() for _ in cards]
+        kept.extend(received)
+        self.cards[seat] = kept
+        self.events.append(_Record("drew", seat, cards, tuple(received)))
+        self.drawn += 1
+        self.offered = None
+        if self.drawn >= self.live:
+            self._next_step()
+        else:
+            self.current = self._first_from(seat + 1)
+
+    def _showdown(self) -> None:
+        alive = [not folded for folded in self.folded]
+        values = {}
+        for seat in range(self.n):
+            if alive[seat]:
+                value = values[seat] = evaluate(self.cards[seat], Ranking.HIGH)
+                self.events.append(_Record("shown", seat, tuple(self.cards[seat]), value))
+        awards = []
+        for amount, eligible in build_pots(self.put, alive):
+            best = max(values[seat] for seat in eligible)
+            winners = [seat for seat in eligible if values[seat] == best]
+            share, odd = divmod(amount, len(winners))
+            for k, seat in enumerate(winners):
+                paid = share + (odd if k == 0 else 0)
+                self.stacks[seat] += paid
+                awards.append((seat, paid))
+            self.events.append(_Record("awarded", None, amount, tuple(winners)))
+        self.result = tuple(awards)
+        self.current = None
+
+
+def lean_hand() -> Callable[[random.Random], None]:
+    """The same hand played by :class:`_LeanHand`: what the engine's essentials (turns,
+    legality, events, the draw's decision, pots) cost without its features."""
+    pack = CONFIG.rules().deck.cards()
+
+    def hand(rng: random.Random) -> None:
+        deck = permuted(pack, rng)
+        rng.getrandbits(62)
+        lean = _LeanHand([200, 200, 200, 200], deck, (1, 2))
+        for _ in range(4):
+            seat = lean.current
+            assert seat is not None
+            lean.act(seat, Call() if lean.bets[seat] < lean.max_bet else Check())
+        for _ in range(4):
+            seat, cards, _counts = lean.pending_draw()
+            lean.act(seat, Discard(cards[:1]))
+        for _ in range(4):
+            assert lean.current is not None
+            lean.act(lean.current, Check())
+        assert lean.result is not None and sum(lean.stacks) == 800
+
+    return hand
+
+
 def pokerkit_hand() -> Callable[[random.Random], None]:
     from pokerkit import Automation, NoLimitDeuceToSevenLowballSingleDraw
 
@@ -205,10 +429,12 @@ def main() -> None:
             "table": table_hands(),
             "pokerkit": pokerkit_hand(),
             "bare": bare_hand(),
+            "lean": lean_hand(),
         },
         seconds,
     )
-    ours, table, theirs, bare = rates["engine"], rates["table"], rates["pokerkit"], rates["bare"]
+    ours, table, theirs = rates["engine"], rates["table"], rates["pokerkit"]
+    bare, lean = rates["bare"], rates["lean"]
     print("scripted 4-player hand (blinds 1/2, stacks 200, call, draw one, check down)")
     print(f"  engine, a new table every hand:                 {ours:10,.0f} hands/s")
     print(f"  engine, consecutive hands at one table:         {table:10,.0f} hands/s")
@@ -217,6 +443,10 @@ def main() -> None:
     print(
         f"  the floor, the same hand as a bare loop:        {bare:10,.0f} hands/s "
         f"({1e6 / bare:.1f} µs a hand, against {1e6 / ours:.1f} for the engine)"
+    )
+    print(
+        f"  a lean engine's essentials, the same hand:      {lean:10,.0f} hands/s "
+        f"({1e6 / lean:.1f} µs a hand; {lean / theirs:.1f}x pokerkit)"
     )
 
 
