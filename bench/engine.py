@@ -15,7 +15,9 @@ engine written for this one game (:class:`_LeanHand`): whose turn, what is legal
 draw's decision and the pots, without any of the engine's features. The distance from it to
 the engine is what those features and the engine's generality cost.
 
-Run: ``.venv/bin/python bench/engine.py [seconds per engine]``
+Run: ``.venv/bin/python bench/engine.py [seconds per engine]``; with ``--phases`` it times the
+engine and the lean engine phase by phase instead (the deal, the calls, the draws, the checks
+down to the result).
 """
 
 from __future__ import annotations
@@ -61,18 +63,27 @@ CONFIG = TableConfig(
 )
 
 
-def our_hand(rng: random.Random) -> None:
+def _unmarked() -> None:
+    pass
+
+
+def our_hand(rng: random.Random, mark: Callable[[], None] = _unmarked) -> None:
+    """The scripted hand on a new table; ``mark`` is called between its phases (the deal,
+    the calls, the draws, the checks down to the result) when they are timed apart."""
     table = Table(CONFIG)
     for name in ("a", "b", "c", "d"):
         table.sit(name, 200)
     table.start_hand(rng)
+    mark()
     for _ in range(4):
         table.act(table.to_act[0], Call())
+    mark()
     for _ in range(4):
         decision = table.pending[0]
         legal = decision.legal
         assert isinstance(legal, DrawOptions)
         table.act(decision.seat, Discard(legal.cards[:1]))
+    mark()
     for _ in range(4):
         table.act(table.to_act[0], Check())
     assert not table.in_hand
@@ -335,28 +346,60 @@ class _LeanHand:
         self.current = None
 
 
-def lean_hand() -> Callable[[random.Random], None]:
+_PACK = CONFIG.rules().deck.cards()
+
+
+def lean_hand(rng: random.Random, mark: Callable[[], None] = _unmarked) -> None:
     """The same hand played by :class:`_LeanHand`: what the engine's essentials (turns,
     legality, events, the draw's decision, pots) cost without its features."""
-    pack = CONFIG.rules().deck.cards()
+    deck = permuted(_PACK, rng)
+    rng.getrandbits(62)
+    lean = _LeanHand([200, 200, 200, 200], deck, (1, 2))
+    mark()
+    for _ in range(4):
+        seat = lean.current
+        assert seat is not None
+        lean.act(seat, Call() if lean.bets[seat] < lean.max_bet else Check())
+    mark()
+    for _ in range(4):
+        seat, cards, _counts = lean.pending_draw()
+        lean.act(seat, Discard(cards[:1]))
+    mark()
+    for _ in range(4):
+        assert lean.current is not None
+        lean.act(lean.current, Check())
+    assert lean.result is not None and sum(lean.stacks) == 800
 
-    def hand(rng: random.Random) -> None:
-        deck = permuted(pack, rng)
-        rng.getrandbits(62)
-        lean = _LeanHand([200, 200, 200, 200], deck, (1, 2))
-        for _ in range(4):
-            seat = lean.current
-            assert seat is not None
-            lean.act(seat, Call() if lean.bets[seat] < lean.max_bet else Check())
-        for _ in range(4):
-            seat, cards, _counts = lean.pending_draw()
-            lean.act(seat, Discard(cards[:1]))
-        for _ in range(4):
-            assert lean.current is not None
-            lean.act(lean.current, Check())
-        assert lean.result is not None and sum(lean.stacks) == 800
 
-    return hand
+PHASES = ("the deal", "four calls", "four draws", "four checks and the result")
+
+
+Script = Callable[[random.Random, Callable[[], None]], None]
+
+
+def phase_times(play: Script, hands: int) -> list[float]:
+    """Microseconds a hand spends in each of :data:`PHASES`: the best of three runs of
+    ``hands`` hands, after one such run to warm up."""
+    clock = time.perf_counter
+    marks: list[float] = []
+
+    def mark() -> None:
+        marks.append(clock())
+
+    runs = []
+    for _ in range(4):
+        spent = [0.0] * len(PHASES)
+        rng = random.Random(1)
+        for _ in range(hands):
+            marks.clear()
+            mark()
+            play(rng, mark)
+            mark()
+            for k in range(len(PHASES)):
+                spent[k] += marks[k + 1] - marks[k]
+        runs.append(spent)
+    best = min(runs[1:], key=sum)
+    return [1e6 * t / hands for t in best]
 
 
 def pokerkit_hand() -> Callable[[random.Random], None]:
@@ -422,14 +465,18 @@ def best_rates(
 
 
 def main() -> None:
-    seconds = float(sys.argv[1]) if len(sys.argv) > 1 else 3.0
+    args = [arg for arg in sys.argv[1:] if arg != "--phases"]
+    seconds = float(args[0]) if args else 3.0
+    if "--phases" in sys.argv[1:]:
+        print_phases(int(20_000 * seconds / 3))
+        return
     rates = best_rates(
         {
             "engine": our_hand,
             "table": table_hands(),
             "pokerkit": pokerkit_hand(),
             "bare": bare_hand(),
-            "lean": lean_hand(),
+            "lean": lean_hand,
         },
         seconds,
     )
@@ -448,6 +495,17 @@ def main() -> None:
         f"  a lean engine's essentials, the same hand:      {lean:10,.0f} hands/s "
         f"({1e6 / lean:.1f} µs a hand; {lean / theirs:.1f}x pokerkit)"
     )
+
+
+def print_phases(hands: int) -> None:
+    """The engine's and the lean engine's time in each phase of the hand, side by side."""
+    ours = phase_times(our_hand, hands)
+    lean = phase_times(lean_hand, hands)
+    print(f"µs a hand, phase by phase (best of three runs of {hands:,} hands)")
+    print(f"  {'phase':28} {'engine':>8} {'lean':>8} {'ratio':>6}")
+    rows = zip([*PHASES, "the whole hand"], [*ours, sum(ours)], [*lean, sum(lean)], strict=True)
+    for name, a, b in rows:
+        print(f"  {name:28} {a:8.1f} {b:8.1f} {a / b:6.1f}")
 
 
 if __name__ == "__main__":
