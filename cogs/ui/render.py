@@ -554,13 +554,15 @@ def _showdown_embed(
             }
             hand = hand_name(share.value) if share.value is not None else None
             if share.half == "all" and hand:
-                line = _("{pot}: **{player}** wins {amount} with {hand}", hand=hand, **values)
+                # Translators: {hand}: the winning hand's name, written as a label ("Pair of
+                # sevens"), hence set apart by a dash rather than read into the sentence.
+                line = _("{pot}: **{player}** wins {amount} — {hand}", hand=hand, **values)
             elif share.half == "all":
                 line = _("{pot}: **{player}** wins {amount}", **values)
             elif hand:
                 # Translators: {half}: high or low, the half of a split pot.
                 line = _(
-                    "{pot} ({half}): **{player}** wins {amount} with {hand}",
+                    "{pot} ({half}): **{player}** wins {amount} — {hand}",
                     half=_half(share.half),
                     hand=hand,
                     **values,

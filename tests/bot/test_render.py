@@ -248,5 +248,11 @@ def test_the_winner_of_the_only_pot_is_labelled_with_the_chips_alone() -> None:
             continue  # a tie: look for a single winner
         rows = render.shown_rows(result, names)
         assert [row.won for row in rows] == [f"wins {shares[0].amount}", ""]
+        # The text names the winning hand as the label it is, after a dash.
+        embed = render.showdown_embed(result, names, seat_order=["1", "2"])
+        winners = next(field.value for field in embed.fields if field.name == "Winners")
+        winner = names[shares[0].player_id]
+        hand = rows[0].hand
+        assert winners == f"Main pot: **{winner}** wins {shares[0].amount} — {hand}", winners
         return
     raise AssertionError("no single winner in 50 deals")
