@@ -111,6 +111,17 @@ def test_a_pot_part_kept_back_is_told_in_the_tables_language() -> None:
     assert "part of the pot" not in told and "Teil des Pots" in told, told
 
 
+def _play_down(table: Table) -> None:
+    """Call, check and stand pat down to the showdown."""
+    while table.in_hand:
+        decision = table.pending[0]
+        options = decision.legal
+        action = Discard(()) if isinstance(options, DrawOptions) else Call()
+        if isinstance(options, BetOptions) and options.can_check:
+            action = Check()
+        table.act(decision.seat, action)
+
+
 def test_names_read_as_typed_in_the_table_and_its_result_but_plain_in_the_picture() -> None:
     """A name is its player's own text: ``**Al**`` is not bold and ``<@id>`` does not show
     another member, on the table message and in the result; the picture writes it plainly."""
@@ -123,13 +134,7 @@ def test_names_read_as_typed_in_the_table_and_its_result_but_plain_in_the_pictur
     text = "\n".join(f.value or "" for f in embed.fields) + (embed.description or "")
     assert "\\*\\*Al\\*\\*" in text and "<@\u200b123456789012345678>" in text, text
     assert "<@123456789012345678>" not in text
-    while table.in_hand:  # called, checked and stood pat down to a showdown
-        decision = table.pending[0]
-        options = decision.legal
-        action = Discard(()) if isinstance(options, DrawOptions) else Call()
-        if isinstance(options, BetOptions) and options.can_check:
-            action = Check()
-        table.act(decision.seat, action)
+    _play_down(table)
     result = table.result
     assert result is not None and len(result.shown) == 2
     shown = render.showdown_embed(result, names, seat_order=["1", "2"])
@@ -209,13 +214,7 @@ def _showdown_of_two(seed: int) -> tuple[Table, dict[str, str]]:
     table.sit("1", 100)
     table.sit("2", 100)
     table.start_hand(random.Random(seed))
-    while table.in_hand:
-        decision = table.pending[0]
-        options = decision.legal
-        action = Discard(()) if isinstance(options, DrawOptions) else Call()
-        if isinstance(options, BetOptions) and options.can_check:
-            action = Check()
-        table.act(decision.seat, action)
+    _play_down(table)
     return table, {"1": "Alice", "2": "Bob"}
 
 
