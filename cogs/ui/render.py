@@ -237,10 +237,11 @@ def _table_embed(
     banking: Sequence[str],
 ) -> discord.Embed:
     playing = view.phase != "waiting"
+    # Between hands, and while a dealer chooses the next game, the last hand's number and
+    # action are old news: its result is the message just above.
+    dealt = playing and view.phase != "choose"
     game = engine_text(view.game)
-    # Between hands the last hand's number and action are old news: its result is the
-    # message just above, and this one waits for the next deal.
-    if view.hand_number and playing:
+    if view.hand_number and dealt:
         # Translators: the table message's title; {prefix}: a marker or nothing.
         title = _(
             "{prefix}{game} · hand #{number}",
@@ -291,7 +292,7 @@ def _table_embed(
         embed.add_field(
             name=_("Pot {amount}", amount=view.pot_total), value=pot_value[:1024], inline=False
         )
-    last = last_action_text(view, names) if playing else None
+    last = last_action_text(view, names) if dealt else None
     if last is not None:
         embed.add_field(name=_("Last action"), value=last[:1024], inline=False)
     for note in notes[-3:]:

@@ -10,6 +10,7 @@ from engine import (
     BetOptions,
     Call,
     Check,
+    ChooseGame,
     Discard,
     DrawOptions,
     FixedLimit,
@@ -233,6 +234,25 @@ def test_the_table_between_hands_shows_no_old_hand_number_or_last_action() -> No
     assert "hand #2" in (dealt.title or ""), dealt.title
     last = next(field for field in dealt.fields if field.name == "Last action")
     assert "Alice" in (last.value or "") or "Bob" in (last.value or ""), last.value
+
+
+def test_while_the_dealer_chooses_the_last_hand_is_not_shown_as_the_current_one() -> None:
+    """Dealer's choice: while the next game is chosen, the table message does not read as the
+    hand just played (its number, its last action), yet says who is choosing."""
+    table = Table(TableConfig("five-card-draw", dealers_choice=True))
+    table.sit("1", 100)
+    table.sit("2", 100)
+    rng = random.Random(4)
+    table.start_hand(rng)
+    table.act(table.pending[0].seat, ChooseGame("five-card-draw", ()))
+    _play_down(table)
+    table.start_hand(rng)
+    view = table.public_view()
+    assert view.phase == "choose" and view.hand_number == 1 and view.last_action is not None
+    embed = render.table_embed(view, {"1": "Alice", "2": "Bob"})
+    assert "hand #" not in (embed.title or ""), embed.title
+    assert "Last action" not in [field.name for field in embed.fields]
+    assert "Waiting for" in (embed.description or ""), embed.description
 
 
 def test_the_winner_of_the_only_pot_is_labelled_with_the_chips_alone() -> None:
