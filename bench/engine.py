@@ -61,6 +61,7 @@ from engine.pots import build_pots
 CONFIG = TableConfig(
     "five-card-draw", structure=NoLimit(2), forced_bets=ForcedBets.with_blinds(1, 2), max_seats=4
 )
+_PACK = CONFIG.rules().deck.cards()
 
 
 def _unmarked() -> None:
@@ -123,11 +124,10 @@ def bare_hand() -> Callable[[random.Random], None]:
     and nothing else (no events, decisions, journal, rules read from the variant, or checks
     beyond the script's): what the interpreter itself costs for the hand, the floor under
     any engine's figure."""
-    pack = CONFIG.rules().deck.cards()
     high = Ranking.HIGH
 
     def hand(rng: random.Random) -> None:
-        deck = permuted(pack, rng)
+        deck = permuted(_PACK, rng)
         rng.getrandbits(62)  # the hand's seed, as the engine draws it
         stacks = [200, 200, 200, 200]
         cards = [list(deck[k * 5 : k * 5 + 5]) for k in range(4)]
@@ -344,9 +344,6 @@ class _LeanHand:
             self.events.append(_Record("awarded", None, amount, tuple(winners)))
         self.result = tuple(awards)
         self.current = None
-
-
-_PACK = CONFIG.rules().deck.cards()
 
 
 def lean_hand(rng: random.Random, mark: Callable[[], None] = _unmarked) -> None:
