@@ -2,16 +2,23 @@
 
 A catalogue is complete when every message of its package's template has a translation that
 is not fuzzy, keeps every named placeholder of the source (and invents none: it would not
-format), and, for a plural message, has as many forms as the language has.
+format), and, for a plural message, has as many forms as the language has. A time written
+with an abbreviated unit ("8 s", "5 min.") keeps the two together with a non-breaking space:
+a phone's narrow embed would otherwise leave the unit alone at the start of a line.
 """
 
 from __future__ import annotations
+
+import re
 
 from babel.messages.catalog import Catalog, Message
 
 from .translator import placeholders
 
 _Id = str | tuple[str, ...]
+
+# A time placeholder, a plain space, and an abbreviated unit ("s", "min", "Std.", "мин"...).
+_SPLIT_UNIT = re.compile(r"\{(?:seconds|minutes|hours)\} \w{1,3}\.?(?!\w)")
 
 
 def _key(message: Message) -> _Id:
@@ -57,6 +64,8 @@ def problems(template: Catalog, catalogue: Catalog) -> list[str]:
                 found.append(f"{name}: {form!r} lacks {{{'}, {'.join(sorted(missing))}}}")
             if invented:
                 found.append(f"{name}: {form!r} invents {{{'}, {'.join(sorted(invented))}}}")
+            if _SPLIT_UNIT.search(form):
+                found.append(f"{name}: {form!r} needs a non-breaking space before its unit")
     return found
 
 

@@ -46,6 +46,16 @@ def test_the_checks_catch_a_lost_placeholder_and_a_missing_form() -> None:
     assert "'Openers': missing" in found
 
 
+def test_the_checks_keep_a_time_and_its_unit_on_one_line() -> None:
+    cogs = next(package for package in PACKAGES if package.name == "cogs")
+    template = read_catalogue(cogs.template)
+    catalogue = read_catalogue(cogs.catalogue("de"))
+    catalogue["{seconds} s"].string = "{seconds} Sek."
+    catalogue["{minutes} min"].string = "{minutes}\u00a0Min."
+    found = problems(template, catalogue)
+    assert found == ["'{seconds} s': '{seconds} Sek.' needs a non-breaking space before its unit"]
+
+
 @pytest.mark.parametrize("package", PACKAGES, ids=lambda p: p.name)
 def test_the_template_is_up_to_date_with_the_code(package) -> None:
     """Run ``python -m i18n extract`` (then ``update``) when this fails."""
