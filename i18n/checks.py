@@ -3,8 +3,9 @@
 A catalogue is complete when every message of its package's template has a translation that
 is not fuzzy, keeps every named placeholder of the source (and invents none: it would not
 format), and, for a plural message, has as many forms as the language has. A time written
-with an abbreviated unit ("8 s", "5 min.") keeps the two together with a non-breaking space:
-a phone's narrow embed would otherwise leave the unit alone at the start of a line.
+with an abbreviated unit ("8 s", "5 min.") or a number after its sign ("n.º 12") keeps the two
+together with a non-breaking space: a phone's narrow embed would otherwise leave the unit or
+the number alone at the start of a line.
 """
 
 from __future__ import annotations
@@ -17,8 +18,12 @@ from .translator import placeholders
 
 _Id = str | tuple[str, ...]
 
-# A time placeholder, a plain space, and an abbreviated unit ("s", "min", "Std.", "мин"...).
-_SPLIT_UNIT = re.compile(r"\{(?:seconds|minutes|hours)\} \w{1,3}\.?(?!\w)")
+# A time placeholder, a plain space and an abbreviated unit ("s", "min", "Std.", "мин"...);
+# or a number sign ("n.º", "nr", "№"...), a plain space and a placeholder.
+_SPLIT_UNIT = re.compile(
+    r"\{(?:seconds|minutes|hours)\} \w{1,3}\.?(?!\w)"
+    r"|(?<![\w.])(?:n\.º|nº|n°|№|Nr\.|nr\.?) \{"
+)
 
 
 def _key(message: Message) -> _Id:
@@ -65,7 +70,7 @@ def problems(template: Catalog, catalogue: Catalog) -> list[str]:
             if invented:
                 found.append(f"{name}: {form!r} invents {{{'}, {'.join(sorted(invented))}}}")
             if _SPLIT_UNIT.search(form):
-                found.append(f"{name}: {form!r} needs a non-breaking space before its unit")
+                found.append(f"{name}: {form!r} needs a non-breaking space beside a number")
     return found
 
 

@@ -46,14 +46,19 @@ def test_the_checks_catch_a_lost_placeholder_and_a_missing_form() -> None:
     assert "'Openers': missing" in found
 
 
-def test_the_checks_keep_a_time_and_its_unit_on_one_line() -> None:
+def test_the_checks_keep_a_number_with_its_unit_or_sign() -> None:
     cogs = next(package for package in PACKAGES if package.name == "cogs")
     template = read_catalogue(cogs.template)
     catalogue = read_catalogue(cogs.catalogue("de"))
     catalogue["{seconds} s"].string = "{seconds} Sek."
     catalogue["{minutes} min"].string = "{minutes}\u00a0Min."
+    catalogue["There is no hand #{hand}."].string = "Es gibt keine Hand Nr. {hand}."
     found = problems(template, catalogue)
-    assert found == ["'{seconds} s': '{seconds} Sek.' needs a non-breaking space before its unit"]
+    assert found == [
+        "'There is no hand #{hand}.': 'Es gibt keine Hand Nr. {hand}.' needs a non-breaking space"
+        " beside a number",
+        "'{seconds} s': '{seconds} Sek.' needs a non-breaking space beside a number",
+    ]
 
 
 @pytest.mark.parametrize("package", PACKAGES, ids=lambda p: p.name)
