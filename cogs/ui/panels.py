@@ -296,9 +296,9 @@ def closed_embed(
 
 def closed_notice(game: str, notes: Sequence[str] = ()) -> tuple[discord.Embed, Components]:
     """What a table message becomes once its table is closed, with its last notes (where its
-    players went), and no buttons."""
+    players went), and no buttons. ``game`` is the engine's name for it."""
     text = "\n".join([_("This table is closed."), *notes])
-    embed = discord.Embed(title=game, description=text, colour=kit.GREY)
+    embed = discord.Embed(title=engine_text(game), description=text, colour=kit.GREY)
     return embed, Components()
 
 
@@ -311,8 +311,9 @@ def settings_embed(
 ) -> discord.Embed:
     """The table's settings: stakes, the bot's settings, and the house rules that matter in
     its game (``house``), with a change waiting for the next deal (``next_hand``)."""
-    embed = discord.Embed(title=_("Table settings: {game}", game=view.game), colour=kit.GREEN)
-    stakes = f"{view.structure}\n{view.forced_bets}"
+    game = engine_text(view.game)
+    embed = discord.Embed(title=_("Table settings: {game}", game=game), colour=kit.GREEN)
+    stakes = f"{engine_text(view.structure)}\n{engine_text(view.forced_bets)}"
     embed.add_field(name=_("Stakes"), value=stakes, inline=False)
     embed.add_field(name=_("Table"), value=settings, inline=False)
     embed.add_field(name=_("Seats"), value=str(seats))

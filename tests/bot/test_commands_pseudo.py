@@ -14,6 +14,7 @@ from collections.abc import Iterable
 import engine
 from i18n import PSEUDO, speaking
 from i18n.engine_text import variant_name
+from tests.bot.by_id import play, sit_and_deal
 from tests.emulator import Emulator, World
 from tests.emulator.models import Message
 
@@ -113,3 +114,45 @@ async def test_what_a_command_posts_for_the_channel_is_in_the_channels_language(
     assert r.ephemeral and r.content and not escaped([r.content]), r.content
     r = await emu.run_command(alice, world.channel, "poker end", {})
     assert r.ephemeral and r.content and not escaped([r.content]), r.content
+
+
+async def test_the_other_commands_after_a_hand_in_the_pseudo_language(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """After a hand at a table of a server that reads en-XA, every command's answer to a
+    member reading en-XA too (the settings, the money, the history, the odds) has no English
+    word left; nor has the ledger posted in the channel when the table closes."""
+    bot = await poker_bot()
+    bot.presenter.ping_after = 0
+    world.guild.locale = PSEUDO.code
+    players = world.players[:3]
+    for user in players:
+        user.locale = PSEUDO.code
+    names = [world.guild.name, *(u.global_name or u.username for u in world.users)]
+    await sit_and_deal(emu, world, players, "five-card-draw")
+    await play(emu, world, bot, players, None)
+    await emu.idle()
+    for command, options in [
+        ("poker settings", {}),
+        ("leaderboard", {}),
+        ("stats", {}),
+        ("daily", {}),
+        ("poker history", {}),
+        ("poker ledger", {}),
+        ("poker odds", {"cards": "As Ks Qs 2d 3c"}),
+    ]:
+        r = await emu.run_command(players[0], world.channel, command, options)
+        await emu.idle()
+        assert r.message is not None and r.embeds, (command, r.content)
+        assert not escaped(texts_of(r.message), names), (command, r.message.text)
+    r = await emu.run_command(players[0], world.channel, "poker start", {})
+    assert r.ephemeral and not escaped([r.content or ""]), r.content
+    await emu.idle()
+    r = await emu.run_command(players[0], world.channel, "poker end", {})
+    assert r.content and not escaped([r.content]), r.content
+    await play(emu, world, bot, players, None)
+    await emu.idle()
+    # The last message without buttons: the night's ledger, posted as the table closed.
+    ledger = [m for m in emu.channel_messages(world.channel) if m.embeds and not m.components]
+    assert ledger and ledger[-1].attachments, [m.text for m in emu.channel_messages(world.channel)]
+    assert not escaped(texts_of(ledger[-1]), names), ledger[-1].text

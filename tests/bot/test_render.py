@@ -22,6 +22,8 @@ from engine import (
     Timeout,
 )
 from engine.actions import Action
+from i18n import PSEUDO, speaking
+from i18n.engine_text import engine_text
 from tables.live import Version
 
 
@@ -275,3 +277,12 @@ def test_the_winner_of_the_only_pot_is_labelled_with_the_chips_alone() -> None:
         assert winners == f"Main pot: **{winner}** wins {shares[0].amount} — {hand}", winners
         return
     raise AssertionError("no single winner in 50 deals")
+
+
+def test_a_closed_tables_message_names_its_game_in_the_tables_language() -> None:
+    """A tournament table broken up keeps a note under the game's name, which the engine
+    gives in English: the note reads it in the channel's language."""
+    with speaking(PSEUDO):
+        embed, components = panels.closed_notice("Five-card draw", ["Ann moves to table 2."])
+        assert embed.title == engine_text("Five-card draw") != "Five-card draw"
+    assert not components.to_components()
