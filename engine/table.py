@@ -1544,6 +1544,8 @@ class Table:
         return requirement
 
     def _requirement_label(self) -> str | None:
+        """What opens the pot, as a player would say it (a phrase, so that the bot can say
+        it in any language): ``"a pair of jacks or better"``."""
         hand = self.hand
         if hand is not None and not hand.over:
             req = hand.requirement
@@ -1551,7 +1553,7 @@ class Table:
             rules = self.config.rules()
             forced = self._stakes[1] if rules.forced_bets is None else rules.forced_bets
             req = self._opening_requirement(rules, forced)
-        return None if req is None else f"{req.label[0].upper()}{req.label[1:]} to open"
+        return None if req is None else req.label
 
     def public_view(self) -> PublicView:
         """Everything anyone at the table may see (see :class:`engine.views.PublicView`)."""

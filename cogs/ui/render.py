@@ -108,10 +108,9 @@ def wild_text(wild: str) -> str:
 
 
 def opening_text(requirement: str) -> str:
-    """``"A pair of jacks or better to open"`` -> ``"To open: a pair of jacks or better."``"""
-    what = engine_text(requirement.removesuffix(" to open").strip())
-    mid_sentence = what[:1].lower() + what[1:]
-    return _("To open: {what}.", what=mid_sentence)
+    """``"a pair of jacks or better"`` (the engine's phrase) -> ``"To open: a pair of jacks or
+    better."``, in the current language."""
+    return _("To open: {what}.", what=engine_text(requirement))
 
 
 def name_of(names: Mapping[str, str], player_id: str | None, *, markdown: bool = True) -> str:

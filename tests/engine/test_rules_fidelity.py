@@ -352,9 +352,9 @@ def test_where_the_seeds_differ_the_rules_text_names_the_choice_and_the_option()
         return seen
 
     ranks = ["jacks", "queens", "kings", "aces"]
-    back = [f"A pair of {r} or better to open" for r in [*ranks, "kings", "queens"]]
+    back = [f"a pair of {r} or better" for r in [*ranks, "kings", "queens"]]
     assert requirements(TableOptions()) == back
-    stays = [f"A pair of {r} or better to open" for r in [*ranks, "aces", "aces"]]
+    stays = [f"a pair of {r} or better" for r in [*ranks, "aces", "aces"]]
     assert requirements(TableOptions(progressive_back_down=False)) == stays
 
 

@@ -60,7 +60,7 @@ def test_only_a_player_with_openers_may_open_then_anyone_may_call_or_raise():
     assert legal.min_to == 4  # c has no openers but may raise an opened pot
     table.act("c", Raise(4))
     table.act("a", Call())  # a checked before and may come in now
-    assert table.public_view().opening_requirement == "A pair of jacks or better to open"
+    assert table.public_view().opening_requirement == "a pair of jacks or better"
 
 
 def test_with_blinds_the_blind_opens_the_pot_and_nobody_shows_openers():
@@ -145,7 +145,7 @@ def test_progressive_openers_rise_to_aces_and_come_back_down():
     table.act(table.pending[0].player_id, Bet(2))
     while table.in_hand:
         table.act(table.pending[0].player_id, Fold())
-    assert table.public_view().opening_requirement == "A pair of jacks or better to open"
+    assert table.public_view().opening_requirement == "a pair of jacks or better"
 
 
 def test_splitting_openers_is_announced_kept_aside_and_shown_at_the_end():
