@@ -47,6 +47,7 @@ from i18n.engine_text import engine_text, variant_description, variant_name
 __all__ = [
     "CHOICE_MENUS",
     "PRIVATE_LABELS",
+    "QUICK_LABELS",
     "amount_modal",
     "choice_made",
     "choice_menu",
@@ -71,6 +72,16 @@ PRIVATE_LABELS: dict[engine.DecisionKind, LazyString] = {
     engine.DecisionKind.SHOW: _.lazy("Show or muck…"),
 }
 """The table button that opens each kind of private panel."""
+
+QUICK_LABELS: dict[str, LazyString] = {
+    # Translators: the shortcut buttons beside "Bet…" and "Raise to…" in pot and no limit
+    # games: the smallest raise, half the pot, the whole pot; {amount} is the total bet.
+    "min": _.lazy("Min {amount}"),
+    "half pot": _.lazy("Half pot {amount}"),
+    "pot": _.lazy("Pot {amount}"),
+    "all-in": _.lazy("All-in {amount}"),
+}
+"""The button of each of the engine's quick amounts (:meth:`engine.BetOptions.quick_amounts`)."""
 
 DECLARE_LABELS: dict[str, LazyString] = {
     # Translators: the buttons of a secret declaration in a high-low declare game.
@@ -236,7 +247,8 @@ def table_components(
                 all_in = legal.all_in_to if legal.can_all_in else None
                 for name, amount in legal.quick_amounts()[:4]:
                     if amount != all_in:  # the All-in button already offers it
-                        button("to", f"{name} {kit.chips(amount)}", secondary, 1, amount)
+                        label = QUICK_LABELS[name].render(amount=amount)
+                        button("to", label, secondary, 1, amount)
         if all_in_button:
             label = _("All-in {amount}", amount=legal.all_in_to)
             button("allin", label, discord.ButtonStyle.danger, 0)

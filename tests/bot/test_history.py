@@ -414,7 +414,7 @@ async def test_phh_export_replays_to_the_same_stacks_in_pokerkit(
     def choose(live: Any, decision: Any, labels: list[str]) -> Choice:
         if decision.kind is engine.DecisionKind.DRAW:
             return (0, 2, 4) if decision.player_id == str(alice.id) else (1,)
-        pot = [x for x in labels if x.startswith("pot ")]
+        pot = [x for x in labels if x.startswith("Pot ")]
         if pot and not raised:  # one pot-sized raise before the draw
             raised.append(decision.player_id)
             return pot[0]
