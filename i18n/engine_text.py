@@ -232,6 +232,9 @@ def _catalogue_texts() -> Iterator[tuple[str, str]]:
     for variant in list_variants():
         yield variant.name, "A game's name (keep a proper name such as Badugi as it is)."
         yield variant.rules.name, "A game's name (keep a proper name such as Badugi as it is)."
+        switched = variant.rules.switch_on_pass_out
+        if switched is not None:
+            yield switched.name, f"The name {variant.name} takes when a pass-out turns it."
         description = variant.description.removesuffix(" " + OPENER_FIRST)
         yield description, f"The description of the game {variant.name}."
         for option in variant.options:

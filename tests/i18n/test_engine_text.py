@@ -401,6 +401,10 @@ def test_a_game_is_translated(variant) -> None:
             option_label(option, language=PSEUDO),
             option_description(option, language=PSEUDO),
         ]
+    # The game a deal turns into when nobody opens (Jacks back's lowball) names the table too.
+    switched = variant.rules.switch_on_pass_out
+    if switched is not None:
+        texts.append(engine_text(switched.name, language=PSEUDO))
     for text in texts:
         assert _plain_english(text) == [], text
 
