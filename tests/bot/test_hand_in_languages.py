@@ -20,17 +20,20 @@ from typing import Any
 import pytest
 
 from cogs.ui.custom_ids import TableButton
-from i18n import resolve
+from i18n import PSEUDO, resolve
 from i18n.catalogues import read_catalogue
 from i18n.extract import PACKAGES, ROOT
 from tests.bot.by_id import find, play, scan_sent, sit_and_deal, table_message
 from tests.bot.look import Look
+from tests.bot.test_commands_pseudo import escaped
 from tests.emulator import Emulator, World
 from tests.i18n.escaped import payload_texts
 
 LANGUAGES = ("de", "fr", "es-ES", "pt-BR", "ru", "pl")
 
 _PLACEHOLDER = re.compile(r"\{[^}]*\}")
+_HEX = re.compile(r"\b[0-9a-f]{12,}\b")
+"""A deck commitment or a hand's id: the same in every language."""
 
 
 @cache
@@ -94,3 +97,28 @@ async def test_a_hand_in_each_language(
     assert scan.sent > 15, scan.sent  # the hand really was played and shown
     assert not scan.too_long, scan.too_long
     assert not scan.found, "\n".join(scan.found)
+
+
+@pytest.mark.parametrize("game", ["jacks-back", "seven-card-draw"])
+async def test_a_hand_in_the_pseudo_language_leaves_no_english_word(
+    game: str, poker_bot: Any, emu: Emulator, world: World
+) -> None:
+    """en-XA accents every letter it translates, so after a whole hand at a server and
+    members that read it, a plain English word in anything the bot sent (the table, DMs,
+    panels, answers, the result) is a text that escaped the layer. Jacks back shows its
+    opening requirement (and, when passed out, the lowball it turns into); seven-card
+    draw is no limit, with its quick raise buttons."""
+    world.guild.locale = PSEUDO.code
+    for user in world.users:
+        user.locale = PSEUDO.code
+    players = world.players[:3]
+    bot = await poker_bot()
+    bot.presenter.ping_after = 0
+    await sit_and_deal(emu, world, players, game)
+    await play(emu, world, bot, players)
+    await emu.idle()
+    names = [world.guild.name, game, *(u.global_name or u.username for u in world.users)]
+    scan = scan_sent(emu, lambda text: escaped([_HEX.sub(" ", text)], names))
+    assert scan.sent > 15, scan.sent
+    assert not scan.too_long, scan.too_long
+    assert not scan.found, "\n".join(sorted(set(scan.found)))
