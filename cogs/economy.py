@@ -421,7 +421,8 @@ class Economy(commands.Cog):
         else:
             where = fmt(on_tables)
         embed.add_field(name=_("On tables"), value=where)
-        embed.add_field(name=_("Total"), value=f"**{fmt(bankroll + on_tables)}**")
+        # Two columns beside the avatar, the total below: three would break words on a phone.
+        embed.add_field(name=_("Total"), value=f"**{fmt(bankroll + on_tables)}**", inline=False)
         embed.set_thumbnail(url=target.display_avatar.url)
         await self._send(interaction, embed)
 

@@ -190,6 +190,8 @@ async def test_balance_shows_own_and_other_members_bankroll(poker_bot, emu, worl
     assert field(r, "Bankroll") == "1,000"  # the default starting bankroll
     assert field(r, "On tables") == "0"
     assert field(r, "Total") == "**1,000**"
+    # Beside the avatar, two columns and the total below them (three columns break words).
+    assert [f["inline"] for f in r.embeds[0]["fields"]] == [True, True, False]
     no_pings(r)
 
     await bot.db.admin_grant(world.guild.id, world.host.id, bob.id, 1_234_567)
