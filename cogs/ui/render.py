@@ -186,7 +186,11 @@ def _seat_line(seat: SeatView, names: Mapping[str, str], view: PublicView) -> st
 
 def pots_text(view: PublicView, names: Mapping[str, str]) -> str:
     if not view.pots:
-        return chips(view.pot_total) if view.pot_total else _("empty")
+        # No pot gathered yet (blinds, no antes): every chip in the middle is a bet of this
+        # round, and the field's name already gives the total.
+        if view.pot_total:
+            return _("Bets this round: {amount}", amount=view.pot_total)
+        return _("empty")
     lines = []
     for pot in view.pots:
         if pot.index == 0:

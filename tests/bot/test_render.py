@@ -286,3 +286,19 @@ def test_a_closed_tables_message_names_its_game_in_the_tables_language() -> None
         embed, components = panels.closed_notice("Five-card draw", ["Ann moves to table 2."])
         assert embed.title == engine_text("Five-card draw") != "Five-card draw"
     assert not components.to_components()
+
+
+def test_the_pot_before_anything_is_gathered_reads_as_this_rounds_bets() -> None:
+    """With blinds and no antes, the first round's chips are all bets: the pot's field says
+    so under its total, rather than repeating the total."""
+    config = TableConfig(
+        "five-card-draw", structure=NoLimit(2), forced_bets=ForcedBets.with_blinds(1, 2)
+    )
+    table = Table(config)
+    table.sit("1", 100)
+    table.sit("2", 100)
+    table.sit("3", 100)
+    table.start_hand(random.Random(2))
+    embed = render.table_embed(table.public_view(), {"1": "Alice", "2": "Bob", "3": "Carol"})
+    pot = next(field for field in embed.fields if field.name == "Pot 3")
+    assert pot.value == "Bets this round: 3"
