@@ -8,6 +8,9 @@ Each test keeps every version of the table message, the first player's DM, the p
 and the hand's result (:class:`tests.bot.look.Look`), written to pytest's temporary folder
 and to /tmp/look/languages/<code>/ for the preview tool: the way to look at a language on a
 phone before shipping it.
+
+The pseudo-language then plays a hand of every game the helper can play, where a single
+English word anywhere is an escape (the shipped languages' check above only sees sentences).
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from typing import Any
 
 import pytest
 
+import engine
 from cogs.ui.custom_ids import TableButton
 from i18n import PSEUDO, resolve
 from i18n.catalogues import read_catalogue
@@ -99,15 +103,24 @@ async def test_a_hand_in_each_language(
     assert not scan.found, "\n".join(scan.found)
 
 
-@pytest.mark.parametrize("game", ["jacks-back", "seven-card-draw"])
+# Every game but those with a decision :func:`play` does not make: arranging the cards
+# (Shotgun, Skinny Minnie), passing them (Anaconda), or opening or folding (Q-Ball).
+PLAYED = [
+    v.slug
+    for v in engine.list_variants()
+    if v.slug not in ("shotgun", "skinny-minnie", "anaconda", "q-ball")
+]
+
+
+@pytest.mark.parametrize("game", PLAYED)
 async def test_a_hand_in_the_pseudo_language_leaves_no_english_word(
     game: str, poker_bot: Any, emu: Emulator, world: World
 ) -> None:
     """en-XA accents every letter it translates, so after a whole hand at a server and
     members that read it, a plain English word in anything the bot sent (the table, DMs,
-    panels, answers, the result) is a text that escaped the layer. Jacks back shows its
-    opening requirement (and, when passed out, the lowball it turns into); seven-card
-    draw is no limit, with its quick raise buttons."""
+    panels, answers, the result) is a text that escaped the layer: Jacks back's opening
+    requirement (and, when passed out, the lowball it turns into), seven-card draw's quick
+    raise buttons (it is no limit), a board's wild cards..."""
     world.guild.locale = PSEUDO.code
     for user in world.users:
         user.locale = PSEUDO.code
