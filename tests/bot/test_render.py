@@ -302,3 +302,30 @@ def test_the_pot_before_anything_is_gathered_reads_as_this_rounds_bets() -> None
     embed = render.table_embed(table.public_view(), {"1": "Alice", "2": "Bob", "3": "Carol"})
     pot = next(field for field in embed.fields if field.name == "Pot 3")
     assert pot.value == "Bets this round: 3"
+
+
+def test_every_quick_amount_of_the_engine_has_a_button_label() -> None:
+    """The raise shortcuts are the engine's keys; the table labels each in the reader's
+    language. Across stacks from all-in-only to deep, every key it gives has a label."""
+    seen: set[str] = set()
+    for stack in (3, 5, 9, 14, 30, 200):
+        for pot in (0, 3, 12, 50):
+            options = BetOptions(
+                can_check=False,
+                can_fold=True,
+                to_call=2,
+                call_all_in=False,
+                min_to=4,
+                max_to=stack,
+                all_in_to=stack,
+                can_all_in=True,
+                is_bet=False,
+                fixed_limit=False,
+                raises_left=None,
+                current_bet=2,
+                player_bet=0,
+                pot=pot,
+                stack=stack,
+            )
+            seen.update(name for name, _ in options.quick_amounts())
+    assert seen == set(panels.QUICK_LABELS)
