@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 from cogs.ui import panels, render
 from engine import (
@@ -307,25 +308,16 @@ def test_the_pot_before_anything_is_gathered_reads_as_this_rounds_bets() -> None
 def test_every_quick_amount_of_the_engine_has_a_button_label() -> None:
     """The raise shortcuts are the engine's keys; the table labels each in the reader's
     language. Across stacks from all-in-only to deep, every key it gives has a label."""
+    config = TableConfig(structure=NoLimit(2), forced_bets=ForcedBets.with_blinds(1, 2))
+    table = Table(config)
+    table.sit("1", 100)
+    table.sit("2", 100)
+    table.start_hand(random.Random(4))
+    first = table.pending[0].legal
+    assert isinstance(first, BetOptions)
     seen: set[str] = set()
     for stack in (3, 5, 9, 14, 30, 200):
         for pot in (0, 3, 12, 50):
-            options = BetOptions(
-                can_check=False,
-                can_fold=True,
-                to_call=2,
-                call_all_in=False,
-                min_to=4,
-                max_to=stack,
-                all_in_to=stack,
-                can_all_in=True,
-                is_bet=False,
-                fixed_limit=False,
-                raises_left=None,
-                current_bet=2,
-                player_bet=0,
-                pot=pot,
-                stack=stack,
-            )
+            options = replace(first, max_to=stack, all_in_to=stack, stack=stack, pot=pot)
             seen.update(name for name, _ in options.quick_amounts())
     assert seen == set(panels.QUICK_LABELS)
