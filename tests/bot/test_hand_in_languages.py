@@ -8,9 +8,6 @@ Each test keeps every version of the table message, the first player's DM, the p
 and the hand's result (:class:`tests.bot.look.Look`), written to pytest's temporary folder
 and to /tmp/look/languages/<code>/ for the preview tool: the way to look at a language on a
 phone before shipping it.
-
-The pseudo-language then plays a hand of every game the helper can play, where a single
-English word anywhere is an escape (the shipped languages' check above only sees sentences).
 """
 
 from __future__ import annotations
@@ -22,22 +19,18 @@ from typing import Any
 
 import pytest
 
-import engine
 from cogs.ui.custom_ids import TableButton
-from i18n import PSEUDO, resolve
+from i18n import resolve
 from i18n.catalogues import read_catalogue
 from i18n.extract import PACKAGES, ROOT
 from tests.bot.by_id import find, play, scan_sent, sit_and_deal, table_message
 from tests.bot.look import Look
-from tests.bot.test_commands_pseudo import escaped
 from tests.emulator import Emulator, World
 from tests.i18n.escaped import payload_texts
 
 LANGUAGES = ("de", "fr", "es-ES", "pt-BR", "ru", "pl")
 
 _PLACEHOLDER = re.compile(r"\{[^}]*\}")
-_HEX = re.compile(r"\b[0-9a-f]{12,}\b")
-"""A deck commitment or a hand's id: the same in every language."""
 
 
 @cache
@@ -101,37 +94,3 @@ async def test_a_hand_in_each_language(
     assert scan.sent > 15, scan.sent  # the hand really was played and shown
     assert not scan.too_long, scan.too_long
     assert not scan.found, "\n".join(scan.found)
-
-
-# Every game but those with a decision :func:`play` does not make: arranging the cards
-# (Shotgun, Skinny Minnie), passing them (Anaconda), or opening or folding (Q-Ball).
-PLAYED = [
-    v.slug
-    for v in engine.list_variants()
-    if v.slug not in ("shotgun", "skinny-minnie", "anaconda", "q-ball")
-]
-
-
-@pytest.mark.parametrize("game", PLAYED)
-async def test_a_hand_in_the_pseudo_language_leaves_no_english_word(
-    game: str, poker_bot: Any, emu: Emulator, world: World
-) -> None:
-    """en-XA accents every letter it translates, so after a whole hand at a server and
-    members that read it, a plain English word in anything the bot sent (the table, DMs,
-    panels, answers, the result) is a text that escaped the layer: Jacks back's opening
-    requirement (and, when passed out, the lowball it turns into), seven-card draw's quick
-    raise buttons (it is no limit), a board's wild cards..."""
-    world.guild.locale = PSEUDO.code
-    for user in world.users:
-        user.locale = PSEUDO.code
-    players = world.players[:3]
-    bot = await poker_bot()
-    bot.presenter.ping_after = 0
-    await sit_and_deal(emu, world, players, game)
-    await play(emu, world, bot, players)
-    await emu.idle()
-    names = [world.guild.name, game, *(u.global_name or u.username for u in world.users)]
-    scan = scan_sent(emu, lambda text: escaped([_HEX.sub(" ", text)], names))
-    assert scan.sent > 15, scan.sent
-    assert not scan.too_long, scan.too_long
-    assert not scan.found, "\n".join(sorted(set(scan.found)))
