@@ -250,7 +250,7 @@ def table_components(
                         label = QUICK_LABELS[name].render(amount=amount)
                         button("to", label, secondary, 1, amount)
         if all_in_button:
-            label = _("All-in {amount}", amount=legal.all_in_to)
+            label = QUICK_LABELS["all-in"].render(amount=legal.all_in_to)
             button("allin", label, discord.ButtonStyle.danger, 0)
     else:
         for kind in sorted({d.kind for d in pending}, key=lambda k: k.value):
