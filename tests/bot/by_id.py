@@ -96,6 +96,21 @@ async def private_choice(
             )
         else:
             button = find(panel, PanelButton, kind="draw")
+    elif kind is engine.DecisionKind.PASS:
+        # Pass the first cards the rules ask for: the select, then its button.
+        select = find(panel, PanelSelect)
+        assert select is not None
+        values = [str(i) for i in range(decision.legal.count)]
+        panel = (await emu.select(user, panel, select["custom_id"], values)).message
+        button = find(panel, PanelButton, kind="pass")
+    elif kind is engine.DecisionKind.ARRANGE:
+        # Keep the cards in the order the select offers them, one pick at a time.
+        for _ in range(decision.legal.size):
+            select = find(panel, PanelSelect)
+            assert select is not None
+            first = select["options"][0]["value"]
+            panel = (await emu.select(user, panel, select["custom_id"], [first])).message
+        button = find(panel, PanelButton, kind="arrange")
     elif kind is engine.DecisionKind.DECLARE:
         button = find(panel, PanelButton, kind="declare")
     elif kind is engine.DecisionKind.SHOW:
@@ -111,7 +126,8 @@ async def play(
     emu: Emulator, world: World, bot: Any, players: list[Any], look: Look | None = None
 ) -> None:
     """Act for whoever must until the hand ends: the first bettor bets (so that the hand is
-    not passed out), the others check or call; one player presses out of turn once."""
+    not passed out), the others check or call (or open, where the only other choice
+    is to fold); one player presses out of turn once."""
     users = {str(user.id): user for user in players}
     live = live_table(bot, world)
     bet = refused = False
@@ -137,6 +153,8 @@ async def play(
         button = None if bet else find(table, TableButton, verb="to")
         button = button or find(table, TableButton, verb="check")
         button = button or find(table, TableButton, verb="call")
+        # Where a player may only open or fold (Q-Ball), open: the hand goes on to its draw.
+        button = button or find(table, TableButton, verb="to")
         assert button is not None, table.button_labels
         bet = True
         r = await emu.click(actor, table, custom_id=button["custom_id"])

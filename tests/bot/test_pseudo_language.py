@@ -2,11 +2,12 @@
 
 ``en-XA`` is made from the templates (every letter accented, text 40 % longer), so a plain
 English word in anything the bot sent is a string that escaped the localisation layer, and a
-payload over Discord's limits is a text too long for German or Polish. Every game the helper
-can play is played to the end through the emulator, pressing only by custom id (labels are
-pseudo here), with its private panels, the member's own hand panel, the game's rules from the
-table, a refusal, ``/poker help`` and ``/poker rules``: openers' requirements, no limit's quick
-raises, wild cards, lowball, high-low, and the game a pass-out turns Jacks back into.
+payload over Discord's limits is a text too long for German or Polish. Every game is played
+to the end through the emulator, pressing only by custom id (labels are pseudo here), with its
+private panels (draws, passes, arrangements, declarations), the member's own hand panel, the
+game's rules from the table, a refusal, ``/poker help`` and ``/poker rules``: openers'
+requirements, no limit's quick raises, wild cards, lowball, high-low, and the game a pass-out
+turns Jacks back into.
 Everything the bot sent (channel messages and their edits, DMs, interaction answers, forms) is
 read back from the emulator's record of REST calls.
 """
@@ -23,13 +24,7 @@ from tests.bot.by_id import find, play, scan_sent, sit_and_deal, table_message
 from tests.emulator import Emulator, World
 from tests.i18n.escaped import english_words, payload_texts
 
-# Every game but those with a decision :func:`play` does not make: arranging the cards
-# (Shotgun, Skinny Minnie), passing them (Anaconda), or opening or folding (Q-Ball).
-GAMES = [
-    v.slug
-    for v in engine.list_variants()
-    if v.slug not in ("shotgun", "skinny-minnie", "anaconda", "q-ball")
-]
+GAMES = [v.slug for v in engine.list_variants()]
 
 
 @pytest.mark.parametrize("game", GAMES)
