@@ -156,11 +156,13 @@ def _seat_line(seat: SeatView, names: Mapping[str, str], view: PublicView) -> st
         marks.append("🔘")
     pointer = "▶️ " if seat.to_act else ""
     who = f"{pointer}**{name_of(names, seat.player_id)}**"
-    # Each fact of a seat is a message of its own, listed with " · " between them.
-    parts = [_.plural("{count} chip", "{count} chips", count=seat.stack)]
+    # Each fact of a seat is a message of its own, listed with " · " between them. Those with
+    # a number or cards are kept whole (a phone breaks the line before "37 chips" or "shows
+    # K♥ 3♣", not inside them), and no line starts with the separator.
+    parts = [_keep_whole(_.plural("{count} chip", "{count} chips", count=seat.stack))]
     if seat.bet:
         # Translators: a seat's bet in this betting round, on the table message.
-        parts.append(_("bet {amount}", amount=seat.bet))
+        parts.append(_keep_whole(_("bet {amount}", amount=seat.bet)))
     if seat.folded:
         parts.append(_("folded"))
     if seat.all_in:
@@ -173,15 +175,23 @@ def _seat_line(seat: SeatView, names: Mapping[str, str], view: PublicView) -> st
         parts.append(engine_text(seat.waiting_reason))
     if seat.in_hand and seat.draws:
         # Translators: the number of cards a player drew in each draw so far ({draws}: "3, 1").
-        parts.append(_("drew {draws}", draws=", ".join(str(n) for n in seat.draws)))
+        parts.append(_keep_whole(_("drew {draws}", draws=", ".join(str(n) for n in seat.draws))))
     if seat.split_openers:
         parts.append(_("split openers"))
     if seat.face_up:
-        parts.append(_("shows {cards}", cards=cards_text(seat.face_up)))
+        parts.append(_keep_whole(_("shows {cards}", cards=cards_text(seat.face_up))))
     if seat.declared:
         # Translators: a seat's declaration in a declare game; {how}: high, low or both.
         parts.append(_("declared {how}", how=direction_word(seat.declared)))
-    return f"{' '.join(marks)} {who} · " + " · ".join(parts)
+    return f"{' '.join(marks)} {who}{_NBSP}· " + f"{_NBSP}· ".join(parts)
+
+
+_NBSP = "\u00a0"
+
+
+def _keep_whole(text: str) -> str:
+    """``text`` with no space a line may break at."""
+    return text.replace(" ", _NBSP)
 
 
 def pots_text(view: PublicView, names: Mapping[str, str]) -> str:

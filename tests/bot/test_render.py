@@ -321,3 +321,29 @@ def test_every_quick_amount_of_the_engine_has_a_button_label() -> None:
             options = replace(first, max_to=stack, all_in_to=stack, stack=stack, pot=pot)
             seen.update(name for name, _ in options.quick_amounts())
     assert seen == set(panels.QUICK_LABELS)
+
+
+def test_a_seats_facts_wrap_between_them_not_inside_them() -> None:
+    """On a phone a seat's line wraps: it breaks between its facts, never inside "37 chips",
+    "drew 1" or the cards a player shows, nor before a separator."""
+    table = Table(TableConfig("shotgun"))
+    for pid in ("1", "2", "3"):
+        table.sit(pid, 100)
+    table.start_hand(random.Random(8))
+    first = table.pending[0]
+    assert isinstance(first.legal, BetOptions) and first.legal.min_to is not None
+    table.act(first.seat, Bet(first.legal.min_to))  # opened: the others call, then draw
+    while table.in_hand and not all(len(s.face_up) >= 2 for s in table.public_view().seats):
+        d = table.pending[0]
+        calls = isinstance(d.legal, BetOptions) and d.legal.to_call
+        table.act(d.seat, Call() if calls else Timeout())
+    view = table.public_view()
+    names = {"1": "Alice", "2": "Bob", "3": "Carol"}
+    seats = next(f.value or "" for f in render.table_embed(view, names).fields if f.name == "Seats")
+    for seat, line in zip(view.seats, seats.splitlines(), strict=True):
+        who, *facts = line.split("\u00a0· ")
+        assert f"**{names[seat.player_id]}**" in who
+        assert facts and all(" " not in fact for fact in facts), facts
+        shown = render.cards_text(seat.face_up).replace(" ", "\u00a0")
+        assert f"shows\u00a0{shown}" in facts, facts
+        assert any(fact.startswith("drew\u00a0") for fact in facts), facts
