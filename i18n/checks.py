@@ -19,10 +19,12 @@ from .translator import placeholders
 _Id = str | tuple[str, ...]
 
 # A time placeholder, a plain space and an abbreviated unit ("s", "min", "Std.", "мин"...);
-# or a number sign ("n.º", "nr", "№"...), a plain space and a placeholder.
+# a number sign ("n.º", "nr", "№"...), a plain space and a placeholder; or a word, a plain
+# space and "#" with its placeholder ("rozdanie #{number}", which a title broke before "#1").
 _SPLIT_UNIT = re.compile(
     r"\{(?:seconds|minutes|hours)\} \w{1,3}\.?(?!\w)"
     r"|(?<![\w.])(?:n\.º|nº|n°|№|Nr\.|nr\.?) \{"
+    r"|\w #\{"
 )
 
 

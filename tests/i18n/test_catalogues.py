@@ -53,11 +53,15 @@ def test_the_checks_keep_a_number_with_its_unit_or_sign() -> None:
     catalogue["{seconds} s"].string = "{seconds} Sek."
     catalogue["{minutes} min"].string = "{minutes}\u00a0Min."
     catalogue["There is no hand #{hand}."].string = "Es gibt keine Hand Nr. {hand}."
+    catalogue["Your hand · {game} · hand #{number}"].string = "Deine Hand · {game} · Hand #{number}"
+    catalogue["Dealing hand #{number}."].string = "Hand\u00a0#{number} wird gegeben."
     found = problems(template, catalogue)
     assert found == [
         "'There is no hand #{hand}.': 'Es gibt keine Hand Nr. {hand}.' needs a non-breaking space"
         " beside a number",
         "'{seconds} s': '{seconds} Sek.' needs a non-breaking space beside a number",
+        "'Your hand · {game} · hand #{number}': 'Deine Hand · {game} · Hand #{number}' needs a"
+        " non-breaking space beside a number",
     ]
 
 
