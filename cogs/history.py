@@ -157,14 +157,14 @@ async def load_hand(db: Database, hand_id: int, guild_id: int | None) -> HandRec
     try:
         hand: Hand = await db.get_hand(hand_id)
     except NotFound as exc:
-        raise HistoryProblem(_("There is no hand #{hand}.", hand=str(hand_id))) from exc
+        raise HistoryProblem(_("There is no hand\u00a0#{hand}.", hand=str(hand_id))) from exc
     if hand.guild_id != guild_id:
-        raise HistoryProblem(_("There is no hand #{hand} in this server.", hand=str(hand_id)))
+        raise HistoryProblem(_("There is no hand\u00a0#{hand} in this server.", hand=str(hand_id)))
     if hand.in_progress:
         raise HistoryProblem(
             _(
-                "Hand #{hand} is still being played. Its history (and its deck) opens when the "
-                "hand is over.",
+                "Hand\u00a0#{hand} is still being played. Its history (and its deck) opens when "
+                "the hand is over.",
                 hand=str(hand_id),
             )
         )
@@ -173,7 +173,9 @@ async def load_hand(db: Database, hand_id: int, guild_id: int | None) -> HandRec
         secrets_: HandSecrets = await db.hand_secrets(hand_id)
         table: TableRow = await db.get_table(hand.table_id)
     except HandInProgress as exc:
-        raise HistoryProblem(_("Hand #{hand} is still being played.", hand=str(hand_id))) from exc
+        raise HistoryProblem(
+            _("Hand\u00a0#{hand} is still being played.", hand=str(hand_id))
+        ) from exc
     events = []
     for row in rows:
         try:
@@ -390,7 +392,7 @@ def _header(record: HandRecord, viewer_seat: int | None) -> str:
     parts = [
         # Translators: {when} is a date and time Discord writes in the reader's language.
         _(
-            "Table {table}, hand #{number} · dealt {when}",
+            "Table {table}, hand\u00a0#{number} · dealt {when}",
             table=str(hand.table_id),
             number=str(hand.number),
             when=kit.when(hand.started_at, "f"),
@@ -640,8 +642,8 @@ def _check_may_read(interaction: Interaction, table: TableRow, players: Iterable
     if not may_read(interaction, table.channel_id, players):
         raise HistoryProblem(
             _(
-                "Table #{table} plays in a channel you can't see: its hands are for the members "
-                "who can.",
+                "Table\u00a0#{table} plays in a channel you can't see: its hands are for the "
+                "members who can.",
                 table=str(table.table_id),
             )
         )
@@ -651,9 +653,11 @@ async def _table_here(db: Database, table_id: int, guild_id: int | None) -> Tabl
     try:
         table: TableRow = await db.get_table(table_id)
     except NotFound as exc:
-        raise HistoryProblem(_("There is no table #{table}.", table=str(table_id))) from exc
+        raise HistoryProblem(_("There is no table\u00a0#{table}.", table=str(table_id))) from exc
     if table.guild_id != guild_id:
-        raise HistoryProblem(_("There is no table #{table} in this server.", table=str(table_id)))
+        raise HistoryProblem(
+            _("There is no table\u00a0#{table} in this server.", table=str(table_id))
+        )
     return table
 
 
@@ -662,7 +666,7 @@ async def history_page(interaction: discord.Interaction[Any], key: str, offset: 
     db = interaction.client.db
     if not (key.isascii() and key.isdigit() and 0 < int(key) <= MAX_ID):
         # Not an id the bot writes (a forged button): no table has it.
-        raise PageRefused(_("There is no table #{table}.", table=key))
+        raise PageRefused(_("There is no table\u00a0#{table}.", table=key))
     try:
         table = await _table_here(db, int(key), interaction.guild_id)
         names = table_names(table)

@@ -95,8 +95,8 @@ def readable_night(interaction: Interaction, night: NightLedger) -> NightLedger:
     if not readable(night.table):
         raise TableProblem(
             _(
-                "Table #{table} plays in a channel you can't see: its ledger is for the members "
-                "who can.",
+                "Table\u00a0#{table} plays in a channel you can't see: its ledger is for the "
+                "members who can.",
                 table=str(night.table.table.table_id),
             )
         )
@@ -141,7 +141,7 @@ def channel_language_of(night: NightLedger) -> Language:
 
 def _no_such_table(table_id: int) -> str:
     # Translators: {table} is a table's number (its id); "#" introduces it.
-    return _("There is no table #{table} in this server.", table=str(table_id))
+    return _("There is no table\u00a0#{table} in this server.", table=str(table_id))
 
 
 def message(

@@ -290,7 +290,7 @@ class Poker(commands.Cog):
             raise TableProblem(_("Only seated players can deal."))
         outcome = await self.tables.start_hand(live)
         await interaction.response.send_message(
-            _("Dealing hand #{number}.", number=str(live.engine.hand_number)), ephemeral=True
+            _("Dealing hand\u00a0#{number}.", number=str(live.engine.hand_number)), ephemeral=True
         )
         await self.presenter.present(live, outcome, interaction)
 

@@ -689,13 +689,13 @@ class TablePresenter:
             # Translators: a turn ping in the channel; {players} are mentions, {street} the
             # betting round or draw ("Flop", "First draw").
             return _(
-                "🔔 {players}: your turn (hand #{number} · {street}).",
+                "🔔 {players}: your turn (hand\u00a0#{number} · {street}).",
                 players=mentions,
                 number=number,
                 street=view.street,
             )
         # Translators: a turn ping in the channel; {players} are mentions.
-        return _("🔔 {players}: your turn (hand #{number}).", players=mentions, number=number)
+        return _("🔔 {players}: your turn (hand\u00a0#{number}).", players=mentions, number=number)
 
     async def _ping(
         self,

@@ -28,6 +28,11 @@ _SPLIT_UNIT = re.compile(
 )
 
 
+def splits_a_number(text: str) -> bool:
+    """Whether a line of ``text`` may break between a number and its unit or sign."""
+    return _SPLIT_UNIT.search(text) is not None
+
+
 def _key(message: Message) -> _Id:
     return tuple(message.id) if message.pluralizable else str(message.id)
 
@@ -71,7 +76,7 @@ def problems(template: Catalog, catalogue: Catalog) -> list[str]:
                 found.append(f"{name}: {form!r} lacks {{{'}, {'.join(sorted(missing))}}}")
             if invented:
                 found.append(f"{name}: {form!r} invents {{{'}, {'.join(sorted(invented))}}}")
-            if _SPLIT_UNIT.search(form):
+            if splits_a_number(form):
                 found.append(f"{name}: {form!r} needs a non-breaking space beside a number")
     return found
 
@@ -84,4 +89,4 @@ def stale(template: Catalog, fresh: Catalog) -> tuple[set[_Id], set[_Id]]:
     return want - have, have - want
 
 
-__all__ = ["problems", "stale"]
+__all__ = ["problems", "splits_a_number", "stale"]

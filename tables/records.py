@@ -249,7 +249,7 @@ class TableRecords:
         )
         # The channel reads the note: in the table's language.
         note = _(
-            "⚠ Hand #{number} could not be recorded and is void: every chip is back "
+            "⚠ Hand\u00a0#{number} could not be recorded and is void: every chip is back "
             "where it was before the deal.",
             number=str(number),
             language=table_language(live),

@@ -108,7 +108,7 @@ def event_description(
     """The text of a night's Discord event (at most 1,000 characters)."""
     # Translators: a Discord event's description; {channel} is a channel's name.
     text = _(
-        "Opens in #{channel} at the start time; buy-in {buy_in}.",
+        "Opens in\u00a0#{channel} at the start time; buy-in {buy_in}.",
         channel=channel,
         buy_in=chips(buy_in, language),
         language=language,
@@ -427,7 +427,7 @@ class PokerNights(commands.Cog):
         game = await self.bot.db.schedule(validation.check_id(night, validation.option("night")))
         if game is None or game.guild_id != interaction.guild.id or game.status != "pending":
             raise TournamentProblem(
-                _("There is no poker night #{night} to come in this server.", night=night)
+                _("There is no poker night\u00a0#{night} to come in this server.", night=night)
             )
         return game
 

@@ -59,10 +59,10 @@ def hours(seconds: int) -> str:
     m = rest // 60
     # Translators: durations (a cooldown), in the language's abbreviations.
     if h and m:
-        return _("{hours} h {minutes} min", hours=h, minutes=m)
+        return _("{hours}\u00a0h {minutes}\u00a0min", hours=h, minutes=m)
     if h:
-        return _("{hours} h", hours=h)
-    return _("{minutes} min", minutes=m) if m else _("{seconds} s", seconds=seconds)
+        return _("{hours}\u00a0h", hours=h)
+    return _("{minutes}\u00a0min", minutes=m) if m else _("{seconds}\u00a0s", seconds=seconds)
 
 
 def setting_value(name: str, value: object) -> str:

@@ -89,7 +89,7 @@ CSV_DESCRIPTION: Final = Text(_.lazy("The ledger in PokerNow's columns"))
 # Translators: a player the ledger has no name for; {id}: their Discord id.
 UNKNOWN_PLAYER: Final = Text(_.lazy("player {id}"))
 NO_TABLE: Final = Text(_.lazy("This channel has had no table yet; give a table id."))
-NO_SUCH_TABLE: Final = Text(_.lazy("There is no table #{table} in this server."))
+NO_SUCH_TABLE: Final = Text(_.lazy("There is no table\u00a0#{table} in this server."))
 TOURNAMENT_TABLE: Final = Text(
     _.lazy(
         "A tournament table has no cash ledger: its chips are tournament chips "

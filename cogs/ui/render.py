@@ -257,7 +257,7 @@ def _table_embed(
     if view.hand_number and dealt:
         # Translators: the table message's title; {prefix}: a marker or nothing.
         title = _(
-            "{prefix}{game} · hand #{number}",
+            "{prefix}{game} · hand\u00a0#{number}",
             prefix=title_prefix,
             game=game,
             number=str(view.hand_number),
@@ -341,7 +341,7 @@ def private_embed(
     shown = cards_text(private.cards) if arranged is None else arranged_text(arranged)
     if title is None:
         title = _(
-            "Your hand · {game} · hand #{number}",
+            "Your hand · {game} · hand\u00a0#{number}",
             game=engine_text(view.game),
             number=str(view.hand_number),
         )
@@ -534,7 +534,7 @@ def _showdown_embed(
     seats: Mapping[int, str],
 ) -> discord.Embed:
     title = _(
-        "{game} · hand #{number} result",
+        "{game} · hand\u00a0#{number} result",
         game=engine_text(result.game),
         number=str(result.hand_number),
     )

@@ -289,8 +289,8 @@ async def test_a_hands_result_is_drawn_after_a_crash_once_the_next_hand_was_deal
         await proc.start()
         result = await last_result(emu, world)
         assert result.id == message.id, "the old hand's message becomes its result"
-        assert "hand #1" in result.text, result.text
+        assert "hand\u00a0#1" in result.text, result.text
         now = await _table_message(emu, world)
-        assert now.id != message.id and "hand #2" in now.text, now.text
+        assert now.id != message.id and "hand\u00a0#2" in now.text, now.text
     finally:
         await db.close()

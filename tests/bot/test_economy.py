@@ -648,7 +648,7 @@ async def test_chips_log_is_ephemeral_and_paginated(poker_bot, emu, world) -> No
     assert r.type == 4 and r.ephemeral
     lines = description(r).splitlines()
     assert len(lines) == 10
-    assert f"<@{world.host.id}> changed daily cooldown 24 h → 12 h" in lines[0]
+    assert f"<@{world.host.id}> changed daily cooldown 24\u00a0h → 12\u00a0h" in lines[0]
     assert f"<@{mod.id}> granted **11** to <@{alice.id}> (1,055 → 1,066)" in lines[1]
     assert r.embeds[0]["footer"]["text"].startswith("Page 1 of 2 · 12 entries")
 
@@ -681,13 +681,13 @@ async def test_the_admin_log_keeps_a_settings_name_as_its_language_writes_it(
     r = await emu.run_command(host, world.channel, "chips log")
     (line,) = description(r).splitlines()
     name = _("daily cooldown", language=german)
-    old, new = (_("{hours} h", language=german, hours=h) for h in (24, 12))
+    old, new = (_("{hours}\u00a0h", language=german, hours=h) for h in (24, 12))
     change = _("{setting} {old} → {new}", language=german, setting=name, old=old, new=new)
     assert change in line, line
     assert name != "daily cooldown" and name[0].isupper(), name
     host.locale = "en-US"
     r = await emu.run_command(host, world.channel, "chips log")
-    assert "changed daily cooldown 24 h → 12 h" in description(r)
+    assert "changed daily cooldown 24\u00a0h → 12\u00a0h" in description(r)
     emu.assert_clean()
 
 
@@ -720,7 +720,7 @@ async def test_server_settings_show_and_change(poker_bot, emu, world) -> None:
     assert r.type == 4 and r.ephemeral
     assert field(r, "Starting bankroll") == "1,000"
     assert field(r, "Daily bonus") == "100"
-    assert field(r, "Daily cooldown") == "24 h"
+    assert field(r, "Daily cooldown") == "24\u00a0h"
 
     r = await emu.run_command(
         host,
@@ -732,7 +732,7 @@ async def test_server_settings_show_and_change(poker_bot, emu, world) -> None:
     text = description(r)
     assert "Starting bankroll: 1,000 → **5,000**" in text
     assert "Daily bonus: 100 → **250**" in text
-    assert "Daily cooldown: 24 h → **12 h**" in text
+    assert "Daily cooldown: 24\u00a0h → **12\u00a0h**" in text
     no_pings(r)
 
     settings = await bot.db.get_settings(world.guild.id)
@@ -746,7 +746,7 @@ async def test_server_settings_show_and_change(poker_bot, emu, world) -> None:
     assert field(r, "Next bonus") == f"<t:{int(NOW) + 12 * 3600}:R>"
 
     r = await emu.run_command(host, world.channel, "server settings")
-    assert r.ephemeral and field(r, "Daily cooldown") == "12 h"
+    assert r.ephemeral and field(r, "Daily cooldown") == "12\u00a0h"
     assert f"by <@{host.id}>" in description(r)
     emu.assert_clean()
 

@@ -222,7 +222,7 @@ async def test_history_lists_hands_newest_first_in_pages(
     r = await emu.run_command(alice, world.channel, "poker history", {"table": table_id})
     assert r.ephemeral and r.embeds[0]["description"].splitlines() == page1
     r = await emu.run_command(alice, world.channel, "poker history", {"table": table_id + 99})
-    assert r.ephemeral and f"no table #{table_id + 99}" in _said(r)
+    assert r.ephemeral and f"no table\u00a0#{table_id + 99}" in _said(r)
     other = emu.add_guild("Other Game", owner=world.host)
     channel = emu.add_text_channel(other, "cards")
     emu.add_member(other, alice)
@@ -378,7 +378,7 @@ async def test_replay_shows_private_cards_only_to_their_owner_and_verifies(
         r = await emu.run_command(dave, world.channel, "poker hand", {"hand": tampered})
         assert "❌" in _fairness(r)["title"] and "NOT match" in _fairness(r)["title"]
     r = await emu.run_command(dave, world.channel, "poker hand", {"hand": 9999})
-    assert r.ephemeral and "no hand #9999" in _said(r)
+    assert r.ephemeral and "no hand\u00a0#9999" in _said(r)
     # Five-card draw has no PHH code: the file names the game in our own field, and says so.
     r = await emu.run_command(alice, world.channel, "poker hand", {"hand": hand_id, "phh": True})
     assert "no variant code" in _said(r) and len(r.attachments) == 1, _said(r)
@@ -582,7 +582,7 @@ async def test_a_forged_replay_button_past_the_largest_id_is_refused_as_stale(
     r = await forged_press(emu, alice, lobby, "pk:r:9999999999999999999")
     assert r.ephemeral and "no longer valid" in r.content, r.content
     r = await forged_press(emu, alice, lobby, "pk:r:9223372036854775807")  # the largest id
-    assert r.ephemeral and "There is no hand #9223372036854775807." in r.content, r.content
+    assert r.ephemeral and "There is no hand\u00a0#9223372036854775807." in r.content, r.content
 
 
 def test_a_dealers_choice_reads_in_the_viewers_language() -> None:

@@ -143,11 +143,13 @@ async def test_the_ledger_of_an_unknown_table_is_refused(
     bot = await poker_bot()
     alice = world.players[0]
     r = await emu.run_command(alice, world.channel, "poker ledger", {"table": 999})
-    assert r.ephemeral and "There is no table #999" in r.content, r.content
+    assert r.ephemeral and "There is no table\u00a0#999" in r.content, r.content
     assert not r.attachments
     elsewhere = await bot.db.create_table(world.guild.id + 1, world.channel.id + 1, 5, "{}")
     r = await emu.run_command(alice, world.channel, "poker ledger", {"table": elsewhere.table_id})
-    assert r.ephemeral and f"no table #{elsewhere.table_id} in this server" in r.content, r.content
+    assert r.ephemeral and f"no table\u00a0#{elsewhere.table_id} in this server" in r.content, (
+        r.content
+    )
     assert not r.attachments
     r = await emu.run_forged_command(alice, world.channel, "poker ledger", {"table": -4})
     assert r.ephemeral and "positive whole number" in r.content, r.content

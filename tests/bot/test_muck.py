@@ -84,7 +84,7 @@ async def test_a_beaten_player_mucks_and_nobody_else_sees_the_cards(
         )
         assert any(isinstance(e, ev.Mucked) for e in live.engine.events)
         # The showdown picture has one row per shown hand: the mucked one is not drawn.
-        title = f"hand #{result.hand_number} result"
+        title = f"hand\u00a0#{result.hand_number} result"
         showdown = await emu.wait_for(
             lambda t=title: next(
                 (m for m in emu.channel_messages(world.channel) if t in m.text), None

@@ -92,13 +92,13 @@ async def test_three_hands_leave_one_message_each(poker_bot, emu: Emulator, worl
             assert [a.filename for a in message.attachments] == ["showdown.png"], message.text[:400]
             assert message.embeds[0]["image"]["url"].endswith("showdown.png")
         assert finished[-1].id == deal_on.id, "the hand's own message became its result"
-        assert f"hand #{hand} result" in finished[-1].text
+        assert f"hand\u00a0#{hand} result" in finished[-1].text
         deal_on = channel[-1]
     # The replay is one click away, for the presser alone.
     first = results(emu, world)[0]
     replay = await emu.click(players[1], first, label="Replay")
     assert replay.ephemeral
-    assert "hand #1 · dealt" in replay.message.text, replay.message.text[:200]
+    assert "hand\u00a0#1 · dealt" in replay.message.text, replay.message.text[:200]
     assert "Your own cards are shown" in replay.message.text
     assert len(emu.channel_messages(world.channel)) == HANDS + 1
     emu.assert_clean()
@@ -174,7 +174,7 @@ async def test_a_restart_between_the_end_and_the_result_finishes_the_move(
         timeout=10,
     )
     (result,) = results(emu, world)
-    assert result.id == lobby.id and "hand #1 result" in result.text
+    assert result.id == lobby.id and "hand\u00a0#1 result" in result.text
     assert [a.filename for a in result.attachments] == ["showdown.png"]
     assert "Deal" in channel[-1].button_labels
     assert Shown.of(live_table(bot2, world)).message_id == channel[-1].id

@@ -215,7 +215,7 @@ async def test_a_page_button_forged_onto_a_table_leaves_the_table_alone(
         message = await channel.send(embed=embed, view=view)
         r = await emu.click(alice, message.id, label="Next")
         assert r.type == 4 and r.ephemeral, r.content
-        assert r.content == f"There is no table #{key}.", r.content
+        assert r.content == f"There is no table\u00a0#{key}.", r.content
         assert shown(emu, message.id) == "old"
     assert not [rec for rec in caplog.records if rec.levelno >= logging.ERROR]
     emu.assert_clean()

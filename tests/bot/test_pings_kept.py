@@ -83,7 +83,7 @@ async def test_a_ping_follows_the_street_of_the_player_it_waits_for(
             if ping is None or not live.engine.in_hand:
                 continue
             view = live.engine.public_view()
-            where = f"hand #{view.hand_number}" + (f" · {view.street}" if view.street else "")
+            where = f"hand\u00a0#{view.hand_number}" + (f" · {view.street}" if view.street else "")
             (message,) = pings(emu, world)
             assert message.id == ping.message_id
             assert f"({where})" in message.content, (message.content, where)

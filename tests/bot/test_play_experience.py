@@ -250,7 +250,7 @@ async def test_the_showdown_picture_shows_every_hand_shown(
         )
         if not result.shown:
             continue
-        title = f"hand #{result.hand_number} result"
+        title = f"hand\u00a0#{result.hand_number} result"
         showdown = await emu.wait_for(
             lambda t=title: next(
                 (m for m in emu.channel_messages(world.channel) if t in m.text), None

@@ -234,7 +234,7 @@ def test_the_table_between_hands_shows_no_old_hand_number_or_last_action() -> No
     table.start_hand(random.Random(6))
     table.act(table.pending[0].seat, Call())
     dealt = render.table_embed(table.public_view(), names)
-    assert "hand #2" in (dealt.title or ""), dealt.title
+    assert "hand\u00a0#2" in (dealt.title or ""), dealt.title
     last = next(field for field in dealt.fields if field.name == "Last action")
     assert "Alice" in (last.value or "") or "Bob" in (last.value or ""), last.value
 

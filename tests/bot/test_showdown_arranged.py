@@ -75,7 +75,7 @@ async def test_the_result_shows_hands_arranged(
             assert first_dm.attachments[0].data == render_cards(cards, wild=wild, idle=idle)
         result = await play_hand(emu, world, bot, policy=_opens_then_calls)
         await emu.idle()
-        title = f"hand #{result.hand_number} result"
+        title = f"hand\u00a0#{result.hand_number} result"
         message = await emu.wait_for(
             lambda t=title: next(
                 (m for m in emu.channel_messages(world.channel) if t in m.text), None

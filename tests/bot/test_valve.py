@@ -110,7 +110,7 @@ async def test_a_refused_hand_end_voids_the_hand_and_the_table_goes_on(
     # The table says so.
     await emu.idle()
     shown = [m.text for m in emu.channel_messages(world.channel)]
-    assert any(f"Hand #{number}" in text and "void" in text for text in shown), shown[-3:]
+    assert any(f"Hand\u00a0#{number}" in text and "void" in text for text in shown), shown[-3:]
 
     # The next hand is dealt with a new number and recorded normally.
     bot.db.record_hand_result = type(bot.db).record_hand_result.__get__(bot.db)
@@ -156,7 +156,7 @@ async def test_a_table_asked_to_end_closes_when_its_hand_is_voided(
     # The channel reads the table's last word, with the void.
     shown = emu.channel_messages(world.channel)
     closing = next(m for m in shown if m.text.startswith("Table closed"))
-    assert f"Hand #{number}" in closing.text and "void" in closing.text, closing.text
+    assert f"Hand\u00a0#{number}" in closing.text and "void" in closing.text, closing.text
     emu.assert_clean()
 
 
@@ -234,7 +234,7 @@ async def test_a_hand_end_the_database_refuses_is_voided(
 
     await emu.idle()
     shown = [m.text for m in emu.channel_messages(world.channel)]
-    assert any(f"Hand #{number}" in text and "void" in text for text in shown), shown[-3:]
+    assert any(f"Hand\u00a0#{number}" in text and "void" in text for text in shown), shown[-3:]
 
     # The constraint names that hand only: the next one is played and recorded as usual.
     await deal(emu, world, alice)

@@ -8,7 +8,7 @@ import pytest
 
 from i18n import ENGLISH, LANGUAGES, PSEUDO, Translator, placeholders, resolve
 from i18n.catalogues import pseudo_catalogue, read_catalogue
-from i18n.checks import problems, stale
+from i18n.checks import problems, splits_a_number, stale
 from i18n.extract import PACKAGES, extract, render, write, write_template
 
 CODES = [language.code for language in LANGUAGES if language is not ENGLISH]
@@ -50,19 +50,33 @@ def test_the_checks_keep_a_number_with_its_unit_or_sign() -> None:
     cogs = next(package for package in PACKAGES if package.name == "cogs")
     template = read_catalogue(cogs.template)
     catalogue = read_catalogue(cogs.catalogue("de"))
-    catalogue["{seconds} s"].string = "{seconds} Sek."
-    catalogue["{minutes} min"].string = "{minutes}\u00a0Min."
-    catalogue["There is no hand #{hand}."].string = "Es gibt keine Hand Nr. {hand}."
-    catalogue["Your hand · {game} · hand #{number}"].string = "Deine Hand · {game} · Hand #{number}"
-    catalogue["Dealing hand #{number}."].string = "Hand\u00a0#{number} wird gegeben."
+    catalogue["{seconds}\u00a0s"].string = "{seconds} Sek."
+    catalogue["{minutes}\u00a0min"].string = "{minutes}\u00a0Min."
+    catalogue["There is no hand\u00a0#{hand}."].string = "Es gibt keine Hand Nr. {hand}."
+    hand = "Your hand · {game} · hand\u00a0#{number}"
+    catalogue[hand].string = "Deine Hand · {game} · Hand #{number}"
+    catalogue["Dealing hand\u00a0#{number}."].string = "Hand\u00a0#{number} wird gegeben."
     found = problems(template, catalogue)
     assert found == [
-        "'There is no hand #{hand}.': 'Es gibt keine Hand Nr. {hand}.' needs a non-breaking space"
-        " beside a number",
-        "'{seconds} s': '{seconds} Sek.' needs a non-breaking space beside a number",
-        "'Your hand · {game} · hand #{number}': 'Deine Hand · {game} · Hand #{number}' needs a"
+        "'There is no hand\\xa0#{hand}.': 'Es gibt keine Hand Nr. {hand}.' needs a non-breaking"
+        " space beside a number",
+        "'{seconds}\\xa0s': '{seconds} Sek.' needs a non-breaking space beside a number",
+        "'Your hand · {game} · hand\\xa0#{number}': 'Deine Hand · {game} · Hand #{number}' needs a"
         " non-breaking space beside a number",
     ]
+
+
+@pytest.mark.parametrize("package", PACKAGES, ids=lambda p: p.name)
+def test_the_source_texts_keep_a_number_with_its_unit_or_sign(package) -> None:
+    """English is read from the source texts themselves: they follow the rule the check
+    holds the catalogues to."""
+    split = [
+        text
+        for message in read_catalogue(package.template)
+        for text in (message.id if message.pluralizable else (message.id,))
+        if text and splits_a_number(text)
+    ]
+    assert split == []
 
 
 @pytest.mark.parametrize("package", PACKAGES, ids=lambda p: p.name)

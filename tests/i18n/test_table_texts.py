@@ -296,7 +296,7 @@ def test_english_reads_as_before() -> None:
         post = house_rules.describe("newcomers", "post")
         assert post == "Newcomers post a blind and play at once"
         assert showdown_say("wild_as", card="2♣", plays_as="K♣") == "2♣→K♣"
-        assert ledger.NO_SUCH_TABLE.format(table=3) == "There is no table #3 in this server."
+        assert ledger.NO_SUCH_TABLE.format(table=3) == "There is no table\u00a0#3 in this server."
         assert stats_chart.say("bankroll_now", count=1250) == "now 1,250 chips"
         assert stats_chart.say("bankroll_now", count=1) == "now 1 chip"
 
