@@ -975,6 +975,9 @@ class LoadRun:
             return
         label = self.rng.choices([w[0] for w in weighted], [w[1] for w in weighted])[0]
         r = await self._click("button", user, msg, label)
+        if r.type == 4 and r.message is not None and "Fold anyway" in r.message.button_labels:
+            # Fold with nothing to call asks first: this player means it.
+            r = await self._click("button", user, r.message, "Fold anyway")
         if r.type == 9:  # the amount modal
             title = str((r.modal or {}).get("title", ""))
             found = AMOUNT_RANGE.search(title)

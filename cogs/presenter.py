@@ -243,10 +243,11 @@ class TablePresenter:
         # reopen_thread): one give-up each, however many sends were refused meanwhile.
         self._shut_out: set[int] = set()
 
-    def spawn(self, coro: Coroutine[Any, Any, None]) -> None:
+    def spawn(self, coro: Coroutine[Any, Any, None]) -> asyncio.Future[None]:
         task = asyncio.ensure_future(coro)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+        return task
 
     async def _in_thread(self, live: LiveTable, attempt: Callable[[], Awaitable[T]]) -> T:
         """``attempt()``, a send or an edit in the table's channel; refused because its

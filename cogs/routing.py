@@ -23,6 +23,7 @@ change nothing (:class:`PressLimiter`).
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import time
@@ -445,8 +446,13 @@ class TableControls(commands.Cog):
             else:
                 raise TableProblem(NO_LONGER_VALID.render())
             return
+        if button.verb == "fold" and self._checks_for_free(live, user_id):
+            self.tables.check_fresh(live, button.version)
+            text, prompt = panels.free_check_prompt(live.id, button.version)
+            await interaction.response.send_message(text, view=prompt, ephemeral=True)
+            return
         action: engine.Action
-        if button.verb == "fold":
+        if button.verb in ("fold", "foldanyway"):
             action = engine.Fold()
         elif button.verb == "check":
             action = engine.Check()
@@ -460,7 +466,30 @@ class TableControls(commands.Cog):
             assert button.amount is not None  # the codec pairs "to" with an amount
             action = _raise_to(button.amount)
         outcome = await self.tables.act(live, user_id, action, version=button.version)
+        pressed = interaction.message
+        if pressed is not None and pressed.flags.ephemeral:
+            # The free-check prompt: it keeps what was done, without its buttons.
+            done = _("You fold.") if isinstance(action, engine.Fold) else _("You check.")
+            await self._answer_and_present(live, outcome, interaction, content=done, view=None)
+            return
         await self._present(live, outcome, interaction)
+
+    async def _answer_and_present(
+        self, live: LiveTable, outcome: Any, interaction: Interaction, **answer: Any
+    ) -> None:
+        """Answer a press on an ephemeral message (a private panel, the free-check prompt) by
+        editing it, then show the change. The change's followups (the next ping, a new table
+        message) go through this press once it is answered; a Discord slow to take the answer
+        (a 429) does not hold the table up: the change is then shown as a timeout's is."""
+        edit = interaction.response.edit_message(**answer)
+        answered, _late = await asyncio.wait({self.presenter.spawn(_quietly(edit))}, timeout=1.0)
+        await self.presenter.present(live, outcome, interaction if answered else None)
+
+    def _checks_for_free(self, live: LiveTable, user_id: int) -> bool:
+        """Whether the player's bet decision is waiting with nothing to call."""
+        decision = self._decision(live, user_id)
+        legal = decision.legal if decision is not None else None
+        return isinstance(legal, engine.BetOptions) and legal.can_check
 
     async def sit(self, interaction: Interaction, modal: SitModalId) -> None:
         live = self._live(modal.table)
@@ -613,8 +642,8 @@ class TableControls(commands.Cog):
             slug, mods = button.choice.slug, button.choice.mods
             outcome = await self.tables.act(live, user_id, engine.ChooseGame(slug, mods))
             chose = _("You chose {game}.", game=game_name(engine.get_variant(slug).name, mods))
-            await interaction.response.edit_message(embed=panels.choice_made(chose), view=None)
-            await self.presenter.present(live, outcome, interaction)
+            embed = panels.choice_made(chose)
+            await self._answer_and_present(live, outcome, interaction, embed=embed, view=None)
             return
         action, done = self._panel_action(live, decision, button)
         outcome = await self.tables.act(live, user_id, action)
@@ -623,10 +652,8 @@ class TableControls(commands.Cog):
             cards = _held(live, str(user_id))
             done = _("{done} Your cards: **{cards}**", done=done, cards=render.cards_text(cards))
         # Answered too late (a busy bot): the choice is made all the same; show the table.
-        with contextlib.suppress(discord.NotFound):
-            await interaction.response.edit_message(embed=panels.choice_made(done), view=None)
-        # The interaction's followups carry the next player's ping and any showdown.
-        await self.presenter.present(live, outcome, interaction)
+        embed = panels.choice_made(done)
+        await self._answer_and_present(live, outcome, interaction, embed=embed, view=None)
 
     @staticmethod
     def _panel_action(
@@ -668,6 +695,12 @@ class TableControls(commands.Cog):
         if not isinstance(legal, engine.KeepOptions):
             raise TableProblem(_("That choice is no longer valid."))
         return engine.Keep(legal.face_up if button.word == "up" else None), _("Card chosen.")
+
+
+async def _quietly(answer: Awaitable[Any]) -> None:
+    """An answer whose failure changes nothing: the press's change is made and shown."""
+    with contextlib.suppress(discord.HTTPException):
+        await answer
 
 
 def _raise_to(to: int) -> engine.Action:

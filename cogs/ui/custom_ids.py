@@ -137,7 +137,9 @@ def _picks_text(picks: tuple[int, ...]) -> str:
 
 
 LobbyVerb: TypeAlias = Literal["sit", "stand", "deal", "settings", "hand", "rules", "rebuy"]
-TableVerb: TypeAlias = Literal["fold", "check", "call", "allin", "amount", "private", "pat", "to"]
+TableVerb: TypeAlias = Literal[
+    "fold", "foldanyway", "check", "call", "allin", "amount", "private", "pat", "to"
+]
 PanelKind: TypeAlias = Literal["draw", "pass", "arrange", "declare", "keep", "choose", "show"]
 SelectKind: TypeAlias = Literal["draw", "pass", "arrange", "cg", "cw", "cr", "ch"]
 CHOICE_KINDS: Final = ("cg", "cw", "cr", "ch")
@@ -178,8 +180,9 @@ class LobbyButton:
 
 @dataclass(frozen=True, slots=True)
 class TableButton:
-    """``pk:t:{table}:{version}:{verb}``: a betting button, the one opening a private panel, or
-    ``pat`` (stand pat without opening the draw panel).
+    """``pk:t:{table}:{version}:{verb}``: a betting button, the one opening a private panel,
+    ``pat`` (stand pat without opening the draw panel), or ``foldanyway`` (a fold confirmed
+    where checking was free).
 
     ``to`` carries its amount (``to40`` = bet or raise to 40).
     """
@@ -190,7 +193,8 @@ class TableButton:
     amount: int | None = None
 
     _PATTERN: ClassVar[re.Pattern[str]] = re.compile(
-        rf"pk:t:{_ID}:([0-9.]+):(fold|check|call|allin|amount|private|pat|to([1-9][0-9]{{0,11}}))"
+        rf"pk:t:{_ID}:([0-9.]+):"
+        rf"(foldanyway|fold|check|call|allin|amount|private|pat|to([1-9][0-9]{{0,11}}))"
     )
 
     def __post_init__(self) -> None:

@@ -263,6 +263,19 @@ def table_components(
     return ui
 
 
+def free_check_prompt(table_id: int, version: Version) -> tuple[str, Components]:
+    """Asked of a player who pressed Fold with nothing to call: check instead, or fold all
+    the same (a slip of the thumb on a phone should not throw a free hand away)."""
+    ui = Components()
+    check = TableButton(table_id, version, "check").encode()
+    ui.button(check, _("Check"), discord.ButtonStyle.success, row=0)
+    fold = TableButton(table_id, version, "foldanyway").encode()
+    # Translators: a button (at most 80 characters), under the question just below.
+    ui.button(fold, _("Fold anyway"), discord.ButtonStyle.danger, row=0)
+    # Translators: asked after Fold is pressed where checking costs nothing.
+    return _("Nothing to call: you can check for free. Fold anyway?"), ui
+
+
 def amount_modal(table_id: int, version: Version, legal: engine.BetOptions) -> AmountModal:
     """Asks for a bet or raise amount; the engine judges it when it is submitted."""
     low, high = legal.min_to or 0, legal.max_to or 0

@@ -95,6 +95,15 @@ async def create_table(emu: Emulator, world: World, players: list[Any], **option
     return created.message
 
 
+async def fold(emu: Emulator, user: Any, message: Any, **options: Any) -> Any:
+    """Press Fold; where checking was free the bot asks first, and this folds anyway.
+    Returns the answer to the press that folded (or to the refused one)."""
+    r = await emu.click(user, message, label="Fold", **options)
+    if r.type == 4 and r.message is not None and "Fold anyway" in r.message.button_labels:
+        r = await emu.click(user, r.message, label="Fold anyway", **options)
+    return r
+
+
 async def open_panel(emu: Emulator, user: Any, message: Any, label: str) -> Any:
     opened = await emu.click(user, message, label=label)
     assert opened.type == 6, opened.content
@@ -121,7 +130,10 @@ async def act_once(
     kind = decision.kind
     if kind is engine.DecisionKind.BET:
         label = policy(decision, labels)
-        r = await emu.click(user, message, label=label)
+        if label == "Fold":
+            r = await fold(emu, user, message)
+        else:
+            r = await emu.click(user, message, label=label)
         if r.type == 9:  # an amount modal: take the minimum
             assert isinstance(legal, engine.BetOptions)
             r = await emu.submit_modal(user, r, {"amount": str(legal.min_to)})

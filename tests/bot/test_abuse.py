@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from cogs.routing import SLOW_DOWN, PressLimiter, router_of
-from tests.bot.driver import create_table, deal, live_table, table_message
+from tests.bot.driver import create_table, deal, fold, live_table, table_message
 from tests.emulator import Emulator, World
 
 
@@ -46,10 +46,10 @@ async def test_pressing_faster_than_anyone_plays_is_told_once_and_changes_nothin
         r = await emu.click(actor, message, custom_id=mine)
         assert r.type == 4 and r.ephemeral and r.embeds, r.content
     state, version = live.state_json(), live.version()
-    fold = f"pk:t:{live.id}:{version}:fold"
-    r = await emu.click(actor, message, custom_id=fold)
+    fold_id = f"pk:t:{live.id}:{version}:fold"
+    r = await emu.click(actor, message, custom_id=fold_id)
     assert r.type == 4 and r.ephemeral and r.content == str(SLOW_DOWN)
-    r = await emu.click(actor, message, custom_id=fold)
+    r = await emu.click(actor, message, custom_id=fold_id)
     assert r.type == 6  # told once: the next extra presses are only acknowledged
     await emu.idle()
     assert live.state_json() == state and live.version() == version, "the extra presses acted"
@@ -58,7 +58,7 @@ async def test_pressing_faster_than_anyone_plays_is_told_once_and_changes_nothin
     assert r.type == 4 and r.embeds
     # Two seconds later the member plays again.
     clock.now += 2.0
-    r = await emu.click(actor, message, custom_id=fold)
+    r = await fold(emu, actor, message)
     assert r.type in (6, 7), r.content
     await emu.idle()
     assert live.version() != version

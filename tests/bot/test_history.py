@@ -29,7 +29,7 @@ from engine.commitment import DeckRecord, stored_deck
 from i18n import resolve, speaking
 from tests.bot.driver import create_table as _table
 from tests.bot.driver import current_table_message as _table_message
-from tests.bot.driver import forged_press
+from tests.bot.driver import fold, forged_press
 from tests.emulator import Emulator, World
 from tests.engine.test_notation import LOWBALL, lowball, replay_phh
 
@@ -86,6 +86,8 @@ async def _play(emu: Emulator, bot: Any, world: World, choose: Chooser) -> None:
                 r = await emu.click(actor, picked.message, label=f"Discard {len(choice)}")
             else:
                 r = await emu.click(actor, panel, label="Stand pat")
+        elif choice == "Fold":
+            r = await fold(emu, actor, table)
         else:
             r = await emu.click(actor, table, label=choice)
         assert r.type == 7, (choice, r.content, r.embeds)

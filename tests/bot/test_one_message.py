@@ -16,6 +16,7 @@ from tests.bot.driver import (
     act_once,
     create_table,
     custom_ids,
+    fold,
     live_table,
     opener,
     play_hand,
@@ -278,7 +279,7 @@ async def test_a_hand_dealt_with_no_table_message_is_remembered_by_the_one_poste
     )
     decision = live.engine.pending[0]
     user = next(p for p in world.players if str(p.id) == decision.player_id)
-    await emu.click(user, table_message(emu, world), label="Fold")
+    await fold(emu, user, table_message(emu, world))
     await emu.idle()
     assert table_posts >= 1, "the move to a new message was not refused: nothing was tested"
     emu.faults.clear()

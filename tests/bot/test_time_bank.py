@@ -13,7 +13,14 @@ from typing import Any
 import pytest
 
 import engine
-from tests.bot.driver import create_table, forged_press, live_table, opener, table_message
+from tests.bot.driver import (
+    create_table,
+    fold,
+    forged_press,
+    live_table,
+    opener,
+    table_message,
+)
 from tests.emulator import Emulator, World
 
 TIMER = 600
@@ -233,7 +240,7 @@ async def test_sit_out_next_hand_and_back_from_the_panel(
     while live.engine.in_hand:
         pid = live.engine.pending[0].player_id
         message = table_message(emu, world)
-        await emu.click(user_of(world, pid), message, label=message.button_labels[0])  # Fold
+        await fold(emu, user_of(world, pid), message)
         await emu.idle()
     await emu.run_command(world.players[0], world.channel, "poker start", {})
     await emu.idle()
@@ -284,7 +291,7 @@ async def test_the_creator_resizes_the_bank_and_a_deal_cuts_banks_to_it(
     while live.engine.in_hand:
         pid = live.engine.pending[0].player_id
         message = table_message(emu, world)
-        await emu.click(user_of(world, pid), message, label=message.button_labels[0])  # Fold
+        await fold(emu, user_of(world, pid), message)
         await emu.idle()
     await emu.run_command(alice, world.channel, "poker start", {})
     await emu.idle()
