@@ -104,6 +104,18 @@ async def fold(emu: Emulator, user: Any, message: Any, **options: Any) -> Any:
     return r
 
 
+async def fold_press(emu: Emulator, user: Any, message: Any) -> tuple[Any, str] | None:
+    """Where to press to fold, for a test that makes the press itself (with a fault or a kill
+    around it): Fold on ``message``, or, where checking was free, the question's Fold anyway
+    (asked here). None when the question was refused (a stale message)."""
+    if "Check" not in message.button_labels:
+        return message, "Fold"
+    asked = await emu.click(user, message, label="Fold")
+    if asked.message is None or "Fold anyway" not in asked.message.button_labels:
+        return None
+    return asked.message, "Fold anyway"
+
+
 async def open_panel(emu: Emulator, user: Any, message: Any, label: str) -> Any:
     opened = await emu.click(user, message, label=label)
     assert opened.type == 6, opened.content

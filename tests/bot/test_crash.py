@@ -17,7 +17,13 @@ from typing import Any
 import engine
 from data import Database
 from engine.commitment import stored_deck
-from tests.bot.driver import custom_ids, find_result, find_table_message, last_result
+from tests.bot.driver import (
+    custom_ids,
+    find_result,
+    find_table_message,
+    fold_press,
+    last_result,
+)
 from tests.emulator import Emulator, World
 
 HANDS = 50
@@ -230,12 +236,11 @@ async def _act(
 
 async def _press(emu: Emulator, user: Any, message: Any, label: str, kill: Any) -> bool:
     """Press a button; True when the press was refused as stale."""
-    if label == "Fold" and "Check" in message.button_labels:
-        # Nothing to call: Fold asks first, and the fold is the prompt's "Fold anyway".
-        asked = await emu.click(user, message, label=label)
-        if asked.type == 4 and "no longer valid" in (asked.content or ""):
+    if label == "Fold":
+        where = await fold_press(emu, user, message)
+        if where is None:
             return True
-        message, label = asked.message, "Fold anyway"
+        message, label = where
     if kill is None:
         r = await emu.click(user, message, label=label)
         # Right after a restart the table message may still show the moment before the crash:

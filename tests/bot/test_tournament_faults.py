@@ -9,7 +9,13 @@ import time
 from pathlib import Path
 from typing import Any
 
-from tests.bot.driver import act_at_a_table, find_table_message, table_message, two_table_tournament
+from tests.bot.driver import (
+    act_at_a_table,
+    find_table_message,
+    fold_press,
+    table_message,
+    two_table_tournament,
+)
 from tests.bot.look import Look
 from tests.emulator import Emulator, World
 from tests.emulator.models import MANAGE_THREADS
@@ -238,10 +244,10 @@ async def test_a_long_429_on_the_answer_that_ends_a_tournament_hand_holds_nothin
         await emu.idle()  # the table message as the last fold left it
         decision = live.engine.pending[0]
         message = table_message(emu, world)
-        user, label = by_id[decision.player_id], "Fold"
-        if "Check" in message.button_labels:
-            # Nothing to call: Fold asks first, and the fold is the prompt's "Fold anyway".
-            message, label = (await emu.click(user, message, label=label)).message, "Fold anyway"
+        user = by_id[decision.player_id]
+        where = await fold_press(emu, user, message)
+        assert where is not None
+        message, label = where
         if k == 1:
             fault = emu.faults.rate_limit("interaction_callback", retry_after=3.5)
             clicked = asyncio.ensure_future(
