@@ -95,11 +95,16 @@ async def create_table(emu: Emulator, world: World, players: list[Any], **option
     return created.message
 
 
+def _asks_first(answer: Any) -> bool:
+    """Whether a Fold press was answered with the question (checking was free)."""
+    return answer.message is not None and "Fold anyway" in answer.message.button_labels
+
+
 async def fold(emu: Emulator, user: Any, message: Any, **options: Any) -> Any:
     """Press Fold; where checking was free the bot asks first, and this folds anyway.
     Returns the answer to the press that folded (or to the refused one)."""
     r = await emu.click(user, message, label="Fold", **options)
-    if r.type == 4 and r.message is not None and "Fold anyway" in r.message.button_labels:
+    if r.type == 4 and _asks_first(r):
         r = await emu.click(user, r.message, label="Fold anyway", **options)
     return r
 
@@ -111,9 +116,7 @@ async def fold_press(emu: Emulator, user: Any, message: Any) -> tuple[Any, str] 
     if "Check" not in message.button_labels:
         return message, "Fold"
     asked = await emu.click(user, message, label="Fold")
-    if asked.message is None or "Fold anyway" not in asked.message.button_labels:
-        return None
-    return asked.message, "Fold anyway"
+    return (asked.message, "Fold anyway") if _asks_first(asked) else None
 
 
 async def open_panel(emu: Emulator, user: Any, message: Any, label: str) -> Any:
