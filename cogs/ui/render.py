@@ -194,13 +194,12 @@ def _keep_whole(text: str) -> str:
     return text.replace(" ", _NBSP)
 
 
-def pots_text(view: PublicView, names: Mapping[str, str]) -> str:
-    if not view.pots:
-        # No pot gathered yet (blinds, no antes): every chip in the middle is a bet of this
-        # round, and the field's name already gives the total.
-        if view.pot_total:
-            return _("Bets this round: {amount}", amount=view.pot_total)
-        return _("empty")
+def pots_text(view: PublicView, names: Mapping[str, str]) -> str | None:
+    """How the pot's total splits (the main pot, each side pot and who can win it, the bets
+    of this round), or None when it is all one amount (the field shows just the total)."""
+    bets = view.pot_total - sum(p.amount for p in view.pots)
+    if len(view.pots) + (bets > 0) < 2:
+        return None
     lines = []
     for pot in view.pots:
         if pot.index == 0:
@@ -216,7 +215,6 @@ def pots_text(view: PublicView, names: Mapping[str, str]) -> str:
                 players=who,
             )
         lines.append(line)
-    bets = view.pot_total - sum(p.amount for p in view.pots)
     if bets > 0:
         lines.append(_("Bets this round: {amount}", amount=bets))
     return "\n".join(lines)
@@ -299,12 +297,16 @@ def _table_embed(
     if view.board:
         embed.add_field(name=_("On the table"), value=cards_text(view.board), inline=False)
     if playing or view.pot_total:
-        pot_value = pots_text(view, names)
+        split = pots_text(view, names)
+        if split is None:
+            # One amount: "Pot 9" over "Main pot: 9" said it twice.
+            # Translators: the table's field for the chips in the middle, over their total.
+            name, lines = _("Pot"), [f"**{view.pot_total}**"]
+        else:
+            name, lines = _("Pot {amount}", amount=view.pot_total), [split]
         if view.carried:
-            pot_value += "\n" + _("(carried over: {amount})", amount=view.carried)
-        embed.add_field(
-            name=_("Pot {amount}", amount=view.pot_total), value=pot_value[:1024], inline=False
-        )
+            lines.append(_("(carried over: {amount})", amount=view.carried))
+        embed.add_field(name=name, value="\n".join(lines)[:1024], inline=False)
     last = last_action_text(view, names) if dealt else None
     if last is not None:
         embed.add_field(name=_("Last action"), value=last[:1024], inline=False)

@@ -289,20 +289,35 @@ def test_a_closed_tables_message_names_its_game_in_the_tables_language() -> None
     assert not components.to_components()
 
 
-def test_the_pot_before_anything_is_gathered_reads_as_this_rounds_bets() -> None:
-    """With blinds and no antes, the first round's chips are all bets: the pot's field says
-    so under its total, rather than repeating the total."""
+def test_the_pot_says_a_lone_amount_once_and_splits_only_a_pot_in_parts() -> None:
+    """One amount in the middle (the first round's bets, or the main pot alone) is the field's
+    value under "Pot"; once there are two parts (the pot and this round's bets) the field's
+    name gives the total and its value the parts."""
     config = TableConfig(
         "five-card-draw", structure=NoLimit(2), forced_bets=ForcedBets.with_blinds(1, 2)
     )
     table = Table(config)
-    table.sit("1", 100)
-    table.sit("2", 100)
-    table.sit("3", 100)
+    for pid in ("1", "2", "3"):
+        table.sit(pid, 100)
     table.start_hand(random.Random(2))
-    embed = render.table_embed(table.public_view(), {"1": "Alice", "2": "Bob", "3": "Carol"})
-    pot = next(field for field in embed.fields if field.name == "Pot 3")
-    assert pot.value == "Bets this round: 3"
+    names = {"1": "Alice", "2": "Bob", "3": "Carol"}
+
+    def pot_field() -> tuple[str | None, str | None]:
+        embed = render.table_embed(table.public_view(), names)
+        found = [f for f in embed.fields if (f.name or "").startswith("Pot")]
+        assert len(found) == 1, embed.fields
+        return found[0].name, found[0].value
+
+    assert pot_field() == ("Pot", "**3**")  # the blinds, not yet gathered
+    for _ in range(3):  # call, call, check: the round ends, its bets are gathered
+        seat = table.to_act[0]
+        table.act(seat, Check() if table.public_view().to_call == 0 else Call())
+    while table.public_view().phase != "bet":
+        decision = table.pending[0]
+        table.act(decision.seat, Discard(()))
+    assert pot_field() == ("Pot", "**6**")
+    table.act(table.to_act[0], Bet(4))
+    assert pot_field() == ("Pot 10", "Main pot: **6**\nBets this round: 4")
 
 
 def test_every_quick_amount_of_the_engine_has_a_button_label() -> None:
