@@ -553,7 +553,11 @@ def _showdown_embed(
                 declared=(
                     say("declared", how=direction_word(shown.declared)) if shown.declared else ""
                 ),
-                cards=cards_text(shown.cards) if arranged is None else arranged_text(arranged),
+                cards=(
+                    _keep_whole(cards_text(shown.cards))
+                    if arranged is None
+                    else arranged_text(arranged, whole=True)
+                ),
                 hand=hand_names(shown, low_rule),
             )
         )
@@ -719,19 +723,26 @@ def _arranged_card(item: ArrangedCard) -> str:
     return item.card.display
 
 
-def arranged_text(arranged: Arrangement) -> str:
-    """An arranged hand as text: the cards that play, then the others set apart.
+def arranged_text(arranged: Arrangement, *, whole: bool = False) -> str:
+    """An arranged hand as text: the cards that play, then the others set apart; ``whole``
+    keeps each of the two parts on one line (a line may break between them, not inside).
 
     >>> from engine.arrange import arrange_cards
     >>> from engine.cards import parse_cards
     >>> from engine.hands import Ranking
-    >>> arranged_text(arrange_cards(parse_cards("Qd 7c 4h 7s 9h 2c Kd"), Ranking.HIGH))
+    >>> seven = arrange_cards(parse_cards("Qd 7c 4h 7s 9h 2c Kd"), Ranking.HIGH)
+    >>> arranged_text(seven)
     '7♣ 7♠ K♦ Q♦ 9♥ (not playing: 4♥ 2♣)'
+    >>> arranged_text(seven, whole=True).count(" ")  # the one place a line may break
+    1
     """
     text = " ".join(_arranged_card(item) for item in arranged.playing)
     idle = arranged.idle
     if idle:
-        text += " " + say("idle", cards=" ".join(_arranged_card(item) for item in idle))
+        apart = say("idle", cards=" ".join(_arranged_card(item) for item in idle))
+        text = f"{_keep_whole(text)} {_keep_whole(apart)}" if whole else f"{text} {apart}"
+    elif whole:
+        text = _keep_whole(text)
     return text
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
+import pytest
+
 from cogs.ui import panels, render
 from engine import (
     Bet,
@@ -362,3 +364,27 @@ def test_a_seats_facts_wrap_between_them_not_inside_them() -> None:
         shown = render.cards_text(seat.face_up).replace(" ", "\u00a0")
         assert f"shows\u00a0{shown}" in facts, facts
         assert any(fact.startswith("drew\u00a0") for fact in facts), facts
+
+
+@pytest.mark.parametrize("variant", ["five-card-draw", "seven-card-draw"])
+def test_a_showdown_line_wraps_around_its_cards_not_inside_them(variant: str) -> None:
+    """A shown hand's cards stay on one line (and in seven-card draw, the two cards that do
+    not play stay together with their words): the line breaks around them, never inside."""
+    table = Table(TableConfig(variant, forced_bets=ForcedBets.with_blinds(1, 2)))
+    for pid in ("1", "2", "3"):
+        table.sit(pid, 100)
+    table.start_hand(random.Random(6))
+    _play_down(table)
+    result = table.result
+    assert result is not None and len(result.shown) == 3
+    names = {"1": "Alice", "2": "Bob", "3": "Carol"}
+    embed = render.showdown_embed(result, names, seat_order=["1", "2", "3"])
+    lines = next(f.value or "" for f in embed.fields if f.name == "Showdown").splitlines()
+    assert len(lines) == 3
+    for line in lines:
+        cards = line.split(": ", 1)[1].rsplit(" — ", 1)[0]
+        if variant == "seven-card-draw":
+            playing, apart = cards.split(" ")
+            assert playing.count("\u00a0") == 4 and apart.startswith("(not\u00a0playing:")
+        else:
+            assert " " not in cards and cards.count("\u00a0") == 4, cards
