@@ -100,6 +100,7 @@ from typing import Any, Final, NamedTuple
 from engine.cards import JOKER, RANK_WORDS, Card, parse_card
 
 __all__ = [
+    "MOST_CARDS",
     "Category",
     "HandValue",
     "PlayedCard",
@@ -129,6 +130,9 @@ class Ranking(StrEnum):
 
 
 _LOW_RANKINGS: Final = frozenset((Ranking.ACE_TO_FIVE, Ranking.DEUCE_TO_SEVEN, Ranking.ACE_TO_SIX))
+
+MOST_CARDS: Final = 9
+"""The most cards :func:`evaluate` values at once (the best five of them)."""
 
 
 class Category(IntEnum):
@@ -993,8 +997,8 @@ def _evaluate_many(hand: tuple[object, ...], ranking: object, wild: object) -> H
     count = len(hand)
     if count in (3, 4) and all(isinstance(card, Card) for card in hand):
         return _evaluate_short(hand, rules, wild)  # type: ignore[arg-type]
-    if not 5 <= count <= 9:
-        raise ValueError(f"a hand needs 3 to 9 cards, not {count}")
+    if not 5 <= count <= MOST_CARDS:
+        raise ValueError(f"a hand needs 3 to {MOST_CARDS} cards, not {count}")
     if not all(isinstance(card, Card) for card in hand):
         raise _bad_cards(hand)
     cards: tuple[Card, ...] = hand  # type: ignore[assignment]

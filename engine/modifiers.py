@@ -306,7 +306,7 @@ def _set_hand_size(rules: GameRules, size: int) -> GameRules:
     if size < 5 and any(isinstance(s, Arrange) for s in rules.steps):
         raise ValueError(Phrase("a rollout needs five cards in every hand"))
     steps = list(rules.steps)
-    change = size - rules.min_hand_size
+    change = size - rules.held_size  # a rollout's five come out of the cards held
     index = len(steps)
     while change:
         index = max(i for i, s in enumerate(steps[:index]) if isinstance(s, Deal))

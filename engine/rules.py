@@ -33,7 +33,7 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 
 from engine.cards import DECK_32, DECK_52, DECK_53, Card
-from engine.hands import Ranking
+from engine.hands import MOST_CARDS, Ranking
 from engine.stakes import ForcedBets
 from engine.wording import Phrase, RankWord
 
@@ -472,6 +472,14 @@ class GameRules:
                 )
             if self.deck is DeckKind.STRIPPED:
                 return Phrase("the 32-card game ranks five-card hands only")
+        valued = self.held_size + (self.board_cards if self.board_plays else 0)
+        if valued > MOST_CARDS:
+            # A hand is valued (for openers, the coach, the showdown) as a whole.
+            return Phrase(
+                "a player may hold at most {most} cards, not {count}",
+                most=MOST_CARDS,
+                count=valued,
+            )
         needed = self.max_players * self.dealt_per_player + self.board_cards
         if needed > self.deck.value:
             return Phrase(
@@ -508,6 +516,12 @@ class GameRules:
             if isinstance(step, Arrange):
                 size = min(size, step.size)
         return size
+
+    @property
+    def held_size(self) -> int:
+        """Cards each player holds once every card is dealt and drawn, before a rollout keeps
+        five of them."""
+        return self.dealt_per_player + sum(s.extra for s in self.steps if isinstance(s, Draw))
 
     def draws_five(self, table_limit: DrawLimit | None = None) -> bool:
         """Whether a player can be dealt five cards or more in one draw of this game, with

@@ -29,7 +29,7 @@ from engine import (
 from engine import events as ev
 from engine.cards import parse_cards
 from engine.modifiers import apply_modifiers, check_rules
-from engine.rules import Split
+from engine.rules import Deal, Split
 from engine.variants import get_variant
 from tests.engine.engine_helpers import check_cards, deck_for, make_table, play
 
@@ -246,6 +246,33 @@ def test_dealers_choice_guidelines_warn_and_high_low_needs_a_qualifier_or_declar
         get_variant("five-card-draw").rules, ["draws:3", "hilo:8", "rollout"]
     )
     assert any("betting rounds" in w for w in modified.warnings)
+
+
+def test_a_hand_size_chosen_after_a_rollout_counts_the_cards_held_not_the_five_kept():
+    """Eight-card hands with a rollout deal eight cards, whichever modifier comes first: a
+    rollout keeps five of the cards held, and a size counted from those five dealt ten (more
+    than a hand can be valued with: the first opening check raised, and the hand stalled)."""
+    jacks_back = get_variant("jacks-back").rules
+    for keys in (("cards:7", "rollout", "cards:8"), ("rollout", "cards:8"), ("cards:8", "rollout")):
+        rules = apply_modifiers(jacks_back, keys).rules
+        assert (rules.dealt_per_player, rules.held_size, rules.min_hand_size) == (8, 8, 5), keys
+    table = make_table(["a", "b", "c", "d"], dealers_choice=True)
+    total = table.chips()
+    table.start_hand(random.Random(5))
+    dealer = table.pending[0].player_id
+    table.act(dealer, ChooseGame("jacks-back", ("cards:7", "rollout", "cards:8")))
+    assert all(len(cards) == 8 for cards in table.held_cards().values())
+    while table.in_hand:  # every decision left to the timeout: openers checked at each turn
+        table.act(table.pending[0].seat, Timeout())
+    assert table.chips() == total
+
+
+def test_rules_that_give_a_player_more_cards_than_a_hand_is_valued_with_are_refused():
+    plain = get_variant("seven-card-draw").rules
+    deal = next(step for step in plain.steps if isinstance(step, Deal))
+    steps = tuple(replace(deal, count=10) if step is deal else step for step in plain.steps)
+    with pytest.raises(ValueError, match="at most 9 cards, not 10"):
+        check_rules(replace(plain, steps=steps, max_players=4))
 
 
 def test_dealers_choice_timeout_deals_the_default_game():
