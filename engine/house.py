@@ -481,12 +481,22 @@ def _five(seen: _Seen, cards: tuple[Card, ...]) -> tuple[Card, ...] | None:
     return tuple(played.card for played in value.cards)
 
 
-def _short_strength(value: HandValue) -> float:
-    """A rough share for three- and four-card hands, which rank by pairs and sets only."""
-    if value.ranking.is_low:
-        return 0.6 if value.category is Category.HIGH_CARD else 0.2
-    top = value.ranks[0] if value.ranks else 2
-    return min(0.95, 0.25 + 0.3 * int(value.category) + top / 60)
+def _short_strength(seen: _Seen, cards: tuple[Card, ...]) -> float:
+    """A rough share for fewer than five cards (a short game's hand, or one still being dealt:
+    four-before), which rank by pairs and sets only."""
+    if len(cards) >= 3:
+        # The 32-card ranking values five cards only; pairs and sets rank alike under high.
+        ranking = Ranking.HIGH if seen.ranking is Ranking.STRIPPED_HIGH else seen.ranking
+        value = evaluate(cards, ranking, wild=seen.wild)
+        category = int(value.category)
+        top = value.ranks[0] if value.ranks else 2
+    else:
+        # One or two cards of a short game dealt four-before: a pair, or the top card.
+        category = int(len(cards) == 2 and cards[0].rank == cards[1].rank)
+        top = max(card.rank for card in cards)
+    if seen.ranking.is_low:
+        return 0.6 if category == Category.HIGH_CARD else 0.2
+    return min(0.95, 0.25 + 0.3 * category + top / 60)
 
 
 def hand_strength(
@@ -504,7 +514,7 @@ def _strength(seen: _Seen, exact: bool) -> float:
         return 0.0
     five = _five(seen, cards)
     if five is None:
-        return _short_strength(evaluate(cards, seen.ranking, wild=seen.wild))
+        return _short_strength(seen, cards)
     series = any(isinstance(step, DrawSeries) for step in seen.rules.steps)
     if seen.draws_left and len(cards) <= 9 and not seen.plays and not series:
         if exact:

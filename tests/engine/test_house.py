@@ -10,7 +10,7 @@ import tracemalloc
 import pytest
 
 from engine import Table, TableConfig, house
-from engine.actions import Action, Bet, Call, Check, Discard, Raise
+from engine.actions import Action, Bet, Call, Check, ChooseGame, Discard, Raise
 from engine.cards import DECK_52, Card
 from engine.decisions import BetOptions, DecisionKind
 from engine.house import LEVELS, Level
@@ -244,3 +244,30 @@ def test_what_house_players_remember_is_bounded(monkeypatch: pytest.MonkeyPatch)
         tracemalloc.stop()
     assert "error" not in report, report
     assert remembered < 2_000_000, f"{remembered:,} bytes kept"
+
+
+@pytest.mark.parametrize(
+    ("slug", "keys", "held"),
+    [("32-card-poker", ("four-before",), 4), ("four-before", ("cards:3",), 2)],
+)
+def test_house_players_bet_on_a_hand_still_being_dealt(
+    slug: str, keys: tuple[str, ...], held: int
+) -> None:
+    """Four-before deals the last card with the draw, so the first round is bet on fewer cards
+    than the game ranks: four in the 32-card game (whose ranking values five cards only), two
+    in a three-card game. Every level still decides, and the hand plays to its end."""
+    table = Table(TableConfig("five-card-draw", dealers_choice=True, max_seats=4))
+    for name in ("a", "b", "c"):
+        table.sit(name, 100)
+    total = table.chips()
+    rng = random.Random(3)
+    table.start_hand(rng)
+    table.act(table.pending[0].seat, ChooseGame(slug, keys))
+    assert {len(cards) for cards in table.held_cards().values()} == {held}
+    decided = 0
+    while table.in_hand:
+        seat = table.pending[0].seat
+        if len(table.held_cards()[table.seats[seat].player_id]) == held:
+            decided += 1
+        table.act(seat, house_action(table, seat, LEVELS[seat % len(LEVELS)], rng))
+    assert decided >= 2 and table.chips() == total
