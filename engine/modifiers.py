@@ -323,8 +323,11 @@ def _set_hand_size(rules: GameRules, size: int) -> GameRules:
                 else index + 1
             )
             del steps[index:end]
-    dealt = sum(s.count for s in steps if isinstance(s, Deal))
-    most = min(rules.max_players, (rules.deck.value - rules.board_cards) // dealt)
+    # Every player receives each draw's extra cards even standing pat: the pack must hold them.
+    held = sum(s.count for s in steps if isinstance(s, Deal)) + sum(
+        s.extra for s in steps if isinstance(s, Draw)
+    )
+    most = min(rules.max_players, (rules.deck.value - rules.board_cards) // held)
     if most < 2:
         raise ValueError(Phrase("{size}-card hands need more cards than the pack holds", size=size))
     return replace(rules, steps=tuple(steps), max_players=most)

@@ -480,7 +480,8 @@ class GameRules:
                 most=MOST_CARDS,
                 count=valued,
             )
-        needed = self.max_players * self.dealt_per_player + self.board_cards
+        # The extra cards of a draw come to players who stand pat too: from the pack.
+        needed = self.max_players * self.held_size + self.board_cards
         if needed > self.deck.value:
             return Phrase(
                 "{players} players need {needed} cards for the deal, "

@@ -267,6 +267,24 @@ def test_a_hand_size_chosen_after_a_rollout_counts_the_cards_held_not_the_five_k
     assert table.chips() == total
 
 
+def test_a_draws_extra_cards_count_in_how_many_players_the_pack_can_deal():
+    """Four-before gives each player the fifth card at the draw, standing pat or not. Nine-card
+    hands dealt that way are eight cards and one more: 53 cards serve five players, not the six
+    that eight cards a player suggested (the sixth player's last card was not there, the draw
+    offered no legal choice, and the hand stalled)."""
+    rules = apply_modifiers(get_variant("four-before").rules, ["cards:9"]).rules
+    assert (rules.dealt_per_player, rules.held_size, rules.max_players) == (8, 9, 5)
+    with pytest.raises(ValueError, match="6 players need 54 cards"):
+        check_rules(replace(rules, max_players=6))
+    table = make_table([f"p{i}" for i in range(5)], dealers_choice=True)
+    total = table.chips()
+    table.start_hand(random.Random(9))
+    table.act(table.pending[0].seat, ChooseGame("four-before", ("cards:9",)))
+    while table.in_hand:  # everyone stands pat: the draw gives out the most cards it can
+        table.act(table.pending[0].seat, Timeout())
+    assert table.chips() == total
+
+
 def test_rules_that_give_a_player_more_cards_than_a_hand_is_valued_with_are_refused():
     plain = get_variant("seven-card-draw").rules
     deal = next(step for step in plain.steps if isinstance(step, Deal))
