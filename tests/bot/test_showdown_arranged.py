@@ -109,12 +109,12 @@ async def test_the_result_shows_hands_arranged(
         assert arranged is not None
         # The text writes the hand as it plays: groups, then kickers, highest first.
         assert names[shown.player_id] in line
-        assert render.arranged_text(arranged) in line
+        assert render.arranged_text(arranged, whole=True) in line
         assert line.startswith("🏆") == (shown.player_id in won)
         playing = [item.plays_as for item in arranged.playing]
         assert tuple(card.rank for card in playing if card is not None) == arranged.value.ranks
         if variant == "seven-card-draw":
-            assert len(arranged.idle) == 2 and "not playing" in line
+            assert len(arranged.idle) == 2 and "not\u00a0playing" in line
     picture = Image.open(io.BytesIO(message.attachments[0].data))
     assert picture.height == MARGIN + len(order) * (ROW_TITLE + CARD_H + 2 * MARGIN)
 
