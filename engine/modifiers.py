@@ -60,6 +60,7 @@ from engine.rules import (
     Split,
     Step,
     WildCards,
+    cards_held,
 )
 from engine.wording import Phrase, RankWord, english
 
@@ -324,10 +325,7 @@ def _set_hand_size(rules: GameRules, size: int) -> GameRules:
             )
             del steps[index:end]
     # Every player receives each draw's extra cards even standing pat: the pack must hold them.
-    held = sum(s.count for s in steps if isinstance(s, Deal)) + sum(
-        s.extra for s in steps if isinstance(s, Draw)
-    )
-    most = min(rules.max_players, (rules.deck.value - rules.board_cards) // held)
+    most = min(rules.max_players, (rules.deck.value - rules.board_cards) // cards_held(steps))
     if most < 2:
         raise ValueError(Phrase("{size}-card hands need more cards than the pack holds", size=size))
     return replace(rules, steps=tuple(steps), max_players=most)

@@ -63,6 +63,7 @@ __all__ = [
     "Split",
     "Step",
     "WildCards",
+    "cards_held",
 ]
 
 
@@ -386,6 +387,18 @@ Step = Deal | DealBoard | Bet | Draw | DrawSeries | Pass | Arrange | Reveal | De
 """Any step of a game."""
 
 
+def cards_held(steps: Iterable[Step]) -> int:
+    """Cards each player holds once ``steps`` have dealt and drawn every card (a draw's extra
+    cards come to every player, standing pat or not), before a rollout keeps five."""
+    held = 0
+    for step in steps:
+        if isinstance(step, Deal):
+            held += step.count
+        elif isinstance(step, Draw):
+            held += step.extra
+    return held
+
+
 @dataclass(frozen=True, slots=True)
 class GameRules:
     """Everything the engine needs to deal one game.
@@ -522,7 +535,7 @@ class GameRules:
     def held_size(self) -> int:
         """Cards each player holds once every card is dealt and drawn, before a rollout keeps
         five of them."""
-        return self.dealt_per_player + sum(s.extra for s in self.steps if isinstance(s, Draw))
+        return cards_held(self.steps)
 
     def draws_five(self, table_limit: DrawLimit | None = None) -> bool:
         """Whether a player can be dealt five cards or more in one draw of this game, with
