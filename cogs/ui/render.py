@@ -301,7 +301,7 @@ def _table_embed(
         if split is None:
             # One amount: "Pot 9" over "Main pot: 9" said it twice.
             # Translators: the table's field for the chips in the middle, over their total.
-            name, lines = _("Pot"), [f"**{view.pot_total}**"]
+            name, lines = _("Pot"), [f"**{chips(view.pot_total)}**"]
         else:
             name, lines = _("Pot {amount}", amount=view.pot_total), [split]
         if view.carried:
