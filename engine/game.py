@@ -36,7 +36,7 @@ from engine.actions import Action, Timeout
 from engine.cards import Card
 from engine.decisions import Decision
 from engine.errors import IllegalAction
-from engine.hands import HandValue, Ranking
+from engine.hands import MOST_CARDS, HandValue, Ranking
 from engine.rules import Bet, GameRules, Requirement, Split
 from engine.scoring import meets, proof_cards, value
 from engine.showdown import ShowdownRunner, settle
@@ -534,7 +534,7 @@ class Hand:
         to nine cards, or exactly the game's size when it deals short hands (three-card
         games)."""
         count = len(cards)
-        if 5 <= count <= 9:
+        if 5 <= count <= MOST_CARDS:
             return True
         return count == self.rules.min_hand_size and count >= 3 and not self.rules.board_plays
 

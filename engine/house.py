@@ -71,7 +71,7 @@ from engine.decisions import (
 )
 from engine.errors import Refusal
 from engine.events import Drew, Event, Reshuffled
-from engine.hands import Category, HandValue, Ranking, evaluate, low_qualifies
+from engine.hands import MOST_CARDS, Category, HandValue, Ranking, evaluate, low_qualifies
 from engine.odds import (
     EXACT_LIMIT,
     SAMPLES,
@@ -516,7 +516,7 @@ def _strength(seen: _Seen, exact: bool) -> float:
     if five is None:
         return _short_strength(seen, cards)
     series = any(isinstance(step, DrawSeries) for step in seen.rules.steps)
-    if seen.draws_left and len(cards) <= 9 and not seen.plays and not series:
+    if seen.draws_left and len(cards) <= MOST_CARDS and not seen.plays and not series:
         if exact:
             if len(cards) == 5:
                 share = _ranked(seen, cards, 3)[0][1]
@@ -574,7 +574,7 @@ def draw_advice(
         raise NoOdds("there is no draw to make")
     legal = decision.legal
     seen = _Seen(private, public, rules, tuple(dead))
-    if not 5 <= len(legal.cards) <= 9 or seen.plays or legal.extra:
+    if not 5 <= len(legal.cards) <= MOST_CARDS or seen.plays or legal.extra:
         raise NoOdds("the odds are for hands of five to nine cards drawing as many as they throw")
     most = min(legal.most, 5 if len(legal.cards) == 5 else 3)
     advice = [
@@ -601,7 +601,7 @@ def study_odds(
         cards not held or more cards than the game lets a player draw.
     """
     size = rules.dealt_per_player
-    if rules.board_plays or not 5 <= size <= 9 or rules.min_hand_size != size:
+    if rules.board_plays or not 5 <= size <= MOST_CARDS or rules.min_hand_size != size:
         raise NoOdds("the odds are for games of hands of five to nine cards")
     deck = rules.deck.cards()
     seen = _Seen.of_rules(rules, rules.wild.resolve(deck))
@@ -1031,7 +1031,7 @@ def _discard(seen: _Seen, legal: DrawOptions, style: _Style) -> tuple[Card, ...]
         chance, discard = _best_draw_chance(seen, legal, style.reads)
         if chance > 0:
             return discard
-    if 5 <= len(cards) <= 9 and not seen.plays and legal.extra == 0 and style.exact_draws:
+    if 5 <= len(cards) <= MOST_CARDS and not seen.plays and legal.extra == 0 and style.exact_draws:
         sizes = [count for count in legal.counts if count <= most]
         if len(sizes) <= 3:
             # few legal counts (all for one): weigh each legal discard directly
@@ -1057,7 +1057,7 @@ def _discard(seen: _Seen, legal: DrawOptions, style: _Style) -> tuple[Card, ...]
                 return discard
     else:
         wanted = _rule_of_thumb(seen, cards, most)
-    if not wanted and 5 <= len(cards) <= 9 and not seen.plays and legal.extra == 0:
+    if not wanted and 5 <= len(cards) <= MOST_CARDS and not seen.plays and legal.extra == 0:
         wanted = _rule_of_thumb(seen, cards, most)
     return _legal_discard(legal, _order_worst(seen, cards), len(wanted))
 

@@ -52,7 +52,7 @@ from operator import mul
 from typing import Final
 
 from engine.cards import DECK_32, DECK_52, JOKER, Card
-from engine.hands import Category, HandValue, Ranking, evaluate, low_qualifies
+from engine.hands import MOST_CARDS, Category, HandValue, Ranking, evaluate, low_qualifies
 from engine.rules import DeckKind
 from engine.wording import Phrase
 
@@ -881,7 +881,7 @@ class _Deal:
         _trim()
         self.ranking, self.wild, self.deck = _game(ranking, wild, deck)
         self.hand = _cards(hand, "hand")
-        if not 5 <= len(self.hand) <= 9:
+        if not 5 <= len(self.hand) <= MOST_CARDS:
             raise ValueError(
                 f"a hand to draw to holds five cards (up to nine), not {len(self.hand)}"
             )
