@@ -164,6 +164,7 @@ class Tournaments(commands.Cog):
             {k: (int(v[0]), int(v[1])) for k, v in state.get("moving", {}).items()},
             {k: int(v) for k, v in state.get("pending", {}).items()},
             time_bank=int(config.get("time_bank", DEFAULT_TIME_BANK)),
+            told_waiting={str(pid) for pid in state.get("told_waiting", ())},
         )
 
     def lobby_buttons(self, run: Running, language: Language) -> discord.ui.View:
@@ -894,6 +895,13 @@ class Tournaments(commands.Cog):
                 )
             except discord.HTTPException as exc:
                 log.warning("tournament %s: seats not posted: %s", run.tournament_id, exc)
+        if new or seated:
+            # Saved once told (a crash just before tells again, rather than never).
+            async with run.state_lock:
+                if run.state.status == "running":
+                    await self.bot.db.save_tournament(
+                        run.tournament_id, "running", run.state_json()
+                    )
 
     async def _dm_waiting(self, run: Running, players: list[str]) -> None:
         """Players left without a seat, told by DM in their own language (their channel

@@ -61,7 +61,7 @@ class Running:
     # Each player's time bank at the tournament's tables, in seconds (0: none).
     time_bank: int = DEFAULT_TIME_BANK
     # Players told they wait for a seat (Discord refused a new table's thread), until they
-    # are seated: one notice an outage, not one a retry (not saved: a restart tells again).
+    # are seated: one notice an outage, not one a retry, nor one a restart (it is saved).
     told_waiting: set[str] = field(default_factory=set)
     # Held for a change of the tournament (lock) or just of its saved state (state_lock,
     # taken with a table's lock held, never the other way round).
@@ -86,6 +86,7 @@ class Running:
                 "names": self.names if names is None else names,
                 "moving": {k: list(v) for k, v in moves.items()},
                 "pending": self.pending,
+                "told_waiting": sorted(self.told_waiting),
             }
         )
 

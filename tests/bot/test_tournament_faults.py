@@ -45,33 +45,9 @@ async def test_a_tournament_table_whose_thread_is_deleted_mid_hand_plays_on_else
     untold, for the next check. The channel says once that they wait and why, and once they
     are seated, where they play on."""
     bot = await poker_bot()
-    _, run = await two_table_tournament(
-        emu, world, bot, ("erin", "frank", "grace", "heidi"), starting_stack=STACK, players=8
-    )
+    run, gone, dealt, refused = await _thread_deleted_and_refused(emu, world, bot, refusals=2)
     cog = bot.get_cog("Tournaments")
-    tables = cog.tables_of(run)
-    assert len(tables) == 2
-    gone = next(t for t in tables if t.engine.in_hand)
-    dealt = dict(gone.meta.hand.start_stacks)
-    thread = next(t for t in emu.threads(world.channel) if t.id == gone.channel_id)
-    threads = {t.id: t for t in emu.threads(world.channel)}
-    # A bet or two at that table first, so that the hand has chips in the middle.
-    for _ in range(3):
-        await act_at_a_table(emu, world, bot, [gone], threads, list(world.players))
-        await emu.idle()
-    refused = _threads_refused(emu, count=2)
-    thread.deleted = True  # a moderator deletes the thread
-    emu.dispatch(
-        "THREAD_DELETE",
-        {
-            "id": str(thread.id),
-            "guild_id": str(world.guild.id),
-            "parent_id": str(world.channel.id),
-            "type": thread.type,
-        },
-    )
-    await emu.wait_for(lambda: gone.closed, timeout=3)
-    await emu.idle()
+    thread_id = gone.channel_id
     assert len(refused.hits) == 1 and len(_seated(cog.tables_of(run))) == 4
     assert set(run.moving) == set(dealt)  # their stacks kept, saved with the tournament
     (notice,) = _waiting_notices(emu, world)
@@ -96,7 +72,7 @@ async def test_a_tournament_table_whose_thread_is_deleted_mid_hand_plays_on_else
     assert sorted(r.table_id for r in rows) == sorted(t.id for t in now)
     # Their new table deals (auto-deal) and plays on.
     moved_to = next(t for t in now if set(dealt) & set(_seated([t])))
-    assert moved_to.channel_id != thread.id
+    assert moved_to.channel_id != thread_id
     await emu.wait_for(lambda: moved_to.engine.in_hand, timeout=5)
     # The lobby's channel says where they went (a link to their new table's thread).
     said = [m for m in emu.channel_messages(world.channel) if "✅" in m.text]
@@ -106,6 +82,67 @@ async def test_a_tournament_table_whose_thread_is_deleted_mid_hand_plays_on_else
     look.add("tournament channel", notice)
     look.add("tournament channel", said[0])
     look.write(tmp_path, name="tournament-waiting-seat")
+
+
+async def _thread_deleted_and_refused(
+    emu: Emulator, world: World, bot: Any, refusals: int
+) -> tuple[Any, Any, dict[str, int], Any]:
+    """A two-table tournament whose table in a hand (chips in the middle) loses its thread,
+    Discord refusing the next ``refusals`` new threads: the tournament, the closed table,
+    the stacks its players were dealt with, and the refusal."""
+    _, run = await two_table_tournament(
+        emu, world, bot, ("erin", "frank", "grace", "heidi"), starting_stack=STACK, players=8
+    )
+    tables = bot.get_cog("Tournaments").tables_of(run)
+    assert len(tables) == 2
+    gone = next(t for t in tables if t.engine.in_hand)
+    dealt = dict(gone.meta.hand.start_stacks)
+    thread = next(t for t in emu.threads(world.channel) if t.id == gone.channel_id)
+    threads = {t.id: t for t in emu.threads(world.channel)}
+    # A bet or two at that table first, so that the hand has chips in the middle.
+    for _ in range(3):
+        await act_at_a_table(emu, world, bot, [gone], threads, list(world.players))
+        await emu.idle()
+    refused = _threads_refused(emu, count=refusals)
+    thread.deleted = True  # a moderator deletes the thread
+    emu.dispatch(
+        "THREAD_DELETE",
+        {
+            "id": str(thread.id),
+            "guild_id": str(world.guild.id),
+            "parent_id": str(world.channel.id),
+            "type": thread.type,
+        },
+    )
+    await emu.wait_for(lambda: gone.closed, timeout=3)
+    await emu.idle()
+    return run, gone, dealt, refused
+
+
+async def test_players_waiting_for_a_seat_are_not_told_again_after_a_restart(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """The players of a deleted thread's table wait for a seat and are told so; the bot
+    restarts during the outage: the new process knows they were told and says nothing,
+    until the thread opens and it says where they play on."""
+    bot = await poker_bot()
+    run, _, dealt, _ = await _thread_deleted_and_refused(emu, world, bot, refusals=1000)
+    assert len(_waiting_notices(emu, world)) == 1
+    await bot.close()
+    restarted = await poker_bot()
+    cog = restarted.get_cog("Tournaments")
+    again = cog.running[run.tournament_id]
+    assert again.told_waiting == set(dealt)
+    await cog.settle(again)  # still refused: the check after the restart
+    await emu.idle()
+    assert len(_waiting_notices(emu, world)) == 1
+    emu.faults.clear()
+    await cog.settle(again)
+    await emu.wait_for(lambda: len(_seated(cog.tables_of(again))) == 8, timeout=5)
+    await emu.idle()
+    (said,) = [m for m in emu.channel_messages(world.channel) if "✅" in m.text]
+    assert all(again.name_in_text(pid) in said.text for pid in dealt), said.text
+    assert len(_waiting_notices(emu, world)) == 1 and not again.told_waiting
 
 
 def _threads_refused(emu: Emulator, count: int) -> Any:
