@@ -150,6 +150,30 @@ def test_names_read_as_typed_in_the_table_and_its_result_but_plain_in_the_pictur
     assert {row.name for row in rows} == {"**Al**", "<@123456789012345678>"}
 
 
+def test_a_right_to_left_name_keeps_its_line_in_order() -> None:
+    """A name written right to left is isolated (FSI ... PDI) on the table and in the result,
+    so that its seat's chips and its change of stack stay after it; a left-to-right name,
+    even one with a right-to-left letter's neighbours (digits, emoji), is written as typed."""
+    table = Table(TableConfig("five-card-draw", forced_bets=ForcedBets.with_blinds(1, 2)))
+    table.sit("1", 100)
+    table.sit("2", 100)
+    table.start_hand(random.Random(5))
+    names = {"1": "דני 7", "2": "Ann 😀 42"}
+    isolated = "\u2068דני 7\u2069"
+    embed = render.table_embed(table.public_view(), names)
+    text = "\n".join(f.value or "" for f in embed.fields)
+    assert isolated in text and "\u2068Ann" not in text and "Ann 😀 42" in text, text
+    _play_down(table)
+    result = table.result
+    assert result is not None
+    shown = render.showdown_embed(result, names, seat_order=["1", "2"])
+    text = "\n".join(f"{f.name}\n{f.value}" for f in shown.fields)
+    stacks = next(line for line in text.splitlines() if line.startswith(isolated))
+    assert stacks.startswith(f"{isolated}: "), stacks
+    rows = render.shown_rows(result, names)
+    assert {row.name for row in rows} == {"דני 7", "Ann 😀 42"}  # the picture lays it out itself
+
+
 def _short_stack_buttons(structure: NoLimit | FixedLimit, chips: int) -> list[str]:
     """The table's buttons for a player with ``chips`` facing the big blind of 2."""
     table = Table(
