@@ -53,6 +53,7 @@ DEFAULT_BOT_ROLE = DEFAULT_EVERYONE | MANAGE_MESSAGES | MANAGE_THREADS | MANAGE_
 # Channel types.
 GUILD_TEXT = 0
 DM = 1
+GUILD_VOICE = 2  # its text chat takes messages, never threads
 PUBLIC_THREAD = 11
 PRIVATE_THREAD = 12
 THREAD_TYPES = {PUBLIC_THREAD, PRIVATE_THREAD}
@@ -219,6 +220,8 @@ class Channel:
                     },
                 }
             )
+        elif self.type == GUILD_VOICE:
+            data.update({"bitrate": 64000, "user_limit": 0, "rtc_region": None})
         else:
             data["topic"] = self.topic
             data["default_thread_rate_limit_per_user"] = 0

@@ -36,6 +36,7 @@ from .models import (
     DEFAULT_EVERYONE,
     DM,
     GUILD_TEXT,
+    GUILD_VOICE,
     MANAGE_GUILD,
     MANAGE_THREADS,
     PRIVATE_THREAD,
@@ -382,9 +383,16 @@ class Emulator(Drivers):
         return member
 
     def add_text_channel(self, guild: Guild, name: str, *, topic: str | None = None) -> Channel:
+        return self._add_channel(guild, name, GUILD_TEXT, topic)
+
+    def add_voice_channel(self, guild: Guild, name: str) -> Channel:
+        """A voice channel: members post in its text chat; it has no threads."""
+        return self._add_channel(guild, name, GUILD_VOICE, None)
+
+    def _add_channel(self, guild: Guild, name: str, kind: int, topic: str | None) -> Channel:
         channel = Channel(
             self.snowflakes.next(),
-            GUILD_TEXT,
+            kind,
             name,
             guild.id,
             position=len(guild.channel_ids),
