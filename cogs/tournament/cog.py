@@ -659,11 +659,17 @@ class Tournaments(commands.Cog):
             raise TournamentProblem(_("Tournaments with several tables need a text channel."))
         language = channel_language(run.guild_id)
         opened = [] if opened is None else opened
+        # An announcement channel's threads are of their own kind (Discord refuses the other).
+        kind = (
+            discord.ChannelType.news_thread
+            if parent.is_news()
+            else discord.ChannelType.public_thread
+        )
         for number in numbers:
             thread = await parent.create_thread(
                 # Translators: the name of a tournament table's thread (at most 100).
                 name=_("Tournament table {number}", number=number, language=language)[:100],
-                type=discord.ChannelType.public_thread,
+                type=kind,
                 # A week of quiet before Discord archives it, the longest it allows (a table
                 # may wait long on a player; the presenter reopens an archived thread).
                 auto_archive_duration=10080,

@@ -32,9 +32,11 @@ from .loopwatch import LoopWatch
 from .models import (
     ADMINISTRATOR,
     ALL_PERMISSIONS,
+    ANNOUNCEMENT_THREAD,
     DEFAULT_BOT_ROLE,
     DEFAULT_EVERYONE,
     DM,
+    GUILD_ANNOUNCEMENT,
     GUILD_TEXT,
     GUILD_VOICE,
     MANAGE_GUILD,
@@ -389,6 +391,10 @@ class Emulator(Drivers):
         """A voice channel: members post in its text chat; it has no threads."""
         return self._add_channel(guild, name, GUILD_VOICE, None)
 
+    def add_announcement_channel(self, guild: Guild, name: str) -> Channel:
+        """An announcement channel: its threads are announcement threads."""
+        return self._add_channel(guild, name, GUILD_ANNOUNCEMENT, None)
+
     def _add_channel(self, guild: Guild, name: str, kind: int, topic: str | None) -> Channel:
         channel = Channel(
             self.snowflakes.next(),
@@ -431,9 +437,13 @@ class Emulator(Drivers):
         thread_id: int | None = None,
     ) -> Channel:
         owner = owner or self.bot_user
+        if parent.type == GUILD_ANNOUNCEMENT:
+            kind = ANNOUNCEMENT_THREAD
+        else:
+            kind = PRIVATE_THREAD if private else PUBLIC_THREAD
         thread = Channel(
             thread_id or self.snowflakes.next(),
-            PRIVATE_THREAD if private else PUBLIC_THREAD,
+            kind,
             name,
             parent.guild_id,
             parent_id=parent.id,
@@ -1705,9 +1715,20 @@ class Emulator(Drivers):
 
     async def _create_thread(self, request: web.Request) -> web.Response:
         parent = self._channel(request)
-        if parent.type != GUILD_TEXT:
+        if parent.type not in (GUILD_TEXT, GUILD_ANNOUNCEMENT):
             raise ApiError(400, 50024, "Cannot execute action on this channel type")
         payload = _body(request)
+        if request.match_info.get("message_id") is None:
+            # A thread of its own has the type its channel allows: an announcement
+            # channel's are announcement threads, a text channel's public or private.
+            wanted = payload.get("type", PRIVATE_THREAD)
+            allowed = (
+                {ANNOUNCEMENT_THREAD}
+                if parent.type == GUILD_ANNOUNCEMENT
+                else {PUBLIC_THREAD, PRIVATE_THREAD}
+            )
+            if wanted not in allowed:
+                raise ApiError(400, 50024, "Cannot execute action on this channel type")
         errs = limits.FormErrors()
         limits._text(errs, ("name",), payload.get("name"), 100, minimum=1, required=True)
         if errs:

@@ -1,11 +1,13 @@
-"""A voice channel's text chat, where a game night's players often sit: a table plays there,
-and a tournament plays there on one table (its extra tables would be threads, which a voice
-channel does not have)."""
+"""Tables in the other kinds of channel a server has: a voice channel's text chat, where a
+game night's players often sit (a table plays there, and a tournament of one table: its
+extra tables would be threads, which a voice channel does not have), and an announcement
+channel (a tournament's tables there are announcement threads)."""
 
 from __future__ import annotations
 
-from tests.bot.driver import create_table, deal, play_hand
+from tests.bot.driver import create_table, deal, play_hand, two_table_tournament
 from tests.emulator import Emulator, World
+from tests.emulator.models import ANNOUNCEMENT_THREAD
 
 
 async def test_a_table_and_a_one_table_tournament_play_in_a_voice_channels_chat(
@@ -36,4 +38,22 @@ async def test_a_table_and_a_one_table_tournament_play_in_a_voice_channels_chat(
     assert running.state.status == "running"
     (table,) = bot.get_cog("Tournaments").tables_of(running)
     assert table.channel_id == stage.id and table.engine.in_hand
+    emu.assert_clean()
+
+
+async def test_a_tournament_in_an_announcement_channel_plays_in_announcement_threads(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    bot = await poker_bot()
+    news = emu.add_announcement_channel(world.guild, "announcements")
+    await emu.idle()
+    here = World(world.guild, news, world.host, world.players)
+    _, run = await two_table_tournament(
+        emu, here, bot, ("erin", "frank", "grace", "heidi"), players=8
+    )
+    threads = emu.threads(news)
+    assert {t.type for t in threads} == {ANNOUNCEMENT_THREAD}
+    tables = bot.get_cog("Tournaments").tables_of(run)
+    assert sorted(t.channel_id for t in tables) == sorted(t.id for t in threads)
+    await emu.wait_for(lambda: all(t.engine.in_hand for t in tables), timeout=5)
     emu.assert_clean()
