@@ -341,12 +341,12 @@ class TablePresenter:
             live.names,
             deadline=live.deadline,
             commitment=live.meta.hand.commitment if live.meta.hand else None,
-            notes=live.shown_notes(),
+            notes=live.shown_notes(kit.as_typed),
             banking=live.banking(),
         )
         if live.closed and not live.engine.in_hand:
             # Broken up, or its tournament over: nothing to sit at or deal.
-            return (*panels.closed_notice(view.game, live.shown_notes()), view)
+            return (*panels.closed_notice(view.game, live.shown_notes(kit.as_typed)), view)
         if view.phase == "waiting" or not live.engine.in_hand:
             busted = any(seat.stack == 0 for seat in view.seats)
             return embed, panels.lobby_components(live.id, rebuy=busted), view
@@ -513,7 +513,7 @@ class TablePresenter:
         if outcome.ended is not None:
             # Closed by /poker end once a hand ended with no result: it was voided (the note).
             last_word = panels.closed_embed(
-                live.names, outcome.ended, after_hand=True, notes=live.shown_notes()
+                live.names, outcome.ended, after_hand=True, notes=live.shown_notes(kit.as_typed)
             )
             embed, view = last_word, Components()
         if outcome.new_hand:
@@ -793,7 +793,7 @@ class TablePresenter:
     async def _retire(self, live: LiveTable, message_id: int, editor: MessageEditor | None) -> None:
         """The table is closed: its message becomes a note without components (at a
         tournament's table broken up, its last notes: where its players went)."""
-        notes = live.shown_notes() if live.meta.tournament is not None else ()
+        notes = live.shown_notes(kit.as_typed) if live.meta.tournament is not None else ()
         embed, view = panels.closed_notice(live.engine.public_view().game, notes)
 
         async def edit() -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol
 
@@ -203,18 +204,19 @@ def _load_note(saved: Any) -> Note:
     return str(saved)
 
 
-def note_text(note: Note, names: dict[str, str], language: Language) -> str:
-    """A note's words in ``language`` (``names``: player id -> the name the table shows).
+def note_text(note: Note, name: Callable[[str], str], language: Language) -> str:
+    """A note's words in ``language``; ``name`` writes a player's name (from their id) as
+    the message shows it.
 
     >>> from i18n import ENGLISH
-    >>> note_text(TimedOut("7"), {"7": "Ann"}, ENGLISH)
+    >>> note_text(TimedOut("7"), lambda pid: "Ann", ENGLISH)
     '⏱ Ann ran out of time.'
-    >>> note_text(TimedOut("7", sat_out=True), {"7": "Ann"}, ENGLISH).endswith("next hand.")
+    >>> note_text(TimedOut("7", sat_out=True), lambda pid: "Ann", ENGLISH).endswith("next hand.")
     True
     """
     if isinstance(note, str):
-        return note
-    timed_out = say("timed-out", who=names.get(note.who, note.who), language=language)
+        return note  # written by whoever made it, names included
+    timed_out = say("timed-out", who=name(note.who), language=language)
     if note.sat_out:
         # Translators: {timed_out}: "Ann ran out of time" (the engine's words).
         text = _(
@@ -322,7 +324,6 @@ class Outcome:
     result: HandResult | None = None
     private_changed: tuple[str, ...] = ()
     new_hand: bool = False
-    notes: tuple[str, ...] = ()
     # Each dealt-in player's stack when the hand began (with a result: the nets it shows).
     start_stacks: dict[str, int] | None = None
     # The table closed as the hand ended (/poker end during it): what each player was paid.
@@ -339,8 +340,9 @@ class TournamentHooks(Protocol):
         """Put the level in force on the table; the notes to show with the new hand."""
         ...
 
-    async def after_hand(self, live: LiveTable, start_stacks: dict[str, int]) -> list[str]:
-        """Take busted players out, end the tournament when one is left; notes to show."""
+    async def after_hand(self, live: LiveTable, start_stacks: dict[str, int]) -> None:
+        """Take busted players out, end the tournament when one is left (its notes go to the
+        table's own)."""
         ...
 
     async def table_gone(self, live: LiveTable, why: str) -> None:
@@ -413,10 +415,15 @@ class LiveTable:
         in :attr:`Meta.names`, house players' in the table's language."""
         return shown_names(self.meta.names, self.language)
 
-    def shown_notes(self) -> list[str]:
-        """The notes the table shows, worded in its language of the moment."""
+    def shown_notes(self, as_typed: Callable[[str], str]) -> list[str]:
+        """The notes the table shows, worded in its language of the moment, each name in them
+        written by ``as_typed`` (the bot's way of writing a member's own text)."""
         names, language = self.names, self.language
-        return [note_text(note, names, language) for note in self.meta.notes]
+
+        def name(player_id: str) -> str:
+            return as_typed(names.get(player_id, player_id))
+
+        return [note_text(note, name, language) for note in self.meta.notes]
 
     @property
     def language(self) -> Language:

@@ -61,7 +61,6 @@ from tables.live import (
     TournamentHooks,
     Version,
     house_name,
-    note_text,
 )
 from tables.records import TableRecords
 from tables.translator import _, table_language
@@ -923,9 +922,7 @@ class TableService:
                 if isinstance(note, str) and not note.startswith("⏱")
             ]
             live.meta.notes = [*kept, *notes]
-            outcome = await self._after_change(
-                live, start, notes=tuple(note_text(n, live.names, live.language) for n in notes)
-            )
+            outcome = await self._after_change(live, start)
         await self._present(live, outcome)
 
     # -- saving a change ----------------------------------------------------------------------
@@ -937,14 +934,13 @@ class TableService:
         *,
         events: tuple[engine.Event, ...] | None = None,
         new_hand: bool = False,
-        notes: tuple[str, ...] = (),
     ) -> Outcome:
         """Persist, work out who needs a fresh DM, finish the hand if it ended, reset timers.
 
         If saving fails, the table is put back as it was last saved and the change is refused:
         what players see never runs ahead of what is on disk."""
         try:
-            return await self._persist_change(live, start, events, new_hand, notes)
+            return await self._persist_change(live, start, events, new_hand)
         except Exception as exc:
             log.exception("table %s: saving a change failed; reloading the last snapshot", live.id)
             await self._reload(live)
@@ -1042,7 +1038,6 @@ class TableService:
         start: int,
         events: tuple[engine.Event, ...] | None,
         new_hand: bool,
-        notes: tuple[str, ...],
     ) -> Outcome:
         if events is None:
             self._play_pre_actions(live)
@@ -1067,10 +1062,9 @@ class TableService:
                 if live.meta.end_requested is not None:
                     voided_end = await self._end_locked(live)
                 self.clock.schedule(live)
-                voided_notes = (*notes, *live.shown_notes())
-                return Outcome((), None, changed, new_hand, voided_notes, ended=voided_end)
+                return Outcome((), None, changed, new_hand, ended=voided_end)
             if live.meta.tournament is not None and self.hooks is not None:
-                notes = (*notes, *await self.hooks.after_hand(live, dict(info.start_stacks)))
+                await self.hooks.after_hand(live, dict(info.start_stacks))
         elif not dealt:
             await self.records.save(live)
         ended: dict[int, int] | None = None
@@ -1080,7 +1074,7 @@ class TableService:
         starts = dict(info.start_stacks) if result is not None and info is not None else None
         hand_id = info.hand_id if result is not None and info is not None else None
         return Outcome(
-            new, result, changed, new_hand, notes, start_stacks=starts, ended=ended, hand_id=hand_id
+            new, result, changed, new_hand, start_stacks=starts, ended=ended, hand_id=hand_id
         )
 
     async def _present(self, live: LiveTable, outcome: Outcome) -> None:

@@ -1171,15 +1171,14 @@ class Tournaments(commands.Cog):
     async def addon_command(self, interaction: Interaction) -> None:
         await self.entries.buy_more(interaction, addon=True)
 
-    async def after_hand(self, live: LiveTable, start_stacks: dict[str, int]) -> list[str]:
+    async def after_hand(self, live: LiveTable, start_stacks: dict[str, int]) -> None:
         run = self.running.get(live.meta.tournament or 0)
         if run is None or run.state.status != "running":
-            return []
+            return
         await self._eliminate(run, live, start_stacks)
         if run.state.status == "running" and len(self.tables_of(run)) > 1:
             # Not here: balancing takes the other tables' locks, and this one is held.
             self.spawn(self.settle(run))
-        return []
 
     async def _eliminate(self, run: Running, live: LiveTable, start_stacks: dict[str, int]) -> None:
         """Under the table's lock, between hands: its players left without chips are out

@@ -119,6 +119,35 @@ async def test_closed_dms_and_rate_limited_dms(poker_bot, emu: Emulator, world: 
     assert held[0].display in r.embeds[0]["description"]
 
 
+async def test_a_timeout_note_writes_the_name_as_typed(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """The note of a timeout writes the player's name as they typed it, as every message
+    does: no markdown, and a name typed as a mention does not show that member."""
+    bot = await poker_bot()
+    alice, bob, carol = world.players[:3]
+    alice.global_name = f"__Al__ <@{carol.id}>"
+    bob.global_name = f"**Bo** <@{carol.id}>"
+    typed = {
+        f"\\_\\_Al\\_\\_ <@\u200b{carol.id}>",
+        f"\\*\\*Bo\\*\\* <@\u200b{carol.id}>",
+    }
+    lobby = await create_table(emu, world, [alice, bob], stake=2, ante=1, auto_deal=0, time_bank=0)
+    live = live_table(bot, world)
+    live.settings.action_seconds = 0.3
+    await emu.click(alice, lobby, label="Deal")
+    await emu.wait_for(lambda: not live.engine.in_hand, timeout=5)
+    await emu.idle()
+    notes = [
+        line
+        for m in emu.channel_messages(world.channel)
+        for line in m.text.splitlines()
+        if "ran out of time" in line
+    ]
+    assert notes and all(any(f"{name} ran out of time" in n for name in typed) for n in notes)
+    assert not any(f"<@{carol.id}>" in n for n in notes), notes
+    emu.assert_clean()
+
 async def test_timer_expiry_checks_or_folds_and_sits_out_after_two(
     poker_bot, emu: Emulator, world: World
 ) -> None:
