@@ -64,6 +64,11 @@ THREAD_ARCHIVED = 50083
 a thread left quiet for its auto-archive time, then refuses every edit there (and every send
 while a moderator has it locked)."""
 
+REDRAW_AFTER = (2.0, 8.0, 30.0)
+"""Seconds after an edit of a table message that Discord refused (an outage, a 5xx after
+discord.py's own retries) until it is drawn again from the table of the moment, then again
+while it stays behind: players see the table catch up without pressing a stale button."""
+
 THREAD_SHUT = "its thread is archived and locked"
 """Why a tournament's table is given up when its thread cannot be reopened (see
 :meth:`TablePresenter.reopen_thread`)."""
@@ -92,6 +97,7 @@ class Shown:
     saved with the table's snapshot; the rest lives as long as the process."""
 
     __slots__ = (
+        "behind",
         "dm_closed",
         "dm_messages",
         "editor",
@@ -130,6 +136,8 @@ class Shown:
         # Taken up from a snapshot and not shown since: what Discord shows may be what the
         # process before left (a hand over but not yet shown as its result).
         self.restored = False
+        # The last edit of the table message failed: Discord shows an older table.
+        self.behind = False
         # Held while the table's messages change: a deal that follows a hand's end at once
         # (auto-deal, a busy bot) waits until the result is shown and the new message posted.
         self.lock = TableLock()
@@ -242,6 +250,10 @@ class TablePresenter:
         # Tournament tables being given up because their thread stays archived (see
         # reopen_thread): one give-up each, however many sends were refused meanwhile.
         self._shut_out: set[int] = set()
+        self.redraw_after = REDRAW_AFTER
+        # A table message left behind by a refused edit, drawn again later: one task a table
+        # (kept apart from _tasks: a clean stop does not wait for them).
+        self._redraws: dict[int, asyncio.Task[None]] = {}
 
     def spawn(self, coro: Coroutine[Any, Any, None]) -> asyncio.Future[None]:
         task = asyncio.ensure_future(coro)
@@ -300,7 +312,7 @@ class TablePresenter:
         for timer in self._late_pings.values():
             timer.cancel()
         self._late_pings.clear()
-        for task in list(self._tasks):
+        for task in [*self._tasks, *self._redraws.values()]:
             task.cancel()
 
     # -- what a table shows -----------------------------------------------------------------
@@ -897,6 +909,7 @@ class TablePresenter:
                 try:
                     await interaction.response.edit_message(content=None, embed=embed, view=view)
                     shown.editor = MessageEditor.of(interaction)
+                    shown.behind = False
                     return
                 except discord.NotFound:
                     # Answered after Discord's 3 s (a busy bot): the change is saved, so show it
@@ -916,6 +929,7 @@ class TablePresenter:
                     )
 
             await self._in_thread(live, edit)
+            shown.behind = False
         except discord.NotFound as exc:
             if exc.code != UNKNOWN_MESSAGE:
                 log.warning("table %s: could not update the table message: %s", live.id, exc)
@@ -926,6 +940,23 @@ class TablePresenter:
             await self._post_table_message(live, embed, view, None, keep=shown.hand)
         except discord.HTTPException as exc:
             log.warning("table %s: could not update the table message: %s", live.id, exc)
+            shown.behind = True
+            if live.id not in self._redraws:
+                self._redraws[live.id] = asyncio.ensure_future(self._redraw(live, shown))
+
+    async def _redraw(self, live: LiveTable, shown: Shown) -> None:
+        """Draw the table message again while an edit refused left it behind (see
+        :data:`REDRAW_AFTER`); a later change of the table draws it anyway."""
+        try:
+            for delay in self.redraw_after:
+                await asyncio.sleep(delay)
+                if live.closed or not shown.behind or Shown.of(live) is not shown:
+                    return
+                await self.refresh(live)
+        except Exception:
+            log.exception("table %s: drawing its message again failed", live.id)
+        finally:
+            self._redraws.pop(live.id, None)
 
     async def showdown_message(
         self,

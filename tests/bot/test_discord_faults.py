@@ -4,8 +4,10 @@ the table's message or its channel, the bot removed from its server, answers fai
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
+import engine
 from tests.bot.driver import (
     act_once,
     create_table,
@@ -161,3 +163,41 @@ async def test_an_outage_of_the_server_leaves_its_tables_open(
     emu.dispatch("GUILD_DELETE", {"id": str(world.guild.id), "unavailable": True})
     await emu.idle()
     assert not live.closed and len(await bot.db.open_tables()) == 1
+
+
+async def test_a_table_edit_refused_by_discord_is_drawn_again_without_a_press(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """Discord answers the edit of the table message with a 503 (which discord.py does not
+    retry): the table is drawn again a moment later from the table of the moment, so the
+    next player sees their turn without anyone pressing a stale button first."""
+    bot = await poker_bot()
+    bot.presenter.redraw_after = (0.05, 0.05)
+    alice, bob = world.players[:2]
+    await create_table(
+        emu, world, [alice, bob], variant="ace-to-six-lowball", time_bank=0, timer=30
+    )
+    await deal(emu, world, alice)
+    live = live_table(bot, world)
+    while live.engine.pending[0].kind is not engine.DecisionKind.DRAW:
+        await act_once(emu, world, bot, live.engine.pending[0])
+        await emu.idle()
+    # Long after the last press on the table message, its edits go by REST.
+    bot.presenter.shown(live).editor = None
+    message = table_message(emu, world)
+    refused = emu.faults.server_error(
+        lambda call: call.method == "PATCH" and call.path.endswith(f"/messages/{message.id}"),
+        count=1,
+        status=503,
+    )
+    drawer = live.engine.pending[0].player_id
+    later = time.time() + 100
+    bot.tables.now = lambda: later
+    live.deadline = later - 1
+    await bot.tables.expire(live)  # the drawer's time runs out: they stand pat
+    (nxt,) = live.engine.pending
+    assert nxt.player_id != drawer and len(refused.hits) == 1
+    waiting = f"Waiting for {live.names[nxt.player_id]}"
+    await emu.wait_for(lambda: waiting in table_message(emu, world).text, timeout=3)
+    assert table_message(emu, world).id == message.id
+    emu.assert_clean()
