@@ -883,10 +883,12 @@ class TablePresenter:
             shown.editor = editor
         except discord.HTTPException as exc:
             log.warning("table %s: could not post the table message: %s", live.id, exc)
+            self._left_behind(live, shown)
             return
         # Taken at once, not after the table's lock: a change being made meanwhile (a player
         # leaving as the message is posted) must edit the new message.
         shown.now_on(message.id, keep)
+        shown.behind = False
         await self.bot.tables.set_message(live, message.id)
 
     async def edit_table_message(
@@ -940,19 +942,35 @@ class TablePresenter:
             await self._post_table_message(live, embed, view, None, keep=shown.hand)
         except discord.HTTPException as exc:
             log.warning("table %s: could not update the table message: %s", live.id, exc)
-            shown.behind = True
-            if live.id not in self._redraws:
-                self._redraws[live.id] = asyncio.ensure_future(self._redraw(live, shown))
+            self._left_behind(live, shown)
+
+    def _left_behind(self, live: LiveTable, shown: Shown) -> None:
+        """Discord refused to show the table (an edit or a new message): it is drawn again
+        a little later (see :data:`REDRAW_AFTER`), once a table."""
+        shown.behind = True
+        if live.id not in self._redraws:
+            self._redraws[live.id] = asyncio.ensure_future(self._redraw(live, shown))
 
     async def _redraw(self, live: LiveTable, shown: Shown) -> None:
-        """Draw the table message again while an edit refused left it behind (see
-        :data:`REDRAW_AFTER`); a later change of the table draws it anyway."""
+        """Draw the table message again while Discord leaves it behind; a later change of
+        the table draws it anyway."""
         try:
             for delay in self.redraw_after:
                 await asyncio.sleep(delay)
                 if live.closed or not shown.behind or Shown.of(live) is not shown:
                     return
-                await self.refresh(live)
+                if shown.message_id is not None:
+                    await self.refresh(live)
+                    continue
+                async with shown.lock:  # the table has no message: its post failed
+                    if shown.message_id is None and not live.closed:
+                        with i18n.speaking(languages.channel_language(live)):
+                            if live.engine.in_hand:
+                                embed, view = self.table_message(live)
+                            else:
+                                embed, view = self.lobby_message(live)
+                            keep = _hand_played(live)
+                            await self._post_table_message(live, embed, view, None, keep=keep)
         except Exception:
             log.exception("table %s: drawing its message again failed", live.id)
         finally:

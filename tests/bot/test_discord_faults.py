@@ -4,6 +4,7 @@ the table's message or its channel, the bot removed from its server, answers fai
 
 from __future__ import annotations
 
+import json
 import time
 from typing import Any
 
@@ -200,4 +201,43 @@ async def test_a_table_edit_refused_by_discord_is_drawn_again_without_a_press(
     waiting = f"Waiting for {live.names[nxt.player_id]}"
     await emu.wait_for(lambda: waiting in table_message(emu, world).text, timeout=3)
     assert table_message(emu, world).id == message.id
+    emu.assert_clean()
+
+
+async def test_a_table_message_discord_would_not_post_is_posted_a_moment_later(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """At the end of a hand its message becomes the result and the table goes on in a new
+    message. Discord refuses that new message (the followup, then the channel's 503): it is
+    posted a moment later, with its Deal button, though the table deals only when asked."""
+    bot = await poker_bot()
+    bot.presenter.redraw_after = (0.05, 0.05)
+    alice, bob = world.players[:2]
+    await create_table(emu, world, [alice, bob], variant="ace-to-six-lowball", auto_deal=0)
+    await deal(emu, world, alice)
+
+    def new_table_message(call: Any) -> bool:
+        return call.method == "POST" and "pk:l:" in json.dumps(call.body)
+
+    followup = emu.faults.error(
+        lambda call: call.kind == "interaction_webhook" and new_table_message(call),
+        status=404,
+        code=10015,
+        message="Unknown Webhook",
+    )
+    channel = emu.faults.server_error(
+        lambda call: call.kind == "rest" and new_table_message(call), status=503
+    )
+    result = await play_hand(emu, world, bot)
+    assert result is not None
+    lobby = await emu.wait_for(
+        lambda: next(
+            (m for m in emu.channel_messages(world.channel) if "Deal" in m.button_labels), None
+        ),
+        timeout=3,
+    )
+    assert len(followup.hits) == 1 and len(channel.hits) == 1
+    assert bot.presenter.shown(live_table(bot, world)).message_id == lobby.id
+    r = await emu.click(bob, lobby, label="Deal")
+    assert r.type == 7, r.content
     emu.assert_clean()
