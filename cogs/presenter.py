@@ -365,6 +365,10 @@ class TablePresenter:
         components = panels.table_components(live.id, live.version(), live.engine.pending)
         return embed, components, view
 
+    def current_message(self, live: LiveTable) -> tuple[discord.Embed, Components]:
+        """The table message as it reads now: the hand in progress, else the lobby."""
+        return self.table_message(live) if live.engine.in_hand else self.lobby_message(live)
+
     def lobby_message(self, live: LiveTable) -> tuple[discord.Embed, Components]:
         """The table message between hands, with the table's settings in the footer."""
         embed, view = self.table_message(live)
@@ -586,17 +590,11 @@ class TablePresenter:
                     await self._show_result(
                         live, message_id, old_result, hand[1], None, start_stacks
                     )
-                if live.engine.in_hand:
-                    embed, view = self.table_message(live)
-                else:
-                    embed, view = self.lobby_message(live)
+                embed, view = self.current_message(live)
                 await self._post_table_message(live, embed, view, None, keep=_hand_played(live))
                 return
             # Between hands the footer carries the settings, as the lobby was first drawn.
-            if live.engine.in_hand:
-                embed, view = self.table_message(live)
-            else:
-                embed, view = self.lobby_message(live)
+            embed, view = self.current_message(live)
             await self.edit_table_message(live, embed, view, None)
 
     async def repost(self, live: LiveTable, interaction: discord.Interaction[PokerBot]) -> None:
@@ -605,9 +603,7 @@ class TablePresenter:
         shown = Shown.of(live)
         async with shown.lock:
             with i18n.speaking(languages.channel_language(live)):
-                embed, view = self.table_message(live)
-                if not live.engine.in_hand:
-                    embed, view = self.lobby_message(live)
+                embed, view = self.current_message(live)
                 old_id, old_editor = shown.message_id, shown.editor
                 await self._post_table_message(live, embed, view, interaction, keep=shown.hand)
             if old_id is not None and old_id != shown.message_id:
@@ -965,10 +961,7 @@ class TablePresenter:
                 async with shown.lock:  # the table has no message: its post failed
                     if shown.message_id is None and not live.closed:
                         with i18n.speaking(languages.channel_language(live)):
-                            if live.engine.in_hand:
-                                embed, view = self.table_message(live)
-                            else:
-                                embed, view = self.lobby_message(live)
+                            embed, view = self.current_message(live)
                             keep = _hand_played(live)
                             await self._post_table_message(live, embed, view, None, keep=keep)
         except Exception:
