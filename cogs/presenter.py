@@ -64,6 +64,11 @@ THREAD_ARCHIVED = 50083
 a thread left quiet for its auto-archive time, then refuses every edit there (and every send
 while a moderator has it locked)."""
 
+ANSWER_BY = 1.5
+"""Seconds a press on the table message waits for the table's earlier change to be shown
+(Discord slow to take it: a 429, a 5xx retried) before it is acknowledged on its own, its
+edit following through the webhook: Discord wants every press answered within 3 seconds."""
+
 REDRAW_AFTER = (2.0, 8.0, 30.0)
 """Seconds after an edit of a table message that Discord refused (an outage, a 5xx after
 discord.py's own retries) until it is drawn again from the table of the moment, then again
@@ -251,6 +256,7 @@ class TablePresenter:
         # reopen_thread): one give-up each, however many sends were refused meanwhile.
         self._shut_out: set[int] = set()
         self.redraw_after = REDRAW_AFTER
+        self.answer_by = ANSWER_BY
         # A table message left behind by a refused edit, drawn again later: one task a table
         # (kept apart from _tasks: a clean stop does not wait for them).
         self._redraws: dict[int, asyncio.Task[None]] = {}
@@ -464,9 +470,13 @@ class TablePresenter:
     ) -> None:
         """Show what changed: the table message, the hand's result, fresh private cards by
         DM."""
+        lock = Shown.of(live).lock
         with i18n.speaking(languages.channel_language(live)):
-            async with Shown.of(live).lock:
+            await self._take_in_time(lock, interaction)
+            try:
                 drawn = await self._present(live, outcome, interaction)
+            finally:
+                lock.release()
         if outcome.private_changed:
             changed = outcome.private_changed
             acting = str(interaction.user.id) if interaction is not None else ""
@@ -484,6 +494,29 @@ class TablePresenter:
                 self.spawn(self._send_private(live, changed, drawn))
         if outcome.result is not None or not live.engine.in_hand:
             Shown.of(live).dm_messages.clear()
+
+    async def _take_in_time(
+        self, lock: TableLock, interaction: discord.Interaction[PokerBot] | None
+    ) -> None:
+        """Take the table's presentation ``lock``; a press still to be answered that would
+        wait for it past :data:`ANSWER_BY` is acknowledged meanwhile."""
+        if interaction is None or not lock.locked() or interaction.response.is_done():
+            await lock.acquire()
+            return
+        taking = asyncio.ensure_future(lock.acquire())
+        try:
+            taken, _ = await asyncio.wait({taking}, timeout=self.answer_by)
+        except asyncio.CancelledError:
+            if taking.done() and not taking.cancelled():
+                lock.release()
+            else:
+                taking.cancel()  # (a lock handed over meanwhile is passed on: TableLock)
+            raise
+        if not taken:
+            log.info("table press %s waits for the table's last change; answered", interaction.id)
+            with contextlib.suppress(discord.HTTPException):
+                await interaction.response.defer()
+        await taking
 
     async def _present(
         self,

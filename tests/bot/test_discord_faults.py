@@ -241,3 +241,46 @@ async def test_a_table_message_discord_would_not_post_is_posted_a_moment_later(
     r = await emu.click(bob, lobby, label="Deal")
     assert r.type == 7, r.content
     emu.assert_clean()
+
+
+async def test_a_press_is_answered_in_time_while_discord_holds_up_the_last_change(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """A press's answer is its edit of the table, and the table's changes are shown one at a
+    time. Discord holds up the end of the last change (a 429 of 4 s on its turn ping): the
+    next press is acknowledged within Discord's 3 seconds all the same, and the table then
+    shows it."""
+    bot = await poker_bot()
+    bot.presenter.ping_after = 0  # a ping at every turn, each rewording the last
+    alice, bob, carol = world.players[:3]
+    await create_table(emu, world, [alice, bob, carol], variant="ace-to-six-lowball")
+    await deal(emu, world, alice)
+    live = live_table(bot, world)
+    shown = bot.presenter.shown(live)
+    for _ in range(10):
+        if shown.ping is not None:
+            break
+        await act_once(emu, world, bot, live.engine.pending[0])
+        await emu.idle()
+    assert shown.ping is not None
+    ping = shown.ping.message_id
+    slow = emu.faults.rate_limit(
+        lambda call: call.path.endswith(f"/messages/{ping}"), count=1, retry_after=4.0
+    )
+    await act_once(emu, world, bot, live.engine.pending[0])  # its turn ping is reworded: slow
+    await emu.wait_for(lambda: slow.hits, timeout=3)
+    (turn,) = live.engine.pending
+    user = next(u for u in world.players if str(u.id) == turn.player_id)
+    message = table_message(emu, world)
+    label = next(b for b in message.button_labels if b and b.startswith(("Check", "Call")))
+    r = await emu.click(user, message, label=label)  # fails if not answered within 3 s
+    assert r.type in (6, 7), r.content
+    assert live.engine.pending[0].player_id != turn.player_id
+    version = live.version()
+    mark = f":{version.hand}.{version.events}:"
+    # Once Discord lets the last change through, the table shows this press's.
+    await emu.wait_for(
+        lambda: any(mark in (c.get("custom_id") or "") for c in message.all_components()),
+        timeout=8,
+    )
+    emu.assert_clean()
