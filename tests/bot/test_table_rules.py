@@ -148,6 +148,7 @@ async def test_a_timeout_note_writes_the_name_as_typed(
     assert not any(f"<@{carol.id}>" in n for n in notes), notes
     emu.assert_clean()
 
+
 async def test_timer_expiry_checks_or_folds_and_sits_out_after_two(
     poker_bot, emu: Emulator, world: World
 ) -> None:
