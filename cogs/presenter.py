@@ -70,9 +70,10 @@ ANSWER_BY = 1.5
 edit following through the webhook: Discord wants every press answered within 3 seconds."""
 
 REDRAW_AFTER = (2.0, 8.0, 30.0)
-"""Seconds after an edit of a table message that Discord refused (an outage, a 5xx after
-discord.py's own retries) until it is drawn again from the table of the moment, then again
-while it stays behind: players see the table catch up without pressing a stale button."""
+"""Seconds after Discord refused the table message (its edit, or the new message a table goes
+on in after a hand: an outage, a 5xx after discord.py's own retries) until it is drawn again
+from the table of the moment, then again while it stays behind: players see the table catch
+up without pressing a stale button, and never stay without its buttons."""
 
 THREAD_SHUT = "its thread is archived and locked"
 """Why a tournament's table is given up when its thread cannot be reopened (see
@@ -141,7 +142,7 @@ class Shown:
         # Taken up from a snapshot and not shown since: what Discord shows may be what the
         # process before left (a hand over but not yet shown as its result).
         self.restored = False
-        # The last edit of the table message failed: Discord shows an older table.
+        # The table message's last edit or post failed: Discord shows an older table, or none.
         self.behind = False
         # Held while the table's messages change: a deal that follows a hand's end at once
         # (auto-deal, a busy bot) waits until the result is shown and the new message posted.
