@@ -757,10 +757,12 @@ class TablePresenter:
                 await self._reword_ping(live, shown, old)
                 return
         shown.ping = None
+        # No ping stands from here until the new one is posted: a refresh meanwhile must not
+        # take the old one for a ping a restart left, and delete it a second time.
+        self._ping_changed(live, shown, None)
         if old is not None:
             await self._delete_ping(live, old)
         if not targets:
-            self._ping_changed(live, shown, None)
             return
         content = self._ping_text(live, targets)
         mentions = discord.AllowedMentions(

@@ -4,6 +4,7 @@ the table's message or its channel, the bot removed from its server, answers fai
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from typing import Any
@@ -284,3 +285,38 @@ async def test_a_press_is_answered_in_time_while_discord_holds_up_the_last_chang
         timeout=8,
     )
     emu.assert_clean()
+
+
+async def test_a_ping_being_replaced_is_deleted_once_when_the_table_is_redrawn_meanwhile(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """Discord is slow to delete the last turn ping (a 429) while the table is redrawn (a
+    stale press, a refused edit): the redraw leaves that ping to the change deleting it,
+    rather than delete it too (the second delete finds nothing: a 404)."""
+    bot = await poker_bot()
+    bot.presenter.ping_after = 0  # a ping at every turn
+    alice, bob, carol = world.players[:3]
+    await create_table(emu, world, [alice, bob, carol], variant="ace-to-six-lowball")
+    await deal(emu, world, alice)
+    live = live_table(bot, world)
+    shown = bot.presenter.shown(live)
+    for _ in range(10):  # until a ping stands for the player to act
+        if shown.ping is not None and shown.ping.players == {live.engine.pending[0].player_id}:
+            break
+        await act_once(emu, world, bot, live.engine.pending[0])
+        await emu.idle()
+    old = shown.ping
+    assert old is not None and old.players == {live.engine.pending[0].player_id}
+
+    def deletes(call: Any) -> bool:
+        return call.method == "DELETE" and call.path.endswith(f"/messages/{old.message_id}")
+
+    slow = emu.faults.rate_limit(deletes, count=1, retry_after=1.0)
+    acting = asyncio.ensure_future(act_once(emu, world, bot, live.engine.pending[0]))
+    await emu.wait_for(lambda: slow.hits, timeout=3)
+    await bot.presenter.refresh(live)  # meanwhile, the table is drawn again
+    await acting
+    await emu.idle()
+    await emu.wait_for(lambda: shown.ping is not None and shown.ping != old, timeout=5)
+    assert old.message_id not in {m.id for m in emu.channel_messages(world.channel)}
+    emu.assert_clean()  # no delete answered 404
