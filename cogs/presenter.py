@@ -73,7 +73,8 @@ REDRAW_AFTER = (2.0, 8.0, 30.0)
 """Seconds after Discord refused the table message (its edit, or the new message a table goes
 on in after a hand: an outage, a 5xx after discord.py's own retries) until it is drawn again
 from the table of the moment, then again while it stays behind: players see the table catch
-up without pressing a stale button, and never stay without its buttons."""
+up without pressing a stale button, and never stay without its buttons. A player's DM of the
+hand that Discord refused is sent again after the same delays."""
 
 THREAD_SHUT = "its thread is archived and locked"
 """Why a tournament's table is given up when its thread cannot be reopened (see
@@ -106,6 +107,7 @@ class Shown:
         "behind",
         "dm_closed",
         "dm_messages",
+        "dms_behind",
         "editor",
         "finishing",
         "hand",
@@ -162,6 +164,8 @@ class Shown:
         # Each player's DM of the hand in progress (hand number, DM channel, message): the
         # DM is edited as the cards change rather than a new one sent.
         self.dm_messages: dict[str, tuple[int, int, int]] = {}
+        # Players whose DM of the hand Discord refused (a send or an edit): sent again soon.
+        self.dms_behind: tuple[str, ...] = ()
 
     def saved(self) -> dict[str, Any]:
         message_id, hand = self.finishing or (self.message_id, self.hand)
@@ -261,6 +265,8 @@ class TablePresenter:
         # A table message left behind by a refused edit, drawn again later: one task a table
         # (kept apart from _tasks: a clean stop does not wait for them).
         self._redraws: dict[int, asyncio.Task[None]] = {}
+        # The same for the hand's DMs Discord refused: one task a table.
+        self._resends: dict[int, asyncio.Task[None]] = {}
 
     def spawn(self, coro: Coroutine[Any, Any, None]) -> asyncio.Future[None]:
         task = asyncio.ensure_future(coro)
@@ -319,7 +325,7 @@ class TablePresenter:
         for timer in self._late_pings.values():
             timer.cancel()
         self._late_pings.clear()
-        for task in [*self._tasks, *self._redraws.values()]:
+        for task in [*self._tasks, *self._redraws.values(), *self._resends.values()]:
             task.cancel()
 
     # -- what a table shows -----------------------------------------------------------------
@@ -494,7 +500,9 @@ class TablePresenter:
             if changed:
                 self.spawn(self._send_private(live, changed, drawn))
         if outcome.result is not None or not live.engine.in_hand:
-            Shown.of(live).dm_messages.clear()
+            shown = Shown.of(live)
+            shown.dm_messages.clear()
+            shown.dms_behind = ()
 
     async def _take_in_time(
         self, lock: TableLock, interaction: discord.Interaction[PokerBot] | None
@@ -1130,7 +1138,8 @@ class TablePresenter:
     ) -> None:
         """Bring each player's DM of the hand up to date: sent at the deal, edited as the
         cards change (one DM per player per hand). A closed DM is noted on the table once and
-        not tried again at this table. ``drawn``: the view the table message was just drawn
+        not tried again at this table; one Discord refused otherwise is sent again a moment
+        later (:meth:`_dm_left_behind`). ``drawn``: the view the table message was just drawn
         from."""
         # house players have no DMs: they read their cards from the engine
         player_ids = tuple(pid for pid in player_ids if not is_house(pid))
@@ -1143,6 +1152,9 @@ class TablePresenter:
         # the hand's events change: its game, number, board and wild cards); a deal's six DMs
         # made six before.
         for pid in player_ids:
+            if pid in shown.dms_behind:
+                # Tried now: back on the list only if Discord refuses it again.
+                shown.dms_behind = tuple(p for p in shown.dms_behind if p != pid)
             if pid in shown.dm_closed:
                 continue
             user_id = int(pid)
@@ -1183,6 +1195,37 @@ class TablePresenter:
                     await self.refresh(live)
             except discord.HTTPException as exc:
                 log.warning("DM to %s failed: %s", user_id, exc)
+                self._dm_left_behind(live, shown, pid)
+
+    def _dm_left_behind(self, live: LiveTable, shown: Shown, player_id: str) -> None:
+        """Discord refused ``player_id``'s DM of the hand: it is sent again a little later
+        (see :data:`REDRAW_AFTER`), from the hand of the moment."""
+        if player_id not in shown.dms_behind:
+            shown.dms_behind = (*shown.dms_behind, player_id)
+        if live.id not in self._resends:
+            hand_number = live.engine.hand_number
+            self._resends[live.id] = asyncio.ensure_future(self._resend(live, shown, hand_number))
+
+    async def _resend(self, live: LiveTable, shown: Shown, hand_number: int) -> None:
+        """Send the DMs Discord refused again while it refuses them, as long as their hand
+        is played; a later change of a player's cards sends theirs anyway."""
+        try:
+            for delay in self.redraw_after:
+                await asyncio.sleep(delay)
+                if (
+                    live.closed
+                    or Shown.of(live) is not shown
+                    or not live.engine.in_hand
+                    or live.engine.hand_number != hand_number
+                ):
+                    return
+                if not shown.dms_behind:
+                    return
+                await self._send_private(live, shown.dms_behind)
+        except Exception:
+            log.exception("table %s: sending its DMs again failed", live.id)
+        finally:
+            self._resends.pop(live.id, None)
 
     async def dm_channel(self, user_id: int) -> int:
         """The id of the bot's DM channel with ``user_id`` (opened once per process)."""

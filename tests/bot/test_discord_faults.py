@@ -320,3 +320,31 @@ async def test_a_ping_being_replaced_is_deleted_once_when_the_table_is_redrawn_m
     await emu.wait_for(lambda: shown.ping is not None and shown.ping != old, timeout=5)
     assert old.message_id not in {m.id for m in emu.channel_messages(world.channel)}
     emu.assert_clean()  # no delete answered 404
+
+
+async def test_a_dm_of_the_hand_discord_refused_is_sent_a_moment_later(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """Discord answers the DM of a player's cards with a 503 at the deal (which discord.py
+    does not retry): the DM is sent again a moment later, with the cards the player holds,
+    without anyone pressing anything; the other players' DMs are sent once."""
+    bot = await poker_bot()
+    bot.presenter.redraw_after = (0.05, 0.05)
+    alice, bob, carol = world.players[:3]
+    dm = emu.dm_channel(alice)
+    refused = emu.faults.server_error(
+        lambda call: call.method == "POST" and call.path.endswith(f"/channels/{dm.id}/messages"),
+        count=1,
+        status=503,
+    )
+    await create_table(emu, world, [alice, bob, carol], variant="ace-to-six-lowball")
+    await deal(emu, world, alice)
+    live = live_table(bot, world)
+    (sent,) = await emu.wait_for(lambda: emu.dms(alice), timeout=3)
+    assert len(refused.hits) == 1
+    held = live.engine.private_view(str(alice.id)).cards
+    assert all(card.display in sent.embeds[0]["description"] for card in held)
+    await emu.idle()
+    assert [len(emu.dms(p)) for p in (alice, bob, carol)] == [1, 1, 1]
+    assert not bot.presenter.shown(live).dms_behind
+    emu.assert_clean()
