@@ -69,6 +69,12 @@ ANSWER_BY = 1.5
 (Discord slow to take it: a 429, a 5xx retried) before it is acknowledged on its own, its
 edit following through the webhook: Discord wants every press answered within 3 seconds."""
 
+ANSWER_WITHIN = 3.0
+"""Seconds a press's answer is given before it is dropped: Discord takes no answer after 3
+seconds, while discord.py retries a 5xx on it for 16 seconds (1, 3, 5 and 7 s apart), and
+the table's changes wait behind it that long. Dropped, the change is shown by an edit of
+its own at once."""
+
 REDRAW_AFTER = (2.0, 8.0, 30.0)
 """Seconds after Discord refused the table message (its edit, or the new message a table goes
 on in after a hand: an outage, a 5xx after discord.py's own retries) until it is drawn again
@@ -262,6 +268,7 @@ class TablePresenter:
         self._shut_out: set[int] = set()
         self.redraw_after = REDRAW_AFTER
         self.answer_by = ANSWER_BY
+        self.answer_within = ANSWER_WITHIN
         # A table message left behind by a refused edit, drawn again later: one task a table
         # (kept apart from _tasks: a clean stop does not wait for them).
         self._redraws: dict[int, asyncio.Task[None]] = {}
@@ -523,8 +530,9 @@ class TablePresenter:
             raise
         if not taken:
             log.info("table press %s waits for the table's last change; answered", interaction.id)
-            with contextlib.suppress(discord.HTTPException):
-                await interaction.response.defer()
+            with contextlib.suppress(discord.HTTPException, TimeoutError):
+                async with asyncio.timeout(self.answer_within - self.answer_by):
+                    await interaction.response.defer()
         await taking
 
     async def _present(
@@ -949,7 +957,10 @@ class TablePresenter:
         try:
             if interaction is not None and on_table and not interaction.response.is_done():
                 try:
-                    await interaction.response.edit_message(content=None, embed=embed, view=view)
+                    async with asyncio.timeout(self.answer_within):
+                        await interaction.response.edit_message(
+                            content=None, embed=embed, view=view
+                        )
                     shown.editor = MessageEditor.of(interaction)
                     shown.behind = False
                     return
@@ -957,6 +968,13 @@ class TablePresenter:
                     # Answered after Discord's 3 s (a busy bot): the change is saved, so show it
                     # through the webhook or REST below rather than leave the table stale.
                     log.warning("table %s: interaction expired; editing the message", live.id)
+                except TimeoutError:
+                    log.warning(
+                        "table %s: Discord did not take the answer to %s in time; "
+                        "editing the message",
+                        live.id,
+                        interaction.id,
+                    )
 
             async def edit() -> None:
                 editor = shown.editor

@@ -348,3 +348,46 @@ async def test_a_dm_of_the_hand_discord_refused_is_sent_a_moment_later(
     assert [len(emu.dms(p)) for p in (alice, bob, carol)] == [1, 1, 1]
     assert not bot.presenter.shown(live).dms_behind
     emu.assert_clean()
+
+
+async def test_a_press_whose_answer_discord_keeps_failing_is_shown_on_the_table_at_once(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """Discord answers a press's own answer (its edit of the table) with 500s. discord.py
+    retries them for 16 seconds, long past the 3 seconds an answer has: the press is lost
+    to Discord, but the table shows it once those 3 seconds are over, by an edit of its
+    own, and the next player acts on time."""
+    bot = await poker_bot()
+    alice, bob, carol = world.players[:3]
+    await create_table(emu, world, [alice, bob, carol], variant="ace-to-six-lowball")
+    await deal(emu, world, alice)
+    live = live_table(bot, world)
+    (turn,) = live.engine.pending
+    user = next(u for u in world.players if str(u.id) == turn.player_id)
+    message = table_message(emu, world)
+    pressed: list[str] = []
+
+    def answer_to_this_press(call: Any) -> bool:
+        if call.kind != "interaction_callback":
+            return False
+        if not pressed:
+            pressed.append(call.path)
+        return call.path == pressed[0]
+
+    failing = emu.faults.server_error(answer_to_this_press, count=5, status=500)
+    label = next(b for b in message.button_labels if b and b.startswith(("Check", "Call")))
+    lost = await emu.click(user, message, label=label, raise_on_failure=False)
+    assert lost.failure is not None and failing.hits
+    version = live.version()
+    mark = f":{version.hand}.{version.events}:"
+    await emu.wait_for(
+        lambda: any(mark in (c.get("custom_id") or "") for c in message.all_components()),
+        timeout=1,
+    )
+    (nxt,) = live.engine.pending
+    follower = next(u for u in world.players if str(u.id) == nxt.player_id)
+    label = next(b for b in message.button_labels if b and b.startswith(("Check", "Call")))
+    r = await emu.click(follower, message, label=label)
+    assert r.type == 7, r.content
+    assert [f.interaction_id for f in emu.failures] == [lost.interaction.id]
+    assert not emu.errors
