@@ -263,11 +263,13 @@ class Poker(commands.Cog):
     @poker.command(name="leave", description="Stand up; your chips go back to your bankroll.")
     async def leave(self, interaction: Interaction) -> None:
         live = self._table_here(interaction)
-        paid = await self.tables.leave(live, interaction.user.id)
+        paid, outcome = await self.tables.leave(live, interaction.user.id)
         if paid is None:
             await interaction.response.send_message(
                 _("You fold and will stand up when this hand ends."), ephemeral=True
             )
+            if outcome is not None:
+                await self.presenter.present(live, outcome)
             return
         await interaction.response.send_message(
             _.plural(
@@ -480,7 +482,7 @@ class Poker(commands.Cog):
             raise TableProblem(
                 _("Only seated players or a server manager can remove house players.")
             )
-        name, paid = await self.tables.remove_house(live)
+        name, (paid, outcome) = await self.tables.remove_house(live)
         language = languages.channel_language(live)
         if paid is None:
             text = _(
@@ -495,7 +497,9 @@ class Poker(commands.Cog):
                 language=language,
             )
         await interaction.response.send_message(text)
-        if paid is not None or not live.engine.in_hand:
+        if outcome is not None:
+            await self.presenter.present(live, outcome)
+        elif paid is not None or not live.engine.in_hand:
             await self.presenter.refresh(live)
 
     @poker.command(name="odds", description="The exact odds of each draw of a hand.")

@@ -337,11 +337,13 @@ class TableControls(commands.Cog):
             modal = panels.sit_modal(live.id, settings.min_buy_in, settings.max_buy_in, free)
             await interaction.response.send_modal(modal)
         elif verb == "stand":
-            paid = await self.tables.leave(live, user.id)
+            paid, outcome = await self.tables.leave(live, user.id)
             if paid is not None:
                 await self._refresh_lobby(live, interaction)
             else:
                 await kit.reply(interaction, _("You'll stand up when this hand ends."))
+                if outcome is not None:
+                    await self.presenter.present(live, outcome)
         elif verb == "deal":
             if not live.seated(user.id):
                 raise TableProblem(_("Only seated players can deal."))

@@ -163,6 +163,15 @@ PRESENTATION_SAVE_DELAY = 3.0
 table's next snapshot is expected to carry it; past them it is saved on its own."""
 
 
+class Leaving(NamedTuple):
+    """What :meth:`TableService.leave` did: the chips paid out now (None: when the hand in
+    progress ends), and the change standing up made to that hand (a fold), which the caller
+    shows once it has answered (Discord may be slow to take the table's edit)."""
+
+    paid: int | None
+    outcome: Outcome | None = None
+
+
 class SettingsChange(NamedTuple):
     """What :meth:`TableService.update_settings` did: the table's settings now, and the latest
     house rules (those of the next deal) just before and just after the change."""
@@ -608,9 +617,9 @@ class TableService:
         assert name is not None
         return await self.join(live, user_id, name, amount)
 
-    async def remove_house(self, live: LiveTable) -> tuple[str, int | None]:
+    async def remove_house(self, live: LiveTable) -> tuple[str, Leaving]:
         """Stand the last seated house player up (its chips back to the house account now, or
-        when the hand ends); its name and the chips paid now."""
+        when the hand ends); its name and what standing up did."""
         seats = live.engine.public_view().seats
         house = [s.player_id for s in seats if house_level(s.player_id)]
         if not house:
@@ -651,9 +660,9 @@ class TableService:
                 self.clock.schedule(live)  # a busted table deals again by itself
             return amount
 
-    async def leave(self, live: LiveTable, user_id: int) -> int | None:
-        """Stand up: the stack goes back to the bankroll now, or when the current hand ends.
-        Returns the chips paid now, or None when the payout waits for the hand's end."""
+    async def leave(self, live: LiveTable, user_id: int) -> Leaving:
+        """Stand up: the stack goes back to the bankroll now, or when the current hand ends
+        (see :class:`Leaving`)."""
         _cash_table_only(live)
         async with live.lock:
             pid = str(user_id)
@@ -665,14 +674,12 @@ class TableService:
             try:
                 if paid is not None:
                     await self.records.cash_out(live, user_id, paid)
-                    return paid
+                    return Leaving(paid)
             except REFUSED as exc:
                 await self._reload(live)
                 raise refusal(exc, user_id) from exc
             # Leaving during a hand folds it; that may end the hand.
-            outcome = await self._after_change(live, outcome_events_from)
-        await self._present(live, outcome)
-        return None
+            return Leaving(None, await self._after_change(live, outcome_events_from))
 
     async def update_settings(
         self,

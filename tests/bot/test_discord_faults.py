@@ -391,3 +391,38 @@ async def test_a_press_whose_answer_discord_keeps_failing_is_shown_on_the_table_
     assert r.type == 7, r.content
     assert [f.interaction_id for f in emu.failures] == [lost.interaction.id]
     assert not emu.errors
+
+
+async def test_leaving_during_a_hand_is_answered_while_discord_holds_up_the_table(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """A player stands up during a hand (/poker leave, /poker removebot) while Discord holds
+    up the table's edit (a 429 of 4 s): the command is answered within Discord's 3 seconds,
+    and the table shows the fold once Discord takes the edit."""
+    bot = await poker_bot()
+    alice, bob, carol = world.players[:3]
+    await create_table(emu, world, [alice, bob, carol], variant="ace-to-six-lowball")
+    r = await emu.run_command(alice, world.channel, "poker addbot", {})
+    assert r.type == 4 and not r.ephemeral, r.content
+    await deal(emu, world, alice)
+    live = live_table(bot, world)
+    message = table_message(emu, world)
+    bot.presenter.shown(live).editor = None  # long after the last press: edits go by REST
+    edits = emu.faults.rate_limit(
+        lambda call: call.path.endswith(f"/messages/{message.id}"), count=2, retry_after=4.0
+    )
+    waiting = live.engine.pending[0].player_id
+    leaver = next(u for u in (alice, bob, carol) if str(u.id) != waiting)
+    r = await emu.run_command(leaver, world.channel, "poker leave", {})  # fails after 3 s
+    assert r.ephemeral and "stand up when this hand ends" in r.content, r.content
+    r = await emu.run_command(alice, world.channel, "poker removebot", {})
+    assert "stands up when this hand ends" in r.content, r.content
+    await emu.wait_for(lambda: edits.hits, timeout=3)
+    name = live.names[str(leaver.id)]
+
+    def leaver_shown_leaving() -> bool:
+        lines = table_message(emu, world).text.splitlines()
+        return any(name in line and "folded" in line and "leaving" in line for line in lines)
+
+    await emu.wait_for(leaver_shown_leaving, timeout=12)
+    emu.assert_clean()

@@ -222,7 +222,7 @@ async def test_a_house_seat_that_left_mid_hand_is_paid_to_the_house_after_a_rest
     await service.join(live, 4, "bob", 40)
     await service.add_house(live, engine.house.Level.NORMAL)
     await service.start_hand(live)
-    name, paid = await service.remove_house(live)
+    name, (paid, _outcome) = await service.remove_house(live)
     assert "House normal 1" in name and paid is None  # owed until the hand ends
     assert live.engine.in_hand
     await service.shutdown()
