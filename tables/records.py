@@ -67,6 +67,16 @@ def voided_table(snapshot: dict[str, Any], dealt_in: set[str]) -> tuple[Table, d
     return Table.from_dict({**snapshot, "state": state, "journal": kept}), owed
 
 
+def saved_meta(state: dict[str, Any], current_hand_id: int | None) -> Meta:
+    """The meta saved in a table's snapshot ``state``, with the id of the hand in progress
+    from the table's row (``current_hand_id``): the snapshot that deals a hand is written in
+    the same transaction as the hand's row, before that row has its id, so it says 0."""
+    meta = Meta.from_dict(state.get("meta", {}))
+    if meta.hand is not None and current_hand_id is not None:
+        meta.hand.hand_id = current_hand_id
+    return meta
+
+
 def table_save(live: LiveTable, events: list[HandEventIn], owed: int = 0) -> TableSave:
     """What is written of ``live`` now: its snapshot (:meth:`LiveTable.state_json`), the chips
     on it, each seated player's stack, and ``events`` (the hand's, not yet on disk); ``owed``:
@@ -169,7 +179,7 @@ class TableRecords:
         row = await self.db.get_table(live.id)
         state = json.loads(row.state_json or "{}")
         live.engine = Table.from_dict(state["engine"])
-        live.meta = Meta.from_dict(state.get("meta", {}))
+        live.meta = saved_meta(state, row.current_hand_id)
         # The presenter's state stays: it tells what Discord shows, which no reload undoes.
         live.last_private = live.engine.held_cards()
 

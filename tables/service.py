@@ -62,7 +62,7 @@ from tables.live import (
     Version,
     house_name,
 )
-from tables.records import TableRecords
+from tables.records import TableRecords, saved_meta
 from tables.translator import _, table_language
 
 log = logging.getLogger("poker.tables")
@@ -282,13 +282,11 @@ class TableService:
                 state = json.loads(row.state_json or "{}")
                 table = Table.from_dict(state["engine"])
                 settings = TableSettings(**state["settings"])
-                meta = Meta.from_dict(state.get("meta", {}))
+                meta = saved_meta(state, row.current_hand_id)
                 presentation = SavedPresentation.from_snapshot(state)
             except (KeyError, ValueError, TypeError) as exc:
                 log.error("table %s could not be restored: %s", row.table_id, exc)
                 continue
-            if meta.hand is not None and row.current_hand_id is not None:
-                meta.hand.hand_id = row.current_hand_id
             live = LiveTable(
                 row.table_id,
                 row.guild_id,

@@ -522,3 +522,32 @@ async def test_a_four_colour_deck_for_whoever_asks(poker_bot, emu: Emulator, wor
     mine = await emu.click(alice, find_table_message(emu, world), label="My hand")
     assert mine.attachments[0].data == drawn(alice, True)
     emu.assert_clean()
+
+
+async def test_a_refused_rebuy_during_a_hand_leaves_the_hand_to_end_as_usual(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """A rebuy the bankroll cannot pay, made during a hand the player was not dealt into, is
+    refused and the table goes back to its last snapshot. That snapshot was written as the
+    hand was dealt, before the hand had its id in the history: the table then failed to
+    record the hand's end, and refused every action after it ("could not be saved")."""
+    bot = await poker_bot()
+    alice, bob, carol = world.players[:3]
+    await create_table(emu, world, [alice, bob], stake=2, auto_deal=0, max_buy_in=5000)
+    r = await emu.run_command(carol, world.channel, "poker join", {"buy_in": 900})
+    assert not r.ephemeral, r.content
+    r = await emu.run_command(carol, world.channel, "poker sitout", {})
+    assert r.ephemeral, r.content
+    r = await emu.run_command(alice, world.channel, "poker start", {})
+    assert r.ephemeral and "Dealing" in r.content, r.content
+    # Nothing is saved between the deal and the refusal.
+    r = await emu.run_command(carol, world.channel, "poker rebuy", {"amount": 3000})
+    assert r.ephemeral and "Not enough chips" in r.content, r.content
+    result = await play_hand(emu, world, bot)
+    assert result is not None
+    (hand,) = (await bot.db.list_hands(live_table(bot, world).id)).items
+    assert hand.ended_at is not None and hand.result_json, hand
+    r = await emu.run_command(bob, world.channel, "poker start", {})
+    assert r.ephemeral and "Dealing" in r.content, r.content
+    assert (await bot.db.chip_audit(world.guild.id)).ok
+    emu.assert_clean()
