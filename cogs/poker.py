@@ -24,6 +24,7 @@ from cogs import kit, languages, validation
 from cogs.coach import odds_options, send_odds
 from cogs.coach import prepare_for as coach_prepare
 from cogs.ledger import post_closing_ledger
+from cogs.presenter import TABLE_BELOW
 from cogs.translator import _
 from cogs.ui import house_rules, panels, render
 from engine.house import LEVELS, Level
@@ -604,7 +605,7 @@ class Poker(commands.Cog):
     @poker.command(name="table", description="Post this channel's table again at the bottom.")
     async def table(self, interaction: Interaction) -> None:
         live = self._table_here(interaction)
-        await interaction.response.send_message(_("The table is below."), ephemeral=True)
+        await interaction.response.send_message(TABLE_BELOW.render(), ephemeral=True)
         await self.presenter.repost(live, interaction)
 
     @poker.command(name="rebuy", description="Add chips to your stack between hands.")

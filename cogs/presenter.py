@@ -88,6 +88,10 @@ THREAD_SHUT = "its thread is archived and locked"
 
 T = TypeVar("T")
 
+# Translators: the answer to /poker table, and to a press on an older message of a table (its
+# live message is further down the channel).
+TABLE_BELOW = _.lazy("The table is below.")
+
 DRAWN_CARDS_NOTE = _.lazy("The cards you draw show in the answer to your draw, and under My hand.")
 
 
@@ -484,10 +488,21 @@ class TablePresenter:
     ) -> None:
         """Show what changed: the table message, the hand's result, fresh private cards by
         DM."""
-        lock = Shown.of(live).lock
+        shown = Shown.of(live)
+        lock = shown.lock
         with i18n.speaking(languages.channel_language(live)):
             await self._take_in_time(lock, interaction)
             try:
+                if (
+                    interaction is not None
+                    and not interaction.response.is_done()
+                    and not _on_message(interaction, shown.message_id)
+                ):
+                    # Pressed anywhere but the table message (an older message, maybe deleted
+                    # since, or the table moved to a new one while the press waited its
+                    # turn): the table message is edited on its own, and the press is told
+                    # where it is.
+                    await self._acknowledge(interaction, elsewhere=True)
                 drawn = await self._present(live, outcome, interaction)
             finally:
                 lock.release()
@@ -507,7 +522,6 @@ class TablePresenter:
             if changed:
                 self.spawn(self._send_private(live, changed, drawn))
         if outcome.result is not None or not live.engine.in_hand:
-            shown = Shown.of(live)
             shown.dm_messages.clear()
             shown.dms_behind = ()
 
@@ -530,10 +544,24 @@ class TablePresenter:
             raise
         if not taken:
             log.info("table press %s waits for the table's last change; answered", interaction.id)
-            with contextlib.suppress(discord.HTTPException, TimeoutError):
-                async with asyncio.timeout(self.answer_within - self.answer_by):
-                    await interaction.response.defer()
+            await self._acknowledge(interaction)
         await taking
+
+    async def _acknowledge(
+        self, interaction: discord.Interaction[PokerBot], *, elsewhere: bool = False
+    ) -> None:
+        """Answer a press whose change its message does not show yet: silently, its edit to
+        follow; or, ``elsewhere`` (the table is on another message), by telling the player
+        where the table is. Given up when Discord does not take it in time (see
+        :data:`ANSWER_WITHIN`)."""
+        with contextlib.suppress(discord.HTTPException, TimeoutError):
+            async with asyncio.timeout(self.answer_within - self.answer_by):
+                if not elsewhere:
+                    await interaction.response.defer()
+                    return
+                with i18n.speaking(languages.member_language(interaction.user.id)):
+                    below = TABLE_BELOW.render()
+                await interaction.response.send_message(below, ephemeral=True)
 
     async def _present(
         self,
@@ -949,11 +977,7 @@ class TablePresenter:
         """Edit the table message: in the answer to ``interaction`` when it was pressed on
         it, else through a recent interaction's webhook, else by REST."""
         shown = Shown.of(live)
-        on_table = (
-            interaction is not None
-            and interaction.message is not None
-            and interaction.message.id == shown.message_id
-        )
+        on_table = interaction is not None and _on_message(interaction, shown.message_id)
         try:
             if interaction is not None and on_table and not interaction.response.is_done():
                 try:
@@ -1311,6 +1335,12 @@ def _still(live: LiveTable, drawn: _Drawn | None) -> engine.PublicView | None:
     if drawn is None or live.engine is not drawn.table or not live.engine.in_hand:
         return None
     return drawn.view if live.version() == drawn.version else None
+
+
+def _on_message(interaction: discord.Interaction[Any], message_id: int | None) -> bool:
+    """Whether the interaction came from the message ``message_id``."""
+    message = interaction.message
+    return message is not None and message.id == message_id
 
 
 def _on_private_panel(interaction: discord.Interaction[Any]) -> bool:

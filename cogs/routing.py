@@ -284,16 +284,6 @@ class TableControls(commands.Cog):
 
     # -- helpers ------------------------------------------------------------------------------
 
-    async def _present(self, live: LiveTable, outcome: Any, interaction: Interaction) -> None:
-        """Show a change made by a press: its answer edits the table message it was pressed
-        on; pressed anywhere else (an older message, a form whose message was reposted), the
-        press is acknowledged first, and the table message is edited on its own."""
-        message = interaction.message
-        if message is None or message.id != self.presenter.shown(live).message_id:
-            with contextlib.suppress(discord.HTTPException):
-                await interaction.response.defer()
-        await self.presenter.present(live, outcome, interaction)
-
     def _in_its_server(self, interaction: Interaction, pressed: Any) -> bool:
         """Whether the press comes from the server of the table it names (a table closed or
         unknown here is the handler's to refuse)."""
@@ -349,7 +339,7 @@ class TableControls(commands.Cog):
                 raise TableProblem(_("Only seated players can deal."))
             outcome = await self.tables.start_hand(live)
             # The lobby message the Deal was pressed on becomes the hand's table message.
-            await self._present(live, outcome, interaction)
+            await self.presenter.present(live, outcome, interaction)
         elif verb == "rebuy":
             await self.tables.rebuy(live, user.id, None)
             await self._refresh_lobby(live, interaction)
@@ -474,7 +464,7 @@ class TableControls(commands.Cog):
             done = _("You fold.") if isinstance(action, engine.Fold) else _("You check.")
             await self._answer_and_present(live, outcome, interaction, content=done, view=None)
             return
-        await self._present(live, outcome, interaction)
+        await self.presenter.present(live, outcome, interaction)
 
     async def _answer_and_present(
         self, live: LiveTable, outcome: Any, interaction: Interaction, **answer: Any
@@ -508,7 +498,7 @@ class TableControls(commands.Cog):
         amount = validation.parse_amount(_modal_value(interaction.data, "amount"))
         action = _raise_to(amount)
         outcome = await self.tables.act(live, interaction.user.id, action, version=modal.version)
-        await self._present(live, outcome, interaction)
+        await self.presenter.present(live, outcome, interaction)
 
     # -- private panels (ephemeral) ------------------------------------------------------------
 

@@ -250,7 +250,8 @@ async def test_a_press_off_the_table_message_is_answered(
 ) -> None:
     """A table's button (or its amount form) used from another message acted, and the
     table message was edited on its own, but the press itself was never answered ("This
-    interaction failed" for a move that was made)."""
+    interaction failed" for a move that was made). It is answered, saying where the table
+    is."""
     bot = await poker_bot()
     alice, bob = world.players[:2]
     await create_table(emu, world, [alice, bob], stake=2, auto_deal=0, betting="no-limit")
@@ -266,7 +267,8 @@ async def test_a_press_off_the_table_message_is_answered(
             )
         else:
             r = await forged_press(emu, actor, other.message, f"pk:t:{live.id}:{version}:call")
-        assert r.type == 6, (verb, r.type, r.content)
+        # Answered with where the table is.
+        assert r.ephemeral and r.content == "The table is below.", (verb, r.type, r.content)
         await emu.idle()
         assert live.version() != version and live.engine.in_hand
         shown = [c.get("custom_id", "") for c in table_message(emu, world).all_components()]

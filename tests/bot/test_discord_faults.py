@@ -426,3 +426,32 @@ async def test_leaving_during_a_hand_is_answered_while_discord_holds_up_the_tabl
 
     await emu.wait_for(leaver_shown_leaving, timeout=12)
     emu.assert_clean()
+
+
+async def test_a_press_on_a_message_the_table_left_while_the_press_waited_is_answered(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """Deal is pressed on the lobby while the table is being posted again below it (/poker
+    table, Discord slow to take the new message: a 429 of 1 s). The press waits for that, and
+    by then the table is on the new message (the lobby is deleted): the press's answer
+    cannot be an edit of its message, so it says where the table is, and the hand is dealt on
+    the new message."""
+    bot = await poker_bot()
+    alice, bob = world.players[:2]
+    lobby = await create_table(emu, world, [alice, bob], auto_deal=0)
+
+    def new_table_message(call: Any) -> bool:
+        return call.method == "POST" and "pk:l:" in json.dumps(call.body)
+
+    slow = emu.faults.rate_limit(new_table_message, count=1, retry_after=1.0)
+    reposting = asyncio.ensure_future(emu.run_command(alice, world.channel, "poker table", {}))
+    await emu.wait_for(lambda: slow.hits, timeout=3)
+    r = await emu.click(bob, lobby, label="Deal")  # fails unless answered within 3 s
+    assert r.ephemeral and r.content == "The table is below.", r.content
+    await reposting
+    live = live_table(bot, world)
+    assert live.engine.in_hand
+    dealt_on = await emu.wait_for(lambda: find_table_message(emu, world), timeout=3)
+    assert dealt_on.id not in (lobby.id, None)
+    assert dealt_on.id == bot.presenter.shown(live).message_id
+    emu.assert_clean()
