@@ -453,6 +453,14 @@ class DrawRound(Runner):
             self._advance()
         elif self.queue[self.pos] is p:
             self._advance()
+        h = self.hand
+        if h.live <= 1 and self.offer is None and not self.done and not h.rules.win_requirement:
+            # One player left (the others stood up): nobody to draw against, the pot is
+            # theirs now, as when the last opponent folds to a bet. (Where a hand must show
+            # something to win, the draw is theirs to make: it is judged after the draw.)
+            if self.owed:
+                self._deal_owed()
+            self.done = True
 
     def held_cards(self) -> list[Card]:
         if self.offer is None:

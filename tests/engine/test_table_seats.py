@@ -25,6 +25,7 @@ from engine import (
     list_variants,
 )
 from engine import events as ev
+from engine.rules import Draw, DrawSeries
 from tests.engine.engine_helpers import make_table, play, play_random_hand, random_action
 
 RNG = random.Random(5)
@@ -119,6 +120,50 @@ def test_leaving_when_it_is_your_turn_moves_the_action_on_and_can_end_the_hand()
     assert not table.in_hand
     assert table.result.uncontested == 1
     assert table.take_payouts() == {"a": 99}
+
+
+@pytest.mark.parametrize(
+    "variant",
+    [
+        v.slug
+        for v in list_variants()
+        if any(isinstance(step, Draw | DrawSeries) for step in v.rules.steps)
+    ],
+)
+def test_a_draw_with_one_player_left_ends_the_hand_at_once(variant: str) -> None:
+    """Everyone but one stands up during a draw: the hand ends there, the pot theirs, as it
+    does when the last opponent folds to a bet. (The last player had to draw, alone, for a
+    pot nobody else could win.) Where the winner must show a hand to take the pot (trips to
+    win), the draw stays theirs to make: the hand is judged after it."""
+    rng = random.Random(11)
+    must_show = get_variant(variant).rules.win_requirement is not None
+    for leaving_first in ("drawer", "other"):
+        table = make_table(["a", "b", "c"], variant=variant, forced=ForcedBets.with_blinds(1, 2))
+        total = table.chips()
+        table.start_hand(rng)
+        while table.pending[0].kind.name != "DRAW":  # everyone calls or checks (or opens)
+            seat = table.pending[0].seat
+            for action in (Check(), Call(), Bet(table.pending[0].legal.min_to)):
+                try:
+                    table.act(seat, action)
+                    break
+                except IllegalAction:
+                    continue
+        drawer = table.pending[0].player_id
+        others = [pid for pid in "abc" if pid != drawer]
+        leavers = [drawer, others[0]] if leaving_first == "drawer" else others
+        for pid in leavers:
+            table.leave(pid)
+        (stayed,) = set("abc") - set(leavers)
+        if must_show:
+            assert [d.player_id for d in table.pending] == [stayed]
+            while table.in_hand:
+                table.act(table.to_act[0], Timeout())
+        else:
+            assert not table.in_hand, table.pending
+            assert table.result.uncontested == table.seat_of(stayed)
+        paid = table.take_payouts()
+        assert set(paid) == set(leavers) and table.chips() + sum(paid.values()) == total
 
 
 def test_an_all_in_player_who_leaves_stays_in_and_draws_by_default():
