@@ -509,7 +509,16 @@ class TableControls(commands.Cog):
         # message, so the table can be refreshed through its webhook when the choice is made.
         await interaction.response.defer()
         self.presenter.shown(live).editor = MessageEditor.of(interaction)
-        embed, view = self._panel(live, decision, coach=await coach_text(live, decision))
+        coach = await coach_text(live, decision)
+        waiting = self._decision(live, interaction.user.id)
+        if waiting != decision:
+            # The table moved on during those awaits (the player stood up, the hand ended).
+            raise StalePress(
+                NO_LONGER_VALID.render()
+                if waiting is not None
+                else _("That choice is no longer valid: nothing is waiting for you.")
+            )
+        embed, view = self._panel(live, decision, coach=coach)
         await interaction.followup.send(embed=embed, view=view, ephemeral=True)
 
     def _panel(

@@ -455,3 +455,34 @@ async def test_a_press_on_a_message_the_table_left_while_the_press_waited_is_ans
     assert dealt_on.id not in (lobby.id, None)
     assert dealt_on.id == bot.presenter.shown(live).message_id
     emu.assert_clean()
+
+
+async def test_a_panel_opened_while_its_player_stands_up_is_refused_with_a_reason(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """A player opens their draw panel while Discord is slow to take its answer (a 429 of
+    half a second) and meanwhile stands up (/poker leave): the fold ends the hand, and the
+    panel that was being opened has nothing left to offer. The player is told so; the panel
+    was drawn for a player no longer seated and its press answered "something went
+    wrong"."""
+    bot = await poker_bot()
+    alice, bob = world.players[:2]
+    await create_table(emu, world, [alice, bob], variant="ace-to-six-lowball", auto_deal=0)
+    await deal(emu, world, alice)
+    live = live_table(bot, world)
+    while live.engine.pending[0].kind is not engine.DecisionKind.DRAW:
+        await act_once(emu, world, bot, live.engine.pending[0])
+        await emu.idle()
+    drawer = next(u for u in (alice, bob) if str(u.id) == live.engine.pending[0].player_id)
+    message = table_message(emu, world)
+    slow = emu.faults.rate_limit("interaction_callback", count=1, retry_after=0.5)
+    opening = asyncio.ensure_future(emu.click(drawer, message, label="Draw / stand pat…"))
+    await emu.wait_for(lambda: slow.hits, timeout=3)  # the panel's answer is held up
+    left = await emu.run_command(drawer, world.channel, "poker leave", {})
+    assert left.ephemeral and "stand up when this hand ends" in left.content, left.content
+    opened = await opening
+    assert opened.type == 6, opened.content
+    (told,) = await emu.wait_for(lambda: opened.followups, timeout=3)
+    assert told.ephemeral and "nothing is waiting for you" in told.text, told.text
+    assert not live.engine.in_hand and not live.seated(drawer.id)
+    emu.assert_clean()
