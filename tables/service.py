@@ -300,8 +300,15 @@ class TableService:
             live.last_private = live.engine.held_cards()
             self._register(live)
             restored.append(live)
-            # A crash between the end of a hand and its payouts leaves chips owed: pay them now.
             async with live.lock:
+                if live.meta.hand is not None and not live.engine.in_hand:
+                    # Saved in progress, over on replay: this version's rules ended it (a
+                    # rule changed since). Its end is recorded now, as if it had just come.
+                    log.warning("table %s: its saved hand ends on replay; recorded", live.id)
+                    with contextlib.suppress(TableProblem):  # (logged; the others go on)
+                        await self._after_change(live, len(live.engine.events))
+                # A crash between the end of a hand and its payouts leaves chips owed: pay
+                # them now.
                 await self.records.pay_leavers(live)
             self.clock.schedule(live)
         return restored

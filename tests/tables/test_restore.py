@@ -1,0 +1,78 @@
+"""A table restored by a newer version whose rules end, on replay, the hand its snapshot
+saved in progress: the hand's end is recorded at the restore, as if it had just happened."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+
+import engine
+from data import Database
+from tables.live import TableSettings
+from tables.service import TableService
+
+
+class _Quiet:
+    """A presenter that shows nothing (the table service alone, as after a restart)."""
+
+    async def present(self, live: object, outcome: object) -> None:
+        return None
+
+
+async def test_a_hand_the_new_rules_end_on_replay_is_recorded_at_the_restore(tmp_path) -> None:
+    """The version before let the last player left in a draw draw alone; this one ends the
+    hand there. A table that version saved with two players just stood up during the draw
+    replays here as a hand over: its end is recorded at the restore (the history, the pot to
+    the one left, the leavers paid), and the next hand deals."""
+    path = tmp_path / "poker.db"
+    db = await Database.open(path)
+    service = TableService(db, _Quiet())  # type: ignore[arg-type]
+    live = await service.create(
+        1, 2, 3, engine.TableConfig("ace-to-six-lowball"), TableSettings(40, 400)
+    )
+    for user_id in (3, 4, 5):
+        await service.join(live, user_id, f"p{user_id}", 40)
+    await service.start_hand(live)
+    while live.engine.pending[0].kind is not engine.DecisionKind.DRAW:
+        decision = live.engine.pending[0]
+        legal = decision.legal
+        assert isinstance(legal, engine.BetOptions)
+        move = engine.Check() if legal.can_check else engine.Call()
+        await service.act(live, int(decision.player_id), move)
+    drawer = live.engine.pending[0].player_id
+    (stays, *_) = [pid for pid in ("3", "4", "5") if pid != drawer]
+    leavers = [pid for pid in ("3", "4", "5") if pid != stays]
+    table_id, hand_number = live.id, live.engine.hand_number
+    await service.shutdown()
+    await db.close()
+
+    # What the version before saved once two players stood up: the same snapshot, with
+    # their leaving at the end of its journal.
+    with sqlite3.connect(path) as conn:
+        (state_json,) = conn.execute(
+            "SELECT state FROM tables WHERE table_id = ?", (table_id,)
+        ).fetchone()
+        state = json.loads(state_json)
+        state["engine"]["journal"] += [{"op": "leave", "player_id": pid} for pid in leavers]
+        conn.execute(
+            "UPDATE tables SET state = ? WHERE table_id = ?", (json.dumps(state), table_id)
+        )
+
+    db = await Database.open(path)
+    again = TableService(db, _Quiet())  # type: ignore[arg-type]
+    [table] = await again.restore()
+    assert not table.engine.in_hand and table.meta.hand is None
+    result = table.engine.result
+    assert result is not None and result.uncontested == table.engine.seat_of(stays)
+    (hand,) = (await db.list_hands(table_id)).items
+    assert hand.number == hand_number and hand.ended_at is not None and hand.result_json
+    assert {s.player_id for s in table.engine.seats if s is not None} == {stays}
+    for pid in leavers:
+        ledger = await db.ledger(1, int(pid), limit=10)
+        assert any(e.kind == "cash_out" for e in ledger.items), ledger.items
+    assert (await db.chip_audit(1)).ok
+    await again.join(table, 6, "p6", 40)
+    await again.start_hand(table)
+    assert table.engine.in_hand and table.meta.hand is not None and table.meta.hand.hand_id
+    await again.shutdown()
+    await db.close()
