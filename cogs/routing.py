@@ -584,7 +584,12 @@ class TableControls(commands.Cog):
                 else None
             )
         if told:
-            await interaction.followup.send(told, allowed_mentions=kit.NO_PINGS)
+            try:
+                await interaction.followup.send(told, allowed_mentions=kit.NO_PINGS)
+            except discord.HTTPException as exc:
+                # The rules changed all the same (the panel shows them): only the channel's
+                # word of it is lost.
+                log.warning("table %s: the house rules change was not told: %s", live.id, exc)
         if not live.engine.in_hand:
             self.presenter.spawn(self.presenter.refresh(live))
 
