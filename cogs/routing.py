@@ -301,6 +301,25 @@ class TableControls(commands.Cog):
     def _decision(live: LiveTable, user_id: int) -> engine.Decision | None:
         return next((d for d in live.engine.pending if d.player_id == str(user_id)), None)
 
+    async def _coach(self, live: LiveTable, user_id: int, decision: engine.Decision) -> str | None:
+        """The coach's lines for a panel of ``decision`` whose press was just answered (an
+        await, as is the count): refused if the decision went away meanwhile."""
+        self._still_waiting(live, user_id, decision)
+        coach = await coach_text(live, decision)
+        self._still_waiting(live, user_id, decision)
+        return coach
+
+    def _still_waiting(self, live: LiveTable, user_id: int, decision: engine.Decision) -> None:
+        """Refuse a panel whose ``decision`` went away during an await (the player stood up,
+        the hand ended, a timeout acted)."""
+        waiting = self._decision(live, user_id)
+        if waiting != decision:
+            raise StalePress(
+                NO_LONGER_VALID.render()
+                if waiting is not None
+                else _("That choice is no longer valid: nothing is waiting for you.")
+            )
+
     def _panel_decision(self, live: LiveTable, user_id: int, hand: int) -> engine.Decision:
         """The choice a private panel of hand ``hand`` was opened for, if it still waits."""
         if live.engine.hand_number != hand or not live.engine.in_hand:
@@ -509,15 +528,7 @@ class TableControls(commands.Cog):
         # message, so the table can be refreshed through its webhook when the choice is made.
         await interaction.response.defer()
         self.presenter.shown(live).editor = MessageEditor.of(interaction)
-        coach = await coach_text(live, decision)
-        waiting = self._decision(live, interaction.user.id)
-        if waiting != decision:
-            # The table moved on during those awaits (the player stood up, the hand ended).
-            raise StalePress(
-                NO_LONGER_VALID.render()
-                if waiting is not None
-                else _("That choice is no longer valid: nothing is waiting for you.")
-            )
+        coach = await self._coach(live, interaction.user.id, decision)
         embed, view = self._panel(live, decision, coach=coach)
         await interaction.followup.send(embed=embed, view=view, ephemeral=True)
 
@@ -632,7 +643,7 @@ class TableControls(commands.Cog):
                 # The coach counts in the odds thread, which house players share: the pick is
                 # answered now, and the panel follows with the odds.
                 await interaction.response.defer()
-                coach = await coach_text(live, decision)
+                coach = await self._coach(live, interaction.user.id, decision)
                 embed, view = self._panel(live, decision, chosen, coach=coach)
                 await interaction.edit_original_response(embed=embed, view=view)
                 return

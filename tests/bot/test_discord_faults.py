@@ -16,6 +16,7 @@ from tests.bot.driver import (
     deal,
     find_table_message,
     live_table,
+    open_panel,
     opener,
     play_hand,
     table_message,
@@ -483,6 +484,38 @@ async def test_a_panel_opened_while_its_player_stands_up_is_refused_with_a_reaso
     opened = await opening
     assert opened.type == 6, opened.content
     (told,) = await emu.wait_for(lambda: opened.followups, timeout=3)
+    assert told.ephemeral and "nothing is waiting for you" in told.text, told.text
+    assert not live.engine.in_hand and not live.seated(drawer.id)
+    emu.assert_clean()
+
+
+async def test_a_coached_pick_made_while_its_player_stands_up_is_refused_with_a_reason(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """At a coached table a card picked in the draw panel is answered at once and the panel
+    follows with the odds. Discord is slow to take that answer (a 429 of half a second), and
+    meanwhile the player stands up, which ends the hand: the panel is not drawn again for a
+    player no longer seated ("something went wrong"); they are told nothing waits for them."""
+    bot = await poker_bot()
+    alice, bob = world.players[:2]
+    await create_table(
+        emu, world, [alice, bob], variant="ace-to-six-lowball", auto_deal=0, coach=True
+    )
+    await deal(emu, world, alice)
+    live = live_table(bot, world)
+    while live.engine.pending[0].kind is not engine.DecisionKind.DRAW:
+        await act_once(emu, world, bot, live.engine.pending[0])
+        await emu.idle()
+    drawer = next(u for u in (alice, bob) if str(u.id) == live.engine.pending[0].player_id)
+    panel = await open_panel(emu, drawer, table_message(emu, world), "Draw / stand pat…")
+    slow = emu.faults.rate_limit("interaction_callback", count=1, retry_after=0.5)
+    picking = asyncio.ensure_future(emu.select(drawer, panel, panel.selects[0]["custom_id"], ["0"]))
+    await emu.wait_for(lambda: slow.hits, timeout=3)  # the pick's answer is held up
+    left = await emu.run_command(drawer, world.channel, "poker leave", {})
+    assert left.ephemeral and "stand up when this hand ends" in left.content, left.content
+    picked = await picking
+    assert picked.type == 6, picked.content
+    (told,) = await emu.wait_for(lambda: picked.followups, timeout=3)
     assert told.ephemeral and "nothing is waiting for you" in told.text, told.text
     assert not live.engine.in_hand and not live.seated(drawer.id)
     emu.assert_clean()
