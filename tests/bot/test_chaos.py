@@ -182,6 +182,15 @@ async def test_random_play_while_discord_fails_at_random(
         await emu.wait_for(caught_up, timeout=45, message="the table message stayed behind")
         await play_hand(emu, world, bot)
     await emu.idle()
+    await came_through(bot, emu, world, caplog)
+
+
+async def came_through(
+    bot: Any, emu: Emulator, world: World, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Every interaction was answered in time, no handler answered Discord an error (a DM
+    to closed DMs aside), the server's chip audit holds, and nothing was logged as an
+    error."""
     problems = [f"{f.kind}: {f.detail}" for f in emu.failures]
     problems += [
         f"{call.status} {call.key}: {call.response}"
@@ -191,4 +200,5 @@ async def test_random_play_while_discord_fails_at_random(
     assert not problems, problems
     audit = await bot.db.chip_audit(world.guild.id)
     assert audit.ok, str(audit)
-    assert not caplog.records, [f"{r.name}: {r.getMessage()}" for r in caplog.records]
+    errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert not errors, [f"{r.name}: {r.getMessage()}" for r in errors]

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from collections.abc import Awaitable
 from typing import Any
 
 import engine
@@ -29,6 +30,18 @@ async def _table_shown(emu: Emulator, world: World) -> Any:
         return await emu.wait_for(lambda: find_table_message(emu, world), timeout=3)
     except TimeoutError:
         raise AssertionError("the table has no message with its buttons") from None
+
+
+async def _to_the_draw(emu: Emulator, world: World, bot: Any) -> tuple[Any, Any]:
+    """Deal the channel's table and play (calling, checking) up to the first draw; the table
+    and the player to draw."""
+    await deal(emu, world, world.players[0])
+    live = live_table(bot, world)
+    while live.engine.pending[0].kind is not engine.DecisionKind.DRAW:
+        await act_once(emu, world, bot, live.engine.pending[0])
+        await emu.idle()
+    pid = live.engine.pending[0].player_id
+    return live, next(u for u in world.players if str(u.id) == pid)
 
 
 async def _all_accounted_for_and_closed(bot: Any, world: World) -> None:
@@ -469,22 +482,11 @@ async def test_a_panel_opened_while_its_player_stands_up_is_refused_with_a_reaso
     bot = await poker_bot()
     alice, bob = world.players[:2]
     await create_table(emu, world, [alice, bob], variant="ace-to-six-lowball", auto_deal=0)
-    await deal(emu, world, alice)
-    live = live_table(bot, world)
-    while live.engine.pending[0].kind is not engine.DecisionKind.DRAW:
-        await act_once(emu, world, bot, live.engine.pending[0])
-        await emu.idle()
-    drawer = next(u for u in (alice, bob) if str(u.id) == live.engine.pending[0].player_id)
+    live, drawer = await _to_the_draw(emu, world, bot)
     message = table_message(emu, world)
-    slow = emu.faults.rate_limit("interaction_callback", count=1, retry_after=0.5)
-    opening = asyncio.ensure_future(emu.click(drawer, message, label="Draw / stand pat…"))
-    await emu.wait_for(lambda: slow.hits, timeout=3)  # the panel's answer is held up
-    left = await emu.run_command(drawer, world.channel, "poker leave", {})
-    assert left.ephemeral and "stand up when this hand ends" in left.content, left.content
-    opened = await opening
-    assert opened.type == 6, opened.content
-    (told,) = await emu.wait_for(lambda: opened.followups, timeout=3)
-    assert told.ephemeral and "nothing is waiting for you" in told.text, told.text
+    await _stand_up_while_answered(
+        emu, world, drawer, emu.click(drawer, message, label="Draw / stand pat…")
+    )
     assert not live.engine.in_hand and not live.seated(drawer.id)
     emu.assert_clean()
 
@@ -501,21 +503,26 @@ async def test_a_coached_pick_made_while_its_player_stands_up_is_refused_with_a_
     await create_table(
         emu, world, [alice, bob], variant="ace-to-six-lowball", auto_deal=0, coach=True
     )
-    await deal(emu, world, alice)
-    live = live_table(bot, world)
-    while live.engine.pending[0].kind is not engine.DecisionKind.DRAW:
-        await act_once(emu, world, bot, live.engine.pending[0])
-        await emu.idle()
-    drawer = next(u for u in (alice, bob) if str(u.id) == live.engine.pending[0].player_id)
+    live, drawer = await _to_the_draw(emu, world, bot)
     panel = await open_panel(emu, drawer, table_message(emu, world), "Draw / stand pat…")
-    slow = emu.faults.rate_limit("interaction_callback", count=1, retry_after=0.5)
-    picking = asyncio.ensure_future(emu.select(drawer, panel, panel.selects[0]["custom_id"], ["0"]))
-    await emu.wait_for(lambda: slow.hits, timeout=3)  # the pick's answer is held up
-    left = await emu.run_command(drawer, world.channel, "poker leave", {})
-    assert left.ephemeral and "stand up when this hand ends" in left.content, left.content
-    picked = await picking
-    assert picked.type == 6, picked.content
-    (told,) = await emu.wait_for(lambda: picked.followups, timeout=3)
-    assert told.ephemeral and "nothing is waiting for you" in told.text, told.text
+    pick = emu.select(drawer, panel, panel.selects[0]["custom_id"], ["0"])
+    await _stand_up_while_answered(emu, world, drawer, pick)
     assert not live.engine.in_hand and not live.seated(drawer.id)
     emu.assert_clean()
+
+
+async def _stand_up_while_answered(
+    emu: Emulator, world: World, player: Any, press: Awaitable[Any]
+) -> None:
+    """``player`` makes ``press`` (one the bot answers at once, its panel to follow), Discord
+    holds that answer up for half a second (a 429), and meanwhile they stand up: the press
+    is then told that nothing waits for them any more."""
+    slow = emu.faults.rate_limit("interaction_callback", count=1, retry_after=0.5)
+    pressing = asyncio.ensure_future(press)
+    await emu.wait_for(lambda: slow.hits, timeout=3)  # the press's answer is held up
+    left = await emu.run_command(player, world.channel, "poker leave", {})
+    assert left.ephemeral and "stand up when this hand ends" in left.content, left.content
+    pressed = await pressing
+    assert pressed.type == 6, pressed.content
+    (told,) = await emu.wait_for(lambda: pressed.followups, timeout=3)
+    assert told.ephemeral and "nothing is waiting for you" in told.text, told.text
