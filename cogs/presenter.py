@@ -273,10 +273,9 @@ class TablePresenter:
         self.redraw_after = REDRAW_AFTER
         self.answer_by = ANSWER_BY
         self.answer_within = ANSWER_WITHIN
-        # A table message left behind by a refused edit, drawn again later: one task a table
-        # (kept apart from _tasks: a clean stop does not wait for them).
+        # What Discord refused, tried again later (see _again_later): a table message left
+        # behind, the hand's DMs.
         self._redraws: dict[int, asyncio.Task[None]] = {}
-        # The same for the hand's DMs Discord refused: one task a table.
         self._resends: dict[int, asyncio.Task[None]] = {}
 
     def spawn(self, coro: Coroutine[Any, Any, None]) -> asyncio.Future[None]:
@@ -1030,30 +1029,53 @@ class TablePresenter:
         """Discord refused to show the table (an edit or a new message): it is drawn again
         a little later (see :data:`REDRAW_AFTER`), once a table."""
         shown.behind = True
-        if live.id not in self._redraws:
-            self._redraws[live.id] = asyncio.ensure_future(self._redraw(live, shown))
+        self._again_later(self._redraws, live, lambda: self._redraw(live, shown), "drawing it")
 
-    async def _redraw(self, live: LiveTable, shown: Shown) -> None:
-        """Draw the table message again while Discord leaves it behind; a later change of
-        the table draws it anyway."""
+    async def _redraw(self, live: LiveTable, shown: Shown) -> bool:
+        """Draw the table message again if Discord still leaves it behind (a later change
+        of the table draws it anyway); whether it was."""
+        if not shown.behind or Shown.of(live) is not shown:
+            return False
+        if shown.message_id is not None:
+            await self.refresh(live)
+            return True
+        async with shown.lock:  # the table has no message: its post failed
+            if shown.message_id is None and not live.closed:
+                with i18n.speaking(languages.channel_language(live)):
+                    embed, view = self.current_message(live)
+                    keep = _hand_played(live)
+                    await self._post_table_message(live, embed, view, None, keep=keep)
+        return True
+
+    def _again_later(
+        self,
+        tasks: dict[int, asyncio.Task[None]],
+        live: LiveTable,
+        attempt: Callable[[], Awaitable[bool]],
+        what: str,
+    ) -> None:
+        """Run ``attempt`` after each of :data:`REDRAW_AFTER`'s delays, as long as it finds
+        something Discord left behind (it returns whether it did): one such task a table,
+        kept in ``tasks`` (apart from ``_tasks``: a clean stop does not wait for them)."""
+        if live.id not in tasks:
+            tasks[live.id] = asyncio.ensure_future(self._again(tasks, live, attempt, what))
+
+    async def _again(
+        self,
+        tasks: dict[int, asyncio.Task[None]],
+        live: LiveTable,
+        attempt: Callable[[], Awaitable[bool]],
+        what: str,
+    ) -> None:
         try:
             for delay in self.redraw_after:
                 await asyncio.sleep(delay)
-                if live.closed or not shown.behind or Shown.of(live) is not shown:
+                if live.closed or not await attempt():
                     return
-                if shown.message_id is not None:
-                    await self.refresh(live)
-                    continue
-                async with shown.lock:  # the table has no message: its post failed
-                    if shown.message_id is None and not live.closed:
-                        with i18n.speaking(languages.channel_language(live)):
-                            embed, view = self.current_message(live)
-                            keep = _hand_played(live)
-                            await self._post_table_message(live, embed, view, None, keep=keep)
         except Exception:
-            log.exception("table %s: drawing its message again failed", live.id)
+            log.exception("table %s: %s again failed", live.id, what)
         finally:
-            self._redraws.pop(live.id, None)
+            tasks.pop(live.id, None)
 
     async def showdown_message(
         self,
@@ -1244,30 +1266,23 @@ class TablePresenter:
         (see :data:`REDRAW_AFTER`), from the hand of the moment."""
         if player_id not in shown.dms_behind:
             shown.dms_behind = (*shown.dms_behind, player_id)
-        if live.id not in self._resends:
-            hand_number = live.engine.hand_number
-            self._resends[live.id] = asyncio.ensure_future(self._resend(live, shown, hand_number))
+        hand = live.engine.hand_number
+        self._again_later(
+            self._resends, live, lambda: self._resend(live, shown, hand), "sending its DMs"
+        )
 
-    async def _resend(self, live: LiveTable, shown: Shown, hand_number: int) -> None:
-        """Send the DMs Discord refused again while it refuses them, as long as their hand
-        is played; a later change of a player's cards sends theirs anyway."""
-        try:
-            for delay in self.redraw_after:
-                await asyncio.sleep(delay)
-                if (
-                    live.closed
-                    or Shown.of(live) is not shown
-                    or not live.engine.in_hand
-                    or live.engine.hand_number != hand_number
-                ):
-                    return
-                if not shown.dms_behind:
-                    return
-                await self._send_private(live, shown.dms_behind)
-        except Exception:
-            log.exception("table %s: sending its DMs again failed", live.id)
-        finally:
-            self._resends.pop(live.id, None)
+    async def _resend(self, live: LiveTable, shown: Shown, hand_number: int) -> bool:
+        """Send the DMs Discord refused again, as long as their hand is played (a later
+        change of a player's cards sends theirs anyway); whether there were any."""
+        if (
+            Shown.of(live) is not shown
+            or not shown.dms_behind
+            or not live.engine.in_hand
+            or live.engine.hand_number != hand_number
+        ):
+            return False
+        await self._send_private(live, shown.dms_behind)
+        return True
 
     async def dm_channel(self, user_id: int) -> int:
         """The id of the bot's DM channel with ``user_id`` (opened once per process)."""
