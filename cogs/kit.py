@@ -10,6 +10,7 @@ Every cog and every renderer takes these from here instead of keeping its own co
     embed.add_field(name="Next bonus", value=kit.when(next_at))        # "in 3 hours"
     raise Refusal("The daily bonus is turned off on this server.")     # ephemeral answer
     await kit.reply(interaction, "Done.")                              # ephemeral, any time
+    async with kit.held_in_time(run.lock, interaction): ...            # answered by 3 s
 
 Raising a :class:`~tables.errors.Refusal` (or a subclass such as
 :class:`~tables.errors.TableProblem`) from a slash command or a component's handler is enough:
@@ -19,12 +20,14 @@ router (:mod:`cogs.routing`) alike, answers it. Nothing here pings anyone (:data
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import io
 import logging
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from datetime import UTC, datetime
-from typing import Any, Final
+from typing import Any, Final, Protocol
 
 import discord
 from babel.numbers import format_decimal
@@ -51,8 +54,10 @@ __all__ = [
     "NO_PINGS",
     "RED",
     "UNEXPECTED",
+    "announce",
     "answer_failure",
     "chips",
+    "held_in_time",
     "reply",
     "signed",
     "when",
@@ -284,6 +289,95 @@ async def reply(
         log.warning("could not answer interaction %s: %s", interaction.id, exc)
         return False
     return True
+
+
+ANSWER_BY: Final = 1.5
+"""Seconds an interaction waits for a lock held by an earlier change (one that waits on
+Discord: a 429, a 5xx retried, a thread being opened) before it is acknowledged on its own,
+its answer following: Discord wants every interaction answered within 3 seconds."""
+
+ANSWER_WITHIN: Final = 3.0
+"""Seconds after which Discord takes no answer to an interaction: an answer still trying then
+is given up. discord.py retries a 5xx on it for 16 seconds (1, 3, 5 and 7 s apart), and what
+waits behind it (a table's next change) would wait that long."""
+
+
+class Lock(Protocol):
+    """What :func:`take_in_time` needs of a lock: :class:`asyncio.Lock` or a table's lock."""
+
+    def locked(self) -> bool: ...
+
+    async def acquire(self) -> bool: ...
+
+    def release(self) -> None: ...
+
+
+async def acknowledge(interaction: discord.Interaction[Any]) -> None:
+    """Acknowledge ``interaction`` without a word, its answer to follow: a press as an update
+    of its message to come, a command as a private "thinking..." (so that a refusal stays
+    private; :func:`announce` says a success in the channel). Given up when Discord does not
+    take it within :data:`ANSWER_WITHIN` (nobody can be answered after that)."""
+    with contextlib.suppress(discord.HTTPException, TimeoutError):
+        async with asyncio.timeout(ANSWER_WITHIN - ANSWER_BY):
+            if interaction.type is discord.InteractionType.application_command:
+                await interaction.response.defer(ephemeral=True, thinking=True)
+            else:
+                await interaction.response.defer()
+
+
+async def take_in_time(
+    lock: Lock,
+    interaction: discord.Interaction[Any] | None,
+    acknowledge: Callable[[discord.Interaction[Any]], Awaitable[None]] = acknowledge,
+    *,
+    within: float = ANSWER_BY,
+) -> None:
+    """Take ``lock``; an ``interaction`` still to be answered that would wait for it longer
+    than ``within`` seconds is acknowledged meanwhile (by ``acknowledge``)."""
+    if interaction is None or not lock.locked() or interaction.response.is_done():
+        await lock.acquire()
+        return
+    taking = asyncio.ensure_future(lock.acquire())
+    try:
+        taken, _ = await asyncio.wait({taking}, timeout=within)
+        if not taken:
+            log.info("interaction %s waits for an earlier change; acknowledged", interaction.id)
+            await acknowledge(interaction)
+        await taking
+    except BaseException:
+        if taking.done() and not taking.cancelled() and taking.exception() is None:
+            lock.release()
+        else:
+            taking.cancel()  # (a lock handed over meanwhile passes it on as it is cancelled)
+        raise
+
+
+@contextlib.asynccontextmanager
+async def held_in_time(
+    lock: Lock, interaction: discord.Interaction[Any] | None
+) -> AsyncIterator[None]:
+    """``async with lock``, by :func:`take_in_time`: the interaction is acknowledged should
+    the lock keep it waiting."""
+    await take_in_time(lock, interaction)
+    try:
+        yield
+    finally:
+        lock.release()
+
+
+DONE: Final = _.lazy("Done.")
+"""A private answer to an action whose effect shows elsewhere."""
+
+
+async def announce(interaction: discord.Interaction[Any], text: str) -> None:
+    """Say ``text`` in the channel as the answer to ``interaction``; one acknowledged privately
+    meanwhile (:func:`acknowledge`) is told it is done, and ``text`` goes to the channel as a
+    message of its own."""
+    if not interaction.response.is_done():
+        await interaction.response.send_message(text, allowed_mentions=NO_PINGS)
+        return
+    await reply(interaction, DONE)
+    await interaction.followup.send(text, allowed_mentions=NO_PINGS)
 
 
 UNEXPECTED: Final = _.lazy("Something went wrong on our side. Please try again in a moment.")

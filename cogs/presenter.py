@@ -64,17 +64,6 @@ THREAD_ARCHIVED = 50083
 a thread left quiet for its auto-archive time, then refuses every edit there (and every send
 while a moderator has it locked)."""
 
-ANSWER_BY = 1.5
-"""Seconds a press on the table message waits for the table's earlier change to be shown
-(Discord slow to take it: a 429, a 5xx retried) before it is acknowledged on its own, its
-edit following through the webhook: Discord wants every press answered within 3 seconds."""
-
-ANSWER_WITHIN = 3.0
-"""Seconds a press's answer is given before it is dropped: Discord takes no answer after 3
-seconds, while discord.py retries a 5xx on it for 16 seconds (1, 3, 5 and 7 s apart), and
-the table's changes wait behind it that long. Dropped, the change is shown by an edit of
-its own at once."""
-
 REDRAW_AFTER = (2.0, 8.0, 30.0)
 """Seconds after Discord refused the table message (its edit, or the new message a table goes
 on in after a hand: an outage, a 5xx after discord.py's own retries) until it is drawn again
@@ -271,8 +260,6 @@ class TablePresenter:
         # reopen_thread): one give-up each, however many sends were refused meanwhile.
         self._shut_out: set[int] = set()
         self.redraw_after = REDRAW_AFTER
-        self.answer_by = ANSWER_BY
-        self.answer_within = ANSWER_WITHIN
         # What Discord refused, tried again later (see _again_later): a table message left
         # behind, the hand's DMs.
         self._redraws: dict[int, asyncio.Task[None]] = {}
@@ -490,7 +477,7 @@ class TablePresenter:
         shown = Shown.of(live)
         lock = shown.lock
         with i18n.speaking(languages.channel_language(live)):
-            await self._take_in_time(lock, interaction)
+            await kit.take_in_time(lock, interaction)
             try:
                 if (
                     interaction is not None
@@ -501,7 +488,7 @@ class TablePresenter:
                     # since, or the table moved to a new one while the press waited its
                     # turn): the table message is edited on its own, and the press is told
                     # where it is.
-                    await self._acknowledge(interaction, elsewhere=True)
+                    await self._tell_elsewhere(interaction)
                 drawn = await self._present(live, outcome, interaction)
             finally:
                 lock.release()
@@ -524,40 +511,11 @@ class TablePresenter:
             shown.dm_messages.clear()
             shown.dms_behind = ()
 
-    async def _take_in_time(
-        self, lock: TableLock, interaction: discord.Interaction[PokerBot] | None
-    ) -> None:
-        """Take the table's presentation ``lock``; a press still to be answered that would
-        wait for it past :data:`ANSWER_BY` is acknowledged meanwhile."""
-        if interaction is None or not lock.locked() or interaction.response.is_done():
-            await lock.acquire()
-            return
-        taking = asyncio.ensure_future(lock.acquire())
-        try:
-            taken, _ = await asyncio.wait({taking}, timeout=self.answer_by)
-        except asyncio.CancelledError:
-            if taking.done() and not taking.cancelled():
-                lock.release()
-            else:
-                taking.cancel()  # (a lock handed over meanwhile is passed on: TableLock)
-            raise
-        if not taken:
-            log.info("table press %s waits for the table's last change; answered", interaction.id)
-            await self._acknowledge(interaction)
-        await taking
-
-    async def _acknowledge(
-        self, interaction: discord.Interaction[PokerBot], *, elsewhere: bool = False
-    ) -> None:
-        """Answer a press whose change its message does not show yet: silently, its edit to
-        follow; or, ``elsewhere`` (the table is on another message), by telling the player
-        where the table is. Given up when Discord does not take it in time (see
-        :data:`ANSWER_WITHIN`)."""
+    async def _tell_elsewhere(self, interaction: discord.Interaction[PokerBot]) -> None:
+        """Answer a press made anywhere but the table message by telling the player where the
+        table is (given up, like :func:`cogs.kit.acknowledge`, when Discord is too slow)."""
         with contextlib.suppress(discord.HTTPException, TimeoutError):
-            async with asyncio.timeout(self.answer_within - self.answer_by):
-                if not elsewhere:
-                    await interaction.response.defer()
-                    return
+            async with asyncio.timeout(kit.ANSWER_WITHIN - kit.ANSWER_BY):
                 with i18n.speaking(languages.member_language(interaction.user.id)):
                     below = TABLE_BELOW.render()
                 await interaction.response.send_message(below, ephemeral=True)
@@ -980,7 +938,7 @@ class TablePresenter:
         try:
             if interaction is not None and on_table and not interaction.response.is_done():
                 try:
-                    async with asyncio.timeout(self.answer_within):
+                    async with asyncio.timeout(kit.ANSWER_WITHIN):
                         await interaction.response.edit_message(
                             content=None, embed=embed, view=view
                         )

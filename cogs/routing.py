@@ -384,7 +384,7 @@ class TableControls(commands.Cog):
             await interaction.response.edit_message(embed=embed, view=view)
             shown.editor = MessageEditor.of(interaction)
         else:
-            await interaction.response.send_message(_("Done."), ephemeral=True)
+            await interaction.response.send_message(kit.DONE.render(), ephemeral=True)
             await self.presenter.edit_table_message(live, embed, view, None)
 
     async def show_hand(self, interaction: Interaction, live: LiveTable) -> None:

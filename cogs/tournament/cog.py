@@ -290,7 +290,7 @@ class Tournaments(commands.Cog):
                 return
             # Pressed on another message (an old copy, a forged button): answered here, and
             # the lobby itself is edited below.
-            await kit.reply(interaction, _("Done."))
+            await kit.reply(interaction, kit.DONE)
         if run.message_id is None:
             return
         try:
@@ -488,25 +488,27 @@ class Tournaments(commands.Cog):
     async def cancel(self, interaction: Interaction) -> None:
         run = self.here(interaction)
         check_organiser(run, interaction)
-        refunds = await self.call_off(run)
-        await interaction.response.send_message(
+        refunds = await self.call_off(run, interaction)
+        await kit.announce(
+            interaction,
             _.plural(
                 "The tournament is called off; {count} buy-in went back to the bankrolls.",
                 "The tournament is called off; {count} buy-ins went back to the bankrolls.",
                 count=refunds,
                 language=channel_language(run.guild_id),
-            )
+            ),
         )
         await self.refresh_lobby(run)
         self.bot.dispatch("poker_game_ended", "tournament", run.tournament_id)
 
-    async def call_off(self, run: Running) -> int:
+    async def call_off(self, run: Running, interaction: Interaction | None = None) -> int:
         """Cancel a tournament that has not started, every buy-in back to its bankroll;
-        returns how many went back.
+        returns how many went back. The ``interaction`` asking for it is acknowledged should
+        the tournament's lock keep it waiting.
 
         :raises TournamentProblem: it has started (the engine's reason).
         """
-        async with run.lock:
+        async with kit.held_in_time(run.lock, interaction):
             try:
                 cancelled = run.state.cancel()
             except TournamentError as exc:
@@ -584,7 +586,8 @@ class Tournaments(commands.Cog):
 
     async def _open_tables_or_refuse(self, run: Running) -> None:
         """:meth:`_open_tables`, or, when Discord refuses a thread (the bot may not create
-        threads here), none of them: those opened are closed (empty, no chip moved).
+        threads here, or Discord fails), none of them: those opened are closed (empty, no chip
+        moved).
 
         :raises TournamentProblem: the tables could not be opened.
         """
@@ -593,10 +596,17 @@ class Tournaments(commands.Cog):
         except discord.HTTPException as exc:
             log.warning("tournament %s: tables not opened: %s", run.tournament_id, exc)
             await self.close_unused(self.tables_of(run))
+            if isinstance(exc, discord.Forbidden):
+                raise TournamentProblem(
+                    _(
+                        "I could not open the tournament's tables: I need permission to "
+                        "create threads in this channel. Registration stays open."
+                    )
+                ) from exc
             raise TournamentProblem(
                 _(
-                    "I could not open the tournament's tables: I need permission to create "
-                    "threads in this channel. Registration stays open."
+                    "Discord would not let me open the tournament's tables just now. "
+                    "Registration stays open; try again in a moment."
                 )
             ) from exc
 

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
+from cogs import kit
 from cogs.tournament.run import (
     Running,
     TournamentProblem,
@@ -44,7 +45,7 @@ class TournamentEntries:
     async def register(self, interaction: Interaction, run: Running) -> None:
         pid = str(interaction.user.id)
         full = False
-        async with run.lock:
+        async with kit.held_in_time(run.lock, interaction):
             try:
                 registered = run.state.register(pid, run.level(self.tournaments.clock()))
             except TournamentError as exc:
@@ -89,7 +90,7 @@ class TournamentEntries:
 
     async def unregister(self, interaction: Interaction, run: Running) -> None:
         pid = str(interaction.user.id)
-        async with run.lock:
+        async with kit.held_in_time(run.lock, interaction):
             try:
                 left = run.state.unregister(pid)
             except TournamentError as exc:
@@ -130,7 +131,7 @@ class TournamentEntries:
         run = self.tournaments.here(interaction)
         pid = str(interaction.user.id)
         s = run.state.settings
-        async with run.lock, run.state_lock:
+        async with kit.held_in_time(run.lock, interaction), run.state_lock:
             level = run.level(self.tournaments.clock())
             stack = sum(
                 seat.stack
@@ -171,9 +172,9 @@ class TournamentEntries:
                 run.pending = previous
                 raise
             run.state = bought
-        await interaction.response.send_message(
+        await kit.announce(
+            interaction,
             bought_text(interaction.user.mention, addon, more, channel_language(run.guild_id)),
-            allowed_mentions=discord.AllowedMentions.none(),
         )
         # A table between hands gets the chips now (a lone stack could not deal otherwise).
         for live in self.tournaments.tables_of(run):

@@ -56,7 +56,7 @@ async def test_a_tournament_table_whose_thread_is_deleted_mid_hand_plays_on_else
     await cog.settle(run)  # the next check (every 20 s): refused again, and unsaid
     assert len(refused.hits) == 2 and len(_waiting_notices(emu, world)) == 1
     await cog.settle(run)  # the one after: the thread opens
-    await emu.wait_for(lambda: len(_seated(cog.tables_of(run))) == 8, timeout=5)
+    await emu.wait_for(lambda: len(_seated(cog.tables_of(run))) == 8, timeout=7)
     await emu.idle()
     now = cog.tables_of(run)
     assert gone not in now and all(not t.closed for t in now)
@@ -73,7 +73,7 @@ async def test_a_tournament_table_whose_thread_is_deleted_mid_hand_plays_on_else
     # Their new table deals (auto-deal) and plays on.
     moved_to = next(t for t in now if set(dealt) & set(_seated([t])))
     assert moved_to.channel_id != thread_id
-    await emu.wait_for(lambda: moved_to.engine.in_hand, timeout=5)
+    await emu.wait_for(lambda: moved_to.engine.in_hand, timeout=7)
     # The lobby's channel says where they went (a link to their new table's thread).
     said = [m for m in emu.channel_messages(world.channel) if "✅" in m.text]
     assert len(said) == 1 and f"<#{moved_to.channel_id}>" in said[0].text, said[0].text
@@ -138,7 +138,7 @@ async def test_players_waiting_for_a_seat_are_not_told_again_after_a_restart(
     assert len(_waiting_notices(emu, world)) == 1
     emu.faults.clear()
     await cog.settle(again)
-    await emu.wait_for(lambda: len(_seated(cog.tables_of(again))) == 8, timeout=5)
+    await emu.wait_for(lambda: len(_seated(cog.tables_of(again))) == 8, timeout=7)
     await emu.idle()
     (said,) = [m for m in emu.channel_messages(world.channel) if "✅" in m.text]
     assert all(again.name_in_text(pid) in said.text for pid in dealt), said.text
@@ -338,7 +338,7 @@ async def test_a_tournament_thread_deleted_while_the_bot_was_away_moves_its_play
     def waiting_dms(user: Any) -> list[str]:
         return [m.text for m in emu.dms(user)[dms[user.id] :] if "⏳" in m.text]
 
-    await emu.wait_for(lambda: refused.hits and len(run2.moving) == 4, timeout=5)
+    await emu.wait_for(lambda: refused.hits and len(run2.moving) == 4, timeout=7)
     await emu.wait_for(lambda: all(waiting_dms(u) for u in world.players if u.id in moved))
     await emu.idle()
     for user in world.players:
@@ -349,7 +349,7 @@ async def test_a_tournament_thread_deleted_while_the_bot_was_away_moves_its_play
         return len(_seated(now)) == 8 and all(t.channel_id != thread.id for t in now)
 
     await cog.settle(run2)  # the next check (every 20 s): the thread opens
-    await emu.wait_for(settled, timeout=5)
+    await emu.wait_for(settled, timeout=7)
     await emu.idle()
     now = cog.tables_of(run2)
     assert sum(t.engine.chips() for t in now) == 8 * STACK and not run2.moving
@@ -385,7 +385,7 @@ async def test_a_tournament_channel_deleted_while_the_bot_was_away_ends_it(
         channel.deleted = True  # nobody hears of it
     bot2 = await poker_bot()
     cog = bot2.get_cog("Tournaments")
-    await emu.wait_for(lambda: not cog.running, timeout=5)
+    await emu.wait_for(lambda: not cog.running, timeout=7)
     await emu.idle()
     assert await bot2.db.open_tables() == []
     results = {r.user_id: r for r in await bot2.db.tournament_results(run.tournament_id)}
@@ -434,7 +434,7 @@ async def test_a_tournament_table_whose_thread_discord_archived_plays_on(
     bot2.presenter.ping_after = 0  # at once: the ping is what this test follows
     cog2 = bot2.get_cog("Tournaments")
     run2 = cog2.running[run.tournament_id]
-    await emu.wait_for(lambda: not quiet.archived, timeout=5)
+    await emu.wait_for(lambda: not quiet.archived, timeout=7)
     await emu.idle()
     # The restored table's message was redrawn: refused once, then edited in the reopened thread.
     edits = [
@@ -465,7 +465,7 @@ async def test_a_tournament_table_whose_thread_discord_archived_plays_on(
         await act_at_a_table(emu, world, bot2, [live], {quiet.id: quiet}, list(world.players))
         await emu.idle()
     await emu.wait_for(lambda: live.closed, timeout=3)
-    await emu.wait_for(lambda: len(_seated(cog2.tables_of(run2))) == 8, timeout=5)
+    await emu.wait_for(lambda: len(_seated(cog2.tables_of(run2))) == 8, timeout=7)
     await emu.idle()
     assert all(t.channel_id != quiet.id for t in cog2.tables_of(run2))
     assert sum(t.engine.chips() for t in cog2.tables_of(run2)) == 8 * STACK
@@ -473,3 +473,87 @@ async def test_a_tournament_table_whose_thread_discord_archived_plays_on(
     assert said and "<#" in said[-1], said
     audit = await bot2.db.chip_audit(world.guild.id)
     assert audit.ok, str(audit)
+
+
+async def _lobby_of_three(emu: Emulator, world: World) -> Any:
+    """A lobby for two tables of two (four players at most), three of them registered."""
+    created = await emu.run_command(
+        world.host,
+        world.channel,
+        "poker tournament create",
+        {"buy_in": 10, "seats": 2, "players": 4, "auto_deal": 0},
+    )
+    assert created.type == 4 and not created.ephemeral, created.content
+    for player in world.players[:3]:
+        assert (await emu.click(player, created.message, label="Register")).type == 7
+    return created.message
+
+
+THREADS = "POST /channels/{channel_id}/threads"
+
+
+async def test_a_register_press_waiting_for_a_start_slow_to_open_its_tables_is_answered(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """The start holds the tournament while Discord opens its tables' threads; Discord
+    rate-limits the first for 3.5 s. A Register pressed meanwhile waited for it without a
+    word, past Discord's 3 seconds (a random run found it). It is acknowledged in time, and
+    told once the start is through that registration has closed."""
+    bot = await poker_bot()
+    lobby = await _lobby_of_three(emu, world)
+    late = emu.add_user("erin")
+    emu.add_member(world.guild, late)
+    slow = emu.faults.rate_limit(THREADS, retry_after=3.5)
+    start = asyncio.ensure_future(emu.click(world.host, lobby, label="Start"))
+    await emu.wait_for(lambda: slow.hits, timeout=3)
+    r = await emu.click(late, lobby, label="Register")  # raises if unanswered in 3 s
+    assert r.type == 6, r.type
+    assert (await start).type == 4
+    (said,) = await emu.wait_for(lambda: r.followups, timeout=7)
+    assert said.ephemeral and "Registration is closed" in said.content, said.content
+    run = next(iter(bot.get_cog("Tournaments").running.values()))
+    assert run.state.status == "running" and len(run.state.entries) == 3
+    assert await bot.db.balance(world.guild.id, late.id) == 1000
+
+
+async def test_a_cancel_waiting_for_a_start_that_discord_refuses_calls_it_off_in_the_channel(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """The start waits 3.5 s on Discord for a thread, which is then refused: registration stays
+    open. The organiser's /poker tournament cancel, waiting behind it, is acknowledged
+    privately in time, then calls the tournament off: told "Done." privately, the channel
+    reads that it is called off, and every buy-in is back."""
+    bot = await poker_bot()
+    lobby = await _lobby_of_three(emu, world)
+    slow = emu.faults.rate_limit(THREADS, retry_after=3.5)
+    emu.faults.error(THREADS, status=403, code=50013, message="Missing Permissions")
+    start = asyncio.ensure_future(emu.click(world.host, lobby, label="Start"))
+    await emu.wait_for(lambda: slow.hits, timeout=3)
+    r = await emu.run_command(world.host, world.channel, "poker tournament cancel", {})
+    assert r.type == 5 and r.ephemeral, (r.type, r.ephemeral)
+    await start
+    await emu.wait_for(lambda: len(r.followups) == 2, timeout=7)
+    done, said = r.followups
+    assert done.ephemeral and done.content == "Done.", done.content
+    assert not said.ephemeral and "called off; 3 buy-ins went back" in said.content, said.content
+    for player in world.players[:3]:
+        assert await bot.db.balance(world.guild.id, player.id) == 1000
+    assert await bot.db.open_tournaments() == []
+
+
+async def test_a_start_whose_threads_discord_fails_says_to_try_again_not_permissions(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """Discord answers the thread of a starting tournament with a 503: the organiser was told
+    the bot needs permission to create threads, which it has. They are told to try again,
+    and registration is still open."""
+    bot = await poker_bot()
+    lobby = await _lobby_of_three(emu, world)
+    emu.faults.server_error(THREADS, status=503)
+    r = await emu.click(world.host, lobby, label="Start")
+    await emu.idle()
+    said = " ".join(m.content or "" for m in r.followups)
+    assert "try again in a moment" in said and "permission" not in said, said
+    run = next(iter(bot.get_cog("Tournaments").running.values()))
+    assert run.state.status == "registering"
+    assert "Register" in emu.get_message(lobby.id).button_labels
