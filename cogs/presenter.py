@@ -332,6 +332,20 @@ class TablePresenter:
         """What Discord shows of ``live`` (see :class:`Shown`)."""
         return Shown.of(live)
 
+    @staticmethod
+    def on_table(live: LiveTable, interaction: discord.Interaction[PokerBot]) -> bool:
+        """Whether ``interaction`` was pressed on the table message of the moment."""
+        return _on_message(interaction, Shown.of(live).message_id)
+
+    @staticmethod
+    def edits_through(live: LiveTable, interaction: discord.Interaction[PokerBot]) -> None:
+        """Keep the webhook of ``interaction``, answered, to edit the table message with
+        (Discord does not count it), if it was pressed on that message: the only message,
+        besides its own followups, that its webhook may edit."""
+        shown = Shown.of(live)
+        if _on_message(interaction, shown.message_id):
+            shown.editor = MessageEditor.of(interaction)
+
     def _ping_changed(self, live: LiveTable, shown: Shown, message_id: int | None) -> None:
         """The standing ping is now ``message_id`` (``None``: there is none): saved with the
         table's next snapshot, or soon on its own."""
@@ -641,8 +655,11 @@ class TablePresenter:
                 embed, view = self.current_message(live)
                 old_id, old_editor = shown.message_id, shown.editor
                 await self._post_table_message(live, embed, view, interaction, keep=shown.hand)
-            if old_id is not None and old_id != shown.message_id:
-                await self._delete_message(live, old_id, old_editor)
+            moved = shown.message_id
+        # Outside the lock: the table's next changes (on the new message) do not wait for
+        # the old one to go, which Discord failing may hold up for 16 s (discord.py's retries).
+        if old_id is not None and old_id != moved:
+            await self._delete_message(live, old_id, old_editor)
 
     async def retire_closed(self, live: LiveTable) -> None:
         """The table is closed between hands: its message goes (the closing answer below it

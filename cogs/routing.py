@@ -42,7 +42,7 @@ from cogs.languages import channel_language
 from cogs.metrics import Metrics
 from cogs.translator import _
 from cogs.ui import house_rules, paginator, panels, render
-from cogs.ui.components import Components, MessageEditor
+from cogs.ui.components import Components
 from cogs.ui.custom_ids import (
     MAX_LENGTH,
     MODAL_KINDS,
@@ -378,11 +378,9 @@ class TableControls(commands.Cog):
 
     async def _refresh_lobby(self, live: LiveTable, interaction: Interaction) -> None:
         embed, view = self.presenter.lobby_message(live)
-        shown = self.presenter.shown(live)
-        on_table = interaction.message is not None and interaction.message.id == shown.message_id
-        if on_table and not live.engine.in_hand:
+        if self.presenter.on_table(live, interaction) and not live.engine.in_hand:
             await interaction.response.edit_message(embed=embed, view=view)
-            shown.editor = MessageEditor.of(interaction)
+            self.presenter.edits_through(live, interaction)
         else:
             await interaction.response.send_message(kit.DONE.render(), ephemeral=True)
             await self.presenter.edit_table_message(live, embed, view, None)
@@ -525,9 +523,10 @@ class TableControls(commands.Cog):
         self, interaction: Interaction, live: LiveTable, decision: engine.Decision
     ) -> None:
         # Deferring as an update keeps this interaction's original message = the table
-        # message, so the table can be refreshed through its webhook when the choice is made.
+        # message, so the table can be refreshed through its webhook when the choice is made
+        # (pressed on another message, an older one, its webhook cannot edit the table's).
         await interaction.response.defer()
-        self.presenter.shown(live).editor = MessageEditor.of(interaction)
+        self.presenter.edits_through(live, interaction)
         coach = await self._coach(live, interaction.user.id, decision)
         embed, view = self._panel(live, decision, coach=coach)
         await interaction.followup.send(embed=embed, view=view, ephemeral=True)

@@ -526,3 +526,41 @@ async def _stand_up_while_answered(
     assert pressed.type == 6, pressed.content
     (told,) = await emu.wait_for(lambda: pressed.followups, timeout=3)
     assert told.ephemeral and "nothing is waiting for you" in told.text, told.text
+
+
+async def test_a_panel_opened_from_an_old_copy_of_the_table_edits_the_table_without_a_refusal(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """/poker table posts the table again during the draw, and Discord keeps failing the old
+    copy's deletion (503s, which discord.py retries for 16 s): the old copy keeps its buttons.
+    The player to draw opens the panel there and stands pat. The table waited for the old
+    copy's deletion (it held the table's lock), and then edited the new message through the
+    panel press's webhook, which may edit only the old copy: Discord refused it (404; a
+    random run of a tournament found it). The new message shows the draw at once, and Discord
+    refuses nothing else."""
+    bot = await poker_bot()
+    alice, bob = world.players[:2]
+    await create_table(emu, world, [alice, bob], variant="ace-to-six-lowball", auto_deal=0)
+    live, drawer = await _to_the_draw(emu, world, bot)
+    assert drawer is alice
+    await emu.idle()
+    old = table_message(emu, world)
+
+    def on_the_old_copy(call: Any) -> bool:
+        return call.method in ("PATCH", "DELETE") and call.path.endswith(f"/messages/{old.id}")
+
+    emu.faults.server_error(on_the_old_copy, count=4, status=503)
+    await emu.run_command(alice, world.channel, "poker table", {})
+    await emu.idle()
+    new = table_message(emu, world)
+    assert new.id != old.id and not emu.get_message(old.id).deleted
+    assert "Draw / stand pat…" in emu.get_message(old.id).button_labels
+    panel = await open_panel(emu, drawer, emu.get_message(old.id), "Draw / stand pat…")
+    r = await emu.click(drawer, panel, label="Stand pat")
+    assert r.type == 7, r.content
+    await emu.idle()
+    assert live.engine.pending[0].player_id != str(drawer.id)
+    shown = json.dumps(emu.get_message(new.id).embeds)
+    assert "Alice stands pat" in shown and "Waiting for Bob" in shown, shown
+    refused = [f"{c.status} {c.key}" for c in emu.errors if not on_the_old_copy(c)]
+    assert not refused, refused
