@@ -14,8 +14,10 @@ refused edit: see tests/bot/test_discord_faults.py; these seeds failed before.)
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import random
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
@@ -74,6 +76,73 @@ async def _press_anything(emu: Emulator, rng: random.Random, user: Any, message:
     if answer.type == 9:
         answer = await emu.submit_modal(user, answer, _form(rng, answer.modal))
     return answer
+
+
+def remember_panel(panels: dict[int, Any], user: Any, answer: Any) -> None:
+    """Keep the private panel a press opened (a followup of a deferred press, or the press's
+    own ephemeral answer), for the player's later presses on it."""
+    if answer.type == 6 and answer.followups:
+        panels[user.id] = answer.followups[-1]
+    elif answer.message is not None and answer.message.ephemeral and _usable(answer.message):
+        panels[user.id] = answer.message
+
+
+def somewhere_to_press(
+    emu: Emulator, place: World, user: Any, panels: dict[int, Any], spot: float
+) -> Any:
+    """A message ``user`` could press on, by ``spot`` (a random number): the table message
+    of ``place`` (or its channel's newest message with components), their last panel, or
+    their newest DM with components; None when there is none."""
+    if spot < 0.5:
+        message = find_table_message(emu, place)
+        if message is None:
+            messages = [m for m in emu.channel_messages(place.channel) if _usable(m)]
+            message = messages[-1] if messages else None
+        return message
+    if spot < 0.8:
+        return panels.get(user.id)
+    dms = [m for m in emu.dms(user) if _usable(m)]
+    return dms[-1] if dms else None
+
+
+async def press_somewhere(
+    emu: Emulator,
+    rng: random.Random,
+    user: Any,
+    place: World,
+    panels: dict[int, Any],
+    spot: float,
+) -> None:
+    """``user`` presses anything on a message of :func:`somewhere_to_press` (``spot``),
+    with any values; a panel it opens is kept in ``panels``."""
+    message = somewhere_to_press(emu, place, user, panels, spot)
+    if message is None or message.deleted:
+        return
+    answer = await _press_anything(emu, rng, user, message)
+    if answer is not None:
+        remember_panel(panels, user, answer)
+
+
+async def at_random_while_discord_fails(
+    emu: Emulator,
+    rng: random.Random,
+    users: list[Any],
+    someone_does_something: Callable[[], Awaitable[None]],
+    steps: int,
+    most: int,
+) -> None:
+    """``steps`` times, one to ``most`` players do something at once while Discord fails at
+    random now and then; then Discord recovers (every DM open again)."""
+    for _ in range(steps):
+        if rng.random() < 0.04:
+            _fail_something(emu, rng, users)
+        await asyncio.gather(*(someone_does_something() for _ in range(rng.randint(1, most))))
+        if rng.random() < 0.3:
+            await emu.idle()
+    emu.faults.clear()
+    for user in users:
+        emu.faults.open_dms(user)
+    await emu.idle()
 
 
 def _fail_something(emu: Emulator, rng: random.Random, seated: list[Any]) -> None:
@@ -157,12 +226,8 @@ async def test_random_play_while_discord_fails_at_random(
             answer = await _press_anything(emu, rng, user, message)
         except UserActionError:
             continue  # something the Discord client would not let them do
-        if answer is None:
-            continue
-        if answer.type == 6 and answer.followups:
-            panels[user.id] = answer.followups[-1]
-        elif answer.message is not None and answer.message.ephemeral and _usable(answer.message):
-            panels[user.id] = answer.message
+        if answer is not None:
+            remember_panel(panels, user, answer)
 
     # Discord recovers: the table catches up by itself, and a hand plays to its end.
     emu.faults.clear()

@@ -17,7 +17,6 @@ while the press waited, and a panel drawn for a player who had stood up meanwhil
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import random
 from typing import Any
@@ -26,7 +25,12 @@ import pytest
 
 import engine
 from tests.bot.driver import act_once, find_table_message
-from tests.bot.test_chaos import CHOICES, _fail_something, _press_anything, _usable, came_through
+from tests.bot.test_chaos import (
+    CHOICES,
+    at_random_while_discord_fails,
+    came_through,
+    press_somewhere,
+)
 from tests.emulator import Emulator, World
 from tests.emulator.drivers import NoResponse, UserActionError
 
@@ -112,30 +116,7 @@ async def test_players_at_several_tables_at_once_while_discord_fails(
                     emu, place, bot, pending[0], policy=any_choice, rng=rng, declare=declare
                 )
             else:
-                where = rng.random()
-                if where < 0.5:
-                    message = find_table_message(emu, place)
-                    if message is None:
-                        messages = [m for m in emu.channel_messages(channel) if _usable(m)]
-                        message = messages[-1] if messages else None
-                elif where < 0.8:
-                    message = panels.get(user.id)
-                else:
-                    dms = [m for m in emu.dms(user) if _usable(m)]
-                    message = dms[-1] if dms else None
-                if message is None or message.deleted:
-                    return
-                answer = await _press_anything(emu, rng, user, message)
-                if answer is None:
-                    return
-                if answer.type == 6 and answer.followups:
-                    panels[user.id] = answer.followups[-1]
-                elif (
-                    answer.message is not None
-                    and answer.message.ephemeral
-                    and _usable(answer.message)
-                ):
-                    panels[user.id] = answer.message
+                await press_somewhere(emu, rng, user, place, panels, rng.random())
         except NoResponse:
             raise
         except (UserActionError, AssertionError, TimeoutError, IndexError):
@@ -143,15 +124,5 @@ async def test_players_at_several_tables_at_once_while_discord_fails(
             # driver's own look at a table that moved on meanwhile): their next try.
             pass
 
-    for _ in range(STEPS):
-        if rng.random() < 0.04:
-            _fail_something(emu, rng, users)
-        await asyncio.gather(*(someone_does_something() for _ in range(rng.randint(1, 4))))
-        if rng.random() < 0.3:
-            await emu.idle()
-
-    emu.faults.clear()
-    for user in users:
-        emu.faults.open_dms(user)
-    await emu.idle()
+    await at_random_while_discord_fails(emu, rng, users, someone_does_something, STEPS, 4)
     await came_through(bot, emu, world, caplog)

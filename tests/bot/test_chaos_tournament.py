@@ -28,7 +28,12 @@ import pytest
 
 import engine
 from tests.bot.driver import act_once, find_table_message
-from tests.bot.test_chaos import CHOICES, _fail_something, _press_anything, _usable, came_through
+from tests.bot.test_chaos import (
+    CHOICES,
+    at_random_while_discord_fails,
+    came_through,
+    press_somewhere,
+)
 from tests.emulator import Emulator, World
 from tests.emulator.drivers import NoResponse, UserActionError
 
@@ -163,29 +168,7 @@ async def test_a_tournament_while_its_players_do_anything_and_discord_fails(
             else:
                 spot = rng.random()
                 place = rng.choice(list(where.values()))
-                if spot < 0.5:
-                    message = find_table_message(emu, place)
-                    if message is None:
-                        messages = [m for m in emu.channel_messages(place.channel) if _usable(m)]
-                        message = messages[-1] if messages else None
-                elif spot < 0.8:
-                    message = panels.get(user.id)
-                else:
-                    dms = [m for m in emu.dms(user) if _usable(m)]
-                    message = dms[-1] if dms else None
-                if message is None or message.deleted:
-                    return
-                answer = await _press_anything(emu, rng, user, message)
-                if answer is None:
-                    return
-                if answer.type == 6 and answer.followups:
-                    panels[user.id] = answer.followups[-1]
-                elif (
-                    answer.message is not None
-                    and answer.message.ephemeral
-                    and _usable(answer.message)
-                ):
-                    panels[user.id] = answer.message
+                await press_somewhere(emu, rng, user, place, panels, spot)
         except NoResponse:
             raise
         except (UserActionError, AssertionError, TimeoutError, IndexError):
@@ -193,17 +176,7 @@ async def test_a_tournament_while_its_players_do_anything_and_discord_fails(
             # next try.
             pass
 
-    for _ in range(steps):
-        if rng.random() < 0.04:
-            _fail_something(emu, rng, users)
-        await asyncio.gather(*(someone_does_something() for _ in range(rng.randint(1, 3))))
-        if rng.random() < 0.3:
-            await emu.idle()
-
-    emu.faults.clear()
-    for user in users:
-        emu.faults.open_dms(user)
-    await emu.idle()
+    await at_random_while_discord_fails(emu, rng, users, someone_does_something, steps, 3)
     await came_through(bot, emu, world, caplog)
     seated = [s.player_id for t in tables() for s in t.engine.seats if s is not None]
     assert len(seated) == len(set(seated)), "a player sits at two tables"
