@@ -386,11 +386,9 @@ class TableControls(commands.Cog):
             await self.presenter.edit_table_message(live, embed, view, None)
 
     async def show_hand(self, interaction: Interaction, live: LiveTable) -> None:
-        if not live.seated(interaction.user.id):
-            raise TableProblem(_("You are not seated at this table."))
-        if live.engine.hand is None:
-            raise TableProblem(_("No cards yet: wait for the deal."))
+        self._has_cards(live, interaction.user.id)
         await self.presenter.preferences_of([interaction.user.id])  # the deck's colours
+        self._has_cards(live, interaction.user.id)  # (they may have stood up meanwhile)
         embed, file = self.presenter.private_message(live, interaction.user.id)
         view = self._seat_panel(live, interaction.user.id)
         if file is not None:
@@ -399,6 +397,14 @@ class TableControls(commands.Cog):
             )
         else:
             await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
+
+    @staticmethod
+    def _has_cards(live: LiveTable, user_id: int) -> None:
+        """Refuse My hand to a player not seated here, or before the table's first deal."""
+        if not live.seated(user_id):
+            raise TableProblem(_("You are not seated at this table."))
+        if live.engine.hand is None:
+            raise TableProblem(_("No cards yet: wait for the deal."))
 
     def _seat_panel(self, live: LiveTable, user_id: int) -> Components:
         """The buttons under a player's own cards: pre-actions, sit out / back (only the

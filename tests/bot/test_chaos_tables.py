@@ -7,12 +7,16 @@ out and come back, deal, play the turn waiting for them, press anything on a tab
 or a DM, claim the daily bonus; the host grants, sets and removes chips meanwhile. Discord
 answers some calls with 5xx or 429s, and some players close their DMs.
 
+One run does it with each member speaking a language of their own and the server another.
+
 Throughout: every interaction is answered within Discord's 3 seconds. At the end: nothing
 was logged as an error, Discord saw no error from a handler (closed DMs aside), and the chip
 audit of the server holds. These seeds found a refused change right after a deal that left
 its table refusing every action (tables/records.saved_meta), /poker leave unanswered while
 Discord held up the table, a Deal unanswered when the table had moved to a new message
-while the press waited, and a panel drawn for a player who had stood up meanwhile.
+while the press waited, and a panel drawn for a player who had stood up meanwhile; the
+run in languages found My hand drawn for a player who stood up while it read their deck's
+colours.
 """
 
 from __future__ import annotations
@@ -40,9 +44,20 @@ REBUYS = [1, 10, 50, 400, 10**6]
 ADMIN = ["chips grant", "chips remove", "chips set"]
 
 
-@pytest.mark.parametrize("seed", [3, 45, 54])
+# Each member's client in a language (Ukrainian: one the bot does not ship), the server in
+# another: every text drawn in every language while Discord fails.
+LOCALES = ["de", "es-ES", "fr", "pl", "pt-BR", "ru", "en-US", "uk"]
+SERVER_LANGUAGES = ["de", "es-ES", "fr", "pl", "pt-BR", "ru"]
+
+
+@pytest.mark.parametrize(("seed", "languages"), [(3, False), (45, False), (54, False), (44, True)])
 async def test_players_at_several_tables_at_once_while_discord_fails(
-    poker_bot, emu: Emulator, world: World, seed: int, caplog: pytest.LogCaptureFixture
+    poker_bot,
+    emu: Emulator,
+    world: World,
+    seed: int,
+    languages: bool,
+    caplog: pytest.LogCaptureFixture,
 ) -> None:
     caplog.set_level(logging.ERROR)
     rng = random.Random(seed)
@@ -50,6 +65,11 @@ async def test_players_at_several_tables_at_once_while_discord_fails(
     channels = [world.channel] + [emu.add_text_channel(world.guild, f"t{k}") for k in range(2)]
     places = {c.id: World(world.guild, c, world.host, world.players) for c in channels}
     users = [world.host, *world.players]
+    if languages:
+        for user in users:
+            user.locale = rng.choice(LOCALES)
+        language = rng.choice(SERVER_LANGUAGES)
+        await emu.run_command(world.host, world.channel, "server settings", {"language": language})
     variants = [v.slug for v in engine.list_variants()]
     panels: dict[int, Any] = {}
 
