@@ -25,7 +25,7 @@ import contextlib
 import io
 import logging
 import unicodedata
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Sequence
 from datetime import UTC, datetime
 from typing import Any, Final, Protocol
 
@@ -325,21 +325,15 @@ async def acknowledge(interaction: discord.Interaction[Any]) -> None:
                 await interaction.response.defer()
 
 
-async def take_in_time(
-    lock: Lock,
-    interaction: discord.Interaction[Any] | None,
-    acknowledge: Callable[[discord.Interaction[Any]], Awaitable[None]] = acknowledge,
-    *,
-    within: float = ANSWER_BY,
-) -> None:
+async def take_in_time(lock: Lock, interaction: discord.Interaction[Any] | None) -> None:
     """Take ``lock``; an ``interaction`` still to be answered that would wait for it longer
-    than ``within`` seconds is acknowledged meanwhile (by ``acknowledge``)."""
+    than :data:`ANSWER_BY` is acknowledged meanwhile (:func:`acknowledge`)."""
     if interaction is None or not lock.locked() or interaction.response.is_done():
         await lock.acquire()
         return
     taking = asyncio.ensure_future(lock.acquire())
     try:
-        taken, _ = await asyncio.wait({taking}, timeout=within)
+        taken, _ = await asyncio.wait({taking}, timeout=ANSWER_BY)
         if not taken:
             log.info("interaction %s waits for an earlier change; acknowledged", interaction.id)
             await acknowledge(interaction)
