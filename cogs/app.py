@@ -183,6 +183,8 @@ class PokerBot(commands.AutoShardedBot):
         # The handling of every interaction (its tasks), so that a clean stop can wait for it.
         self._in_flight: set[asyncio.Task[Any]] = set()
         self.trimmer = Trimmer()
+        # on_ready runs again each time Discord ends the session and the bot identifies anew.
+        self._tuned = False
         if prune_buckets is not None:
             self.trimmer.chores.append(prune_buckets)
         tune_allocator()
@@ -326,6 +328,9 @@ class PokerBot(commands.AutoShardedBot):
 
     async def on_ready(self) -> None:
         log.info("Logged in as %s (%s guilds)", self.user, len(self.guilds))
+        if self._tuned:
+            return
+        self._tuned = True
         # Start-up objects (modules, the engine's tables) live for the whole process: keep them
         # out of the garbage collector's full passes, which otherwise pause busy bots.
         gc.freeze()
