@@ -1,4 +1,5 @@
-"""Faults on demand: 429s, 5xx and arbitrary error answers for the next N matching REST calls.
+"""Faults on demand: 429s, 5xx, arbitrary error answers and dropped connections for the next N
+matching REST calls.
 
 A fault matches on the call's route key (``"POST /channels/{channel_id}/messages"``), a bare route
 (``"/channels/{channel_id}/messages"``, any method), a kind (``"interaction_callback"``,
@@ -49,6 +50,9 @@ class Fault:
     """Matching calls let through untouched before this fault starts answering."""
     action: Callable[[RecordedCall], None] | None = None
     """Run when the fault answers a call, before the answer (e.g. kill the bot's process)."""
+    applied: bool = False
+    """A dropped connection (:meth:`Faults.disconnect`): whether the call was carried out
+    before the connection went (its answer lost on the way back) or never reached Discord."""
 
     def response(self) -> web.Response:
         headers = {"Content-Type": "application/json", **self.headers}
@@ -104,6 +108,16 @@ class Faults:
         after 1 s, 3 s, ...; other codes raise ``DiscordServerError``)."""
         body = {"message": "500: Internal Server Error", "code": 0}
         return self._add(Fault(route, count, status, body, name="server_error"))
+
+    def disconnect(
+        self, route: RouteMatch = None, *, count: int = 1, applied: bool = False
+    ) -> Fault:
+        """Drop the connection of the next ``count`` matching calls without an answer (the
+        client sees the server disconnect: aiohttp's ``ServerDisconnectedError``, which
+        discord.py does not retry). With ``applied`` the call is carried out first and only
+        its answer is lost, as when the network fails on the way back."""
+        body = {"message": "the connection was dropped", "code": 0}
+        return self._add(Fault(route, count, 0, body, name="disconnect", applied=applied))
 
     def error(
         self,

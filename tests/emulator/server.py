@@ -1151,6 +1151,15 @@ class Emulator(Drivers):
         self.in_flight += 1
         try:
             fault = self.faults.take(call)
+            if fault is not None and fault.name == "disconnect":
+                call.fault = fault.name
+                if fault.applied:
+                    with contextlib.suppress(ApiError, web.HTTPException):
+                        await handler(request)
+                # No answer at all: the client's read of the response fails.
+                assert request.transport is not None
+                request.transport.close()
+                raise asyncio.CancelledError
             if fault is not None:
                 call.fault = fault.name
                 resp: web.StreamResponse = fault.response()

@@ -1,10 +1,11 @@
-"""Faults on demand: closed DMs, 429s (per route and global), 5xx, gateway drops and invalid
-sessions, each seen by a real discord.py bot."""
+"""Faults on demand: closed DMs, 429s (per route and global), 5xx, dropped connections,
+gateway drops and invalid sessions, each seen by a real discord.py bot."""
 
 from __future__ import annotations
 
 import time
 
+import aiohttp
 import discord
 import pytest
 
@@ -74,6 +75,21 @@ async def test_5xx(emu: Emulator, world: World, start_bot: StartBot) -> None:
     message = await channel.send("kept")
     assert emu.get_message(message.id).content == "kept"
     assert [c.status for c in emu.calls if c.key == MESSAGES] == [503, 502, 200]
+
+
+async def test_a_dropped_connection_raises_what_aiohttp_raises_applied_or_not(
+    emu: Emulator, world: World, start_bot: StartBot
+) -> None:
+    bot = await start_bot(create_bot)
+    channel = bot.get_channel(world.channel.id)
+    emu.faults.disconnect(MESSAGES)
+    with pytest.raises(aiohttp.ServerDisconnectedError):
+        await channel.send("never sent")
+    emu.faults.disconnect(MESSAGES, applied=True)
+    with pytest.raises(aiohttp.ServerDisconnectedError):
+        await channel.send("sent, its answer lost")
+    assert [m.content for m in emu.channel_messages(world.channel)] == ["sent, its answer lost"]
+    assert (await channel.send("and the next")).content == "and the next"
 
 
 async def test_dropped_gateway_resumes_and_replays(
