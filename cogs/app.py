@@ -22,7 +22,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import i18n
-from cogs import kit, languages
+from cogs import kit, languages, transport
 from cogs.config import Settings
 from cogs.memory import Trimmer, release_answered, tune_allocator
 from cogs.metrics import Metrics
@@ -171,6 +171,7 @@ class PokerBot(commands.AutoShardedBot):
         )
         # discord.py builds the message of every callback's answer; the bot never reads it.
         install_lazy_responses()
+        transport.install(self.http)
         self.settings = settings
         self._adopter: asyncio.Future[None] | None = None
         self.backups: Backups | None = None

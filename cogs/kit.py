@@ -377,6 +377,12 @@ async def announce(interaction: discord.Interaction[Any], text: str) -> None:
 UNEXPECTED: Final = _.lazy("Something went wrong on our side. Please try again in a moment.")
 """The one answer to a failure nobody meant (a bug): the details go to the log, not the member."""
 
+DISCORD_FAILED: Final = _.lazy(
+    "Discord did not take my answer just now. If nothing changed, please try again."
+)
+"""Said when Discord failed (a 5xx, or no answer at all) in the middle of handling a press or
+a command: what was done may or may not have been shown."""
+
 MISMATCH: Final = _.lazy("Those options don't match this command. Refresh Discord and try again.")
 """A stale client or a forged request: a command's options missing, unknown or mistyped."""
 
@@ -419,7 +425,11 @@ async def answer_failure(
     member hears :data:`UNEXPECTED`.
     """
     text = failure_text(error)
-    if text is None:
+    if text is None and isinstance(error, discord.DiscordServerError):
+        # Discord's failure, not a bug: it did not take a message or an answer.
+        log.warning("%s: Discord failed: %s", what, error)
+        text = DISCORD_FAILED.render()
+    elif text is None:
         log.error("%s failed", what, exc_info=error)
         text = UNEXPECTED.render()
     else:
