@@ -7,7 +7,9 @@ out and come back, deal, play the turn waiting for them, press anything on a tab
 or a DM, claim the daily bonus; the host grants, sets and removes chips meanwhile. Discord
 answers some calls with 5xx or 429s, and some players close their DMs.
 
-One run does it with each member speaking a language of their own and the server another.
+One run does it with each member speaking a language of their own and the server another; one
+of those also drops connections to Discord now and then, before or after Discord carried out
+the request (cogs/transport.py).
 
 Throughout: every interaction is answered within Discord's 3 seconds. At the end: nothing
 was logged as an error, Discord saw no error from a handler (closed DMs aside), and the chip
@@ -31,8 +33,10 @@ import engine
 from tests.bot.driver import act_once, find_table_message
 from tests.bot.test_chaos import (
     CHOICES,
+    answer_dropped,
     at_random_while_discord_fails,
     came_through,
+    forgive_drops,
     press_somewhere,
 )
 from tests.emulator import Emulator, World
@@ -50,13 +54,17 @@ LOCALES = ["de", "es-ES", "fr", "pl", "pt-BR", "ru", "en-US", "uk"]
 SERVER_LANGUAGES = ["de", "es-ES", "fr", "pl", "pt-BR", "ru"]
 
 
-@pytest.mark.parametrize(("seed", "languages"), [(3, False), (45, False), (54, False), (44, True)])
+@pytest.mark.parametrize(
+    ("seed", "languages", "drops"),
+    [(3, False, False), (45, False, False), (54, False, False), (44, True, False), (8, True, True)],
+)
 async def test_players_at_several_tables_at_once_while_discord_fails(
     poker_bot,
     emu: Emulator,
     world: World,
     seed: int,
     languages: bool,
+    drops: bool,
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     caplog.set_level(logging.ERROR)
@@ -144,5 +152,17 @@ async def test_players_at_several_tables_at_once_while_discord_fails(
             # driver's own look at a table that moved on meanwhile): their next try.
             pass
 
-    await at_random_while_discord_fails(emu, rng, users, someone_does_something, STEPS, 4)
+    async def or_a_connection_drops() -> None:
+        if rng.random() < 0.03:
+            kind = rng.choice(["rest", "rest", "interaction_webhook", "interaction_callback"])
+            emu.faults.disconnect(kind, count=rng.randint(1, 2), applied=rng.random() < 0.5)
+        try:
+            await someone_does_something()
+        except NoResponse:
+            if not answer_dropped(emu):
+                raise
+
+    step = or_a_connection_drops if drops else someone_does_something
+    await at_random_while_discord_fails(emu, rng, users, step, STEPS, 4)
+    forgive_drops(emu)
     await came_through(bot, emu, world, caplog)
