@@ -68,6 +68,16 @@ async def current_table_message(emu: Emulator, world: World) -> Any:
     return table_message(emu, world)
 
 
+def shows_now(message: Any, live: Any) -> bool:
+    """Whether ``message``'s buttons carry the table's current version (the table message
+    has caught up with the table)."""
+    version = live.version()
+    mark = f":{version.hand}.{version.events}:"
+    return message is not None and any(
+        mark in (c.get("custom_id") or "") for c in message.all_components()
+    )
+
+
 def passive(decision: engine.Decision, labels: list[str]) -> str:
     """Check when possible, else call, else open (for no-check rounds), else fold."""
     for want in ("Check", "Call"):

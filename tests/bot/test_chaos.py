@@ -24,7 +24,14 @@ import pytest
 
 import engine
 from cogs.transport import ALREADY_ANSWERED
-from tests.bot.driver import act_once, create_table, find_table_message, live_table, play_hand
+from tests.bot.driver import (
+    act_once,
+    create_table,
+    find_table_message,
+    live_table,
+    play_hand,
+    shows_now,
+)
 from tests.emulator import Emulator, World
 from tests.emulator.drivers import NoResponse, UserActionError
 
@@ -236,16 +243,11 @@ async def test_random_play_while_discord_fails_at_random(
         emu.faults.open_dms(user)
     await emu.idle()
     if live.engine.in_hand and live.engine.pending:
-
-        def caught_up() -> bool:
-            message = find_table_message(emu, world)
-            version = live.version()
-            mark = f":{version.hand}.{version.events}:"
-            return message is not None and any(
-                mark in (c.get("custom_id") or "") for c in message.all_components()
-            )
-
-        await emu.wait_for(caught_up, timeout=45, message="the table message stayed behind")
+        await emu.wait_for(
+            lambda: shows_now(find_table_message(emu, world), live),
+            timeout=45,
+            message="the table message stayed behind",
+        )
         await play_hand(emu, world, bot)
     await emu.idle()
     await came_through(bot, emu, world, caplog)

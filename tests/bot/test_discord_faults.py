@@ -20,6 +20,7 @@ from tests.bot.driver import (
     open_panel,
     opener,
     play_hand,
+    shows_now,
     table_message,
 )
 from tests.emulator import Emulator, World
@@ -291,13 +292,8 @@ async def test_a_press_is_answered_in_time_while_discord_holds_up_the_last_chang
     r = await emu.click(user, message, label=label)  # fails if not answered within 3 s
     assert r.type in (6, 7), r.content
     assert live.engine.pending[0].player_id != turn.player_id
-    version = live.version()
-    mark = f":{version.hand}.{version.events}:"
     # Once Discord lets the last change through, the table shows this press's.
-    await emu.wait_for(
-        lambda: any(mark in (c.get("custom_id") or "") for c in message.all_components()),
-        timeout=8,
-    )
+    await emu.wait_for(lambda: shows_now(message, live), timeout=8)
     emu.assert_clean()
 
 
@@ -392,12 +388,7 @@ async def test_a_press_whose_answer_discord_keeps_failing_is_shown_on_the_table_
     label = next(b for b in message.button_labels if b and b.startswith(("Check", "Call")))
     lost = await emu.click(user, message, label=label, raise_on_failure=False)
     assert lost.failure is not None and failing.hits
-    version = live.version()
-    mark = f":{version.hand}.{version.events}:"
-    await emu.wait_for(
-        lambda: any(mark in (c.get("custom_id") or "") for c in message.all_components()),
-        timeout=1,
-    )
+    await emu.wait_for(lambda: shows_now(message, live), timeout=1)
     (nxt,) = live.engine.pending
     follower = next(u for u in world.players if str(u.id) == nxt.player_id)
     label = next(b for b in message.button_labels if b and b.startswith(("Check", "Call")))

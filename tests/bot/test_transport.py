@@ -25,6 +25,7 @@ from tests.bot.driver import (
     live_table,
     open_panel,
     opener,
+    shows_now,
     table_message,
 )
 from tests.emulator import Emulator, World
@@ -47,14 +48,6 @@ def _acts(live: Any, seat: int) -> int:
     """How many actions the player in ``seat`` has taken this hand."""
     moves = (engine.events.Checked, engine.events.Called, engine.events.Folded)
     return sum(1 for e in live.engine.events if isinstance(e, moves) and e.seat == seat)
-
-
-def _shows(emu: Emulator, world: World, live: Any) -> bool:
-    """Whether the table message's buttons carry the table's current version."""
-    version = live.version()
-    mark = f":{version.hand}.{version.events}:"
-    message = table_message(emu, world)
-    return any(mark in (c.get("custom_id") or "") for c in message.all_components())
 
 
 def test_discord_py_still_has_what_the_patch_wraps(poker_bot: Any) -> None:
@@ -101,7 +94,7 @@ async def test_a_press_whose_answer_is_dropped_is_answered_once(
     if applied:
         assert refused[0].response["code"] == transport.ALREADY_ANSWERED
     await emu.idle()
-    assert _shows(emu, world, live)
+    assert shows_now(table_message(emu, world), live)
     assert not any(kit.UNEXPECTED.render() in (f.text or "") for f in answer.followups)
     _no_errors(caplog)
 
@@ -129,7 +122,7 @@ async def test_a_dropped_edit_of_the_table_is_made_again(
     await emu.idle()
     assert fault.hits
     assert sum(1 for c in emu.calls if _an_edit(c)) == edits + 2
-    assert _shows(emu, world, live)
+    assert shows_now(table_message(emu, world), live)
     _no_errors(caplog)
 
 
