@@ -36,9 +36,10 @@ from discord.ext import commands
 
 import engine
 import i18n
-from cogs import validation
+from cogs import transport, validation
 from cogs.metrics import Metrics
 from cogs.translator import _
+from cogs.transport import ANSWER_WITHIN as ANSWER_WITHIN
 from data import DataError
 from i18n import Language, LazyString, engine_text
 from i18n.translator import integer_text
@@ -296,11 +297,6 @@ ANSWER_BY: Final = 1.5
 Discord: a 429, a 5xx retried, a thread being opened) before it is acknowledged on its own,
 its answer following: Discord wants every interaction answered within 3 seconds."""
 
-ANSWER_WITHIN: Final = 3.0
-"""Seconds after which Discord takes no answer to an interaction: an answer still trying then
-is given up. discord.py retries a 5xx on it for 16 seconds (1, 3, 5 and 7 s apart), and what
-waits behind it (a table's next change) would wait that long."""
-
 
 class Lock(Protocol):
     """What :func:`take_in_time` needs of a lock: :class:`asyncio.Lock` or a table's lock."""
@@ -425,6 +421,10 @@ async def answer_failure(
     member hears :data:`UNEXPECTED`.
     """
     text = failure_text(error)
+    if isinstance(error, transport.AnswerExpired):
+        # Discord failed the answer until it was too late for any: nobody left to tell.
+        log.warning("%s: Discord took no answer in time: %s", what, error)
+        return
     if text is None and isinstance(error, discord.DiscordServerError):
         # Discord's failure, not a bug: it did not take a message or an answer.
         log.warning("%s: Discord failed: %s", what, error)

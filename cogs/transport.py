@@ -14,6 +14,8 @@ A request that may be sent twice is retried once first: a read, an edit, a delet
 the answer to an interaction, which Discord takes once (a second gets error 40060, which
 here means the first arrived; likewise a second deletion's 404). Anything else (a new
 message, a thread) may have been made before the connection went, so it is not sent again.
+An interaction's answer, retried here or by discord.py after a 5xx, is given up once
+Discord would no longer take it.
 
 Both are patches of discord.py's internals (``HTTPClient.request`` and
 ``AsyncWebhookAdapter.request``): ``tests/bot/test_transport.py`` pins them and fails when an
@@ -22,10 +24,12 @@ upgrade changes them.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
-from collections.abc import Awaitable, Callable
-from typing import Any
+import time
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Any, Final
 from urllib.parse import urlsplit
 
 import aiohttp
@@ -36,6 +40,14 @@ log = logging.getLogger("poker.transport")
 
 ALREADY_ANSWERED = 40060
 """Discord's code for a second answer to an interaction."""
+
+ANSWER_WITHIN: Final = 3.0
+"""Seconds after which Discord takes no answer to an interaction: an answer still trying then
+is given up. discord.py retries a 5xx on it for 16 seconds (1, 3, 5 and 7 s apart), and what
+waits behind it (a table's next change) would wait that long."""
+
+CLOCK_SKEW: Final = 0.25
+"""Seconds by which this machine's clock and Discord's may disagree (both keep to NTP)."""
 
 _LOST = (aiohttp.ClientError, OSError)  # (TimeoutError is an OSError)
 _AGAIN = frozenset({"GET", "PATCH", "PUT", "DELETE"})
@@ -68,6 +80,10 @@ def shown(url: str) -> str:
     path = urlsplit(url).path
     path = path.split("/api/v10", 1)[-1]
     return _TOKEN.sub(r"/\1/\2/…", path)
+
+
+class AnswerExpired(DiscordUnreachable):
+    """The answer to an interaction given up: Discord takes none this late."""
 
 
 def _is_answer(method: str, url: str) -> bool:
@@ -108,6 +124,33 @@ async def _sent(
             raise DiscordUnreachable(method, url, again) from again
 
 
+async def _in_time(
+    sent: Coroutine[Any, Any, Any], interaction_id: int, token: str, url: str
+) -> Any:
+    """``sent``, the answer to an interaction, given up once Discord would no longer take it
+    (:data:`ANSWER_WITHIN` after the interaction was made: discord.py retries a 5xx after 1,
+    3, 5 and 7 seconds, and each late try only earns an "Unknown interaction")."""
+    made = discord.utils.snowflake_time(interaction_id).timestamp()
+    left = ANSWER_WITHIN - (time.time() - made)
+    if not 0 < left <= ANSWER_WITHIN + CLOCK_SKEW:
+        return await sent  # the clock disagrees with Discord's: no deadline to trust
+    try:
+        async with asyncio.timeout(left + CLOCK_SKEW):
+            return await sent
+    except TimeoutError as late:
+        _given_up[token] = None
+        if len(_given_up) > _GIVEN_UP_KEPT:
+            del _given_up[next(iter(_given_up))]
+        raise AnswerExpired("POST", url, late) from late
+
+
+_given_up: dict[str, None] = {}
+"""The tokens of the interactions whose answer was given up (the latest
+:data:`_GIVEN_UP_KEPT`): whatever else would use them (a follow-up, an error's own answer)
+fails at once, since Discord, never answered, takes nothing more for them."""
+_GIVEN_UP_KEPT: Final = 1000
+
+
 def install(http: Any) -> bool:
     """Route the bot's REST client ``http`` and every interaction's answers through
     :func:`_sent`; False (nothing changed) if discord.py no longer has what is patched."""
@@ -125,13 +168,20 @@ def install(http: Any) -> bool:
     if not getattr(adapter, "_answers_lost", False):
 
         async def webhook(self: Any, route: Any, *args: Any, **kwargs: Any) -> Any:
-            return await _sent(
+            interaction_id = getattr(route, "webhook_id", None)
+            token = getattr(route, "webhook_token", None)
+            if token in _given_up:
+                raise AnswerExpired(route.method, route.url, TimeoutError("given up before"))
+            sent = _sent(
                 lambda: adapter(self, route, *args, **kwargs),
                 route.method,
                 route.url,
-                getattr(route, "webhook_id", None),
+                interaction_id,
                 kwargs.get("files"),
             )
+            if interaction_id is None or token is None or not _is_answer(route.method, route.url):
+                return await sent
+            return await _in_time(sent, interaction_id, token, route.url)
 
         webhook._answers_lost = True  # type: ignore[attr-defined]
         AsyncWebhookAdapter.request = webhook  # type: ignore[method-assign]

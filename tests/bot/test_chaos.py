@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+from collections import Counter
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -254,25 +255,27 @@ async def test_random_play_while_discord_fails_at_random(
 
 
 def answer_dropped(emu: Emulator) -> bool:
-    """Whether the answer of an interaction left unanswered had its connection dropped (the
-    bot sends it again once; a second drop leaves the press unanswered, as on Discord)."""
+    """Whether every interaction left unanswered had its answer fail twice (a connection
+    dropped, a 5xx): the bot sends an answer again once, and Discord takes none after 3 s."""
     unanswered = {f.interaction_id for f in emu.failures if f.kind == "no_response"}
-    return bool(unanswered) and unanswered <= _dropped_answers(emu)
+    return bool(unanswered) and unanswered <= _failed_answers(emu, 2)
 
 
-def _dropped_answers(emu: Emulator) -> set[int]:
-    return {
+def _failed_answers(emu: Emulator, times: int = 1) -> set[int]:
+    """The interactions whose answer Discord failed at least ``times`` times."""
+    failed = Counter(
         c.interaction_id
         for c in emu.calls
-        if c.fault == "disconnect" and c.kind == "interaction_callback" and c.interaction_id
-    }
+        if c.fault in ("disconnect", "server_error") and c.kind == "interaction_callback"
+    )
+    return {i for i, n in failed.items() if i is not None and n >= times}
 
 
 def forgive_drops(emu: Emulator) -> None:
-    """Take out of the emulator's record what dropped connections leave as Discord would:
-    presses whose answer was dropped twice, and the refusals of a second answer (40060) or a
-    second deletion (404) after a first that was carried out without its reply."""
-    answers = _dropped_answers(emu)
+    """Take out of the emulator's record what Discord failing the bot leaves as Discord would:
+    presses whose answer failed twice (dropped, or a 5xx), and the refusals of a second answer
+    (40060) or a second deletion (404) after a first carried out without its reply."""
+    answers = _failed_answers(emu)
     deleted = {c.path for c in emu.calls if c.fault == "disconnect" and c.method == "DELETE"}
 
     def forgiven(call: Any) -> bool:
@@ -281,7 +284,8 @@ def forgive_drops(emu: Emulator) -> None:
             return True
         return call.method == "DELETE" and call.path in deleted and call.status == 404
 
-    emu.failures[:] = [f for f in emu.failures if f.interaction_id not in answers]
+    twice = _failed_answers(emu, 2)
+    emu.failures[:] = [f for f in emu.failures if f.interaction_id not in twice]
     emu.errors[:] = [c for c in emu.errors if not forgiven(c)]
 
 

@@ -8,8 +8,10 @@ answer lost), and checks what the players see and that nothing is logged as an e
 
 from __future__ import annotations
 
+import asyncio
 import inspect
 import logging
+import time
 from typing import Any
 
 import pytest
@@ -149,4 +151,27 @@ async def test_a_panel_whose_message_is_dropped_says_discord_failed(
     assert [f.text for f in followups] == [kit.DISCORD_FAILED.render()]
     panel = await open_panel(emu, user, table_message(emu, world), DRAW)
     assert "Stand pat" in panel.button_labels
+    _no_errors(caplog)
+
+
+async def test_an_answer_discord_fails_until_too_late_is_given_up_at_three_seconds(
+    poker_bot, emu: Emulator, world: World, caplog: pytest.LogCaptureFixture
+) -> None:
+    """discord.py retries a 5xx after 1 s, then 3 s more: a third try would come after
+    Discord's 3 seconds, and so would the error's own answer. Neither is sent."""
+    caplog.set_level(logging.WARNING)
+    await poker_bot()
+    emu.faults.server_error(CALLBACK, count=2, status=503)
+
+    answer = await emu.run_command(
+        world.players[0], world.channel, "balance", {}, raise_on_failure=False
+    )
+
+    # (discord.py's third try would come 4 s after the first, 1 + 3 s apart)
+    first = next(c.started for c in emu.calls if c.interaction_id == answer.interaction.id)
+    await asyncio.sleep(max(0.0, first + 4.5 - time.perf_counter()))
+    await emu.idle()
+    callbacks = [c for c in emu.calls if c.interaction_id == answer.interaction.id]
+    assert [c.status for c in callbacks] == [503, 503]
+    assert answer.failure is not None and not emu.errors
     _no_errors(caplog)
