@@ -15,6 +15,7 @@ from dotenv import load_dotenv
 import data.backup
 from cogs.app import create_bot
 from cogs.config import Settings, SettingsError, apply_endpoints
+from cogs.transport import DiscordUnreachable
 
 
 def main() -> int:
@@ -45,9 +46,11 @@ def main() -> int:
             file=sys.stderr,
         )
         return 3
-    except (aiohttp.ClientConnectionError, OSError, TimeoutError) as exc:
+    except (aiohttp.ClientConnectionError, OSError, TimeoutError, DiscordUnreachable) as exc:
+        # (cogs/transport.py wraps the network's own error: that one says what happened)
+        cause = exc.__cause__ if isinstance(exc, DiscordUnreachable) and exc.__cause__ else exc
         print(
-            f"Cannot start: Discord can't be reached ({exc or type(exc).__name__}).",
+            f"Cannot start: Discord can't be reached ({cause or type(cause).__name__}).",
             file=sys.stderr,
         )
         return 4
