@@ -416,9 +416,11 @@ async def answer_failure(
 ) -> None:
     """The one answer to anything that went wrong in a slash command or a component press.
 
-    A refusal is told to the member (ephemerally) with its reason; anything else is a bug:
-    logged once, with its traceback, under ``what`` (the command or the custom id), and the
-    member hears :data:`UNEXPECTED`.
+    A refusal is told to the member (ephemerally) with its reason. Discord failing (a 5xx, a
+    dropped connection) is logged as a warning and the member hears :data:`DISCORD_FAILED`,
+    unless the answer itself was given up at Discord's 3 seconds (nothing can be said then).
+    Anything else is a bug: logged once, with its traceback, under ``what`` (the command or
+    the custom id), and the member hears :data:`UNEXPECTED`.
     """
     text = failure_text(error)
     if isinstance(error, transport.AnswerExpired):

@@ -25,6 +25,7 @@ upgrade changes them.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import re
 import time
@@ -167,6 +168,7 @@ def install(http: Any) -> bool:
     http.request = rest
     if not getattr(adapter, "_answers_lost", False):
 
+        @functools.wraps(adapter)  # (its own signature stays readable: see the tests)
         async def webhook(self: Any, route: Any, *args: Any, **kwargs: Any) -> Any:
             interaction_id = getattr(route, "webhook_id", None)
             token = getattr(route, "webhook_token", None)
