@@ -154,7 +154,8 @@ _GIVEN_UP_KEPT: Final = 1000
 
 def install(http: Any) -> bool:
     """Route the bot's REST client ``http`` and every interaction's answers through
-    :func:`_sent`; False (nothing changed) if discord.py no longer has what is patched."""
+    :func:`_sent` (an answer through :func:`_in_time` too); False (nothing changed) if
+    discord.py no longer has what is patched."""
     request = getattr(http, "request", None)
     adapter = getattr(AsyncWebhookAdapter, "request", None)
     if request is None or adapter is None:
