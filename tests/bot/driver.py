@@ -10,9 +10,12 @@ action goes through a button, a select or a modal in the emulator.
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
 from collections.abc import Callable
 from typing import Any
+
+import pytest
 
 import engine
 from tests.emulator import Emulator, World
@@ -66,6 +69,17 @@ async def current_table_message(emu: Emulator, world: World) -> Any:
     """:func:`table_message` once the bot has finished what it was doing."""
     await emu.idle()
     return table_message(emu, world)
+
+
+def member_to_act(emu: Emulator, decision: engine.Decision) -> Any:
+    """The member whose decision ``decision`` is."""
+    return next(p for p in emu.world.users if str(p.id) == decision.player_id)  # type: ignore[union-attr]
+
+
+def nothing_logged_as_error(caplog: pytest.LogCaptureFixture) -> None:
+    """Fails with the lines, if anything was logged as an error (a bug, by the bot's rule)."""
+    errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert not errors, [f"{r.name}: {r.getMessage()}" for r in errors]
 
 
 def shows_now(message: Any, live: Any) -> bool:
@@ -148,7 +162,7 @@ async def act_once(
 ) -> None:
     """Make one pending decision through the UI."""
     rng = rng or random.Random(0)
-    user = next(p for p in emu.world.users if str(p.id) == decision.player_id)  # type: ignore[union-attr]
+    user = member_to_act(emu, decision)
     message = table_message(emu, world)
     labels = message.button_labels
     legal = decision.legal

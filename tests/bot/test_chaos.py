@@ -30,6 +30,7 @@ from tests.bot.driver import (
     create_table,
     find_table_message,
     live_table,
+    nothing_logged_as_error,
     play_hand,
     shows_now,
 )
@@ -304,5 +305,4 @@ async def came_through(
     assert not problems, problems
     audit = await bot.db.chip_audit(world.guild.id)
     assert audit.ok, str(audit)
-    errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
-    assert not errors, [f"{r.name}: {r.getMessage()}" for r in errors]
+    nothing_logged_as_error(caplog)

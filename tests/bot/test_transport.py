@@ -25,6 +25,8 @@ from tests.bot.driver import (
     create_table,
     deal,
     live_table,
+    member_to_act,
+    nothing_logged_as_error,
     open_panel,
     opener,
     shows_now,
@@ -34,11 +36,6 @@ from tests.emulator import Emulator, World
 
 CALLBACK = "interaction_callback"
 DRAW = "Draw / stand pat…"
-
-
-def _no_errors(caplog: pytest.LogCaptureFixture) -> None:
-    errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
-    assert not errors, [f"{r.name}: {r.getMessage()}" for r in errors]
 
 
 def _an_edit(call: Any) -> bool:
@@ -77,7 +74,7 @@ async def test_a_press_whose_answer_is_dropped_is_answered_once(
     await deal(emu, world, world.players[0])
     live = live_table(bot, world)
     decision = live.engine.pending[0]
-    user = next(u for u in world.players if str(u.id) == decision.player_id)
+    user = member_to_act(emu, decision)
     message = table_message(emu, world)
     label = next(label for label in message.button_labels if label in ("Check", "Call"))
     acted = _acts(live, decision.seat)
@@ -99,7 +96,7 @@ async def test_a_press_whose_answer_is_dropped_is_answered_once(
     await emu.idle()
     assert shows_now(table_message(emu, world), live)
     assert not any(kit.UNEXPECTED.render() in (f.text or "") for f in answer.followups)
-    _no_errors(caplog)
+    nothing_logged_as_error(caplog)
 
 
 @pytest.mark.parametrize("applied", [False, True])
@@ -112,13 +109,13 @@ async def test_a_dropped_edit_of_the_table_is_made_again(
     await deal(emu, world, world.players[0])
     live = live_table(bot, world)
     decision = live.engine.pending[0]
-    user = next(u for u in world.players if str(u.id) == decision.player_id)
+    user = member_to_act(emu, decision)
     # A press answered: its table edit goes as a REST call, after the answer (an auto-deal
     # or a timeout does the same).
     await emu.click(user, table_message(emu, world), label="Fold")
     await emu.idle()
     decision = live.engine.pending[0]
-    user = next(u for u in world.players if str(u.id) == decision.player_id)
+    user = member_to_act(emu, decision)
     edits = sum(1 for c in emu.calls if _an_edit(c))
     fault = emu.faults.disconnect(_an_edit, applied=applied)
     await bot.presenter.refresh(live)
@@ -126,7 +123,7 @@ async def test_a_dropped_edit_of_the_table_is_made_again(
     assert fault.hits
     assert sum(1 for c in emu.calls if _an_edit(c)) == edits + 2
     assert shows_now(table_message(emu, world), live)
-    _no_errors(caplog)
+    nothing_logged_as_error(caplog)
 
 
 async def test_a_panel_whose_message_is_dropped_says_discord_failed(
@@ -142,7 +139,7 @@ async def test_a_panel_whose_message_is_dropped_says_discord_failed(
     while live.engine.pending[0].kind is not engine.DecisionKind.DRAW:
         await act_once(emu, world, bot, live.engine.pending[0], policy=opener)
         await emu.idle()
-    user = next(u for u in world.players if str(u.id) == live.engine.pending[0].player_id)
+    user = member_to_act(emu, live.engine.pending[0])
     fault = emu.faults.disconnect("interaction_webhook")
 
     opened = await emu.click(user, table_message(emu, world), label=DRAW)
@@ -152,7 +149,7 @@ async def test_a_panel_whose_message_is_dropped_says_discord_failed(
     assert [f.text for f in followups] == [kit.DISCORD_FAILED.render()]
     panel = await open_panel(emu, user, table_message(emu, world), DRAW)
     assert "Stand pat" in panel.button_labels
-    _no_errors(caplog)
+    nothing_logged_as_error(caplog)
 
 
 async def test_an_answer_discord_fails_until_too_late_is_given_up_at_three_seconds(
@@ -175,4 +172,4 @@ async def test_an_answer_discord_fails_until_too_late_is_given_up_at_three_secon
     callbacks = [c for c in emu.calls if c.interaction_id == answer.interaction.id]
     assert [c.status for c in callbacks] == [503, 503]
     assert answer.failure is not None and not emu.errors
-    _no_errors(caplog)
+    nothing_logged_as_error(caplog)
