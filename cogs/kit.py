@@ -58,6 +58,7 @@ __all__ = [
     "announce",
     "answer_failure",
     "chips",
+    "discord_failed",
     "held_in_time",
     "reply",
     "signed",
@@ -411,23 +412,33 @@ def failure_text(error: BaseException) -> str | None:
     return None
 
 
+def discord_failed(error: BaseException) -> bool:
+    """Whether ``error`` is Discord failing rather than a bug: a 5xx or a dropped connection
+    (see :mod:`cogs.transport`), or a 429 that discord.py gave up on (it waits out a rate
+    limit and tries again, five times, then raises it as a plain ``HTTPException``)."""
+    if isinstance(error, discord.DiscordServerError):
+        return True
+    return isinstance(error, discord.HTTPException) and error.status == 429
+
+
 async def answer_failure(
     interaction: discord.Interaction[Any], error: BaseException, *, what: str
 ) -> None:
     """The one answer to anything that went wrong in a slash command or a component press.
 
     A refusal is told to the member (ephemerally) with its reason. Discord failing (a 5xx, a
-    dropped connection) is logged as a warning and the member hears :data:`DISCORD_FAILED`,
-    unless the answer itself was given up at Discord's 3 seconds (nothing can be said then).
-    Anything else is a bug: logged once, with its traceback, under ``what`` (the command or
-    the custom id), and the member hears :data:`UNEXPECTED`.
+    dropped connection, a rate limit still in force after discord.py's retries) is logged as
+    a warning and the member hears :data:`DISCORD_FAILED`, unless the answer itself was given
+    up at Discord's 3 seconds (nothing can be said then). Anything else is a bug: logged
+    once, with its traceback, under ``what`` (the command or the custom id), and the member
+    hears :data:`UNEXPECTED`.
     """
     text = failure_text(error)
     if isinstance(error, transport.AnswerExpired):
         # Discord failed the answer until it was too late for any: nobody left to tell.
         log.warning("%s: Discord took no answer in time: %s", what, error)
         return
-    if text is None and isinstance(error, discord.DiscordServerError):
+    if text is None and discord_failed(error):
         # Discord's failure, not a bug: it did not take a message or an answer.
         log.warning("%s: Discord failed: %s", what, error)
         text = DISCORD_FAILED.render()
