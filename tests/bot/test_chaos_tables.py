@@ -49,10 +49,10 @@ REBUYS = [1, 10, 50, 400, 10**6]
 ADMIN = ["chips grant", "chips remove", "chips set"]
 
 
-# Each member's client in a language (Ukrainian: one the bot does not ship), the server in
+# Each member's client in a language (Korean: one the bot does not ship), the server in
 # another: every text drawn in every language while Discord fails.
-LOCALES = ["de", "es-ES", "fr", "pl", "pt-BR", "ru", "en-US", "uk"]
-SERVER_LANGUAGES = ["de", "es-ES", "fr", "pl", "pt-BR", "ru"]
+LOCALES = ["de", "es-ES", "fr", "it", "nl", "pl", "pt-BR", "ru", "tr", "uk", "en-US", "ko"]
+SERVER_LANGUAGES = ["de", "es-ES", "fr", "it", "nl", "pl", "pt-BR", "ru", "tr", "uk"]
 
 
 @pytest.mark.parametrize(

@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 
 from cogs.ui.custom_ids import TableButton
+from i18n import LANGUAGES as SHIPPED
 from i18n import resolve
 from i18n.catalogues import read_catalogue
 from i18n.extract import PACKAGES, ROOT
@@ -28,7 +29,7 @@ from tests.bot.look import Look
 from tests.emulator import Emulator, World
 from tests.i18n.escaped import payload_texts
 
-LANGUAGES = ("de", "fr", "es-ES", "pt-BR", "ru", "pl")
+LANGUAGES = tuple(language.code for language in SHIPPED[1:])  # English first: not a translation
 
 _PLACEHOLDER = re.compile(r"\{[^}]*\}")
 

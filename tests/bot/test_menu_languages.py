@@ -11,7 +11,7 @@ import discord
 from cogs.translator import LIMIT, _
 from i18n import ENGLISH, resolve
 
-SHIPPED_LOCALES = {"de", "fr", "es-ES", "es-419", "pt-BR", "ru", "pl"}
+SHIPPED_LOCALES = {"de", "fr", "es-ES", "es-419", "pt-BR", "it", "nl", "tr", "ru", "uk", "pl"}
 """The Discord locales a shipped language answers (Latin-American Spanish reads Spain's)."""
 
 SUBCOMMAND, GROUP = 1, 2

@@ -23,6 +23,14 @@ CATEGORIES = {
            "Стрит-флеш", "Покер"],
     "pl": ["Wysoka karta", "Para", "Dwie pary", "Trójka", "Strit", "Kolor", "Full", "Kareta",
            "Poker", "Pięć jednakowych"],
+    "it": ["Carta alta", "Coppia", "Doppia coppia", "Tris", "Scala", "Colore", "Full", "Poker",
+           "Scala colore", "Pokerissimo"],
+    "nl": ["Hoge kaart", "Paar", "Twee paar", "Drie gelijke", "Straat", "Flush", "Full house",
+           "Carré", "Straight flush", "Vijf gelijke"],
+    "uk": ["Старша карта", "Пара", "Дві пари", "Трійка", "Стріт", "Флеш", "Фул-хаус", "Каре",
+           "Стріт-флеш", "П'ять однакових"],
+    # Turkish tables say "floş" for a straight flush and "renk" for a flush.
+    "tr": ["Yüksek kart", "Per", "Döper", "Üçlü", "Kent", "Renk", "Ful", "Kare", "Floş", "Beşli"],
 }  # fmt: skip
 
 ACTIONS = {
@@ -33,6 +41,11 @@ ACTIONS = {
     "ru": ["Чек", "Колл", "Бет", "Рейз", "Фолд", "Олл-ин", "Обменять", "Без обмена"],
     "pl": ["Czekam", "Sprawdzam", "Stawiam", "Podbijam", "Pas", "Va banque", "Wymień",
            "Bez wymiany"],
+    "it": ["Check", "Vedi", "Punta", "Rilancia", "Lascia", "All-in", "Cambia", "Servito"],
+    "nl": ["Checken", "Callen", "Inzetten", "Verhogen", "Folden", "All-in", "Ruilen",
+           "Niet ruilen"],
+    "uk": ["Чек", "Колл", "Ставка", "Рейз", "Фолд", "Олл-ін", "Обміняти", "Без обміну"],
+    "tr": ["Pas", "Gör", "Bahis", "Artır", "Çekil", "All-in", "Kart değiştir", "Kart istemem"],
 }  # fmt: skip
 
 TAKEN = [Check(), Call(), Bet(4), Raise(8), Fold(), AllIn(), Discard(parse_cards("2c 3d")),
