@@ -639,6 +639,9 @@ class TableControls(commands.Cog):
                 )
             embed, view = self._panel(live, decision, choice=choice)
         else:
+            if not isinstance(decision.legal, _PICKED_FROM[select.kind]):
+                # A menu of an earlier choice's panel (a pass, where a draw now waits).
+                raise TableProblem(_("That choice is no longer valid."))
             cards = _held(live, decision.player_id)
             picks = _positions(values, len(cards))
             chosen = select.picks + picks if select.kind == "arrange" else tuple(sorted(picks))
@@ -752,6 +755,14 @@ def router_of(bot: commands.Bot | commands.AutoShardedBot) -> TableControls:
     if router is None or not hasattr(router, "add_route"):
         raise RuntimeError("cogs.routing must be loaded before the cogs that add routes")
     return cast(TableControls, router)
+
+
+_PICKED_FROM: dict[str, type] = {
+    "draw": engine.DrawOptions,
+    "pass": engine.PassOptions,
+    "arrange": engine.ArrangeOptions,
+}
+"""The choice each card menu of a private panel picks cards for."""
 
 
 def _held(live: LiveTable, player_id: str) -> tuple[engine.Card, ...]:

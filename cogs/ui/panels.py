@@ -389,7 +389,11 @@ def private_panel(
     if sorted(order) != list(range(len(cards))):
         order = range(len(cards))
 
-    def options(selected: tuple[int, ...]) -> list[discord.SelectOption]:
+    def options(selected: tuple[int, ...], most: int) -> list[discord.SelectOption]:
+        # More picks than the menu takes (made in an earlier round's panel, which took more)
+        # are not shown as the menu's choice: Discord refuses such a menu.
+        if len(selected) > most:
+            selected = ()
         return [
             discord.SelectOption(label=cards[i].display, value=str(i), default=i in selected)
             for i in order
@@ -425,7 +429,7 @@ def private_panel(
             ui.add_item(
                 PokerSelect(
                     select_id("draw"),
-                    options(chosen),
+                    options(chosen, most),
                     # Translators: a select's placeholder (at most 150 characters).
                     placeholder=_("Cards to discard (up to {count})", count=most),
                     min_values=0,
@@ -459,7 +463,7 @@ def private_panel(
         ui.add_item(
             PokerSelect(
                 select_id("pass"),
-                options(chosen),
+                options(chosen, legal.count),
                 placeholder=_("Choose {count}", count=legal.count),
                 min_values=legal.count,
                 max_values=legal.count,

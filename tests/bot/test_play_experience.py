@@ -324,6 +324,89 @@ async def test_the_draw_select_allows_only_what_the_cards_held_allow(
     emu.assert_clean()
 
 
+async def test_a_menu_left_from_an_earlier_pass_redraws_its_panel_without_a_refusal(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """Anaconda passes three cards, then two. A player opened the pass panel twice and passed
+    three with one of them; at the next pass, three picks on the other (its menu took three)
+    drew the panel again with three cards ticked in a menu of two, which Discord refused (400,
+    and 'something went wrong': a random tournament run found it). The panel comes back with
+    nothing ticked and Confirm disabled until two are chosen."""
+    bot = await poker_bot()
+    alice, bob = world.players[:2]
+    lobby = await create_table(emu, world, [alice, bob], variant="anaconda", auto_deal=0)
+    await emu.click(alice, lobby, label="Deal")
+    live = live_table(bot, world)
+
+    async def to_the_pass() -> None:
+        for _ in range(20):
+            await emu.idle()
+            decision = live.engine.pending[0]
+            if decision.kind is engine.DecisionKind.PASS:
+                return
+            await act_once(emu, world, bot, decision)
+        raise AssertionError("no pass was reached")
+
+    await to_the_pass()
+    table = await current_table_message(emu, world)
+    first = await open_panel(emu, alice, table, "Pass cards…")
+    spare = await open_panel(emu, alice, table, "Pass cards…")
+    menu = first.selects[0]["custom_id"]
+    picked = (await emu.select(alice, first, menu, ["0", "1", "2"])).message
+    assert (await emu.click(alice, picked, label="Confirm")).type == 7
+    await emu.idle()
+    (bobs,) = live.engine.pending
+    await act_once(emu, world, bot, bobs)
+    await emu.idle()
+    assert live.engine.pending[0].kind is engine.DecisionKind.BET
+    await to_the_pass()
+    legal = next(d.legal for d in live.engine.pending if d.player_id == str(alice.id))
+    assert isinstance(legal, engine.PassOptions) and legal.count == 2
+
+    r = await emu.select(alice, spare, spare.selects[0]["custom_id"], ["0", "1", "2"])
+
+    assert r.type == 7, r.content
+    (redrawn,) = r.message.selects
+    assert redrawn["max_values"] == 2 and not any(o.get("default") for o in redrawn["options"])
+    assert r.message.component(label="Confirm")["disabled"]
+    emu.assert_clean()
+
+
+async def test_a_draw_menu_picked_while_the_cards_are_arranged_is_refused(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """Shotgun draws, then each player arranges the order their cards are turned up. Picks on
+    a second draw panel, left open, are not taken for that order: the choice is refused."""
+    bot = await poker_bot()
+    alice, bob = world.players[:2]
+    lobby = await create_table(emu, world, [alice, bob], variant="shotgun", auto_deal=0)
+    await emu.click(alice, lobby, label="Deal")
+    live = live_table(bot, world)
+    for _ in range(20):
+        await emu.idle()
+        decision = live.engine.pending[0]
+        if decision.kind is engine.DecisionKind.DRAW and decision.player_id == str(alice.id):
+            break
+        await act_once(emu, world, bot, decision, policy=opener)  # a deal nobody opens ends
+    table = await current_table_message(emu, world)
+    await open_panel(emu, alice, table, "Draw / stand pat…")
+    spare = await open_panel(emu, alice, table, "Draw / stand pat…")
+    for _ in range(20):
+        await emu.idle()
+        waiting = {d.player_id: d for d in live.engine.pending}
+        if str(alice.id) in waiting and waiting[str(alice.id)].kind is engine.DecisionKind.ARRANGE:
+            break
+        await act_once(emu, world, bot, live.engine.pending[0])
+    else:
+        raise AssertionError("alice never came to arrange her cards")
+
+    r = await emu.select(alice, spare, spare.selects[0]["custom_id"], ["0", "1"])
+
+    assert r.type == 4 and r.ephemeral and "no longer valid" in r.content, r.content
+    assert live.engine.pending[0].kind is engine.DecisionKind.ARRANGE
+    emu.assert_clean()
+
+
 async def test_rebuy_and_end_during_a_hand(poker_bot, emu: Emulator, world: World) -> None:
     bot = await poker_bot()
     bot.presenter.ping_after = 0  # at once: these tests follow every ping
