@@ -59,8 +59,10 @@ AT_A_TABLE = [
 
 
 def _boldest(decision: engine.Decision, labels: list[str]) -> str:
-    """All-in when offered, else call, else check: a tournament that ends soon."""
-    for wanted in ("All-in", "Call", "Check"):
+    """All-in when offered, else a bet or a raise of one press (a fixed limit's), else call,
+    else check: a tournament that ends soon (at a fixed limit, which has no All-in, calling
+    and checking down let two players trade blinds for a thousand hands)."""
+    for wanted in ("All-in", "Raise to ", "Bet ", "Call", "Check"):
         for label in labels:
             if label.startswith(wanted):
                 return label
