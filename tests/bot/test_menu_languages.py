@@ -10,6 +10,7 @@ import discord
 
 from cogs.translator import LIMIT, _
 from i18n import ENGLISH, resolve
+from tests.emulator import limits
 
 SHIPPED_LOCALES = {"de", "fr", "es-ES", "es-419", "pt-BR", "it", "nl", "tr", "ru", "uk", "pl"}
 """The Discord locales a shipped language answers (Latin-American Spanish reads Spain's)."""
@@ -57,3 +58,29 @@ async def test_synced_commands_carry_every_language(poker_bot, emu) -> None:
             # Names stay English (docs/translating.md says why).
             assert not node.get("name_localizations") or kind == "choice", where
     assert commands_seen > 30
+
+
+def _english(node: Any) -> Any:
+    """A command payload without its translations."""
+    if isinstance(node, list):
+        return [_english(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    return {k: _english(v) for k, v in node.items() if not k.endswith("_localizations")}
+
+
+async def test_every_command_fits_in_discord_size_with_every_language(poker_bot) -> None:
+    """Discord counts each text of a command (its groups, subcommands, options and choices)
+    at its longest translation, and refuses a command over 8,000 characters: the whole menu
+    would then fail to sync. Each language added can only make a text's longest longer."""
+    bot = await poker_bot()
+    tree = bot.tree
+    assert tree.translator is not None
+    sizes, english = {}, {}
+    for command in tree.get_commands():
+        payload = await command.get_translated_payload(tree, tree.translator)
+        sizes[command.name] = limits.command_size(payload)
+        english[command.name] = limits.command_size(_english(payload))
+    assert sizes["poker"] > english["poker"]  # the translations were counted
+    over = {name: size for name, size in sizes.items() if size > limits.COMMAND_SIZE}
+    assert not over, over

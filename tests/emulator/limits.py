@@ -61,6 +61,38 @@ AUTOCOMPLETE_CHOICES = 25
 CHOICE_NAME = 100
 CHOICE_VALUE = 100
 
+# --- application commands --------------------------------------------------------------------
+COMMAND_SIZE = 8000
+"""Characters of one command: the name, description and choice values of the command, its
+groups, subcommands, options and choices, each field counted at its longest localization
+(the default included). Discord refuses a larger command with APPLICATION_COMMAND_TOO_LARGE."""
+
+
+def command_size(data: Any) -> int:
+    """A command's (or an option's) size by :data:`COMMAND_SIZE`'s rule.
+
+    >>> command_size({"name": "poker", "description": "Play",
+    ...               "description_localizations": {"de": "Spielen"},
+    ...               "options": [{"name": "game", "description": "Which",
+    ...                            "choices": [{"name": "Draw", "value": "draw"}]}]})
+    29
+    """
+    if not isinstance(data, dict):
+        return 0
+
+    def longest(node: dict[str, Any], field: str) -> int:
+        texts = [node.get(field) or "", *(node.get(f"{field}_localizations") or {}).values()]
+        return max(len(str(text)) for text in texts)
+
+    size = longest(data, "name") + longest(data, "description")
+    for choice in data.get("choices") or ():
+        if isinstance(choice, dict):
+            size += longest(choice, "name") + len(str(choice.get("value", "")))
+    for option in data.get("options") or ():
+        size += command_size(option)
+    return size
+
+
 # --- flags -----------------------------------------------------------------------------------
 FLAG_SUPPRESS_EMBEDS = 1 << 2
 FLAG_EPHEMERAL = 1 << 6

@@ -1348,6 +1348,13 @@ class Emulator(Drivers):
                     "BASE_TYPE_BAD_LENGTH",
                     "Must be between 1 and 100 in length.",
                 )
+        if len(path) <= 1 and limits.command_size(data) > limits.COMMAND_SIZE:
+            # (path: () for one command, (i,) for one of a bulk overwrite; options go deeper)
+            errs.add(
+                path,
+                "APPLICATION_COMMAND_TOO_LARGE",
+                f"Command exceeds maximum size ({limits.COMMAND_SIZE})",
+            )
         options = data.get("options") or []
         if len(options) > 25:
             errs.add((*path, "options"), "BASE_TYPE_MAX_LENGTH", "Must be 25 or fewer in length.")

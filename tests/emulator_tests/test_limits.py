@@ -499,3 +499,33 @@ async def test_attachment_size_limit(
         assert body["attachments"][0]["size"] == size
     else:
         assert body["code"] == 40005
+
+
+def _command_of_size(longest_localization: int) -> dict[str, Any]:
+    """A command counted at 7,900 + ``longest_localization`` characters: its description's
+    German localization is longer than the default, so it is the one counted."""
+    choices = [{"name": text(100), "value": text(100)} for _ in range(20)]
+    return {
+        "name": "big",
+        "description": text(50),
+        "description_localizations": {"de": text(longest_localization)},
+        "options": [
+            {"name": "a", "description": text(99), "type": 3, "choices": choices},
+            {"name": "b", "description": text(99), "type": 3, "choices": choices[:18]},
+            {"name": "c", "description": text(99), "type": 3},
+        ],
+    }
+
+
+async def test_a_command_is_counted_at_its_longest_localizations(
+    emu: Emulator, http: aiohttp.ClientSession
+) -> None:
+    url = f"{emu.api_base}/applications/{emu.application_id}/commands"
+    assert L.command_size(_command_of_size(97)) == L.COMMAND_SIZE
+    async with http.put(url, json=[_command_of_size(97)]) as resp:
+        assert resp.status == 200, await resp.json()
+    async with http.put(url, json=[_command_of_size(98)]) as resp:
+        body = await resp.json()
+        assert resp.status == 400 and body["code"] == 50035, body
+        (error,) = body["errors"]["0"]["_errors"]
+        assert error["code"] == "APPLICATION_COMMAND_TOO_LARGE", error
