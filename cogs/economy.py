@@ -74,6 +74,10 @@ Interaction = discord.Interaction["PokerBot"]
 
 log = logging.getLogger("poker.economy")
 
+# Translators: the first suggestion of /server settings' language option (at most 100
+# characters): the server's channels take the language Discord reports for the server.
+DISCORDS_LANGUAGE = _.lazy("Discord's server language")
+
 MAX_CHIPS: Final = validation.MAX_CHIPS
 """Upper bound of any amount typed into a command (grant, set, remove, settings)."""
 
@@ -674,7 +678,7 @@ class Economy(commands.Cog):
         ),
         language="The language of the tables, lobbies and announcements in this server.",
     )
-    @app_commands.choices(language=languages.language_choices("Discord's server language"))
+    @app_commands.autocomplete(language=languages.language_autocomplete(DISCORDS_LANGUAGE))
     @app_commands.checks.has_permissions(manage_guild=True)
     async def server_settings(
         self,

@@ -22,10 +22,11 @@ import time
 from collections.abc import Callable, Coroutine, Iterable
 from typing import TYPE_CHECKING, Any
 
+import discord
 from discord import app_commands
 
 from cogs.translator import _
-from i18n import ENGLISH, LANGUAGES, Language, resolve
+from i18n import ENGLISH, LANGUAGES, Language, LazyString, resolve
 from tables.languages import forget_guilds, guild_choice, guild_language, shipped
 from tables.live import LiveTable
 
@@ -57,25 +58,54 @@ def native_name(language: Language) -> str:
     return name[:1].upper() + name[1:]
 
 
-def language_choices(follow: str) -> list[app_commands.Choice[str]]:
-    """A slash option's choices: every shipped language by its own name, and ``follow``
-    (take the choice back)."""
-    return [
-        app_commands.Choice(name=follow, value=FOLLOW),
-        *(app_commands.Choice(name=native_name(lang), value=lang.code) for lang in LANGUAGES),
-    ]
+Complete = Callable[
+    [discord.Interaction[Any], str], Coroutine[Any, Any, list[app_commands.Choice[str]]]
+]
+
+
+def language_autocomplete(follow: LazyString) -> Complete:
+    """Autocomplete for a language option: ``follow`` (take the choice back, in the member's
+    language), then every shipped language by its own name, those whose name or code holds
+    what was typed. Suggested rather than listed as the option's choices: Discord counts a
+    command's choices with its size, which every language added would grow."""
+
+    async def complete(
+        interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        needle = current.strip().casefold()
+        found = []
+        label = follow.render()
+        if needle in label.casefold():
+            found.append(app_commands.Choice(name=label, value=FOLLOW))
+        for language in LANGUAGES:
+            name = native_name(language)
+            if needle in name.casefold() or needle in language.code.casefold():
+                found.append(app_commands.Choice(name=name, value=language.code))
+        return found[:25]
+
+    return complete
 
 
 def check_language(value: str | None) -> str | None:
-    """A language option as Discord sent it: a shipped code, :data:`FOLLOW` (returned as
-    None: follow the next rule) or nothing. Anything else is refused (a forged request)."""
+    """A language option as the member left it: a shipped language's code (as suggested) or
+    its own name typed out, :data:`FOLLOW` (returned as None: follow the next rule) or
+    nothing. Anything else is refused with a reason.
+
+    >>> check_language("pt-BR"), check_language("deutsch"), check_language(FOLLOW)
+    ('pt-BR', 'de', None)
+    """
     from tables.errors import Refusal
 
     if value is None or value == FOLLOW:
         return None
-    if not isinstance(value, str) or shipped(value) is None:
-        raise Refusal(_("That language is not one the bot speaks."))
-    return value
+    if isinstance(value, str):
+        if shipped(value) is not None:
+            return value
+        typed = value.strip().casefold()
+        for language in LANGUAGES:
+            if typed in (language.code.casefold(), native_name(language).casefold()):
+                return language.code
+    raise Refusal(_("That language is not one the bot speaks."))
 
 
 # -- what Discord tells us -------------------------------------------------------------------
@@ -198,7 +228,7 @@ __all__ = [
     "channel_language",
     "check_language",
     "guild_language",
-    "language_choices",
+    "language_autocomplete",
     "load",
     "member_language",
     "member_languages",

@@ -48,6 +48,10 @@ log = logging.getLogger("poker.commands")
 
 Interaction = discord.Interaction["PokerBot"]
 
+# Translators: the first suggestion of /poker create's and /poker settings' language option
+# (at most 100 characters): the table takes the server's language.
+SERVERS_LANGUAGE = _.lazy("The server's language")
+
 
 def build_stakes(
     variant: engine.Variant,
@@ -150,9 +154,10 @@ class Poker(commands.Cog):
     )
     @app_commands.choices(
         betting=[app_commands.Choice(name=v, value=k) for k, v in STRUCTURE_NAMES.items()],
-        language=languages.language_choices("The server's language"),
     )
-    @app_commands.autocomplete(variant=kit.variant_choices)
+    @app_commands.autocomplete(
+        variant=kit.variant_choices, language=languages.language_autocomplete(SERVERS_LANGUAGE)
+    )
     async def create(
         self,
         interaction: Interaction,
@@ -355,8 +360,8 @@ class Poker(commands.Cog):
         progressive_back_down="Progressive openers step back down after aces (off: stay at aces)",
         language="The language of the table's messages",
     )
+    @app_commands.autocomplete(language=languages.language_autocomplete(SERVERS_LANGUAGE))
     @app_commands.choices(
-        language=languages.language_choices("The server's language"),
         newcomers=[app_commands.Choice(name=v, value=k) for k, v in house_rules.NEWCOMERS.items()],
         draw_limit=[
             app_commands.Choice(name=house_rules.describe("draw_limit", limit), value=key)

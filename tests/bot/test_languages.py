@@ -325,6 +325,37 @@ def test_a_forged_language_is_refused() -> None:
             check_language(forged)
 
 
+async def test_the_language_option_suggests_each_language_by_its_own_name(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """A language option suggests the languages as the member types (Discord counts an
+    option's listed choices with the command's size, which every language would grow): the
+    first suggestion takes the choice back, in the member's language, then each language by
+    its own name. A language's name typed out is taken as well as a suggestion."""
+    bot = await poker_bot()
+    alice = world.players[0]
+    alice.locale = "de"
+    r = await emu.autocomplete(alice, world.channel, "poker create", focused="language", value="")
+    names = [choice["name"] for choice in r.choices]
+    assert names[0] == _("The server's language", language=GERMAN) != "The server's language"
+    assert {"Deutsch", "Italiano", "Українська", "English"} <= set(names), names
+    r = await emu.autocomplete(
+        alice, world.channel, "poker create", focused="language", value="ITA"
+    )
+    assert [(c["name"], c["value"]) for c in r.choices] == [("Italiano", "it")], r.choices
+    r = await emu.autocomplete(
+        world.host, world.channel, "server settings", focused="language", value="Pol"
+    )
+    assert [c["value"] for c in r.choices] == ["pl"], r.choices
+
+    await create_table(emu, world, [alice], language="italiano")
+    assert live_table(bot, world).meta.language == "it"
+    r = await emu.run_command(alice, world.channel, "poker settings", {"language": "klingon"})
+    refused = _("That language is not one the bot speaks.", language=GERMAN)
+    assert r.ephemeral and r.content == refused, r.content
+    assert live_table(bot, world).meta.language == "it"
+
+
 async def test_the_game_menu_lists_the_games_in_the_members_language(
     poker_bot, emu: Emulator, world: World
 ) -> None:

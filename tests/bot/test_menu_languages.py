@@ -12,7 +12,9 @@ from cogs.translator import LIMIT, _
 from i18n import ENGLISH, resolve
 from tests.emulator import limits
 
-SHIPPED_LOCALES = {"de", "fr", "es-ES", "es-419", "pt-BR", "it", "nl", "tr", "ru", "uk", "pl"}
+SHIPPED_LOCALES = {
+    "de", "fr", "es-ES", "es-419", "pt-BR", "it", "nl", "sv-SE", "tr", "ru", "uk", "vi", "pl",
+}  # fmt: skip
 """The Discord locales a shipped language answers (Latin-American Spanish reads Spain's)."""
 
 SUBCOMMAND, GROUP = 1, 2

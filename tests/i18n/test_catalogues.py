@@ -14,9 +14,9 @@ from i18n.extract import PACKAGES, extract, render, write, write_template
 CODES = [language.code for language in LANGUAGES if language is not ENGLISH]
 
 
-def test_the_eleven_languages_are_shipped() -> None:
+def test_the_thirteen_languages_are_shipped() -> None:
     assert [language.code for language in LANGUAGES] == [
-        "en", "de", "es-ES", "fr", "it", "nl", "pl", "pt-BR", "ru", "tr", "uk",
+        "en", "de", "es-ES", "fr", "it", "nl", "pl", "pt-BR", "ru", "sv-SE", "tr", "uk", "vi",
     ]  # fmt: skip
 
 
@@ -31,7 +31,7 @@ def test_every_message_is_translated_with_its_placeholders(package, code) -> Non
 @pytest.mark.parametrize("code", CODES)
 def test_plural_forms_follow_the_language(code) -> None:
     catalogue = read_catalogue(PACKAGES[0].catalogue(code))
-    assert catalogue.num_plurals == (3 if code in ("ru", "pl", "uk") else 2)
+    assert catalogue.num_plurals == {"ru": 3, "pl": 3, "uk": 3, "vi": 1}.get(code, 2)
 
 
 def test_the_checks_catch_a_lost_placeholder_and_a_missing_form() -> None:
@@ -138,7 +138,7 @@ def test_the_pseudo_language_is_served_by_every_translator() -> None:
     assert text.startswith("[Ana ŕåîšéš ŧö 1,500 ")
 
 
-@pytest.mark.parametrize("locale", ["en-US", "en-GB", "zh-CN", "ja", "sv-SE", "xx-YY", "", None])
+@pytest.mark.parametrize("locale", ["en-US", "en-GB", "zh-CN", "ja", "ko", "xx-YY", "", None])
 def test_locales_we_do_not_ship_read_english(locale) -> None:
     from i18n.poker_words import _
 

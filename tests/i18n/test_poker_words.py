@@ -31,6 +31,10 @@ CATEGORIES = {
            "Стріт-флеш", "П'ять однакових"],
     # Turkish tables say "floş" for a straight flush and "renk" for a flush.
     "tr": ["Yüksek kart", "Per", "Döper", "Üçlü", "Kent", "Renk", "Ful", "Kare", "Floş", "Beşli"],
+    "sv-SE": ["Högt kort", "Par", "Två par", "Triss", "Stege", "Färg", "Kåk", "Fyrtal",
+              "Färgstege", "Femtal"],
+    "vi": ["Mậu thầu", "Đôi", "Thú", "Sám cô", "Sảnh", "Thùng", "Cù lũ", "Tứ quý",
+           "Thùng phá sảnh", "Ngũ quý"],
 }  # fmt: skip
 
 ACTIONS = {
@@ -46,6 +50,8 @@ ACTIONS = {
            "Niet ruilen"],
     "uk": ["Чек", "Колл", "Ставка", "Рейз", "Фолд", "Олл-ін", "Обміняти", "Без обміну"],
     "tr": ["Pas", "Gör", "Bahis", "Artır", "Çekil", "All-in", "Kart değiştir", "Kart istemem"],
+    "sv-SE": ["Checka", "Syna", "Satsa", "Höj", "Lägg dig", "All-in", "Byt", "Stå"],
+    "vi": ["Check", "Theo", "Cược", "Tố", "Bỏ bài", "All-in", "Đổi bài", "Giữ nguyên bài"],
 }  # fmt: skip
 
 TAKEN = [Check(), Call(), Bet(4), Raise(8), Fold(), AllIn(), Discard(parse_cards("2c 3d")),
