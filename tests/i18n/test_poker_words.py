@@ -35,6 +35,9 @@ CATEGORIES = {
               "Färgstege", "Femtal"],
     "vi": ["Mậu thầu", "Đôi", "Thú", "Sám cô", "Sảnh", "Thùng", "Cù lũ", "Tứ quý",
            "Thùng phá sảnh", "Ngũ quý"],
+    # Indonesian tables say most of them in English.
+    "id": ["Kartu tinggi", "Sepasang", "Dua pasang", "Trips", "Straight", "Flush", "Full house",
+           "Four of a kind", "Straight flush", "Lima sejenis"],
 }  # fmt: skip
 
 ACTIONS = {
@@ -52,6 +55,7 @@ ACTIONS = {
     "tr": ["Pas", "Gör", "Bahis", "Artır", "Çekil", "All-in", "Kart değiştir", "Kart istemem"],
     "sv-SE": ["Checka", "Syna", "Satsa", "Höj", "Lägg dig", "All-in", "Byt", "Stå"],
     "vi": ["Check", "Theo", "Cược", "Tố", "Bỏ bài", "All-in", "Đổi bài", "Giữ nguyên bài"],
+    "id": ["Check", "Call", "Bertaruh", "Naikkan", "Fold", "All-in", "Tukar", "Tidak tukar"],
 }  # fmt: skip
 
 TAKEN = [Check(), Call(), Bet(4), Raise(8), Fold(), AllIn(), Discard(parse_cards("2c 3d")),
