@@ -14,7 +14,7 @@ from tests.emulator import limits
 
 SHIPPED_LOCALES = {
     "de", "fr", "es-ES", "es-419", "pt-BR", "it", "nl", "sv-SE", "tr", "ru", "uk", "vi", "pl",
-    "id",
+    "id", "cs",
 }  # fmt: skip
 """The Discord locales a shipped language answers (Latin-American Spanish reads Spain's)."""
 

@@ -14,10 +14,10 @@ from i18n.extract import PACKAGES, extract, render, write, write_template
 CODES = [language.code for language in LANGUAGES if language is not ENGLISH]
 
 
-def test_the_fourteen_languages_are_shipped() -> None:
+def test_the_fifteen_languages_are_shipped() -> None:
     assert [language.code for language in LANGUAGES] == [
-        "en", "de", "es-ES", "fr", "id", "it", "nl", "pl", "pt-BR", "ru", "sv-SE", "tr", "uk",
-        "vi",
+        "en", "cs", "de", "es-ES", "fr", "id", "it", "nl", "pl", "pt-BR", "ru", "sv-SE", "tr",
+        "uk", "vi",
     ]  # fmt: skip
 
 
@@ -32,7 +32,9 @@ def test_every_message_is_translated_with_its_placeholders(package, code) -> Non
 @pytest.mark.parametrize("code", CODES)
 def test_plural_forms_follow_the_language(code) -> None:
     catalogue = read_catalogue(PACKAGES[0].catalogue(code))
-    assert catalogue.num_plurals == {"ru": 3, "pl": 3, "uk": 3, "vi": 1, "id": 1}.get(code, 2)
+    assert catalogue.num_plurals == {"ru": 3, "pl": 3, "uk": 3, "cs": 3, "vi": 1, "id": 1}.get(
+        code, 2
+    )
 
 
 def test_the_checks_catch_a_lost_placeholder_and_a_missing_form() -> None:

@@ -38,6 +38,8 @@ CATEGORIES = {
     # Indonesian tables say most of them in English.
     "id": ["Kartu tinggi", "Sepasang", "Dua pasang", "Trips", "Straight", "Flush", "Full house",
            "Four of a kind", "Straight flush", "Lima sejenis"],
+    "cs": ["Nejvyšší karta", "Pár", "Dva páry", "Trojice", "Postupka", "Barva", "Full house",
+           "Čtveřice", "Postupka v barvě", "Pětice"],
 }  # fmt: skip
 
 ACTIONS = {
@@ -56,6 +58,7 @@ ACTIONS = {
     "sv-SE": ["Checka", "Syna", "Satsa", "Höj", "Lägg dig", "All-in", "Byt", "Stå"],
     "vi": ["Check", "Theo", "Cược", "Tố", "Bỏ bài", "All-in", "Đổi bài", "Giữ nguyên bài"],
     "id": ["Check", "Call", "Bertaruh", "Naikkan", "Fold", "All-in", "Tukar", "Tidak tukar"],
+    "cs": ["Check", "Dorovnat", "Vsadit", "Navýšit", "Složit", "All-in", "Vyměnit", "Bez výměny"],
 }  # fmt: skip
 
 TAKEN = [Check(), Call(), Bet(4), Raise(8), Fold(), AllIn(), Discard(parse_cards("2c 3d")),
