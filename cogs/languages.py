@@ -27,7 +27,7 @@ from discord import app_commands
 
 from cogs.translator import _
 from i18n import ENGLISH, LANGUAGES, Language, LazyString, resolve
-from tables.languages import forget_guilds, guild_choice, guild_language, shipped
+from tables.languages import forget_guilds, guild_choice, guild_language
 from tables.live import LiveTable
 
 if TYPE_CHECKING:
@@ -99,8 +99,6 @@ def check_language(value: str | None) -> str | None:
     if value is None or value == FOLLOW:
         return None
     if isinstance(value, str):
-        if shipped(value) is not None:
-            return value
         typed = value.strip().casefold()
         for language in LANGUAGES:
             if typed in (language.code.casefold(), native_name(language).casefold()):
