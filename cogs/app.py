@@ -206,8 +206,7 @@ class PokerBot(commands.AutoShardedBot):
         self.backups = automatic_backups(self.settings, self.db)
         # The process may have died after saving a change but before showing it: bring every
         # table message up to date (REST works here: setup_hook runs after login).
-        for live in restored:
-            self.presenter.spawn(self.presenter.refresh(live))
+        self._show_restored(restored)
         if self.tables.elsewhere:
             self._adopter = asyncio.ensure_future(self._adopt_now_and_then())
         for name in EXTENSIONS:
@@ -311,9 +310,17 @@ class PokerBot(commands.AutoShardedBot):
         """Drive the tables another process held at start-up and has since let go (it was
         stopped, or killed: the database drops a dead process's claims), and show them."""
         adopted = await self.tables.adopt(self.owns)
-        for live in adopted:
-            self.presenter.spawn(self.presenter.refresh(live))
+        self._show_restored(adopted)
         return adopted
+
+    def _show_restored(self, restored: list[LiveTable]) -> None:
+        """Bring restored tables' messages up to date, and say where a table could not be
+        restored and was closed instead."""
+        for live in restored:
+            self.presenter.spawn(self.presenter.refresh(live))
+        while self.tables.closed_at_restore:
+            closed = self.tables.closed_at_restore.pop()
+            self.presenter.spawn(self.presenter.retire_unrestored(closed))
 
     async def _adopt_now_and_then(self) -> None:
         while self.tables.elsewhere:

@@ -38,11 +38,13 @@ from engine.arrange import Arrangement
 from engine.rules import Draw, DrawSeries
 from engine.seating import is_house
 from i18n.engine_text import engine_text
-from tables.live import LiveTable, Outcome, Version
+from tables.languages import table_language
+from tables.live import LiveTable, Outcome, Version, shown_names
 from tables.lock import TableLock
 
 if TYPE_CHECKING:
     from cogs.app import PokerBot
+    from tables.service import ClosedAtRestore
 
 
 log = logging.getLogger("poker.presenter")
@@ -872,6 +874,38 @@ class TablePresenter:
             pass
         except discord.HTTPException as exc:
             log.warning("table %s: could not retire message %s: %s", live.id, message_id, exc)
+
+    async def retire_unrestored(self, closed: ClosedAtRestore) -> None:
+        """A table the restore had to close: its message (or a new one, if it is gone) says
+        why, and what each player got back; its ledger follows, as after any close."""
+        language = table_language(closed.language, closed.guild_id)
+        with i18n.speaking(language):
+            if closed.voided:
+                note = _(
+                    "⚠ This table could not come back after the bot was updated, so it is "
+                    "closed: its hand in progress is void, and every chip on it went back to "
+                    "its player."
+                )
+            else:
+                note = _(
+                    "⚠ This table could not come back after the bot was updated, so it is "
+                    "closed: every chip on it went back to its player."
+                )
+            names = shown_names(closed.names, language)
+            embed = panels.closed_embed(names, closed.payouts, notes=[note])
+        channel = self.bot.get_partial_messageable(closed.channel_id)
+        edited = False
+        try:
+            if closed.message_id is not None:
+                with contextlib.suppress(discord.NotFound):  # deleted: a new message says it
+                    message = channel.get_partial_message(closed.message_id)
+                    await message.edit(content=None, embed=embed, view=Components())
+                    edited = True
+            if not edited:
+                await channel.send(embed=embed, allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException as exc:
+            log.warning("table %s: could not say it was closed: %s", closed.table_id, exc)
+        await post_closing_ledger(self.bot, closed.table_id, closed.channel_id)
 
     async def _delete_message(
         self, live: LiveTable, message_id: int, editor: MessageEditor | None

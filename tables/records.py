@@ -44,6 +44,14 @@ VOIDABLE: tuple[type[Exception], ...] = (DataError,)
 _HAND_OPS = frozenset({"start", "choose", "act"})
 
 
+def voided_number(snapshot: dict[str, Any]) -> int:
+    """The number of the hand ``snapshot`` holds (its deal is the first operation of its
+    journal, made after the state was taken)."""
+    journal = snapshot["journal"]
+    number = int(snapshot["state"]["hand_number"])
+    return number + 1 if journal and journal[0].get("op") in ("start", "choose") else number
+
+
 def voided_table(snapshot: dict[str, Any], dealt_in: set[str]) -> tuple[Table, dict[str, int]]:
     """The table of ``snapshot`` (taken during or at the end of a hand) as if its hand had
     not been dealt, and the stacks owed to players of that hand who left during it.
@@ -52,10 +60,8 @@ def voided_table(snapshot: dict[str, Any], dealt_in: set[str]) -> tuple[Table, d
     operations are dropped and the rest replayed. The hand number stays used, so the next
     deal (and its buttons) never shares a number with the voided hand.
     """
-    state = dict(snapshot["state"])
+    state = {**snapshot["state"], "hand_number": voided_number(snapshot)}
     journal = snapshot["journal"]
-    if journal and journal[0].get("op") in ("start", "choose"):
-        state["hand_number"] = int(state["hand_number"]) + 1
     kept = [op for op in journal if op.get("op") not in _HAND_OPS]
     owed: dict[str, int] = {}
     for index, op in enumerate(kept):
@@ -65,6 +71,24 @@ def voided_table(snapshot: dict[str, Any], dealt_in: set[str]) -> tuple[Table, d
             before = Table.from_dict({**snapshot, "state": state, "journal": kept[:index]})
             owed[pid] = owed.get(pid, 0) + before.stack(pid)
     return Table.from_dict({**snapshot, "state": state, "journal": kept}), owed
+
+
+def closing_payouts(snapshot: dict[str, Any], meta: Meta) -> dict[int, int]:
+    """What each player is owed when a table this version cannot rebuild at all (its saved
+    game or options are no longer valid) is closed: its hand void, every stack back to the
+    deal, then the engine's closing rule (:meth:`engine.Table.close`) and the stacks still
+    owed to players who left. None of that reads the game's rules, so the snapshot is read
+    with the default game in place of its own.
+
+    :raises ValueError: (or ``KeyError``, ``TypeError``) when even that cannot be read.
+    """
+    neutral = {**snapshot, "config": engine.TableConfig().to_dict()}
+    dealt_in = set(meta.hand.start_stacks) if meta.hand is not None else set()
+    voided, owed = voided_table(neutral, dealt_in)
+    payouts: dict[int, int] = {}
+    for pid, amount in [*voided.close().items(), *owed.items(), *meta.owed.items()]:
+        payouts[int(pid)] = payouts.get(int(pid), 0) + amount
+    return payouts
 
 
 def saved_meta(state: dict[str, Any], current_hand_id: int | None) -> Meta:
@@ -266,6 +290,28 @@ class TableRecords:
         )
         await self._void(live, info, f"{type(exc).__name__}: {exc}", [note])
 
+    async def void_unplayable(
+        self, live: LiveTable, info: HandInfo, snapshot: dict[str, Any], exc: Exception
+    ) -> None:
+        """A hand saved in progress that this version cannot play on (its rules refuse the
+        saved deal or an action in it, after an update): void it at the restore, every
+        stack back to the deal, and say so on the table."""
+        number = voided_number(snapshot)
+        log.error(
+            "table %s: hand %s (#%s) cannot be replayed by this version, voided: %r",
+            live.id,
+            info.hand_id,
+            number,
+            exc,
+        )
+        note = _(
+            "⚠ Hand\u00a0#{number} could not go on after the bot was updated and is void: "
+            "every chip is back where it was before the deal.",
+            number=str(number),
+            language=table_language(live),
+        )
+        await self._void(live, info, f"{type(exc).__name__}: {exc}", [note], snapshot)
+
     async def abandon_hand(self, live: LiveTable, info: HandInfo, why: str) -> None:
         """The hand in progress can never be played on (its channel is gone): void it, every
         stack back to the deal, before the table closes."""
@@ -278,9 +324,17 @@ class TableRecords:
         )
         await self._void(live, info, why, [])
 
-    async def _void(self, live: LiveTable, info: HandInfo, why: str, notes: list[str]) -> None:
-        number = live.engine.hand_number
-        voided, owed = voided_table(live.engine.to_dict(), set(info.start_stacks))
+    async def _void(
+        self,
+        live: LiveTable,
+        info: HandInfo,
+        why: str,
+        notes: list[str],
+        snapshot: dict[str, Any] | None = None,
+    ) -> None:
+        """Void the hand of ``snapshot`` (by default the table's own, as it stands)."""
+        number = live.engine.hand_number if snapshot is None else voided_number(snapshot)
+        voided, owed = voided_table(snapshot or live.engine.to_dict(), set(info.start_stacks))
         reason = json.dumps({"voided": True, "number": number, "reason": why[:500]})
         live.engine = voided
         live.meta.hand = None

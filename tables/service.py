@@ -62,7 +62,7 @@ from tables.live import (
     Version,
     house_name,
 )
-from tables.records import TableRecords, saved_meta
+from tables.records import TableRecords, closing_payouts, saved_meta, voided_table
 from tables.translator import _, table_language
 
 log = logging.getLogger("poker.tables")
@@ -181,6 +181,21 @@ class SettingsChange(NamedTuple):
     rules_after: engine.TableOptions
 
 
+class ClosedAtRestore(NamedTuple):
+    """A table the restore had to close (:meth:`TableService.restore`), for the bot to say
+    so where its message stands: who was paid what (user id -> chips), with the names and
+    language the table had."""
+
+    table_id: int
+    guild_id: int
+    channel_id: int
+    message_id: int | None
+    payouts: dict[int, int]
+    names: dict[str, str]
+    language: str | None
+    voided: bool  # a hand was in progress (it is void)
+
+
 class TableService:
     """Every open table of the process, and the operations on them."""
 
@@ -212,6 +227,8 @@ class TableService:
         self.presentation_save_delay = PRESENTATION_SAVE_DELAY
         # Set by the tournament cog: levels and eliminations at tournament tables.
         self.hooks: TournamentHooks | None = None
+        # Tables the restore closed (it could not rebuild them), until the bot has said so.
+        self.closed_at_restore: list[ClosedAtRestore] = []
 
     # -- lookup -------------------------------------------------------------------------------
 
@@ -280,12 +297,21 @@ class TableService:
                 log.warning("table %s: its other process let it go; taken over", row.table_id)
             try:
                 state = json.loads(row.state_json or "{}")
-                table = Table.from_dict(state["engine"])
                 settings = TableSettings(**state["settings"])
                 meta = saved_meta(state, row.current_hand_id)
                 presentation = SavedPresentation.from_snapshot(state)
+                unplayable: Exception | None = None
+                try:
+                    table = Table.from_dict(state["engine"])
+                except (KeyError, ValueError, TypeError) as exc:
+                    # This version's rules cannot play the saved hand on (a rule changed
+                    # since): the table comes back with that hand voided, if it can.
+                    if meta.hand is None:
+                        raise
+                    table, _owed = voided_table(state["engine"], set(meta.hand.start_stacks))
+                    unplayable = exc
             except (KeyError, ValueError, TypeError) as exc:
-                log.error("table %s could not be restored: %s", row.table_id, exc)
+                await self._close_unrestorable(row, exc)
                 continue
             live = LiveTable(
                 row.table_id,
@@ -301,7 +327,11 @@ class TableService:
             self._register(live)
             restored.append(live)
             async with live.lock:
-                if live.meta.hand is not None and not live.engine.in_hand:
+                if unplayable is not None and live.meta.hand is not None:
+                    await self.records.void_unplayable(
+                        live, live.meta.hand, state["engine"], unplayable
+                    )
+                elif live.meta.hand is not None and not live.engine.in_hand:
                     # Saved in progress, over on replay: this version's rules ended it (a
                     # rule changed since). Its end is recorded now, as if it had just come.
                     log.warning("table %s: its saved hand ends on replay; recorded", live.id)
@@ -312,6 +342,43 @@ class TableService:
                 await self.records.pay_leavers(live)
             self.clock.schedule(live)
         return restored
+
+    async def _close_unrestorable(self, row: TableRow, exc: Exception) -> None:
+        """A cash table this version cannot rebuild at all (its game or options are no longer
+        valid, say): rather than leave it dark with its players' chips on it and its channel
+        taken, close it, paying every chip back as a close would. A snapshot that cannot even
+        be read that far, or payouts the database refuses, leave it as it is (logged)."""
+        log.error("table %s could not be restored: %s", row.table_id, exc)
+        if row.tournament_id is not None:
+            return  # tournament chips are not bankrolls: the tournament's restore decides
+        try:
+            state = json.loads(row.state_json or "{}")
+            meta = saved_meta(state, row.current_hand_id)
+            payouts = closing_payouts(state["engine"], meta)
+            message_id = SavedPresentation.from_snapshot(state).saved().get("message_id")
+        except (KeyError, ValueError, TypeError) as why:
+            log.error(
+                "table %s left open: its payouts cannot be read either: %s", row.table_id, why
+            )
+            return
+        try:
+            await self.db.close_table(row.table_id, payouts)
+        except DataError as why:
+            log.error("table %s left open: closing it was refused: %s", row.table_id, why)
+            return
+        log.warning("table %s closed at the restore; paid out %s", row.table_id, payouts)
+        self.closed_at_restore.append(
+            ClosedAtRestore(
+                row.table_id,
+                row.guild_id,
+                row.channel_id,
+                message_id if isinstance(message_id, int) else None,
+                payouts,
+                meta.names,
+                meta.language,
+                meta.hand is not None,
+            )
+        )
 
     async def shutdown(self) -> None:
         """Stop every table for a clean exit: its clock stops, the change being made at it

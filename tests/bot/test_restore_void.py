@@ -1,0 +1,119 @@
+"""A table whose saved hand this version's rules refuse to replay (a rule tightened by an
+update) comes back at the restart with that hand void, rather than staying dark with its
+players' chips on it."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+import engine
+from tests.bot.driver import act_once, create_table, live_table, passive
+from tests.bot.look import Look
+from tests.emulator import Emulator, World
+
+NOTE = "could not go on after the bot was updated and is void"
+CLOSED = "could not come back after the bot was updated"
+
+
+async def test_a_hand_the_update_cannot_replay_is_void_after_the_restart(
+    poker_bot, emu: Emulator, world: World, db_path: Path, tmp_path: Path
+) -> None:
+    bot = await poker_bot()
+    alice, bob, carol = world.players[:3]
+    lobby = await create_table(emu, world, [alice, bob, carol], stake=2, ante=1, auto_deal=0)
+    await emu.click(alice, lobby, label="Deal")
+    await emu.idle()
+    live = live_table(bot, world)
+    before = {s.player_id: s.stack for s in live.engine.seats if s is not None}
+    await act_once(emu, world, bot, live.engine.pending[0], policy=passive)
+    await emu.idle()
+    assert live.engine.in_hand
+    waiting = live.engine.pending[0]
+    number = live.engine.hand_number
+    await bot.close()
+
+    # What an older version saved next, and this one refuses: a raise to 3, which this
+    # table's limit does not allow.
+    with sqlite3.connect(db_path) as conn:
+        (table_id, state_json) = conn.execute("SELECT table_id, state FROM tables").fetchone()
+        state = json.loads(state_json)
+        state["engine"]["journal"].append(
+            {"op": "act", "seat": waiting.seat, "action": {"type": "raise", "to": 3}}
+        )
+        conn.execute(
+            "UPDATE tables SET state = ? WHERE table_id = ?", (json.dumps(state), table_id)
+        )
+
+    bot2 = await poker_bot()
+    await emu.idle()
+    live2 = live_table(bot2, world)
+    assert live2 is not None and not live2.engine.in_hand
+    assert {s.player_id: s.stack for s in live2.engine.seats if s is not None} == before
+    shown = await emu.wait_for(
+        lambda: next((m for m in emu.channel_messages(world.channel) if NOTE in m.text), None),
+        timeout=5,
+    )
+    assert f"#{number}" in shown.text and "Deal" in shown.button_labels
+    look = Look("The table after a restart that voided a hand it could not replay")
+    look.add("channel", shown)
+    look.write(tmp_path / "look", name="restore-void")
+    audit = await bot2.db.chip_audit(world.guild.id)
+    assert audit.ok, audit
+    # The table plays on: the next deal is the hand after the void one.
+    await emu.click(alice, shown, label="Deal")
+    await emu.idle()
+    assert live2.engine.in_hand and live2.engine.hand_number == number + 1
+    assert isinstance(live2.engine.pending[0].legal, engine.BetOptions)
+    emu.assert_clean()
+
+
+async def test_a_table_the_update_cannot_rebuild_is_closed_and_paid_after_the_restart(
+    poker_bot, emu: Emulator, world: World, db_path: Path, tmp_path: Path
+) -> None:
+    """A table whose game this version no longer deals cannot come back at all: it is closed
+    at the restart, every chip back in its player's bankroll (the hand in progress void), its
+    message says so and lists the payouts, its ledger follows, and the channel is free."""
+    bot = await poker_bot()
+    alice, bob, carol = world.players[:3]
+    bankrolls = {p.id: await bot.db.balance(world.guild.id, p.id) for p in (alice, bob, carol)}
+    lobby = await create_table(emu, world, [alice, bob, carol], stake=2, ante=1, auto_deal=0)
+    await emu.click(alice, lobby, label="Deal")
+    await emu.idle()
+    live = live_table(bot, world)
+    await act_once(emu, world, bot, live.engine.pending[0], policy=passive)
+    await emu.idle()
+    await bot.close()
+
+    with sqlite3.connect(db_path) as conn:
+        (table_id, state_json) = conn.execute("SELECT table_id, state FROM tables").fetchone()
+        state = json.loads(state_json)
+        state["engine"]["config"]["variant"] = "a-game-since-retired"
+        conn.execute(
+            "UPDATE tables SET state = ? WHERE table_id = ?", (json.dumps(state), table_id)
+        )
+
+    bot2 = await poker_bot()
+    await emu.idle()
+    for player, bankroll in bankrolls.items():
+        assert await bot2.db.balance(world.guild.id, player) == bankroll
+    assert (await bot2.db.chip_audit(world.guild.id)).ok
+    closed = await emu.wait_for(
+        lambda: next((m for m in emu.channel_messages(world.channel) if CLOSED in m.text), None),
+        timeout=5,
+    )
+    assert closed.id == lobby.id and closed.components == []  # the hand's message, retired
+    for player in (alice, bob, carol):
+        assert f"{player.global_name or player.username}: 40" in closed.text, closed.text
+    ledger = await emu.wait_for(
+        lambda: next((m for m in emu.channel_messages(world.channel) if m.id != closed.id), None),
+        timeout=5,
+    )
+    look = Look("A table closed at the restart: it could not be rebuilt")
+    look.add("channel", closed)
+    look.add("channel", ledger)
+    look.write(tmp_path / "look", name="restore-closed")
+    again = await emu.run_command(alice, world.channel, "poker create", {})
+    assert again.type == 4 and not again.ephemeral, again.content
+    emu.assert_clean()
