@@ -97,7 +97,9 @@ def _phrase(phrase: str, language: Language) -> str:
         assert isinstance(count, int)
         text = _.plural(phrase.template, phrase.plural, count=count, language=language, **values)
     elif values:
-        text = _format(phrase.template, language, values)
+        # (The ranks are words by now: whether there were any is asked of the phrase.)
+        ranked = any(isinstance(v, RankWord) for v in phrase.values.values())
+        text = _format(phrase.template, language, values, ranked=ranked)
     else:
         text = _.translation(phrase.template, language) or phrase.template
     if phrase.capital:
@@ -107,7 +109,11 @@ def _phrase(phrase: str, language: Language) -> str:
     return text
 
 
-def _format(template: str, language: Language, values: Mapping[str, object]) -> str:
+def _format(
+    template: str, language: Language, values: Mapping[str, object], *, ranked: bool = False
+) -> str:
+    """``template`` in ``language`` with ``values``; ``ranked``: a rank is among them, said
+    as a word (as a :class:`RankWord` value always is)."""
     translated = _.translation(template, language)
     if translated is not None:
         try:
@@ -116,7 +122,7 @@ def _format(template: str, language: Language, values: Mapping[str, object]) -> 
             log.error("the %s translation of %r does not format", language, template)
         else:
             # A rank said as a word may meet the words before it ("de as": "d'as").
-            if any(isinstance(v, RankWord) for v in values.values()):
+            if ranked or any(isinstance(v, RankWord) for v in values.values()):
                 return contract(text, language)
             return text
     return render(_bare(template), language, values)

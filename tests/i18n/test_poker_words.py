@@ -7,7 +7,9 @@ import pytest
 from engine.actions import AllIn, Bet, Call, Check, Discard, Fold, Raise
 from engine.cards import parse_cards
 from engine.hands import Category, evaluate
+from engine.rules import Requirement
 from i18n import LANGUAGES, resolve
+from i18n.engine_text import engine_text, hand_name
 from i18n.poker_words import ACTION_WORDS, CATEGORY_NAMES, TERMS, action_word, category_name
 
 CATEGORIES = {
@@ -95,6 +97,16 @@ def test_a_royal_flush_is_named_apart() -> None:
         "Quinte flush royale"
     )
     assert category_name(royal.category).render(resolve("pl")) == "Poker"
+
+
+def test_a_rank_in_a_sentence_is_joined_as_in_a_hand_name() -> None:
+    """Italian says "coppia d'assi": in the hand's name, and in what opens the pot too (that
+    sentence's rank was a word already by the time the joins were looked for)."""
+    italian = resolve("it")
+    pair = evaluate(parse_cards("Ah Ad 9s Kc 2d"), "high")
+    assert hand_name(pair, language=italian) == "Coppia d'assi"
+    assert engine_text(Requirement.pair(14).label, language=italian) == "una coppia d'assi o meglio"
+    assert engine_text(Requirement.pair(8).label, language=italian) == "una coppia di otto o meglio"
 
 
 def test_the_engine_does_not_import_the_layer() -> None:
