@@ -199,7 +199,9 @@ def lobby_embed(run: Running, now: float, language: Language | None = None) -> d
     t = run.state
     s = t.settings
     embed = discord.Embed(title=lobby_title(run, language), colour=kit.GOLD)
+    # Two fields a row: three are too narrow on a phone for words such as "toernooichips".
     embed.add_field(name=_("Buy-in", language=language), value=chips(s.buy_in, language))
+    embed.add_field(name=_("Prize pool", language=language), value=chips(t.prize_pool, language))
     embed.add_field(
         name=_("Starting stack", language=language),
         value=_.plural(
@@ -208,8 +210,8 @@ def lobby_embed(run: Running, now: float, language: Language | None = None) -> d
             count=s.starting_stack,
             language=language,
         ),
+        inline=False,
     )
-    embed.add_field(name=_("Prize pool", language=language), value=chips(t.prize_pool, language))
     amounts = s.payouts.amounts(t.prize_pool, max(1, len(t.entries)))
     embed.add_field(
         name=payouts_title(s.payouts.shares, language),
