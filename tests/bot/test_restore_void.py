@@ -9,7 +9,7 @@ import sqlite3
 from pathlib import Path
 
 import engine
-from tests.bot.driver import act_once, create_table, live_table, passive
+from tests.bot.driver import act_once, create_table, live_table, opener, passive
 from tests.bot.look import Look
 from tests.emulator import Emulator, World
 
@@ -116,4 +116,79 @@ async def test_a_table_the_update_cannot_rebuild_is_closed_and_paid_after_the_re
     look.write(tmp_path / "look", name="restore-closed")
     again = await emu.run_command(alice, world.channel, "poker create", {})
     assert again.type == 4 and not again.ephemeral, again.content
+    emu.assert_clean()
+
+
+async def test_a_tournament_hand_the_update_cannot_replay_is_void_and_the_tournament_goes_on(
+    poker_bot, emu: Emulator, world: World, db_path: Path
+) -> None:
+    """At a tournament's table too: the hand is void (tournament chips back to the deal), the
+    prize pool and the bankrolls untouched, and the tournament plays on to its end."""
+    bot = await poker_bot()
+    players = world.players[:3]
+    created = await emu.run_command(
+        world.host,
+        world.channel,
+        "poker tournament create",
+        {"buy_in": 50, "starting_stack": 70, "seats": 3, "payouts": "winner", "auto_deal": 0},
+    )
+    for player in players:
+        r = await emu.click(player, created.message, label="Register")
+        assert r.type == 7, r.content
+    await emu.idle()
+    cog = bot.get_cog("Tournaments")
+    (run,) = cog.running.values()
+    (live,) = cog.tables_of(run)
+    place = World(world.guild, emu.channels[live.channel_id], world.host, players)
+    assert live.engine.in_hand  # dealt as it starts
+    before = {s.player_id: s.stack for s in live.engine.seats if s is not None}
+    await act_once(emu, place, bot, live.engine.pending[0], policy=passive)
+    await emu.idle()
+    assert live.engine.in_hand
+    waiting, number = live.engine.pending[0], live.engine.hand_number
+    bankrolls = {p.id: await bot.db.balance(world.guild.id, p.id) for p in players}
+    await bot.close()
+
+    with sqlite3.connect(db_path) as conn:
+        (table_id, state_json) = conn.execute(
+            "SELECT table_id, state FROM tables WHERE tournament_id IS NOT NULL"
+        ).fetchone()
+        state = json.loads(state_json)
+        state["engine"]["journal"].append(
+            {"op": "act", "seat": waiting.seat, "action": {"type": "raise", "to": 3}}
+        )
+        conn.execute(
+            "UPDATE tables SET state = ? WHERE table_id = ?", (json.dumps(state), table_id)
+        )
+
+    bot2 = await poker_bot()
+    await emu.idle()
+    cog2 = bot2.get_cog("Tournaments")
+    run2 = cog2.running[run.tournament_id]
+    (live2,) = cog2.tables_of(run2)
+    assert live2.engine.hand_number == number and live2.meta.hand is None
+    assert {s.player_id: s.stack for s in live2.engine.seats if s is not None} == before
+    assert live2.engine.chips() == 3 * 70
+    for player, bankroll in bankrolls.items():
+        assert await bot2.db.balance(world.guild.id, player) == bankroll
+    audit = await bot2.db.chip_audit(world.guild.id)
+    assert audit.ok, audit
+    # Played on to the end: the winner is paid the prize pool.
+    for _ in range(2000):
+        if run2.state.status == "finished":
+            break
+        if live2.engine.in_hand and live2.engine.pending:
+            await act_once(emu, place, bot2, live2.engine.pending[0], policy=opener)
+        elif not live2.engine.in_hand:
+            lobby = next(
+                m
+                for m in reversed(emu.channel_messages(place.channel))
+                if "Deal" in m.button_labels
+            )
+            await emu.click(players[0], lobby, label="Deal")
+        await emu.idle()
+    assert run2.state.status == "finished"
+    after = [await bot2.db.balance(world.guild.id, p.id) for p in players]
+    assert sum(after) == sum(bankrolls.values()) + 150  # the prize pool, paid out
+    assert (await bot2.db.chip_audit(world.guild.id)).ok
     emu.assert_clean()
