@@ -77,12 +77,17 @@ def closing_payouts(snapshot: dict[str, Any], meta: Meta) -> dict[int, int]:
     """What each player is owed when a table this version cannot rebuild at all (its saved
     game or options are no longer valid) is closed: its hand void, every stack back to the
     deal, then the engine's closing rule (:meth:`engine.Table.close`) and the stacks still
-    owed to players who left. None of that reads the game's rules, so the snapshot is read
-    with the default game in place of its own.
+    owed to players who left. None of that reads the game's rules or the house rules, so the
+    snapshot is read with the default game in place of its own and without its house rules.
 
     :raises ValueError: (or ``KeyError``, ``TypeError``) when even that cannot be read.
     """
-    neutral = {**snapshot, "config": engine.TableConfig().to_dict()}
+    neutral = {
+        **snapshot,
+        "config": engine.TableConfig().to_dict(),
+        "state": {**snapshot["state"], "pending_options": None},
+        "journal": [op for op in snapshot["journal"] if op.get("op") != "options"],
+    }
     dealt_in = set(meta.hand.start_stacks) if meta.hand is not None else set()
     voided, owed = voided_table(neutral, dealt_in)
     payouts: dict[int, int] = {}

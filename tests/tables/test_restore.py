@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 import sqlite3
 
+import pytest
+
 import engine
 from data import Database
 from tables.live import TableSettings
@@ -143,12 +145,26 @@ async def test_a_hand_the_new_rules_refuse_to_replay_is_voided_at_the_restore(tm
     await db.close()
 
 
-async def test_a_table_whose_game_is_no_longer_dealt_is_closed_and_paid_at_the_restore(
-    tmp_path,
+def _game_retired(state: dict) -> None:
+    state["engine"]["config"]["variant"] = "a-game-since-retired"
+
+
+def _house_rule_retired(state: dict) -> None:
+    # A house rule's value this version no longer has, in the table's rules and in a change
+    # of them waiting for the next deal.
+    options = {**state["engine"]["config"]["options"], "newcomers": "a-rule-since-retired"}
+    state["engine"]["config"]["options"] = options
+    state["engine"]["journal"].append({"op": "options", "options": options})
+
+
+@pytest.mark.parametrize("retire", [_game_retired, _house_rule_retired])
+async def test_a_table_this_version_cannot_rebuild_is_closed_and_paid_at_the_restore(
+    tmp_path, retire
 ) -> None:
-    """A saved table whose game this version no longer deals cannot be rebuilt at all. Its
-    chips are not left on it, nor its channel taken: the restore closes it, its hand void,
-    every player paid what they had before the deal (one who stood up during it too)."""
+    """A saved table whose game (or a house rule) this version no longer has cannot be
+    rebuilt at all. Its chips are not left on it, nor its channel taken: the restore closes
+    it, its hand void, every player paid what they had before the deal (one who stood up
+    during it too)."""
     path = tmp_path / "poker.db"
     db = await Database.open(path)
     service = TableService(db, _Quiet())  # type: ignore[arg-type]
@@ -172,7 +188,7 @@ async def test_a_table_whose_game_is_no_longer_dealt_is_closed_and_paid_at_the_r
             "SELECT state FROM tables WHERE table_id = ?", (table_id,)
         ).fetchone()
         state = json.loads(state_json)
-        state["engine"]["config"]["variant"] = "a-game-since-retired"
+        retire(state)
         conn.execute(
             "UPDATE tables SET state = ? WHERE table_id = ?", (json.dumps(state), table_id)
         )
