@@ -275,15 +275,23 @@ def _failed_answers(emu: Emulator, times: int = 1) -> set[int]:
 def forgive_drops(emu: Emulator) -> None:
     """Take out of the emulator's record what Discord failing the bot leaves as Discord would:
     presses whose answer failed twice (dropped, or a 5xx), and the refusals of a second answer
-    (40060) or a second deletion (404) after a first carried out without its reply."""
+    (40060) or a second deletion (404) after a first carried out without its reply. A second
+    deletion may take the channel's route after the interaction's webhook said the message was
+    unknown (an answer that cannot tell "gone" from "not this interaction's"), so deletions
+    are matched by the message's id."""
     answers = _failed_answers(emu)
-    deleted = {c.path for c in emu.calls if c.fault == "disconnect" and c.method == "DELETE"}
+    deleted = {
+        c.path.rsplit("/", 1)[-1]
+        for c in emu.calls
+        if c.fault == "disconnect" and c.method == "DELETE"
+    }
 
     def forgiven(call: Any) -> bool:
         code = call.response.get("code") if isinstance(call.response, dict) else None
         if call.interaction_id in answers and code == ALREADY_ANSWERED:
             return True
-        return call.method == "DELETE" and call.path in deleted and call.status == 404
+        gone = call.path.rsplit("/", 1)[-1] in deleted
+        return call.method == "DELETE" and gone and call.status == 404
 
     twice = _failed_answers(emu, 2)
     emu.failures[:] = [f for f in emu.failures if f.interaction_id not in twice]
