@@ -1037,14 +1037,26 @@ class Database:
         refunds: Sequence[tuple[int, int]],
         state_json: str,
         *,
+        void_hands: bool = False,
         now: float | None = None,
     ) -> None:
-        """Call the tournament off, returning ``(user_id, amount)`` (the whole pool)."""
+        """Call the tournament off, returning ``(user_id, amount)`` (the whole pool); with
+        ``void_hands``, a hand in progress at one of its tables ends without a result."""
         integer("tournament_id", tournament_id)
         json_text("state_json", state_json)
         rows = [(integer("user_id", u), integer("amount", a, 0)) for u, a in refunds]
         at = clock(now)
-        await self._write(lambda tx: tournaments.cancel(tx, tournament_id, rows, state_json, at))
+        await self._write(
+            lambda tx: tournaments.cancel(
+                tx, tournament_id, rows, state_json, at, void_hands=void_hands
+            )
+        )
+
+    async def tournament_paid_in(self, tournament_id: int) -> dict[int, int]:
+        """What each member has in the tournament's pool (buy-ins, rebuys, add-ons, less
+        refunds), by user id."""
+        integer("tournament_id", tournament_id)
+        return await self._read(lambda tx: tournaments.paid_in(tx, tournament_id))
 
     async def tournament_results(self, tournament_id: int) -> list[tournaments.TournamentResult]:
         """Places, prizes and points of a finished tournament, best first."""

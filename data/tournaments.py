@@ -307,14 +307,21 @@ async def open_tables(tx: Tx, tournament_id: int) -> list[Table]:
     return [tables.table_row(r) for r in rows]
 
 
-async def _close_tables(tx: Tx, tournament_id: int, now: float) -> None:
+async def _close_tables(
+    tx: Tx, tournament_id: int, now: float, *, void_hands: bool = False
+) -> None:
     for table in await open_tables(tx, tournament_id):
         if table.current_hand_id is not None:
-            raise DataError("a tournament ends between hands")
+            if not void_hands:
+                raise DataError("a tournament ends between hands")
+            # Ended without a result (which also unlocks its secrets), as a cash table's.
+            await tx.execute(
+                "UPDATE hands SET ended_at = ? WHERE hand_id = ?", (now, table.current_hand_id)
+            )
         await tx.execute("DELETE FROM table_players WHERE table_id = ?", (table.table_id,))
     await tx.execute(
-        "UPDATE tables SET status = 'closed', chips_on_table = 0, updated_at = ?, "
-        "closed_at = ? WHERE tournament_id = ? AND status = 'open'",
+        "UPDATE tables SET status = 'closed', chips_on_table = 0, current_hand_id = NULL, "
+        "updated_at = ?, closed_at = ? WHERE tournament_id = ? AND status = 'open'",
         (now, now, tournament_id),
     )
 
@@ -368,10 +375,29 @@ async def finish(
     return results
 
 
+async def paid_in(tx: Tx, tournament_id: int) -> dict[int, int]:
+    """What each member has in the tournament's pool: buy-ins, rebuys and add-ons, less what
+    came back before the start (user id -> chips; nobody with nothing in)."""
+    rows = await tx.fetch_all(
+        "SELECT user_id, -sum(delta) FROM ledger WHERE tournament_id = ? "
+        "AND kind IN ('tournament_buy_in', 'tournament_refund') GROUP BY user_id",
+        (tournament_id,),
+    )
+    return {int(r[0]): int(r[1]) for r in rows if r[1]}
+
+
 async def cancel(
-    tx: Tx, tournament_id: int, refunds: list[tuple[int, int]], state_json: str, now: float
+    tx: Tx,
+    tournament_id: int,
+    refunds: list[tuple[int, int]],
+    state_json: str,
+    now: float,
+    *,
+    void_hands: bool = False,
 ) -> None:
-    """Call the tournament off: each ``(user_id, amount)`` back, which empties the pool."""
+    """Call the tournament off: each ``(user_id, amount)`` back, which empties the pool.
+    ``void_hands``: a hand in progress at one of its tables ends without a result (else a
+    tournament is only called off between hands)."""
     row = await _open_row(tx, tournament_id)
     if sum(amount for _, amount in refunds) != row.prize_pool:
         raise DataError("the refunds must return the whole prize pool")
@@ -392,7 +418,7 @@ async def cancel(
         "updated_at = ?, finished_at = ? WHERE tournament_id = ?",
         (state_json, now, now, tournament_id),
     )
-    await _close_tables(tx, tournament_id, now)
+    await _close_tables(tx, tournament_id, now, void_hands=void_hands)
 
 
 async def results(tx: Tx, tournament_id: int) -> list[TournamentResult]:

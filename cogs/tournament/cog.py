@@ -130,11 +130,68 @@ class Tournaments(commands.Cog):
             try:
                 run = self._from_row(row)
             except (KeyError, ValueError, TypeError) as exc:
-                log.error("tournament %s could not be restored: %s", row.tournament_id, exc)
+                await self._call_off_unrestorable(row, exc)
                 continue
             self._register(run)
             if run.state.status == "running":
                 self.spawn(self.reconcile(run))
+
+    async def _call_off_unrestorable(self, row: Any, exc: Exception) -> None:
+        """A tournament this version cannot rebuild (its game retired, say): rather than
+        keep its pool and its tables, call it off as void, every chip each player paid in
+        (buy-in, rebuys, add-ons) back to their bankroll and a hand in progress void, and say
+        so in its channel. Refused by the database, it is left as it was (logged)."""
+        log.error("tournament %s could not be restored: %s", row.tournament_id, exc)
+        try:
+            paid = await self.bot.db.tournament_paid_in(row.tournament_id)
+            await self.bot.db.cancel_tournament(
+                row.tournament_id, sorted(paid.items()), row.state_json or "{}", void_hands=True
+            )
+        except DataError as why:
+            log.error("tournament %s left as it was: %s", row.tournament_id, why)
+            return
+        log.warning(
+            "tournament %s called off at the restore; paid back %s", row.tournament_id, paid
+        )
+        for live in list(self.bot.tables.tables.values()):
+            if live.meta.tournament == row.tournament_id:  # (its tables could be rebuilt)
+                self.bot.tables.forget(live)
+                self.spawn(self.bot.presenter.retire_closed(live))
+        self.spawn(self._say_called_off_unrestorable(row, paid))
+
+    async def _say_called_off_unrestorable(self, row: Any, paid: dict[int, int]) -> None:
+        try:
+            names = json.loads(row.state_json or "{}").get("names", {})
+        except ValueError:
+            names = {}
+        language = channel_language(row.guild_id)
+        lines = [
+            _(
+                "{player}: {amount}",
+                player=kit.as_typed(str(names.get(str(user), user))),
+                amount=chips(amount, language),
+                language=language,
+            )
+            for user, amount in sorted(paid.items(), key=lambda item: -item[1])
+        ]
+        note = _(
+            "⚠ This tournament could not come back after the bot was updated, so it is called "
+            "off: everything each player paid in (buy-in, rebuys, add-ons) went back to them.",
+            language=language,
+        )
+        embed = discord.Embed(
+            title=_("Tournament called off", language=language),
+            description="\n\n".join([note, "\n".join(lines)] if lines else [note]),
+            colour=discord.Colour.dark_grey(),
+        )
+        try:
+            await self.bot.get_partial_messageable(row.channel_id).send(
+                embed=embed, allowed_mentions=discord.AllowedMentions.none()
+            )
+        except discord.HTTPException as exc:
+            log.warning(
+                "tournament %s: could not say it was called off: %s", row.tournament_id, exc
+            )
 
     async def cog_unload(self) -> None:
         if self.poller is not None:

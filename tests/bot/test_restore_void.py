@@ -8,8 +8,17 @@ import json
 import sqlite3
 from pathlib import Path
 
+import pytest
+
 import engine
-from tests.bot.driver import act_once, create_table, live_table, opener, passive
+from tests.bot.driver import (
+    act_once,
+    create_table,
+    find_table_message,
+    live_table,
+    opener,
+    passive,
+)
 from tests.bot.look import Look
 from tests.emulator import Emulator, World
 
@@ -185,10 +194,88 @@ async def test_a_tournament_hand_the_update_cannot_replay_is_void_and_the_tourna
                 for m in reversed(emu.channel_messages(place.channel))
                 if "Deal" in m.button_labels
             )
-            await emu.click(players[0], lobby, label="Deal")
+            seated = {s.player_id for s in live2.engine.seats if s is not None}
+            dealer = next(p for p in players if str(p.id) in seated)  # (not one who is out)
+            await emu.click(dealer, lobby, label="Deal")
         await emu.idle()
     assert run2.state.status == "finished"
     after = [await bot2.db.balance(world.guild.id, p.id) for p in players]
     assert sum(after) == sum(bankrolls.values()) + 150  # the prize pool, paid out
     assert (await bot2.db.chip_audit(world.guild.id)).ok
+    emu.assert_clean()
+
+
+@pytest.mark.parametrize("tables_too", [False, True])
+async def test_a_tournament_the_update_cannot_rebuild_is_called_off_and_paid_back(
+    poker_bot, emu: Emulator, world: World, db_path: Path, tables_too: bool
+) -> None:
+    """A tournament whose game this version no longer deals (its tables' too, or only its
+    own record of it) is called off at the restart as void: what each player paid in goes
+    back, the hand in progress is void, its tables close, and its channel says so."""
+    bot = await poker_bot()
+    players = world.players[:3]
+    bankrolls = {p.id: await bot.db.balance(world.guild.id, p.id) for p in players}
+    created = await emu.run_command(
+        world.host,
+        world.channel,
+        "poker tournament create",
+        {"buy_in": 50, "starting_stack": 70, "seats": 3, "payouts": "winner", "auto_deal": 0},
+    )
+    for player in players:
+        r = await emu.click(player, created.message, label="Register")
+        assert r.type == 7, r.content
+    await emu.idle()
+    cog = bot.get_cog("Tournaments")
+    (run,) = cog.running.values()
+    (live,) = cog.tables_of(run)
+    place = World(world.guild, emu.channels[live.channel_id], world.host, players)
+    await act_once(emu, place, bot, live.engine.pending[0], policy=passive)
+    await emu.idle()
+    assert live.engine.in_hand
+    await bot.close()
+
+    with sqlite3.connect(db_path) as conn:
+        (tid, config_json) = conn.execute(
+            "SELECT tournament_id, config FROM tournaments"
+        ).fetchone()
+        config = json.loads(config_json)
+        config["table"]["variant"] = "a-game-since-retired"
+        conn.execute(
+            "UPDATE tournaments SET config = ? WHERE tournament_id = ?", (json.dumps(config), tid)
+        )
+        if tables_too:
+            (table_id, state_json) = conn.execute(
+                "SELECT table_id, state FROM tables WHERE tournament_id = ?", (tid,)
+            ).fetchone()
+            state = json.loads(state_json)
+            state["engine"]["config"]["variant"] = "a-game-since-retired"
+            conn.execute(
+                "UPDATE tables SET state = ? WHERE table_id = ?", (json.dumps(state), table_id)
+            )
+
+    bot2 = await poker_bot()
+    await emu.idle()
+    assert bot2.get_cog("Tournaments").running == {}
+    assert (await bot2.db.get_tournament(tid)).status == "cancelled"
+    assert await bot2.db.tournament_tables(tid) == []
+    assert bot2.tables.tables == {}
+    for player, bankroll in bankrolls.items():
+        assert await bot2.db.balance(world.guild.id, player) == bankroll
+    audit = await bot2.db.chip_audit(world.guild.id)
+    assert audit.ok and audit.in_tournaments == 0, audit
+    said = await emu.wait_for(
+        lambda: next(
+            (m for m in emu.channel_messages(world.channel) if "called off" in m.text), None
+        ),
+        timeout=5,
+    )
+    for player in players:
+        assert f"{player.global_name or player.username}: 50 chips" in said.text, said.text
+    table = find_table_message(emu, place)
+    if not tables_too:  # the table was rebuilt, then closed with its tournament: retired
+        assert table is None
+    else:  # the table message stayed as it was: a press on it hears the table is closed
+        assert table is not None
+        pressed = await emu.click(players[0], table, label="My hand")
+        assert pressed.ephemeral and "closed" in pressed.content, pressed.content
     emu.assert_clean()

@@ -127,6 +127,22 @@ async def test_cancel_refunds_everything(db: Database) -> None:
     await _audit_ok(db)
 
 
+async def test_what_each_member_paid_in_comes_back_when_it_is_called_off(db: Database) -> None:
+    """The pool by member, from the ledger (buy-ins, rebuys and add-ons, less a refund): what a
+    tournament called off as void pays back."""
+    t = await db.create_tournament(GUILD, CHANNEL, ADMIN, state(), state(), now=1)
+    tid = t.tournament_id
+    for user, amount in ((1, 40), (2, 40), (3, 40), (1, 40), (2, 15)):
+        await db.tournament_pay_in(tid, user, amount, state(), now=2)
+    await db.tournament_refund(tid, 3, 40, state(), now=3)
+    paid = await db.tournament_paid_in(tid)
+    assert paid == {1: 80, 2: 55}
+    await db.cancel_tournament(tid, sorted(paid.items()), state(), now=4)
+    assert [await db.balance(GUILD, user) for user in (1, 2, 3)] == [1000, 1000, 1000]
+    assert await db.tournament_paid_in(tid) == {}
+    await _audit_ok(db)
+
+
 async def test_season_standings_and_reset(db: Database) -> None:
     await db.start_season(GUILD, "one", [5, 2], now=0)
     with pytest.raises(DataError, match="already"):
