@@ -207,7 +207,7 @@ async def test_a_tournament_hand_the_update_cannot_replay_is_void_and_the_tourna
 
 @pytest.mark.parametrize("tables_too", [False, True])
 async def test_a_tournament_the_update_cannot_rebuild_is_called_off_and_paid_back(
-    poker_bot, emu: Emulator, world: World, db_path: Path, tables_too: bool
+    poker_bot, emu: Emulator, world: World, db_path: Path, tmp_path: Path, tables_too: bool
 ) -> None:
     """A tournament whose game this version no longer deals (its tables' too, or only its
     own record of it) is called off at the restart as void: what each player paid in goes
@@ -271,6 +271,9 @@ async def test_a_tournament_the_update_cannot_rebuild_is_called_off_and_paid_bac
     )
     for player in players:
         assert f"{player.global_name or player.username}: 50 chips" in said.text, said.text
+    look = Look("A tournament called off at the restart: it could not be rebuilt")
+    look.add("channel", said)
+    look.write(tmp_path / "look", name="restore-tournament")
     table = find_table_message(emu, place)
     if not tables_too:  # the table was rebuilt, then closed with its tournament: retired
         assert table is None
