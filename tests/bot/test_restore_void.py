@@ -4,9 +4,8 @@ players' chips on it."""
 
 from __future__ import annotations
 
-import json
-import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -16,11 +15,17 @@ from tests.bot.driver import (
     create_table,
     find_table_message,
     live_table,
-    opener,
     passive,
 )
 from tests.bot.look import Look
 from tests.emulator import Emulator, World
+from tests.saved import (
+    act_refused,
+    game_retired,
+    rewrite_table,
+    rewrite_tournament,
+    tournament_game_retired,
+)
 
 NOTE = "could not go on after the bot was updated and is void"
 CLOSED = "could not come back after the bot was updated"
@@ -43,17 +48,7 @@ async def test_a_hand_the_update_cannot_replay_is_void_after_the_restart(
     number = live.engine.hand_number
     await bot.close()
 
-    # What an older version saved next, and this one refuses: a raise to 3, which this
-    # table's limit does not allow.
-    with sqlite3.connect(db_path) as conn:
-        (table_id, state_json) = conn.execute("SELECT table_id, state FROM tables").fetchone()
-        state = json.loads(state_json)
-        state["engine"]["journal"].append(
-            {"op": "act", "seat": waiting.seat, "action": {"type": "raise", "to": 3}}
-        )
-        conn.execute(
-            "UPDATE tables SET state = ? WHERE table_id = ?", (json.dumps(state), table_id)
-        )
+    rewrite_table(db_path, act_refused(waiting.seat))  # what an older version saved next
 
     bot2 = await poker_bot()
     await emu.idle()
@@ -95,13 +90,7 @@ async def test_a_table_the_update_cannot_rebuild_is_closed_and_paid_after_the_re
     await emu.idle()
     await bot.close()
 
-    with sqlite3.connect(db_path) as conn:
-        (table_id, state_json) = conn.execute("SELECT table_id, state FROM tables").fetchone()
-        state = json.loads(state_json)
-        state["engine"]["config"]["variant"] = "a-game-since-retired"
-        conn.execute(
-            "UPDATE tables SET state = ? WHERE table_id = ?", (json.dumps(state), table_id)
-        )
+    rewrite_table(db_path, game_retired)
 
     bot2 = await poker_bot()
     await emu.idle()
@@ -128,13 +117,10 @@ async def test_a_table_the_update_cannot_rebuild_is_closed_and_paid_after_the_re
     emu.assert_clean()
 
 
-async def test_a_tournament_hand_the_update_cannot_replay_is_void_and_the_tournament_goes_on(
-    poker_bot, emu: Emulator, world: World, db_path: Path
-) -> None:
-    """At a tournament's table too: the hand is void (tournament chips back to the deal), the
-    prize pool and the bankrolls untouched, and the tournament plays on to its end."""
-    bot = await poker_bot()
-    players = world.players[:3]
+async def _sit_and_go(emu: Emulator, world: World, bot: Any, players: list[Any]) -> Any:
+    """A sit-and-go of ``players`` (buy-in 50, 70 tournament chips, winner takes all, dealt
+    by hand), registered and started: the tournament, its one table, and that table's place
+    (its thread, as a world of its own)."""
     created = await emu.run_command(
         world.host,
         world.channel,
@@ -148,7 +134,17 @@ async def test_a_tournament_hand_the_update_cannot_replay_is_void_and_the_tourna
     cog = bot.get_cog("Tournaments")
     (run,) = cog.running.values()
     (live,) = cog.tables_of(run)
-    place = World(world.guild, emu.channels[live.channel_id], world.host, players)
+    return run, live, World(world.guild, emu.channels[live.channel_id], world.host, players)
+
+
+async def test_a_tournament_hand_the_update_cannot_replay_is_void_and_the_tournament_goes_on(
+    poker_bot, emu: Emulator, world: World, db_path: Path
+) -> None:
+    """At a tournament's table too: the hand is void (tournament chips back to the deal), the
+    prize pool and the bankrolls untouched, and the tournament plays on."""
+    bot = await poker_bot()
+    players = world.players[:3]
+    run, live, place = await _sit_and_go(emu, world, bot, players)
     assert live.engine.in_hand  # dealt as it starts
     before = {s.player_id: s.stack for s in live.engine.seats if s is not None}
     await act_once(emu, place, bot, live.engine.pending[0], policy=passive)
@@ -158,17 +154,7 @@ async def test_a_tournament_hand_the_update_cannot_replay_is_void_and_the_tourna
     bankrolls = {p.id: await bot.db.balance(world.guild.id, p.id) for p in players}
     await bot.close()
 
-    with sqlite3.connect(db_path) as conn:
-        (table_id, state_json) = conn.execute(
-            "SELECT table_id, state FROM tables WHERE tournament_id IS NOT NULL"
-        ).fetchone()
-        state = json.loads(state_json)
-        state["engine"]["journal"].append(
-            {"op": "act", "seat": waiting.seat, "action": {"type": "raise", "to": 3}}
-        )
-        conn.execute(
-            "UPDATE tables SET state = ? WHERE table_id = ?", (json.dumps(state), table_id)
-        )
+    rewrite_table(db_path, act_refused(waiting.seat), "tournament_id IS NOT NULL")
 
     bot2 = await poker_bot()
     await emu.idle()
@@ -182,25 +168,24 @@ async def test_a_tournament_hand_the_update_cannot_replay_is_void_and_the_tourna
         assert await bot2.db.balance(world.guild.id, player) == bankroll
     audit = await bot2.db.chip_audit(world.guild.id)
     assert audit.ok, audit
-    # Played on to the end: the winner is paid the prize pool.
-    for _ in range(2000):
-        if run2.state.status == "finished":
+    # Played on: the void hand's seats deal the next hands, every tournament chip still there.
+    for _ in range(100):
+        if live2.engine.hand_number >= number + 2 and not live2.engine.in_hand:
             break
-        if live2.engine.in_hand and live2.engine.pending:
-            await act_once(emu, place, bot2, live2.engine.pending[0], policy=opener)
-        elif not live2.engine.in_hand:
+        if live2.engine.in_hand:
+            await act_once(emu, place, bot2, live2.engine.pending[0], policy=passive)
+        else:
             lobby = next(
                 m
                 for m in reversed(emu.channel_messages(place.channel))
                 if "Deal" in m.button_labels
             )
-            seated = {s.player_id for s in live2.engine.seats if s is not None}
-            dealer = next(p for p in players if str(p.id) in seated)  # (not one who is out)
-            await emu.click(dealer, lobby, label="Deal")
+            await emu.click(players[0], lobby, label="Deal")
         await emu.idle()
-    assert run2.state.status == "finished"
-    after = [await bot2.db.balance(world.guild.id, p.id) for p in players]
-    assert sum(after) == sum(bankrolls.values()) + 150  # the prize pool, paid out
+    assert live2.engine.hand_number == number + 2 and not live2.engine.in_hand
+    assert live2.engine.chips() == 3 * 70 and run2.state.status == "running"
+    for player, bankroll in bankrolls.items():
+        assert await bot2.db.balance(world.guild.id, player) == bankroll
     assert (await bot2.db.chip_audit(world.guild.id)).ok
     emu.assert_clean()
 
@@ -215,43 +200,15 @@ async def test_a_tournament_the_update_cannot_rebuild_is_called_off_and_paid_bac
     bot = await poker_bot()
     players = world.players[:3]
     bankrolls = {p.id: await bot.db.balance(world.guild.id, p.id) for p in players}
-    created = await emu.run_command(
-        world.host,
-        world.channel,
-        "poker tournament create",
-        {"buy_in": 50, "starting_stack": 70, "seats": 3, "payouts": "winner", "auto_deal": 0},
-    )
-    for player in players:
-        r = await emu.click(player, created.message, label="Register")
-        assert r.type == 7, r.content
-    await emu.idle()
-    cog = bot.get_cog("Tournaments")
-    (run,) = cog.running.values()
-    (live,) = cog.tables_of(run)
-    place = World(world.guild, emu.channels[live.channel_id], world.host, players)
+    _, live, place = await _sit_and_go(emu, world, bot, players)
     await act_once(emu, place, bot, live.engine.pending[0], policy=passive)
     await emu.idle()
     assert live.engine.in_hand
     await bot.close()
 
-    with sqlite3.connect(db_path) as conn:
-        (tid, config_json) = conn.execute(
-            "SELECT tournament_id, config FROM tournaments"
-        ).fetchone()
-        config = json.loads(config_json)
-        config["table"]["variant"] = "a-game-since-retired"
-        conn.execute(
-            "UPDATE tournaments SET config = ? WHERE tournament_id = ?", (json.dumps(config), tid)
-        )
-        if tables_too:
-            (table_id, state_json) = conn.execute(
-                "SELECT table_id, state FROM tables WHERE tournament_id = ?", (tid,)
-            ).fetchone()
-            state = json.loads(state_json)
-            state["engine"]["config"]["variant"] = "a-game-since-retired"
-            conn.execute(
-                "UPDATE tables SET state = ? WHERE table_id = ?", (json.dumps(state), table_id)
-            )
+    tid = rewrite_tournament(db_path, tournament_game_retired)
+    if tables_too:
+        rewrite_table(db_path, game_retired, f"tournament_id = {tid}")
 
     bot2 = await poker_bot()
     await emu.idle()

@@ -4,7 +4,6 @@ saved in progress: the hand's end is recorded at the restore, as if it had just 
 from __future__ import annotations
 
 import json
-import sqlite3
 
 import pytest
 
@@ -12,6 +11,7 @@ import engine
 from data import Database
 from tables.live import TableSettings
 from tables.service import TableService
+from tests.saved import act_refused, game_retired, house_rule_retired, rewrite_table
 
 
 class _Quiet:
@@ -50,15 +50,10 @@ async def test_a_hand_the_new_rules_end_on_replay_is_recorded_at_the_restore(tmp
 
     # What the version before saved once two players stood up: the same snapshot, with
     # their leaving at the end of its journal.
-    with sqlite3.connect(path) as conn:
-        (state_json,) = conn.execute(
-            "SELECT state FROM tables WHERE table_id = ?", (table_id,)
-        ).fetchone()
-        state = json.loads(state_json)
+    def stand_up(state: dict) -> None:
         state["engine"]["journal"] += [{"op": "leave", "player_id": pid} for pid in leavers]
-        conn.execute(
-            "UPDATE tables SET state = ? WHERE table_id = ?", (json.dumps(state), table_id)
-        )
+
+    rewrite_table(path, stand_up, f"table_id = {table_id}")
 
     db = await Database.open(path)
     again = TableService(db, _Quiet())  # type: ignore[arg-type]
@@ -108,19 +103,7 @@ async def test_a_hand_the_new_rules_refuse_to_replay_is_voided_at_the_restore(tm
 
     # The version before took one more action that this one refuses: a raise to 3 chips, where
     # the fixed limit allows only 2.
-    with sqlite3.connect(path) as conn:
-        (state_json,) = conn.execute(
-            "SELECT state FROM tables WHERE table_id = ?", (table_id,)
-        ).fetchone()
-        state = json.loads(state_json)
-        seats = state["engine"]["state"]["seats"]
-        seat = next(i for i, s in enumerate(seats) if s and s["player_id"] == waiting)
-        state["engine"]["journal"].append(
-            {"op": "act", "seat": seat, "action": {"type": "raise", "to": 3}}
-        )
-        conn.execute(
-            "UPDATE tables SET state = ? WHERE table_id = ?", (json.dumps(state), table_id)
-        )
+    rewrite_table(path, act_refused(live.engine.seat_of(waiting)), f"table_id = {table_id}")
 
     db = await Database.open(path)
     again = TableService(db, _Quiet())  # type: ignore[arg-type]
@@ -145,19 +128,7 @@ async def test_a_hand_the_new_rules_refuse_to_replay_is_voided_at_the_restore(tm
     await db.close()
 
 
-def _game_retired(state: dict) -> None:
-    state["engine"]["config"]["variant"] = "a-game-since-retired"
-
-
-def _house_rule_retired(state: dict) -> None:
-    # A house rule's value this version no longer has, in the table's rules and in a change
-    # of them waiting for the next deal.
-    options = {**state["engine"]["config"]["options"], "newcomers": "a-rule-since-retired"}
-    state["engine"]["config"]["options"] = options
-    state["engine"]["journal"].append({"op": "options", "options": options})
-
-
-@pytest.mark.parametrize("retire", [_game_retired, _house_rule_retired])
+@pytest.mark.parametrize("retire", [game_retired, house_rule_retired])
 async def test_a_table_this_version_cannot_rebuild_is_closed_and_paid_at_the_restore(
     tmp_path, retire
 ) -> None:
@@ -183,15 +154,7 @@ async def test_a_table_this_version_cannot_rebuild_is_closed_and_paid_at_the_res
     await service.shutdown()
     await db.close()
 
-    with sqlite3.connect(path) as conn:
-        (state_json,) = conn.execute(
-            "SELECT state FROM tables WHERE table_id = ?", (table_id,)
-        ).fetchone()
-        state = json.loads(state_json)
-        retire(state)
-        conn.execute(
-            "UPDATE tables SET state = ? WHERE table_id = ?", (json.dumps(state), table_id)
-        )
+    rewrite_table(path, retire, f"table_id = {table_id}")
 
     db = await Database.open(path)
     again = TableService(db, _Quiet())  # type: ignore[arg-type]
