@@ -8,7 +8,7 @@ import pytest
 from data import ChipsInPlay, Database, DataError, InsufficientFunds, InvalidArgument, TableSave
 from data.tournaments import TournamentNotFound
 
-from .helpers import ADMIN, CHANNEL, GUILD, state
+from .helpers import ADMIN, CHANNEL, GUILD, start_hand, state
 
 
 async def _audit_ok(db: Database) -> None:
@@ -127,9 +127,10 @@ async def test_cancel_refunds_everything(db: Database) -> None:
     await _audit_ok(db)
 
 
-async def test_what_each_member_paid_in_comes_back_when_it_is_called_off(db: Database) -> None:
-    """The pool by member, from the ledger (buy-ins, rebuys and add-ons, less a refund): what a
-    tournament called off as void pays back."""
+async def test_a_tournament_called_off_as_void_pays_back_what_each_paid_in(db: Database) -> None:
+    """The pool by member, from the ledger (buy-ins, rebuys and add-ons, less a refund), is
+    what a tournament called off as void pays back; a hand in progress at its tables ends
+    without a result, and only when asked for."""
     t = await db.create_tournament(GUILD, CHANNEL, ADMIN, state(), state(), now=1)
     tid = t.tournament_id
     for user, amount in ((1, 40), (2, 40), (3, 40), (1, 40), (2, 15)):
@@ -137,9 +138,20 @@ async def test_what_each_member_paid_in_comes_back_when_it_is_called_off(db: Dat
     await db.tournament_refund(tid, 3, 40, state(), now=3)
     paid = await db.tournament_paid_in(tid)
     assert paid == {1: 80, 2: 55}
-    await db.cancel_tournament(tid, sorted(paid.items()), state(), now=4)
+    # Running, with a hand in progress at its table: called off only with that hand void.
+    await db.save_tournament(tid, "running", state(level=0), started_at=4, now=4)
+    table = await db.create_tournament_table(tid, CHANNEL, state(game=1), state(seats=0), now=4)
+    await db.seat_tournament_table(table.table_id, TableSave(state(), 3000, {1: 1500, 2: 1500}))
+    hand = await start_hand(db, table, {1: 1500, 2: 1500}, now=5)
+    with pytest.raises(DataError, match="between hands"):
+        await db.cancel_tournament(tid, sorted(paid.items()), state(), now=6)
+    await db.cancel_tournament(tid, sorted(paid.items()), state(), void_hands=True, now=6)
     assert [await db.balance(GUILD, user) for user in (1, 2, 3)] == [1000, 1000, 1000]
     assert await db.tournament_paid_in(tid) == {}
+    closed = await db.get_table(table.table_id)
+    assert (closed.status, closed.current_hand_id) == ("closed", None)
+    (ended,) = (await db.list_hands(table.table_id)).items
+    assert ended.hand_id == hand.hand_id and ended.ended_at == 6
     await _audit_ok(db)
 
 
