@@ -44,14 +44,6 @@ VOIDABLE: tuple[type[Exception], ...] = (DataError,)
 _HAND_OPS = frozenset({"start", "choose", "act"})
 
 
-def voided_number(snapshot: dict[str, Any]) -> int:
-    """The number of the hand ``snapshot`` holds (its deal is the first operation of its
-    journal, made after the state was taken)."""
-    journal = snapshot["journal"]
-    number = int(snapshot["state"]["hand_number"])
-    return number + 1 if journal and journal[0].get("op") in ("start", "choose") else number
-
-
 def voided_table(snapshot: dict[str, Any], dealt_in: set[str]) -> tuple[Table, dict[str, int]]:
     """The table of ``snapshot`` (taken during or at the end of a hand) as if its hand had
     not been dealt, and the stacks owed to players of that hand who left during it.
@@ -60,8 +52,10 @@ def voided_table(snapshot: dict[str, Any], dealt_in: set[str]) -> tuple[Table, d
     operations are dropped and the rest replayed. The hand number stays used, so the next
     deal (and its buttons) never shares a number with the voided hand.
     """
-    state = {**snapshot["state"], "hand_number": voided_number(snapshot)}
+    state = dict(snapshot["state"])
     journal = snapshot["journal"]
+    if journal and journal[0].get("op") in ("start", "choose"):
+        state["hand_number"] = int(state["hand_number"]) + 1
     kept = [op for op in journal if op.get("op") not in _HAND_OPS]
     owed: dict[str, int] = {}
     for index, op in enumerate(kept):
@@ -296,12 +290,14 @@ class TableRecords:
         await self._void(live, info, f"{type(exc).__name__}: {exc}", [note])
 
     async def void_unplayable(
-        self, live: LiveTable, info: HandInfo, snapshot: dict[str, Any], exc: Exception
+        self, live: LiveTable, info: HandInfo, owed: dict[str, int], exc: Exception
     ) -> None:
         """A hand saved in progress that this version cannot play on (its rules refuse the
-        saved deal or an action in it, after an update): void it at the restore, every
-        stack back to the deal, and say so on the table."""
-        number = voided_number(snapshot)
+        saved deal or an action in it, after an update): the restore made ``live`` from its
+        snapshot as if the hand had not been dealt (:func:`voided_table`, which also gave the
+        stacks ``owed`` to players who left during it). Record the void, and say so on the
+        table."""
+        number = live.engine.hand_number  # the voided hand's: it stays used
         log.error(
             "table %s: hand %s (#%s) cannot be replayed by this version, voided: %r",
             live.id,
@@ -315,7 +311,7 @@ class TableRecords:
             number=str(number),
             language=table_language(live),
         )
-        await self._void(live, info, f"{type(exc).__name__}: {exc}", [note], snapshot)
+        await self._void(live, info, f"{type(exc).__name__}: {exc}", [note], (live.engine, owed))
 
     async def abandon_hand(self, live: LiveTable, info: HandInfo, why: str) -> None:
         """The hand in progress can never be played on (its channel is gone): void it, every
@@ -335,11 +331,12 @@ class TableRecords:
         info: HandInfo,
         why: str,
         notes: list[str],
-        snapshot: dict[str, Any] | None = None,
+        done: tuple[Table, dict[str, int]] | None = None,
     ) -> None:
-        """Void the hand of ``snapshot`` (by default the table's own, as it stands)."""
-        number = live.engine.hand_number if snapshot is None else voided_number(snapshot)
-        voided, owed = voided_table(snapshot or live.engine.to_dict(), set(info.start_stacks))
+        """Void the table's hand; ``done``: the table without it and the stacks owed, when
+        already made (:func:`voided_table`)."""
+        number = live.engine.hand_number
+        voided, owed = done or voided_table(live.engine.to_dict(), set(info.start_stacks))
         reason = json.dumps({"voided": True, "number": number, "reason": why[:500]})
         live.engine = voided
         live.meta.hand = None

@@ -300,7 +300,7 @@ class TableService:
                 settings = TableSettings(**state["settings"])
                 meta = saved_meta(state, row.current_hand_id)
                 presentation = SavedPresentation.from_snapshot(state)
-                unplayable: Exception | None = None
+                unplayable: tuple[Exception, dict[str, int]] | None = None
                 try:
                     table = Table.from_dict(state["engine"])
                 except (KeyError, ValueError, TypeError) as exc:
@@ -308,8 +308,8 @@ class TableService:
                     # since): the table comes back with that hand voided, if it can.
                     if meta.hand is None:
                         raise
-                    table, _owed = voided_table(state["engine"], set(meta.hand.start_stacks))
-                    unplayable = exc
+                    table, owed = voided_table(state["engine"], set(meta.hand.start_stacks))
+                    unplayable = (exc, owed)
             except (KeyError, ValueError, TypeError) as exc:
                 await self._close_unrestorable(row, exc)
                 continue
@@ -328,9 +328,8 @@ class TableService:
             restored.append(live)
             async with live.lock:
                 if unplayable is not None and live.meta.hand is not None:
-                    await self.records.void_unplayable(
-                        live, live.meta.hand, state["engine"], unplayable
-                    )
+                    refusal, owed = unplayable
+                    await self.records.void_unplayable(live, live.meta.hand, owed, refusal)
                 elif live.meta.hand is not None and not live.engine.in_hand:
                     # Saved in progress, over on replay: this version's rules ended it (a
                     # rule changed since). Its end is recorded now, as if it had just come.
