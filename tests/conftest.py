@@ -102,10 +102,9 @@ SELFPLAY = pytest.StashKey[SelfPlay]()
 
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
     """``-n auto``: half as many workers again as there are cores. The emulator tests spend
-    much of their time waiting (on a restarted bot, a timer, a retry after a 429), so on CI's
-    two cores two workers left a third of the CPU idle; a third worker took the suite from
-    6 min 49 s to 5 min 24 s here, and a fourth gained nothing more. xdist's own variable
-    still decides when it is set."""
+    much of their time waiting (on a restarted bot, a timer, a retry after a 429): with one
+    worker per core, CI's two cores stood idle close to half the time, and a fourth worker
+    on them gained nothing over a third. xdist's own variable still decides when it is set."""
     if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
         return None
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
