@@ -194,10 +194,7 @@ async def close_table(
         for user, amount in pay
     ]
     if table.current_hand_id is not None:
-        # An unfinished hand ends without a result, which also unlocks its secrets.
-        await tx.execute(
-            "UPDATE hands SET ended_at = ? WHERE hand_id = ?", (now, table.current_hand_id)
-        )
+        await end_unfinished_hand(tx, table.current_hand_id, now)
     await tx.execute("DELETE FROM table_players WHERE table_id = ?", (table_id,))
     await tx.execute(
         "UPDATE tables SET status = 'closed', chips_on_table = 0, current_hand_id = NULL, "
@@ -205,6 +202,12 @@ async def close_table(
         (state_json, now, now, table_id),
     )
     return entries
+
+
+async def end_unfinished_hand(tx: Tx, hand_id: int, now: float) -> None:
+    """A hand still in progress at a table that closes ends without a result, which also
+    unlocks its secrets."""
+    await tx.execute("UPDATE hands SET ended_at = ? WHERE hand_id = ?", (now, hand_id))
 
 
 # ------------------------------------------------------------------------------ chips in and out

@@ -314,10 +314,7 @@ async def _close_tables(
         if table.current_hand_id is not None:
             if not void_hands:
                 raise DataError("a tournament ends between hands")
-            # Ended without a result (which also unlocks its secrets), as a cash table's.
-            await tx.execute(
-                "UPDATE hands SET ended_at = ? WHERE hand_id = ?", (now, table.current_hand_id)
-            )
+            await tables.end_unfinished_hand(tx, table.current_hand_id, now)
         await tx.execute("DELETE FROM table_players WHERE table_id = ?", (table.table_id,))
     await tx.execute(
         "UPDATE tables SET status = 'closed', chips_on_table = 0, current_hand_id = NULL, "
