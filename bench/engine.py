@@ -17,17 +17,23 @@ the engine is what those features and the engine's generality cost.
 
 Run: ``.venv/bin/python bench/engine.py [seconds per engine]``; with ``--phases`` it times the
 engine and the lean engine phase by phase instead (the deal, the calls, the draws, the checks
-down to the result).
+down to the result). With ``--budget`` it prices what the lean engine leaves out but the bot
+reads after every hand (a table with its seats, the state kept for a crash, the events and
+draw decisions as the engine's own objects, the journal, the hand's result), each timed alone,
+and sets their sum beside the goal of 20x pokerkit: what is left of the goal for every rule
+the lean engine does not have.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import os
 import random
 import sys
 import time
 from collections.abc import Callable
+from typing import Any
 
 if __name__ == "engine":
     # A script run from bench/ has this directory first on sys.path, so ``import engine``
@@ -54,6 +60,7 @@ from engine import (
     TableConfig,
     evaluate,
 )
+from engine import events as ev
 from engine.actions import Action
 from engine.cards import permuted
 from engine.pots import build_pots
@@ -399,6 +406,138 @@ def phase_times(play: Script, hands: int) -> list[float]:
     return [1e6 * t / hands for t in best]
 
 
+def _fields(obj: object) -> tuple[Any, ...]:
+    return tuple(getattr(obj, f.name) for f in dataclasses.fields(obj))  # type: ignore[arg-type]
+
+
+def _best_of(work: Callable[[], object], repeat: int) -> float:
+    """Microseconds one call of ``work`` takes: the best of five runs of ``repeat`` calls."""
+    clock = time.perf_counter
+    best = float("inf")
+    for _ in range(5):
+        start = clock()
+        for _ in range(repeat):
+            work()
+        best = min(best, clock() - start)
+    return 1e6 * best / repeat
+
+
+def budget_parts(repeat: int) -> list[tuple[str, float]]:
+    """What the outputs the bot reads cost on top of the lean engine, each timed alone with
+    the engine's own classes (µs a hand), where the lean engine makes a cheaper stand-in or
+    none: a floor for any engine core that gives the bot what it reads today."""
+    rng = random.Random(5)
+    table = Table(CONFIG)
+    for name in ("a", "b", "c", "d"):
+        table.sit(name, 200)
+    table.start_hand(rng)
+    decisions: list[tuple[type, tuple[Any, ...], type, tuple[Any, ...]]] = []
+    for _ in range(4):
+        table.act(table.to_act[0], Call())
+    for _ in range(4):
+        decision = table.pending[0]
+        legal = decision.legal
+        assert isinstance(legal, DrawOptions)
+        decisions.append((type(decision), _fields(decision)[:3], type(legal), _fields(legal)))
+        table.act(decision.seat, Discard(legal.cards[:1]))
+    for _ in range(4):
+        table.act(table.to_act[0], Check())
+    events = [(type(e), _fields(e)) for e in table.events]
+    result = table.result
+    assert result is not None
+    lean = _LeanHand([200] * 4, permuted(_PACK, rng), (1, 2))
+    while lean.result is None:
+        seat = lean.current
+        assert seat is not None
+        if lean.STEPS[lean.step] == "draw":
+            lean.act(seat, Discard(lean.pending_draw()[1][:1]))
+        else:
+            lean.act(seat, Call() if lean.bets[seat] < lean.max_bet else Check())
+    records = [(r.kind, r.seat, r.values) for r in lean.events]
+    seated = Table(CONFIG)
+    for name in ("a", "b", "c", "d"):
+        seated.sit(name, 200)
+
+    def new_table() -> None:
+        fresh = Table(CONFIG)
+        for name in ("a", "b", "c", "d"):
+            fresh.sit(name, 200)
+
+    def real_events() -> None:
+        for cls, values in events:
+            cls(*values)
+
+    def lean_records() -> None:
+        for kind, seat, values in records:
+            _Record(kind, seat, *values)
+
+    def real_decisions() -> None:
+        for decision, head, options, values in decisions:
+            decision(*head, options(*values))
+
+    def lean_offers() -> None:
+        for _, (seat, _pid, _kind), _, values in decisions:
+            (seat, values[0], values[1])
+
+    def journal() -> None:
+        kept: list[Any] = [("start", (), 0)]
+        log: list[Any] = []
+        for k in range(12):
+            kept.append(("act", k, None))
+            log.append(k)
+            tuple(log[k:])
+
+    pots = [
+        (pot.index, pot.amount, pot.eligible, [_fields(share) for share in pot.shares])
+        for pot in result.pots
+    ]
+    shown = [_fields(hand) for hand in result.shown]
+    stacks = [(p, table.stack(p)) for p in ("a", "b", "c", "d")]
+
+    def hand_result() -> None:
+        made = [
+            ev.PotResult(index, amount, eligible, tuple([ev.PotShare(*share) for share in shares]))
+            for index, amount, eligible, shares in pots
+        ]
+        hands = tuple([ev.ShownHand(*hand) for hand in shown])
+        final = {pid: stack for pid, stack in stacks}
+        ev.HandResult(1, "Five-card draw", tuple(made), hands, None, (), False, 0, (), final)
+
+    parts = [
+        ("a table and its four seats", _best_of(new_table, repeat)),
+        ("the table's state kept at the deal", _best_of(seated._snapshot, repeat)),
+        (
+            f"{len(events)} events as engine objects, less {len(records)} lean records",
+            _best_of(real_events, repeat) - _best_of(lean_records, repeat),
+        ),
+        (
+            "4 draw decisions as engine objects, less lean tuples",
+            _best_of(real_decisions, repeat) - _best_of(lean_offers, repeat),
+        ),
+        ("the journal, and each action's events handed back", _best_of(journal, repeat)),
+        ("the hand's result", _best_of(hand_result, repeat)),
+    ]
+    return parts
+
+
+def print_budget(seconds: float) -> None:
+    """The lean engine, and the floor under an engine core that gives the bot what it reads,
+    against the goal of 20x pokerkit."""
+    rates = best_rates({"pokerkit": pokerkit_hand(), "lean": lean_hand}, seconds)
+    goal = 1e6 / (20 * rates["pokerkit"])
+    lean = 1e6 / rates["lean"]
+    parts = budget_parts(int(20_000 * seconds / 3))
+    print("µs a hand: what an engine core must give the bot, on top of the lean engine")
+    print(f"  {'the lean engine (best batch)':62} {lean:6.1f}")
+    for name, cost in parts:
+        print(f"  {'+ ' + name:62} {cost:6.1f}")
+    floor = lean + sum(cost for _, cost in parts)
+    print(f"  {'= the floor, with no rule beyond the lean engine':62} {floor:6.1f}")
+    label = f"the goal, 20x pokerkit ({rates['pokerkit']:,.0f} hands/s)"
+    print(f"  {label:62} {goal:6.1f}")
+    print(f"  left for every other rule and feature: {goal - floor:.1f} µs a hand")
+
+
 def pokerkit_hand() -> Callable[[random.Random], None]:
     from pokerkit import Automation, NoLimitDeuceToSevenLowballSingleDraw
 
@@ -462,10 +601,13 @@ def best_rates(
 
 
 def main() -> None:
-    args = [arg for arg in sys.argv[1:] if arg != "--phases"]
+    args = [arg for arg in sys.argv[1:] if arg not in ("--phases", "--budget")]
     seconds = float(args[0]) if args else 3.0
     if "--phases" in sys.argv[1:]:
         print_phases(int(20_000 * seconds / 3))
+        return
+    if "--budget" in sys.argv[1:]:
+        print_budget(seconds)
         return
     rates = best_rates(
         {

@@ -36,6 +36,14 @@ def test_every_scripted_hand_plays_to_its_end(bench: ModuleType) -> None:
     assert len(times) == len(bench.PHASES) and all(t > 0 for t in times)
 
 
+def test_the_budget_prices_each_output_the_lean_engine_leaves_out(bench: ModuleType) -> None:
+    parts = dict(bench.budget_parts(200))
+    assert len(parts) == 6
+    # Each is timed with the engine's own classes; the events and decisions are priced net
+    # of the lean engine's stand-ins, which are cheaper, so none of the six is free.
+    assert all(cost > 0 for cost in parts.values()), parts
+
+
 def test_the_lean_engine_refuses_what_is_not_legal(bench: ModuleType) -> None:
     deck = permuted(bench.CONFIG.rules().deck.cards(), random.Random(3))
     lean = bench._LeanHand([200, 200, 200, 200], deck, (1, 2))
