@@ -48,6 +48,7 @@ from engine import (
     Call,
     Card,
     Check,
+    Decision,
     Discard,
     DrawOptions,
     Fold,
@@ -75,12 +76,23 @@ def _unmarked() -> None:
     pass
 
 
-def our_hand(rng: random.Random, mark: Callable[[], None] = _unmarked) -> None:
-    """The scripted hand on a new table; ``mark`` is called between its phases (the deal,
-    the calls, the draws, the checks down to the result) when they are timed apart."""
+def _seated() -> Table:
+    """A new table with the script's four players seated."""
     table = Table(CONFIG)
     for name in ("a", "b", "c", "d"):
         table.sit(name, 200)
+    return table
+
+
+def _script(
+    table: Table,
+    rng: random.Random,
+    mark: Callable[[], None] = _unmarked,
+    offered: list[Decision] | None = None,
+) -> None:
+    """The scripted hand at ``table``; ``mark`` is called between its phases (the deal, the
+    calls, the draws, the checks down to the result) when they are timed apart, and the draw
+    decisions go to ``offered`` when it is given."""
     table.start_hand(rng)
     mark()
     for _ in range(4):
@@ -90,6 +102,8 @@ def our_hand(rng: random.Random, mark: Callable[[], None] = _unmarked) -> None:
         decision = table.pending[0]
         legal = decision.legal
         assert isinstance(legal, DrawOptions)
+        if offered is not None:
+            offered.append(decision)
         table.act(decision.seat, Discard(legal.cards[:1]))
     mark()
     for _ in range(4):
@@ -98,30 +112,22 @@ def our_hand(rng: random.Random, mark: Callable[[], None] = _unmarked) -> None:
     assert table.result is not None  # the bot reads the result after every hand
 
 
+def our_hand(rng: random.Random, mark: Callable[[], None] = _unmarked) -> None:
+    """The scripted hand on a new table (see :func:`_script` for ``mark``)."""
+    _script(_seated(), rng, mark)
+
+
 def table_hands() -> Callable[[random.Random], None]:
     """The same scripted hand dealt again and again at one table, each player topped back up
     to 200 between hands (how a bot's table really runs)."""
-    table = Table(CONFIG)
-    for name in ("a", "b", "c", "d"):
-        table.sit(name, 200)
+    table = _seated()
 
     def hand(rng: random.Random) -> None:
         for name in ("a", "b", "c", "d"):
             missing = 200 - table.stack(name)
             if missing > 0:
                 table.add_chips(name, missing)
-        table.start_hand(rng)
-        for _ in range(4):
-            table.act(table.to_act[0], Call())
-        for _ in range(4):
-            decision = table.pending[0]
-            legal = decision.legal
-            assert isinstance(legal, DrawOptions)
-            table.act(decision.seat, Discard(legal.cards[:1]))
-        for _ in range(4):
-            table.act(table.to_act[0], Check())
-        assert not table.in_hand
-        assert table.result is not None
+        _script(table, rng)
 
     return hand
 
@@ -427,21 +433,12 @@ def budget_parts(repeat: int) -> list[tuple[str, float]]:
     the engine's own classes (µs a hand), where the lean engine makes a cheaper stand-in or
     none: a floor for any engine core that gives the bot what it reads today."""
     rng = random.Random(5)
-    table = Table(CONFIG)
-    for name in ("a", "b", "c", "d"):
-        table.sit(name, 200)
-    table.start_hand(rng)
-    decisions: list[tuple[type, tuple[Any, ...], type, tuple[Any, ...]]] = []
-    for _ in range(4):
-        table.act(table.to_act[0], Call())
-    for _ in range(4):
-        decision = table.pending[0]
-        legal = decision.legal
-        assert isinstance(legal, DrawOptions)
-        decisions.append((type(decision), _fields(decision)[:3], type(legal), _fields(legal)))
-        table.act(decision.seat, Discard(legal.cards[:1]))
-    for _ in range(4):
-        table.act(table.to_act[0], Check())
+    table = _seated()
+    offered: list[Decision] = []
+    _script(table, rng, offered=offered)
+    decisions: list[tuple[type, tuple[Any, ...], type, tuple[Any, ...]]] = [
+        (type(d), _fields(d)[:3], type(d.legal), _fields(d.legal)) for d in offered
+    ]
     events = [(type(e), _fields(e)) for e in table.events]
     result = table.result
     assert result is not None
@@ -454,14 +451,7 @@ def budget_parts(repeat: int) -> list[tuple[str, float]]:
         else:
             lean.act(seat, Call() if lean.bets[seat] < lean.max_bet else Check())
     records = [(r.kind, r.seat, r.values) for r in lean.events]
-    seated = Table(CONFIG)
-    for name in ("a", "b", "c", "d"):
-        seated.sit(name, 200)
-
-    def new_table() -> None:
-        fresh = Table(CONFIG)
-        for name in ("a", "b", "c", "d"):
-            fresh.sit(name, 200)
+    seated = _seated()
 
     def real_events() -> None:
         for cls, values in events:
@@ -502,7 +492,7 @@ def budget_parts(repeat: int) -> list[tuple[str, float]]:
         ev.HandResult(1, "Five-card draw", tuple(made), hands, None, (), False, 0, (), final)
 
     parts = [
-        ("a table and its four seats", _best_of(new_table, repeat)),
+        ("a table and its four seats", _best_of(_seated, repeat)),
         ("the table's state kept at the deal", _best_of(seated._snapshot, repeat)),
         (
             f"{len(events)} events as engine objects, less {len(records)} lean records",
