@@ -359,9 +359,10 @@ class _LeanHand:
         self.current = None
 
 
-def lean_hand(rng: random.Random, mark: Callable[[], None] = _unmarked) -> None:
-    """The same hand played by :class:`_LeanHand`: what the engine's essentials (turns,
-    legality, events, the draw's decision, pots) cost without its features."""
+def lean_hand(rng: random.Random, mark: Callable[[], None] = _unmarked) -> _LeanHand:
+    """The same hand played by :class:`_LeanHand` (returned, played out): what the engine's
+    essentials (turns, legality, events, the draw's decision, pots) cost without its
+    features."""
     deck = permuted(_PACK, rng)
     rng.getrandbits(62)
     lean = _LeanHand([200, 200, 200, 200], deck, (1, 2))
@@ -379,12 +380,13 @@ def lean_hand(rng: random.Random, mark: Callable[[], None] = _unmarked) -> None:
         assert lean.current is not None
         lean.act(lean.current, Check())
     assert lean.result is not None and sum(lean.stacks) == 800
+    return lean
 
 
 PHASES = ("the deal", "four calls", "four draws", "four checks and the result")
 
 
-Script = Callable[[random.Random, Callable[[], None]], None]
+Script = Callable[[random.Random, Callable[[], None]], object]
 
 
 def phase_times(play: Script, hands: int) -> list[float]:
@@ -442,16 +444,7 @@ def budget_parts(repeat: int) -> list[tuple[str, float]]:
     events = [(type(e), _fields(e)) for e in table.events]
     result = table.result
     assert result is not None
-    lean = _LeanHand([200] * 4, permuted(_PACK, rng), (1, 2))
-    while lean.result is None:
-        seat = lean.current
-        assert seat is not None
-        if lean.STEPS[lean.step] == "draw":
-            lean.act(seat, Discard(lean.pending_draw()[1][:1]))
-        else:
-            lean.act(seat, Call() if lean.bets[seat] < lean.max_bet else Check())
-    records = [(r.kind, r.seat, r.values) for r in lean.events]
-    seated = _seated()
+    records = [(r.kind, r.seat, r.values) for r in lean_hand(rng).events]
 
     def real_events() -> None:
         for cls, values in events:
@@ -480,7 +473,7 @@ def budget_parts(repeat: int) -> list[tuple[str, float]]:
         for pot in result.pots
     ]
     shown = [_fields(hand) for hand in result.shown]
-    stacks = [(p, table.stack(p)) for p in ("a", "b", "c", "d")]
+    number, game, stacks = result.hand_number, result.game, list(result.final_stacks.items())
 
     def hand_result() -> None:
         made = [
@@ -488,12 +481,11 @@ def budget_parts(repeat: int) -> list[tuple[str, float]]:
             for index, amount, eligible, shares in pots
         ]
         hands = tuple([ev.ShownHand(*hand) for hand in shown])
-        final = {pid: stack for pid, stack in stacks}
-        ev.HandResult(1, "Five-card draw", tuple(made), hands, None, (), False, 0, (), final)
+        ev.HandResult(number, game, tuple(made), hands, None, (), False, 0, (), dict(stacks))
 
     parts = [
         ("a table and its four seats", _best_of(_seated, repeat)),
-        ("the table's state kept at the deal", _best_of(seated._snapshot, repeat)),
+        ("the table's state kept at the deal", _best_of(table._snapshot, repeat)),
         (
             f"{len(events)} events as engine objects, less {len(records)} lean records",
             _best_of(real_events, repeat) - _best_of(lean_records, repeat),
@@ -559,7 +551,7 @@ def pokerkit_hand() -> Callable[[random.Random], None]:
 
 
 def best_rates(
-    plays: dict[str, Callable[[random.Random], None]], seconds: float
+    plays: dict[str, Callable[[random.Random], object]], seconds: float
 ) -> dict[str, float]:
     """Hands per second of each player of hands, measured in short alternating batches over
     about ``seconds`` each, keeping each one's best batch (as ``timeit`` advises: slower
