@@ -11,6 +11,8 @@ import discord
 import yarl
 
 DEFAULT_DATABASE = Path(__file__).resolve().parent.parent / "data" / "poker.db"
+# The levels the settings page offers (logging also knows CRITICAL, which the bot never logs).
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
 
 
 class SettingsError(Exception):
@@ -91,13 +93,18 @@ class Settings:
                 f"PRESS_LIMIT must be a whole number (0: no limit), not {press_limit!r}."
             )
         metrics_port = _metrics_port(source.get("METRICS_PORT", "").strip())
+        log_level = source.get("LOG_LEVEL", "").strip().upper() or "INFO"
+        if log_level not in LOG_LEVELS:
+            raise SettingsError(
+                f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {log_level!r}."
+            )
         return cls(
             token=token,
             database_path=source.get("DATABASE_PATH", "").strip() or str(DEFAULT_DATABASE),
             api_base=source.get("DISCORD_API_BASE", "").strip() or None,
             gateway_url=source.get("DISCORD_GATEWAY_URL", "").strip() or None,
             dev_guild_id=int(guild) if guild else None,
-            log_level=source.get("LOG_LEVEL", "INFO").strip().upper() or "INFO",
+            log_level=log_level,
             shard_count=shard_count,
             shard_ids=shard_ids,
             database_url=url or None,

@@ -16,6 +16,7 @@ from typing import Any
 from PIL import Image
 
 import engine
+from cogs.config import Settings
 from cogs.presenter import Shown
 from cogs.ui import render
 from cogs.ui.card_images import CARD_H, MARGIN, ROW_TITLE, render_cards
@@ -467,6 +468,19 @@ async def test_a_refused_token_or_no_network_ends_with_one_line(emu: Emulator, t
     assert "can't be reached" in unreachable.stderr
     lines = [line for line in unreachable.stderr.splitlines() if "Cannot start" in line]
     assert len(lines) == 1
+
+
+def test_a_log_level_logging_does_not_know_ends_with_one_line(tmp_path) -> None:
+    env = {"DISCORD_TOKEN": "x", "LOG_LEVEL": "verbose", "DATABASE_PATH": str(tmp_path / "c.db")}
+    refused = _run_bot(env)
+    assert refused.returncode == 2
+    assert "Traceback" not in refused.stderr, refused.stderr
+    assert refused.stderr.strip().splitlines() == [
+        "Cannot start: LOG_LEVEL must be one of DEBUG, INFO, WARNING, ERROR, not 'VERBOSE'."
+    ]
+    assert Settings.from_env({"DISCORD_TOKEN": "x", "LOG_LEVEL": " warning "}).log_level == (
+        "WARNING"
+    )
 
 
 _ = random  # the driver's policies take their own random source
