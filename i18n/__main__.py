@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from babel import Locale, UnknownLocaleError
+
 from .catalogues import read_catalogue
 from .checks import problems
 from .extract import PACKAGES, extract, init, shipped_codes, update, write_template
@@ -30,6 +32,10 @@ def main(argv: list[str] | None = None) -> int:
             for path in update(package):
                 print(f"updated {path}")
     elif args.command == "init":
+        refusal = _cannot_init(args.code)
+        if refusal:
+            print(refusal, file=sys.stderr)
+            return 2
         for package in PACKAGES:
             print(f"created {init(package, args.code)}")
     else:
@@ -44,6 +50,22 @@ def main(argv: list[str] | None = None) -> int:
             print(f"every catalogue is complete ({', '.join(shipped_codes())})")
         return 1 if failed else 0
     return 0
+
+
+def _cannot_init(code: str) -> str | None:
+    """Why ``init`` must not run for ``code``: a language Babel does not know, or one that
+    already has a catalogue (starting it again would throw its translations away)."""
+    try:
+        Locale.parse(code, sep="-")
+    except (ValueError, UnknownLocaleError):
+        return f"{code!r} is not a language code Babel knows (e.g. it, pt-BR, sv-SE)."
+    there = [str(p.catalogue(code)) for p in PACKAGES if p.catalogue(code).exists()]
+    if there:
+        return (
+            f"{code} already has catalogues ({', '.join(there)}): "
+            "`python -m i18n update` brings them up to date."
+        )
+    return None
 
 
 if __name__ == "__main__":

@@ -167,6 +167,31 @@ def test_the_check_command_passes(capsys) -> None:
     assert "every catalogue is complete" in capsys.readouterr().out
 
 
+def test_init_starts_a_new_language_and_never_a_shipped_one_again(
+    tmp_path, monkeypatch, capsys
+) -> None:
+    import shutil
+
+    import i18n.extract
+    from i18n.__main__ import main
+
+    shipped = {p.catalogue("de"): p.catalogue("de").read_bytes() for p in PACKAGES}
+    assert main(["init", "de"]) == 2
+    assert "already has catalogues" in capsys.readouterr().err
+    assert main(["init", "xx-nowhere"]) == 2
+    assert "not a language code" in capsys.readouterr().err
+    assert {path: path.read_bytes() for path in shipped} == shipped
+    # A language nobody has started yet: made from each package's template (in a copy).
+    for package in PACKAGES:
+        (tmp_path / package.name / "locales").mkdir(parents=True)
+        shutil.copy(package.template, tmp_path / package.name / "locales" / "messages.pot")
+    monkeypatch.setattr(i18n.extract, "ROOT", tmp_path)
+    assert main(["init", "da"]) == 0
+    made = [tmp_path / p.name / "locales" / "da.po" for p in PACKAGES]
+    assert all(read_catalogue(path).locale.language == "da" for path in made)
+    assert main(["init", "da"]) == 2
+
+
 def test_the_layer_is_discord_free() -> None:
     import subprocess
     import sys
