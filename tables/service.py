@@ -229,6 +229,9 @@ class TableService:
         self.hooks: TournamentHooks | None = None
         # Tables the restore closed (it could not rebuild them), until the bot has said so.
         self.closed_at_restore: list[ClosedAtRestore] = []
+        # Tournaments with a table the restore could not rebuild: the tournament cog calls
+        # them off when it restores them (it alone can pay their players back).
+        self.tournaments_unrestored: set[int] = set()
 
     # -- lookup -------------------------------------------------------------------------------
 
@@ -349,7 +352,9 @@ class TableService:
         be read that far, or payouts the database refuses, leave it as it is (logged)."""
         log.error("table %s could not be restored: %s", row.table_id, exc)
         if row.tournament_id is not None:
-            return  # tournament chips are not bankrolls: the tournament's restore decides
+            # Tournament chips are not bankrolls: the tournament's restore calls it off.
+            self.tournaments_unrestored.add(row.tournament_id)
+            return
         try:
             state = json.loads(row.state_json or "{}")
             meta = saved_meta(state, row.current_hand_id)

@@ -132,15 +132,20 @@ class Tournaments(commands.Cog):
             except (KeyError, ValueError, TypeError) as exc:
                 await self._call_off_unrestorable(row, exc)
                 continue
+            if row.tournament_id in self.bot.tables.tournaments_unrestored:
+                # Its players' chips are on a table that is gone: it cannot go on fairly.
+                await self._call_off_unrestorable(row, "one of its tables could not be rebuilt")
+                continue
             self._register(run)
             if run.state.status == "running":
                 self.spawn(self.reconcile(run))
 
-    async def _call_off_unrestorable(self, row: Any, exc: Exception) -> None:
-        """A tournament this version cannot rebuild (its game retired, say): rather than
-        keep its pool and its tables, call it off as void, every chip each player paid in
-        (buy-in, rebuys, add-ons) back to their bankroll and a hand in progress void, and say
-        so in its channel. Refused by the database, it is left as it was (logged)."""
+    async def _call_off_unrestorable(self, row: Any, exc: Exception | str) -> None:
+        """A tournament this version cannot rebuild (its game retired, say), or one of whose
+        tables it cannot: rather than keep its pool and its tables, call it off as void, every
+        chip each player paid in (buy-in, rebuys, add-ons) back to their bankroll and a hand in
+        progress void, and say so in its channel. Refused by the database, it is left as it
+        was (logged)."""
         log.error("tournament %s could not be restored: %s", row.tournament_id, exc)
         try:
             paid = await self.bot.db.tournament_paid_in(row.tournament_id)

@@ -190,24 +190,27 @@ async def test_a_tournament_hand_the_update_cannot_replay_is_void_and_the_tourna
     emu.assert_clean()
 
 
-@pytest.mark.parametrize("tables_too", [False, True])
+@pytest.mark.parametrize("broken", ["tournament", "both", "table"])
 async def test_a_tournament_the_update_cannot_rebuild_is_called_off_and_paid_back(
-    poker_bot, emu: Emulator, world: World, db_path: Path, tmp_path: Path, tables_too: bool
+    poker_bot, emu: Emulator, world: World, db_path: Path, tmp_path: Path, broken: str
 ) -> None:
-    """A tournament whose game this version no longer deals (its tables' too, or only its
-    own record of it) is called off at the restart as void: what each player paid in goes
-    back, the hand in progress is void, its tables close, and its channel says so."""
+    """A tournament whose game this version no longer deals (in its own record, its
+    table's too, or only its table's) is called off at the restart as void: what each player
+    paid in goes back, the hand in progress is void, its tables close, and its channel says
+    so."""
     bot = await poker_bot()
     players = world.players[:3]
     bankrolls = {p.id: await bot.db.balance(world.guild.id, p.id) for p in players}
-    _, live, place = await _sit_and_go(emu, world, bot, players)
+    run, live, place = await _sit_and_go(emu, world, bot, players)
     await act_once(emu, place, bot, live.engine.pending[0], policy=passive)
     await emu.idle()
     assert live.engine.in_hand
     await bot.close()
 
-    tid = rewrite_tournament(db_path, tournament_game_retired)
-    if tables_too:
+    tid = run.tournament_id
+    if broken != "table":
+        assert rewrite_tournament(db_path, tournament_game_retired) == tid
+    if broken != "tournament":
         rewrite_table(db_path, game_retired, f"tournament_id = {tid}")
 
     bot2 = await poker_bot()
@@ -232,7 +235,7 @@ async def test_a_tournament_the_update_cannot_rebuild_is_called_off_and_paid_bac
     look.add("channel", said)
     look.write(tmp_path / "look", name="restore-tournament")
     table = find_table_message(emu, place)
-    if not tables_too:  # the table was rebuilt, then closed with its tournament: retired
+    if broken == "tournament":  # the table was rebuilt, then closed with it: retired
         assert table is None
     else:  # the table message stayed as it was: a press on it hears the table is closed
         assert table is not None
