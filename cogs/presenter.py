@@ -116,6 +116,7 @@ class Shown:
         "message_id",
         "ping",
         "ping_id",
+        "pings",
         "restored",
         "turn",
         "unshown",
@@ -162,6 +163,9 @@ class Shown:
         # players the action has just passed to.
         self.turn: frozenset[str] = frozenset()
         self.ping: Ping | None = None
+        # Held while the ping changes (posted, reworded, deleted): those calls go in the
+        # order the table changed, without the table's messages waiting for them.
+        self.pings = TableLock()
         # Each player's DM of the hand in progress (hand number, DM channel, message): the
         # DM is edited as the cards change rather than a new one sent.
         self.dm_messages: dict[str, tuple[int, int, int]] = {}
@@ -556,7 +560,7 @@ class TablePresenter:
                 live, message_id, outcome.result, hand_id, interaction, outcome.start_stacks
             )
             shown.unshown = None  # shown (or tried): a snapshot from now on need not carry it
-            await self._turn_passed(live, frozenset(), interaction)
+            self._turn_passed(live, frozenset(), interaction)
             if outcome.ended is not None:
                 # /poker end during the hand: the table's last word, then its ledger.
                 embed = panels.closed_embed(live.names, outcome.ended, after_hand=True)
@@ -594,17 +598,18 @@ class TablePresenter:
             await self.edit_table_message(live, embed, view, interaction)
         if outcome.ended is not None:
             await post_closing_ledger(self.bot, live.id, live.channel_id, interaction)
-        await self._turn_passed(live, targets, interaction)
+        self._turn_passed(live, targets, interaction)
         return drawn
 
     async def refresh(self, live: LiveTable) -> None:
         """Redraw the table message from the current state (after a restart or a stale press)."""
         shown = Shown.of(live)
-        stale = shown.ping_id
-        if stale is not None and (shown.ping is None or shown.ping.message_id != stale):
-            # A ping left by the process before a restart: nobody else would remove it.
-            await self._delete_ping(live, Ping(stale, frozenset()))
-            self._ping_changed(live, shown, None)
+        async with shown.pings:
+            stale = shown.ping_id
+            if stale is not None and (shown.ping is None or shown.ping.message_id != stale):
+                # A ping left by the process before a restart: nobody else would remove it.
+                await self._delete_ping(live, Ping(stale, frozenset()))
+                self._ping_changed(live, shown, None)
         async with shown.lock:
             await self._refresh(live, shown)
 
@@ -674,10 +679,11 @@ class TablePresenter:
             elif shown.message_id is not None:
                 with i18n.speaking(languages.channel_language(live)):
                     await self._retire(live, shown.message_id, shown.editor)
-        if shown.ping is not None:
-            await self._delete_ping(live, shown.ping)
-        shown.ping = None
-        shown.ping_id = None
+        async with shown.pings:
+            if shown.ping is not None:
+                await self._delete_ping(live, shown.ping)
+            shown.ping = None
+            shown.ping_id = None
 
     # -- turn pings -----------------------------------------------------------------------------
 
@@ -706,39 +712,49 @@ class TablePresenter:
         wanted = await self.preferences_of([int(pid) for pid in fresh])
         return frozenset(pid for pid in fresh if wanted[int(pid)].notify)
 
-    async def _turn_passed(
+    def _turn_passed(
         self,
         live: LiveTable,
         targets: frozenset[str],
         interaction: discord.Interaction[PokerBot] | None,
     ) -> None:
         """Ping ``targets`` if they have not acted ``ping_after`` seconds from now; with no
-        one to ping, tidy the standing ping at once (reword or remove it)."""
+        one to ping, tidy the standing ping at once (reword or remove it). The calls to
+        Discord are made in a task of their own: the table's next change does not wait for
+        them (Discord slow or rate limiting the channel holds up only its pings)."""
         waiting = self._late_pings.pop(live.id, None)
         if waiting is not None:
             waiting.cancel()
         editor = MessageEditor.of(interaction) if interaction is not None else None
         delay = min(self.ping_after, live.settings.action_seconds / 6)
         if not targets or delay <= 0:
-            await self._ping(live, targets, editor)
+            self.spawn(self._ping_in_turn(live, targets, editor))
             return
         # A ping answered (its player acted or timed out) goes now, not when the next one
         # is sent: pings are there to notify, not to stay.
-        await self._ping(live, frozenset(), editor)
+        self.spawn(self._ping_in_turn(live, frozenset(), editor))
         hand = live.engine.hand_number
         self._late_pings[live.id] = asyncio.get_running_loop().call_later(
             delay, lambda: self.spawn(self._ping_if_still_waiting(live, targets, editor, hand))
         )
 
+    async def _ping_in_turn(
+        self, live: LiveTable, targets: frozenset[str], editor: MessageEditor | None
+    ) -> None:
+        async with Shown.of(live).pings:
+            await self._ping(live, targets, editor)
+
     async def _ping_if_still_waiting(
         self, live: LiveTable, targets: frozenset[str], editor: MessageEditor | None, hand: int
     ) -> None:
         self._late_pings.pop(live.id, None)
-        if live.closed or not live.engine.in_hand or live.engine.hand_number != hand:
-            return
-        still = targets & Shown.of(live).turn
-        if still:
-            await self._ping(live, still, editor)
+        shown = Shown.of(live)
+        async with shown.pings:
+            if live.closed or not live.engine.in_hand or live.engine.hand_number != hand:
+                return
+            still = targets & shown.turn
+            if still:
+                await self._ping(live, still, editor)
 
     def _ping_text(self, live: LiveTable, targets: frozenset[str]) -> str:
         with i18n.speaking(languages.channel_language(live)):
