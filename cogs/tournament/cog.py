@@ -835,7 +835,7 @@ class Tournaments(commands.Cog):
                     )
                 for live in opened:
                     tables[live.id] = live
-            language = channel_language(run.guild_id)
+            # Each note below is written on a table, in that table's language.
             for pid in draw_seats(list(stacks), secrets.SystemRandom()):
                 room = [t for t in tables.values() if table_size(t)[0] < seats]
                 if not room:
@@ -856,7 +856,7 @@ class Tournaments(commands.Cog):
                                 "⬅️ {player} joins this table with {count} chips.",
                                 count=stacks[pid],
                                 player=run.name_in_text(pid),
-                                language=language,
+                                language=target.language,
                             )
                         )
                 if pid in homeless:
@@ -875,7 +875,7 @@ class Tournaments(commands.Cog):
                     returned = before_moving(source.engine)
                     if returned:
                         await self.bot.tables.seat_tournament_locked(source, {}, [], {})
-                        source.meta.notes.append(returned_note(run, returned, language))
+                        source.meta.notes.append(returned_note(run, returned, source.language))
                     stack = source.engine.stack(move.player_id)
                     await self._set_moving(run, move.player_id, (target.id, stack))
                     await self.bot.tables.seat_tournament_locked(source, {}, [move.player_id], {})
@@ -885,7 +885,7 @@ class Tournaments(commands.Cog):
                             "➡️ {player} moves to {table}.",
                             player=name,
                             table=kit.channel_link(target.channel_id),
-                            language=language,
+                            language=source.language,
                         )
                     )
                     moved.setdefault(source.id, []).append((name, target.channel_id))
@@ -899,7 +899,7 @@ class Tournaments(commands.Cog):
                             "⬅️ {player} joins this table with {count} chips.",
                             count=stack,
                             player=name,
-                            language=language,
+                            language=target.language,
                         )
                     )
                 await self._set_moving(run, move.player_id, None)
@@ -1231,7 +1231,7 @@ class Tournaments(commands.Cog):
                 schedule.levels[index],
                 schedule.next_level(elapsed),
                 None if remaining is None else now + remaining,
-                channel_language(run.guild_id),
+                live.language,
             )
         ]
 
@@ -1271,7 +1271,7 @@ class Tournaments(commands.Cog):
             # Anyone already counted out but still seated (a restart between two saves).
             stale = [p for p in seats if before.registered(p) and before.entry(p).out]
             places = dict(after.places())
-            language = channel_language(run.guild_id)
+            language = live.language  # the notes are the table's
             notes = [
                 # Translators: {place} is an ordinal written by the "{place}th" messages.
                 _(

@@ -819,3 +819,33 @@ async def test_a_lobby_of_many_long_names_lists_whole_names_and_counts_the_rest(
     field = next(f for f in embed["fields"] if f["name"].startswith("Players (21/30)"))
     assert field["value"].endswith(f"… and {21 - len(names)} more"), field["value"]
     emu.assert_clean()
+
+
+async def test_a_tournament_table_speaking_a_language_of_its_own_gets_its_notes_in_it(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """A tournament's table may speak its own language (``/poker settings language:``): what
+    the tournament writes on it (the level before each deal) is in that language, as the rest
+    of the table message is."""
+    bot = await poker_bot()
+    players = world.players[:3]
+    lobby = await _create(
+        emu, world, world.host, buy_in=50, starting_stack=70, seats=3, payouts="winner"
+    )
+    for player in players:
+        r = await emu.click(player, lobby, label="Register")
+        assert r.type == 7, r.content
+    await emu.idle()
+    cog = bot.get_cog("Tournaments")
+    (run,) = cog.running.values()
+    (live,) = cog.tables_of(run)
+    place = World(world.guild, emu.channels[live.channel_id], world.host, players)
+    r = await emu.run_command(world.host, place.channel, "poker settings", {"language": "de"})
+    assert "Deutsch" in r.content, r.content
+    first = live.engine.hand_number
+    await play_hand(emu, place, bot)
+    await emu.wait_for(lambda: live.engine.hand_number > first and live.engine.in_hand, timeout=15)
+    await emu.idle()
+    table = next(m for m in reversed(emu.channel_messages(place.channel)) if m.button_labels)
+    assert "Stufe 1" in table.text and "Level 1" not in table.text, table.text
+    emu.assert_clean()
