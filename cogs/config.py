@@ -11,6 +11,12 @@ import discord
 import yarl
 
 DEFAULT_DATABASE = Path(__file__).resolve().parent.parent / "data" / "poker.db"
+# Discord's ids (servers, users) are 64-bit; far more shards than any bot could run.
+MAX_ID = 2**63 - 1
+MAX_SHARDS = 100_000
+# Backups taken more often than this would copy the database over and over to no purpose.
+MIN_BACKUP_HOURS = 1 / 60
+
 # The levels the settings page offers (logging also knows CRITICAL, which the bot never logs).
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
 
@@ -78,21 +84,29 @@ class Settings:
                 "DISCORD_TOKEN is not set: copy .env.example to .env and paste your bot token."
             )
         guild = source.get("DEV_GUILD_ID", "").strip()
-        if guild and not guild.isdigit():
+        if guild and not (_whole(guild) and 0 < int(guild) <= MAX_ID):
             raise SettingsError(f"DEV_GUILD_ID must be a server id (digits), not {guild!r}.")
         shard_count, shard_ids = _shards(source)
         url = source.get("DATABASE_URL", "").strip()
-        if url and not url.startswith(("postgresql://", "postgres://")):
+        if url and not (url.startswith(("postgresql://", "postgres://")) and _readable(url)):
             raise SettingsError(
                 "DATABASE_URL must be a PostgreSQL URL (postgresql://user:password@host/db); "
                 "leave it empty to use the SQLite file at DATABASE_PATH."
             )
+        path = source.get("DATABASE_PATH", "").strip() or str(DEFAULT_DATABASE)
+        if path == ":memory:":
+            raise SettingsError(
+                "DATABASE_PATH=:memory: would lose every bankroll and table when the bot stops: "
+                "give a file (or leave it empty for data/poker.db)."
+            )
         press_limit = source.get("PRESS_LIMIT", "").strip() or "8"
-        if not press_limit.isdigit():
+        if not _whole(press_limit):
             raise SettingsError(
                 f"PRESS_LIMIT must be a whole number (0: no limit), not {press_limit!r}."
             )
         metrics_port = _metrics_port(source.get("METRICS_PORT", "").strip())
+        api_base = _url("DISCORD_API_BASE", source, ("http", "https"))
+        gateway_url = _url("DISCORD_GATEWAY_URL", source, ("ws", "wss"))
         log_level = source.get("LOG_LEVEL", "").strip().upper() or "INFO"
         if log_level not in LOG_LEVELS:
             raise SettingsError(
@@ -100,9 +114,9 @@ class Settings:
             )
         return cls(
             token=token,
-            database_path=source.get("DATABASE_PATH", "").strip() or str(DEFAULT_DATABASE),
-            api_base=source.get("DISCORD_API_BASE", "").strip() or None,
-            gateway_url=source.get("DISCORD_GATEWAY_URL", "").strip() or None,
+            database_path=path,
+            api_base=api_base,
+            gateway_url=gateway_url,
             dev_guild_id=int(guild) if guild else None,
             log_level=log_level,
             shard_count=shard_count,
@@ -122,12 +136,13 @@ def _backups(source: dict[str, str]) -> dict[str, Any]:
         hours = float(raw_hours)
     except ValueError:
         hours = 0.0
-    if not 0 < hours < float("inf"):
+    if not MIN_BACKUP_HOURS <= hours < float("inf"):
         raise SettingsError(
-            f"BACKUP_HOURS must be a number of hours above 0 (like 24 or 0.5), not {raw_hours!r}."
+            "BACKUP_HOURS must be a number of hours, at least one minute (like 24 or 0.5), "
+            f"not {raw_hours!r}."
         )
     raw_keep = source.get("BACKUP_KEEP", "").strip() or "7"
-    if not raw_keep.isdigit() or int(raw_keep) < 1:
+    if not _whole(raw_keep) or int(raw_keep) < 1:
         raise SettingsError(
             f"BACKUP_KEEP must be a whole number of backups (1 or more), not {raw_keep!r}."
         )
@@ -138,7 +153,7 @@ def _backups(source: dict[str, str]) -> dict[str, Any]:
 def _metrics_port(raw: str) -> int | None:
     if not raw:
         return None
-    if not raw.isdigit() or not 0 <= int(raw) <= 65535:
+    if not _whole(raw) or not 0 <= int(raw) <= 65535:
         raise SettingsError(
             f"METRICS_PORT must be a port number (1-65535; 0 picks a free one), not {raw!r}."
         )
@@ -156,9 +171,10 @@ def _shards(source: dict[str, str]) -> tuple[int | None, tuple[int, ...] | None]
     raw_ids = source.get("SHARD_IDS", "").strip()
     count: int | None = None
     if raw_count:
-        if not raw_count.isdigit() or int(raw_count) < 1:
+        if not _whole(raw_count) or not 1 <= int(raw_count) <= MAX_SHARDS:
             raise SettingsError(
-                f"SHARD_COUNT must be a whole number of shards (1 or more), not {raw_count!r}."
+                f"SHARD_COUNT must be a whole number of shards (1 to {MAX_SHARDS:,}), "
+                f"not {raw_count!r}."
             )
         count = int(raw_count)
     if not raw_ids:
@@ -170,7 +186,7 @@ def _shards(source: dict[str, str]) -> tuple[int | None, tuple[int, ...] | None]
     ids: list[int] = []
     for part in raw_ids.split(","):
         first, dash, last = part.strip().partition("-")
-        if not first.strip().isdigit() or (dash and not last.strip().isdigit()):
+        if not _whole(first.strip()) or (dash and not _whole(last.strip())):
             raise SettingsError(
                 f"SHARD_IDS must list shard numbers like 0,1 or a range like 0-3, not {raw_ids!r}."
             )
@@ -178,15 +194,58 @@ def _shards(source: dict[str, str]) -> tuple[int | None, tuple[int, ...] | None]
         high = int(last) if dash else low
         if high < low:
             raise SettingsError(f"SHARD_IDS range {part.strip()!r} runs backwards.")
+        if high >= count:  # (checked before the range is made: it could be huge)
+            raise SettingsError(
+                f"SHARD_IDS {part.strip()!r} names shards that do not exist with "
+                f"SHARD_COUNT={count}: shards run 0 to {count - 1}."
+            )
         ids.extend(range(low, high + 1))
-    wrong = sorted({i for i in ids if i >= count})
-    if wrong:
-        raise SettingsError(
-            f"SHARD_IDS {wrong} do not exist with SHARD_COUNT={count}: shards run 0 to {count - 1}."
-        )
     if len(set(ids)) != len(ids):
         raise SettingsError(f"SHARD_IDS {raw_ids!r} names a shard twice.")
     return count, tuple(sorted(ids))
+
+
+def _whole(raw: str) -> bool:
+    """Whether ``raw`` is a whole number written in ASCII digits (``str.isdigit`` also takes
+    ``²`` and other digits ``int`` refuses).
+
+    >>> _whole("12"), _whole("²"), _whole("-1"), _whole("")
+    (True, False, False, False)
+    """
+    return raw.isascii() and raw.isdigit()
+
+
+def _readable(url: str) -> bool:
+    """Whether ``url`` parses, its port included (``yarl`` reads the port lazily)."""
+    try:
+        _ = yarl.URL(url).port
+    except ValueError:
+        return False
+    return True
+
+
+def _url(name: str, source: dict[str, str], schemes: tuple[str, ...]) -> str | None:
+    """An endpoint setting (``DISCORD_API_BASE``, ``DISCORD_GATEWAY_URL``): empty, or a URL
+    of one of ``schemes`` with a host (and a valid port, if any)."""
+    raw = source.get(name, "").strip()
+    if not raw:
+        return None
+    try:
+        url = yarl.URL(raw)
+        port = url.port
+    except ValueError:
+        url, port = None, None
+    if (
+        url is None
+        or url.scheme not in schemes
+        or not url.host
+        or (port is not None and not 0 < port < 65536)
+    ):
+        raise SettingsError(
+            f"{name} must be a {' or '.join(s + '://' for s in schemes)} URL with a host, "
+            f"not {raw!r}."
+        )
+    return raw
 
 
 def apply_endpoints(settings: Settings) -> None:

@@ -159,9 +159,13 @@ def main(argv: Sequence[str], *, database: str, folder: str | None) -> int:
             file=sys.stderr,
         )
         return 1
+    if args.path is not None and not args.path.strip():
+        print("Backup failed: the path is empty: give a file or a folder.", file=sys.stderr)
+        return 2
     chosen = args.path or folder or str(Path(database).resolve().parent / "backups")
     target = Path(chosen)
-    if args.path is None or target.is_dir():
+    # A folder, or one to be made (written with a slash at the end): a new file inside.
+    if args.path is None or target.is_dir() or args.path.endswith(("/", os.sep)):
         target = target / backup_name(time.time())
     try:
         size = copy_database(database, target)

@@ -231,6 +231,27 @@ async def test_a_full_disk_fails_the_backup_command_with_the_reason(tmp_path: Pa
     assert not target.exists() and not list(tmp_path.glob("*.partial"))
 
 
+async def test_the_backup_command_reads_a_new_folder_and_refuses_an_empty_path(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``backup new/folder/`` (a slash at the end: a folder, not there yet) writes a backup
+    inside it, not a file of that name; an empty path is refused and writes nothing."""
+    from data import Database
+    from data.backup import main
+
+    source = tmp_path / "poker.db"
+    db = await Database.open(source)
+    await db.close()
+    folder = tmp_path / "new" / "folder"
+    assert await asyncio.to_thread(main, [f"{folder}/"], database=str(source), folder=None) == 0
+    (written,) = folder.iterdir()
+    assert written.name.startswith("poker-") and written.suffix == ".db"
+    before = sorted(tmp_path.rglob("*"))
+    assert await asyncio.to_thread(main, [""], database=str(source), folder=None) == 2
+    assert "the path is empty" in capsys.readouterr().err
+    assert sorted(tmp_path.rglob("*")) == before
+
+
 async def test_on_postgresql_the_command_shows_the_pg_dump_line() -> None:
     env = {
         "PATH": "/usr/bin:/bin",
@@ -263,9 +284,9 @@ def test_backup_settings() -> None:
     assert (chosen.backup_dir, chosen.backup_hours, chosen.backup_keep) == ("b", 0.5, 3)
     assert Settings.from_env({}, need_token=False).token == ""
     for key, value, words in (
-        ("BACKUP_HOURS", "0", "BACKUP_HOURS must be a number of hours above 0"),
-        ("BACKUP_HOURS", "nan", "BACKUP_HOURS must be a number of hours above 0"),
-        ("BACKUP_HOURS", "daily", "BACKUP_HOURS must be a number of hours above 0"),
+        ("BACKUP_HOURS", "0", "BACKUP_HOURS must be a number of hours, at least one minute"),
+        ("BACKUP_HOURS", "nan", "BACKUP_HOURS must be a number of hours, at least one minute"),
+        ("BACKUP_HOURS", "daily", "BACKUP_HOURS must be a number of hours, at least one minute"),
         ("BACKUP_KEEP", "0", "BACKUP_KEEP must be a whole number of backups"),
         ("BACKUP_KEEP", "-2", "BACKUP_KEEP must be a whole number of backups"),
     ):

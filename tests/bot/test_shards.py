@@ -56,9 +56,20 @@ def test_shard_settings() -> None:
         ({"SHARD_COUNT": "4", "SHARD_IDS": "3-1"}, "runs backwards"),
         ({"SHARD_COUNT": "4", "SHARD_IDS": "1,0-1"}, "names a shard twice"),
         ({"SHARD_COUNT": "2", "SHARD_IDS": "-1"}, "like 0,1 or a range like 0-3"),
+        ({"SHARD_COUNT": "2", "SHARD_IDS": "0-99999999999999"}, "do not exist with SHARD_COUNT"),
+        ({"SHARD_COUNT": "99999999999999999999"}, "SHARD_COUNT must be a whole number"),
+        ({"SHARD_COUNT": "²"}, "SHARD_COUNT must be a whole number"),
+        # Other settings with a number, an id or an address in them.
+        ({"PRESS_LIMIT": "²"}, "PRESS_LIMIT must be a whole number"),
+        ({"DEV_GUILD_ID": "99999999999999999999"}, "DEV_GUILD_ID must be a server id"),
+        ({"BACKUP_HOURS": "0.000001"}, "at least one minute"),
+        ({"DISCORD_GATEWAY_URL": "ws://[::1"}, "DISCORD_GATEWAY_URL must be a ws://"),
+        ({"DISCORD_API_BASE": "http://127.0.0.1:99999/api"}, "DISCORD_API_BASE must be"),
+        ({"DATABASE_URL": "postgresql://u:p@127.0.0.1:port/db"}, "DATABASE_URL must be"),
+        ({"DATABASE_PATH": ":memory:"}, "would lose every bankroll"),
     ],
 )
-def test_bad_shard_settings_are_refused_with_a_reason(env: dict[str, str], words: str) -> None:
+def test_bad_settings_are_refused_with_a_reason(env: dict[str, str], words: str) -> None:
     with pytest.raises(SettingsError, match=words):
         _settings(**env)
 
