@@ -29,7 +29,7 @@ from cogs.metrics import Metrics
 from cogs.presenter import TablePresenter
 from cogs.translator import MenuTranslator, _
 from cogs.ui.components import install_lazy_responses
-from data import Database
+from data import Database, DataError
 from data.backup import Backups
 from tables.errors import Refusal
 from tables.live import LiveTable
@@ -76,6 +76,11 @@ gives before it kills; a stop usually takes about :data:`STOP_GRACE`."""
 STOP_GRACE = 1.0
 """After a signal, the gateway stays open at least this long, answering :data:`RESTARTING`:
 presses Discord has already sent on their way get an answer instead of failing."""
+
+
+class CannotStart(Exception):
+    """Something on this machine keeps the bot from starting (its database, its metrics
+    port): the reason says what, for the one line ``bot.py`` prints."""
 
 
 class PokerTree(app_commands.CommandTree["PokerBot"]):
@@ -194,10 +199,17 @@ class PokerBot(commands.AutoShardedBot):
         parsers["INTERACTION_CREATE"] = self._interaction_create
 
     async def setup_hook(self) -> None:
-        self.db = await Database.open(self.settings.database)
+        try:
+            self.db = await Database.open(self.settings.database)
+        except DataError as exc:
+            raise CannotStart(f"the database: {exc}") from exc
         await languages.load(self.db)
         if self.metrics is not None:
-            await self.metrics.start()
+            try:
+                await self.metrics.start()
+            except OSError as exc:
+                where = f"{self.settings.metrics_host}:{self.settings.metrics_port}"
+                raise CannotStart(f"health and metrics cannot be served on {where}: {exc}") from exc
         self.presenter = TablePresenter(self)
         shards = self.settings.shard_ids
         where = f"shards {','.join(map(str, shards))}" if shards is not None else "all shards"

@@ -13,6 +13,7 @@ Usage::
 from data.db import DEFAULT_PATH, Claim, Database
 from data.errors import (
     BackupFailed,
+    CannotOpen,
     ChipsInPlay,
     ChipsMismatch,
     ConstraintViolation,
@@ -61,6 +62,7 @@ __all__ = [
     "AdminLogEntry",
     "BackupFailed",
     "BankrollPoint",
+    "CannotOpen",
     "ChipAudit",
     "ChipsInPlay",
     "ChipsMismatch",

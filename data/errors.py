@@ -32,6 +32,12 @@ class SchemaError(DataError):
     """The database file's schema cannot be used or upgraded by this code."""
 
 
+class CannotOpen(DataError):
+    """The database cannot be opened: no such folder and none can be made, no permission, a
+    file that is not SQLite (or is damaged), or another program's database. The reason says
+    which; nothing was written."""
+
+
 class InvalidArgument(DataError, ValueError):
     """A caller passed a value that can never be valid (negative amount, bad JSON, ...)."""
 

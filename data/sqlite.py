@@ -45,7 +45,14 @@ from typing import Any, Literal, TypeVar, cast
 import aiosqlite
 
 from data.core import Body, Row, Tx
-from data.errors import BackupFailed, ConstraintViolation, DataError, InvalidArgument, SchemaError
+from data.errors import (
+    BackupFailed,
+    CannotOpen,
+    ConstraintViolation,
+    DataError,
+    InvalidArgument,
+    SchemaError,
+)
 from data.migrations import Migration, migrate
 
 T = TypeVar("T")
@@ -246,6 +253,27 @@ def _retrieve(task: asyncio.Future[Any]) -> None:
         task.exception()
 
 
+async def _refuse_foreign(conn: aiosqlite.Connection, where: str) -> None:
+    """Refuse a SQLite file another program made: it has tables but no schema version of
+    this bot's (the bot would add its own tables to it, and switch it to WAL mode)."""
+    version = next(iter(await conn.execute_fetchall("PRAGMA user_version")))[0]
+    if int(version) != 0:
+        return
+    names = [
+        str(row[0])
+        for row in await conn.execute_fetchall(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+            " ORDER BY name"
+        )
+    ]
+    if names:
+        shown = ", ".join(names[:5]) + (", ..." if len(names) > 5 else "")
+        raise CannotOpen(
+            f"{where} is another program's SQLite database (tables {shown}, and no schema "
+            "version of this bot): choose another file"
+        )
+
+
 class _Schema:
     """The migration runner's view of a connection being opened (see :mod:`data.migrations`)."""
 
@@ -318,12 +346,16 @@ class SqliteBackend:
         if synchronous not in ("NORMAL", "FULL", "EXTRA"):
             raise InvalidArgument(f"synchronous must be NORMAL, FULL or EXTRA, not {synchronous!r}")
         where = os.fspath(path)
-        if where != ":memory:":
-            Path(where).parent.mkdir(parents=True, exist_ok=True)
-        conn = await aiosqlite.connect(where, isolation_level=None)
+        try:
+            if where != ":memory:":
+                Path(where).parent.mkdir(parents=True, exist_ok=True)
+            conn = await aiosqlite.connect(where, isolation_level=None)
+        except (OSError, sqlite3.Error) as exc:
+            raise CannotOpen(f"cannot open the SQLite file {where}: {exc}") from exc
         try:
             conn.row_factory = sqlite3.Row
             await conn.execute("PRAGMA busy_timeout = 10000")
+            await _refuse_foreign(conn, where)
             mode = next(iter(await conn.execute_fetchall("PRAGMA journal_mode = WAL")))[0]
             if where != ":memory:" and str(mode).lower() != "wal":
                 raise SchemaError(f"could not switch {where} to WAL mode (got {mode!r})")
@@ -335,6 +367,9 @@ class SqliteBackend:
                 await conn.execute("PRAGMA wal_autocheckpoint = 0")
                 checkpoints = await aiosqlite.connect(where, isolation_level=None)
                 await checkpoints.execute("PRAGMA busy_timeout = 10000")
+        except (OSError, sqlite3.Error) as exc:
+            await conn.close()
+            raise CannotOpen(f"{where} cannot be used as the bot's database: {exc}") from exc
         except BaseException:
             await conn.close()
             raise

@@ -5,9 +5,12 @@ rebuys and ending a table during a hand, and a clean start-up failure."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import os
 import random
+import socket
+import sqlite3
 import subprocess
 import sys
 from collections import Counter
@@ -468,6 +471,43 @@ async def test_a_refused_token_or_no_network_ends_with_one_line(emu: Emulator, t
     assert "can't be reached" in unreachable.stderr
     lines = [line for line in unreachable.stderr.splitlines() if "Cannot start" in line]
     assert len(lines) == 1
+
+
+async def test_a_database_or_port_the_bot_cannot_use_ends_with_one_line(
+    emu: Emulator, tmp_path
+) -> None:
+    """Logged in, the bot opens its database and its metrics port: what this machine refuses
+    ends the start with one line naming it (exit 6), and another program's SQLite file is
+    left exactly as it was."""
+    folder = tmp_path / "folder.db"
+    folder.mkdir()
+    text = tmp_path / "text.db"
+    text.write_text("not a database " * 40)
+    foreign = tmp_path / "foreign.db"
+    with contextlib.closing(sqlite3.connect(foreign)) as other:
+        other.execute("CREATE TABLE notes (body TEXT)")
+        other.commit()
+    before = foreign.read_bytes()
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen()
+    port = str(taken.getsockname()[1])
+    cases = [
+        ({"DATABASE_PATH": str(folder)}, "cannot open the SQLite file"),
+        ({"DATABASE_PATH": str(text / "poker.db")}, "cannot open the SQLite file"),
+        ({"DATABASE_PATH": str(text)}, "cannot be used as the bot's database"),
+        ({"DATABASE_PATH": str(foreign)}, "another program's SQLite database"),
+        ({"DATABASE_PATH": str(tmp_path / "ok.db"), "METRICS_PORT": port}, "cannot be served"),
+    ]
+    with taken:
+        for change, words in cases:
+            run = await asyncio.to_thread(_run_bot, {**emu.env(), **change})
+            assert run.returncode == 6, run.stderr
+            assert "Traceback" not in run.stderr, run.stderr
+            lines = [line for line in run.stderr.splitlines() if "Cannot start" in line]
+            assert len(lines) == 1 and words in lines[0], run.stderr
+    assert foreign.read_bytes() == before
+    assert not (tmp_path / "foreign.db-wal").exists()
 
 
 def test_a_log_level_logging_does_not_know_ends_with_one_line(tmp_path) -> None:
