@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from babel import Locale, UnknownLocaleError
+from babel.messages.pofile import PoFileError
 
 from .catalogues import read_catalogue
 from .checks import problems
@@ -43,9 +44,16 @@ def main(argv: list[str] | None = None) -> int:
         for package in PACKAGES:
             template = read_catalogue(package.template)
             for code in shipped_codes():
-                for problem in problems(template, read_catalogue(package.catalogue(code))):
+                where = f"{package.name}/locales/{code}.po"
+                try:
+                    catalogue = read_catalogue(package.catalogue(code), strict=True)
+                except (OSError, ValueError, PoFileError) as exc:  # (UnicodeDecodeError too)
                     failed = True
-                    print(f"{package.name}/locales/{code}.po: {problem}")
+                    print(f"{where}: cannot be read: {exc}")
+                    continue
+                for problem in problems(template, catalogue):
+                    failed = True
+                    print(f"{where}: {problem}")
         if not failed:
             print(f"every catalogue is complete ({', '.join(shipped_codes())})")
         return 1 if failed else 0

@@ -22,10 +22,12 @@ from .pseudo import pseudo
 TEMPLATE = "messages.pot"
 
 
-def read_catalogue(path: Path) -> Catalog:
-    """One ``.po``/``.pot`` file as a Babel catalogue."""
+def read_catalogue(path: Path, *, strict: bool = False) -> Catalog:
+    """One ``.po``/``.pot`` file as a Babel catalogue. ``strict``: a line Babel cannot read
+    raises :class:`babel.messages.pofile.PoFileError` (for ``python -m i18n check``), where
+    the bot itself reads on and leaves what it could not read in English."""
     with path.open("rb") as file:
-        return read_po(file)
+        return read_po(file, abort_invalid=strict)
 
 
 def compile_catalogue(catalogue: Catalog) -> gettext.GNUTranslations:

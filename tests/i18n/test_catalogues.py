@@ -192,6 +192,24 @@ def test_init_starts_a_new_language_and_never_a_shipped_one_again(
     assert main(["init", "da"]) == 2
 
 
+def test_check_names_a_catalogue_it_cannot_read(tmp_path, monkeypatch, capsys) -> None:
+    import shutil
+
+    import i18n.extract
+    from i18n.__main__ import main
+
+    for package in PACKAGES:
+        shutil.copytree(package.locales, tmp_path / package.name / "locales")
+    monkeypatch.setattr(i18n.extract, "ROOT", tmp_path)
+    broken = tmp_path / "cogs" / "locales" / "de.po"
+    broken.write_text(broken.read_text(encoding="utf-8") + '\nmsgid "x"\nnonsense here\n')
+    (tmp_path / "engine" / "locales" / "fr.po").write_bytes("msgid ''".encode("utf-16"))
+    assert main(["check"]) == 1
+    out = capsys.readouterr().out
+    assert "cogs/locales/de.po: cannot be read" in out, out
+    assert "engine/locales/fr.po: cannot be read" in out, out
+
+
 def test_the_layer_is_discord_free() -> None:
     import subprocess
     import sys
