@@ -75,6 +75,8 @@ def font_file() -> str | None:
     chosen = os.environ.get("POKER_FONT")
     if chosen and Path(chosen).is_file():
         return chosen
+    if chosen:
+        log.warning("POKER_FONT=%s is not a file: the pictures use the bundled font", chosen)
     if BUNDLED_FONT.is_file():
         return str(BUNDLED_FONT)
     log.warning("the bundled font is missing: pictures write ASCII letters only")
@@ -86,11 +88,11 @@ def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
     """The pictures' font for words at ``size`` (names, hand names, labels, the charts), in
     every shipped language's letters when such a font is installed (:func:`font_file`)."""
     path = font_file()
-    if path is not None:
+    for candidate in dict.fromkeys(p for p in (path, str(BUNDLED_FONT)) if p is not None):
         try:
-            return ImageFont.truetype(path, size)
+            return ImageFont.truetype(candidate, size)
         except OSError:
-            log.warning("the font %s could not be read; using Pillow's", path)
+            log.warning("the font %s could not be read", candidate)
     return ImageFont.load_default(size=size)
 
 

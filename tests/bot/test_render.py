@@ -412,3 +412,26 @@ def test_a_showdown_line_wraps_around_its_cards_not_inside_them(variant: str) ->
             assert playing.count("\u00a0") == 4 and apart.startswith("(not\u00a0playing:")
         else:
             assert " " not in cards and cards.count("\u00a0") == 4, cards
+
+
+def test_a_poker_font_that_is_missing_or_unreadable_falls_back_to_the_bundled_one(
+    tmp_path, monkeypatch, caplog
+) -> None:
+    from PIL import ImageFont
+
+    from cogs.ui import card_images
+
+    unreadable = tmp_path / "broken.ttf"
+    unreadable.write_text("not a font")
+    for chosen in (str(tmp_path / "missing.ttf"), str(unreadable)):
+        monkeypatch.setenv("POKER_FONT", chosen)
+        card_images.font_file.cache_clear()
+        card_images.font.cache_clear()
+        try:
+            drawn = card_images.font(20)
+        finally:
+            card_images.font_file.cache_clear()
+            card_images.font.cache_clear()
+        assert isinstance(drawn, ImageFont.FreeTypeFont)
+        assert drawn.path == str(card_images.BUNDLED_FONT)
+        assert chosen in caplog.text
