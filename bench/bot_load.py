@@ -87,6 +87,7 @@ if __package__ in (None, ""):  # run as a script: make the repo importable
 
 from aiohttp import web
 
+from bench import duration, listed, positive
 from cogs.app import GC_THRESHOLDS
 from tests.emulator import BotProcess, Emulator, InteractionResult, Message, User
 from tests.emulator.models import Attachment, Channel, InteractionRecord
@@ -1587,8 +1588,10 @@ def _think(text: str) -> tuple[float, float]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
-    parser.add_argument("--tables", default="10,100,500", help="comma-separated T values")
-    parser.add_argument("--seconds", type=float, default=45.0, help="measured seconds per T")
+    parser.add_argument(
+        "--tables", type=listed(positive), default="10,100,500", help="comma-separated T values"
+    )
+    parser.add_argument("--seconds", type=duration, default=45.0, help="measured seconds per T")
     parser.add_argument("--warmup", type=float, default=10.0, help="least warm-up seconds")
     parser.add_argument(
         "--think", type=_think, default=(1.0, 3.0), help="seconds before each press: 1-3, 0"
@@ -1613,7 +1616,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--keep", action="store_true", help="keep the database and bot log")
     parser.add_argument("--json", metavar="FILE", help="also write the raw figures here")
     parser.add_argument(
-        "--processes", default="1", help="comma-separated numbers of bot processes (shards)"
+        "--processes",
+        type=listed(positive),
+        default="1",
+        help="comma-separated numbers of bot processes (shards)",
     )
     parser.add_argument("--database", choices=("sqlite", "postgres"), default="sqlite")
     parser.add_argument("-v", "--verbose", action="store_true")
@@ -1622,8 +1628,8 @@ def main(argv: list[str] | None = None) -> int:
         return child_main()
     args.load_before = " ".join(f"{x:.2f}" for x in os.getloadavg())
     results = []
-    for count in (int(n) for n in args.processes.split(",")):
-        for text in args.tables.split(","):
+    for count in (int(n) for n in args.processes):
+        for text in args.tables:
             tables = int(text)
             results.append(asyncio.run(_run_one(tables, args, count, args.database)))
     report(results, args)

@@ -29,6 +29,7 @@ from pathlib import Path
 if __package__ in (None, ""):  # run as a script: make the repo importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench import positive
 from data import Database, TableSave
 from data.postgres import PostgresBackend
 
@@ -188,7 +189,7 @@ RUNS: tuple[tuple[int, float | None], ...] = ((1, None), (8, None), (64, None), 
 
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--calls", type=int, default=4000)
+    parser.add_argument("--calls", type=positive, default=4000)
     parser.add_argument("--database", choices=("sqlite", "postgres", "both"), default="both")
     args = parser.parse_args()
     print(f"save_table_state, {args.calls} calls each (4 KB snapshot, 6 stacks, 1 event)")

@@ -26,6 +26,7 @@ the lean engine does not have.
 
 from __future__ import annotations
 
+import argparse
 import dataclasses
 import importlib
 import os
@@ -581,12 +582,21 @@ def best_rates(
 
 
 def main() -> None:
-    args = [arg for arg in sys.argv[1:] if arg not in ("--phases", "--budget")]
-    seconds = float(args[0]) if args else 3.0
-    if "--phases" in sys.argv[1:]:
-        print_phases(int(20_000 * seconds / 3))
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("seconds", nargs="?", default="3", help="seconds per engine (3)")
+    parser.add_argument("--phases", action="store_true", help="time each phase of the hand")
+    parser.add_argument("--budget", action="store_true", help="price what the bot reads")
+    args = parser.parse_args()
+    try:
+        seconds = float(args.seconds)
+    except ValueError:
+        seconds = 0.0
+    if not 0 < seconds < float("inf"):
+        parser.error(f"seconds must be a number above 0, not {args.seconds!r}")
+    if args.phases:
+        print_phases(max(1, int(20_000 * seconds / 3)))
         return
-    if "--budget" in sys.argv[1:]:
+    if args.budget:
         print_budget(seconds)
         return
     rates = best_rates(

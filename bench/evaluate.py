@@ -27,9 +27,14 @@ from __future__ import annotations
 
 import argparse
 import random
+import sys
 import time
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
+
+if __package__ in (None, ""):  # run as a script: make the repo importable
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import eval7
 from pokerkit import utilities as pokerkit_utilities
@@ -37,6 +42,7 @@ from pokerkit.hands import RegularLowHand, StandardLowHand
 from treys import Card as TreysCard
 from treys import Evaluator as TreysEvaluator
 
+from bench import positive
 from engine.cards import DECK_52, Card, cards_of_rank
 from engine.hands import Ranking, evaluate, prepare
 
@@ -93,8 +99,8 @@ def line(label: str, per_second: float, note: str = "") -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--hands", type=int, default=100_000, help="hands per test")
-    parser.add_argument("--repeat", type=int, default=5, help="timed passes (best is kept)")
+    parser.add_argument("--hands", type=positive, default=100_000, help="hands per test")
+    parser.add_argument("--repeat", type=positive, default=5, help="timed passes (best is kept)")
     parser.add_argument("--seed", type=int, default=2024)
     args = parser.parse_args()
     count, repeat = args.hands, args.repeat

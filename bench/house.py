@@ -34,6 +34,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench import listed, positive
 from engine import Table, TableConfig, list_variants
 from engine.actions import (
     Action,
@@ -389,26 +390,28 @@ def calibrate(slug: str, hands: int, seed: int = 7, quantiles: int = 20) -> None
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--hands", type=int, default=10_000)
-    parser.add_argument("--levels", default="easy,normal,hard")
-    parser.add_argument("--families", default=",".join(FAMILIES))
-    parser.add_argument("--baselines", default=",".join(BASELINES))
+    parser.add_argument("--hands", type=positive, default=10_000)
+    parser.add_argument(
+        "--levels", type=listed(level.value for level in LEVELS), default="easy,normal,hard"
+    )
+    parser.add_argument("--families", type=listed(FAMILIES), default=",".join(FAMILIES))
+    parser.add_argument("--baselines", type=listed(BASELINES), default=",".join(BASELINES))
     parser.add_argument("--seed", type=int, default=19)
     parser.add_argument("--selfplay", type=int, default=0)
-    parser.add_argument("--workers", type=int, default=2, help="processes for the lines")
+    parser.add_argument("--workers", type=positive, default=2, help="processes for the lines")
     parser.add_argument("--calibrate", type=int, default=0, help="hands per family")
     args = parser.parse_args()
     if args.calibrate:
-        for family in args.families.split(","):
+        for family in args.families:
             calibrate(FAMILIES[family], args.calibrate)
         return
     if args.selfplay:
         selfplay(args.selfplay, workers=args.workers)
         return
     strength_check(
-        args.families.split(","),
-        args.baselines.split(","),
-        args.levels.split(","),
+        args.families,
+        args.baselines,
+        args.levels,
         args.hands,
         args.seed,
         args.workers,

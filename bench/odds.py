@@ -28,15 +28,21 @@ from __future__ import annotations
 
 import argparse
 import random
+import sys
 import time
 from collections import Counter
 from collections.abc import Callable
 from functools import partial
 from itertools import combinations
+from pathlib import Path
+
+if __package__ in (None, ""):  # run as a script: make the repo importable
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import eval7
 
 import engine.odds
+from bench import positive
 from engine.cards import DECK_32, DECK_52, DECK_53, JOKER, Card, cards_of_rank
 from engine.hands import Ranking, evaluate
 from engine.odds import best_draws, discard_strengths
@@ -141,8 +147,8 @@ def configurations() -> list[tuple[Ranking, str, frozenset[Card], tuple[Card, ..
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--hands", type=int, default=5, help="hands timed per configuration")
-    parser.add_argument("--repeat", type=int, default=3, help="warm passes per hand")
+    parser.add_argument("--hands", type=positive, default=5, help="hands timed per configuration")
+    parser.add_argument("--repeat", type=positive, default=3, help="warm passes per hand")
     parser.add_argument("--no-brute", action="store_true", help="skip the brute-force runs")
     parser.add_argument("--seed", type=int, default=19)
     args = parser.parse_args()

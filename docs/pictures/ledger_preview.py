@@ -15,6 +15,8 @@ from cogs.ui.ledger import csv_name, ledger_csv, ledger_embed
 from data.ledger import LedgerLine, NightLedger, TableLedger
 from data.models import Table
 
+if len(sys.argv) != 2:
+    sys.exit(f"usage: {sys.argv[0]} OUT.json (the embed's payload; its CSV is written beside it)")
 out = Path(sys.argv[1])
 t0 = 1764097200.0  # 2025-11-25 19:00 UTC
 first = Table(12, 1, 1, 1, "closed", "{}", None, 0, None, None, t0, t0 + 9000, t0 + 9000)

@@ -182,6 +182,12 @@ def main() -> int:
     args = parser.parse_args()
     if not args.json_only and not args.preview:
         parser.error("give the preview tool's path with --preview or DISCORD_PREVIEW")
+    if not args.json_only and not Path(args.preview).is_file():
+        parser.error(f"the preview tool {args.preview} is not a file")
+    if args.out.exists() and not args.out.is_dir():
+        parser.error(f"--out {args.out} is a file, not a folder")
+    if args.width < 1:
+        parser.error(f"--width must be at least 1 pixel, not {args.width}")
     args.out.mkdir(parents=True, exist_ok=True)
     previous = point_discordpy_at("http://127.0.0.1:9/api/v10", "ws://127.0.0.1:9/gateway")
     try:
