@@ -323,3 +323,31 @@ async def test_the_runner_is_the_same_for_every_backend() -> None:
         await migrate(FakeStore(version=5), steps)
     with pytest.raises(SchemaError, match=r"1\.\.N"):
         await migrate(FakeStore(version=0), [steps[0], steps[2]])
+
+
+async def test_a_file_that_is_damaged_or_another_programs_is_refused_untouched(
+    tmp_path: Path,
+) -> None:
+    from data import CannotOpen
+
+    damaged = tmp_path / "damaged.db"
+    db = await Database.open(damaged)
+    try:
+        for user in range(300):  # pages enough that one in the middle can be spoiled
+            await db.admin_grant(GUILD, 9, 1000 + user, 5)
+    finally:
+        await db.close()
+    raw = bytearray(damaged.read_bytes())
+    page = 4096
+    assert len(raw) > 6 * page
+    raw[3 * page : 4 * page] = b"\xa5" * page
+    damaged.write_bytes(bytes(raw))
+    foreign = tmp_path / "foreign.db"
+    with sqlite3.connect(foreign) as other:
+        other.execute("CREATE TABLE notes (body TEXT)")
+    for path, words in ((damaged, "is damaged"), (foreign, "another program's")):
+        before = path.read_bytes()
+        with pytest.raises(CannotOpen, match=words):
+            await Database.open(path)
+        assert path.read_bytes() == before
+        assert not path.with_name(path.name + "-wal").exists()
