@@ -74,6 +74,7 @@ up without pressing a stale button, and never stay without its buttons. A player
 hand that Discord refused is sent again after the same delays."""
 
 THREAD_SHUT = "its thread is archived and locked"
+EMPTY: frozenset[str] = frozenset()
 """Why a tournament's table is given up when its thread cannot be reopened (see
 :meth:`TablePresenter.reopen_thread`)."""
 
@@ -116,6 +117,7 @@ class Shown:
         "message_id",
         "ping",
         "ping_id",
+        "pinging",
         "pings",
         "restored",
         "turn",
@@ -166,6 +168,8 @@ class Shown:
         # Held while the ping changes (posted, reworded, deleted): those calls go in the
         # order the table changed, without the table's messages waiting for them.
         self.pings = TableLock()
+        # Ping changes on their way (spawned, waiting for the lock or under way).
+        self.pinging = 0
         # Each player's DM of the hand in progress (hand number, DM channel, message): the
         # DM is edited as the cards change rather than a new one sent.
         self.dm_messages: dict[str, tuple[int, int, int]] = {}
@@ -728,33 +732,48 @@ class TablePresenter:
         editor = MessageEditor.of(interaction) if interaction is not None else None
         delay = min(self.ping_after, live.settings.action_seconds / 6)
         if not targets or delay <= 0:
-            self.spawn(self._ping_in_turn(live, targets, editor))
+            self._ping_soon(live, self._ping(live, targets, editor), targets)
             return
         # A ping answered (its player acted or timed out) goes now, not when the next one
         # is sent: pings are there to notify, not to stay.
-        self.spawn(self._ping_in_turn(live, frozenset(), editor))
+        self._ping_soon(live, self._ping(live, frozenset(), editor))
         hand = live.engine.hand_number
         self._late_pings[live.id] = asyncio.get_running_loop().call_later(
-            delay, lambda: self.spawn(self._ping_if_still_waiting(live, targets, editor, hand))
+            delay,
+            lambda: self._ping_soon(
+                live, self._ping_if_still_waiting(live, targets, editor, hand), targets
+            ),
         )
 
-    async def _ping_in_turn(
-        self, live: LiveTable, targets: frozenset[str], editor: MessageEditor | None
+    def _ping_soon(
+        self, live: LiveTable, change: Coroutine[Any, Any, None], targets: frozenset[str] = EMPTY
     ) -> None:
-        async with Shown.of(live).pings:
-            await self._ping(live, targets, editor)
+        """Make ``change`` to the table's ping in a task, after the changes already on their
+        way. Nothing to ping, no ping standing and none on its way (most actions): nothing
+        to do, and no task."""
+        shown = Shown.of(live)
+        if not targets and shown.ping is None and not shown.pinging:
+            change.close()
+            return
+        shown.pinging += 1
+        self.spawn(self._in_turn(shown, change))
+
+    async def _in_turn(self, shown: Shown, change: Coroutine[Any, Any, None]) -> None:
+        try:
+            async with shown.pings:
+                await change
+        finally:
+            shown.pinging -= 1
 
     async def _ping_if_still_waiting(
         self, live: LiveTable, targets: frozenset[str], editor: MessageEditor | None, hand: int
     ) -> None:
         self._late_pings.pop(live.id, None)
-        shown = Shown.of(live)
-        async with shown.pings:
-            if live.closed or not live.engine.in_hand or live.engine.hand_number != hand:
-                return
-            still = targets & shown.turn
-            if still:
-                await self._ping(live, still, editor)
+        if live.closed or not live.engine.in_hand or live.engine.hand_number != hand:
+            return
+        still = targets & Shown.of(live).turn
+        if still:
+            await self._ping(live, still, editor)
 
     def _ping_text(self, live: LiveTable, targets: frozenset[str]) -> str:
         with i18n.speaking(languages.channel_language(live)):

@@ -293,9 +293,14 @@ async def test_a_press_is_shown_at_once_while_discord_holds_up_the_last_turn_pin
     assert r.type == 7, r.content  # the press's edit of the table, not a deferral
     assert live.engine.pending[0].player_id != turn.player_id
     assert shows_now(message, live)
+
+    def ping_calls() -> int:
+        return len([c for c in emu.calls if c.path.endswith(f"/messages/{ping}")])
+
     # The ping's change is still held up: Discord has seen it once, not yet its retry.
-    assert len([c for c in emu.calls if c.path.endswith(f"/messages/{ping}")]) == 1
-    await emu.idle(timeout=10)
+    assert ping_calls() == 1
+    await emu.wait_for(lambda: ping_calls() == 2, timeout=8)  # the retry, 4 s later
+    await emu.idle()
     emu.assert_clean()
 
 
