@@ -248,10 +248,11 @@ class TableControls(commands.Cog):
                 interaction, _("That button is no longer valid: it belongs to a private panel.")
             )
             return
-        if isinstance(parsed, TABLE_KINDS) and not self._in_its_server(interaction, parsed):
-            # A table's component or form from a DM or another server (forged: the bot puts
-            # none there) would seat, or act for, a member somewhere they are not.
-            log.info("refused %r from outside its table's server", custom_id)
+        if isinstance(parsed, TABLE_KINDS) and not self._in_its_channel(interaction, parsed):
+            # A table's component or form from a DM, another server or another channel
+            # (forged: the bot puts them only in the table's channel) would seat, or act for,
+            # a member at a table they may not even be able to see.
+            log.info("refused %r from outside its table's channel", custom_id)
             await kit.reply(interaction, NO_LONGER_VALID)
             return
         if isinstance(parsed, TABLE_KINDS) and not await self._at_human_pace(interaction, parsed):
@@ -284,11 +285,13 @@ class TableControls(commands.Cog):
 
     # -- helpers ------------------------------------------------------------------------------
 
-    def _in_its_server(self, interaction: Interaction, pressed: Any) -> bool:
-        """Whether the press comes from the server of the table it names (a table closed or
-        unknown here is the handler's to refuse)."""
+    def _in_its_channel(self, interaction: Interaction, pressed: Any) -> bool:
+        """Whether the press comes from the channel (and server) of the table it names (a
+        table closed or unknown here is the handler's to refuse)."""
         live = self.tables.get(pressed.table)
-        return live is None or live.guild_id == interaction.guild_id
+        return live is None or (
+            live.guild_id == interaction.guild_id and live.channel_id == interaction.channel_id
+        )
 
     def _live(self, table_id: int) -> LiveTable:
         live = self.tables.get(table_id)

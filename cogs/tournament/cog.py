@@ -303,7 +303,7 @@ class Tournaments(commands.Cog):
     async def _of_button(self, interaction: Interaction, button: TournamentButton) -> Running:
         """The tournament a lobby button belongs to, if it is still open.
 
-        :raises TournamentProblem: it is over or called off, or is not this server's.
+        :raises TournamentProblem: it is over or called off, or is not this channel's.
         """
         if button.tournament is None:
             # A lobby posted before its buttons named their tournament: the message's own.
@@ -322,13 +322,21 @@ class Tournaments(commands.Cog):
                 )
             return run
         run = self.running.get(button.tournament)
-        if run is not None and run.guild_id == interaction.guild_id:
+        if run is not None and (run.guild_id, run.channel_id) == (
+            interaction.guild_id,
+            interaction.channel_id,
+        ):
             return run
         try:
             row = await self.bot.db.get_tournament(button.tournament)
         except NotFound:
             row = None
-        if row is None or row.guild_id != interaction.guild_id:
+        # Its lobby is in its channel: a button from anywhere else is forged (it would enter
+        # a member in a tournament whose channel they may not see).
+        if row is None or (row.guild_id, row.channel_id) != (
+            interaction.guild_id,
+            interaction.channel_id,
+        ):
             raise TournamentProblem(_("That button is no longer valid."))
         if row.status == "cancelled":
             raise TournamentProblem(

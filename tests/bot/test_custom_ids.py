@@ -205,12 +205,13 @@ def test_the_examples_in_the_docstrings_hold(module: object) -> None:
     assert tried and not failures
 
 
-async def test_a_tables_ids_from_outside_its_server_are_refused(
+async def test_a_tables_ids_from_outside_its_channel_are_refused(
     poker_bot, emu: Emulator, world: World
 ) -> None:
-    """The bot puts a table's components only in its server: a Sit down form submitted from
-    a DM seated a stranger to the server (with a bankroll there), and a table button pressed
-    in another server acted. Both are refused, and nothing changes."""
+    """The bot puts a table's components only in its channel: a Sit down form submitted from
+    a DM seated a stranger to the server (with a bankroll there), one from another channel of
+    the server seated a member at a table they may not see, and a table button pressed in
+    another server or channel acted. All are refused, and nothing changes."""
     from cogs.ui.custom_ids import SitModalId
 
     bot = await poker_bot()
@@ -222,14 +223,21 @@ async def test_a_tables_ids_from_outside_its_server_are_refused(
     elsewhere = emu.add_text_channel(other, "cards")
     emu.add_member(other, alice)
     row = {"type": 1, "components": [{"type": 4, "custom_id": "buy_in", "value": "40"}]}
-    for user, channel in ((stranger, emu.dm_channel(stranger)), (stranger, elsewhere)):
+    carol = world.players[2]
+    lounge = emu.add_text_channel(world.guild, "lounge")
+    for user, channel in (
+        (stranger, emu.dm_channel(stranger)),
+        (stranger, elsewhere),
+        (carol, lounge),
+    ):
         data = {"custom_id": SitModalId(live.id).encode(), "components": [row]}
         rec = emu.build_interaction(5, user, channel, data)
         emu.dispatch("INTERACTION_CREATE", rec.payload)
         r = await emu.await_response(rec)
         assert r.ephemeral and "no longer valid" in (r.content or ""), r.content
-    assert not live.seated(stranger.id)
-    assert await bot.db.chips_on_tables(world.guild.id, stranger.id) == (0, 0)
+    for user in (stranger, carol):
+        assert not live.seated(user.id)
+        assert await bot.db.chips_on_tables(world.guild.id, user.id) == (0, 0)
     # A seated player's own button, pressed from another server's channel.
     await deal(emu, world, alice)
     actor = next(p for p in (alice, bob) if str(p.id) == live.engine.pending[0].player_id)
@@ -237,10 +245,11 @@ async def test_a_tables_ids_from_outside_its_server_are_refused(
         emu.add_member(other, actor)
     state, version = live.state_json(), live.version()
     data = {"custom_id": f"pk:t:{live.id}:{version}:fold", "component_type": 2}
-    rec = emu.build_interaction(3, actor, elsewhere, data)
-    emu.dispatch("INTERACTION_CREATE", rec.payload)
-    r = await emu.await_response(rec)
-    assert r.ephemeral and "no longer valid" in (r.content or ""), r.content
+    for channel in (elsewhere, lounge):
+        rec = emu.build_interaction(3, actor, channel, data)
+        emu.dispatch("INTERACTION_CREATE", rec.payload)
+        r = await emu.await_response(rec)
+        assert r.ephemeral and "no longer valid" in (r.content or ""), r.content
     assert live.state_json() == state and live.version() == version
     emu.assert_clean()
 

@@ -849,3 +849,27 @@ async def test_a_tournament_table_speaking_a_language_of_its_own_gets_its_notes_
     table = next(m for m in reversed(emu.channel_messages(place.channel)) if m.button_labels)
     assert "Stufe 1" in table.text and "Level 1" not in table.text, table.text
     emu.assert_clean()
+
+
+async def test_a_lobby_button_from_another_channel_is_refused(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """A tournament's lobby is in its channel: Register forged in another channel of the
+    server (where the member may not see the tournament's) pays no buy-in and enters nobody."""
+    bot = await poker_bot()
+    carol = world.players[2]
+    lobby = await _create(emu, world, world.host, buy_in=50, starting_stack=70, seats=3)
+    (run,) = bot.get_cog("Tournaments").running.values()
+    before = await bot.db.balance(world.guild.id, carol.id)
+    lounge = emu.add_text_channel(world.guild, "lounge")
+    data = {"custom_id": f"trn:register:{run.tournament_id}", "component_type": 2}
+    rec = emu.build_interaction(3, carol, lounge, data)
+    emu.dispatch("INTERACTION_CREATE", rec.payload)
+    r = await emu.await_response(rec)
+    assert r.ephemeral and "no longer valid" in (r.content or ""), r.content
+    assert not run.state.registered(str(carol.id))
+    assert await bot.db.balance(world.guild.id, carol.id) == before
+    # The same press on the lobby itself registers.
+    r = await emu.click(carol, lobby, label="Register")
+    assert r.type == 7 and run.state.registered(str(carol.id)), r.content
+    emu.assert_clean()
