@@ -323,13 +323,20 @@ class TableControls(commands.Cog):
                 else _("That choice is no longer valid: nothing is waiting for you.")
             )
 
-    def _panel_decision(self, live: LiveTable, user_id: int, hand: int) -> engine.Decision:
-        """The choice a private panel of hand ``hand`` was opened for, if it still waits."""
-        if live.engine.hand_number != hand or not live.engine.in_hand:
+    def _panel_decision(
+        self, live: LiveTable, user_id: int, pressed: PanelButton | PanelSelect
+    ) -> engine.Decision:
+        """The choice a private panel was opened for (in its hand and round), if it still
+        waits."""
+        if live.engine.hand_number != pressed.hand or not live.engine.in_hand:
             raise TableProblem(_("That choice is no longer valid: the hand is over."))
         decision = self._decision(live, user_id)
         if decision is None:
             raise TableProblem(_("That choice is no longer valid: nothing is waiting for you."))
+        if live.street() != pressed.street:
+            # A panel of an earlier round (a second draw's panel left open from the first):
+            # its picks name positions of cards the player no longer holds.
+            raise TableProblem(_("That choice is no longer valid."))
         return decision
 
     # -- lobby --------------------------------------------------------------------------------
@@ -557,7 +564,15 @@ class TableControls(commands.Cog):
             arranged = render.private_arrangement(live.engine.hand, private)
             order = render.arranged_positions(cards, arranged)
         return panels.private_panel(
-            live.id, live.engine.hand_number, decision, cards, chosen, choice, coach, order
+            live.id,
+            live.engine.hand_number,
+            decision,
+            cards,
+            chosen,
+            choice,
+            coach,
+            order,
+            street=live.street(),
         )
 
     async def rules_select(self, interaction: Interaction, select: RulesSelect) -> None:
@@ -614,7 +629,7 @@ class TableControls(commands.Cog):
 
     async def panel_select(self, interaction: Interaction, select: PanelSelect) -> None:
         live = self._live(select.table)
-        decision = self._panel_decision(live, interaction.user.id, select.hand)
+        decision = self._panel_decision(live, interaction.user.id, select)
         data: Any = interaction.data or {}
         values = [str(v) for v in data.get("values", ())]
         if select.choice is not None:
@@ -636,7 +651,7 @@ class TableControls(commands.Cog):
             if slug not in legal.slugs or any(m not in legal.modifiers for m in mods):
                 raise TableProblem(_("That choice is no longer valid."))
             choice = GameChoice(slug, mods)
-            if not _carried(live.id, select.hand, choice):
+            if not _carried(live.id, select.hand, choice, select.street):
                 raise TableProblem(
                     _("That is more rules than one game can take: untick some of them.")
                 )
@@ -664,7 +679,7 @@ class TableControls(commands.Cog):
     async def panel_button(self, interaction: Interaction, button: PanelButton) -> None:
         live = self._live(button.table)
         user_id = interaction.user.id
-        decision = self._panel_decision(live, user_id, button.hand)
+        decision = self._panel_decision(live, user_id, button)
         if button.kind == "choose":
             assert button.choice is not None  # the codec gives "choose" its choice
             slug, mods = button.choice.slug, button.choice.mods
@@ -738,12 +753,12 @@ def _raise_to(to: int) -> engine.Action:
     return engine.Raise(to)
 
 
-def _carried(table: int, hand: int, choice: GameChoice) -> bool:
+def _carried(table: int, hand: int, choice: GameChoice, street: int) -> bool:
     """Whether the dealer's choice so far fits in the custom ids of its panel (the choice
     travels in them; Discord takes at most 100 characters)."""
     ids = (
-        PanelSelect(table, hand, "cw", choice=choice).encode(),
-        PanelButton(table, hand, "choose", choice=choice).encode(),
+        PanelSelect(table, hand, "cw", choice=choice, street=street).encode(),
+        PanelButton(table, hand, "choose", choice=choice, street=street).encode(),
     )
     return all(len(custom_id) <= MAX_LENGTH for custom_id in ids)
 

@@ -20,6 +20,7 @@ import orjson
 
 import engine
 from engine import HandResult, Table
+from engine.events import RoundStarted
 from engine.house import Level
 from engine.seating import house_level
 from engine.timebank import DEFAULT_TIME_BANK, TimeBank
@@ -430,6 +431,11 @@ class LiveTable:
         """The language everyone at the table reads (its message, pings, results): the
         table's own choice, else its server's (see :mod:`tables.languages`)."""
         return table_language(self.meta.language, self.guild_id)
+
+    def street(self) -> int:
+        """How many rounds (betting, draws, passes...) the hand has begun: a private panel
+        carries it, so that a panel left open from one round cannot act in a later one."""
+        return sum(isinstance(event, RoundStarted) for event in self.engine.events)
 
     def version(self) -> Version:
         """Changes with every event of the hand: buttons carry it to detect stale presses."""

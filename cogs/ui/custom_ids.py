@@ -15,10 +15,10 @@ The text formats are stable: messages posted before an upgrade keep working.
 'pk:t:7:3.12:to40'
 >>> parse_custom_id("pk:t:7:3.12:to40") == TableButton(7, Version(3, 12), "to", 40)
 True
->>> PanelButton(7, 3, "draw", picks=(0, 4)).encode()
-'pk:p:7:3:draw:0.4'
+>>> PanelButton(7, 3, "draw", picks=(0, 4), street=2).encode()
+'pk:p:7:3.2:draw:0.4'
 >>> PanelSelect(7, 3, "cw", choice=GameChoice("razz", ("wild:2",))).encode()
-'pks:7:3:cw:razz~wild=2'
+'pks:7:3.0:cw:razz~wild=2'
 >>> parse_custom_id("pg:leaderboard:0:1:20:n")
 PageId(kind='leaderboard', owner=0, key='1', offset=20, direction='n')
 >>> parse_custom_id("profile:42") is None  # not a component of this bot
@@ -216,7 +216,9 @@ class TableButton:
 
 @dataclass(frozen=True, slots=True)
 class PanelButton:
-    """``pk:p:{table}:{hand}:{kind}:{payload}``: the button that makes a private choice.
+    """``pk:p:{table}:{hand}.{street}:{kind}:{payload}``: the button that makes a private
+    choice, for the round (``street``, see :meth:`tables.live.LiveTable.street`) of hand
+    ``hand`` the panel was made in.
 
     The payload by kind: ``draw``/``pass``/``arrange`` the chosen card positions (``0.3``),
     ``declare`` a direction, ``keep`` ``up`` or ``down``, ``show`` ``show`` or ``muck``,
@@ -229,13 +231,14 @@ class PanelButton:
     picks: tuple[int, ...] = ()
     word: str = ""
     choice: GameChoice | None = None
+    street: int = 0
 
     _PATTERN: ClassVar[re.Pattern[str]] = re.compile(
-        rf"pk:p:{_ID}:{_COUNT}:({_alternatives(PanelKind)}):([a-z0-9.,~=-]*)"
+        rf"pk:p:{_ID}:{_COUNT}\.{_COUNT}:({_alternatives(PanelKind)}):([a-z0-9.,~=-]*)"
     )
 
     def encode(self) -> str:
-        return f"pk:p:{self.table}:{self.hand}:{self.kind}:{self._payload()}"
+        return f"pk:p:{self.table}:{self.hand}.{self.street}:{self.kind}:{self._payload()}"
 
     def _payload(self) -> str:
         if self.kind in _CARD_KINDS:
@@ -247,19 +250,19 @@ class PanelButton:
     @classmethod
     def parse(cls, text: str) -> PanelButton:
         found = _match(cls._PATTERN, text, "private choice")
-        table, hand, payload = int(found[1]), int(found[2]), found[4]
-        kind = cast(PanelKind, found[3])
+        table, hand, street, payload = int(found[1]), int(found[2]), int(found[3]), found[5]
+        kind = cast(PanelKind, found[4])
         if kind in _CARD_KINDS:
-            return cls(table, hand, kind, picks=_picks(payload))
+            return cls(table, hand, kind, picks=_picks(payload), street=street)
         if kind == "choose":
             choice = GameChoice.parse(payload)
             if not choice.slug:
                 raise CustomIdError(f"no game in the choice {text!r}")
-            return cls(table, hand, kind, choice=choice)
+            return cls(table, hand, kind, choice=choice, street=street)
         allowed = _WORDS[kind]
         if payload not in allowed:
             raise CustomIdError(f"{kind} takes one of {', '.join(allowed)}, not {payload!r}")
-        return cls(table, hand, kind, word=payload)
+        return cls(table, hand, kind, word=payload, street=street)
 
 
 @dataclass(frozen=True, slots=True)
@@ -291,7 +294,8 @@ class SeatPanelButton:
 
 @dataclass(frozen=True, slots=True)
 class PanelSelect:
-    """``pks:{table}:{hand}:{kind}:{payload}``: a select of a private panel.
+    """``pks:{table}:{hand}.{street}:{kind}:{payload}``: a select of a private panel (of a
+    round of a hand, as :class:`PanelButton`).
 
     ``draw``/``pass`` carry nothing (the select's values are the choice), ``arrange`` the
     order chosen so far, ``cg``/``cw``/``cr`` (game, wild cards, house rules) the dealer's
@@ -303,9 +307,10 @@ class PanelSelect:
     kind: SelectKind
     picks: tuple[int, ...] = ()
     choice: GameChoice | None = None
+    street: int = 0
 
     _PATTERN: ClassVar[re.Pattern[str]] = re.compile(
-        rf"pks:{_ID}:{_COUNT}:({_alternatives(SelectKind)}):([a-z0-9.,~=-]*)"
+        rf"pks:{_ID}:{_COUNT}\.{_COUNT}:({_alternatives(SelectKind)}):([a-z0-9.,~=-]*)"
     )
 
     def encode(self) -> str:
@@ -313,18 +318,18 @@ class PanelSelect:
             payload = (self.choice or GameChoice("")).encode()
         else:
             payload = _picks_text(self.picks)
-        return f"pks:{self.table}:{self.hand}:{self.kind}:{payload}"
+        return f"pks:{self.table}:{self.hand}.{self.street}:{self.kind}:{payload}"
 
     @classmethod
     def parse(cls, text: str) -> PanelSelect:
         found = _match(cls._PATTERN, text, "private select")
-        table, hand, payload = int(found[1]), int(found[2]), found[4]
-        kind = cast(SelectKind, found[3])
+        table, hand, street, payload = int(found[1]), int(found[2]), int(found[3]), found[5]
+        kind = cast(SelectKind, found[4])
         if kind in CHOICE_KINDS:
-            return cls(table, hand, kind, choice=GameChoice.parse(payload))
+            return cls(table, hand, kind, choice=GameChoice.parse(payload), street=street)
         if kind != "arrange" and payload:
             raise CustomIdError(f"a {kind} select carries no payload, not {payload!r}")
-        return cls(table, hand, kind, picks=_picks(payload))
+        return cls(table, hand, kind, picks=_picks(payload), street=street)
 
 
 @dataclass(frozen=True, slots=True)

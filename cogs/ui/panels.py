@@ -368,6 +368,7 @@ def private_panel(
     choice: GameChoice | None = None,
     coach: str | None = None,
     order: Sequence[int] = (),
+    street: int = 0,
 ) -> tuple[discord.Embed, Components]:
     """The ephemeral panel of one private choice: ``chosen`` are the card positions picked so
     far (draw, pass, arrange), ``choice`` the dealer's choice so far, ``coach`` the coach's
@@ -376,15 +377,15 @@ def private_panel(
     follow it, while picks stay positions."""
     legal = decision.legal
     if isinstance(legal, engine.ChooseOptions):
-        return _choose_panel(table_id, hand_number, legal, choice or GameChoice(""))
+        return _choose_panel(table_id, hand_number, legal, choice or GameChoice(""), street)
     ui = Components()
     embed = discord.Embed(colour=kit.GOLD)
 
     def select_id(kind: SelectKind, picks: tuple[int, ...] = ()) -> str:
-        return PanelSelect(table_id, hand_number, kind, picks).encode()
+        return PanelSelect(table_id, hand_number, kind, picks, street=street).encode()
 
     def button_id(kind: PanelKind, picks: tuple[int, ...] = (), word: str = "") -> str:
-        return PanelButton(table_id, hand_number, kind, picks, word).encode()
+        return PanelButton(table_id, hand_number, kind, picks, word, street=street).encode()
 
     if sorted(order) != list(range(len(cards))):
         order = range(len(cards))
@@ -573,7 +574,11 @@ def _counts_text(counts: Sequence[int]) -> str:
 
 
 def _choose_panel(
-    table_id: int, hand_number: int, legal: engine.ChooseOptions, choice: GameChoice
+    table_id: int,
+    hand_number: int,
+    legal: engine.ChooseOptions,
+    choice: GameChoice,
+    street: int = 0,
 ) -> tuple[discord.Embed, Components]:
     """Dealer's choice: a game, wild cards and house rules, then Deal. The choice so far
     travels in the custom ids, so the panel needs no memory."""
@@ -591,7 +596,11 @@ def _choose_panel(
         for s in legal.slugs[:25]
     ]
     ui.add_item(
-        PokerSelect(PanelSelect(table_id, hand_number, "cg", choice=choice).encode(), games, row=0)
+        PokerSelect(
+            PanelSelect(table_id, hand_number, "cg", choice=choice, street=street).encode(),
+            games,
+            row=0,
+        )
     )
     for row, (kind, placeholder) in enumerate(CHOICE_MENUS, start=1):
         keys = choice_menu(kind, legal.modifiers)
@@ -607,7 +616,7 @@ def _choose_panel(
         if options:
             ui.add_item(
                 PokerSelect(
-                    PanelSelect(table_id, hand_number, kind, choice=choice).encode(),
+                    PanelSelect(table_id, hand_number, kind, choice=choice, street=street).encode(),
                     options,
                     placeholder=str(placeholder),
                     min_values=0,
@@ -617,7 +626,7 @@ def _choose_panel(
             )
     ui.add_item(
         PokerButton(
-            PanelButton(table_id, hand_number, "choose", choice=choice).encode(),
+            PanelButton(table_id, hand_number, "choose", choice=choice, street=street).encode(),
             _("Deal it"),
             discord.ButtonStyle.success,
             row=len(CHOICE_MENUS) + 1,

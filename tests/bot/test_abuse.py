@@ -123,3 +123,54 @@ async def test_the_table_limit_is_four_by_default(poker_bot, emu: Emulator, worl
             assert r.ephemeral and "seated at 4 tables" in r.content, r.content
     assert sum(live.seated(alice.id) for live in bot.tables.tables.values()) == 4
     emu.assert_clean()
+
+
+async def test_a_draw_panel_left_open_cannot_draw_in_a_later_round(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """Triple draw: a player opens their draw panel twice, picks two cards in the first,
+    and stands pat with the second. In the next draw the first panel's Discard 2 named
+    positions of the cards held then, and threw away whatever is there now: it is refused,
+    and the cards and the decision stay as they were."""
+    import engine
+    from tests.bot.driver import act_once, member_to_act, open_panel
+
+    bot = await poker_bot()
+    alice, bob = world.players[:2]
+    await create_table(emu, world, [alice, bob], variant="triple-draw-27", auto_deal=0)
+    await deal(emu, world, alice)
+    live = live_table(bot, world)
+
+    def draw_waits(pid: str | None = None) -> engine.Decision | None:
+        pending = live.engine.pending
+        drawing = pending and pending[0].kind is engine.DecisionKind.DRAW
+        return pending[0] if drawing and pid in (None, pending[0].player_id) else None
+
+    for _ in range(20):
+        if draw_waits() is not None:
+            break
+        await act_once(emu, world, bot, live.engine.pending[0])
+        await emu.idle()
+    decision = draw_waits()
+    assert decision is not None
+    pid, street = decision.player_id, live.street()
+    user = member_to_act(emu, decision)
+    message = table_message(emu, world)
+    old = await open_panel(emu, user, message, "Draw / stand pat…")
+    old = (await emu.select(user, old, old.selects[0]["custom_id"], ["0", "4"])).message
+    assert "Discard 2" in old.button_labels
+    fresh = await open_panel(emu, user, message, "Draw / stand pat…")
+    r = await emu.click(user, fresh, label="Stand pat")
+    assert r.type == 7, r.content
+    for _ in range(20):  # on to this player's next draw
+        await emu.idle()
+        if draw_waits(pid) is not None and live.street() > street:
+            break
+        await act_once(emu, world, bot, live.engine.pending[0])
+    assert draw_waits(pid) is not None and live.street() > street
+    held = live.engine.private_view(pid).cards
+    version = live.version()
+    r = await emu.click(user, old, label="Discard 2")
+    assert r.ephemeral and "no longer valid" in (r.content or ""), r.content
+    assert live.engine.private_view(pid).cards == held and live.version() == version
+    emu.assert_clean()

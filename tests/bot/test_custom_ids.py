@@ -38,21 +38,21 @@ GOOD: list[tuple[PokerId, str]] = [
     (TableButton(7, V, "fold"), "pk:t:7:3.12:fold"),
     (TableButton(7, V, "to", 40), "pk:t:7:3.12:to40"),
     (TableButton(7, V, "private"), "pk:t:7:3.12:private"),
-    (PanelButton(7, 3, "draw"), "pk:p:7:3:draw:"),
-    (PanelButton(7, 3, "draw", picks=(0, 4)), "pk:p:7:3:draw:0.4"),
-    (PanelButton(7, 3, "arrange", picks=(4, 0, 2)), "pk:p:7:3:arrange:4.0.2"),
-    (PanelButton(7, 3, "declare", word="both"), "pk:p:7:3:declare:both"),
-    (PanelButton(7, 3, "keep", word="up"), "pk:p:7:3:keep:up"),
+    (PanelButton(7, 3, "draw"), "pk:p:7:3.0:draw:"),
+    (PanelButton(7, 3, "draw", picks=(0, 4)), "pk:p:7:3.0:draw:0.4"),
+    (PanelButton(7, 3, "arrange", picks=(4, 0, 2)), "pk:p:7:3.0:arrange:4.0.2"),
+    (PanelButton(7, 3, "declare", word="both"), "pk:p:7:3.0:declare:both"),
+    (PanelButton(7, 3, "keep", word="up"), "pk:p:7:3.0:keep:up"),
     (
         PanelButton(7, 3, "choose", choice=GameChoice("razz", ("wild:2", "bug"))),
-        "pk:p:7:3:choose:razz~wild=2,bug",
+        "pk:p:7:3.0:choose:razz~wild=2,bug",
     ),
-    (PanelButton(7, 3, "choose", choice=GameChoice("razz")), "pk:p:7:3:choose:razz~"),
+    (PanelButton(7, 3, "choose", choice=GameChoice("razz")), "pk:p:7:3.0:choose:razz~"),
     (SeatPanelButton(7, 3, "checkfold"), "pk:s:7:3:checkfold"),
     (SeatPanelButton(7, 3, "sitout"), "pk:s:7:3:sitout"),
-    (PanelSelect(7, 3, "draw"), "pks:7:3:draw:"),
-    (PanelSelect(7, 3, "arrange", picks=(1,)), "pks:7:3:arrange:1"),
-    (PanelSelect(7, 3, "cw", choice=GameChoice("razz", ("wild:13",))), "pks:7:3:cw:razz~wild=13"),
+    (PanelSelect(7, 3, "draw"), "pks:7:3.0:draw:"),
+    (PanelSelect(7, 3, "arrange", picks=(1,)), "pks:7:3.0:arrange:1"),
+    (PanelSelect(7, 3, "cw", choice=GameChoice("razz", ("wild:13",))), "pks:7:3.0:cw:razz~wild=13"),
     (RulesSelect(7, "flags"), "pks:r:7:flags"),
     (RulesSelect(7, "draw"), "pks:r:7:draw"),
     (AmountModalId(7, V), "pkm:7:3.12"),
@@ -93,19 +93,20 @@ MALFORMED = [
     "pk:t:7:3.12:raise",
     "pk:t:7:03.12:fold",
     # private-choice buttons
-    "pk:p:7:3:draw:0.0",
-    "pk:p:7:3:draw:0..1",
-    "pk:p:7:3:draw:a",
-    "pk:p:7:3:draw:123",
-    "pk:p:7:3:declare:sideways",
-    "pk:p:7:3:declare:",
-    "pk:p:7:3:keep:left",
-    "pk:p:7:3:choose:",
-    "pk:p:7:3:choose:razz",
-    "pk:p:7:3:choose:razz~WILD",
-    "pk:p:7:3:choose:razz~a,,b",
-    "pk:p:7:3:fold:",
+    "pk:p:7:3.0:draw:0.0",
+    "pk:p:7:3.0:draw:0..1",
+    "pk:p:7:3.0:draw:a",
+    "pk:p:7:3.0:draw:123",
+    "pk:p:7:3.0:declare:sideways",
+    "pk:p:7:3.0:declare:",
+    "pk:p:7:3.0:keep:left",
+    "pk:p:7:3.0:choose:",
+    "pk:p:7:3.0:choose:razz",
+    "pk:p:7:3.0:choose:razz~WILD",
+    "pk:p:7:3.0:choose:razz~a,,b",
+    "pk:p:7:3.0:fold:",
     "pk:p:7:draw:0",
+    "pk:p:7:3:draw:0",  # no round: a panel made before panels named their round
     # a player's own panel (pre-actions, sit out / back)
     "pk:s:7:3:fold",
     "pk:s:7:3:callany:",
@@ -113,11 +114,11 @@ MALFORMED = [
     "pk:s:7:back",
     "pk:s:7:3:CHECKFOLD",
     # private-panel selects
-    "pks:7:3:draw:1",
-    "pks:7:3:pass:0.1",
-    "pks:7:3:arrange:1.1",
-    "pks:7:3:cg:razz",
-    "pks:7:3:zz:",
+    "pks:7:3.0:draw:1",
+    "pks:7:3.0:pass:0.1",
+    "pks:7:3.0:arrange:1.1",
+    "pks:7:3.0:cg:razz",
+    "pks:7:3.0:zz:",
     "pks:7:3",
     # amount modals
     "pkm:7",
@@ -178,7 +179,10 @@ async def test_the_bot_refuses_malformed_ids_and_changes_nothing(
     actor = next(p for p in (alice, bob) if str(p.id) == live.engine.pending[0].player_id)
     version = live.version()
     state = live.state_json()
-    forged = [*MALFORMED, f"pk:p:{live.id}:{live.engine.hand_number}:draw:7"]  # no draw now
+    forged = [
+        *MALFORMED,
+        f"pk:p:{live.id}:{live.engine.hand_number}.{live.street()}:draw:7",
+    ]  # no draw now
     for custom_id in forged:
         r = await forged_press(emu, actor, message, custom_id)
         assert r.ephemeral and "no longer valid" in r.content, (custom_id, r.content)

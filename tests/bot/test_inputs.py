@@ -98,12 +98,14 @@ async def test_typed_amounts_and_forged_components(poker_bot, emu: Emulator, wor
         assert r.ephemeral and "no longer valid" in r.content, (custom_id, r.content)
     # A private panel's button pressed on the public table message leaves it alone.
     components = list(table.all_components())
-    r = await forged_press(emu, actor, table, f"pk:p:{live.id}:{live.engine.hand_number}:draw:")
+    r = await forged_press(
+        emu, actor, table, f"pk:p:{live.id}:{live.engine.hand_number}.{live.street()}:draw:"
+    )
     assert r.ephemeral and "private panel" in r.content, r.content
     assert list(emu.messages[table.id].all_components()) == components
     # A select value outside the options offered.
     ephemeral = r.message
-    select = f"pks:{live.id}:{live.engine.hand_number}:draw:"
+    select = f"pks:{live.id}:{live.engine.hand_number}.{live.street()}:draw:"
     for values in (["-1"], ["5"], ["0", "0"], ["x"]):
         r = await forged_press(emu, actor, ephemeral, select, values=values)
         assert r.ephemeral and "no longer valid" in r.content, (values, r.content)
