@@ -108,11 +108,12 @@ def _night_of(night: NightLedger, readable: Callable[[TableLedger], bool]) -> Ni
     return night if len(kept) == len(night.night) else dataclasses.replace(night, night=kept)
 
 
-def public_night(bot: PokerBot, night: NightLedger) -> NightLedger:
-    """The night as the closing table's channel may read it: its own tables, and those in
-    channels every member of the server can read (a table in another private channel is left
-    out of a message its readers may not share)."""
-    here = night.table.table.channel_id
+def public_night(bot: PokerBot, night: NightLedger, here: int | None = None) -> NightLedger:
+    """The night as a channel may read it (``here``; default the table's own, where its
+    closing ledger goes): its own tables, and those in channels every member of the server
+    can read (a table in another private channel is left out of a message its readers may
+    not share)."""
+    here = night.table.table.channel_id if here is None else here
     guild = bot.get_guild(night.table.table.guild_id)
 
     def readable(ledger: TableLedger) -> bool:
@@ -125,7 +126,19 @@ def public_night(bot: PokerBot, night: NightLedger) -> NightLedger:
         assert guild is not None
         return channel.permissions_for(guild.default_role).view_channel
 
-    return _night_of(night, readable)
+    night = _night_of(night, readable)
+    if not readable(night.table):
+        raise TableProblem(
+            # Translators: {option} is the slash command's option as the menu writes it
+            # (share: not translated).
+            _(
+                "Table\u00a0#{table} plays in a channel not everyone here can see, so its "
+                "ledger is not posted here: leave {option} off to read it yourself.",
+                table=str(night.table.table.table_id),
+                option="share",
+            )
+        )
+    return night
 
 
 def channel_language_of(night: NightLedger) -> Language:
@@ -204,6 +217,8 @@ class Ledger(commands.Cog):
             table = validation.check_id(table, validation.TABLE_ID)
         night = await load(self.bot.db, interaction.guild_id, interaction.channel_id, table)
         night = readable_night(interaction, night)
+        if share:  # (what the channel reads: none of the night's tables it may not see)
+            night = public_night(self.bot, night, here=interaction.channel_id)
         # Shared, the channel reads it; otherwise only the asker, in their language.
         language = channel_language_of(night) if share else current_language()
         embed, file = await asyncio.to_thread(message, night, language)

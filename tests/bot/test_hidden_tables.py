@@ -65,6 +65,15 @@ async def test_a_hidden_tables_hands_and_ledger_are_for_who_can_see_its_channel(
         r = await emu.run_command(user, world.channel, "poker ledger", {})
         assert "Alice" in _text(r) and "Carol" in _text(r), _text(r)
 
+    # Shared in #poker, a night's ledger leaves the hidden table out, and the hidden table's
+    # own ledger is not shared there at all (Alice may read it; #poker's readers may not).
+    r = await emu.run_command(
+        alice, world.channel, "poker ledger", {"table": table.id, "share": True}
+    )
+    assert r.ephemeral and "not everyone here can see" in r.content and not r.embeds, r.content
+    r = await emu.run_command(dave, world.channel, "poker ledger", {"share": True})
+    assert not r.ephemeral and "Carol" in _text(r) and "Alice" not in _text(r), _text(r)
+
     # Once Alice is shut out of #staff she still reads the hands she played; Bob's overwrite
     # gone, he still played there too. Dave, shut out, does not.
     emu.set_overwrite(staff, dave, deny=VIEW_CHANNEL)
