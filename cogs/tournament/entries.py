@@ -60,12 +60,21 @@ class TournamentEntries:
                 # gives no table is refused before it pays.
                 opened = await self.tournaments.tables_for_late_entry(run, interaction)
             try:
-                await self.bot.db.tournament_pay_in(
-                    run.tournament_id,
-                    interaction.user.id,
-                    run.state.settings.buy_in,
-                    run.state_json(registered, names),
-                )
+                # The entry is made on the state as it is when it is saved: a hand ending
+                # meanwhile (a player out, under this lock) must not be undone by it, nor
+                # undo it.
+                async with kit.held_in_time(run.state_lock, interaction):
+                    registered = run.state.register(pid, run.level(self.tournaments.clock()))
+                    await self.bot.db.tournament_pay_in(
+                        run.tournament_id,
+                        interaction.user.id,
+                        run.state.settings.buy_in,
+                        run.state_json(registered, names),
+                    )
+                    run.state, run.names = registered, names
+            except TournamentError as exc:  # (closed meanwhile: the last player out)
+                await self.tournaments.close_unused(opened)
+                raise TournamentProblem(engine_refusal(exc)) from exc
             except InsufficientFunds as exc:
                 await self.tournaments.close_unused(opened)
                 raise TournamentProblem(
@@ -78,7 +87,6 @@ class TournamentEntries:
             except Exception:
                 await self.tournaments.close_unused(opened)
                 raise
-            run.state, run.names = registered, names
             full = not late and len(registered.entries) >= registered.settings.max_players
         await self.tournaments.refresh_lobby(run, interaction)
         if late:

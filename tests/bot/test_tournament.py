@@ -873,3 +873,44 @@ async def test_a_lobby_button_from_another_channel_is_refused(
     r = await emu.click(carol, lobby, label="Register")
     assert r.type == 7 and run.state.registered(str(carol.id)), r.content
     emu.assert_clean()
+
+
+async def test_a_late_entry_is_made_on_the_state_a_hand_ending_saves(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """A late entry and a hand's end (a player out) both change the tournament's state. The
+    entry was made on the state it read before paying in, and whichever was saved last undid
+    the other: an entry charged but never seated (a prize pool that could not be paid), or a
+    player out back in with a new stack. The entry now waits while a hand's end is saved, and
+    is made on the state that end leaves."""
+    bot = await poker_bot()
+    guild = world.guild.id
+    created = await emu.run_command(
+        world.host,
+        world.channel,
+        "poker tournament create",
+        {"buy_in": 50, "seats": 3, "late_reg_levels": 2, "auto_deal": 0, "timer": 30},
+    )
+    lobby = created.message
+    first, other, late = world.players[:3]
+    for player in (first, other):
+        assert (await emu.click(player, lobby, label="Register")).type == 7
+    assert (await emu.click(world.host, lobby, label="Start")).ephemeral
+    live = await emu.wait_for(
+        lambda: (table := live_table(bot, world)) is not None and table.engine.in_hand and table
+    )
+    run = bot.get_cog("Tournaments").running[live.meta.tournament]
+    lobby = next(m for m in emu.channel_messages(world.channel) if m.id == lobby.id)
+    async with run.state_lock:  # as a hand's end holds it while it saves who went out
+        pressed = asyncio.ensure_future(emu.click(late, lobby, label="Register"))
+        await emu.idle()
+        assert not run.state.registered(str(late.id))
+        assert await bot.db.balance(guild, late.id) == 1000
+    r = await pressed
+    assert r.type in (6, 7), r.content
+    await emu.idle()
+    assert run.state.registered(str(late.id)) and run.state.prize_pool == 150
+    assert await bot.db.balance(guild, late.id) == 950
+    audit = await bot.db.chip_audit(guild)
+    assert audit.ok and audit.in_tournaments == 150, str(audit)
+    emu.assert_clean()
