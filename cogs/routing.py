@@ -333,9 +333,10 @@ class TableControls(commands.Cog):
         decision = self._decision(live, user_id)
         if decision is None:
             raise TableProblem(_("That choice is no longer valid: nothing is waiting for you."))
-        if live.street() != pressed.street:
-            # A panel of an earlier round (a second draw's panel left open from the first):
-            # its picks name positions of cards the player no longer holds.
+        if isinstance(pressed, PanelButton) and live.street() != pressed.street:
+            # A button of an earlier round's panel (left open from the first draw, pressed in
+            # the second): its picks name positions of cards the player no longer holds. (A
+            # menu only picks: it draws the panel again, for this round.)
             raise TableProblem(_("That choice is no longer valid."))
         return decision
 
