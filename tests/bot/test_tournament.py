@@ -25,6 +25,27 @@ async def _create(emu: Emulator, world: World, user: Any, **options: Any) -> Any
     return created.message
 
 
+async def _started_with_late_entries(emu: Emulator, world: World, bot: Any) -> tuple[Any, Any]:
+    """A sit-and-go of two (buy-in 50, three seats, late entries for two levels) started and
+    dealing: its lobby message as it is now, and its table."""
+    created = await emu.run_command(
+        world.host,
+        world.channel,
+        "poker tournament create",
+        {"buy_in": 50, "seats": 3, "late_reg_levels": 2, "auto_deal": 0, "timer": 30},
+    )
+    lobby = created.message
+    for player in world.players[:2]:
+        assert (await emu.click(player, lobby, label="Register")).type == 7
+    assert (await emu.click(world.host, lobby, label="Start")).ephemeral
+    # The tournament deals from a task of its own, which a loaded machine may run late.
+    live = await emu.wait_for(
+        lambda: (table := live_table(bot, world)) is not None and table.engine.in_hand and table
+    )
+    lobby = next(m for m in emu.channel_messages(world.channel) if m.id == lobby.id)
+    return lobby, live
+
+
 async def test_a_sit_and_go_is_played_to_the_end_and_paid(
     poker_bot, emu: Emulator, world: World
 ) -> None:
@@ -391,23 +412,9 @@ async def test_every_create_option_is_checked_and_late_entries_are_seated(
     r = await emu.run_command(world.host, world.channel, "poker tournament cancel", {})
     assert not r.ephemeral, r.content
 
-    created = await emu.run_command(
-        world.host,
-        world.channel,
-        "poker tournament create",
-        {"buy_in": 50, "seats": 3, "late_reg_levels": 2, "auto_deal": 0, "timer": 30},
-    )
-    lobby = created.message
-    first, other, late = world.players[:3]
-    for player in (first, other):
-        assert (await emu.click(player, lobby, label="Register")).type == 7
-    assert (await emu.click(world.host, lobby, label="Start")).ephemeral
-    # The tournament deals from a task of its own, which a loaded machine may run late.
-    live = await emu.wait_for(
-        lambda: (table := live_table(bot, world)) is not None and table.engine.in_hand and table
-    )
+    lobby, live = await _started_with_late_entries(emu, world, bot)
+    late = world.players[2]
     # The lobby keeps its Register button while late entries last.
-    lobby = next(m for m in emu.channel_messages(world.channel) if m.id == lobby.id)
     assert "Register" in lobby.button_labels
     r = await emu.click(late, lobby, label="Register")
     assert r.type == 7, r.content
@@ -885,22 +892,9 @@ async def test_a_late_entry_is_made_on_the_state_a_hand_ending_saves(
     is made on the state that end leaves."""
     bot = await poker_bot()
     guild = world.guild.id
-    created = await emu.run_command(
-        world.host,
-        world.channel,
-        "poker tournament create",
-        {"buy_in": 50, "seats": 3, "late_reg_levels": 2, "auto_deal": 0, "timer": 30},
-    )
-    lobby = created.message
-    first, other, late = world.players[:3]
-    for player in (first, other):
-        assert (await emu.click(player, lobby, label="Register")).type == 7
-    assert (await emu.click(world.host, lobby, label="Start")).ephemeral
-    live = await emu.wait_for(
-        lambda: (table := live_table(bot, world)) is not None and table.engine.in_hand and table
-    )
+    lobby, live = await _started_with_late_entries(emu, world, bot)
+    late = world.players[2]
     run = bot.get_cog("Tournaments").running[live.meta.tournament]
-    lobby = next(m for m in emu.channel_messages(world.channel) if m.id == lobby.id)
     async with run.state_lock:  # as a hand's end holds it while it saves who went out
         pressed = asyncio.ensure_future(emu.click(late, lobby, label="Register"))
         await emu.idle()
