@@ -360,6 +360,9 @@ class SqliteBackend:
         try:
             if where != ":memory:":
                 Path(where).parent.mkdir(parents=True, exist_ok=True)
+                # Refused here, not by aiosqlite: its worker thread outlives a failed connect
+                # and, in a process that stops at once, complains of the closed event loop.
+                await asyncio.to_thread(lambda: sqlite3.connect(where).close())
             conn = await aiosqlite.connect(where, isolation_level=None)
         except (OSError, sqlite3.Error) as exc:
             raise CannotOpen(f"cannot open the SQLite file {where}: {exc}") from exc
