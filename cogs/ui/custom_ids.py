@@ -9,7 +9,10 @@ by prefix, so the router stays a fast dictionary of handlers by kind. Every comp
 sends has a codec here, the table's and the others' (a list's pages, a tournament's lobby): the
 router (:mod:`cogs.routing`) is the one way in for every press.
 
-The text formats are stable: messages posted before an upgrade keep working.
+The text formats are stable: messages posted before an upgrade keep working. The one change
+so far is a private panel's (ephemeral, and made for one round of one hand): its ids name the
+round since panels were held to it, and a panel opened before that upgrade is refused as no
+longer valid; its player opens it again.
 
 >>> TableButton(7, Version(3, 12), "to", 40).encode()
 'pk:t:7:3.12:to40'
