@@ -47,16 +47,20 @@ def listed(item: Callable[[str], object] | Iterable[str]) -> Callable[[str], lis
     ...
     argparse.ArgumentTypeError: 'x' is not a whole number of at least 1
     """
-    names = None if callable(item) else sorted(item)
+    if callable(item):
+        check = item
+    else:
+        names = sorted(item)
+
+        def check(entry: str) -> object:
+            if entry not in names:
+                raise argparse.ArgumentTypeError(f"{entry!r} is not one of {', '.join(names)}")
+            return entry
 
     def read(text: str) -> list[str]:
         entries = [entry.strip() for entry in text.split(",")]
         for entry in entries:
-            if names is None:
-                assert callable(item)
-                item(entry)
-            elif entry not in names:
-                raise argparse.ArgumentTypeError(f"{entry!r} is not one of {', '.join(names)}")
+            check(entry)
         return entries
 
     return read
