@@ -607,6 +607,8 @@ class Tournament:
         entry = self.entry(player_id)
         if self.status != RUNNING:
             return Phrase("the tournament is not running")
+        if entry.out:
+            return Phrase("you are out of the tournament")
         if not s.rebuys:
             return Phrase("this tournament has no rebuys")
         if level >= s.rebuy_levels:
@@ -704,6 +706,45 @@ class Tournament:
         if len(result.alive) <= 1:
             result = replace(result, status=FINISHED)
         return result
+
+    def deciding(self, stacks: Mapping[str, int]) -> tuple[str, ...]:
+        """The players of ``stacks`` (player id -> chips, a rebuy paid for included) who are
+        still in with no chips: a rebuy was open to them when they busted, and they have not
+        bought one nor turned it down (:meth:`decline`). Nothing can be dealt to them.
+
+        >>> t = Tournament(TournamentSettings(10, 100, Schedule.parse("1:2"), rebuys=1,
+        ...     rebuy_levels=1, max_players=3)).register("a").register("b").start()
+        >>> t.eliminate({"a": 0, "b": 200}, {"a": 100, "b": 100}, level=0).deciding(
+        ...     {"a": 0, "b": 200})
+        ('a',)
+        """
+        return tuple(
+            pid
+            for pid, stack in stacks.items()
+            if stack <= 0 and self.registered(pid) and not self.entry(pid).out
+        )
+
+    def decline_reason(self, player_id: str, stack: int) -> str | None:
+        """Why the player may not turn their rebuy down and go out now (``None``: they may);
+        ``stack`` is their chips, a rebuy paid for included."""
+        entry = self.entry(player_id)
+        if self.status != RUNNING:
+            return Phrase("the tournament is not running")
+        if entry.out:
+            return Phrase("you are out of the tournament")
+        if stack > 0:
+            return Phrase("you still have chips: only a player with none can go out")
+        return None
+
+    def decline(self, player_id: str, stack: int) -> Tournament:
+        """A player with no chips turns their rebuy down: they are out (see :meth:`bust`).
+
+        :raises TournamentError: with the reason from :meth:`decline_reason`.
+        """
+        reason = self.decline_reason(player_id, stack)
+        if reason is not None:
+            raise TournamentError(reason)
+        return self.bust(player_id)
 
     def bust(self, player_id: str) -> Tournament:
         """Put a player out who was waiting with no chips to rebuy (declined, or the rebuy

@@ -190,6 +190,28 @@ def test_rebuys_and_addon() -> None:
     assert t.entry("a").out
 
 
+def test_a_player_waiting_on_a_rebuy_can_turn_it_down() -> None:
+    """A busted player with a rebuy open decides; turning it down puts them out at once,
+    placed below those still in, and the last one left wins."""
+    t = Tournament(_settings(rebuys=1, rebuy_levels=2))
+    t = t.register("a").register("b").register("c").start()
+    t = t.eliminate({"a": 0, "b": 200, "c": 100}, {"a": 100, "b": 100, "c": 100}, level=0)
+    assert t.deciding({"a": 0, "b": 200, "c": 100}) == ("a",)
+    # A rebuy bought and not dealt yet counts as chips: nothing to decide.
+    assert t.deciding({"a": 100, "b": 200, "c": 100}) == ()
+    assert t.decline_reason("b", 200) == "you still have chips: only a player with none can go out"
+    assert t.decline_reason("a", 100) is not None
+    t = t.decline("a", 0)
+    assert t.entry("a").out and t.status == "running"
+    assert t.decline_reason("a", 0) == "you are out of the tournament"
+    assert t.deciding({"a": 0}) == ()
+    t = t.eliminate({"b": 0, "c": 300}, {"b": 200, "c": 100}, level=0)
+    t = t.decline("b", 0)
+    assert t.status == "finished" and t.places() == (("c", 1), ("b", 2), ("a", 3))
+    with pytest.raises(TournamentError, match="not running"):
+        t.decline("c", 0)
+
+
 def test_two_out_in_one_hand_are_placed_by_starting_stack() -> None:
     t = Tournament(_settings(payouts=Payouts.parse("50/30/20")))
     t = t.register("a").register("b").register("c").register("d").start()
