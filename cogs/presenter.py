@@ -389,13 +389,17 @@ class TablePresenter:
             commitment=live.meta.hand.commitment if live.meta.hand else None,
             notes=live.shown_notes(kit.as_typed),
             banking=live.banking(),
+            tournament=live.meta.tournament is not None,
         )
         if live.closed and not live.engine.in_hand:
             # Broken up, or its tournament over: nothing to sit at or deal.
             return (*panels.closed_notice(view.game, live.shown_notes(kit.as_typed)), view)
         if view.phase == "waiting" or not live.engine.in_hand:
             busted = any(seat.stack == 0 for seat in view.seats)
-            return embed, panels.lobby_components(live.id, rebuy=busted), view
+            components = panels.lobby_components(
+                live.id, rebuy=busted, tournament=live.meta.tournament
+            )
+            return embed, components, view
         components = panels.table_components(live.id, live.version(), live.engine.pending)
         return embed, components, view
 
@@ -412,7 +416,7 @@ class TablePresenter:
             footer = _(
                 "{footer} · {settings}",
                 footer=embed.footer.text or "",
-                settings=live.settings.describe(),
+                settings=live.settings.describe(buy_in=live.meta.tournament is None),
             )
             embed.set_footer(text=footer)
         return embed, view
@@ -433,7 +437,11 @@ class TablePresenter:
         table, which plays the tournament's rules)."""
         now, later = house_rules.in_force(live.engine)
         embed = panels.settings_embed(
-            live.engine.public_view(), live.settings.describe(), len(live.engine.seats), now, later
+            live.engine.public_view(),
+            live.settings.describe(buy_in=live.meta.tournament is None),
+            len(live.engine.seats),
+            now,
+            later,
         )
         if not runs_table or live.meta.tournament is not None:
             return embed, None

@@ -139,20 +139,25 @@ class TableSettings:
         """The table's time-bank rule (its size and refill)."""
         return TimeBank(self.time_bank)
 
-    def describe(self) -> str:
+    def describe(self, buy_in: bool = True) -> str:
         """The settings in one line, in the current language (each part a whole message:
         a language words each its own way); a buy-in range whose ends meet is one number.
+        Without ``buy_in`` for a tournament's table (its players buy into the tournament).
 
         >>> TableSettings(40, 200, 30, 0, time_bank=0).describe()
         'Buy-in 40–200 · 30s to act · no time bank · manual deal'
         >>> TableSettings(200, 200, coach=True).describe()
         'Buy-in 200 · 60s to act · time bank 30s · next hand after 8s · coach on'
         """
-        parts = [
-            # Translators: the one buy-in of a table whose smallest and largest are the same.
-            _("Buy-in {amount}", amount=self.min_buy_in)
-            if self.min_buy_in == self.max_buy_in
-            else _("Buy-in {low}–{high}", low=self.min_buy_in, high=self.max_buy_in),
+        parts = []
+        if buy_in:
+            parts.append(
+                # Translators: the one buy-in of a table whose smallest and largest are the same.
+                _("Buy-in {amount}", amount=self.min_buy_in)
+                if self.min_buy_in == self.max_buy_in
+                else _("Buy-in {low}–{high}", low=self.min_buy_in, high=self.max_buy_in)
+            )
+        parts += [
             _("{seconds}s to act", seconds=self.action_seconds),
             _("time bank {seconds}s", seconds=self.time_bank)
             if self.time_bank

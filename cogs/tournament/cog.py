@@ -74,6 +74,9 @@ log = logging.getLogger("poker.tournament")
 
 Interaction = discord.Interaction["PokerBot"]
 
+REBUY_SECONDS = 60
+"""The least time a player left without chips has to decide on a rebuy."""
+
 
 def lobby_view(language: Language, tournament_id: int) -> discord.ui.View:
     """The lobby buttons of a tournament, labelled in ``language`` (the channel's). Their ids
@@ -117,6 +120,7 @@ class Tournaments(commands.Cog):
         self.entries = TournamentEntries(self)
         self.nights = PokerNights(bot, self)
         self._tasks: set[asyncio.Task[None]] = set()
+        self._timers: set[asyncio.TimerHandle] = set()
         self.poll_seconds: float = 20.0
         self.poller: asyncio.Future[None] | None = None
 
@@ -139,6 +143,8 @@ class Tournaments(commands.Cog):
             self._register(run)
             if run.state.status == "running":
                 self.spawn(self.reconcile(run))
+                for when in run.rebuy_until.values():
+                    self._settle_at(run, when)
 
     async def _call_off_unrestorable(self, row: Any, exc: Exception | str) -> None:
         """A tournament this version cannot rebuild (its game retired, say), or one of whose
@@ -201,6 +207,9 @@ class Tournaments(commands.Cog):
     async def cog_unload(self) -> None:
         if self.poller is not None:
             self.poller.cancel()
+        for handle in self._timers:
+            handle.cancel()
+        self._timers.clear()
         if self.bot.tables.hooks is self:
             self.bot.tables.hooks = None
         if self.bot.get_cog("TableControls") is not None:  # (it may be unloaded first)
@@ -227,6 +236,7 @@ class Tournaments(commands.Cog):
             {k: int(v) for k, v in state.get("pending", {}).items()},
             time_bank=int(config.get("time_bank", DEFAULT_TIME_BANK)),
             told_waiting={str(pid) for pid in state.get("told_waiting", ())},
+            rebuy_until={str(k): float(v) for k, v in state.get("rebuy_until", {}).items()},
         )
 
     def lobby_buttons(self, run: Running, language: Language) -> discord.ui.View:
@@ -297,6 +307,10 @@ class Tournaments(commands.Cog):
             await self.entries.register(interaction, run)
         elif button.verb == "unregister":
             await self.entries.unregister(interaction, run)
+        elif button.verb == "rebuy":
+            await self.entries.buy_more(interaction, addon=False, run=run)
+        elif button.verb == "decline":
+            await self.decline(interaction, run)
         else:
             await self.start_pressed(interaction, run)
 
@@ -322,11 +336,11 @@ class Tournaments(commands.Cog):
                 )
             return run
         run = self.running.get(button.tournament)
-        if run is not None and (run.guild_id, run.channel_id) == (
-            interaction.guild_id,
-            interaction.channel_id,
-        ):
-            return run
+        if run is not None and interaction.guild_id == run.guild_id:
+            # Its lobby's channel, or one of its tables' (a thread, for a table's Rebuy).
+            channels = {run.channel_id, *(live.channel_id for live in self.tables_of(run))}
+            if interaction.channel_id in channels:
+                return run
         try:
             row = await self.bot.db.get_tournament(button.tournament)
         except NotFound:
@@ -1233,6 +1247,12 @@ class Tournaments(commands.Cog):
                 run.state = closed
         await self.entries.add_pending(run, live)
         remaining = schedule.remaining(elapsed)
+        # Players here still deciding on a rebuy (the others play on meanwhile).
+        deciding = [
+            rebuy_note(run, s.player_id, run.rebuy_until[s.player_id], live.language)
+            for s in live.engine.seats
+            if s is not None and s.player_id in run.rebuy_until and s.stack == 0
+        ]
         return [
             level_line(
                 index,
@@ -1240,8 +1260,39 @@ class Tournaments(commands.Cog):
                 schedule.next_level(elapsed),
                 None if remaining is None else now + remaining,
                 live.language,
-            )
+            ),
+            *deciding,
         ]
+
+    async def decline(self, interaction: Interaction, run: Running) -> None:
+        """A player left without chips turns their rebuy down (the table's No rebuy): they
+        are out now, or when the hand their table is playing ends."""
+        pid = str(interaction.user.id)
+        async with kit.held_in_time(run.lock, interaction), run.state_lock:
+            if not run.state.registered(pid):
+                raise TournamentProblem(_("You are not in this tournament."))
+            stack = sum(
+                seat.stack
+                for live in self.tables_of(run)
+                for seat in live.engine.seats
+                if seat is not None and seat.player_id == pid
+            ) + run.pending.get(pid, 0)
+            try:
+                run.state.decline(pid, stack)
+            except TournamentError as exc:
+                raise TournamentProblem(engine_refusal(exc)) from exc
+            # Their time to decide is over: settling puts them out, as when it runs out.
+            until = {**run.rebuy_until, pid: 0.0}
+            await self.bot.db.save_tournament(
+                run.tournament_id, "running", run.state_json(rebuy_until=until)
+            )
+            run.rebuy_until = until
+        language = channel_language(run.guild_id)
+        await kit.announce(
+            interaction,
+            _("{player} does not rebuy.", player=interaction.user.mention, language=language),
+        )
+        await self.settle(run)
 
     @tournament.command(name="rebuy", description="Buy another starting stack (rebuy period).")
     async def rebuy(self, interaction: Interaction) -> None:
@@ -1263,18 +1314,30 @@ class Tournaments(commands.Cog):
     async def _eliminate(self, run: Running, live: LiveTable, start_stacks: dict[str, int]) -> None:
         """Under the table's lock, between hands: its players left without chips are out
         (placed by the stacks they began the hand with), and stand up; with one player
-        left in the whole tournament, it is over and paid."""
+        left in the whole tournament, it is over and paid.
+
+        A player left without chips while a rebuy is open to them stays in for a while
+        (:meth:`rebuy_seconds`) to buy one or turn it down; the table says so. Once that time
+        is over (or they turned it down), they are out."""
         seats = {s.player_id: s.stack for s in live.engine.seats if s is not None}
+        # A rebuy paid for and not dealt yet is chips: its player is not out, nor deciding.
+        stacks = {pid: stack + run.pending.get(pid, 0) for pid, stack in seats.items()}
+        in_pot = live.engine.carried_stakes
+        now = self.clock()
         async with run.state_lock:
             before = run.state
             if before.status != "running":
                 return
-            after = before.eliminate(
-                seats,
-                start_stacks,
-                level=run.level(self.clock()),
-                in_pot=live.engine.carried_stakes,
-            )
+            after = before.eliminate(stacks, start_stacks, level=run.level(now), in_pot=in_pot)
+            deciding = after.deciding({p: s for p, s in stacks.items() if p not in in_pot})
+            until = {p: t for p, t in run.rebuy_until.items() if p not in seats or p in deciding}
+            given = [p for p in deciding if p not in until]
+            for pid in given:
+                until[pid] = now + self.rebuy_seconds(run, pid)
+            for pid in deciding:
+                if until[pid] <= now:
+                    after = after.bust(pid)
+                    del until[pid]
             out = [p for p in seats if after.entry(p).out and not before.entry(p).out]
             # Anyone already counted out but still seated (a restart between two saves).
             stale = [p for p in seats if before.registered(p) and before.entry(p).out]
@@ -1290,20 +1353,45 @@ class Tournaments(commands.Cog):
                 )
                 for p in out
             ]
+            notes += [rebuy_note(run, p, until[p], language) for p in given if p in until]
             if after.status == "finished":
                 await self._finish(run, after, live)
                 live.meta.notes.extend(notes)
                 return
-            if out:
+            if out or until != run.rebuy_until:
                 await self.bot.db.save_tournament(
-                    run.tournament_id, "running", run.state_json(after)
+                    run.tournament_id, "running", run.state_json(after, rebuy_until=until)
                 )
-                run.state = after
+                run.state, run.rebuy_until = after, until
         if out or stale:
             await self.bot.tables.seat_tournament_locked(live, {}, [*out, *stale], {})
         live.meta.notes.extend(notes)
+        for pid in given:
+            if pid in until:
+                self._settle_at(run, until[pid])
         if out:
             self.spawn(self.refresh_lobby(run))
+
+    def rebuy_seconds(self, run: Running, player_id: str) -> float:
+        """How long a player left without chips has to buy a rebuy before they are out: the
+        tournament's action timer, and at least a minute (it is a choice about money, made
+        away from the cards). A house player decides at once: it never rebuys."""
+        if is_house(player_id):
+            return 0.0
+        return float(max(REBUY_SECONDS, run.action_seconds))
+
+    def _settle_at(self, run: Running, when: float) -> None:
+        """Settle ``run`` again just after ``when`` (a rebuy's time running out), which the
+        poll would do only up to its period later."""
+
+        def fire() -> None:
+            self._timers.discard(handle)
+            if self.running.get(run.tournament_id) is run:
+                self.spawn(self.settle(run))
+
+        delay = max(0.0, when - self.clock()) + 0.25
+        handle = asyncio.get_running_loop().call_later(delay, fire)
+        self._timers.add(handle)
 
     async def _finish(
         self, run: Running, final: Tournament, live: LiveTable | None, channel_gone: bool = False
@@ -1417,6 +1505,25 @@ def ended_early(server: str, place: int, prize: int, language: Language) -> str:
         # Translators: {place} is an ordinal written by the "{place}th" messages.
         mine = _("You finished **{place}**.", place=ordinal(place, language), language=language)
     return f"{why}\n{mine}"
+
+
+def rebuy_note(run: Running, player_id: str, until: float, language: Language) -> str:
+    """What a table says when one of its players is left without chips with a rebuy open to
+    them: what a rebuy costs and gives, and when they are out without one."""
+    s = run.state.settings
+    # Translators: {when} is a Discord timestamp the client shows as "in a minute"; {price}
+    # reads like "10 chips" (the buy-in, from the bankroll).
+    return _.plural(
+        "💸 {player} has no chips left. They can rebuy {count} chip for the buy-in ({price}), "
+        "or they are out {when}.",
+        "💸 {player} has no chips left. They can rebuy {count} chips for the buy-in "
+        "({price}), or they are out {when}.",
+        count=s.starting_stack,
+        player=run.name_in_text(player_id),
+        price=chips(s.buy_in, language),
+        when=kit.when(until),
+        language=language,
+    )
 
 
 def level_line(

@@ -134,9 +134,12 @@ class TournamentEntries:
             run.pending = pending
             await self.bot.db.save_tournament(run.tournament_id, "running", run.state_json())
 
-    async def buy_more(self, interaction: Interaction, addon: bool) -> None:
-        """A rebuy (a busted or short player buys a starting stack) or the add-on."""
-        run = self.tournaments.here(interaction)
+    async def buy_more(
+        self, interaction: Interaction, addon: bool, run: Running | None = None
+    ) -> None:
+        """A rebuy (a busted or short player buys a starting stack) or the add-on, in ``run``
+        (default: the channel's tournament)."""
+        run = run or self.tournaments.here(interaction)
         pid = str(interaction.user.id)
         s = run.state.settings
         async with kit.held_in_time(run.lock, interaction), run.state_lock:
@@ -156,6 +159,8 @@ class TournamentEntries:
             except TournamentError as exc:
                 raise TournamentProblem(engine_refusal(exc)) from exc
             more = s.addon_stack if addon else s.starting_stack
+            # A player who had no chips has nothing left to decide.
+            until = {p: t for p, t in run.rebuy_until.items() if p != pid}
             pending = {**run.pending, pid: run.pending.get(pid, 0) + more}
             previous = run.pending
             run.pending = pending
@@ -164,7 +169,7 @@ class TournamentEntries:
                     run.tournament_id,
                     interaction.user.id,
                     s.buy_in,
-                    run.state_json(bought),
+                    run.state_json(bought, rebuy_until=until),
                     note="add-on" if addon else "rebuy",
                 )
             except InsufficientFunds as exc:
@@ -179,7 +184,7 @@ class TournamentEntries:
             except Exception:
                 run.pending = previous
                 raise
-            run.state = bought
+            run.state, run.rebuy_until = bought, until
         await kit.announce(
             interaction,
             bought_text(interaction.user.mention, addon, more, channel_language(run.guild_id)),

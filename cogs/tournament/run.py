@@ -58,6 +58,9 @@ class Running:
     moving: dict[str, tuple[int, int]] = field(default_factory=dict)
     # Rebuys and add-ons paid for, their tournament chips added at the next deal.
     pending: dict[str, int] = field(default_factory=dict)
+    # Players with no chips who may still rebuy: id -> when they are out if they have not
+    # (wall-clock seconds, saved, so a restart keeps the time they were given).
+    rebuy_until: dict[str, float] = field(default_factory=dict)
     # Each player's time bank at the tournament's tables, in seconds (0: none).
     time_bank: int = DEFAULT_TIME_BANK
     # Players told they wait for a seat (Discord refused a new table's thread), until they
@@ -77,6 +80,7 @@ class Running:
         state: Tournament | None = None,
         names: dict[str, str] | None = None,
         moving: dict[str, tuple[int, int]] | None = None,
+        rebuy_until: dict[str, float] | None = None,
     ) -> str:
         value = self.state if state is None else state
         moves = self.moving if moving is None else moving
@@ -87,6 +91,7 @@ class Running:
                 "moving": {k: list(v) for k, v in moves.items()},
                 "pending": self.pending,
                 "told_waiting": sorted(self.told_waiting),
+                "rebuy_until": self.rebuy_until if rebuy_until is None else rebuy_until,
             }
         )
 

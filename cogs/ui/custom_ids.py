@@ -452,13 +452,14 @@ class PageId:
         return cls(found[1], int(found[2]), found[3], int(found[4]), direction)
 
 
-TournamentVerb: TypeAlias = Literal["register", "unregister", "start"]
+TournamentVerb: TypeAlias = Literal["register", "unregister", "start", "rebuy", "decline"]
 
 
 @dataclass(frozen=True, slots=True)
 class TournamentButton:
     """``trn:{verb}:{tournament}``: a button of a tournament's lobby, naming its tournament
-    (a lobby's buttons act on their own tournament, not on the one now in the channel).
+    (a lobby's buttons act on their own tournament, not on the one now in the channel); also
+    a tournament table's Rebuy and No rebuy, offered to a player left without chips.
 
     ``trn:{verb}`` (``tournament`` None) is what lobbies posted before the id was carried
     wrote: those act on the tournament whose lobby the pressed message is.

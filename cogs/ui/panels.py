@@ -37,6 +37,7 @@ from cogs.ui.custom_ids import (
     SitModalId,
     TableButton,
     TableVerb,
+    TournamentButton,
     Version,
 )
 from engine.modifiers import describe_modifier, game_name
@@ -181,15 +182,32 @@ def seat_panel(
     return ui
 
 
-def lobby_components(table_id: int, *, rebuy: bool = False) -> Components:
+def lobby_components(
+    table_id: int, *, rebuy: bool = False, tournament: int | None = None
+) -> Components:
     """Between hands: sit, stand, deal, settings, my hand, rules; and Rebuy when a seated
-    player has no chips left."""
+    player has no chips left.
+
+    At a table of ``tournament`` nobody sits or stands (the tournament seats its players),
+    and a player left without chips buys the tournament's rebuy or turns it down."""
     ui = Components()
     for verb, label, style, row in _LOBBY:
-        ui.button(LobbyButton(table_id, verb).encode(), label.render(), style, row=row)
-    if rebuy:
+        if tournament is None or verb not in ("sit", "stand"):
+            ui.button(LobbyButton(table_id, verb).encode(), label.render(), style, row=row)
+    if rebuy and tournament is None:
         custom_id = LobbyButton(table_id, "rebuy").encode()
         ui.button(custom_id, _("Rebuy"), discord.ButtonStyle.success, row=1)
+    elif rebuy:
+        ui.button(
+            TournamentButton("rebuy", tournament).encode(),
+            _("Rebuy"),
+            discord.ButtonStyle.success,
+            row=1,
+        )
+        # Translators: a tournament table's button for a player left without chips who
+        # does not buy a rebuy: they are out (at most 80 characters).
+        no_rebuy = _("No rebuy")
+        ui.button(TournamentButton("decline", tournament).encode(), no_rebuy, row=1)
     return ui
 
 

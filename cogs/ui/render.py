@@ -230,12 +230,16 @@ def table_embed(
     notes: Sequence[str] = (),
     banking: Sequence[str] = (),
     language: Language | None = None,
+    tournament: bool = False,
 ) -> discord.Embed:
     """The public table: seats, pots, whose turn and what they owe, the last action.
     ``banking``: the players to act who are using their time bank (``deadline`` is then when
-    it runs out). The channel reads it: ``language`` is the table's (default: the current)."""
+    it runs out); ``tournament``: a tournament's table, where nobody sits down or stands up.
+    The channel reads it: ``language`` is the table's (default: the current)."""
     with speaking(language or current_language()):
-        return _table_embed(view, names, title_prefix, deadline, commitment, notes, banking)
+        return _table_embed(
+            view, names, title_prefix, deadline, commitment, notes, banking, tournament
+        )
 
 
 def _table_embed(
@@ -246,6 +250,7 @@ def _table_embed(
     commitment: str | None,
     notes: Sequence[str],
     banking: Sequence[str],
+    tournament: bool,
 ) -> discord.Embed:
     playing = view.phase != "waiting"
     # Between hands, and while a dealer chooses the next game, the last hand's number and
@@ -281,6 +286,10 @@ def _table_embed(
             status.append(TEXTS["time-bank"].render(who=who, when=when(deadline)))
         elif deadline is not None:
             status.append(TEXTS["deadline"].render(when=when(deadline)))
+    elif not playing and tournament:
+        # Translators: a tournament table between two hands (its players are seated by the
+        # tournament).
+        status.append(_("Between hands."))
     elif not playing:
         status.append(_("Between hands: sit down, stand up, or deal the next hand."))
     if view.opening_requirement and playing:

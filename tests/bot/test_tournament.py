@@ -452,13 +452,13 @@ async def test_a_player_sitting_out_of_a_tournament_is_blinded_off(
     live = live_table(bot, world)
     assert live is not None and live.engine.config.options.blind_off_absent
     # The table plays by the tournament's settings: the coach (a cash table's helper) is
-    # refused like its clock, and its one buy-in (the starting stack) reads as one number.
+    # refused like its clock, and no buy-in is shown (its players bought into the tournament).
     r = await emu.run_command(world.host, world.channel, "poker settings", {"coach": True})
     assert r.ephemeral and "coach" in (r.content or "") and "cash" in r.content, r.content
     assert not live.settings.coach
     shown = await emu.run_command(players[0], world.channel, "poker settings", {})
-    assert shown.ephemeral and "Buy-in 200 ·" in shown.message.text, shown.message.text
-    assert "200–200" not in shown.message.text
+    assert shown.ephemeral and "30s to act ·" in shown.message.text, shown.message.text
+    assert "Buy-in" not in shown.message.text
     await play_hand(emu, world, bot)
     away = players[0]
     r = await emu.run_command(away, world.channel, "poker sitout", {})

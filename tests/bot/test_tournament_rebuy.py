@@ -1,0 +1,166 @@
+"""A tournament player left without chips while rebuys are open decides at the table: Rebuy
+buys back in, No rebuy puts them out, and doing nothing puts them out once their time is up,
+also across a restart. A heads-up table, which cannot deal while one of its two players has
+no chips, no longer waits for the end of the rebuy period."""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+from typing import Any
+
+from tests.bot.driver import custom_ids, live_table, opener, play_hand
+from tests.bot.look import Look
+from tests.emulator import Emulator, World
+
+TIMER = 30  # the tournament's action timer: under a minute, so the rebuy time is a minute
+
+
+async def _heads_up_until_broke(emu: Emulator, world: World, bot: Any) -> tuple[Any, Any, Any]:
+    """A heads-up sit-and-go with one rebuy each (buy-in 10, 20 chips) played until one of
+    the two has no chips: the tournament, the player without chips and the other."""
+    alice, bob = world.players[:2]
+    created = await emu.run_command(
+        world.host,
+        world.channel,
+        "poker tournament create",
+        {
+            "buy_in": 10,
+            "starting_stack": 20,
+            "levels": 4,
+            "level_minutes": 10.0,
+            "seats": 2,
+            "payouts": "winner",
+            "rebuys": 1,
+            "rebuy_levels": 2,
+            "auto_deal": 0,
+            "timer": TIMER,
+        },
+    )
+    assert created.type == 4, created.content
+    for player in (alice, bob):
+        assert (await emu.click(player, created.message, label="Register")).type == 7
+    await emu.idle()
+    run = next(iter(bot.get_cog("Tournaments").running.values()))
+    for _ in range(80):
+        live = live_table(bot, world)
+        broke = [s.player_id for s in live.engine.seats if s is not None and s.stack == 0]
+        if broke and not live.engine.in_hand:
+            await emu.idle()
+            loser = next(p for p in (alice, bob) if str(p.id) == broke[0])
+            return run, loser, bob if loser is alice else alice
+        if not live.engine.in_hand:
+            r = await emu.run_command(alice, world.channel, "poker start", {})
+            assert r.ephemeral, r.content
+            await emu.idle()
+        await play_hand(emu, world, bot, policy=opener)
+    raise AssertionError("nobody went broke")
+
+
+def _table_message(emu: Emulator, world: World, tid: int) -> Any:
+    """The table message between hands: the one with the tournament's Rebuy on it."""
+    return next(
+        m
+        for m in reversed(emu.channel_messages(world.channel))
+        if f"trn:rebuy:{tid}" in custom_ids(m)
+    )
+
+
+async def test_a_player_without_chips_is_offered_a_rebuy_and_can_turn_it_down(
+    poker_bot, emu: Emulator, world: World, tmp_path: Path
+) -> None:
+    bot = await poker_bot()
+    cog = bot.get_cog("Tournaments")
+    run, loser, winner = await _heads_up_until_broke(emu, world, bot)
+    tid, pid = run.tournament_id, str(loser.id)
+    # They are still in, for a minute: the table says what a rebuy costs and until when.
+    assert not run.state.entry(pid).out
+    assert 55 < run.rebuy_until[pid] - cog.clock() <= 60
+    saved = await bot.db.get_tournament(tid)
+    assert pid in saved.state_json and "rebuy_until" in saved.state_json
+    table = _table_message(emu, world, tid)
+    look = Look("a heads-up rebuy tournament: a player without chips decides")
+    look.add("#poker", table)
+    ids = custom_ids(table)
+    assert f"trn:decline:{tid}" in ids
+    # Nobody sits down or stands up at a tournament's table: those buttons are not offered.
+    assert not any(i.endswith((":sit", ":stand")) for i in ids), ids
+    embed = table.embeds[0]
+    assert embed["description"] == "Between hands."
+    note = "\n".join(f["value"] for f in embed["fields"] if f["name"] == "Note")
+    assert "has no chips left" in note and "20 chips for the buy-in (10 chips)" in note, note
+    assert f"<t:{int(run.rebuy_until[pid])}:R>" in note, note
+    assert "Buy-in" not in embed["footer"]["text"]
+
+    # Only a player with no chips can turn a rebuy down; the other is told why.
+    r = await emu.click(winner, table, label="No rebuy")
+    assert r.ephemeral and "you still have chips" in r.content.lower(), r.content
+    assert run.state.status == "running"
+    r = await emu.click(loser, table, label="No rebuy")
+    assert not r.ephemeral and "does not rebuy" in r.content, r.content
+    look.add("#poker", r.message)
+    await emu.idle()
+    # Heads-up, that is the end: the other player wins the pool at once.
+    assert run.state.status == "finished"
+    assert [(p.user_id, p.place, p.prize) for p in await bot.db.tournament_results(tid)] == [
+        (winner.id, 1, 20),
+        (loser.id, 2, 0),
+    ]
+    audit = await bot.db.chip_audit(world.guild.id)
+    assert audit.ok and audit.in_tournaments == 0, str(audit)
+    results = emu.channel_messages(world.channel)[-1]
+    look.add("#poker", results)
+    look.write(tmp_path, name="tournament-rebuy")
+
+
+async def test_the_rebuy_button_buys_back_in_and_the_table_deals_again(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    bot = await poker_bot()
+    run, loser, _winner = await _heads_up_until_broke(emu, world, bot)
+    tid, pid = run.tournament_id, str(loser.id)
+    r = await emu.click(loser, _table_message(emu, world, tid), label="Rebuy")
+    assert not r.ephemeral and "buys a rebuy: 20 more chips" in r.content, r.content
+    await emu.idle()
+    live = live_table(bot, world)
+    assert live.engine.stack(pid) == 20
+    assert pid not in run.rebuy_until
+    assert pid not in (await bot.db.get_tournament(tid)).state_json.split('"rebuy_until"')[1]
+    assert await bot.db.balance(world.guild.id, loser.id) == 980
+    # The table message lost its Rebuy and No rebuy: nobody is left without chips.
+    await emu.idle()
+    newest = next(
+        m
+        for m in reversed(emu.channel_messages(world.channel))
+        if any(i.startswith(f"pk:l:{live.id}:") for i in custom_ids(m))
+    )
+    assert not any(i.startswith("trn:") for i in custom_ids(newest)), custom_ids(newest)
+
+
+async def test_a_player_who_does_nothing_is_out_when_the_time_is_up_even_after_a_restart(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    bot = await poker_bot()
+    run, loser, winner = await _heads_up_until_broke(emu, world, bot)
+    tid, pid = run.tournament_id, str(loser.id)
+    until = run.rebuy_until[pid]
+    await bot.close()
+    bot = await poker_bot()
+    cog = bot.get_cog("Tournaments")
+    run = cog.running[tid]
+    assert run.rebuy_until == {pid: until} and not run.state.entry(pid).out
+    # Within the time, settling (the poll's round) leaves them in...
+    cog.clock = functools.partial(float, until - 1)
+    await cog.settle(run)
+    assert run.state.status == "running" and not run.state.entry(pid).out
+    # ...and once it is over, they are out, and the tournament (heads-up) is won.
+    cog.clock = functools.partial(float, until + 1)
+    await cog.settle(run)
+    await emu.idle()
+    assert run.state.status == "finished"
+    results = await bot.db.tournament_results(tid)
+    assert [(p.user_id, p.prize) for p in results] == [(winner.id, 20), (loser.id, 0)]
+    # The Rebuy of the old table message is refused with a reason, and changes nothing.
+    r = await emu.click(loser, _table_message(emu, world, tid), label="Rebuy")
+    assert r.ephemeral and "over" in r.content, r.content
+    assert await bot.db.balance(world.guild.id, loser.id) == 990
