@@ -1355,6 +1355,7 @@ class Tournaments(commands.Cog):
             ]
             notes += [rebuy_note(run, p, until[p], language) for p in given if p in until]
             if after.status == "finished":
+                run.rebuy_until = until
                 await self._finish(run, after, live)
                 live.meta.notes.extend(notes)
                 return

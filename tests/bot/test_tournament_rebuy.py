@@ -164,3 +164,73 @@ async def test_a_player_who_does_nothing_is_out_when_the_time_is_up_even_after_a
     r = await emu.click(loser, _table_message(emu, world, tid), label="Rebuy")
     assert r.ephemeral and "over" in r.content, r.content
     assert await bot.db.balance(world.guild.id, loser.id) == 990
+
+
+async def test_the_others_play_on_while_a_player_decides_and_the_time_runs_out_in_a_hand(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """Three at a table: one is left without chips; the two others are dealt the next hands
+    (each says who is deciding), and a time that runs out during a hand puts its player out
+    when that hand ends."""
+    bot = await poker_bot()
+    cog = bot.get_cog("Tournaments")
+    players = world.players[:3]
+    created = await emu.run_command(
+        world.host,
+        world.channel,
+        "poker tournament create",
+        {
+            "buy_in": 10,
+            "starting_stack": 20,
+            "levels": 4,
+            "level_minutes": 10.0,
+            "seats": 3,
+            "payouts": "winner",
+            "rebuys": 1,
+            "rebuy_levels": 2,
+            "auto_deal": 0,
+            "timer": TIMER,
+        },
+    )
+    for player in players:
+        assert (await emu.click(player, created.message, label="Register")).type == 7
+    await emu.idle()
+    run = next(iter(cog.running.values()))
+    for _ in range(120):
+        live = live_table(bot, world)
+        broke = [s.player_id for s in live.engine.seats if s is not None and s.stack == 0]
+        if not live.engine.in_hand and broke:
+            break
+        if not live.engine.in_hand:
+            dealer = next(p for p in players if live.seated(p.id))
+            assert (await emu.run_command(dealer, world.channel, "poker start", {})).ephemeral
+            await emu.idle()
+        await play_hand(emu, world, bot, policy=opener)
+    else:
+        raise AssertionError("nobody went broke")
+    if len(broke) == 2:  # both out in one hand: one of them buys back in
+        buyer = next(p for p in players if str(p.id) == broke[0])
+        r = await emu.click(buyer, _table_message(emu, world, run.tournament_id), label="Rebuy")
+        assert "buys a rebuy" in r.content, r.content
+        await emu.idle()
+    (pid,) = [s.player_id for s in live.engine.seats if s is not None and s.stack == 0]
+    until = run.rebuy_until[pid]
+    dealer = next(p for p in players if str(p.id) != pid)
+    assert (await emu.run_command(dealer, world.channel, "poker start", {})).ephemeral
+    await emu.idle()
+    # The two others play; the table says who decides, and until when.
+    assert live.engine.in_hand and pid not in [d.player_id for d in live.engine.pending]
+    notes = "\n".join(live.shown_notes(str))
+    assert "has no chips left" in notes and f"<t:{int(until)}:R>" in notes, notes
+    cog.clock = functools.partial(float, until + 1)
+    await cog.settle(run)  # (its table is in a hand: nothing yet)
+    assert not run.state.entry(pid).out
+    await play_hand(emu, world, bot, policy=opener)
+    await emu.idle()
+    # Out, below the player the cards may also have put out in that hand (who began it
+    # with chips), and standing up unless that ended the tournament.
+    assert run.state.entry(pid).out and pid not in run.rebuy_until
+    assert dict(run.state.places())[pid] == 3
+    assert run.state.status == "finished" or not live.seated(int(pid))
+    name = live.meta.names[pid]
+    assert f"💀 {name} is out in 3rd place." in live.shown_notes(str)
