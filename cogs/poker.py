@@ -610,6 +610,12 @@ class Poker(commands.Cog):
     @poker.command(name="table", description="Post this channel's table again at the bottom.")
     async def table(self, interaction: Interaction) -> None:
         live = self._table_here(interaction)
+        link = self.presenter.just_reposted(live)
+        if link is not None:
+            await kit.reply(
+                interaction, _("The table was posted again a moment ago: {link}", link=link)
+            )
+            return
         await interaction.response.send_message(TABLE_BELOW.render(), ephemeral=True)
         await self.presenter.repost(live, interaction)
 

@@ -84,6 +84,10 @@ T = TypeVar("T")
 # live message is further down the channel).
 TABLE_BELOW = _.lazy("The table is below.")
 
+REPOST_SECONDS = 10.0
+"""The least time between two posts of one table by ``/poker table``: each costs a post and a
+delete, and anyone in the channel may ask."""
+
 DRAWN_CARDS_NOTE = _.lazy("The cards you draw show in the answer to your draw, and under My hand.")
 
 
@@ -119,6 +123,7 @@ class Shown:
         "ping_id",
         "pinging",
         "pings",
+        "reposted",
         "restored",
         "turn",
         "unshown",
@@ -158,6 +163,8 @@ class Shown:
         self.ping_id = ping_id
         # Players whose DMs are closed: not tried again at this table.
         self.dm_closed = dm_closed
+        # When /poker table last posted the table again (the event loop's clock).
+        self.reposted = -REPOST_SECONDS
         # A recent interaction on the table message, so later updates can go through its
         # webhook.
         self.editor: MessageEditor | None = None
@@ -665,10 +672,20 @@ class TablePresenter:
             embed, view = self.current_message(live)
             await self.edit_table_message(live, embed, view, None)
 
+    def just_reposted(self, live: LiveTable) -> str | None:
+        """The link to the table message when ``/poker table`` posted it under
+        :data:`REPOST_SECONDS` ago (it is at the bottom of the channel, or nearly); else None."""
+        shown = Shown.of(live)
+        now = asyncio.get_running_loop().time()
+        if shown.message_id is None or now - shown.reposted >= REPOST_SECONDS:
+            return None
+        return f"https://discord.com/channels/{live.guild_id}/{live.channel_id}/{shown.message_id}"
+
     async def repost(self, live: LiveTable, interaction: discord.Interaction[PokerBot]) -> None:
         """Post the live table again at the bottom of the channel (``/poker table``); the old
         one is deleted, so the table still has one live message."""
         shown = Shown.of(live)
+        shown.reposted = asyncio.get_running_loop().time()
         async with shown.lock:
             with i18n.speaking(languages.channel_language(live)):
                 embed, view = self.current_message(live)

@@ -220,6 +220,14 @@ async def test_one_message_carries_the_table_after_auto_deals_and_a_start(
         emu, world
     )
     assert old not in [m.id for m in emu.channel_messages(world.channel)]
+    # Asked again at once (by anyone): not posted a third time, the link to it instead.
+    posts = len(emu.channel_messages(world.channel, include_deleted=True))
+    again = await emu.run_command(bob, world.channel, "poker table", {})
+    assert again.ephemeral and "posted again a moment ago" in again.content, again.content
+    assert f"/{Shown.of(live).message_id}" in again.content
+    await emu.idle()
+    assert len(emu.channel_messages(world.channel, include_deleted=True)) == posts
+    assert with_components(emu, world)[0].id == live_messages[0].id
     await play_hand(emu, world, bot)
     assert_no_duplicate_labels(emu, world)
     emu.assert_clean()
