@@ -383,13 +383,18 @@ class Payouts:
 @dataclass(frozen=True, slots=True)
 class Entry:
     """One registered player: their buy-ins and, once out, the hand they busted in and the
-    stack they began that hand with (which orders two players busted in the same hand)."""
+    stack they began that hand with (which orders two players busted in the same hand).
+
+    ``broke``: the same two numbers for a player left without chips while a rebuy was open to
+    them, who is still in to decide: should they not rebuy, that is where they finish (the
+    time they took to decide neither helps nor harms them)."""
 
     player_id: str
     rebuys: int = 0
     addon: bool = False
     busted_hand: int | None = None
     busted_stack: int = 0
+    broke: tuple[int, int] | None = None
 
     @property
     def out(self) -> bool:
@@ -632,7 +637,9 @@ class Tournament:
         if reason is not None:
             raise TournamentError(reason)
         entry = self.entry(player_id)
-        return self._put(replace(entry, rebuys=entry.rebuys + 1, busted_hand=None, busted_stack=0))
+        return self._put(
+            replace(entry, rebuys=entry.rebuys + 1, busted_hand=None, busted_stack=0, broke=None)
+        )
 
     def addon_reason(self, player_id: str, level: int) -> str | None:
         """Why the player may not take the add-on now (``None``: they may)."""
@@ -697,10 +704,12 @@ class Tournament:
             entry = result.entry(player_id)
             if entry.out:
                 continue
+            went_broke = entry.broke or (hand, stacks_before.get(player_id, 0))
             if level is not None and result.rebuy_reason(player_id, level, 0) is None:
+                result = result._put(replace(entry, broke=went_broke))
                 continue
             result = result._put(
-                replace(entry, busted_hand=hand, busted_stack=stacks_before.get(player_id, 0))
+                replace(entry, busted_hand=went_broke[0], busted_stack=went_broke[1], broke=None)
             )
         result = replace(result, hands=hand)
         if len(result.alive) <= 1:
@@ -747,12 +756,22 @@ class Tournament:
         return self.bust(player_id)
 
     def bust(self, player_id: str) -> Tournament:
-        """Put a player out who was waiting with no chips to rebuy (declined, or the rebuy
-        period ended): placed as if out in the latest hand, with no stack."""
+        """Put a player out who was waiting with no chips to rebuy (declined, or their time
+        to decide ran out): placed as if out in the hand they went broke in (see
+        :attr:`Entry.broke`; without it, the latest hand, with no stack).
+
+        >>> t = Tournament(TournamentSettings(10, 100, Schedule.parse("1:2"), rebuys=1,
+        ...     rebuy_levels=1, max_players=3)).register("a").register("b").register("c")
+        >>> t = t.start().eliminate({"a": 0, "b": 150, "c": 150}, {"a": 50, "b": 125, "c": 125}, 0)
+        >>> t = t.eliminate({"b": 0, "c": 300}, {"b": 150, "c": 150}, level=1)
+        >>> t.bust("a").places()  # a went broke first: below b, though b went out later
+        (('c', 1), ('b', 2), ('a', 3))
+        """
         entry = self.entry(player_id)
         if entry.out:
             return self
-        result = self._put(replace(entry, busted_hand=self.hands, busted_stack=0))
+        hand, stack = entry.broke or (self.hands, 0)
+        result = self._put(replace(entry, busted_hand=hand, busted_stack=stack, broke=None))
         if result.status == RUNNING and len(result.alive) <= 1:
             result = replace(result, status=FINISHED)
         return result
@@ -825,7 +844,14 @@ class Tournament:
             "hands": self.hands,
             "addon_closed": self.addon_closed,
             "entries": [
-                [e.player_id, e.rebuys, e.addon, e.busted_hand, e.busted_stack]
+                [
+                    e.player_id,
+                    e.rebuys,
+                    e.addon,
+                    e.busted_hand,
+                    e.busted_stack,
+                    None if e.broke is None else list(e.broke),
+                ]
                 for e in self.entries
             ],
         }
@@ -836,10 +862,7 @@ class Tournament:
         return cls(
             TournamentSettings.from_dict(data["settings"]),
             status=str(data["status"]),
-            entries=tuple(
-                Entry(str(p), int(r), bool(a), None if b is None else int(b), int(s))
-                for p, r, a, b, s in data["entries"]
-            ),
+            entries=tuple(_entry(saved) for saved in data["entries"]),
             hands=int(data.get("hands", 0)),
             addon_closed=bool(data.get("addon_closed", False)),
         )
@@ -849,6 +872,21 @@ class Tournament:
         entries = list(self.entries)
         entries[index] = entry
         return replace(self, entries=tuple(entries))
+
+
+def _entry(saved: Sequence[Any]) -> Entry:
+    """An entry as :meth:`Tournament.to_dict` writes it (saves from before ``broke`` have five
+    fields)."""
+    player, rebuys, addon, hand, stack = saved[:5]
+    broke = saved[5] if len(saved) > 5 else None
+    return Entry(
+        str(player),
+        int(rebuys),
+        bool(addon),
+        None if hand is None else int(hand),
+        int(stack),
+        None if broke is None else (int(broke[0]), int(broke[1])),
+    )
 
 
 # -- tables: balancing and merging --------------------------------------------------------------

@@ -241,6 +241,15 @@ def test_round_trip() -> None:
     t = t.eliminate({"a": 0, "b": 300}, {"a": 100, "b": 200}, level=3)
     again = Tournament.from_dict(t.to_dict())
     assert again == t and again.places() == t.places()
+    # A player deciding on a rebuy keeps the hand they went broke in; a save from before
+    # that was kept (five fields an entry) still reads.
+    deciding = Tournament(_settings(rebuys=1, rebuy_levels=1)).register("a").register("b")
+    deciding = deciding.start().eliminate({"a": 0, "b": 200}, {"a": 60, "b": 140}, level=0)
+    assert deciding.entry("a").broke == (1, 60)
+    assert Tournament.from_dict(deciding.to_dict()) == deciding
+    old = deciding.to_dict()
+    old["entries"] = [entry[:5] for entry in old["entries"]]
+    assert Tournament.from_dict(old).entry("a").broke is None
 
 
 # -- balancing ----------------------------------------------------------------------------------
