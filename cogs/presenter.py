@@ -408,6 +408,10 @@ class TablePresenter:
             )
             return embed, components, view
         components = panels.table_components(live.id, live.version(), live.engine.pending)
+        tournament = live.meta.tournament
+        if tournament is not None and any(s.stack == 0 and not s.in_hand for s in view.seats):
+            # A player left out of this hand without chips decides on a rebuy meanwhile.
+            panels.rebuy_choice(components, tournament, row=2)
         return embed, components, view
 
     def current_message(self, live: LiveTable) -> tuple[discord.Embed, Components]:

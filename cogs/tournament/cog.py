@@ -308,8 +308,10 @@ class Tournaments(commands.Cog):
         elif button.verb == "unregister":
             await self.entries.unregister(interaction, run)
         elif button.verb == "rebuy":
+            self._check_deciding(run, interaction)
             await self.entries.buy_more(interaction, addon=False, run=run)
         elif button.verb == "decline":
+            self._check_deciding(run, interaction)
             await self.decline(interaction, run)
         else:
             await self.start_pressed(interaction, run)
@@ -559,7 +561,10 @@ class Tournaments(commands.Cog):
                 # is over they are out, even if no hand is dealt there meanwhile.
                 for run in list(self.running.values()):
                     if run.state.status == "running" and run.started_at is not None:
-                        await self.settle(run)
+                        try:
+                            await self.settle(run)
+                        except Exception:
+                            log.exception("tournament %s: settling failed", run.tournament_id)
             except Exception:
                 log.exception("scheduled games: a round failed")
             await asyncio.sleep(self.poll_seconds)
@@ -883,15 +888,16 @@ class Tournaments(commands.Cog):
                         )
                 if pid in homeless:
                     await self._set_moving(run, pid, None)
-            # Balance: the engine says who moves where; a table in a hand moves nobody yet.
+            # Balance: the engine says who moves where; a table in a hand moves nobody yet,
+            # nor one where a player decides on a rebuy (no chips to sit down elsewhere with).
             moved: dict[int, list[tuple[str, int]]] = {}
             layout = [TableSeats.of(str(t.id), t.engine) for t in tables.values()]
             for move in plan_moves(layout, run.state.settings.seats):
                 source, target = tables[int(move.from_table)], tables[int(move.to_table)]
-                if source.engine.in_hand:
+                if source.engine.in_hand or self._deciding_at(run, source):
                     continue
                 async with source.lock:
-                    if source.engine.in_hand:
+                    if source.engine.in_hand or self._deciding_at(run, source):
                         continue
                     # The engine's rule for a carried pot, saved before anyone moves.
                     returned = before_moving(source.engine)
@@ -1063,7 +1069,14 @@ class Tournaments(commands.Cog):
                 if before_moving(live.engine):
                     await self.bot.tables.seat_tournament_locked(live, {}, [], {})
                 stacks = {s.player_id: s.stack for s in live.engine.seats if s is not None}
-                await self._set_moves(run, {pid: (live.id, n) for pid, n in stacks.items()})
+                # A player left without chips has nothing to sit down elsewhere with: their
+                # decision on a rebuy ends with the table (a rebuy paid for moves with them).
+                broke = [p for p, n in stacks.items() if n == 0]
+                if broke and await self._out_of_chips_moving(run, broke, stacks):
+                    return  # they were the last but one: the tournament is over
+                await self._set_moves(
+                    run, {pid: (live.id, n) for pid, n in stacks.items() if n > 0}
+                )
                 await self.bot.tables.seat_tournament_locked(live, {}, list(stacks), {})
                 await self.bot.db.close_tournament_table(live.id, live.state_json())
                 self.bot.tables.forget(live)
@@ -1264,6 +1277,25 @@ class Tournaments(commands.Cog):
             *deciding,
         ]
 
+    @staticmethod
+    def _check_deciding(run: Running, interaction: Interaction) -> None:
+        """A table's Rebuy and No rebuy are for a player left without chips, whom the
+        tournament waits on: anyone else pressing them is told what they are for (a rebuy
+        with chips left is bought with the command, on purpose).
+
+        :raises TournamentProblem: the presser is not deciding on a rebuy.
+        """
+        pid = str(interaction.user.id)
+        if not run.state.registered(pid):
+            raise TournamentProblem(_("You are not in this tournament."))
+        if pid not in run.rebuy_until:
+            raise TournamentProblem(
+                _(
+                    "Rebuy and No rebuy are for a player left without chips. To rebuy with "
+                    "chips left, use `/poker tournament rebuy`."
+                )
+            )
+
     async def decline(self, interaction: Interaction, run: Running) -> None:
         """A player left without chips turns their rebuy down (the table's No rebuy): they
         are out now, or when the hand their table is playing ends."""
@@ -1320,11 +1352,12 @@ class Tournaments(commands.Cog):
         (:meth:`rebuy_seconds`) to buy one or turn it down; the table says so. Once that time
         is over (or they turned it down), they are out."""
         seats = {s.player_id: s.stack for s in live.engine.seats if s is not None}
-        # A rebuy paid for and not dealt yet is chips: its player is not out, nor deciding.
-        stacks = {pid: stack + run.pending.get(pid, 0) for pid, stack in seats.items()}
         in_pot = live.engine.carried_stakes
         now = self.clock()
         async with run.state_lock:
+            # A rebuy paid for and not dealt yet is chips: its player is not out, nor
+            # deciding. (Read under the lock: a rebuy saved just before counts.)
+            stacks = {pid: stack + run.pending.get(pid, 0) for pid, stack in seats.items()}
             before = run.state
             if before.status != "running":
                 return
@@ -1333,7 +1366,7 @@ class Tournaments(commands.Cog):
             until = {p: t for p, t in run.rebuy_until.items() if p not in seats or p in deciding}
             given = [p for p in deciding if p not in until]
             for pid in given:
-                until[pid] = now + self.rebuy_seconds(run, pid)
+                until[pid] = min(now + self.rebuy_seconds(run, pid), self._rebuys_end(run))
             for pid in deciding:
                 if until[pid] <= now:
                     after = after.bust(pid)
@@ -1380,6 +1413,47 @@ class Tournaments(commands.Cog):
         if is_house(player_id):
             return 0.0
         return float(max(REBUY_SECONDS, run.action_seconds))
+
+    @staticmethod
+    def _rebuys_end(run: Running) -> float:
+        """When the rebuy period ends (no rebuy is bought after it, however long a player
+        had left to decide)."""
+        s = run.state.settings
+        return (run.started_at or 0.0) + s.rebuy_levels * s.schedule.level_seconds
+
+    def _deciding_at(self, run: Running, live: LiveTable) -> bool:
+        """Whether a player at ``live`` decides on a rebuy."""
+        return any(s is not None and s.player_id in run.rebuy_until for s in live.engine.seats)
+
+    async def _out_of_chips_moving(
+        self, run: Running, broke: list[str], stacks: dict[str, int]
+    ) -> bool:
+        """Under the tournament's lock and the table's: players of a table that is gone, left
+        without chips (``stacks`` of them 0). Those with a rebuy paid for take its chips along
+        (``stacks`` gets them); the others are out, placed where they went broke. Returns
+        whether that ended the tournament (it is then paid)."""
+        async with run.state_lock:
+            after, pending = run.state, dict(run.pending)
+            for pid in broke:
+                if pending.get(pid):
+                    stacks[pid] = pending.pop(pid)
+                else:
+                    after = after.bust(pid)
+            previous = run.pending, run.rebuy_until
+            run.pending = pending
+            run.rebuy_until = {p: t for p, t in run.rebuy_until.items() if p not in broke}
+            try:
+                if after.status == "finished":
+                    await self._finish(run, after, None)
+                    return True
+                await self.bot.db.save_tournament(
+                    run.tournament_id, "running", run.state_json(after)
+                )
+            except Exception:
+                run.pending, run.rebuy_until = previous
+                raise
+            run.state = after
+            return False
 
     def _settle_at(self, run: Running, when: float) -> None:
         """Settle ``run`` again just after ``when`` (a rebuy's time running out), which the

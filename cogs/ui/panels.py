@@ -194,20 +194,27 @@ def lobby_components(
     for verb, label, style, row in _LOBBY:
         if tournament is None or verb not in ("sit", "stand"):
             ui.button(LobbyButton(table_id, verb).encode(), label.render(), style, row=row)
-    if rebuy and tournament is None:
+    if rebuy and tournament is not None:
+        rebuy_choice(ui, tournament, row=1)
+    elif rebuy:
         custom_id = LobbyButton(table_id, "rebuy").encode()
         ui.button(custom_id, _("Rebuy"), discord.ButtonStyle.success, row=1)
-    elif rebuy:
-        ui.button(
-            TournamentButton("rebuy", tournament).encode(),
-            _("Rebuy"),
-            discord.ButtonStyle.success,
-            row=1,
-        )
-        # Translators: a tournament table's button for a player left without chips who
-        # does not buy a rebuy: they are out (at most 80 characters).
-        no_rebuy = _("No rebuy")
-        ui.button(TournamentButton("decline", tournament).encode(), no_rebuy, row=1)
+    return ui
+
+
+def rebuy_choice(ui: Components, tournament: int, *, row: int) -> Components:
+    """A tournament table's Rebuy and No rebuy, for a player there left without chips while
+    rebuys are open (shown during the others' hands too)."""
+    ui.button(
+        TournamentButton("rebuy", tournament).encode(),
+        _("Rebuy"),
+        discord.ButtonStyle.success,
+        row=row,
+    )
+    # Translators: a tournament table's button for a player left without chips who does not
+    # buy a rebuy: they are out (at most 80 characters).
+    no_rebuy = _("No rebuy")
+    ui.button(TournamentButton("decline", tournament).encode(), no_rebuy, row=row)
     return ui
 
 

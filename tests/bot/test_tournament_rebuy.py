@@ -9,39 +9,51 @@ import functools
 from pathlib import Path
 from typing import Any
 
-from tests.bot.driver import custom_ids, live_table, opener, play_hand
+from tests.bot.driver import (
+    act_at_a_table,
+    current_table_message,
+    custom_ids,
+    live_table,
+    opener,
+    play_hand,
+    two_table_tournament,
+)
 from tests.bot.look import Look
 from tests.emulator import Emulator, World
 
 TIMER = 30  # the tournament's action timer: under a minute, so the rebuy time is a minute
 
 
-async def _heads_up_until_broke(emu: Emulator, world: World, bot: Any) -> tuple[Any, Any, Any]:
-    """A heads-up sit-and-go with one rebuy each (buy-in 10, 20 chips) played until one of
-    the two has no chips: the tournament, the player without chips and the other."""
+async def _heads_up_until_broke(
+    emu: Emulator, world: World, bot: Any, at: float | None = None, **options: Any
+) -> tuple[Any, Any, Any]:
+    """A heads-up sit-and-go with one rebuy each (buy-in 10, 20 chips; ``options`` change
+    it) played until one of the two has no chips, its clock stopped ``at`` seconds after the
+    start if given: the tournament, the player without chips and the other."""
     alice, bob = world.players[:2]
+    settings = {
+        "buy_in": 10,
+        "starting_stack": 20,
+        "levels": 4,
+        "level_minutes": 10.0,
+        "seats": 2,
+        "payouts": "winner",
+        "rebuys": 1,
+        "rebuy_levels": 2,
+        "auto_deal": 0,
+        "timer": TIMER,
+    }
     created = await emu.run_command(
-        world.host,
-        world.channel,
-        "poker tournament create",
-        {
-            "buy_in": 10,
-            "starting_stack": 20,
-            "levels": 4,
-            "level_minutes": 10.0,
-            "seats": 2,
-            "payouts": "winner",
-            "rebuys": 1,
-            "rebuy_levels": 2,
-            "auto_deal": 0,
-            "timer": TIMER,
-        },
+        world.host, world.channel, "poker tournament create", settings | options
     )
     assert created.type == 4, created.content
     for player in (alice, bob):
         assert (await emu.click(player, created.message, label="Register")).type == 7
     await emu.idle()
-    run = next(iter(bot.get_cog("Tournaments").running.values()))
+    cog = bot.get_cog("Tournaments")
+    run = next(iter(cog.running.values()))
+    if at is not None:
+        cog.clock = functools.partial(float, run.started_at + at)
     for _ in range(80):
         live = live_table(bot, world)
         broke = [s.player_id for s in live.engine.seats if s is not None and s.stack == 0]
@@ -55,6 +67,15 @@ async def _heads_up_until_broke(emu: Emulator, world: World, bot: Any) -> tuple[
             await emu.idle()
         await play_hand(emu, world, bot, policy=opener)
     raise AssertionError("nobody went broke")
+
+
+def _table_message_in(emu: Emulator, channel: Any) -> Any:
+    """The newest message of ``channel`` with a tournament's Rebuy on it."""
+    return next(
+        m
+        for m in reversed(emu.channel_messages(channel))
+        if any(i.startswith("trn:rebuy:") for i in custom_ids(m))
+    )
 
 
 def _table_message(emu: Emulator, world: World, tid: int) -> Any:
@@ -92,10 +113,13 @@ async def test_a_player_without_chips_is_offered_a_rebuy_and_can_turn_it_down(
     assert f"<t:{int(run.rebuy_until[pid])}:R>" in note, note
     assert "Buy-in" not in embed["footer"]["text"]
 
-    # Only a player with no chips can turn a rebuy down; the other is told why.
-    r = await emu.click(winner, table, label="No rebuy")
-    assert r.ephemeral and "you still have chips" in r.content.lower(), r.content
+    # The buttons are for the player without chips; the other is told what they are for
+    # (and buys nothing by mistake).
+    for label in ("No rebuy", "Rebuy"):
+        r = await emu.click(winner, table, label=label)
+        assert r.ephemeral and "for a player left without chips" in r.content, r.content
     assert run.state.status == "running"
+    assert await bot.db.balance(world.guild.id, winner.id) == 990
     r = await emu.click(loser, table, label="No rebuy")
     assert not r.ephemeral and "does not rebuy" in r.content, r.content
     look.add("#poker", r.message)
@@ -222,6 +246,9 @@ async def test_the_others_play_on_while_a_player_decides_and_the_time_runs_out_i
     assert live.engine.in_hand and pid not in [d.player_id for d in live.engine.pending]
     notes = "\n".join(live.shown_notes(str))
     assert "has no chips left" in notes and f"<t:{int(until)}:R>" in notes, notes
+    # Rebuy and No rebuy stay under the table while the others play.
+    playing = await current_table_message(emu, world)
+    assert f"trn:decline:{run.tournament_id}" in custom_ids(playing), custom_ids(playing)
     cog.clock = functools.partial(float, until + 1)
     await cog.settle(run)  # (its table is in a hand: nothing yet)
     assert not run.state.entry(pid).out
@@ -234,3 +261,104 @@ async def test_the_others_play_on_while_a_player_decides_and_the_time_runs_out_i
     assert run.state.status == "finished" or not live.seated(int(pid))
     name = live.meta.names[pid]
     assert f"💀 {name} is out in 3rd place." in live.shown_notes(str)
+
+
+async def test_a_table_where_a_player_decides_is_not_broken_up_until_the_decision(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """Five players at two tables of four: when the players left fit at one table, a table
+    where someone decides on a rebuy keeps them (a player without chips cannot sit down
+    elsewhere); once the decision is made, the tables merge."""
+    bot = await poker_bot()
+    cog = bot.get_cog("Tournaments")
+    _, run = await two_table_tournament(
+        emu,
+        world,
+        bot,
+        ("erin",),
+        players=5,
+        starting_stack=40,
+        level_minutes=10.0,
+        rebuys=2,
+        rebuy_levels=4,
+        auto_deal=0,
+        timer=TIMER,
+    )
+    players = world.players
+    by_id = {str(p.id): p for p in players}
+    threads = {t.id: t for t in emu.threads(world.channel)}
+
+    async def hands_over() -> None:
+        for _ in range(400):
+            await emu.idle()
+            if not any(t.engine.in_hand for t in cog.tables_of(run)):
+                return
+            await act_at_a_table(emu, world, bot, cog.tables_of(run), threads, players)
+        raise AssertionError("a hand did not end")
+
+    def broke_at(live: Any) -> list[str]:
+        return [s.player_id for s in live.engine.seats if s is not None and s.stack == 0]
+
+    async def deal_until_broke(live: Any) -> str:
+        for _ in range(100):
+            if broke_at(live):
+                return broke_at(live)[0]
+            dealer = next(p for p in players if live.seated(p.id))
+            r = await emu.run_command(dealer, threads[live.channel_id], "poker start", {})
+            assert r.ephemeral, r.content
+            await hands_over()
+        raise AssertionError("nobody went broke")
+
+    await hands_over()  # the first deals, at both tables
+    for live in cog.tables_of(run):
+        for pid in broke_at(live):  # (with 40 chips, it happens) back in, to play the case below
+            message = _table_message_in(emu, threads[live.channel_id])
+            r = await emu.click(by_id[pid], message, label="Rebuy")
+            assert "buys a rebuy" in r.content, r.content
+    await emu.idle()
+    # The seating alternates, so the table of two is the one listed last: of two tables
+    # of two, the one balancing breaks up.
+    big, small = cog.tables_of(run)
+    assert (len(big.seat_stacks()), len(small.seat_stacks())) == (3, 2)
+    deciding = await deal_until_broke(small)  # heads-up there: one of them, surely
+    assert deciding in run.rebuy_until
+    going = await deal_until_broke(big)
+    r = await emu.click(
+        by_id[going], _table_message_in(emu, threads[big.channel_id]), label="No rebuy"
+    )
+    assert "does not rebuy" in r.content, r.content
+    await emu.idle()
+    await cog.settle(run)
+    await emu.idle()
+    # Four players left, who would fit at one table: the one where a player decides stays.
+    seated = {s.player_id: t.id for t in cog.tables_of(run) for s in t.engine.seats if s}
+    assert seated[deciding] == small.id and not small.closed
+    assert all(stack > 0 for _, stack in run.moving.values()), run.moving
+    assert set(run.state.alive) <= set(seated) | set(run.moving)
+    # Their time runs out: they are out, and the players left sit at one table.
+    cog.clock = functools.partial(float, max(run.rebuy_until.values()) + 1)
+    await cog.settle(run)
+    await emu.idle()
+    await cog.settle(run)
+    await emu.idle()
+    assert run.state.entry(deciding).out
+    tables = cog.tables_of(run)
+    assert len(tables) == 1 and not run.moving
+    assert sorted(s.player_id for s in tables[0].engine.seats if s) == sorted(run.state.alive)
+    audit = await bot.db.chip_audit(world.guild.id)
+    assert audit.ok, str(audit)
+
+
+async def test_the_time_to_decide_ends_with_the_rebuy_period(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """Half a minute before the rebuy period ends, a player without chips has that half
+    minute to decide, not a whole one: the table says so."""
+    bot = await poker_bot()
+    run, loser, _winner = await _heads_up_until_broke(
+        emu, world, bot, at=30, level_minutes=1.0, rebuy_levels=1
+    )
+    until = run.rebuy_until[str(loser.id)]
+    assert until == run.started_at + 60
+    note = "\n".join(live_table(bot, world).shown_notes(str))
+    assert f"<t:{int(until)}:R>" in note, note
