@@ -263,6 +263,72 @@ async def test_the_others_play_on_while_a_player_decides_and_the_time_runs_out_i
     assert f"💀 {name} is out in 3rd place." in live.shown_notes(str)
 
 
+class TwoTables:
+    """Five players at two tables of four (a rebuy tournament, 40 chips), played until a
+    player at the table of two is left without chips and decides on a rebuy."""
+
+    def __init__(self, emu: Emulator, world: World, bot: Any) -> None:
+        self.emu, self.world, self.bot = emu, world, bot
+        self.cog = bot.get_cog("Tournaments")
+
+    async def start(self) -> None:
+        emu, world, cog = self.emu, self.world, self.cog
+        _, self.run = await two_table_tournament(
+            emu,
+            world,
+            self.bot,
+            ("erin",),
+            players=5,
+            starting_stack=40,
+            level_minutes=10.0,
+            rebuys=2,
+            rebuy_levels=4,
+            auto_deal=0,
+            timer=TIMER,
+        )
+        self.by_id = {str(p.id): p for p in world.players}
+        self.threads = {t.id: t for t in emu.threads(world.channel)}
+        await self.hands_over()  # the first deals, at both tables
+        for live in cog.tables_of(self.run):
+            for pid in self.broke_at(live):  # (with 40 chips, it happens) back in
+                message = _table_message_in(emu, self.threads[live.channel_id])
+                r = await emu.click(self.by_id[pid], message, label="Rebuy")
+                assert "buys a rebuy" in r.content, r.content
+        await emu.idle()
+        # The seating alternates, so the table of two is the one listed last: of two
+        # tables of two, the one balancing breaks up.
+        self.big, self.small = cog.tables_of(self.run)
+        assert (len(self.big.seat_stacks()), len(self.small.seat_stacks())) == (3, 2)
+        self.deciding = await self.deal_until_broke(self.small)  # heads-up: one, surely
+        assert self.deciding in self.run.rebuy_until
+
+    async def hands_over(self) -> None:
+        tables = self.cog.tables_of
+        for _ in range(400):
+            await self.emu.idle()
+            if not any(t.engine.in_hand for t in tables(self.run)):
+                return
+            await act_at_a_table(
+                self.emu, self.world, self.bot, tables(self.run), self.threads, self.world.players
+            )
+        raise AssertionError("a hand did not end")
+
+    @staticmethod
+    def broke_at(live: Any) -> list[str]:
+        return [s.player_id for s in live.engine.seats if s is not None and s.stack == 0]
+
+    async def deal_until_broke(self, live: Any) -> str:
+        for _ in range(100):
+            if self.broke_at(live):
+                return self.broke_at(live)[0]
+            dealer = next(p for p in self.world.players if live.seated(p.id))
+            where = self.threads[live.channel_id]
+            r = await self.emu.run_command(dealer, where, "poker start", {})
+            assert r.ephemeral, r.content
+            await self.hands_over()
+        raise AssertionError("nobody went broke")
+
+
 async def test_a_table_where_a_player_decides_is_not_broken_up_until_the_decision(
     poker_bot, emu: Emulator, world: World
 ) -> None:
@@ -270,59 +336,11 @@ async def test_a_table_where_a_player_decides_is_not_broken_up_until_the_decisio
     where someone decides on a rebuy keeps them (a player without chips cannot sit down
     elsewhere); once the decision is made, the tables merge."""
     bot = await poker_bot()
-    cog = bot.get_cog("Tournaments")
-    _, run = await two_table_tournament(
-        emu,
-        world,
-        bot,
-        ("erin",),
-        players=5,
-        starting_stack=40,
-        level_minutes=10.0,
-        rebuys=2,
-        rebuy_levels=4,
-        auto_deal=0,
-        timer=TIMER,
-    )
-    players = world.players
-    by_id = {str(p.id): p for p in players}
-    threads = {t.id: t for t in emu.threads(world.channel)}
-
-    async def hands_over() -> None:
-        for _ in range(400):
-            await emu.idle()
-            if not any(t.engine.in_hand for t in cog.tables_of(run)):
-                return
-            await act_at_a_table(emu, world, bot, cog.tables_of(run), threads, players)
-        raise AssertionError("a hand did not end")
-
-    def broke_at(live: Any) -> list[str]:
-        return [s.player_id for s in live.engine.seats if s is not None and s.stack == 0]
-
-    async def deal_until_broke(live: Any) -> str:
-        for _ in range(100):
-            if broke_at(live):
-                return broke_at(live)[0]
-            dealer = next(p for p in players if live.seated(p.id))
-            r = await emu.run_command(dealer, threads[live.channel_id], "poker start", {})
-            assert r.ephemeral, r.content
-            await hands_over()
-        raise AssertionError("nobody went broke")
-
-    await hands_over()  # the first deals, at both tables
-    for live in cog.tables_of(run):
-        for pid in broke_at(live):  # (with 40 chips, it happens) back in, to play the case below
-            message = _table_message_in(emu, threads[live.channel_id])
-            r = await emu.click(by_id[pid], message, label="Rebuy")
-            assert "buys a rebuy" in r.content, r.content
-    await emu.idle()
-    # The seating alternates, so the table of two is the one listed last: of two tables
-    # of two, the one balancing breaks up.
-    big, small = cog.tables_of(run)
-    assert (len(big.seat_stacks()), len(small.seat_stacks())) == (3, 2)
-    deciding = await deal_until_broke(small)  # heads-up there: one of them, surely
-    assert deciding in run.rebuy_until
-    going = await deal_until_broke(big)
+    two = TwoTables(emu, world, bot)
+    await two.start()
+    cog, run, big, small, deciding = two.cog, two.run, two.big, two.small, two.deciding
+    threads, by_id = two.threads, two.by_id
+    going = await two.deal_until_broke(big)
     r = await emu.click(
         by_id[going], _table_message_in(emu, threads[big.channel_id]), label="No rebuy"
     )
@@ -362,3 +380,37 @@ async def test_the_time_to_decide_ends_with_the_rebuy_period(
     assert until == run.started_at + 60
     note = "\n".join(live_table(bot, world).shown_notes(str))
     assert f"<t:{int(until)}:R>" in note, note
+
+
+async def test_a_player_deciding_at_a_table_whose_thread_is_deleted_is_out(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """A moderator deletes the thread of a table where a player decides on a rebuy: that
+    player has nothing to sit down elsewhere with, so they are out (placed where they went
+    broke); the other player there moves with their chips, and the tournament plays on."""
+    bot = await poker_bot()
+    two = TwoTables(emu, world, bot)
+    await two.start()
+    run, small = two.run, two.small
+    other = next(s.player_id for s in small.engine.seats if s and s.player_id != two.deciding)
+    chips = small.engine.stack(other)
+    thread = two.threads[small.channel_id]
+    thread.deleted = True
+    emu.dispatch(
+        "THREAD_DELETE",
+        {
+            "id": str(thread.id),
+            "guild_id": str(world.guild.id),
+            "parent_id": str(world.channel.id),
+            "type": thread.type,
+        },
+    )
+    await emu.wait_for(lambda: small.closed, timeout=3)
+    await emu.idle()
+    assert run.state.entry(two.deciding).out and two.deciding not in run.rebuy_until
+    assert dict(run.state.places())[two.deciding] == 5
+    (table,) = two.cog.tables_of(run)
+    assert table.engine.stack(other) == chips and not run.moving
+    assert run.state.status == "running"
+    audit = await bot.db.chip_audit(world.guild.id)
+    assert audit.ok, str(audit)
