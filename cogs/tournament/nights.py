@@ -14,6 +14,7 @@ loaded with the tournament cog (:class:`cogs.tournament.Tournaments`), whose pol
 
 from __future__ import annotations
 
+import asyncio
 import datetime
 import json
 import logging
@@ -27,6 +28,7 @@ from discord.ext import commands
 
 import engine
 from cogs import kit, validation
+from cogs.ledger import post_closing_ledger
 from cogs.tournament.run import (
     TournamentProblem,
     channel_language,
@@ -39,6 +41,7 @@ from cogs.tournament.run import (
 )
 from cogs.tournament.series import REPEATS, check_poll, next_night, poll_winner
 from cogs.translator import _
+from engine.seating import is_house
 from engine.tournament import Payouts
 from i18n import Language, current_language, speaking
 from tables.errors import Refusal
@@ -332,7 +335,13 @@ class PokerNights(commands.Cog):
         channel_name = getattr(interaction.channel, "name", None) or _(
             "the poker channel", language=language
         )
-        event_id = await self._make_event(interaction.guild, game, channel_name)
+        # Discord may hold the event up (a 429): the night is saved, and the command is
+        # acknowledged in time meanwhile.
+        making = asyncio.ensure_future(self._make_event(interaction.guild, game, channel_name))
+        made, _pending = await asyncio.wait({making}, timeout=kit.ANSWER_BY)
+        if not made:
+            await kit.acknowledge(interaction)
+        event_id = await making
         names = ", ".join(variant_name(g, language) for g in games)
         text = set_text(
             night_title(kind, variant, language),
@@ -342,7 +351,7 @@ class PokerNights(commands.Cog):
             event_id is not None,
             language,
         )
-        await interaction.response.send_message(text)
+        await kit.announce(interaction, text)
 
     async def _make_event(self, guild: discord.Guild, game: Any, channel_name: str) -> int | None:
         """The night's Discord scheduled event (recorded on its row), or None if Discord
@@ -685,10 +694,33 @@ class PokerNights(commands.Cog):
             ),
         )
 
+    async def _close_idle_game(self, channel_id: int) -> None:
+        """The game a night before left open in the channel with nobody in it (last week's
+        cash table everyone stood up from, a lobby nobody registered in) closes, as
+        ``/poker end`` or ``/poker tournament cancel`` would, so that tonight's can open. A
+        game with someone in it stays: the night then says why it could not open."""
+        live = self.bot.tables.in_channel(channel_id)
+        if (
+            live is not None
+            and live.meta.tournament is None
+            and not live.engine.in_hand
+            and all(is_house(s.player_id) for s in live.engine.seats if s is not None)
+        ):
+            await self.bot.tables.end(live)  # (house players' stacks go back to the house)
+            await self.bot.presenter.retire_closed(live)
+            await post_closing_ledger(self.bot, live.id, live.channel_id)
+            return
+        run = self.tournaments.running.get(self.tournaments.by_channel.get(channel_id, 0))
+        if run is not None and run.state.status == "registering" and not run.state.entries:
+            await self.tournaments.call_off(run)
+            await self.tournaments.refresh_lobby(run)
+            self.bot.dispatch("poker_game_ended", "tournament", run.tournament_id)
+
     async def _open_scheduled(self, kind: str, game: Any, options: dict[str, Any]) -> int:
         """Open the night's game; its table's or tournament's id."""
         channel = self.bot.get_partial_messageable(game.channel_id)
         variant, seats = str(options["variant"]), int(options["seats"])
+        await self._close_idle_game(game.channel_id)
         if kind == "table":
             config = engine.TableConfig(variant=variant, max_seats=seats)
             unit = config.stakes[0].limits(False).min_bet

@@ -335,3 +335,99 @@ async def test_a_night_whose_message_discord_refuses_ends_failed_and_opens_nothi
     assert bot.tables.in_channel(world.channel.id) is None
     audit = await bot.db.chip_audit(world.guild.id)
     assert audit.ok, str(audit)
+
+
+async def test_a_weekly_night_closes_last_weeks_empty_table_and_opens_its_own(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """Nobody ended last week's table, and everyone stood up from it: this week's night
+    closes it (its event completed) and opens its own. With someone still seated, it is
+    left alone, and the night says why it could not open."""
+    bot = await poker_bot()
+    cog = set_clock(bot, at("2027-01-30 18:00"))
+    r = await emu.run_command(
+        world.host,
+        world.channel,
+        "poker schedule create",
+        {"when": "2027-01-30 20:00", "kind": "table", "repeat": "weekly"},
+    )
+    assert not r.ephemeral, r.content
+    set_clock(bot, at("2027-01-30 20:00") + 30)
+    await cog.nights.run_schedules()
+    await emu.idle()
+    first_table = bot.tables.in_channel(world.channel.id)
+    alice = world.players[0]
+    r = await emu.run_command(alice, world.channel, "poker join", {})
+    r = await emu.run_command(alice, world.channel, "poker leave", {})
+    assert await bot.db.balance(world.guild.id, alice.id) == 1000
+
+    set_clock(bot, at("2027-02-06 20:00") + 30)
+    await cog.nights.run_schedules()
+    await emu.idle()
+    second_table = bot.tables.in_channel(world.channel.id)
+    assert second_table is not None and second_table.id != first_table.id
+    assert first_table.closed
+    first, second, third = emu.scheduled_events
+    assert (first["status"], second["status"], third["status"]) == (COMPLETED, ACTIVE, SCHEDULED)
+    assert not any("could not open" in m.text for m in emu.channel_messages(world.channel))
+
+    # Someone still sits at it a week later: the table stays, the night does not open.
+    r = await emu.run_command(alice, world.channel, "poker join", {})
+    assert second_table.seated(alice.id), r.content
+    set_clock(bot, at("2027-02-13 20:00") + 30)
+    await cog.nights.run_schedules()
+    await emu.idle()
+    assert bot.tables.in_channel(world.channel.id) is second_table and not second_table.closed
+    assert third["status"] == CANCELED and second["status"] == ACTIVE
+    said = [m.text for m in emu.channel_messages(world.channel) if "could not open" in m.text]
+    assert len(said) == 1 and "already has a table" in said[0], said
+
+
+async def test_a_night_whose_event_discord_holds_up_is_answered_in_time(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """Discord holds the night's Discord event up for 3.5 s (a 429): the command is
+    acknowledged within its 3 seconds, the night is set once, and the channel hears it."""
+    bot = await poker_bot()
+    set_clock(bot, at("2027-01-30 18:00"))
+    emu.faults.rate_limit("POST /guilds/{guild_id}/scheduled-events", count=1, retry_after=3.5)
+    r = await emu.run_command(
+        world.host,
+        world.channel,
+        "poker schedule create",
+        {"when": "2027-01-30 20:00", "kind": "table"},
+    )
+    assert r.deferred and r.ephemeral
+    said = await emu.wait_for(
+        lambda: next((m for m in r.followups if not m.ephemeral), None), timeout=10
+    )
+    assert "Poker night" in said.text, said.text
+    (night,) = await bot.db.pending_schedules(at("2027-03-01 00:00"))
+    assert night.event_id is not None and len(emu.scheduled_events) == 1
+
+
+async def test_a_weekly_tournament_night_calls_off_last_weeks_empty_lobby(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """Nobody registered for last week's tournament: this week's night calls that lobby off
+    (its event completed) and opens its own."""
+    bot = await poker_bot()
+    cog = set_clock(bot, at("2027-01-30 18:00"))
+    r = await emu.run_command(
+        world.host,
+        world.channel,
+        "poker schedule create",
+        {"when": "2027-01-30 20:00", "kind": "tournament", "repeat": "weekly"},
+    )
+    assert not r.ephemeral, r.content
+    set_clock(bot, at("2027-01-30 20:00") + 30)
+    await cog.nights.run_schedules()
+    await emu.idle()
+    (old,) = cog.running.values()
+    set_clock(bot, at("2027-02-06 20:00") + 30)
+    await cog.nights.run_schedules()
+    await emu.idle()
+    (new,) = cog.running.values()
+    assert new.tournament_id != old.tournament_id and old.state.status == "cancelled"
+    first, second, _third = emu.scheduled_events
+    assert (first["status"], second["status"]) == (COMPLETED, ACTIVE)
