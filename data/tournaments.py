@@ -576,11 +576,13 @@ async def seasons(tx: Tx, guild_id: int) -> list[Season]:
 
 
 async def standings(tx: Tx, guild_id: int, name: str) -> tuple[Season, list[Standing]]:
+    """A season's final standings: it must be over (a running one has none yet)."""
     r = await tx.fetch_one(
-        "SELECT * FROM seasons WHERE guild_id = ? AND name = ?", (guild_id, name)
+        "SELECT * FROM seasons WHERE guild_id = ? AND name = ? AND ended_at IS NOT NULL",
+        (guild_id, name),
     )
     if r is None:
-        raise NotFound(f"no season called {name!r} in this server")
+        raise NotFound(f"no past season called {name!r} in this server")
     season = _season(r)
     rows = await tx.fetch_all(
         "SELECT * FROM season_standings WHERE season_id = ? ORDER BY rank",

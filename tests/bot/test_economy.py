@@ -872,6 +872,9 @@ async def test_a_seasons_final_standings_count_the_chips_on_tables(poker_bot, em
     bot = await poker_bot()
     host, alice, bob = world.host, *world.players[:2]
     await emu.run_command(host, world.channel, "server season start", {"name": "Autumn"})
+    # A season still running has no final standings yet (it showed an empty list).
+    r = await emu.run_command(bob, world.channel, "leaderboard", {"season": "Autumn"})
+    assert r.ephemeral and "no past season called “Autumn”" in r.content, r.content
     await create_table(emu, world, [alice], auto_deal=0)
     await emu.run_command(host, world.channel, "chips set", {"member": bob, "amount": 999})
     assert await bankroll(bot, world, alice) < 999
