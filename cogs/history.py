@@ -59,6 +59,7 @@ from engine.commitment import (
     DealProof,
     DeckRecord,
     cards_seen,
+    cards_to_open,
     dealt_to,
     seed_withheld,
 )
@@ -214,7 +215,7 @@ def deal_proof(record: HandRecord, viewer_seat: int | None) -> DealProof | None:
     proof = deal.open(
         record.hand.hand_id,
         "everyone" if viewer_seat is None else f"seat {viewer_seat}",
-        cards_seen(events, viewer_seat) & set(deal.deck),
+        cards_to_open(events, viewer_seat) & set(deal.deck),
         with_seed=reshuffles > 0 and not withheld,
         dealt=dealt_to(deal.deck, events),
     )

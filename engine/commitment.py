@@ -46,6 +46,7 @@ __all__ = [
     "DeckRecord",
     "Opening",
     "cards_seen",
+    "cards_to_open",
     "dealt_to",
     "leaf_hash",
     "node_hash",
@@ -461,6 +462,28 @@ def cards_seen(events: Iterable[Event], seat: int | None) -> frozenset[Card]:
             for field in dataclasses.fields(event):  # type: ignore[arg-type]
                 _cards_in(getattr(event, field.name), seen)
     return frozenset(seen)
+
+
+def cards_to_open(events: Sequence[Event], seat: int | None) -> frozenset[Card]:
+    """The cards a proof for ``seat`` opens (``None``: everyone's): every card it saw
+    (:func:`cards_seen`) but those handed to it after the first reshuffle that not everyone
+    saw. Such a card's place in the committed deck says whose it was before the reshuffle
+    (:func:`dealt_to`: whose discard the seat drew), which is what the withheld seed keeps
+    secret; it stays unopened, like the reshuffle's order."""
+    seen = cards_seen(events, seat)
+    first = next((i for i, e in enumerate(events) if isinstance(e, Reshuffled)), None)
+    if seat is None or first is None:
+        return seen
+    later: set[Card] = set()
+    for event in events[first:]:
+        if getattr(event, "seat", None) != seat:
+            continue
+        if isinstance(event, Drew):
+            _cards_in(event.received, later)  # (its discards were the seat's own)
+        else:
+            for name in event._private:
+                _cards_in(getattr(event, name), later)
+    return seen - (later - cards_seen(events, None))
 
 
 def seed_withheld(events: Sequence[Event]) -> str:

@@ -30,6 +30,7 @@ from engine.commitment import (
     DeckRecord,
     Opening,
     cards_seen,
+    cards_to_open,
     dealt_to,
     seed_withheld,
     stored_deck,
@@ -273,12 +274,27 @@ def test_random_hands_open_exactly_what_each_seat_saw() -> None:
             happened = any(isinstance(e, ev.Reshuffled) for e in events)
             reshuffled += happened
             revealed += happened and not withheld
+            public = cards_seen(events, None)
+            first = next((i for i, e in enumerate(events) if isinstance(e, ev.Reshuffled)), None)
+            first = len(events) if first is None else first
             for seat in [None, *(p.seat for p in hand.players)]:
-                seen = cards_seen(events, seat)
+                seen = cards_to_open(events, seat)
+                assert seen <= cards_seen(events, seat)
                 proof = deal.open(1, str(seat), seen, with_seed=happened and not withheld)
                 proof = dataclasses.replace(proof, dealt_to=labels)
                 assert proof.problems() == [] and check(json.loads(proof.to_json())) == []
                 assert set(proof.cards().values()) == seen
+                # A card a seat drew after a reshuffle, nobody else shown, stays unopened:
+                # its place in the deck would say whose discard it was.
+                drawn_later = {
+                    card
+                    for e in events[first:]
+                    if isinstance(e, ev.Drew) and e.seat == seat
+                    for card in e.received
+                }
+                assert not (drawn_later - public) & seen, (slug, seat)
+                for card in drawn_later & seen:
+                    assert card in public or labels[position[card]] == f"seat {seat}"
                 if seat is None:
                     assert {str(c) for c in seen} == _public_codes(events), slug
     assert hands > 300 and reshuffled >= 10 and 0 < revealed < reshuffled, (reshuffled, revealed)
