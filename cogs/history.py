@@ -777,13 +777,14 @@ def _phh_note(hand_id: int, *, mine: bool, replayable: bool) -> str:
         return _(
             "📄 `{file}`: PHH hand history (pokerkit). Your own cards are in it; other "
             "players' only where they showed them. PHH has no variant code for this hand, so "
-            "pokerkit can read the file but not replay it; `_variant` names the game.",
+            "pokerkit can't load the file; it keeps PHH's other fields, and `_variant` names the "
+            "game.",
             file=name,
         )
     return _(
         "📄 `{file}`: PHH hand history (pokerkit). Only cards shown at the showdown are in it. "
-        "PHH has no variant code for this hand, so pokerkit can read the file but not replay "
-        "it; `_variant` names the game.",
+        "PHH has no variant code for this hand, so pokerkit can't load the file; it keeps "
+        "PHH's other fields, and `_variant` names the game.",
         file=name,
     )
 
