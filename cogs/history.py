@@ -467,6 +467,13 @@ def replay_messages(record: HandRecord, viewer_seat: int | None) -> list[list[di
     game = hand_game(hand, chosen)
     title = _("Hand {hand} · {game}", hand=str(hand.hand_id), game=game)
     lines = [_header(record, viewer_seat), *replay_lines(record.events, record.names, viewer_seat)]
+    if record.result.get("voided"):
+        lines.append(
+            _(
+                "**Void.** The hand could not be played to its end: every chip went back where "
+                "it was before the deal."
+            )
+        )
     note = record.result.get("note")
     if note:
         text = engine_text.engine_text(str(note))
@@ -556,6 +563,9 @@ def _winners(hand: Hand, names: Mapping[str, str]) -> str:
         return _("*not finished (table closed)*")
     if result.get("passed_out"):
         return _("*passed out*")
+    if result.get("voided"):
+        # Translators: a voided hand's line in /poker history.
+        return _("*void: every chip went back*")
     won: list[str] = []
     for pot in result.get("pots", []):
         for share in pot.get("shares", []):
