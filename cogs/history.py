@@ -146,9 +146,13 @@ def table_names(table: TableRow) -> dict[str, str]:
     return shown_names(names, language)
 
 
-def _table_config(table: TableRow) -> engine.TableConfig | None:
+def _hand_config(record: HandRecord) -> engine.TableConfig | None:
+    """The table's configuration the hand was dealt with (its stakes: a tournament's level);
+    for a hand recorded before that was kept, the table's own."""
     try:
-        return engine.TableConfig.from_dict(json.loads(table.config_json))
+        return engine.TableConfig.from_dict(
+            json.loads(record.hand.config_json or record.table.config_json)
+        )
     except (ValueError, KeyError, TypeError):
         return None
 
@@ -389,7 +393,7 @@ def _old_fairness_embed(record: HandRecord) -> discord.Embed:
 
 def _header(record: HandRecord, viewer_seat: int | None) -> str:
     hand = record.hand
-    config = _table_config(record.table)
+    config = _hand_config(record)
     parts = [
         # Translators: {when} is a date and time Discord writes in the reader's language.
         _(
@@ -505,7 +509,7 @@ def phh_file(record: HandRecord, viewer_seat: int | None) -> str:
 
     :raises PhhUnsupported: when the table's settings or the hand's events can't be read.
     """
-    config = _table_config(record.table)
+    config = _hand_config(record)
     if config is None:
         raise PhhUnsupported("the table's settings could not be read")
     events = read_events(record.events)

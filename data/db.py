@@ -591,10 +591,11 @@ class Database:
         deck: str,
         save: TableSave,
         now: float | None = None,
+        config: str | None = None,
     ) -> Hand:
         """Record a new hand (numbered 1, 2, ... per table) as the table's current hand, with
-        its commitment, salt and deck, and the table's ``save`` (its snapshot and the hand's
-        first events) with it.
+        its commitment, salt and deck, the table's configuration it is dealt with (``config``,
+        JSON), and the table's ``save`` (its snapshot and the hand's first events) with it.
 
         The salt and deck stay unreadable until the hand ends. Raises :class:`HandInProgress`
         if the table's previous hand has not ended.
@@ -605,11 +606,13 @@ class Database:
         checks.commitment(commitment)
         text("salt", salt)
         text("deck", deck)
+        if config is not None:
+            json_text("config", config)
         state = table_save(save)
         at = clock(now)
         return await self._write(
             lambda tx: hands.start_hand(
-                tx, table_id, variant, variant_name, commitment, salt, deck, state, at
+                tx, table_id, variant, variant_name, commitment, salt, deck, state, at, config
             )
         )
 

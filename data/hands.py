@@ -18,7 +18,7 @@ from data.models import Hand, HandEvent, HandSecrets, Page, PlayerHandResult, Ta
 
 _COLUMNS: Final = (
     "hand_id, table_id, guild_id, number, variant, variant_name, commitment, started_at, "
-    "ended_at, result, pot"
+    "ended_at, result, pot, config"
 )
 """Every column but the secrets."""
 
@@ -36,6 +36,7 @@ def _hand(r: Row) -> Hand:
         seconds(r["ended_at"]),
         r["result"],
         r["pot"],
+        r["config"],
     )
 
 
@@ -49,6 +50,7 @@ async def start_hand(
     deck: str,
     state: TableSave,
     now: float,
+    config: str | None = None,
 ) -> Hand:
     table = await tables.open_table(tx, table_id)
     if table.current_hand_id is not None:
@@ -60,10 +62,21 @@ async def start_hand(
     r = await one(
         tx,
         "INSERT INTO hands (table_id, guild_id, number, variant, variant_name, "
-        "commitment, salt, deck, started_at) VALUES (?, ?, "
+        "commitment, salt, deck, started_at, config) VALUES (?, ?, "
         "(SELECT coalesce(max(number), 0) + 1 FROM hands WHERE table_id = ?), "
-        f"?, ?, ?, ?, ?, ?) RETURNING {_COLUMNS}",
-        (table_id, table.guild_id, table_id, variant, variant_name, commitment, salt, deck, now),
+        f"?, ?, ?, ?, ?, ?, ?) RETURNING {_COLUMNS}",
+        (
+            table_id,
+            table.guild_id,
+            table_id,
+            variant,
+            variant_name,
+            commitment,
+            salt,
+            deck,
+            now,
+            config,
+        ),
     )
     hand = _hand(r)
     await tx.execute(

@@ -173,6 +173,9 @@ class Hand:
     result_json: str | None
     """None while in progress, and for a hand aborted by closing its table."""
     pot: int | None
+    config_json: str | None = None
+    """The engine's table configuration the hand was dealt with (its stakes, house rules);
+    None for hands recorded before it was kept."""
 
     @property
     def in_progress(self) -> bool:

@@ -175,6 +175,9 @@ class TableRecords:
             salt=salt,
             deck=record.encode(),
             save=table_save(live, events_in(live.engine.events, 0)),
+            # Its stakes and house rules as dealt (a tournament's level, a rule changed
+            # between hands): what its replay and export say, whatever the table plays later.
+            config=json.dumps(live.engine.config.to_dict()),
         )
         live.meta.hand.hand_id = row.hand_id
 

@@ -8,6 +8,7 @@ gave when recorded. The PHH notation itself is tested in ``tests/engine/test_not
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import sqlite3
@@ -29,7 +30,7 @@ from engine.commitment import DeckRecord, stored_deck
 from i18n import resolve, speaking
 from tests.bot.driver import create_table as _table
 from tests.bot.driver import current_table_message as _table_message
-from tests.bot.driver import fold, forged_press
+from tests.bot.driver import fold, forged_press, opener, play_hand
 from tests.emulator import Emulator, World
 from tests.engine.test_notation import LOWBALL, lowball, replay_phh
 
@@ -623,3 +624,50 @@ def test_a_stored_note_names_players_not_their_ids() -> None:
     record = _golden_record(0, recorded, golden["names"])
     text = "\n".join(e.description or "" for e in history.replay_messages(record, None)[0])
     assert "Note: Ann opened and did not win: they build a new pot of 40." in text, text
+
+
+async def test_a_tournament_hand_replays_at_its_own_level(
+    poker_bot: Any, emu: Emulator, world: World
+) -> None:
+    """A tournament raises its stakes level by level: a hand dealt at the third level replays
+    (and exports) with that level's stakes, not the first level's the table was opened at."""
+    bot = await poker_bot()
+    alice, bob = world.players[:2]
+    created = await emu.run_command(
+        world.host,
+        world.channel,
+        "poker tournament create",
+        {
+            "buy_in": 10,
+            "starting_stack": 500,
+            "levels": 4,
+            "level_minutes": 10.0,
+            "seats": 2,
+            "payouts": "winner",
+            "auto_deal": 0,
+        },
+    )
+    for player in (alice, bob):
+        assert (await emu.click(player, created.message, label="Register")).type == 7
+    await emu.idle()
+    cog = bot.get_cog("Tournaments")
+    run = next(iter(cog.running.values()))
+    first_ante = _live(bot, world).engine.config.forced_bets.ante
+    await play_hand(emu, world, bot, policy=opener)  # at the first level
+    first = (await bot.db.list_hands(_live(bot, world).id, limit=1)).items[0].hand_id
+    cog.clock = functools.partial(float, run.started_at + 1201)  # the third level
+    assert (await emu.run_command(alice, world.channel, "poker start", {})).ephemeral
+    await emu.idle()
+    live = _live(bot, world)
+    config = live.engine.config
+    ante, small_bet = config.forced_bets.ante, config.structure.small_bet
+    assert ante > first_ante
+    third = (await bot.db.list_hands(live.id, limit=1)).items[0].hand_id
+    await play_hand(emu, world, bot, policy=opener)
+    for hand_id, paid in ((first, first_ante), (third, ante)):
+        r = await emu.run_command(alice, world.channel, "poker hand", {"hand": hand_id})
+        header = r.embeds[0]["description"].splitlines()[1]
+        assert header.endswith(f"ante {paid}"), (hand_id, header)
+    r = await emu.run_command(alice, world.channel, "poker hand", {"hand": third, "phh": True})
+    text = r.attachments[0].data.decode()
+    assert f"antes = [{ante}, {ante}]" in text and f"small_bet = {small_bet}" in text, text
