@@ -240,9 +240,14 @@ def fairness_embed(record: HandRecord, viewer_seat: int | None = None) -> discor
     if proof is None:
         return _old_fairness_embed(record)
     problems = [engine_text.engine_text(problem) for problem in proof.problems()]
-    # The bot holds the whole deck: it also checks the leaves nobody is shown.
-    if DealCommitment.parse(record.secrets.deck, record.secrets.salt).root() != proof.root:
+    # The bot holds the whole deck: it also checks the leaves nobody is shown, and that every
+    # card the hand showed is one of the deck's.
+    deal = DealCommitment.parse(record.secrets.deck, record.secrets.salt)
+    if deal.root() != proof.root:
         problems.append(_("the stored deck and secret no longer give the commitment"))
+    shown = [e for e in read_events(record.events) if not isinstance(e, str)]
+    if not cards_seen(shown, viewer_seat) <= set(deal.deck):
+        problems.append(_("a card of the hand is not in the committed deck"))
     if problems:
         return _mismatch(record, "; ".join(problems))
     hand_id = record.hand.hand_id

@@ -226,7 +226,8 @@ class DealProof:
         The checks: each leaf hashes along its path to :attr:`root`; every path has the
         depth of a tree holding ``deck_size + 1`` leaves; a card leaf's index is below
         ``deck_size`` and is the position written in it; the reshuffle leaf sits at index
-        ``deck_size``; no position is opened twice and no card appears at two positions.
+        ``deck_size``; no position is opened twice and no card appears at two positions; the
+        positions :attr:`dealt_to` names are the deck's first ones.
         """
         found: list[str] = []
         depth = max(1, (self.deck_size).bit_length())
@@ -257,6 +258,11 @@ class DealProof:
                 found.append(f"{card} is at positions {seen[card]} and {opening.index}")
             else:
                 seen[card] = opening.index
+        # Cards leave the deck from the top: before a reshuffle, the positions dealt are the
+        # first ones, with no gap (whatever the game deals them to).
+        taken = sum(1 for label in self.dealt_to if label)
+        if not all(self.dealt_to[:taken]):
+            found.append("the cards dealt before the first reshuffle are not the deck's top cards")
         return found
 
     def cards(self) -> dict[int, Card]:

@@ -96,6 +96,11 @@ def check(
     for card in expected:
         if card not in cards:
             wrong.append(f"{card} is not opened by this proof")
+    # Cards leave the deck from the top: the positions dealt before a reshuffle come first.
+    dealt = proof.get("dealt_to", [])
+    taken = sum(1 for label in dealt if label)
+    if not all(dealt[:taken]):
+        wrong.append("the cards dealt before the first reshuffle are not the deck's top cards")
     return wrong
 
 

@@ -320,6 +320,13 @@ def test_a_forged_proof_is_refused_by_the_engine_and_by_the_script() -> None:
         assert check(json.loads(forged.to_json())), name
     twice = dataclasses.replace(proof, openings=(kd, kd))
     assert "opened twice" in " ".join(twice.problems())
+    # Cards dealt from anywhere but the top (a deck committed in one order, dealt in another).
+    dealt = ("seat 0", "seat 1", "", "", "", "")
+    assert dataclasses.replace(proof, dealt_to=dealt).problems() == []
+    for dealt in (("", "", "", "", "seat 0", "seat 1"), ("seat 0", "", "seat 1", "", "", "")):
+        forged = dataclasses.replace(proof, dealt_to=dealt)
+        assert "not the deck's top cards" in " ".join(forged.problems()), dealt
+        assert "not the deck's top cards" in " ".join(check(json.loads(forged.to_json())))
     other_root = dataclasses.replace(proof, root=DealCommitment(deal.deck, 8, SECRET).root())
     assert other_root.problems() and check(json.loads(other_root.to_json()))
     # Each leaf's salt is its own: revealing one (and every opened leaf) does not reveal
