@@ -244,6 +244,10 @@ class PokerNights(commands.Cog):
         self.bot = bot
         # Opens the scheduled tournaments, and keeps the time (one clock for both cogs).
         self.tournaments = tournaments
+        # Held while a night is read and changed: by the poller (a poll, a reminder, an
+        # opening, each waiting on Discord) and by the commands that set, move or cancel one,
+        # so that none of them writes back a night as it was before another's change.
+        self.lock = asyncio.Lock()
 
     @schedule.command(
         name="create", description="Set a poker night: a Discord event, then the game opens."
@@ -321,27 +325,28 @@ class PokerNights(commands.Cog):
             "level_minutes": level_minutes,
             "payouts": payouts,
         }
-        game = await self.bot.db.schedule_game(
-            interaction.guild.id,
-            interaction.channel_id,
-            interaction.user.id,
-            kind,
-            json.dumps(options),
-            starts,
-            repeat=repeat,
-            poll_games=games,
-        )
         language = channel_language(interaction.guild.id)
         channel_name = getattr(interaction.channel, "name", None) or _(
             "the poker channel", language=language
         )
-        # Discord may hold the event up (a 429): the night is saved, and the command is
-        # acknowledged in time meanwhile.
-        making = asyncio.ensure_future(self._make_event(interaction.guild, game, channel_name))
-        made, _pending = await asyncio.wait({making}, timeout=kit.ANSWER_BY)
-        if not made:
-            await kit.acknowledge(interaction)
-        event_id = await making
+        async with kit.held_in_time(self.lock, interaction):
+            game = await self.bot.db.schedule_game(
+                interaction.guild.id,
+                interaction.channel_id,
+                interaction.user.id,
+                kind,
+                json.dumps(options),
+                starts,
+                repeat=repeat,
+                poll_games=games,
+            )
+            # Discord may hold the event up (a 429): the night is saved, and the command is
+            # acknowledged in time meanwhile.
+            making = asyncio.ensure_future(self._make_event(interaction.guild, game, channel_name))
+            made, _pending = await asyncio.wait({making}, timeout=kit.ANSWER_BY)
+            if not made and not interaction.response.is_done():
+                await kit.acknowledge(interaction)
+            event_id = await making
         names = ", ".join(variant_name(g, language) for g in games)
         text = set_text(
             night_title(kind, variant, language),
@@ -444,6 +449,10 @@ class PokerNights(commands.Cog):
     @app_commands.describe(night="The night (its series' later nights are cancelled too)")
     @app_commands.autocomplete(night=night_choices)
     async def cancel(self, interaction: Interaction, night: int) -> None:
+        async with kit.held_in_time(self.lock, interaction):
+            await self._cancel(interaction, night)
+
+    async def _cancel(self, interaction: Interaction, night: int) -> None:
         game = await self._pending(interaction, night)
         # The pending night is the series' only row to come: cancelling it ends the series.
         await self.bot.db.update_schedule(
@@ -459,7 +468,7 @@ class PokerNights(commands.Cog):
             )
         else:
             text = _("🚫 The poker night {when} is cancelled.", when=when, language=language)
-        await interaction.response.send_message(text)
+        await kit.announce(interaction, text)
         await self._event_status(game, "cancelled")
         if game.poll_message_id is not None:
             await self._end_poll(game)
@@ -471,6 +480,10 @@ class PokerNights(commands.Cog):
     )
     @app_commands.autocomplete(night=night_choices)
     async def move(self, interaction: Interaction, night: int, when: str) -> None:
+        async with kit.held_in_time(self.lock, interaction):
+            await self._move(interaction, night, when)
+
+    async def _move(self, interaction: Interaction, night: int, when: str) -> None:
         game = await self._pending(interaction, night)
         if not isinstance(when, str):
             raise TournamentProblem(_("when is text, like “in 2h”."))
@@ -494,7 +507,7 @@ class PokerNights(commands.Cog):
                 date=kit.when(starts, "F"),
                 language=language,
             )
-        await interaction.response.send_message(text)
+        await kit.announce(interaction, text)
         event = await self._event(game)
         if event is not None:
             try:
@@ -510,12 +523,17 @@ class PokerNights(commands.Cog):
 
     async def run_schedules(self) -> None:
         now = self.tournaments.clock()
-        for game in await self.bot.db.pending_schedules(now + POLL_BEFORE):
-            if not self.bot.owns(game.guild_id):
+        for listed in await self.bot.db.pending_schedules(now + POLL_BEFORE):
+            if not self.bot.owns(listed.guild_id):
                 continue
-            # Everything a night says goes to its channel, refusals included.
-            with speaking(channel_language(game.guild_id)):
-                await self._run_night(game, now)
+            async with self.lock:
+                # As it is now: a command may have moved or cancelled it since the list.
+                game = await self.bot.db.schedule(listed.schedule_id)
+                if game is None or game.status != "pending" or game.starts_at > now + POLL_BEFORE:
+                    continue
+                # Everything a night says goes to its channel, refusals included.
+                with speaking(channel_language(game.guild_id)):
+                    await self._run_night(game, now)
 
     async def _run_night(self, game: Any, now: float) -> None:
         """One pending night: its poll, its reminder, or its opening when due."""

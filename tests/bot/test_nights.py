@@ -431,3 +431,40 @@ async def test_a_weekly_tournament_night_calls_off_last_weeks_empty_lobby(
     assert new.tournament_id != old.tournament_id and old.state.status == "cancelled"
     first, second, _third = emu.scheduled_events
     assert (first["status"], second["status"]) == (COMPLETED, ACTIVE)
+
+
+async def test_a_night_cancelled_while_it_opens_is_not_undone(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """An admin cancels a weekly night while the bot is opening it (Discord slow to take the
+    lobby): the cancel waits for the opening, then says the night is no longer to come, and
+    the series' next night, made by the opening, is there to cancel (before, the admin was
+    told it was cancelled while the night opened and the series went on)."""
+    bot = await poker_bot()
+    cog = set_clock(bot, at("2027-01-30 18:00"))
+    r = await emu.run_command(
+        world.host,
+        world.channel,
+        "poker schedule create",
+        {"when": "2027-01-30 20:00", "kind": "tournament", "repeat": "weekly"},
+    )
+    assert not r.ephemeral, r.content
+    (night,) = await bot.db.guild_schedules(world.guild.id)
+    set_clock(bot, at("2027-01-30 20:00") + 1)
+    emu.faults.rate_limit("POST /channels/{channel_id}/messages", count=1, retry_after=1.0)
+    poller = asyncio.ensure_future(cog.nights.run_schedules())
+    await asyncio.sleep(0.3)
+    r = await emu.run_command(
+        world.host, world.channel, "poker schedule cancel", {"night": night.schedule_id}
+    )
+    await poller
+    await emu.idle()
+    said = [m.text for m in r.followups] or [r.content]
+    assert any(f"no poker night\u00a0#{night.schedule_id} to come" in t for t in said), said
+    assert (await bot.db.schedule(night.schedule_id)).status == "opened"
+    (following,) = await bot.db.guild_schedules(world.guild.id)
+    r = await emu.run_command(
+        world.host, world.channel, "poker schedule cancel", {"night": following.schedule_id}
+    )
+    assert "cancelled" in r.content, r.content
+    assert await bot.db.guild_schedules(world.guild.id) == []
