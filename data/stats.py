@@ -164,7 +164,9 @@ async def game_nets(
         (guild_id, guild_id, user_id, f'%"{user_id}"%', max_hands + 1),
     )
     user = str(user_id)
-    per_game: dict[str, list[Any]] = {}
+    # By the game dealt: a dealer's choice table's hands are kept under its table's variant,
+    # with the name of the game chosen.
+    per_game: dict[tuple[str, str], list[int]] = {}
     seen: set[int] = set()
     counted = 0
     capped = False
@@ -179,11 +181,11 @@ async def game_nets(
             capped = True
             break
         counted += 1
-        game = per_game.setdefault(r["variant"], [r["variant_name"], 0, 0])
-        game[1] += 1
-        game[2] += net
+        game = per_game.setdefault((r["variant"], r["variant_name"]), [0, 0])
+        game[0] += 1
+        game[1] += net
     games = sorted(
-        (GameNet(variant, name, hands, net) for variant, (name, hands, net) in per_game.items()),
+        (GameNet(variant, name, hands, net) for (variant, name), (hands, net) in per_game.items()),
         key=lambda g: (-g.net, g.name),
     )
     return tuple(games), counted, capped

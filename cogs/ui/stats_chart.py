@@ -146,11 +146,13 @@ def _date(at: float, same_day: bool) -> str:
 
 
 def _game_name(game: GameNet) -> str:
-    """The game's name in the reader's language (the stored name when the game is gone)."""
+    """The game's name in the reader's language: the catalogue's, or the stored one for a
+    game gone from it and for a dealer's choice (its table's variant, another game's name)."""
     try:
-        return variant_name(get_variant(game.variant))
+        variant = get_variant(game.variant)
     except ValueError:
         return engine_text(game.name)
+    return variant_name(variant) if variant.name == game.name else engine_text(game.name)
 
 
 def _hands(hands: int) -> str:

@@ -8,7 +8,9 @@ from typing import Any
 
 from PIL import Image
 
-from cogs.ui.stats_chart import CHART_FILE, WIDTH
+from cogs.ui.stats_chart import CHART_FILE, WIDTH, _game_name
+from data import GameNet
+from i18n import resolve, speaking
 from tests.bot.driver import create_table, deal, play_hand
 from tests.emulator import Emulator, World
 
@@ -76,3 +78,12 @@ async def test_stats_without_history_answers_in_words(
     assert "hasn't played a hand" in r.embeds[0]["description"]
     assert not r.attachments and "image" not in r.embeds[0]
     emu.assert_clean()
+
+
+def test_a_dealers_choice_game_is_named_as_the_game_dealt() -> None:
+    """A dealer's choice hand is kept under its table's variant with the chosen game's name:
+    the chart names the game dealt (it named the table's), in the reader's language."""
+    with speaking(resolve("de")):
+        chosen = _game_name(GameNet("five-card-draw", "California lowball", 3, 12))
+        own = _game_name(GameNet("california-lowball", "California lowball", 3, 12))
+    assert chosen == own and "Lowball" in chosen

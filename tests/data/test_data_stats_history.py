@@ -123,6 +123,16 @@ async def test_net_per_game_from_the_hands_dealt_in(db: Database) -> None:
     assert newest.games == (GameNet(*DRAW, 1, 4), GameNet(*HOLDEM, 1, -10))
     assert (newest.hands, newest.capped) == (2, True)
 
+    # a dealer's choice hand (the table's variant, the chosen game's name) is its own game
+    chosen = (DRAW[0], "California lowball")
+    stacks = await play(db, table, stacks, chosen, {5: 7, 6: -7}, now=60)
+    five = await db.stats_history(GUILD, 5)
+    assert five.games == (
+        GameNet(*DRAW, 2, 24),
+        GameNet(*chosen, 1, 7),
+        GameNet(*HOLDEM, 1, -10),
+    )
+
     # another server's member with the same id has no history here
     other = await db.stats_history(OTHER_GUILD, 5)
     assert other.games == () and other.bankroll == () and other.hands == 0
