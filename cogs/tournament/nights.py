@@ -592,6 +592,32 @@ class PokerNights(commands.Cog):
         )
 
     @commands.Cog.listener()
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        """A deleted channel's nights to come are cancelled (they would open nowhere, week
+        after week), with their Discord events."""
+        await self._cancel_nights(channel.guild.id, channel.id)
+
+    @commands.Cog.listener()
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        await self._cancel_nights(guild.id, None)
+
+    async def _cancel_nights(self, guild_id: int, channel_id: int | None) -> None:
+        """Cancel the nights to come of ``channel_id`` (None: of the whole server)."""
+        try:
+            async with self.lock:
+                for game in await self.bot.db.guild_schedules(guild_id):
+                    if channel_id is not None and game.channel_id != channel_id:
+                        continue
+                    await self.bot.db.update_schedule(
+                        game.schedule_id, reminded=game.reminded, status="cancelled"
+                    )
+                    log.info("schedule %s cancelled: its place is gone", game.schedule_id)
+                    if channel_id is not None:
+                        await self._event_status(game, "cancelled")
+        except Exception:
+            log.exception("the nights of %s / %s were not cancelled", guild_id, channel_id)
+
+    @commands.Cog.listener()
     async def on_poker_game_ended(self, kind: str, game_id: int) -> None:
         """A table or tournament closed: if a night opened it, its event is completed."""
         try:

@@ -468,3 +468,24 @@ async def test_a_night_cancelled_while_it_opens_is_not_undone(
     )
     assert "cancelled" in r.content, r.content
     assert await bot.db.guild_schedules(world.guild.id) == []
+
+
+async def test_the_nights_of_a_deleted_channel_are_cancelled(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """A moderator deletes the channel of a weekly night: its nights to come are cancelled,
+    with their Discord event (they opened nowhere, a new event every week)."""
+    bot = await poker_bot()
+    set_clock(bot, at("2027-01-30 18:00"))
+    r = await emu.run_command(
+        world.host,
+        world.channel,
+        "poker schedule create",
+        {"when": "2027-01-30 20:00", "kind": "table", "repeat": "weekly"},
+    )
+    assert not r.ephemeral, r.content
+    (event,) = emu.scheduled_events
+    world.channel.deleted = True
+    emu.dispatch("CHANNEL_DELETE", world.channel.to_dict())
+    await emu.wait_for(lambda: event["status"] == CANCELED, timeout=5)
+    assert await bot.db.guild_schedules(world.guild.id) == []
