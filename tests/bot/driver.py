@@ -334,3 +334,36 @@ async def act_at_a_table(
             await act_once(emu, place, bot, table.engine.pending[0], policy=policy)
             return
     await asyncio.sleep(0.05)
+
+
+def delete_thread(emu: Emulator, world: World, thread: Any) -> None:
+    """A moderator deletes ``thread`` of the world's channel (Discord tells the bot)."""
+    thread.deleted = True
+    emu.dispatch(
+        "THREAD_DELETE",
+        {
+            "id": str(thread.id),
+            "guild_id": str(world.guild.id),
+            "parent_id": str(world.channel.id),
+            "type": thread.type,
+        },
+    )
+
+
+async def until_someone_is_broke(emu: Emulator, world: World, bot: Any, players: list[Any]) -> Any:
+    """Deal (by ``players[0]``) and play the channel's table until a seated player has no chips
+    between hands: that player; None when the table closed first (its tournament over)."""
+    for _ in range(80):
+        live = live_table(bot, world)
+        if live is None:
+            return None
+        broke = [s.player_id for s in live.engine.seats if s is not None and s.stack == 0]
+        if broke and not live.engine.in_hand:
+            await emu.idle()
+            return next(p for p in players if str(p.id) == broke[0])
+        if not live.engine.in_hand:
+            r = await emu.run_command(players[0], world.channel, "poker start", {})
+            assert r.ephemeral, r.content
+            await emu.idle()
+        await play_hand(emu, world, bot, policy=opener)
+    raise AssertionError("nobody went broke")

@@ -31,6 +31,20 @@ def set_clock(bot: Any, when: float) -> Any:
     return cog
 
 
+async def weekly_night(emu: Emulator, world: World, bot: Any, kind: str) -> Any:
+    """A weekly night of ``kind`` set at 18:00 for 20:00 on 30 January 2027; the
+    Tournaments cog, its clock at 18:00."""
+    cog = set_clock(bot, at("2027-01-30 18:00"))
+    r = await emu.run_command(
+        world.host,
+        world.channel,
+        "poker schedule create",
+        {"when": "2027-01-30 20:00", "kind": kind, "repeat": "weekly"},
+    )
+    assert not r.ephemeral, r.content
+    return cog
+
+
 async def test_a_weekly_night_opens_ends_and_the_next_one_is_on_the_calendar(
     poker_bot, emu: Emulator, world: World
 ) -> None:
@@ -344,14 +358,7 @@ async def test_a_weekly_night_closes_last_weeks_empty_table_and_opens_its_own(
     closes it (its event completed) and opens its own. With someone still seated, it is
     left alone, and the night says why it could not open."""
     bot = await poker_bot()
-    cog = set_clock(bot, at("2027-01-30 18:00"))
-    r = await emu.run_command(
-        world.host,
-        world.channel,
-        "poker schedule create",
-        {"when": "2027-01-30 20:00", "kind": "table", "repeat": "weekly"},
-    )
-    assert not r.ephemeral, r.content
+    cog = await weekly_night(emu, world, bot, "table")
     set_clock(bot, at("2027-01-30 20:00") + 30)
     await cog.nights.run_schedules()
     await emu.idle()
@@ -412,14 +419,7 @@ async def test_a_weekly_tournament_night_calls_off_last_weeks_empty_lobby(
     """Nobody registered for last week's tournament: this week's night calls that lobby off
     (its event completed) and opens its own."""
     bot = await poker_bot()
-    cog = set_clock(bot, at("2027-01-30 18:00"))
-    r = await emu.run_command(
-        world.host,
-        world.channel,
-        "poker schedule create",
-        {"when": "2027-01-30 20:00", "kind": "tournament", "repeat": "weekly"},
-    )
-    assert not r.ephemeral, r.content
+    cog = await weekly_night(emu, world, bot, "tournament")
     set_clock(bot, at("2027-01-30 20:00") + 30)
     await cog.nights.run_schedules()
     await emu.idle()
@@ -441,14 +441,7 @@ async def test_a_night_cancelled_while_it_opens_is_not_undone(
     the series' next night, made by the opening, is there to cancel (before, the admin was
     told it was cancelled while the night opened and the series went on)."""
     bot = await poker_bot()
-    cog = set_clock(bot, at("2027-01-30 18:00"))
-    r = await emu.run_command(
-        world.host,
-        world.channel,
-        "poker schedule create",
-        {"when": "2027-01-30 20:00", "kind": "tournament", "repeat": "weekly"},
-    )
-    assert not r.ephemeral, r.content
+    cog = await weekly_night(emu, world, bot, "tournament")
     (night,) = await bot.db.guild_schedules(world.guild.id)
     set_clock(bot, at("2027-01-30 20:00") + 1)
     emu.faults.rate_limit("POST /channels/{channel_id}/messages", count=1, retry_after=1.0)
@@ -476,14 +469,7 @@ async def test_the_nights_of_a_deleted_channel_are_cancelled(
     """A moderator deletes the channel of a weekly night: its nights to come are cancelled,
     with their Discord event (they opened nowhere, a new event every week)."""
     bot = await poker_bot()
-    set_clock(bot, at("2027-01-30 18:00"))
-    r = await emu.run_command(
-        world.host,
-        world.channel,
-        "poker schedule create",
-        {"when": "2027-01-30 20:00", "kind": "table", "repeat": "weekly"},
-    )
-    assert not r.ephemeral, r.content
+    await weekly_night(emu, world, bot, "table")
     (event,) = emu.scheduled_events
     world.channel.deleted = True
     emu.dispatch("CHANNEL_DELETE", world.channel.to_dict())

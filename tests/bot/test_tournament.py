@@ -15,6 +15,7 @@ from tests.bot.driver import (
     opener,
     play_hand,
     two_table_tournament,
+    until_someone_is_broke,
 )
 from tests.emulator import Emulator, UserActionError, World
 
@@ -339,20 +340,8 @@ async def test_rebuys_and_the_add_on(poker_bot, emu: Emulator, world: World) -> 
     early = await emu.run_command(alice, world.channel, "poker tournament addon", {})
     assert early.ephemeral and "last rebuy level" in early.content
 
-    async def play_until_someone_is_broke() -> Any:
-        for _ in range(60):
-            live = live_table(bot, world)
-            if live is None:
-                return None
-            broke = [s.player_id for s in live.engine.seats if s is not None and s.stack == 0]
-            if broke and not live.engine.in_hand:
-                return next(p for p in (alice, bob) if str(p.id) == broke[0])
-            if not live.engine.in_hand:
-                r = await emu.run_command(alice, world.channel, "poker start", {})
-                assert r.ephemeral, r.content
-                await emu.idle()
-            await play_hand(emu, world, bot, policy=opener)
-        raise AssertionError("nobody went broke")
+    def play_until_someone_is_broke() -> Any:
+        return until_someone_is_broke(emu, world, bot, [alice, bob])
 
     loser = await play_until_someone_is_broke()
     assert loser is not None and run.state.status == "running"

@@ -11,6 +11,7 @@ from typing import Any
 
 from tests.bot.driver import (
     act_at_a_table,
+    delete_thread,
     find_table_message,
     fold_press,
     table_message,
@@ -104,16 +105,7 @@ async def _thread_deleted_and_refused(
         await act_at_a_table(emu, world, bot, [gone], threads, list(world.players))
         await emu.idle()
     refused = _threads_refused(emu, count=refusals)
-    thread.deleted = True  # a moderator deletes the thread
-    emu.dispatch(
-        "THREAD_DELETE",
-        {
-            "id": str(thread.id),
-            "guild_id": str(world.guild.id),
-            "parent_id": str(world.channel.id),
-            "type": thread.type,
-        },
-    )
+    delete_thread(emu, world, thread)
     await emu.wait_for(lambda: gone.closed, timeout=3)
     await emu.idle()
     return run, gone, dealt, refused

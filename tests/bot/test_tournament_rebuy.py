@@ -13,10 +13,12 @@ from tests.bot.driver import (
     act_at_a_table,
     current_table_message,
     custom_ids,
+    delete_thread,
     live_table,
     opener,
     play_hand,
     two_table_tournament,
+    until_someone_is_broke,
 )
 from tests.bot.look import Look
 from tests.emulator import Emulator, World
@@ -54,19 +56,8 @@ async def _heads_up_until_broke(
     run = next(iter(cog.running.values()))
     if at is not None:
         cog.clock = functools.partial(float, run.started_at + at)
-    for _ in range(80):
-        live = live_table(bot, world)
-        broke = [s.player_id for s in live.engine.seats if s is not None and s.stack == 0]
-        if broke and not live.engine.in_hand:
-            await emu.idle()
-            loser = next(p for p in (alice, bob) if str(p.id) == broke[0])
-            return run, loser, bob if loser is alice else alice
-        if not live.engine.in_hand:
-            r = await emu.run_command(alice, world.channel, "poker start", {})
-            assert r.ephemeral, r.content
-            await emu.idle()
-        await play_hand(emu, world, bot, policy=opener)
-    raise AssertionError("nobody went broke")
+    loser = await until_someone_is_broke(emu, world, bot, [alice, bob])
+    return run, loser, bob if loser is alice else alice
 
 
 def _table_message_in(emu: Emulator, channel: Any) -> Any:
@@ -394,17 +385,7 @@ async def test_a_player_deciding_at_a_table_whose_thread_is_deleted_is_out(
     run, small = two.run, two.small
     other = next(s.player_id for s in small.engine.seats if s and s.player_id != two.deciding)
     chips = small.engine.stack(other)
-    thread = two.threads[small.channel_id]
-    thread.deleted = True
-    emu.dispatch(
-        "THREAD_DELETE",
-        {
-            "id": str(thread.id),
-            "guild_id": str(world.guild.id),
-            "parent_id": str(world.channel.id),
-            "type": thread.type,
-        },
-    )
+    delete_thread(emu, world, two.threads[small.channel_id])
     await emu.wait_for(lambda: small.closed, timeout=3)
     await emu.idle()
     assert run.state.entry(two.deciding).out and two.deciding not in run.rebuy_until
