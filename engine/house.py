@@ -39,6 +39,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from fractions import Fraction
 from itertools import combinations
+from math import comb
 from typing import Any
 
 from engine.actions import (
@@ -337,6 +338,14 @@ COACH_LIMITS = (4_000, 1_000)
 # A house player holding more than five cards weighs only discards of its LARGE_WORST worst
 # cards (by the rule of thumb's order): the best five are never all worth breaking up.
 LARGE_WORST = 4
+# The stripped deck's ranking has no short cut for hands of more than five cards (each set
+# drawn to a nine-card hand is 126 five-card hands to rank): there the coach weighs the
+# discards a house player does, within COACH_BUDGET five-card rankings in all, each discard
+# at least COACH_FLOOR sets (the odds then say they are an estimate). A panel waits on the
+# count, and so does every house player and coach on the bot's one odds thread: counted in
+# full, a nine-card hand took two minutes.
+COACH_BUDGET = 60_000
+COACH_FLOOR = 30
 
 
 def _game_key(seen: _Seen) -> tuple[object, ...]:
@@ -435,21 +444,45 @@ def _ranked(seen: _Seen, hand: tuple[Card, ...], most: int) -> list[tuple[tuple[
     return result
 
 
+def _large_discards(seen: _Seen, hand: tuple[Card, ...], most: int) -> list[tuple[Card, ...]]:
+    """The discards weighed for a hand of more than five cards: every set of at most ``most``
+    of its :data:`LARGE_WORST` worst cards, in the hand's order."""
+    worst = _order_worst(seen, hand)[:LARGE_WORST]
+    return [
+        tuple(card for card in hand if card in chosen)
+        for size in range(min(most, len(worst)) + 1)
+        for chosen in combinations(worst, size)
+    ]
+
+
+def _coach_limits(hand: tuple[Card, ...], discards: int) -> tuple[int, int]:
+    """The coach's sets counted exactly at most and samples otherwise, for each of
+    ``discards`` discards of ``hand`` (see :data:`COACH_BUDGET`).
+
+    >>> from engine.cards import parse_cards
+    >>> _coach_limits(parse_cards("As Kd 7c 2h 3s 9d"), 15), _coach_limits(parse_cards(
+    ...     "As Kd 7c 2h 3s 9d 4c 5h Js"), 15)
+    ((666, 666), (31, 31))
+    """
+    per = max(COACH_FLOOR, COACH_BUDGET // (discards * comb(len(hand), 5)))
+    return min(COACH_LIMITS[0], per), min(COACH_LIMITS[1], per)
+
+
 def _best_large(
-    seen: _Seen, hand: tuple[Card, ...], most: int
+    seen: _Seen,
+    hand: tuple[Card, ...],
+    most: int,
+    limits: tuple[int, int] = (LARGE_EXACT, LARGE_SAMPLES),
 ) -> list[tuple[tuple[Card, ...], DrawOdds]]:
-    """A house player's discards of a hand of more than five cards, the best first by
-    :func:`_score`: every set of at most ``most`` of its :data:`LARGE_WORST` worst cards."""
-    key = ("large", hand, most, seen.ranking, seen.low, seen.wild, seen.dead, seen.deck)
+    """The discards of a hand of more than five cards (:func:`_large_discards`), the best first
+    by :func:`_score`; ``limits`` as for :func:`_odds_of`."""
+    key = ("large", hand, most, limits, seen.ranking, seen.low, seen.wild, seen.dead, seen.deck)
 
     def make() -> list[tuple[tuple[Card, ...], DrawOdds]]:
-        worst = _order_worst(seen, hand)[:LARGE_WORST]
         ranked: list[tuple[float, int, tuple[Card, ...], DrawOdds]] = []
-        for size in range(min(most, len(worst)) + 1):
-            for chosen in combinations(worst, size):
-                discard = tuple(card for card in hand if card in chosen)
-                odds = _odds_of(seen, hand, discard)
-                ranked.append((-_score(odds), size, discard, odds))
+        for discard in _large_discards(seen, hand, most):
+            odds = _odds_of(seen, hand, discard, limits)
+            ranked.append((-_score(odds), len(discard), discard, odds))
         ranked.sort(key=lambda item: (item[0], item[1]))
         return [(discard, odds) for _, _, discard, odds in ranked]
 
@@ -577,11 +610,12 @@ def draw_advice(
     if not 5 <= len(legal.cards) <= MOST_CARDS or seen.plays or legal.extra:
         raise NoOdds("the odds are for hands of five to nine cards drawing as many as they throw")
     most = min(legal.most, 5 if len(legal.cards) == 5 else 3)
-    advice = [
-        (discard, odds)
-        for discard, odds in _best(seen, legal.cards, most, COACH_LIMITS)
-        if legal.refusal(discard) is None
-    ]
+    if len(legal.cards) > 5 and seen.ranking is Ranking.STRIPPED_HIGH:
+        discards = len(_large_discards(seen, legal.cards, most))
+        found = _best_large(seen, legal.cards, most, _coach_limits(legal.cards, discards))
+    else:
+        found = _best(seen, legal.cards, most, COACH_LIMITS)
+    advice = [(discard, odds) for discard, odds in found if legal.refusal(discard) is None]
     return advice[:top]
 
 

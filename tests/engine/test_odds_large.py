@@ -13,7 +13,8 @@ from math import comb
 
 import pytest
 
-from engine import Table, TableConfig
+from engine import Table, TableConfig, house
+from engine import odds as odds_module
 from engine.actions import ChooseGame, Discard
 from engine.cards import DECK_52, Card, parse_cards
 from engine.decisions import DrawOptions
@@ -209,3 +210,41 @@ def test_house_players_count_the_cards_n_games(modifiers: tuple[str, ...]) -> No
                 draws += 1
             table.act(decision.seat, action)
     assert draws > 0
+
+
+def test_the_coach_counts_a_large_stripped_deck_hand_within_its_budget(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Thirty-two-card poker dealt nine cards: each set drawn is 126 five-card hands to rank
+    with no short cut, and the coach counted every discard in full (two minutes, the panel
+    and every house player waiting). It now ranks at most COACH_BUDGET five-card hands, and
+    says its odds are estimates."""
+    table = Table(TableConfig("five-card-draw", dealers_choice=True))
+    for name in ("ann", "bob", "cat"):
+        table.sit(name, 500)
+    table.start_hand(random.Random(5))
+    table.act(table.pending[0].seat, ChooseGame("32-card-poker", ("cards:9",)))
+    rng = random.Random(3)
+    while not isinstance(table.pending[0].legal, DrawOptions):
+        decision = table.pending[0]
+        rules = table.current_rules
+        view, public = table.private_view(decision.seat), table.public_view()
+        table.act(decision.seat, decide(view, public, decision, "easy", rng, rules=rules))
+    decision = table.pending[0]
+    view, public, rules = (
+        table.private_view(decision.seat),
+        table.public_view(),
+        table.current_rules,
+    )
+    ranked = [0]
+    real = odds_module.evaluate
+
+    def counting(*args: object, **kwargs: object) -> object:
+        ranked[0] += 1
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(odds_module, "evaluate", counting)
+    advice = draw_advice(view, public, rules)
+    assert advice and not all(odds.exact for _, odds in advice)
+    assert all(decision.legal.refusal(discard) is None for discard, _ in advice)  # type: ignore[union-attr]
+    assert 0 < ranked[0] * comb(9, 5) <= house.COACH_BUDGET
