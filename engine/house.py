@@ -647,6 +647,7 @@ def study_odds(
     most = _most_drawn(rules) if size == 5 else min(_most_drawn(rules), 3)
     if most == 0:
         raise NoOdds("this game has no draw")
+    legal = _study_options(rules, cards, seen.wild)
     if discard is not None:
         if len(discard) > most:
             raise ValueError(
@@ -656,9 +657,40 @@ def study_odds(
                     count=most,
                 )
             )
+        refusal = legal.refusal(discard)
+        if refusal is not None:
+            raise ValueError(refusal)
         # one discard asked for: counted like the odds engine's own default
         return [(discard, _odds_of(seen, cards, discard, (EXACT_LIMIT, SAMPLES)))]
-    return _best(seen, cards, most, COACH_LIMITS)[:top]
+    found = _best(seen, cards, most, COACH_LIMITS)
+    return [(thrown, odds) for thrown, odds in found if legal.refusal(thrown) is None][:top]
+
+
+def _study_options(rules: GameRules, cards: tuple[Card, ...], wild: frozenset[Card]) -> DrawOptions:
+    """The discards the game's first draw lets ``cards`` make, as at a table with cards
+    enough in the deck: its own counts (all for one's 0, 1 or 5), else the draw limit (four
+    only when keeping an ace or a wild card, by default).
+
+    >>> from engine.cards import parse_cards
+    >>> from engine.variants import get_variant
+    >>> five = get_variant("five-card-draw").rules
+    >>> hand = parse_cards("Kc 9d 7h 4s 3c")
+    >>> _study_options(five, hand, frozenset()).refusal(hand[1:])
+    'you may discard 4 only when keeping an ace or a wild card'
+    """
+    held = len(cards)
+    step = next(s for s in rules.steps if isinstance(s, Draw | DrawSeries))
+    ace_above = None
+    if step.counts is not None:
+        counts = sorted(c for c in step.counts if c <= held)
+    else:
+        limit = (step.limit if isinstance(step, Draw) else None) or DRAW_FOUR_WITH_ACE
+        counts = list(range(min(limit.most, held) + 1))
+        if limit.with_ace is not None and limit.with_ace <= held:
+            counts.extend(range(limit.most + 1, min(limit.with_ace, held - 1) + 1))
+            ace_above = limit.most
+    unlocks = tuple(card for card in cards if card.rank in (0, 14) or card in wild)
+    return DrawOptions(cards, tuple(counts), ace_above=ace_above, unlocks=unlocks)
 
 
 def _most_drawn(rules: GameRules) -> int:

@@ -248,3 +248,18 @@ def test_the_coach_counts_a_large_stripped_deck_hand_within_its_budget(
     assert advice and not all(odds.exact for _, odds in advice)
     assert all(decision.legal.refusal(discard) is None for discard, _ in advice)  # type: ignore[union-attr]
     assert 0 < ranked[0] * comb(9, 5) <= house.COACH_BUDGET
+
+
+def test_study_odds_offers_only_the_draws_the_game_allows() -> None:
+    """/odds advised throwing four without an ace in five-card draw, and counts all for one
+    does not allow; a named discard like that was counted too."""
+    hand = parse_cards("Kc 9d 7h 4s 3c")
+    five = get_variant("five-card-draw").rules
+    advice = study_odds(hand, five)
+    assert advice and all(len(discard) <= 3 for discard, _ in advice)
+    with pytest.raises(ValueError, match="only when keeping an ace or a wild card"):
+        study_odds(hand, five, parse_cards("9d 7h 4s 3c"))
+    aced = parse_cards("Ac 9d 7h 4s 3c")
+    assert study_odds(aced, five, parse_cards("9d 7h 4s 3c"))[0][1].draws == comb(47, 4)
+    all_for_one = get_variant("all-for-one").rules
+    assert all(len(discard) in (0, 1, 5) for discard, _ in study_odds(hand, all_for_one))
