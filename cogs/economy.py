@@ -514,9 +514,19 @@ class Economy(commands.Cog):
         """Public."""
         guild = self._guild(interaction)
         target = _member(member or interaction.user, action="show")
-        stats = await self.db.stats(guild.id, target.id)
+        # A member with years of hands is a long read and a picture: answered in time anyway.
+        embed, chart = await kit.in_time(
+            interaction, self._stats_answer(guild.id, target), public=True
+        )
+        await self._send(interaction, embed, file=chart)
+
+    async def _stats_answer(
+        self, guild_id: int, target: discord.Member | discord.User
+    ) -> tuple[discord.Embed, discord.File | None]:
+        """/stats's embed for ``target`` and the picture it shows (None: nothing to draw)."""
+        stats = await self.db.stats(guild_id, target.id)
         embed = stats_embed(target, stats)
-        record = await self.db.tournament_record(guild.id, target.id)
+        record = await self.db.tournament_record(guild_id, target.id)
         if record.played:
             best = record.best_finish or 0
             embed.add_field(
@@ -533,8 +543,8 @@ class Economy(commands.Cog):
                 ),
                 inline=False,
             )
-        chart = await self._stats_chart(guild.id, target.id, embed) if stats.hands_played else None
-        await self._send(interaction, embed, file=chart)
+        chart = await self._stats_chart(guild_id, target.id, embed) if stats.hands_played else None
+        return embed, chart
 
     async def _stats_chart(
         self, guild_id: int, user_id: int, embed: discord.Embed

@@ -25,9 +25,9 @@ import contextlib
 import io
 import logging
 import unicodedata
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Sequence
 from datetime import UTC, datetime
-from typing import Any, Final, Protocol
+from typing import Any, Final, Protocol, TypeVar
 
 import discord
 from babel.numbers import format_decimal
@@ -320,6 +320,27 @@ async def acknowledge(interaction: discord.Interaction[Any]) -> None:
                 await interaction.response.defer(ephemeral=True, thinking=True)
             else:
                 await interaction.response.defer()
+
+
+T = TypeVar("T")
+
+
+async def in_time(
+    interaction: discord.Interaction[Any], work: Awaitable[T], *, public: bool = False
+) -> T:
+    """``work``'s result; should it take longer than :data:`ANSWER_BY` (a large server's
+    records, Discord holding a call up), ``interaction`` is acknowledged meanwhile: as a
+    "thinking..." the answer will replace, in the channel when it is ``public``, else
+    privately (:func:`acknowledge`)."""
+    task: asyncio.Future[T] = asyncio.ensure_future(work)
+    done, _pending = await asyncio.wait({task}, timeout=ANSWER_BY)
+    if not done and not interaction.response.is_done():
+        if public:
+            with contextlib.suppress(discord.HTTPException):
+                await interaction.response.defer(thinking=True)
+        else:
+            await acknowledge(interaction)
+    return await task
 
 
 async def take_in_time(lock: Lock, interaction: discord.Interaction[Any] | None) -> None:

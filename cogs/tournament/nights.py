@@ -342,11 +342,8 @@ class PokerNights(commands.Cog):
             )
             # Discord may hold the event up (a 429): the night is saved, and the command is
             # acknowledged in time meanwhile.
-            making = asyncio.ensure_future(self._make_event(interaction.guild, game, channel_name))
-            made, _pending = await asyncio.wait({making}, timeout=kit.ANSWER_BY)
-            if not made and not interaction.response.is_done():
-                await kit.acknowledge(interaction)
-            event_id = await making
+            making = self._make_event(interaction.guild, game, channel_name)
+            event_id = await kit.in_time(interaction, making)
         names = ", ".join(variant_name(g, language) for g in games)
         text = set_text(
             night_title(kind, variant, language),

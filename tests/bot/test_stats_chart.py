@@ -3,6 +3,7 @@ buttons, then the picture and its words checked as the member receives them."""
 
 from __future__ import annotations
 
+import asyncio
 import io
 from typing import Any
 
@@ -87,3 +88,23 @@ def test_a_dealers_choice_game_is_named_as_the_game_dealt() -> None:
         chosen = _game_name(GameNet("five-card-draw", "California lowball", 3, 12))
         own = _game_name(GameNet("california-lowball", "California lowball", 3, 12))
     assert chosen == own and "Lowball" in chosen
+
+
+async def test_a_slow_stats_is_answered_in_time(poker_bot, emu: Emulator, world: World) -> None:
+    """A member with years of hands: reading them took longer than Discord's 3 seconds, and
+    /stats went unanswered. It now says "thinking..." in the channel, then the stats."""
+    bot = await poker_bot()
+    alice, bob = world.players[:2]
+    await play_a_night(emu, world, bot, [alice, bob], "five-card-draw")
+    read = bot.db.stats_history
+
+    async def slow(*args: Any, **kwargs: Any) -> Any:
+        await asyncio.sleep(3.5)  # (a database of a million hands, say)
+        return await read(*args, **kwargs)
+
+    bot.db.stats_history = slow
+    r = await emu.run_command(bob, world.channel, "stats", {"member": alice})
+    assert r.type == 5 and not r.ephemeral
+    await emu.wait_for(lambda: r.message is not None and r.message.embeds, timeout=10)
+    assert not r.message.ephemeral and r.attachments[0].filename == CHART_FILE
+    assert "Net per game" in [f["name"] for f in r.message.embeds[0]["fields"]]
