@@ -80,6 +80,11 @@ SETTLE_IN_PLAY: Final = _.lazy_plural(
     "A hand is being played ({count} chip in the pot): settle up once it ends.",
     "A hand is being played ({count} chips in the pot): settle up once it ends.",
 )
+# Translators: between hands, a pot nobody won (a passed-out deal) waits for the next deal.
+SETTLE_CARRIED: Final = _.lazy_plural(
+    "{count} chip waits in the middle for the next deal: settle up once a hand wins it.",
+    "{count} chips wait in the middle for the next deal: settle up once a hand wins them.",
+)
 # Translators: the ledger's footer. Chips are play money: say nothing of money or payments.
 FOOTER: Final = Text(
     _.lazy("Play chips only: no money changes hands. CSV in PokerNow's ledger format.")
@@ -179,7 +184,8 @@ def settle_lines(night: NightLedger, names: Mapping[int, str]) -> list[str]:
     transfers = settle_up(night)
     if transfers is None:
         in_play = sum(t.in_play for t in night.night)
-        return [SETTLE_IN_PLAY.render(in_play)]
+        dealing = any(t.table.current_hand_id is not None for t in night.night)
+        return [(SETTLE_IN_PLAY if dealing else SETTLE_CARRIED).render(in_play)]
     if not transfers:
         return [str(SETTLE_EVEN)]
     return [transfer_line(t, names) for t in transfers]

@@ -20,6 +20,7 @@ from tests.bot.driver import (
     deal,
     live_table,
     opener,
+    passive,
     play_hand,
     table_message,
 )
@@ -355,3 +356,19 @@ async def test_a_night_too_long_for_its_fields_says_how_many_lines_it_left_out(
         # Every line shown is whole: a player's name and a number of chips end each one.
         assert all(re.search(r"(net \*\*[−+]\d+\*\*|: \d+ chips)$", ln) for ln in kept), value
     emu.assert_clean()
+
+
+async def test_a_pot_carried_to_the_next_deal_is_not_called_a_hand_being_played(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """A passed-out deal leaves its antes in the middle for the next one: between hands the
+    ledger said "A hand is being played"; it says what the chips wait for."""
+    bot = await poker_bot()
+    players = world.players[:3]
+    await create_table(emu, world, players, variant="jacks-or-better", ante=1, auto_deal=0)
+    await deal(emu, world, players[0])
+    first = await play_hand(emu, world, bot, policy=passive)
+    assert first.passed_out and first.carried == 3
+    r = await emu.run_command(players[0], world.channel, "poker ledger", {})
+    said = settle_field(r.embeds[0])
+    assert said == "3 chips wait in the middle for the next deal: settle up once a hand wins them."
