@@ -4,6 +4,7 @@ Python's csv module to the same figures, and the settle-up lines pay every net."
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 from typing import Literal
 
@@ -148,8 +149,9 @@ def test_a_night_of_two_tables_settles_the_night_nets() -> None:
 
 
 def test_no_settle_up_while_chips_are_in_a_pot() -> None:
-    # Ann and Bob have 10 each in the pot of the hand being played.
-    ledger = TableLedger(_table(4, "open"), (_line(1, 100, 0, 90), _line(2, 100, 0, 90)))
+    # Ann and Bob have 10 each in the pot of the hand being played (hand 7).
+    playing = dataclasses.replace(_table(4, "open"), current_hand_id=7)
+    ledger = TableLedger(playing, (_line(1, 100, 0, 90), _line(2, 100, 0, 90)))
     embed = ledger_embed(NightLedger(ledger, (ledger,)), {1: "Ann", 2: "Bob"}).to_dict()
     assert "20 chips in the pot" in settle_field(dict(embed))
     assert embed["title"] == "Ledger · table 4"
