@@ -292,6 +292,16 @@ class Tournaments(commands.Cog):
         if not task.cancelled() and task.exception() is not None:
             log.error("tournament task failed", exc_info=task.exception())
 
+    def chips_of(self, run: Running, player_id: str) -> int:
+        """The player's tournament chips: their stack at its tables, and a rebuy or add-on
+        paid for and not dealt yet."""
+        return sum(
+            seat.stack
+            for live in self.tables_of(run)
+            for seat in live.engine.seats
+            if seat is not None and seat.player_id == player_id
+        ) + run.pending.get(player_id, 0)
+
     def tables_of(self, run: Running) -> list[LiveTable]:
         return [
             live
@@ -1298,19 +1308,12 @@ class Tournaments(commands.Cog):
 
     async def decline(self, interaction: Interaction, run: Running) -> None:
         """A player left without chips turns their rebuy down (the table's No rebuy): they
-        are out now, or when the hand their table is playing ends."""
+        are out now, or when the hand their table is playing ends (a presser
+        :meth:`_check_deciding` let through: registered, and deciding)."""
         pid = str(interaction.user.id)
         async with kit.held_in_time(run.lock, interaction), run.state_lock:
-            if not run.state.registered(pid):
-                raise TournamentProblem(_("You are not in this tournament."))
-            stack = sum(
-                seat.stack
-                for live in self.tables_of(run)
-                for seat in live.engine.seats
-                if seat is not None and seat.player_id == pid
-            ) + run.pending.get(pid, 0)
             try:
-                run.state.decline(pid, stack)
+                run.state.decline(pid, self.chips_of(run, pid))
             except TournamentError as exc:
                 raise TournamentProblem(engine_refusal(exc)) from exc
             # Their time to decide is over: settling puts them out, as when it runs out.

@@ -144,12 +144,7 @@ class TournamentEntries:
         s = run.state.settings
         async with kit.held_in_time(run.lock, interaction), run.state_lock:
             level = run.level(self.tournaments.clock())
-            stack = sum(
-                seat.stack
-                for live in self.tournaments.tables_of(run)
-                for seat in live.engine.seats
-                if seat is not None and seat.player_id == pid
-            ) + run.pending.get(pid, 0)
+            stack = self.tournaments.chips_of(run, pid)
             if not run.state.registered(pid):
                 raise TournamentProblem(_("You are not in this tournament."))
             try:
