@@ -477,19 +477,9 @@ def cards_to_open(events: Sequence[Event], seat: int | None) -> frozenset[Card]:
     (:func:`dealt_to`: whose discard the seat drew), which is what the withheld seed keeps
     secret; it stays unopened, like the reshuffle's order."""
     seen = cards_seen(events, seat)
-    first = next((i for i, e in enumerate(events) if isinstance(e, Reshuffled)), None)
-    if seat is None or first is None:
+    if seat is None:
         return seen
-    later: set[Card] = set()
-    for event in events[first:]:
-        if getattr(event, "seat", None) != seat:
-            continue
-        if isinstance(event, Drew):
-            _cards_in(event.received, later)  # (its discards were the seat's own)
-        else:
-            for name in event._private:
-                _cards_in(getattr(event, name), later)
-    return seen - (later - cards_seen(events, None))
+    return seen - (_handed_out_after_reshuffle(events, seat) - cards_seen(events, None))
 
 
 def seed_withheld(events: Sequence[Event]) -> str:
@@ -503,22 +493,27 @@ def seed_withheld(events: Sequence[Event]) -> str:
     where each of those shown cards came from (for instance that a player who folded had
     thrown it away), but names no card that was not shown.
     """
-    first = next((i for i, e in enumerate(events) if isinstance(e, Reshuffled)), None)
-    if first is None:
+    if _handed_out_after_reshuffle(events, None) <= cards_seen(events, None):
         return ""
-    public = cards_seen(events, None)
+    return (
+        "cards dealt after the reshuffle stayed hidden; the seed would show where each discard went"
+    )
+
+
+def _handed_out_after_reshuffle(events: Sequence[Event], seat: int | None) -> set[Card]:
+    """The cards handed out from the first reshuffle on (to ``seat`` only, unless None): what
+    each draw received (its discards were the drawer's own), and every other private card."""
+    first = next((i for i, e in enumerate(events) if isinstance(e, Reshuffled)), None)
     handed_out: set[Card] = set()
-    for event in events[first:]:
+    for event in events[len(events) if first is None else first :]:
+        if seat is not None and getattr(event, "seat", None) != seat:
+            continue
         if isinstance(event, Drew):
             _cards_in(event.received, handed_out)
         else:
             for name in event._private:
                 _cards_in(getattr(event, name), handed_out)
-    if handed_out <= public:
-        return ""
-    return (
-        "cards dealt after the reshuffle stayed hidden; the seed would show where each discard went"
-    )
+    return handed_out
 
 
 def dealt_to(deck: Sequence[Card], events: Sequence[Event]) -> tuple[str, ...]:
