@@ -84,6 +84,7 @@ from engine.odds import (
     strength_of,
 )
 from engine.rules import DRAW_FOUR_WITH_ACE, Direction, Draw, DrawSeries, GameRules, Split
+from engine.steps.drawing import discard_counts
 from engine.views import PrivateView, PublicView
 from engine.wording import Phrase
 
@@ -678,17 +679,11 @@ def _study_options(rules: GameRules, cards: tuple[Card, ...], wild: frozenset[Ca
     >>> _study_options(five, hand, frozenset()).refusal(hand[1:])
     'you may discard 4 only when keeping an ace or a wild card'
     """
-    held = len(cards)
     step = next(s for s in rules.steps if isinstance(s, Draw | DrawSeries))
-    ace_above = None
-    if step.counts is not None:
-        counts = sorted(c for c in step.counts if c <= held)
-    else:
-        limit = (step.limit if isinstance(step, Draw) else None) or DRAW_FOUR_WITH_ACE
-        counts = list(range(min(limit.most, held) + 1))
-        if limit.with_ace is not None and limit.with_ace <= held:
-            counts.extend(range(limit.most + 1, min(limit.with_ace, held - 1) + 1))
-            ace_above = limit.most
+    limit = (step.limit if isinstance(step, Draw) else None) or DRAW_FOUR_WITH_ACE
+    counts, _ace_count = discard_counts(step.counts, limit, len(cards))
+    # As a draw round offers it: past the limit's usual most, an ace or a wild card kept.
+    ace_above = limit.most if step.counts is None and counts[-1] > limit.most else None
     unlocks = tuple(card for card in cards if card.rank in (0, 14) or card in wild)
     return DrawOptions(cards, tuple(counts), ace_above=ace_above, unlocks=unlocks)
 

@@ -39,7 +39,7 @@ from engine.wording import VERBS, Phrase, english
 if TYPE_CHECKING:
     from engine.game import Hand, Player
 
-__all__ = ["DrawRound", "DrawSeriesRunner"]
+__all__ = ["DrawRound", "DrawSeriesRunner", "discard_counts"]
 
 _DRAW = DecisionKind.DRAW
 
@@ -64,6 +64,28 @@ _PLENTY: dict[tuple[int, int, int], tuple[Draw, DrawLimit, tuple[tuple[int, ...]
 # The condition of an ace count, by the most cards discarded without one (a phrase is
 # immutable, so every round shares it).
 _CONDITIONS: dict[int, Phrase] = {}
+
+
+def discard_counts(
+    counts: frozenset[int] | None, limit: DrawLimit, held: int
+) -> tuple[list[int], int | None]:
+    """The numbers of cards a hand of ``held`` may discard by the rules (a step's own
+    ``counts``, else its ``limit``), in increasing order, before the stub's supply is weighed;
+    and the count allowed only with an ace or a wild card kept (None: no such count).
+
+    >>> discard_counts(None, DRAW_FOUR_WITH_ACE, 5)
+    ([0, 1, 2, 3, 4], 4)
+    >>> discard_counts(frozenset({0, 1, 5}), DRAW_FOUR_WITH_ACE, 5)
+    ([0, 1, 5], None)
+    """
+    if counts is not None:
+        return sorted(c for c in counts if c <= held), None
+    wanted = list(range(min(limit.most, held) + 1))
+    ace_count = None
+    if limit.with_ace is not None and limit.with_ace <= held:
+        wanted.extend(range(limit.most + 1, min(limit.with_ace, held - 1) + 1))
+        ace_count = limit.with_ace if limit.with_ace < held else None
+    return wanted, ace_count
 
 
 def _ace_condition(most: int) -> Phrase:
@@ -228,15 +250,7 @@ class DrawRound(Runner):
         self, held: int, supply: int, later: int
     ) -> tuple[tuple[int, ...], int | None]:
         extra = self.step.extra
-        ace_count = None
-        if self.step.counts is not None:
-            wanted = sorted(c for c in self.step.counts if c <= held)
-        else:
-            limit = self.limit
-            wanted = list(range(min(limit.most, held) + 1))
-            if limit.with_ace is not None and limit.with_ace <= held:
-                wanted.extend(range(limit.most + 1, min(limit.with_ace, held - 1) + 1))
-                ace_count = limit.with_ace if limit.with_ace < held else None
+        wanted, ace_count = discard_counts(self.step.counts, self.limit, held)
         allowed: list[int] = []
         for c in wanted:
             need = c + extra + (1 if self.step.bosnian and c == 4 else 0)
