@@ -27,7 +27,8 @@ log = logging.getLogger("poker.tables")
 
 
 HOUSE_PAUSE = 1.5
-"""Seconds a house player waits before acting: long enough to read as a person's turn."""
+"""Seconds a house player takes to act: long enough to read as a person's turn. It thinks
+meanwhile, so how long it thought tells nothing (unless it thinks longer than that)."""
 
 
 def people_playing(live: LiveTable) -> bool:
@@ -120,7 +121,8 @@ class TableClock:
             self._house_turns[live.id] = self.spawn(self._house_turn(live))
 
     async def _house_turn(self, live: LiveTable) -> None:
-        await asyncio.sleep(self.house_pause)
+        loop = asyncio.get_running_loop()
+        acts_at = loop.time() + self.house_pause
         try:
             batch: int | None = None  # the decisions pending when the turn began
             acted = 0
@@ -152,6 +154,8 @@ class TableClock:
                 action = await in_worker(
                     _house_action, *seen, decision, level, self._house_rng, rules
                 )
+                # A hand that takes long to weigh must not show: it acts when its pause ends.
+                await asyncio.sleep(max(0.0, acts_at - loop.time()))
                 async with live.lock:
                     if live.closed or live.version() != version:
                         continue  # the table moved on while it thought: think again

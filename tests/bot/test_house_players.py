@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from typing import Any
 
 import pytest
 
@@ -277,14 +278,9 @@ async def test_removebot_during_a_hand_stands_up_one_more_house_player_each_time
     assert leaving == {"-101", "-301"}, leaving
 
 
-async def test_a_house_turn_waiting_for_the_odds_thread_does_not_hold_up_the_table(
-    poker_bot, emu: Emulator, world: World
-) -> None:
-    """A house player thinks in the odds thread, which every table's house players and
-    coaches share: while it waits there, the people at its table are still answered within
-    Discord's three seconds (a press out of turn, /poker sitout), and it acts once the thread
-    is free."""
-    bot = await poker_bot()
+async def _house_player_to_act(bot: Any, emu: Emulator, world: World) -> Any:
+    """A heads-up hand of the first player against an easy house player, the house player to
+    act and its turn not scheduled: the test starts it (``clock.schedule``)."""
     clock = bot.tables.clock
     clock.house_pause = 60  # the house player waits until the test lets it think
     alice = world.players[0]
@@ -295,12 +291,25 @@ async def test_a_house_turn_waiting_for_the_odds_thread_does_not_hold_up_the_tab
     if live.engine.pending[0].player_id == str(alice.id):
         await act_once(emu, world, bot, live.engine.pending[0], policy=passive)
     assert live.engine.pending[0].player_id == "-101"
+    clock._house_turns.pop(live.id).cancel()
+    return live
+
+
+async def test_a_house_turn_waiting_for_the_odds_thread_does_not_hold_up_the_table(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """A house player thinks in the odds thread, which every table's house players and
+    coaches share: while it waits there, the people at its table are still answered within
+    Discord's three seconds (a press out of turn, /poker sitout), and it acts once the thread
+    is free."""
+    bot = await poker_bot()
+    clock = bot.tables.clock
+    alice = world.players[0]
+    live = await _house_player_to_act(bot, emu, world)
     before = live.version()
     release = threading.Event()
     busy = asyncio.ensure_future(in_worker(release.wait, 10))  # other tables' house players
     try:
-        waiting = clock._house_turns.pop(live.id)
-        waiting.cancel()
         clock.house_pause = 0
         clock.schedule(live)  # its turn now: it asks the busy thread
         # it has asked: its question waits in the thread's queue behind the busy work
@@ -317,6 +326,32 @@ async def test_a_house_turn_waiting_for_the_odds_thread_does_not_hold_up_the_tab
         await busy
     await emu.wait_for(lambda: live.version() != before or None, timeout=5)
     assert not live.engine.in_hand or live.engine.pending[0].player_id != "-101"
+
+
+async def test_a_house_player_thinks_during_its_pause(
+    poker_bot, emu: Emulator, world: World
+) -> None:
+    """How long a house player thinks (a hand's odds can take a while to count) must not show
+    at the table: it asks the odds thread as its pause begins, and acts when the pause ends
+    even when it was answered at once."""
+    bot = await poker_bot()
+    clock = bot.tables.clock
+    live = await _house_player_to_act(bot, emu, world)
+    before = live.version()
+    loop = asyncio.get_running_loop()
+    release = threading.Event()
+    busy = asyncio.ensure_future(in_worker(release.wait, 10))
+    try:
+        clock.house_pause = 1.5
+        started = loop.time()
+        clock.schedule(live)
+        await emu.wait_for(lambda: worker._WORKER._work_queue.qsize() or None, timeout=0.75)
+    finally:
+        release.set()
+        await busy
+    assert live.version() == before
+    await emu.wait_for(lambda: live.version() != before or None, timeout=5)
+    assert loop.time() - started >= 1.5
 
 
 async def test_a_house_players_name_follows_the_tables_language(
