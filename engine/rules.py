@@ -431,8 +431,8 @@ class GameRules:
     * ``opener_must_win``: Diablo: an opener who does not win the pot builds a new pot as large,
       played for without antes (an opener gone from the table or out of chips builds none, and
       everyone antes as usual).
-    * ``seven_rule``: a player holding seven-high or better who checks after the draw cannot win
-      money put in after that check (California lowball).
+    * ``seven_rule``: a player holding seven-high or better who checks after the last draw
+      cannot win money put in after that check (California lowball).
     * ``no_check_raise``: at fixed or spread limit (not pot limit or no limit), a player who
       checked a round after the draw may not raise in it.
     * ``forced_bets``: forced bets the game itself prescribes, used instead of the table's;

@@ -39,6 +39,7 @@ from engine.errors import IllegalAction
 from engine.hands import low_qualifies
 from engine.rules import Bet as BetStep
 from engine.rules import BetStart, BetTier
+from engine.rules import Draw as DrawStep
 from engine.stakes import FixedLimit, SpreadLimit
 from engine.steps.base import Runner
 from engine.wording import VERBS, Phrase, english
@@ -93,6 +94,7 @@ class BettingRound(Runner):
         "min_incr",
         "opening",
         "pot_limit",
+        "sevens",
         "shorts",
         "step",
     )
@@ -116,6 +118,7 @@ class BettingRound(Runner):
     aggressor: Player | None
     opening: bool
     after_draw: bool
+    sevens: bool
 
     def __init__(self, hand: Hand, step: BetStep) -> None:
         self.hand = hand
@@ -138,6 +141,11 @@ class BettingRound(Runner):
         number = self.number = h.next_number("bet")
         self.opening = h.opening_pending
         self.after_draw = "draw" in h.counters
+        # The seven rule judges a final hand: a seven checked with a draw still to come may
+        # yet be drawn to or broken.
+        self.sevens = h.rules.seven_rule and h.counters.get("draw", 0) == sum(
+            1 for s in h.rules.steps if isinstance(s, DrawStep)
+        )
         big = step.tier is _BIG
         key = (big, step.scale)
         limits = h.limits_cache.get(key)
@@ -396,7 +404,7 @@ class BettingRound(Runner):
                 self.checked.add(p.index)
                 h.events.append(ev.Checked(p.seat))
                 h.last_action = (p.seat, VERBS["checked"], None)
-                if self.after_draw and h.rules.seven_rule:
+                if self.sevens:
                     self._seven_rule(p)
             elif cls is Check:
                 raise IllegalAction("you cannot check: {amount} to call", amount=to_call)
@@ -463,7 +471,7 @@ class BettingRound(Runner):
             self.current = nxt
 
     def _seven_rule(self, p: Player) -> None:
-        """A player checking seven-low or better after the draw caps their claim."""
+        """A player checking seven-low or better after the last draw caps their claim."""
         if p.seven_cap is None:
             h = self.hand
             low = h.low_value(p)

@@ -70,6 +70,26 @@ def test_seven_rule_does_not_touch_an_eight_low_or_a_bet_seven():
     assert shares(table) == [[(0, 12, "all")]]
 
 
+def test_seven_rule_judges_the_hand_after_the_last_draw():
+    """With two draws, a seven checked between them may still be drawn to or broken: the rule
+    caps only a check after the last draw."""
+    hands = ["7c 5d 4h 3s 2c", "Kc Qd Jh 9s 8c"]
+    for checked_last in (False, True):
+        table = heads_up("double-draw-lowball", hands, "Th 9d")
+        play(table, [("b", Call()), ("a", Check()), ("a", Discard()), ("b", Discard())])
+        if checked_last:
+            play(table, [("a", Bet(2)), ("b", Call())])
+        else:
+            play(table, [("a", Check()), ("b", Check())])  # a seven checked between the draws
+        play(table, [("a", Discard()), ("b", Discard(parse_cards("Kc Qd")))])
+        if checked_last:
+            play(table, [("a", Check()), ("b", Bet(4)), ("a", Call())])
+            assert [p.amount for p in table.result.pots] == [8, 8]
+        else:
+            play(table, [("a", Bet(4)), ("b", Call())])
+            assert shares(table) == [[(0, 12, "all")]]
+
+
 def test_no_check_raise_after_the_draw_in_limit_games_only():
     hands = ["9c 8d 6h 3s 2c", "Kc Qd Jh 9s 8c"]
     # Fixed or spread limit: the rule is only left out at pot limit and no limit.
