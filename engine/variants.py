@@ -388,8 +388,8 @@ _CATALOGUE: tuple[Variant, ...] = (
         "Jacks or better, trips to win",
         "Jacks or better to open, and three of a kind or better to win. A player left alone "
         "must still show trips to take the pot. When nobody holds trips after the draw, the "
-        "pot stays: those who folded are out, the others ante again and play a new deal for "
-        "it among themselves.",
+        "pot stays: those who folded before the draw are out, the others ante again and play "
+        "a new deal for it among themselves.",
         TRIPS_TO_WIN,
         _LIMIT,
         _ANTE,
