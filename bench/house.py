@@ -1,11 +1,11 @@
 """How strong the house players are: heads-up win rates against two baselines.
 
 Run with ``.venv/bin/python bench/house.py [--hands N] [--levels easy,normal,hard]
-[--families high,lowball,high-low] [--selfplay N]``.
+[--families high,lowball,ace-to-five,ace-to-six,high-low] [--selfplay N]``.
 
 Each house level plays ``--hands`` hands heads-up (10,000 by default) in each game family
-(high: five-card draw; lowball: Kansas City 2-7 lowball; high-low: California high-low split)
-against
+(high: five-card draw; lowball: Kansas City 2-7 lowball; ace-to-five: California lowball;
+ace-to-six: ace-to-six lowball; high-low: California high-low split) against
 
 * a calling station: checks or calls every bet, never bets, never folds, and draws like a
   casual player (everything but pairs in high, pairs and cards above an eight in lowball);
@@ -67,6 +67,8 @@ from engine.stakes import FixedLimit
 FAMILIES = {
     "high": "five-card-draw",
     "lowball": "kansas-city-lowball",
+    "ace-to-five": "california-lowball",
+    "ace-to-six": "ace-to-six-lowball",
     "high-low": "california-high-low",
 }
 STACK_BIG_BETS = 100

@@ -9,8 +9,9 @@ levels differ in judgement, not in information:
 * ``easy`` draws by a rule of thumb and plays straightforwardly: it opens good hands, bets
   after the draw only with a big one, calls from a fixed chance whatever the pot and never
   raises light nor bluffs;
-* ``normal`` draws by the exact odds (:func:`engine.odds.best_draws`), judges its hand against
-  the measured range of a casual player's hand and weighs pot odds;
+* ``normal`` draws by the exact odds (:func:`engine.odds.best_draws`), for the best chance to
+  beat what a casual player finishes with where that is measured, judges its hand against the
+  measured range of a casual player's hand and weighs pot odds;
 * ``hard`` counts its chance to beat each opponent over every card it may draw, against a
   range read from how many cards that opponent drew, draws for that chance rather than for
   raw strength, bets whenever it is ahead, calls down lighter but raises a bet only with
@@ -143,8 +144,8 @@ _STYLES = {
         reads=False,
         noise=0.0,
     ),
-    # sound: the odds engine's draw, the measured range of any hand, pot odds; bets for
-    # value only when well ahead
+    # sound: the odds engine's draw (for its chance against any hand's measured range), the
+    # measured range of any hand, pot odds; bets for value only when well ahead
     Level.NORMAL: _Style(
         exact_draws=True,
         ranges=True,
@@ -595,10 +596,11 @@ def draw_advice(
 ) -> list[tuple[tuple[Card, ...], DrawOdds]]:
     """The ``top`` best legal discards of the seat's pending draw with their odds, best
     first (as :func:`engine.odds.best_draws` ranks them, the game's deck, wild cards and low
-    qualifier applied, ``dead`` cards out of the deck). Five-card hands get exact counts;
-    larger ones (seven-card draw, ``cards:N``) exact counts when the sets are few, else a
-    seeded estimate (:attr:`engine.odds.DrawOdds.exact` says which), and at most three
-    cards thrown.
+    qualifier applied, ``dead`` cards out of the deck; where the game's final hands are
+    measured, by the chance to beat a typical one: :func:`_for_typical_player`). Five-card
+    hands get exact counts; larger ones (seven-card draw, ``cards:N``) exact counts when the
+    sets are few, else a seeded estimate (:attr:`engine.odds.DrawOdds.exact` says which), and
+    at most three cards thrown.
 
     :raises NoOdds: when the seat has no draw to make or its hand is not five to nine cards
         (short hands, a board card that plays, four-before's extra card).
@@ -615,7 +617,7 @@ def draw_advice(
         discards = len(_large_discards(seen, legal.cards, most))
         found = _best_large(seen, legal.cards, most, _coach_limits(legal.cards, discards))
     else:
-        found = _best(seen, legal.cards, most, COACH_LIMITS)
+        found = _for_typical_player(seen, _best(seen, legal.cards, most, COACH_LIMITS))
     advice = [(discard, odds) for discard, odds in found if legal.refusal(discard) is None]
     return advice[:top]
 
@@ -663,7 +665,7 @@ def study_odds(
             raise ValueError(refusal)
         # one discard asked for: counted like the odds engine's own default
         return [(discard, _odds_of(seen, cards, discard, (EXACT_LIMIT, SAMPLES)))]
-    found = _best(seen, cards, most, COACH_LIMITS)
+    found = _for_typical_player(seen, _best(seen, cards, most, COACH_LIMITS))
     return [(thrown, odds) for thrown, odds in found if legal.refusal(thrown) is None][:top]
 
 
@@ -780,6 +782,74 @@ _RANGES: dict[_RangeKey, dict[object, tuple[float, ...]]] = {
             0.6654, 0.7109, 0.7867, 0.8169, 0.8707, 0.9017, 0.9437, 0.9704, 0.9876, 0.9971,
         ),
     },
+    ("low", "ace-to-five", 53): {
+        "pre": (
+            0.5544, 0.5847, 0.6040, 0.6221, 0.6389, 0.6531, 0.6656, 0.6780, 0.6908, 0.7046,
+            0.7184, 0.7345, 0.7482, 0.7639, 0.7793, 0.7968, 0.8300, 0.8766, 0.9251, 0.9747,
+        ),
+        0: (
+            0.9743, 0.9758, 0.9770, 0.9780, 0.9795, 0.9809, 0.9824, 0.9840, 0.9853, 0.9864,
+            0.9878, 0.9890, 0.9903, 0.9916, 0.9930, 0.9944, 0.9955, 0.9971, 0.9982, 0.9996,
+        ),
+        1: (
+            0.2543, 0.3159, 0.3786, 0.4401, 0.4755, 0.6582, 0.7797, 0.7983, 0.8735, 0.9144,
+            0.9319, 0.9510, 0.9689, 0.9762, 0.9800, 0.9840, 0.9878, 0.9911, 0.9949, 0.9982,
+        ),
+        2: (
+            0.0605, 0.2131, 0.2670, 0.3138, 0.3499, 0.4001, 0.4408, 0.4765, 0.5816, 0.6464,
+            0.6707, 0.7545, 0.7921, 0.8409, 0.8782, 0.9174, 0.9428, 0.9684, 0.9819, 0.9940,
+        ),
+        3: (
+            0.0409, 0.1141, 0.1916, 0.2479, 0.2870, 0.3350, 0.3748, 0.4128, 0.4581, 0.5280,
+            0.6061, 0.6582, 0.7217, 0.7778, 0.8180, 0.8665, 0.9015, 0.9358, 0.9672, 0.9899,
+        ),
+        4: (
+            0.0233, 0.0811, 0.1697, 0.2211, 0.2744, 0.3148, 0.3546, 0.3931, 0.4328, 0.4769,
+            0.5365, 0.5995, 0.6500, 0.7100, 0.7661, 0.8126, 0.8670, 0.9030, 0.9428, 0.9809,
+        ),
+        5: (
+            0.0162, 0.0529, 0.0902, 0.1548, 0.2193, 0.2760, 0.3068, 0.3562, 0.3761, 0.4259,
+            0.4437, 0.4981, 0.5804, 0.6480, 0.6992, 0.7630, 0.8070, 0.8710, 0.9151, 0.9606,
+        ),
+        "any": (
+            0.0557, 0.1880, 0.2549, 0.3097, 0.3489, 0.3996, 0.4419, 0.4985, 0.6066, 0.6578,
+            0.7232, 0.7854, 0.8269, 0.8754, 0.9155, 0.9422, 0.9680, 0.9800, 0.9878, 0.9962,
+        ),
+    },
+    ("low", "ace-to-six", 52): {
+        "pre": (
+            0.5533, 0.5852, 0.6037, 0.6191, 0.6344, 0.6482, 0.6615, 0.6737, 0.6879, 0.7037,
+            0.7180, 0.7304, 0.7467, 0.7612, 0.7767, 0.7934, 0.8271, 0.8754, 0.9256, 0.9751,
+        ),
+        0: (
+            0.0062, 0.0070, 0.9806, 0.9818, 0.9829, 0.9845, 0.9857, 0.9865, 0.9876, 0.9888,
+            0.9896, 0.9912, 0.9920, 0.9931, 0.9943, 0.9955, 0.9963, 0.9971, 0.9982, 0.9994,
+        ),
+        1: (
+            0.0070, 0.3011, 0.3638, 0.3998, 0.4633, 0.4982, 0.6827, 0.8020, 0.8193, 0.8911,
+            0.9284, 0.9445, 0.9613, 0.9770, 0.9818, 0.9853, 0.9884, 0.9916, 0.9951, 0.9982,
+        ),
+        2: (
+            0.0598, 0.1726, 0.2679, 0.3033, 0.3546, 0.3973, 0.4362, 0.4843, 0.5563, 0.6427,
+            0.6799, 0.7345, 0.7985, 0.8244, 0.8813, 0.9068, 0.9413, 0.9653, 0.9837, 0.9951,
+        ),
+        3: (
+            0.0317, 0.1008, 0.1938, 0.2509, 0.2915, 0.3304, 0.3669, 0.4073, 0.4515, 0.4920,
+            0.5728, 0.6454, 0.6894, 0.7584, 0.8067, 0.8569, 0.8966, 0.9327, 0.9649, 0.9900,
+        ),
+        4: (
+            0.0224, 0.0695, 0.1523, 0.2055, 0.2503, 0.2956, 0.3335, 0.3732, 0.4171, 0.4557,
+            0.4967, 0.5759, 0.6348, 0.6960, 0.7620, 0.8157, 0.8652, 0.9091, 0.9460, 0.9825,
+        ),
+        5: (
+            0.0207, 0.0779, 0.1972, 0.2488, 0.2922, 0.3317, 0.3685, 0.4056, 0.4506, 0.5084,
+            0.5673, 0.6285, 0.6890, 0.7392, 0.7926, 0.8342, 0.8789, 0.9260, 0.9472, 0.9778,
+        ),
+        "any": (
+            0.0278, 0.1522, 0.2531, 0.2990, 0.3352, 0.3864, 0.4299, 0.4710, 0.5465, 0.6427,
+            0.6839, 0.7612, 0.8083, 0.8620, 0.8962, 0.9335, 0.9582, 0.9806, 0.9884, 0.9963,
+        ),
+    },
     ("high-low", "high", 53): {
         "pre": (
             0.4000, 0.4362, 0.4847, 0.5128, 0.5281, 0.5481, 0.5562, 0.5654, 0.5775, 0.6357,
@@ -806,10 +876,14 @@ _RANGES: dict[_RangeKey, dict[object, tuple[float, ...]]] = {
 # fmt: on
 
 
-def _range_key(rules: GameRules) -> _RangeKey | None:
-    """The measured games: one draw, five cards each, no board, no wild cards."""
+def _range_key(rules: GameRules, *, any_draws: bool = False) -> _RangeKey | None:
+    """The measured games: one draw, five cards each, no board, no wild cards. With
+    ``any_draws``, also a game of the same ranking and deck with more draws (not a series),
+    whose final hands the one-draw range stands in for (stronger there, but ordered alike)."""
     draws = [step for step in rules.steps if isinstance(step, Draw | DrawSeries)]
-    if len(draws) != 1 or not isinstance(draws[0], Draw) or rules.board_plays:
+    if not draws or rules.board_plays or any(isinstance(step, DrawSeries) for step in draws):
+        return None
+    if len(draws) != 1 and not any_draws:
         return None
     if rules.wild.ranks or rules.wild.cards or rules.wild.joker:
         return None
@@ -866,9 +940,11 @@ def _opponent_ranges(
     """The measured range of each opponent's final hand: after its draw by the number of
     cards it drew when ``reads`` (half of it: not everyone draws sensibly), else any; for
     one of ``bettors``, only the better part of that range (:data:`_BETTOR_KEEPS` of it)."""
-    key = _range_key(seen.rules)
+    key = _range_key(seen.rules, any_draws=True)
     assert key is not None
     ranges = _RANGES[key]
+    # a draw read in a game of more draws than the range's one would read it wrong
+    reads = reads and _range_key(seen.rules) is not None
     found: list[tuple[float, ...]] = []
     for seat, draws in _opponents(seen):
         if reads and draws and draws[-1] in ranges:
@@ -914,6 +990,42 @@ def _draw_chance(seen: _Seen, odds: DrawOdds, against: list[tuple[float, ...]]) 
     result = _cached(key, make)
     assert isinstance(result, float)
     return result
+
+
+def _drawn_against(seen: _Seen, cards: tuple[Card, ...]) -> bool:
+    """Whether the seat's draws can be weighed by their chance to beat a typical player's
+    final hand (:func:`_best_draw_chance`): five cards, one winner per pot, no wild card, no
+    board, and a measured range for the game's ranking and deck. Strength alone measures a
+    hand against hands dealt at random, which nobody keeps: it stands pat on a king-low and
+    keeps a king to draw to in deuce-to-seven."""
+    return (
+        _range_key(seen.rules, any_draws=True) is not None
+        and seen.rules.split in (Split.HIGH, Split.LOW)
+        and len(cards) == 5
+        and not seen.wild
+        and not seen.plays
+    )
+
+
+def _for_typical_player(
+    seen: _Seen, found: list[tuple[tuple[Card, ...], DrawOdds]]
+) -> list[tuple[tuple[Card, ...], DrawOdds]]:
+    """``found`` (the best first by expected strength) in the order of each draw's chance to
+    beat one typical player's final hand, where :func:`_drawn_against` allows it; equal
+    chances keep their order."""
+    if not found or not _drawn_against(seen, found[0][1].hand):
+        return found
+    against = [_typical_range(seen)]
+    chances = [_draw_chance(seen, odds, against) for _, odds in found]
+    order = sorted(range(len(found)), key=lambda index: -chances[index])
+    return [found[index] for index in order]
+
+
+def _typical_range(seen: _Seen) -> tuple[float, ...]:
+    """The measured range of any final hand of a casual player in the seat's game."""
+    key = _range_key(seen.rules, any_draws=True)
+    assert key is not None
+    return _RANGES[key]["any"]
 
 
 def _counted(seen: _Seen) -> bool:
@@ -1088,7 +1200,7 @@ def _discard(seen: _Seen, legal: DrawOptions, style: _Style) -> tuple[Card, ...]
         # the series only ends as the stub runs out: standing pat for ever would never end it
         return _legal_discard(legal, _order_worst(seen, cards), 1)
     wanted: tuple[Card, ...] = ()
-    if style.counts and _counted(seen) and legal.extra == 0 and not seen.plays:
+    if style.exact_draws and _drawn_against(seen, cards) and legal.extra == 0:
         chance, discard = _best_draw_chance(seen, legal, style.reads)
         if chance > 0:
             return discard

@@ -99,16 +99,18 @@ def test_decide_is_a_function_of_its_inputs() -> None:
     assert first == again
 
 
-def test_house_draws_by_the_odds() -> None:
-    """Normal and hard keep a four-card flush and throw the odd card; easy keeps the pair."""
+def _house_draw(slug: str, house: str, level: Level) -> Action:
+    """What a house player holding ``house`` draws heads-up in ``slug``, after a bet and a
+    call."""
     from engine.cards import parse_cards
 
-    table = Table(TableConfig("five-card-draw", max_seats=2))
+    table = Table(TableConfig(slug, max_seats=2))
     table.sit("house", 200)
     table.sit("ann", 200)
-    hand = parse_cards("Ah Kh Qh Jh 2c")
+    hand = parse_cards(house)
     ann = parse_cards("3s 4d 8c 9d Tc")
-    rest = [c for c in DECK_52 if c not in hand and c not in ann]
+    deck_cards = table.config.rules().deck.cards()
+    rest = [c for c in deck_cards if c not in hand and c not in ann]
     deck = [card for pair in zip(hand, ann, strict=True) for card in pair] + rest
     table.start_hand(random.Random(0), deck=deck)
     while table.pending and table.pending[0].kind is DecisionKind.BET:
@@ -122,8 +124,54 @@ def test_house_draws_by_the_odds() -> None:
             table.act(pending.seat, Check() if legal.can_check else Call())
     decision = table.pending[0]
     assert decision.kind is DecisionKind.DRAW and decision.player_id == "house"
-    action = house_action(table, decision.seat, Level.HARD, random.Random(1))
-    assert action == Discard(parse_cards("2c"))
+    return house_action(table, decision.seat, level, random.Random(1))
+
+
+@pytest.mark.parametrize("level", [Level.NORMAL, Level.HARD])
+def test_house_draws_by_the_odds(level: Level) -> None:
+    """Normal and hard keep a four-card flush and throw the odd card."""
+    from engine.cards import parse_cards
+
+    assert _house_draw("five-card-draw", "Ah Kh Qh Jh 2c", level) == Discard(parse_cards("2c"))
+
+
+@pytest.mark.parametrize("level", [Level.NORMAL, Level.HARD])
+@pytest.mark.parametrize(
+    ("slug", "house", "thrown"),
+    [
+        # a king kept is a king-low at best, which a drawn low rarely loses to
+        ("kansas-city-lowball", "Kc Kd 7h 4s 2c", "Kc Kd"),
+        ("kansas-city-lowball", "Kc 8d 6h 4s 2c", "Kc"),
+        ("triple-draw-27", "Kc Kd 7h 4s 2c", "Kc Kd"),
+        ("california-lowball", "Qc 8d 7h 4s 2c", "Qc"),
+        ("ace-to-six-lowball", "Qc 8d 7h 4s 2c", "Qc"),
+    ],
+)
+def test_house_draws_to_a_low_that_wins(level: Level, slug: str, house: str, thrown: str) -> None:
+    """A high card does not stay for the share of random hands it beats: drawn hands are
+    stronger."""
+    from engine.cards import parse_cards
+
+    assert _house_draw(slug, house, level) == Discard(parse_cards(thrown))
+
+
+@pytest.mark.parametrize(
+    ("slug", "hand", "first"),
+    [
+        ("kansas-city-lowball", "Kc Kd 7h 4s 2c", "Kc Kd"),
+        ("kansas-city-lowball", "Kc 8d 6h 4s 2c", "Kc"),
+        ("california-lowball", "Qc 8d 7h 4s 2c", "Qc"),
+        ("five-card-draw", "Ah Kh Qh Jh 2c", "2c"),
+    ],
+)
+def test_the_coach_recommends_the_draw_that_wins(slug: str, hand: str, first: str) -> None:
+    """The coach's first draw is the one most likely to beat a typical player's final hand,
+    as the house players draw."""
+    from engine.cards import parse_cards
+    from engine.variants import get_variant
+
+    advice = house.study_odds(parse_cards(hand), get_variant(slug).rules)
+    assert advice[0][0] == parse_cards(first)
 
 
 def _after_the_draw(
