@@ -39,7 +39,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from fractions import Fraction
-from itertools import combinations
+from itertools import combinations, combinations_with_replacement
 from math import comb
 from typing import Any
 
@@ -84,7 +84,15 @@ from engine.odds import (
     draw_strength,
     strength_of,
 )
-from engine.rules import DRAW_FOUR_WITH_ACE, Direction, Draw, DrawSeries, GameRules, Split
+from engine.rules import (
+    DRAW_FOUR_WITH_ACE,
+    DealBoard,
+    Direction,
+    Draw,
+    DrawSeries,
+    GameRules,
+    Split,
+)
 from engine.steps.drawing import discard_counts
 from engine.views import PrivateView, PublicView
 from engine.wording import Phrase
@@ -209,7 +217,7 @@ def decide(
     if isinstance(legal, KeepOptions):
         return _keep(seen, legal)
     if isinstance(legal, PassOptions):
-        return PassCards(_worst(seen, legal.cards, legal.count))
+        return PassCards(_passed(seen, legal.cards, legal.count))
     if isinstance(legal, ArrangeOptions):
         return Arrange(_arrange(seen, legal))
     if isinstance(legal, DeclareOptions):
@@ -251,7 +259,9 @@ class _Seen:
         self.dead: tuple[Card, ...] = (*board, *(c for c in dead if c not in board))
 
     @classmethod
-    def of_rules(cls, rules: GameRules, wild: frozenset[Card]) -> _Seen:
+    def of_rules(
+        cls, rules: GameRules, wild: frozenset[Card], dead: tuple[Card, ...] = ()
+    ) -> _Seen:
         """The facts of a game away from any table (for study)."""
         seen = cls.__new__(cls)
         seen.rules = rules
@@ -260,7 +270,7 @@ class _Seen:
         seen.plays = rules.board_plays
         seen.wild = wild
         seen.deck = rules.deck
-        seen.dead = ()
+        seen.dead = dead
         return seen
 
     @property
@@ -517,21 +527,53 @@ def _five(seen: _Seen, cards: tuple[Card, ...]) -> tuple[Card, ...] | None:
 
 
 def _short_strength(seen: _Seen, cards: tuple[Card, ...]) -> float:
-    """A rough share for fewer than five cards (a short game's hand, or one still being dealt:
-    four-before), which rank by pairs and sets only."""
+    """The share of hands of as many cards that a hand of fewer than five beats (a short
+    game's hand, or one still being dealt: four-before, Q-ball), ranked by pairs and sets only,
+    ties counted half; one or two cards get a rough guess."""
+    # The 32-card ranking values five cards only; pairs and sets rank alike under high.
+    ranking = Ranking.HIGH if seen.ranking is Ranking.STRIPPED_HIGH else seen.ranking
     if len(cards) >= 3:
-        # The 32-card ranking values five cards only; pairs and sets rank alike under high.
-        ranking = Ranking.HIGH if seen.ranking is Ranking.STRIPPED_HIGH else seen.ranking
-        value = evaluate(cards, ranking, wild=seen.wild)
-        category = int(value.category)
-        top = value.ranks[0] if value.ranks else 2
-    else:
-        # One or two cards of a short game dealt four-before: a pair, or the top card.
-        category = int(len(cards) == 2 and cards[0].rank == cards[1].rank)
-        top = max(card.rank for card in cards)
+        score = evaluate(cards, ranking, wild=seen.wild).score
+        scores, below = _short_hands(ranking, len(cards))
+        index = bisect_left(scores, score)
+        tie = (
+            below[index + 1] - below[index] if index < len(scores) and scores[index] == score else 0
+        )
+        return (below[index] + tie / 2) / below[-1]
+    pair = len(cards) == 2 and cards[0].rank == cards[1].rank
     if seen.ranking.is_low:
-        return 0.6 if category == Category.HIGH_CARD else 0.2
-    return min(0.95, 0.25 + 0.3 * category + top / 60)
+        return 0.2 if pair else 0.6
+    return min(0.95, 0.25 + 0.3 * pair + max(card.rank for card in cards) / 60)
+
+
+_SHORT: dict[tuple[Ranking, int], tuple[list[int], list[int]]] = {}
+
+
+def _short_hands(ranking: Ranking, size: int) -> tuple[list[int], list[int]]:
+    """Every score of a hand of ``size`` cards (three or four) of a 52-card deck under
+    ``ranking``, ascending, and how many hands score below each (one more entry: all of them).
+    Short hands rank by their ranks alone, so one hand of each multiset of ranks is evaluated,
+    weighed by the ways to pick its suits."""
+    found = _SHORT.get((ranking, size))
+    if found is None:
+        counts: dict[int, int] = {}
+        for ranks in combinations_with_replacement(range(2, 15), size):
+            runs = {rank: ranks.count(rank) for rank in ranks}
+            if max(runs.values()) > 4:
+                continue
+            # four suits in turn: every card its own suit, as a short hand's flush counts not
+            hand = tuple(Card(rank, "cdhs"[index]) for index, rank in enumerate(ranks))
+            score = evaluate(hand, ranking).score
+            ways = 1
+            for run in runs.values():
+                ways *= comb(4, run)
+            counts[score] = counts.get(score, 0) + ways
+        scores = sorted(counts)
+        below = [0]
+        for score in scores:
+            below.append(below[-1] + counts[score])
+        found = _SHORT[ranking, size] = (scores, below)
+    return found
 
 
 def hand_strength(
@@ -561,8 +603,10 @@ def _strength(seen: _Seen, exact: bool) -> float:
             share = _worth_of(seen, cards, _rule_of_thumb(seen, cards, 3))
     else:
         share = _score(_odds_of(seen, five, ()))
-    # the best five of more cards is measured against other players' best five of as many
-    return float(share ** (1 + 1.5 * (len(cards) - 5)))
+    # The best five of more cards is measured against other players' best five of as many.
+    # A split game's worth runs to 1.25: the power applies to its share of that.
+    top = 1.0 if seen.low is None else 1.25
+    return float(top * (share / top) ** (1 + 1.5 * (len(cards) - 5)))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -628,25 +672,31 @@ def study_odds(
     discard: tuple[Card, ...] | None = None,
     *,
     top: int = 3,
+    widow: Card | None = None,
 ) -> list[tuple[tuple[Card, ...], DrawOdds]]:
     """Odds for study, away from a table: ``cards`` (as many as the game deals, five to nine)
     in a game of ``rules`` (its deck, its wild cards, the most its draws allow; for more than
     five cards at most three); ``discard`` alone when given, else the ``top`` best discards.
+    A game whose wild rank is the face-up widow's (wild widow) needs ``widow``, that card.
 
     :raises NoOdds: when the game's hands are not five to nine cards, or a board plays.
     :raises ValueError: with the reason, for cards outside the game's deck, a discard of
-        cards not held or more cards than the game lets a player draw.
+        cards not held or more cards than the game lets a player draw, a widow missing, not
+        the game's or among the cards held.
     """
     size = rules.dealt_per_player
     if rules.board_plays or not 5 <= size <= MOST_CARDS or rules.min_hand_size != size:
         raise NoOdds("the odds are for games of hands of five to nine cards")
     deck = rules.deck.cards()
-    seen = _Seen.of_rules(rules, rules.wild.resolve(deck))
     if len(cards) != size:
         raise ValueError(f"a hand to draw to holds {size} cards in this game, not {len(cards)}")
-    outside = next((card for card in cards if card not in deck), None)
+    known = cards if widow is None else (*cards, widow)
+    outside = next((card for card in known if card not in deck), None)
     if outside is not None:
         raise ValueError(Phrase("{card} is not in this game's pack", card=str(outside)))
+    dead = _study_widow(rules, cards, widow)
+    extra = () if widow is None else (widow.rank,)
+    seen = _Seen.of_rules(rules, rules.wild.resolve(deck, extra) - set(dead), dead)
     most = _most_drawn(rules) if size == 5 else min(_most_drawn(rules), 3)
     if most == 0:
         raise NoOdds("this game has no draw")
@@ -667,6 +717,22 @@ def study_odds(
         return [(discard, _odds_of(seen, cards, discard, (EXACT_LIMIT, SAMPLES)))]
     found = _for_typical_player(seen, _best(seen, cards, most, COACH_LIMITS))
     return [(thrown, odds) for thrown, odds in found if legal.refusal(thrown) is None][:top]
+
+
+def _study_widow(rules: GameRules, cards: tuple[Card, ...], widow: Card | None) -> tuple[Card, ...]:
+    """The cards out of play in a study of ``rules``: the widow, checked against the game."""
+    widowed = any(isinstance(s, DealBoard) and s.wild_rank for s in rules.steps)
+    if widow is None:
+        if widowed:
+            raise ValueError(Phrase("name the widow card: the cards of its rank are wild"))
+        return ()
+    if not widowed:
+        raise ValueError(Phrase("this game has no widow card"))
+    if widow in cards:
+        raise ValueError(
+            Phrase("{card} is the widow card, not a card of the hand", card=str(widow))
+        )
+    return (widow,)
 
 
 def _study_options(rules: GameRules, cards: tuple[Card, ...], wild: frozenset[Card]) -> DrawOptions:
@@ -883,6 +949,8 @@ def _range_key(rules: GameRules, *, any_draws: bool = False) -> _RangeKey | None
     draws = [step for step in rules.steps if isinstance(step, Draw | DrawSeries)]
     if not draws or rules.board_plays or any(isinstance(step, DrawSeries) for step in draws):
         return None
+    if rules.min_hand_size < 5:
+        return None  # a short hand's strength is a rough guess, not on the ranges' scale
     if len(draws) != 1 and not any_draws:
         return None
     if rules.wild.ranks or rules.wild.cards or rules.wild.joker:
@@ -1086,7 +1154,8 @@ def _chance_against(
     and half with the range of any draw: not every player draws sensibly); otherwise a power
     of the strength stands in for it."""
     # the easy player keeps the rough guess: its judgement is meant to be plain
-    key = _range_key(seen.rules) if style.ranges else None
+    # a hand still short of five cards (Q-ball's first rounds) has only a rough strength
+    key = _range_key(seen.rules) if style.ranges and len(seen.playing) >= 5 else None
     if key is not None:
         ranges = _RANGES[key]
         if seen.draws_left or not draws:
@@ -1128,17 +1197,24 @@ def _bet(seen: _Seen, legal: BetOptions, style: _Style, rng: random.Random) -> A
         wavers = rng.uniform(-style.noise, style.noise)
         chance += wavers
         stronger += wavers
+    # The marks are set for one opponent. Against more, a fair share of the pot is smaller,
+    # and so is the chance to win it that makes a bet pay.
+    fair = 2 / (1 + max(1, len(_opponents(seen))))
+    # A draw series ends after a round nobody exchanges in and nobody bets in: a player
+    # standing pat who bet every round would keep it going until the stub ran out.
+    may_raise = legal.can_raise and not _stood_pat_in_series(seen)
     if owed == 0:
-        if legal.can_raise and chance >= (style.open_at if seen.draws_left else style.value_at):
+        mark = style.open_at if seen.draws_left else style.value_at
+        if may_raise and chance >= mark * fair:
             if _may_slowplay(seen, style, chance) and rng.random() < style.slowplay:
                 return _check_or_least(legal)
             return _raise(legal, chance)
-        if legal.can_raise and _may_bluff(seen, style) and rng.random() < style.bluff:
+        if may_raise and _may_bluff(seen, style) and rng.random() < style.bluff:
             return _raise(legal, 0.0)
         return _check_or_least(legal)
     pressure = 0.0 if legal.fixed_limit else min(0.2, 0.3 * owed / max(1, legal.pot))
     hides = _may_slowplay(seen, style, chance) and rng.random() < style.slowplay
-    if legal.can_raise and stronger >= style.raise_at + pressure and not hides:
+    if may_raise and stronger >= style.raise_at * fair + pressure and not hides:
         return _raise(legal, stronger)
     needed = style.call_at or owed / (legal.pot + owed) * 1.1
     if chance + style.call_slack >= needed or (legal.call_all_in and chance > 0.5):
@@ -1196,9 +1272,6 @@ def _raise(legal: BetOptions, chance: float) -> Action:
 def _discard(seen: _Seen, legal: DrawOptions, style: _Style) -> tuple[Card, ...]:
     cards = legal.cards
     most = legal.most
-    if _stood_pat_in_series(seen) and 1 in legal.counts:
-        # the series only ends as the stub runs out: standing pat for ever would never end it
-        return _legal_discard(legal, _order_worst(seen, cards), 1)
     wanted: tuple[Card, ...] = ()
     if style.exact_draws and _drawn_against(seen, cards) and legal.extra == 0:
         chance, discard = _best_draw_chance(seen, legal, style.reads)
@@ -1314,6 +1387,10 @@ def _rule_of_thumb(seen: _Seen, cards: tuple[Card, ...], most: int) -> tuple[Car
             seen_ranks.add(card.rank)
         target = len(throw)
     else:
+        if len(cards) == 5:
+            made = evaluate(cards, seen.ranking, wild=seen.wild).category
+            if made in (Category.STRAIGHT, Category.FLUSH, Category.STRAIGHT_FLUSH):
+                return ()  # a hand made of all five cards is kept whole
         keep = [c for c in cards if c in seen.wild or c.is_joker or counts[c.rank] > 1]
         target = len(cards) - max(len(keep), 2) if len(keep) < 2 else len(cards) - len(keep)
         if len(keep) == len(cards):
@@ -1324,6 +1401,27 @@ def _rule_of_thumb(seen: _Seen, cards: tuple[Card, ...], most: int) -> tuple[Car
 
 def _worst(seen: _Seen, cards: tuple[Card, ...], count: int) -> tuple[Card, ...]:
     return tuple(_order_worst(seen, cards)[:count])
+
+
+def _passed(seen: _Seen, cards: tuple[Card, ...], count: int) -> tuple[Card, ...]:
+    """The ``count`` cards to pass (Anaconda): those whose loss leaves the best hand. Five
+    cards or more kept are valued by their best five; fewer by their pairs and sets, then by
+    the most cards of one suit (a flush to pass into), then by their ranks."""
+    order = _order_worst(seen, cards)
+    ranking = Ranking.HIGH if seen.ranking is Ranking.STRIPPED_HIGH else seen.ranking
+    best: tuple[tuple[int, ...], tuple[Card, ...]] | None = None
+    for thrown in combinations(order, count):
+        kept = tuple(card for card in cards if card not in thrown)
+        value = evaluate(kept, ranking, wild=seen.wild)
+        if len(kept) >= 5:
+            merit: tuple[int, ...] = (value.score,)
+        else:
+            suits = [card.suit for card in kept if not card.is_joker and card not in seen.wild]
+            most = max((suits.count(suit) for suit in set(suits)), default=0)
+            merit = (int(value.category), most, value.score)
+        if best is None or merit > best[0]:
+            best = (merit, thrown)
+    return best[1] if best is not None else ()
 
 
 def _keep(seen: _Seen, legal: KeepOptions) -> Action:

@@ -10,10 +10,11 @@ import tracemalloc
 import pytest
 
 from engine import Table, TableConfig, house
-from engine.actions import Action, Bet, Call, Check, ChooseGame, Discard, Raise
+from engine.actions import Action, Bet, Call, Check, ChooseGame, Discard, PassCards, Raise
 from engine.cards import DECK_52, Card
 from engine.decisions import BetOptions, DecisionKind
 from engine.house import LEVELS, Level
+from tests.engine.engine_helpers import make_table
 from tests.house_selfplay import game_name, games, house_action, play
 
 # tests/engine/test_house_selfplay.py plays 1,000 hands of every game in the background of the
@@ -172,6 +173,77 @@ def test_the_coach_recommends_the_draw_that_wins(slug: str, hand: str, first: st
 
     advice = house.study_odds(parse_cards(hand), get_variant(slug).rules)
     assert advice[0][0] == parse_cards(first)
+
+
+def _dealt(slug: str, hand: str, players: int, options: tuple[str, ...] = ()) -> Table:
+    """A table of ``players`` where "house", on the dealer's left, holds ``hand`` and the
+    others the next cards of the pack; everyone before the house player checks or calls, up
+    to its first decision."""
+    from engine.cards import parse_cards
+
+    names = ["house", *(f"p{n}" for n in range(1, players))]
+    table = make_table(names, variant=slug, variant_options=options or None, stacks=500)
+    cards = parse_cards(hand)
+    rules = table.config.rules()
+    pack = [card for card in rules.deck.cards() if card not in cards]
+    hands = [list(cards), *([pack.pop(0) for _ in cards] for _ in names[1:])]
+    table.start_hand(random.Random(1), deck=[h[k] for k in range(len(cards)) for h in hands] + pack)
+    while table.pending[0].player_id != "house":
+        legal = table.pending[0].legal
+        assert isinstance(legal, BetOptions)
+        table.act(table.pending[0].seat, Check() if legal.can_check else Call())
+    return table
+
+
+@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize(
+    ("slug", "hand", "players", "options"),
+    [
+        ("five-card-draw", "Ac Ad Kc Kd 7h", 3, ()),
+        ("five-card-draw", "Ah Kh Qh Jh Th", 5, ()),
+        ("five-card-draw", "Ac Ad 7h", 3, ("cards:3",)),
+        ("four-before", "Ac 2d 3h 4s", 3, ()),
+    ],
+)
+def test_house_players_bet_a_big_hand_against_several_players(
+    level: Level, slug: str, hand: str, players: int, options: tuple[str, ...]
+) -> None:
+    """The chance to beat everyone left shrinks with each player, and so does the chance that
+    makes a bet pay: a fair share of the pot. Measured against one opponent's mark, a royal
+    flush was checked three-handed, and a short hand's strength never reached it."""
+    table = _dealt(slug, hand, players, options)
+    decision = table.pending[0]
+    actions = [house_action(table, decision.seat, level, random.Random(n)) for n in range(10)]
+    # hard slowplays a monster now and then
+    assert sum(isinstance(a, Bet | Raise) for a in actions) >= 8, actions
+
+
+def test_anaconda_passes_keep_four_to_a_flush() -> None:
+    """Three cards passed from seven: the king and the three go, with the lowest heart, not
+    the three lowest cards (which broke a flush or a straight)."""
+    from engine.cards import parse_cards
+
+    table = _dealt("anaconda", "2h 4h 6h 8h Th Kc 3d", 3)
+    while table.pending[0].kind is DecisionKind.BET:
+        legal = table.pending[0].legal
+        assert isinstance(legal, BetOptions)
+        table.act(table.pending[0].seat, Check() if legal.can_check else Call())
+    decision = next(d for d in table.pending if d.player_id == "house")
+    passed = house_action(table, decision.seat, Level.NORMAL, random.Random(1))
+    assert isinstance(passed, PassCards) and set(passed.cards) == set(parse_cards("2h Kc 3d"))
+
+
+def test_easy_keeps_a_made_straight() -> None:
+    assert _house_draw("five-card-draw", "9c Td Jh Qs Kc", Level.EASY) == Discard(())
+
+
+def test_a_split_hand_of_seven_cards_is_worth_at_most_a_scoop() -> None:
+    """A split game's worth runs to 1.25 (a scoop); the power that sets the best five of seven
+    cards against others' best five of seven raised a worth above 1 higher still."""
+    table = _dealt("high-low-declare", "Kc Kd Qh Qs Jc Jd 9s", 3, ("cards:7",))
+    seat = table.pending[0].seat
+    view = table.private_view(seat)
+    assert house.hand_strength(view, table.public_view(), table.current_rules) <= 1.25
 
 
 def _after_the_draw(
