@@ -43,6 +43,7 @@ T = TypeVar("T")
 # Translators: the subject of "… is too long", "… must be text" (/poker odds' options).
 CARDS_OPTION = _.lazy("The list of cards")
 DISCARD_OPTION = _.lazy("The discard")
+WIDOW_OPTION = _.lazy("The widow card")
 NO_ODDS = _.lazy("The coach has no odds for this game: it counts hands of five to nine cards only.")
 LOW_TOPS = (9, 8, 7)
 GIVE_CARDS = {
@@ -222,9 +223,12 @@ def _prepare(ranking: engine.Ranking, wild: frozenset[engine.Card], deck: engine
 
 
 def _study(
-    cards: tuple[engine.Card, ...], rules: engine.GameRules, discard: tuple[engine.Card, ...] | None
+    cards: tuple[engine.Card, ...],
+    rules: engine.GameRules,
+    discard: tuple[engine.Card, ...] | None,
+    widow: engine.Card | None,
 ) -> Advice:
-    return study_odds(cards, rules, discard)
+    return study_odds(cards, rules, discard, widow=widow)
 
 
 def _parse(text: str, *, discard: bool = False) -> tuple[engine.Card, ...]:
@@ -242,25 +246,47 @@ def _parse(text: str, *, discard: bool = False) -> tuple[engine.Card, ...]:
         ) from exc
 
 
+def _parse_widow(text: str) -> engine.Card:
+    try:
+        cards = engine.parse_cards(text)
+    except ValueError as exc:
+        # Translators: {reason} is why the card could not be read (already translated).
+        raise TableProblem(
+            _(
+                "The widow card: {reason}. Write one card like `7h`.",
+                reason=engine_text.refusal(exc),
+            )
+        ) from exc
+    if len(cards) != 1:
+        raise TableProblem(_("Give one widow card, like `7h`."))
+    return cards[0]
+
+
 def odds_options(command: Any) -> Any:
     """The options of ``/odds`` and ``/poker odds``, described once."""
     described = app_commands.describe(
         cards="Five cards (seven in seven-card draw), e.g. As Kd 7h 7c 2s",
         game="The game (default: five-card draw)",
         discard="Only these cards' odds, e.g. As Kd 2s",
+        widow="Wild widow: the face-up card, whose rank is wild, e.g. 7h",
     )(command)
     return app_commands.autocomplete(game=kit.variant_choices)(described)
 
 
-async def send_odds(interaction: Interaction, cards: object, game: object, discard: object) -> None:
+async def send_odds(
+    interaction: Interaction, cards: object, game: object, discard: object, widow: object = None
+) -> None:
     """Answer ``/odds`` or ``/poker odds``: the best draws of a hand, or one discard's odds."""
     # Discord's option types bind its client, not a forged request
     cards = validation.check_text(cards, CARDS_OPTION, 100)
     if discard is not None:
         discard = validation.check_text(discard, DISCARD_OPTION, 100)
+    if widow is not None:
+        widow = validation.check_text(widow, WIDOW_OPTION, 20)
     variant = validation.known_variant("five-card-draw" if game is None else game)
     hand = _parse(cards)
     thrown = _parse(discard, discard=True) if discard else None
+    face_up = _parse_widow(widow) if widow else None
     size = variant.rules.dealt_per_player if 5 <= variant.rules.dealt_per_player <= 9 else 5
     if len(hand) != size:
         raise TableProblem(GIVE_CARDS[size].render(given=len(hand)))
@@ -268,7 +294,7 @@ async def send_odds(interaction: Interaction, cards: object, game: object, disca
         raise TableProblem(_("The discard must be cards of the hand."))
     await interaction.response.defer(ephemeral=True, thinking=True)
     try:
-        advice = await in_worker(_study, hand, variant.rules, thrown)
+        advice = await in_worker(_study, hand, variant.rules, thrown, face_up)
     except NoOdds:
         await interaction.followup.send(NO_ODDS.render(), ephemeral=True)
         return
@@ -321,8 +347,9 @@ class Coach(commands.Cog):
         cards: str,
         game: str | None = None,
         discard: str | None = None,
+        widow: str | None = None,
     ) -> None:
-        await send_odds(interaction, cards, game, discard)
+        await send_odds(interaction, cards, game, discard, widow)
 
 
 async def setup(bot: PokerBot) -> None:

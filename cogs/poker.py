@@ -516,8 +516,9 @@ class Poker(commands.Cog):
         cards: str,
         game: str | None = None,
         discard: str | None = None,
+        widow: str | None = None,
     ) -> None:
-        await send_odds(interaction, cards, game, discard)
+        await send_odds(interaction, cards, game, discard, widow)
 
     @poker.command(name="rules", description="How a game is played.")
     @app_commands.describe(variant="The game (default: this channel's game, or the list)")

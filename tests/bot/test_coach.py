@@ -77,6 +77,28 @@ async def test_odds_for_one_discard_in_lowball_and_refusals(
     assert "no odds" in await _answer(emu, r)
 
 
+async def test_odds_in_wild_widow_need_the_widow(poker_bot, emu: Emulator, world: World) -> None:
+    """Wild widow's wild rank is the face-up widow's: without it the odds would be counted
+    with no wild card, so /poker odds asks for it, and counts the other cards of its rank wild."""
+    await poker_bot()
+    alice = world.players[0]
+    hand = {"cards": "7c 7d Ah Kd 2s", "game": "wild-widow"}
+    r = await emu.run_command(alice, world.channel, "poker odds", hand)
+    assert "Name the widow card" in await _answer(emu, r)
+    r = await emu.run_command(alice, world.channel, "poker odds", {**hand, "widow": "7h"})
+    text = await _answer(emu, r)
+    # two sevens wild with an ace: three aces at least whatever the one card drawn brings
+    assert "Throw 2♠" in text and "Four of a kind 15%" in text and "Pair" not in text, text
+    r = await emu.run_command(alice, world.channel, "poker odds", {**hand, "widow": "Ah"})
+    assert "Ah is the widow card" in await _answer(emu, r)
+    r = await emu.run_command(alice, world.channel, "poker odds", {**hand, "widow": "7h 8h"})
+    assert r.ephemeral and "Give one widow card" in r.content, r.content
+    r = await emu.run_command(
+        alice, world.channel, "poker odds", {"cards": "7c 7d Ah Kd 2s", "widow": "7h"}
+    )
+    assert "no widow card" in await _answer(emu, r)
+
+
 async def test_odds_in_a_dm(poker_bot, emu: Emulator, world: World) -> None:
     await poker_bot()
     alice = world.players[0]
