@@ -480,6 +480,11 @@ def _poker_group(bot: commands.Bot | commands.AutoShardedBot) -> app_commands.Gr
     return group
 
 
+UNDER_POKER: Final = frozenset({"ledger", "tournament", "schedule"})
+"""The commands other cogs define at the top level that :func:`move_under_poker` puts under
+``/poker`` (the translators' notes name them there too)."""
+
+
 def move_under_poker(
     bot: commands.Bot | commands.AutoShardedBot,
     *moved: app_commands.Command[Any, Any, Any] | app_commands.Group,
@@ -488,6 +493,8 @@ def move_under_poker(
     (``/poker tournament``, ``/poker ledger``...), their handlers staying with their cog."""
     group = _poker_group(bot)
     for command in moved:
+        if command.name not in UNDER_POKER:
+            raise RuntimeError(f"/{command.name} moves under /poker: add it to UNDER_POKER")
         bot.tree.remove_command(command.name)
         group.add_command(command)
 

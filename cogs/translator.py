@@ -81,14 +81,25 @@ class _Recorder(app_commands.Translator):
     ) -> str | None:
         data: Any = context.data
         if context.location in (Where.command_name, Where.group_name):
-            self._where = f"/{data.qualified_name}"
+            self._where = _menu_path(data.qualified_name)
         elif context.location is Where.parameter_name:
-            self._where = f"/{data.command.qualified_name}, option {data.display_name}"
+            where = _menu_path(data.command.qualified_name)
+            self._where = f"{where}, option {data.display_name}"
         if context.location in TRANSLATED and string.message and string.message != UNSET:
             kind = "choice" if context.location is Where.choice_name else "description"
             comment = f"Slash menu, {self._where} ({kind}, at most {LIMIT} characters)"
             self.found.setdefault(string.message, comment)
         return None
+
+
+def _menu_path(qualified_name: str) -> str:
+    """The command as a player types it: the cogs moved under ``/poker`` are read here from
+    their own classes, still at the top level."""
+    from cogs.kit import UNDER_POKER
+
+    if qualified_name.split(" ", 1)[0] in UNDER_POKER:
+        return f"/poker {qualified_name}"
+    return f"/{qualified_name}"
 
 
 async def _collect() -> dict[str, str]:
