@@ -1,6 +1,8 @@
 """The draw-poker engine: pure, typed, deterministic game logic with no I/O.
 
-Everything the bot needs is importable from ``engine`` directly. The parts:
+The core of the game (tables, rules, actions, views) is importable from ``engine`` directly;
+the bot also imports the subjects of their own modules (``engine.tournament``,
+``engine.house``, ``engine.settle``, ``engine.timebank``, ``engine.notation``...). The parts:
 
 Cards and hand values (:mod:`engine.cards`, :mod:`engine.hands`)
     ``Card``, ``JOKER``, ``parse_cards("As Td 7h 2c JK")``, the decks, ``shuffled(cards, rng)``;
