@@ -127,7 +127,7 @@ class _Style:
     open_at: float  # win chance from which it bets before the draw
     value_at: float  # win chance from which it bets after the draw
     raise_at: float  # win chance from which it raises a bet
-    call_slack: float  # added to its win chance when deciding to call (loose players)
+    call_slack: float  # added to its win chance when deciding to call after the draw
     call_at: float  # a fixed win chance from which it calls, whatever the pot (0: pot odds)
     bluff: float  # how often it bets a weak hand nobody has bet into
     slowplay: float  # how often it only calls with a very strong hand
@@ -1217,7 +1217,10 @@ def _bet(seen: _Seen, legal: BetOptions, style: _Style, rng: random.Random) -> A
     if may_raise and stronger >= style.raise_at * fair + pressure and not hides:
         return _raise(legal, stronger)
     needed = style.call_at or owed / (legal.pot + owed) * 1.1
-    if chance + style.call_slack >= needed or (legal.call_all_in and chance > 0.5):
+    # Calling down light is for after the draw, where a bet may be a bluff or a draw gone
+    # wrong; before it, a bet says a hand worth opening, and junk calling it would rarely win.
+    slack = 0.0 if seen.draws_left else style.call_slack
+    if chance + slack >= needed or (legal.call_all_in and chance > 0.5):
         return Call()
     return Fold() if legal.can_fold else Call()
 

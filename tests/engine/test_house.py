@@ -10,7 +10,17 @@ import tracemalloc
 import pytest
 
 from engine import Table, TableConfig, house
-from engine.actions import Action, Bet, Call, Check, ChooseGame, Discard, PassCards, Raise
+from engine.actions import (
+    Action,
+    Bet,
+    Call,
+    Check,
+    ChooseGame,
+    Discard,
+    Fold,
+    PassCards,
+    Raise,
+)
 from engine.cards import DECK_52, Card
 from engine.decisions import BetOptions, DecisionKind
 from engine.house import LEVELS, Level
@@ -216,6 +226,20 @@ def test_house_players_bet_a_big_hand_against_several_players(
     actions = [house_action(table, decision.seat, level, random.Random(n)) for n in range(10)]
     # hard slowplays a monster now and then
     assert sum(isinstance(a, Bet | Raise) for a in actions) >= 8, actions
+
+
+def test_hard_folds_nothing_to_a_bet_before_the_draw() -> None:
+    """Hard calls down light after the draw, where a bet may be a bluff; before it, its slack
+    called every bet with nine-high."""
+    table = _dealt("five-card-draw", "9c 8d 6h 3s 2c", 2)
+    table.act(table.pending[0].seat, Check())
+    legal = table.pending[0].legal
+    assert isinstance(legal, BetOptions) and legal.min_to is not None
+    table.act(table.pending[0].seat, Bet(legal.min_to))
+    decision = table.pending[0]
+    assert decision.player_id == "house"
+    actions = [house_action(table, decision.seat, Level.HARD, random.Random(n)) for n in range(10)]
+    assert all(isinstance(action, Fold) for action in actions), actions
 
 
 def test_anaconda_passes_keep_four_to_a_flush() -> None:
