@@ -16,7 +16,8 @@ in each seat. The figure is the house player's win in big bets per 100 hands, wi
 standard error over the pairs of deals; then each level's gain over the level below on the
 same deals, with its own standard error. The lines run in ``--workers`` processes (2).
 
-``--calibrate N`` prints the measured ranges of engine.house from N hands per family.
+``--calibrate N`` prints the measured ranges of engine.house from N hands per family (also
+``double-draw`` and ``triple-draw``, whose final hands weigh the draws in those games).
 ``--selfplay N`` instead plays N hands of every variant of the catalogue and of dealer's
 choice with three house players (one of each level), checks that no chip is created or lost
 and that every hand ends, and prints the time a hand takes and what each level won.
@@ -69,8 +70,11 @@ FAMILIES = {
     "lowball": "kansas-city-lowball",
     "ace-to-five": "california-lowball",
     "ace-to-six": "ace-to-six-lowball",
+    "double-draw": "double-draw-lowball",
+    "triple-draw": "triple-draw-27",
     "high-low": "california-high-low",
 }
+ONE_DRAW = ("high", "lowball", "ace-to-five", "ace-to-six", "high-low")
 STACK_BIG_BETS = 100
 
 
@@ -380,7 +384,8 @@ def calibrate(slug: str, hands: int, seed: int = 7, quantiles: int = 20) -> None
 
     rules = TableConfig(slug).rules()
     ranking = rules.low if rules.split.value == "low" else rules.high
-    key = (rules.split.value, ranking.value, rules.deck.value)
+    draws = sum(1 for step in rules.steps if type(step).__name__ == "Draw")
+    key = (rules.split.value, ranking.value, rules.deck.value, draws)
     print(f"    {key!r}: {{".replace("'", '"'))
     show("pre", cut(before))
     for drawn in sorted(after):
@@ -396,7 +401,8 @@ def main() -> None:
     parser.add_argument(
         "--levels", type=listed(level.value for level in LEVELS), default="easy,normal,hard"
     )
-    parser.add_argument("--families", type=listed(FAMILIES), default=",".join(FAMILIES))
+    # the strength check plays the one-draw games by default; --calibrate measures any
+    parser.add_argument("--families", type=listed(FAMILIES), default=",".join(ONE_DRAW))
     parser.add_argument("--baselines", type=listed(BASELINES), default=",".join(BASELINES))
     parser.add_argument("--seed", type=int, default=19)
     parser.add_argument("--selfplay", type=int, default=0)

@@ -792,11 +792,11 @@ _LOW_READS = {0: 2.2, 1: 1.5, 2: 1.1, 3: 0.9}
 # and after it whatever was drawn ("any"). Printed by ``bench/house.py --calibrate``; a share
 # of the quantiles below a hand is its calibrated chance to beat that player, where a power of
 # the strength was only a guess.
-_RangeKey = tuple[str, str, int]
+_RangeKey = tuple[str, str, int, int]
 _READ_TRUST = 0.5
 # fmt: off
 _RANGES: dict[_RangeKey, dict[object, tuple[float, ...]]] = {
-    ("high", "high", 52): {
+    ("high", "high", 52, 1): {
         "pre": (
             0.4829, 0.5037, 0.5248, 0.5397, 0.5624, 0.5811, 0.6002, 0.6208, 0.6361, 0.6520,
             0.6584, 0.6895, 0.7138, 0.7603, 0.7876, 0.8318, 0.8608, 0.9039, 0.9346, 0.9793,
@@ -818,7 +818,7 @@ _RANGES: dict[_RangeKey, dict[object, tuple[float, ...]]] = {
             0.7665, 0.8044, 0.8377, 0.8686, 0.8926, 0.9231, 0.9441, 0.9623, 0.9774, 0.9909,
         ),
     },
-    ("low", "deuce-to-seven", 52): {
+    ("low", "deuce-to-seven", 52, 1): {
         "pre": (
             0.5505, 0.5837, 0.6014, 0.6164, 0.6323, 0.6468, 0.6597, 0.6709, 0.6833, 0.7004,
             0.7157, 0.7282, 0.7447, 0.7595, 0.7761, 0.7923, 0.8244, 0.8774, 0.9299, 0.9751,
@@ -848,7 +848,7 @@ _RANGES: dict[_RangeKey, dict[object, tuple[float, ...]]] = {
             0.6654, 0.7109, 0.7867, 0.8169, 0.8707, 0.9017, 0.9437, 0.9704, 0.9876, 0.9971,
         ),
     },
-    ("low", "ace-to-five", 53): {
+    ("low", "ace-to-five", 53, 1): {
         "pre": (
             0.5544, 0.5847, 0.6040, 0.6221, 0.6389, 0.6531, 0.6656, 0.6780, 0.6908, 0.7046,
             0.7184, 0.7345, 0.7482, 0.7639, 0.7793, 0.7968, 0.8300, 0.8766, 0.9251, 0.9747,
@@ -882,7 +882,7 @@ _RANGES: dict[_RangeKey, dict[object, tuple[float, ...]]] = {
             0.7232, 0.7854, 0.8269, 0.8754, 0.9155, 0.9422, 0.9680, 0.9800, 0.9878, 0.9962,
         ),
     },
-    ("low", "ace-to-six", 52): {
+    ("low", "ace-to-six", 52, 1): {
         "pre": (
             0.5533, 0.5852, 0.6037, 0.6191, 0.6344, 0.6482, 0.6615, 0.6737, 0.6879, 0.7037,
             0.7180, 0.7304, 0.7467, 0.7612, 0.7767, 0.7934, 0.8271, 0.8754, 0.9256, 0.9751,
@@ -916,7 +916,67 @@ _RANGES: dict[_RangeKey, dict[object, tuple[float, ...]]] = {
             0.6839, 0.7612, 0.8083, 0.8620, 0.8962, 0.9335, 0.9582, 0.9806, 0.9884, 0.9963,
         ),
     },
-    ("high-low", "high", 53): {
+    ("low", "ace-to-five", 53, 2): {
+        "pre": (
+            0.5544, 0.5847, 0.6040, 0.6221, 0.6389, 0.6531, 0.6656, 0.6780, 0.6908, 0.7046,
+            0.7184, 0.7345, 0.7482, 0.7639, 0.7793, 0.7968, 0.8300, 0.8766, 0.9251, 0.9747,
+        ),
+        0: (
+            0.9743, 0.9758, 0.9770, 0.9780, 0.9795, 0.9809, 0.9819, 0.9836, 0.9849, 0.9858,
+            0.9878, 0.9890, 0.9903, 0.9916, 0.9930, 0.9940, 0.9955, 0.9967, 0.9982, 0.9996,
+        ),
+        1: (
+            0.2543, 0.3155, 0.3768, 0.4119, 0.4737, 0.6562, 0.7778, 0.7977, 0.8726, 0.9155,
+            0.9349, 0.9546, 0.9734, 0.9770, 0.9805, 0.9840, 0.9878, 0.9911, 0.9949, 0.9982,
+        ),
+        2: (
+            0.0607, 0.2082, 0.2605, 0.3009, 0.3449, 0.3806, 0.4259, 0.4700, 0.5694, 0.6380,
+            0.6678, 0.7493, 0.7906, 0.8405, 0.8786, 0.9170, 0.9408, 0.9663, 0.9819, 0.9940,
+        ),
+        3: (
+            0.0397, 0.1092, 0.1893, 0.2456, 0.2833, 0.3239, 0.3681, 0.4080, 0.4420, 0.4886,
+            0.5824, 0.6464, 0.7000, 0.7665, 0.8092, 0.8591, 0.8967, 0.9339, 0.9627, 0.9878,
+        ),
+        4: (
+            0.0409, 0.0648, 0.1372, 0.2093, 0.2488, 0.2992, 0.3378, 0.3670, 0.4168, 0.4542,
+            0.5048, 0.5911, 0.6484, 0.6871, 0.7501, 0.7950, 0.8428, 0.8934, 0.9349, 0.9775,
+        ),
+        "any": (
+            0.1232, 0.2600, 0.3162, 0.3774, 0.4310, 0.4766, 0.6489, 0.7089, 0.7918, 0.8649,
+            0.9000, 0.9380, 0.9649, 0.9762, 0.9795, 0.9832, 0.9869, 0.9911, 0.9944, 0.9982,
+        ),
+    },
+    ("low", "deuce-to-seven", 52, 3): {
+        "pre": (
+            0.5556, 0.5849, 0.6034, 0.6185, 0.6348, 0.6487, 0.6612, 0.6731, 0.6872, 0.7034,
+            0.7174, 0.7310, 0.7466, 0.7608, 0.7768, 0.7937, 0.8267, 0.8762, 0.9264, 0.9755,
+        ),
+        0: (
+            0.0062, 0.0066, 0.0070, 0.9931, 0.9935, 0.9939, 0.9943, 0.9947, 0.9951, 0.9959,
+            0.9963, 0.9967, 0.9971, 0.9974, 0.9978, 0.9982, 0.9986, 0.9990, 0.9994, 0.9998,
+        ),
+        1: (
+            0.0066, 0.3027, 0.3657, 0.3989, 0.4323, 0.4659, 0.6811, 0.6901, 0.8150, 0.8923,
+            0.9009, 0.9456, 0.9676, 0.9766, 0.9861, 0.9931, 0.9947, 0.9963, 0.9978, 0.9994,
+        ),
+        2: (
+            0.0280, 0.1526, 0.2849, 0.3221, 0.3601, 0.3969, 0.4311, 0.4648, 0.4975, 0.6285,
+            0.6796, 0.7263, 0.7981, 0.8193, 0.8848, 0.9135, 0.9460, 0.9704, 0.9869, 0.9967,
+        ),
+        3: (
+            0.0259, 0.0754, 0.1859, 0.2637, 0.3011, 0.3351, 0.3731, 0.4094, 0.4449, 0.4848,
+            0.5544, 0.6438, 0.6858, 0.7573, 0.8020, 0.8503, 0.8946, 0.9335, 0.9645, 0.9900,
+        ),
+        4: (
+            0.0249, 0.0679, 0.1516, 0.2176, 0.2596, 0.2992, 0.3301, 0.3679, 0.4135, 0.4474,
+            0.4876, 0.5477, 0.6034, 0.6603, 0.7259, 0.7839, 0.8279, 0.8903, 0.9347, 0.9774,
+        ),
+        "any": (
+            0.0066, 0.1059, 0.3018, 0.3531, 0.3992, 0.4465, 0.4964, 0.6713, 0.7015, 0.8138,
+            0.8903, 0.9205, 0.9511, 0.9770, 0.9920, 0.9943, 0.9955, 0.9967, 0.9982, 0.9994,
+        ),
+    },
+    ("high-low", "high", 53, 1): {
         "pre": (
             0.4000, 0.4362, 0.4847, 0.5128, 0.5281, 0.5481, 0.5562, 0.5654, 0.5775, 0.6357,
             0.6592, 0.7037, 0.7371, 0.7726, 0.8175, 0.8410, 0.8870, 0.9269, 0.9618, 1.0018,
@@ -944,8 +1004,10 @@ _RANGES: dict[_RangeKey, dict[object, tuple[float, ...]]] = {
 
 def _range_key(rules: GameRules, *, any_draws: bool = False) -> _RangeKey | None:
     """The measured games: one draw, five cards each, no board, no wild cards. With
-    ``any_draws``, also a game of the same ranking and deck with more draws (not a series),
-    whose final hands the one-draw range stands in for (stronger there, but ordered alike)."""
+    ``any_draws``, also a game of the same ranking and deck with more draws (not a series):
+    its own final hands where they are measured, else the one-draw game's stand in for them
+    (weaker, but ordered alike). Only final hands are measured there, so only draws are
+    weighed by them: betting rounds between draws have no range of their own."""
     draws = [step for step in rules.steps if isinstance(step, Draw | DrawSeries)]
     if not draws or rules.board_plays or any(isinstance(step, DrawSeries) for step in draws):
         return None
@@ -956,8 +1018,11 @@ def _range_key(rules: GameRules, *, any_draws: bool = False) -> _RangeKey | None
     if rules.wild.ranks or rules.wild.cards or rules.wild.joker:
         return None
     ranking = rules.low if rules.split is Split.LOW else rules.high
-    key = (rules.split.value, ranking.value, rules.deck.value)
-    return key if key in _RANGES else None
+    for count in (len(draws), 1):
+        key = (rules.split.value, ranking.value, rules.deck.value, count)
+        if key in _RANGES:
+            return key
+    return None
 
 
 def _share_below(quantiles: tuple[float, ...], strength: float) -> float:
@@ -1079,11 +1144,13 @@ def _for_typical_player(
     seen: _Seen, found: list[tuple[tuple[Card, ...], DrawOdds]]
 ) -> list[tuple[tuple[Card, ...], DrawOdds]]:
     """``found`` (the best first by expected strength) in the order of each draw's chance to
-    beat one typical player's final hand, where :func:`_drawn_against` allows it; equal
-    chances keep their order."""
+    beat one typical player's final hand still in at the showdown, where
+    :func:`_drawn_against` allows it; equal chances keep their order."""
     if not found or not _drawn_against(seen, found[0][1].hand):
         return found
-    against = [_typical_range(seen)]
+    # what is still in at the showdown: the better part of the range, the rest folds
+    quantiles = _typical_range(seen)
+    against = [quantiles[round(len(quantiles) * (1 - _BETTOR_KEEPS)) :]]
     chances = [_draw_chance(seen, odds, against) for _, odds in found]
     order = sorted(range(len(found)), key=lambda index: -chances[index])
     return [found[index] for index in order]
@@ -1114,12 +1181,14 @@ _DRAW_CANDIDATES = 8
 
 
 def _best_draw_chance(
-    seen: _Seen, legal: DrawOptions | None, reads: bool
+    seen: _Seen, legal: DrawOptions | None, reads: bool, *, showdown: bool = False
 ) -> tuple[float, tuple[Card, ...]]:
     """The discard with the best chance to win at the showdown, among the few that hold the
-    most expected strength, and that chance."""
+    most expected strength, and that chance; with ``showdown``, against the hands opponents
+    still hold there (the better part of each range: the rest is folded on the way)."""
     five = seen.cards
-    against = _opponent_ranges(seen, reads)
+    still_in = frozenset(seat for seat, _ in _opponents(seen)) if showdown else frozenset()
+    against = _opponent_ranges(seen, reads, still_in)
     most = min(legal.most, 3) if legal is not None else 3
     best: tuple[float, tuple[Card, ...]] | None = None
     for discard, _ in _ranked(seen, five, most)[:_DRAW_CANDIDATES]:
@@ -1277,7 +1346,7 @@ def _discard(seen: _Seen, legal: DrawOptions, style: _Style) -> tuple[Card, ...]
     most = legal.most
     wanted: tuple[Card, ...] = ()
     if style.exact_draws and _drawn_against(seen, cards) and legal.extra == 0:
-        chance, discard = _best_draw_chance(seen, legal, style.reads)
+        chance, discard = _best_draw_chance(seen, legal, style.reads, showdown=True)
         if chance > 0:
             return discard
     if 5 <= len(cards) <= MOST_CARDS and not seen.plays and legal.extra == 0 and style.exact_draws:

@@ -154,6 +154,8 @@ def test_house_draws_by_the_odds(level: Level) -> None:
         ("kansas-city-lowball", "Kc Kd 7h 4s 2c", "Kc Kd"),
         ("kansas-city-lowball", "Kc 8d 6h 4s 2c", "Kc"),
         ("triple-draw-27", "Kc Kd 7h 4s 2c", "Kc Kd"),
+        # three draws to come: a king-queen low stood pat is beaten by what others draw to
+        ("triple-draw-27", "Qs 6h Kh 5h 7c", "Qs Kh"),
         ("california-lowball", "Qc 8d 7h 4s 2c", "Qc"),
         ("ace-to-six-lowball", "Qc 8d 7h 4s 2c", "Qc"),
     ],
@@ -173,11 +175,16 @@ def test_house_draws_to_a_low_that_wins(level: Level, slug: str, house: str, thr
         ("kansas-city-lowball", "Kc 8d 6h 4s 2c", "Kc"),
         ("california-lowball", "Qc 8d 7h 4s 2c", "Qc"),
         ("five-card-draw", "Ah Kh Qh Jh 2c", "2c"),
+        # what is still in at the showdown beats an ace-king draw: the flush and straight
+        # draws are drawn to, and a pair draws three
+        ("five-card-draw", "Ah 7h 4h 2h Kc", "Kc"),
+        ("five-card-draw", "Jh Th 9c 8d 2s", "2s"),
+        ("five-card-draw", "Ac Kd 7h 7s 2c", "Ac Kd 2c"),
     ],
 )
 def test_the_coach_recommends_the_draw_that_wins(slug: str, hand: str, first: str) -> None:
-    """The coach's first draw is the one most likely to beat a typical player's final hand,
-    as the house players draw."""
+    """The coach's first draw is the one most likely to beat a typical player's final hand
+    still in at the showdown, as the house players draw."""
     from engine.cards import parse_cards
     from engine.variants import get_variant
 
