@@ -1084,13 +1084,17 @@ def _opponent_ranges(
             quantiles = tuple(sorted(ranges[draws[-1]] + ranges["any"]))
         else:
             quantiles = ranges["any"]
-        cut = round(len(quantiles) * (1 - _BETTOR_KEEPS))
-        found.append(quantiles[cut:] if seat in bettors else quantiles)
+        found.append(_better_part(quantiles) if seat in bettors else quantiles)
     return found
 
 
 # the share of a range a bet after the draw leaves (its better part)
 _BETTOR_KEEPS = 0.5
+
+
+def _better_part(quantiles: tuple[float, ...]) -> tuple[float, ...]:
+    """The part of a range a bet leaves, or the showdown: its better :data:`_BETTOR_KEEPS`."""
+    return quantiles[round(len(quantiles) * (1 - _BETTOR_KEEPS)) :]
 
 
 def _bettors(seen: _Seen) -> frozenset[int]:
@@ -1149,8 +1153,7 @@ def _for_typical_player(
     if not found or not _drawn_against(seen, found[0][1].hand):
         return found
     # what is still in at the showdown: the better part of the range, the rest folds
-    quantiles = _typical_range(seen)
-    against = [quantiles[round(len(quantiles) * (1 - _BETTOR_KEEPS)) :]]
+    against = [_better_part(_typical_range(seen))]
     chances = [_draw_chance(seen, odds, against) for _, odds in found]
     order = sorted(range(len(found)), key=lambda index: -chances[index])
     return [found[index] for index in order]
@@ -1469,10 +1472,6 @@ def _rule_of_thumb(seen: _Seen, cards: tuple[Card, ...], most: int) -> tuple[Car
             target = 0
     target = max(0, min(target, most, len(cards)))
     return tuple(worst[:target])
-
-
-def _worst(seen: _Seen, cards: tuple[Card, ...], count: int) -> tuple[Card, ...]:
-    return tuple(_order_worst(seen, cards)[:count])
 
 
 def _passed(seen: _Seen, cards: tuple[Card, ...], count: int) -> tuple[Card, ...]:
