@@ -63,6 +63,7 @@ from engine.decisions import (
     PassOptions,
 )
 from engine.house import LEVELS, Level, decide
+from engine.rules import Draw
 from engine.stakes import FixedLimit
 
 FAMILIES = {
@@ -384,7 +385,7 @@ def calibrate(slug: str, hands: int, seed: int = 7, quantiles: int = 20) -> None
 
     rules = TableConfig(slug).rules()
     ranking = rules.low if rules.split.value == "low" else rules.high
-    draws = sum(1 for step in rules.steps if type(step).__name__ == "Draw")
+    draws = sum(1 for step in rules.steps if isinstance(step, Draw))
     key = (rules.split.value, ranking.value, rules.deck.value, draws)
     print(f"    {key!r}: {{".replace("'", '"'))
     show("pre", cut(before))
