@@ -591,7 +591,12 @@ def _strength(seen: _Seen, exact: bool) -> float:
         return 0.0
     five = _five(seen, cards)
     if five is None:
-        return _short_strength(seen, cards)
+        share = _short_strength(seen, cards)
+        if seen.draws_left:
+            return share
+        # after the draw the hands still in are drawn to and kept: the better part of those
+        # dealt, among which a share of all dealt hands counts for less
+        return _among_the_better_part(share)
     series = any(isinstance(step, DrawSeries) for step in seen.rules.steps)
     if seen.draws_left and len(cards) <= MOST_CARDS and not seen.plays and not series:
         if exact:
@@ -1092,6 +1097,11 @@ def _opponent_ranges(
 _BETTOR_KEEPS = 0.5
 
 
+def _among_the_better_part(share: float) -> float:
+    """A share of a whole range as a share of its better :data:`_BETTOR_KEEPS`."""
+    return max(0.0, (share - 1 + _BETTOR_KEEPS) / _BETTOR_KEEPS)
+
+
 def _better_part(quantiles: tuple[float, ...]) -> tuple[float, ...]:
     """The part of a range a bet leaves, or the showdown: its better :data:`_BETTOR_KEEPS`."""
     return quantiles[round(len(quantiles) * (1 - _BETTOR_KEEPS)) :]
@@ -1213,7 +1223,7 @@ def _win_chance(
         share = _chance_against(seen, strength, style, reads, draws)
         if seat in bettors:
             # what beats that share of a range beats the worse part of it, then the rest
-            share = max(0.0, (share - 1 + _BETTOR_KEEPS) / _BETTOR_KEEPS)
+            share = _among_the_better_part(share)
         chance *= share
     return chance
 
@@ -1286,15 +1296,21 @@ def _bet(seen: _Seen, legal: BetOptions, style: _Style, rng: random.Random) -> A
         return _check_or_least(legal)
     pressure = 0.0 if legal.fixed_limit else min(0.2, 0.3 * owed / max(1, legal.pot))
     hides = _may_slowplay(seen, style, chance) and rng.random() < style.slowplay
-    if may_raise and stronger >= style.raise_at * fair + pressure and not hides:
+    # a raise answers a bet: its mark stays one opponent's, the bettor holding the better
+    # part of its range whatever the number of callers
+    if may_raise and stronger >= style.raise_at + pressure and not hides:
         return _raise(legal, stronger)
     needed = style.call_at or owed / (legal.pot + owed) * 1.1
     # Calling down light is for after the draw, where a bet may be a bluff or a draw gone
     # wrong; before it, a bet says a hand worth opening, and junk calling it would rarely win.
-    slack = 0.0 if seen.draws_left else style.call_slack
+    slack = min(style.call_slack, _DRAW_SLACK) if seen.draws_left else style.call_slack
     if chance + slack >= needed or (legal.call_all_in and chance > 0.5):
         return Call()
     return Fold() if legal.can_fold else Call()
+
+
+# the most a level's call slack adds before the draw
+_DRAW_SLACK = 0.05
 
 
 def _chance(seen: _Seen, style: _Style, reads: bool, bettors: frozenset[int]) -> float:
@@ -1392,10 +1408,12 @@ def _discard_score(seen: _Seen, cards: tuple[Card, ...], discard: tuple[Card, ..
 
 
 def _stood_pat_in_series(seen: _Seen) -> bool:
+    """Whether everyone still in stood pat in the last exchange of a draw series: a round
+    with no bet would then end it (a round where someone exchanged goes on anyway)."""
     if not any(isinstance(step, DrawSeries) for step in seen.rules.steps):
         return False
-    me = next((s for s in seen.public.seats if s.seat == seen.private.seat), None)
-    return me is not None and bool(me.draws) and me.draws[-1] == 0
+    playing = [s for s in seen.public.seats if s.in_hand and not s.folded]
+    return bool(playing) and all(bool(s.draws) and s.draws[-1] == 0 for s in playing)
 
 
 def _legal_discard(legal: DrawOptions, worst_first: list[Card], count: int) -> tuple[Card, ...]:
@@ -1437,7 +1455,22 @@ def _order_worst(seen: _Seen, cards: tuple[Card, ...]) -> list[Card]:
             (dupes if card.rank in kept else firsts).append(card)
             kept.add(card.rank)
         ordered = dupes + list(reversed(firsts))
+    else:
+        five = _made_five(seen, cards)
+        if five:
+            # a straight or a flush is kept whole: the other cards are the worst
+            ordered = [c for c in ordered if c not in five] + [c for c in ordered if c in five]
     return ordered
+
+
+def _made_five(seen: _Seen, cards: tuple[Card, ...]) -> frozenset[Card]:
+    """The five cards of a straight, a flush or a straight flush among ``cards``, if any."""
+    if len(cards) < 5:
+        return frozenset()
+    made = evaluate(cards, seen.ranking, wild=seen.wild)
+    if made.category not in (Category.STRAIGHT, Category.FLUSH, Category.STRAIGHT_FLUSH):
+        return frozenset()
+    return frozenset(played.card for played in made.cards)
 
 
 def _rule_of_thumb(seen: _Seen, cards: tuple[Card, ...], most: int) -> tuple[Card, ...]:
@@ -1462,16 +1495,30 @@ def _rule_of_thumb(seen: _Seen, cards: tuple[Card, ...], most: int) -> tuple[Car
             seen_ranks.add(card.rank)
         target = len(throw)
     else:
-        if len(cards) == 5:
-            made = evaluate(cards, seen.ranking, wild=seen.wild).category
-            if made in (Category.STRAIGHT, Category.FLUSH, Category.STRAIGHT_FLUSH):
-                return ()  # a hand made of all five cards is kept whole
+        five = _made_five(seen, cards)
+        if five:
+            # a hand made of five cards is kept whole: the others go
+            return tuple(card for card in cards if card not in five)[:most]
         keep = [c for c in cards if c in seen.wild or c.is_joker or counts[c.rank] > 1]
         target = len(cards) - max(len(keep), 2) if len(keep) < 2 else len(cards) - len(keep)
         if len(keep) == len(cards):
             target = 0
     target = max(0, min(target, most, len(cards)))
     return tuple(worst[:target])
+
+
+def _longest_run(ranks: set[int]) -> int:
+    """The most ranks in a row among ``ranks`` (the ace also below the two)."""
+    if 14 in ranks:
+        ranks = ranks | {1}
+    longest = 0
+    for rank in ranks:
+        if rank - 1 not in ranks:
+            length = 1
+            while rank + length in ranks:
+                length += 1
+            longest = max(longest, length)
+    return longest
 
 
 def _passed(seen: _Seen, cards: tuple[Card, ...], count: int) -> tuple[Card, ...]:
@@ -1487,9 +1534,14 @@ def _passed(seen: _Seen, cards: tuple[Card, ...], count: int) -> tuple[Card, ...
         if len(kept) >= 5:
             merit: tuple[int, ...] = (value.score,)
         else:
-            suits = [card.suit for card in kept if not card.is_joker and card not in seen.wild]
-            most = max((suits.count(suit) for suit in set(suits)), default=0)
-            merit = (int(value.category), most, value.score)
+            naturals = [card for card in kept if not card.is_joker and card not in seen.wild]
+            suits = [card.suit for card in naturals]
+            suited = max((suits.count(suit) for suit in set(suits)), default=0)
+            run = _longest_run({card.rank for card in naturals})
+            category = int(value.category)
+            # two pair or better, then four to a flush or a straight, then a pair
+            made = category >= Category.TWO_PAIR
+            merit = (made, max(suited, run) >= 4, category, suited, run, value.score)
         if best is None or merit > best[0]:
             best = (merit, thrown)
     return best[1] if best is not None else ()

@@ -236,8 +236,8 @@ def test_house_players_bet_a_big_hand_against_several_players(
 
 
 def test_hard_folds_nothing_to_a_bet_before_the_draw() -> None:
-    """Hard calls down light after the draw, where a bet may be a bluff; before it, its slack
-    called every bet with nine-high."""
+    """Hard calls down light after the draw, where a bet may be a bluff; before it, its whole
+    slack called every bet with nine-high."""
     table = _dealt("five-card-draw", "9c 8d 6h 3s 2c", 2)
     table.act(table.pending[0].seat, Check())
     legal = table.pending[0].legal
@@ -245,23 +245,80 @@ def test_hard_folds_nothing_to_a_bet_before_the_draw() -> None:
     table.act(table.pending[0].seat, Bet(legal.min_to))
     decision = table.pending[0]
     assert decision.player_id == "house"
-    actions = [house_action(table, decision.seat, Level.HARD, random.Random(n)) for n in range(10)]
-    assert all(isinstance(action, Fold) for action in actions), actions
+    actions = [house_action(table, decision.seat, Level.HARD, random.Random(n)) for n in range(20)]
+    # its judgement wavers a little: a close call now and then
+    assert sum(isinstance(action, Fold) for action in actions) >= 15, actions
 
 
-def test_anaconda_passes_keep_four_to_a_flush() -> None:
-    """Three cards passed from seven: the king and the three go, with the lowest heart, not
-    the three lowest cards (which broke a flush or a straight)."""
+def _facing_a_bet_after_the_draw(
+    slug: str, hand: str, players: int, options: tuple[str, ...] = ()
+) -> Table:
+    """``_dealt``'s table played to the house player facing a bet after the draw: it opens,
+    everyone calls and stands pat; after the draw it checks, the next player bets and the
+    others call."""
+    table = _dealt(slug, hand, players, options)
+    legal = table.pending[0].legal
+    assert isinstance(legal, BetOptions) and legal.min_to is not None
+    table.act(table.pending[0].seat, Bet(legal.min_to))
+    checked = bet = False
+    while table.pending:
+        decision = table.pending[0]
+        legal = decision.legal
+        if decision.kind is DecisionKind.DRAW:
+            table.act(decision.seat, Discard(()))
+            continue
+        assert isinstance(legal, BetOptions)
+        drawn = any(s.draws for s in table.public_view().seats)
+        if decision.player_id == "house" and drawn:
+            if checked:
+                return table
+            checked = True
+            table.act(decision.seat, Check())
+        elif drawn and not bet and legal.min_to is not None:
+            bet = True
+            table.act(decision.seat, Bet(legal.min_to))
+        else:
+            table.act(decision.seat, Check() if legal.can_check else Call())
+    raise AssertionError("the hand ended before the house player faced a bet")
+
+
+@pytest.mark.parametrize(
+    ("hand", "players", "options"),
+    [("As Ad 9c 5s 2h", 4, ()), ("Ah Kd 9c", 2, ("cards:3",))],
+    ids=["aces-into-three", "ace-king-three-cards"],
+)
+@pytest.mark.parametrize("level", [Level.EASY, Level.NORMAL])
+def test_house_players_do_not_raise_a_modest_hand_after_the_draw(
+    level: Level, hand: str, players: int, options: tuple[str, ...]
+) -> None:
+    """A bet after the draw says a hand: aces raised into a bettor and two callers, or an
+    ace-high of three cards valued among the hands dealt rather than those kept, mostly lost."""
+    table = _facing_a_bet_after_the_draw("five-card-draw", hand, players, options)
+    decision = table.pending[0]
+    actions = [house_action(table, decision.seat, level, random.Random(n)) for n in range(10)]
+    assert not any(isinstance(action, Raise) for action in actions), actions
+
+
+@pytest.mark.parametrize(
+    ("hand", "passed"),
+    [
+        ("2h 4h 6h 8h Th Kc 3d", "2h Kc 3d"),  # four to a flush, not the three lowest
+        ("5c 6d 7h 8s 9c Kd Ah", "5c Kd Ah"),  # four to a straight
+    ],
+)
+def test_anaconda_passes_keep_four_to_a_flush_or_a_straight(hand: str, passed: str) -> None:
+    """Three cards passed from seven: what is kept is four to a flush or a straight, not what
+    is left once the lowest cards are gone (that broke straights and flushes)."""
     from engine.cards import parse_cards
 
-    table = _dealt("anaconda", "2h 4h 6h 8h Th Kc 3d", 3)
+    table = _dealt("anaconda", hand, 3)
     while table.pending[0].kind is DecisionKind.BET:
         legal = table.pending[0].legal
         assert isinstance(legal, BetOptions)
         table.act(table.pending[0].seat, Check() if legal.can_check else Call())
     decision = next(d for d in table.pending if d.player_id == "house")
-    passed = house_action(table, decision.seat, Level.NORMAL, random.Random(1))
-    assert isinstance(passed, PassCards) and set(passed.cards) == set(parse_cards("2h Kc 3d"))
+    action = house_action(table, decision.seat, Level.NORMAL, random.Random(1))
+    assert isinstance(action, PassCards) and set(action.cards) == set(parse_cards(passed))
 
 
 def test_easy_keeps_a_made_straight() -> None:
