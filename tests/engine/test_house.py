@@ -21,7 +21,7 @@ from engine.actions import (
     PassCards,
     Raise,
 )
-from engine.cards import DECK_52, Card
+from engine.cards import DECK_52, Card, parse_cards
 from engine.decisions import BetOptions, DecisionKind
 from engine.house import LEVELS, Level
 from tests.engine.engine_helpers import make_table
@@ -113,8 +113,6 @@ def test_decide_is_a_function_of_its_inputs() -> None:
 def _house_draw(slug: str, house: str, level: Level) -> Action:
     """What a house player holding ``house`` draws heads-up in ``slug``, after a bet and a
     call."""
-    from engine.cards import parse_cards
-
     table = Table(TableConfig(slug, max_seats=2))
     table.sit("house", 200)
     table.sit("ann", 200)
@@ -141,8 +139,6 @@ def _house_draw(slug: str, house: str, level: Level) -> Action:
 @pytest.mark.parametrize("level", [Level.NORMAL, Level.HARD])
 def test_house_draws_by_the_odds(level: Level) -> None:
     """Normal and hard keep a four-card flush and throw the odd card."""
-    from engine.cards import parse_cards
-
     assert _house_draw("five-card-draw", "Ah Kh Qh Jh 2c", level) == Discard(parse_cards("2c"))
 
 
@@ -163,8 +159,6 @@ def test_house_draws_by_the_odds(level: Level) -> None:
 def test_house_draws_to_a_low_that_wins(level: Level, slug: str, house: str, thrown: str) -> None:
     """A high card does not stay for the share of random hands it beats: drawn hands are
     stronger."""
-    from engine.cards import parse_cards
-
     assert _house_draw(slug, house, level) == Discard(parse_cards(thrown))
 
 
@@ -185,7 +179,6 @@ def test_house_draws_to_a_low_that_wins(level: Level, slug: str, house: str, thr
 def test_the_coach_recommends_the_draw_that_wins(slug: str, hand: str, first: str) -> None:
     """The coach's first draw is the one most likely to beat a typical player's final hand
     still in at the showdown, as the house players draw."""
-    from engine.cards import parse_cards
     from engine.variants import get_variant
 
     advice = house.study_odds(parse_cards(hand), get_variant(slug).rules)
@@ -196,8 +189,6 @@ def _dealt(slug: str, hand: str, players: int, options: tuple[str, ...] = ()) ->
     """A table of ``players`` where "house", on the dealer's left, holds ``hand`` and the
     others the next cards of the pack; everyone before the house player checks or calls, up
     to its first decision."""
-    from engine.cards import parse_cards
-
     names = ["house", *(f"p{n}" for n in range(1, players))]
     table = make_table(names, variant=slug, variant_options=options or None, stacks=500)
     cards = parse_cards(hand)
@@ -309,8 +300,6 @@ def test_house_players_do_not_raise_a_modest_hand_after_the_draw(
 def test_anaconda_passes_keep_four_to_a_flush_or_a_straight(hand: str, passed: str) -> None:
     """Three cards passed from seven: what is kept is four to a flush or a straight, not what
     is left once the lowest cards are gone (that broke straights and flushes)."""
-    from engine.cards import parse_cards
-
     table = _dealt("anaconda", hand, 3)
     while table.pending[0].kind is DecisionKind.BET:
         legal = table.pending[0].legal
@@ -341,8 +330,6 @@ def _after_the_draw(
     decision after the draw: ann opens, the house calls, each throws the given cards (the
     replacements pair nothing of the house's); then ann checks if she acts first, or with
     ``ann_bets`` bets (the house checking to her first if it acts first)."""
-    from engine.cards import parse_cards
-
     table = Table(TableConfig("five-card-draw", max_seats=2))
     table.sit("house", 200)
     table.sit("ann", 200)
