@@ -1,20 +1,22 @@
-"""How strong the house players are: heads-up win rates against two baselines.
+"""How strong the house players are: win rates against two baselines.
 
 Run with ``.venv/bin/python bench/house.py [--hands N] [--levels easy,normal,hard]
-[--families high,lowball,ace-to-five,ace-to-six,high-low] [--selfplay N]``.
+[--families high,lowball,ace-to-five,ace-to-six,high-low] [--seats N] [--selfplay N]``.
 
-Each house level plays ``--hands`` hands heads-up (10,000 by default) in each game family
-(high: five-card draw; lowball: Kansas City 2-7 lowball; ace-to-five: California lowball;
-ace-to-six: ace-to-six lowball; high-low: California high-low split) against
+Each house level plays ``--hands`` hands heads-up (10,000 by default; ``--seats N`` seats it
+with N - 1 players of the baseline instead) in each game family (high: five-card draw;
+lowball: Kansas City 2-7 lowball; ace-to-five: California lowball; ace-to-six: ace-to-six
+lowball; high-low: California high-low split) against
 
 * a calling station: checks or calls every bet, never bets, never folds, and draws like a
   casual player (everything but pairs in high, pairs and cards above an eight in lowball);
 * a random player: any legal action with equal chances, amounts and discards at random.
 
-Deals are duplicated to cut the luck: every deck is dealt twice, once with the house player
-in each seat. The figure is the house player's win in big bets per 100 hands, with its
-standard error over the pairs of deals; then each level's gain over the level below on the
-same deals, with its own standard error. The lines run in ``--workers`` processes (2).
+Deals are duplicated to cut the luck: every deck is dealt once with the house player in
+each seat (twice heads-up). The figure is the house player's win in big bets per 100 hands,
+with its standard error over the sets of deals of one deck; then each level's gain over the
+level below on the same deals, with its own standard error. The lines run in ``--workers``
+processes (2).
 
 ``--calibrate N`` prints the measured ranges of engine.house from N hands per family (also
 ``double-draw`` and ``triple-draw``, whose final hands weigh the draws in those games).
@@ -147,7 +149,7 @@ def play_hand(
 ) -> int:
     """One hand; the house seat's chip result."""
     stack_size = STACK_BIG_BETS * big_bet(table)
-    for seat in (0, 1):
+    for seat in range(sum(seat is not None for seat in table.seats)):
         player = f"p{seat}"
         missing = stack_size - table.stack(player)
         if missing > 0:
@@ -177,32 +179,34 @@ def play_hand(
 
 
 def duplicate_pairs(
-    slug: str, level: Level, baselines: list[str], hands: int, seed: int
+    slug: str, level: Level, baselines: list[str], hands: int, seed: int, seats: int = 2
 ) -> dict[str, list[float]]:
-    """The house player's win in big bets over each pair of deals of the same deck, against
-    each baseline. Each baseline has its own tables and generator, so its figures are the
-    same whatever else is played; each deck is dealt against every baseline in turn, so the
-    house player's first decision on it is counted once and found again."""
+    """The house player's win in big bets a hand over each set of deals of the same deck,
+    against each baseline (``seats`` deals, the house player in each seat in turn, the
+    baseline in the others). Each baseline has its own tables and generator, so its figures
+    are the same whatever else is played; each deck is dealt against every baseline in turn,
+    so the house player's first decision on it is counted once and found again."""
     tables: dict[str, list[Table]] = {}
     for baseline in baselines:
         tables[baseline] = []
-        for _ in range(2):
+        for _ in range(seats):
             table = Table(TableConfig(slug))
-            table.sit("p0", 1, seat=0)
-            table.sit("p1", 1, seat=1)
+            for seat in range(seats):
+                table.sit(f"p{seat}", 1, seat=seat)
             tables[baseline].append(table)
     rngs = {baseline: random.Random(seed) for baseline in baselines}
     unit = big_bet(Table(TableConfig(slug)))
     pairs: dict[str, list[float]] = {baseline: [] for baseline in baselines}
-    for index in range(hands // 2):
+    for index in range(hands // seats):
         deal_seed = seed * 1_000_003 + index
         for baseline in baselines:
-            first, second = tables[baseline]
             rng = rngs[baseline]
-            # the same deck twice: the house player sits in seat 0, then in seat 1
-            won = play_hand(first, 0, level, baseline, deal_seed, rng)
-            won += play_hand(second, 1, level, baseline, deal_seed, rng)
-            pairs[baseline].append(won / unit / 2)
+            # the same deck once with the house player in each seat
+            won = sum(
+                play_hand(table, seat, level, baseline, deal_seed, rng)
+                for seat, table in enumerate(tables[baseline])
+            )
+            pairs[baseline].append(won / unit / seats)
     return pairs
 
 
@@ -218,13 +222,13 @@ def heads_up(slug: str, level: Level, baseline: str, hands: int, seed: int) -> t
     return per_100(duplicate_pairs(slug, level, [baseline], hands, seed)[baseline])
 
 
-_Job = tuple[str, str, list[str], int, int]
+_Job = tuple[str, str, list[str], int, int, int]
 
 
 def _lines(job: _Job) -> tuple[_Job, dict[str, list[float]], float]:
-    family, level, baselines, hands, seed = job
+    family, level, baselines, hands, seed, seats = job
     started = time.perf_counter()
-    pairs = duplicate_pairs(FAMILIES[family], Level(level), baselines, hands, seed)
+    pairs = duplicate_pairs(FAMILIES[family], Level(level), baselines, hands, seed, seats)
     return job, pairs, time.perf_counter() - started
 
 
@@ -235,10 +239,12 @@ def strength_check(
     hands: int,
     seed: int,
     workers: int,
+    seats: int = 2,
 ) -> None:
     """Every line of the check, then each level against the one below on the same deals."""
-    print(f"{hands} hands heads-up per line, big bets per 100 hands (± standard error)")
-    jobs: list[_Job] = [(f, lv, baselines, hands, seed) for f in families for lv in levels]
+    table = "heads-up" if seats == 2 else f"at {seats} seats (one house player)"
+    print(f"{hands} hands {table} per line, big bets per 100 hands (± standard error)")
+    jobs: list[_Job] = [(f, lv, baselines, hands, seed, seats) for f in families for lv in levels]
     # the longest first, so that no worker is left with one at the end: the joker deck's
     # odds cost the most to count, and the easy level counts none
     jobs.sort(key=lambda job: (job[0] != "high-low", job[1] == "easy"))
@@ -408,8 +414,14 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=19)
     parser.add_argument("--selfplay", type=int, default=0)
     parser.add_argument("--workers", type=positive, default=2, help="processes for the lines")
+    parser.add_argument(
+        "--seats", type=positive, default=2, help="players at the table, the house player one"
+    )
     parser.add_argument("--calibrate", type=int, default=0, help="hands per family")
     args = parser.parse_args()
+    most = min(TableConfig(FAMILIES[family]).seats for family in args.families)
+    if not 2 <= args.seats <= most:
+        parser.error(f"--seats: these games seat 2 to {most} players")
     if args.calibrate:
         for family in args.families:
             calibrate(FAMILIES[family], args.calibrate)
@@ -424,6 +436,7 @@ def main() -> None:
         args.hands,
         args.seed,
         args.workers,
+        args.seats,
     )
 
 
