@@ -1218,14 +1218,26 @@ def _win_chance(
 ) -> float:
     """The chance to win against everyone left, taking each opponent as an independent hand
     (one of ``bettors`` holding the better part of its range)."""
+    opponents = _opponents(seen)
+    key = _range_key(seen.rules) if style.ranges and len(seen.playing) >= 5 else None
+    if key is not None and seen.draws_left:
+        return _before_the_draw(_share_below(_RANGES[key]["pre"], strength), len(opponents))
     chance = 1.0
-    for seat, draws in _opponents(seen):
+    for seat, draws in opponents:
         share = _chance_against(seen, strength, style, reads, draws)
         if seat in bettors:
             # what beats that share of a range beats the worse part of it, then the rest
             share = _among_the_better_part(share)
         chance *= share
     return chance
+
+
+def _before_the_draw(share: float, opponents: int) -> float:
+    """The chance to win before the draw with a hand that beats ``share`` of the hands a
+    casual player holds then: half of it is the chance to beat each opponent if the draw
+    kept the order of the hands, half an even share of the pot, since the draw can turn
+    any hand around. Heads-up that puts every lead at half its size around even."""
+    return 0.5 * share**opponents + 0.5 / (1 + opponents)
 
 
 def _chance_against(
@@ -1241,8 +1253,7 @@ def _chance_against(
     if key is not None:
         ranges = _RANGES[key]
         if seen.draws_left or not draws:
-            # before the draw a lead is worth less than its rank: half of it, around even
-            return 0.25 + 0.5 * _share_below(ranges["pre"], strength)
+            return _before_the_draw(_share_below(ranges["pre"], strength), 1)
         if reads and draws[-1] in ranges:
             read = _share_below(ranges[draws[-1]], strength)
             return _READ_TRUST * read + (1 - _READ_TRUST) * _share_below(ranges["any"], strength)
@@ -1296,9 +1307,12 @@ def _bet(seen: _Seen, legal: BetOptions, style: _Style, rng: random.Random) -> A
         return _check_or_least(legal)
     pressure = 0.0 if legal.fixed_limit else min(0.2, 0.3 * owed / max(1, legal.pot))
     hides = _may_slowplay(seen, style, chance) and rng.random() < style.slowplay
-    # a raise answers a bet: its mark stays one opponent's, the bettor holding the better
-    # part of its range whatever the number of callers
-    if may_raise and stronger >= style.raise_at + pressure and not hides:
+    # After the draw a raise answers a bet that says a made hand: its mark stays one
+    # opponent's, the bettor holding the better part of its range whatever the number of
+    # callers. Before it, a bet says less (a blind says nothing): a raise there builds a pot
+    # everyone's chances are in, and its mark falls with the fair share as an opening bet's.
+    raise_mark = style.raise_at * (fair if seen.draws_left else 1)
+    if may_raise and stronger >= raise_mark + pressure and not hides:
         return _raise(legal, stronger)
     needed = style.call_at or owed / (legal.pot + owed) * 1.1
     # Calling down light is for after the draw, where a bet may be a bluff or a draw gone

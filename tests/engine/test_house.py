@@ -209,6 +209,10 @@ def _dealt(slug: str, hand: str, players: int, options: tuple[str, ...] = ()) ->
     [
         ("five-card-draw", "Ac Ad Kc Kd 7h", 3, ()),
         ("five-card-draw", "Ah Kh Qh Jh Th", 5, ()),
+        ("california-high-low", "5c 4c 3c 2c Ac", 8, ()),
+        ("kansas-city-lowball", "7c 5d 4h 3s 2c", 8, ()),
+        ("california-lowball", "5c 4d 3h 2s Ac", 8, ()),
+        ("ace-to-six-lowball", "6c 4d 3h 2s Ac", 7, ()),
         ("five-card-draw", "Ac Ad 7h", 3, ("cards:3",)),
         ("four-before", "Ac 2d 3h 4s", 3, ()),
     ],
@@ -218,7 +222,11 @@ def test_house_players_bet_a_big_hand_against_several_players(
 ) -> None:
     """The chance to beat everyone left shrinks with each player, and so does the chance that
     makes a bet pay: a fair share of the pot. Measured against one opponent's mark, a royal
-    flush was checked three-handed, and a short hand's strength never reached it."""
+    flush was checked three-handed, and a short hand's strength never reached it. Before the
+    draw, a pat hand's chance once fell with each opponent as if the draw might turn it
+    around against every one of them, and a raise kept one opponent's mark: normal and hard
+    checked a steel wheel eight-handed in high-low, and easy and normal only called the
+    blind with a pat wheel at eight players."""
     table = _dealt(slug, hand, players, options)
     decision = table.pending[0]
     actions = [house_action(table, decision.seat, level, random.Random(n)) for n in range(10)]
