@@ -7,6 +7,7 @@ import asyncio
 from typing import Any
 
 import engine
+from engine.house import draw_advice
 from tests.bot.driver import create_table, deal, live_table, open_panel, table_message
 from tests.emulator import Emulator, World
 
@@ -138,11 +139,12 @@ async def test_coach_in_the_draw_panel(poker_bot, emu: Emulator, world: World) -
     fields = panel.embeds[0].get("fields") or []
     coach = next(f for f in fields if f["name"].startswith("Coach"))
     assert "recommended" in coach["value"] and "better hand class" in coach["value"]
-    # the recommendation is the odds engine's best legal draw for that hand
-    cards = live.engine.private_view(decision.seat).cards
-    best = engine.odds.best_draws(cards, engine.Ranking.HIGH, max_discard=4)
-    legal = decision.legal
-    top = next(d for d, _ in best if legal.refusal(d) is None)
+    # the recommendation is the engine's advice for that hand: the odds engine's legal draws
+    # ranked by their chance against a typical player's final hand (not always the one of
+    # the best expected hand: a pair kept alone beats a pair and a kicker there)
+    private = live.engine.private_view(decision.seat)
+    advice = draw_advice(private, live.engine.public_view(), live.engine.current_rules)
+    top = advice[0][0]
     name = "Stand pat" if not top else "Throw " + " ".join(c.display for c in top)
     assert coach["value"].startswith(f"**{name}**"), coach["value"]
     # without the option, no coach
