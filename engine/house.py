@@ -237,7 +237,18 @@ def decide(
 class _Seen:
     """The facts a decision uses, all from the seat's views and the game's rules."""
 
-    __slots__ = ("board", "cards", "dead", "deck", "plays", "private", "public", "rules", "wild")
+    __slots__ = (
+        "board",
+        "cards",
+        "dead",
+        "deck",
+        "drawn",
+        "plays",
+        "private",
+        "public",
+        "rules",
+        "wild",
+    )
 
     def __init__(
         self,
@@ -257,6 +268,8 @@ class _Seen:
         # a board card that does not play is still a card nobody can draw
         board = () if self.plays else tuple(public.board)
         self.dead: tuple[Card, ...] = (*board, *(c for c in dead if c not in board))
+        me = next((s for s in public.seats if s.seat == private.seat), None)
+        self.drawn = len(me.draws) if me is not None else 0  # drawing rounds the seat is past
 
     @classmethod
     def of_rules(
@@ -271,6 +284,7 @@ class _Seen:
         seen.wild = wild
         seen.deck = rules.deck
         seen.dead = dead
+        seen.drawn = 0
         return seen
 
     @property
@@ -291,9 +305,12 @@ class _Seen:
         steps = self.rules.steps
         if any(isinstance(step, DrawSeries) for step in steps):
             return True
-        draws = sum(1 for step in steps if isinstance(step, Draw))
-        me = next((s for s in self.public.seats if s.seat == self.private.seat), None)
-        return (len(me.draws) if me is not None else 0) < draws
+        return self.draws_to_come > 0
+
+    @property
+    def draws_to_come(self) -> int:
+        """The drawing rounds still to come (the one being decided included), not a series."""
+        return max(0, sum(1 for step in self.rules.steps if isinstance(step, Draw)) - self.drawn)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1119,24 +1136,47 @@ def _bettors(seen: _Seen) -> frozenset[int]:
     )
 
 
-def _draw_chance(seen: _Seen, odds: DrawOdds, against: list[tuple[float, ...]]) -> float:
+def _draw_chance(
+    seen: _Seen, odds: DrawOdds, against: list[tuple[float, ...]], to_come: int = 1
+) -> float:
     """The chance that the hand ``odds`` draws to beats every opponent's final hand, each
-    taken from its measured range."""
-    key = ("chance", odds.hand, odds.discard, seen.ranking, seen.dead, seen.deck, *against)
+    taken from its measured range. With more draws to come (``to_come``, this one
+    included), an outcome that comes to less than drawing again is drawn to again
+    (:func:`_drawn_again`); standing pat keeps the hand whatever comes."""
+    to_come = to_come if odds.discard else 1
+    key: tuple[object, ...] = ("chance", odds.hand, odds.discard, seen.ranking, seen.dead)
+    key += (seen.deck, to_come, *against)
 
     def make() -> float:
         known = _beaten(seen, against)
         total = 0.0
+        counts: dict[float, int] = {}
         for value, count in odds.outcomes:
             chance = known.get(value.score)
             if chance is None:
                 chance = known[value.score] = _chance_of_value(seen, value, against)
             total += count * chance
-        return total / odds.draws
+            counts[chance] = counts.get(chance, 0) + count
+        return total / odds.draws if to_come == 1 else _drawn_again(counts, to_come)
 
     result = _cached(key, make)
     assert isinstance(result, float)
     return result
+
+
+def _drawn_again(counts: dict[float, int], tries: int) -> float:
+    """What a draw is worth with ``tries`` draws to come, the same cards thrown each time
+    while an outcome is worth less than trying again: an outcome of the chances ``counts``
+    holds (how often each comes) is kept if it beats the worth of the tries left.
+
+    >>> _drawn_again({0.0: 1, 1.0: 1}, 1), _drawn_again({0.0: 1, 1.0: 1}, 3)
+    (0.5, 0.875)
+    """
+    total = sum(counts.values())
+    worth = sum(chance * count for chance, count in counts.items()) / total
+    for _ in range(tries - 1):
+        worth = sum(max(chance, worth) * count for chance, count in counts.items()) / total
+    return worth
 
 
 def _drawn_against(seen: _Seen, cards: tuple[Card, ...]) -> bool:
@@ -1164,7 +1204,7 @@ def _for_typical_player(
         return found
     # what is still in at the showdown: the better part of the range, the rest folds
     against = [_better_part(_typical_range(seen))]
-    chances = [_draw_chance(seen, odds, against) for _, odds in found]
+    chances = [_draw_chance(seen, odds, against, seen.draws_to_come) for _, odds in found]
     order = sorted(range(len(found)), key=lambda index: -chances[index])
     return [found[index] for index in order]
 
@@ -1207,7 +1247,8 @@ def _best_draw_chance(
     for discard, _ in _ranked(seen, five, most)[:_DRAW_CANDIDATES]:
         if legal is not None and legal.refusal(discard) is not None:
             continue
-        chance = _draw_chance(seen, _odds_of(seen, five, discard), against)
+        odds = _odds_of(seen, five, discard)
+        chance = _draw_chance(seen, odds, against, seen.draws_to_come)
         if best is None or chance > best[0]:
             best = (chance, discard)
     return best if best is not None else (0.0, ())

@@ -152,6 +152,10 @@ def test_house_draws_by_the_odds(level: Level) -> None:
         ("triple-draw-27", "Kc Kd 7h 4s 2c", "Kc Kd"),
         # three draws to come: a king-queen low stood pat is beaten by what others draw to
         ("triple-draw-27", "Qs 6h Kh 5h 7c", "Qs Kh"),
+        # and a jack- or ten-low is drawn to again while it misses: it was once stood pat on
+        # as if that draw were the last
+        ("triple-draw-27", "Jc 9s 7h 5d 4c", "Jc"),
+        ("triple-draw-27", "Th 8d 6h 4s 2c", "Th"),
         ("california-lowball", "Qc 8d 7h 4s 2c", "Qc"),
         ("ace-to-six-lowball", "Qc 8d 7h 4s 2c", "Qc"),
     ],
@@ -174,6 +178,7 @@ def test_house_draws_to_a_low_that_wins(level: Level, slug: str, house: str, thr
         ("five-card-draw", "Ah 7h 4h 2h Kc", "Kc"),
         ("five-card-draw", "Jh Th 9c 8d 2s", "2s"),
         ("five-card-draw", "Ac Kd 7h 7s 2c", "Ac Kd 2c"),
+        ("triple-draw-27", "Jc 9s 7h 5d 4c", "Jc"),
     ],
 )
 def test_the_coach_recommends_the_draw_that_wins(slug: str, hand: str, first: str) -> None:
