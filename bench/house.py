@@ -10,7 +10,9 @@ lowball; high-low: California high-low split) against
 
 * a calling station: checks or calls every bet, never bets, never folds, and draws like a
   casual player (everything but pairs in high, pairs and cards above an eight in lowball);
-* a random player: any legal action with equal chances, amounts and discards at random.
+* a random player: any legal action with equal chances, amounts and discards at random;
+* the easy house player (``--baselines station,random,easy``; not in the default), the only
+  baseline that folds.
 
 Deals are duplicated to cut the luck: every deck is dealt once with the house player in
 each seat (twice heads-up). The figure is the house player's win in big bets per 100 hands,
@@ -136,7 +138,21 @@ def random_action(table: Table, decision: Decision, rng: random.Random) -> Actio
     return Check()
 
 
-BASELINES = {"station": station, "random": random_action}
+def casual(table: Table, decision: Decision, rng: random.Random) -> Action:
+    """The easy house player: opens good hands, folds weak ones to a bet, calls from a fixed
+    chance; unlike the other two it folds, so loose raises do not pay against it."""
+    return decide(
+        table.private_view(decision.seat),
+        table.public_view(),
+        decision,
+        Level.EASY,
+        rng,
+        rules=table.current_rules,
+    )
+
+
+BASELINES = {"station": station, "random": random_action, "easy": casual}
+DEFAULT_BASELINES = ("station", "random")
 
 
 def big_bet(table: Table) -> int:
@@ -410,7 +426,7 @@ def main() -> None:
     )
     # the strength check plays the one-draw games by default; --calibrate measures any
     parser.add_argument("--families", type=listed(FAMILIES), default=",".join(ONE_DRAW))
-    parser.add_argument("--baselines", type=listed(BASELINES), default=",".join(BASELINES))
+    parser.add_argument("--baselines", type=listed(BASELINES), default=",".join(DEFAULT_BASELINES))
     parser.add_argument("--seed", type=int, default=19)
     parser.add_argument("--selfplay", type=int, default=0)
     parser.add_argument("--workers", type=positive, default=2, help="processes for the lines")
