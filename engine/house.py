@@ -543,6 +543,30 @@ def _five(seen: _Seen, cards: tuple[Card, ...]) -> tuple[Card, ...] | None:
     return tuple(played.card for played in value.cards)
 
 
+def _strength_to_come(seen: _Seen, cards: tuple[Card, ...]) -> float:
+    """A five-card hand's expected strength with more draws to come: that of its best draw
+    among the few of most expected strength, a draw worth what drawing again while it misses
+    makes it (:func:`_drawn_again`). Valued by one draw, a pat jack-low would rank above a
+    one-card draw to a seven at the first of three draws."""
+    to_come = seen.draws_to_come
+
+    def make() -> float:
+        best = 0.0
+        for discard, share in _ranked(seen, cards, 3)[:_DRAW_CANDIDATES]:
+            if discard:
+                counts: dict[float, int] = {}
+                for value, count in _odds_of(seen, cards, discard).outcomes:
+                    strength = _strength_of_value(seen, value)
+                    counts[strength] = counts.get(strength, 0) + count
+                share = _drawn_again(counts, to_come)
+            best = max(best, share)
+        return best
+
+    result = _cached(("to come", cards, to_come, *_game_key(seen)), make)
+    assert isinstance(result, float)
+    return result
+
+
 def _short_strength(seen: _Seen, cards: tuple[Card, ...]) -> float:
     """The share of hands of as many cards that a hand of fewer than five beats (a short
     game's hand, or one still being dealt: four-before, Q-ball), ranked by pairs and sets only,
@@ -617,7 +641,9 @@ def _strength(seen: _Seen, exact: bool) -> float:
     series = any(isinstance(step, DrawSeries) for step in seen.rules.steps)
     if seen.draws_left and len(cards) <= MOST_CARDS and not seen.plays and not series:
         if exact:
-            if len(cards) == 5:
+            if len(cards) == 5 and seen.draws_to_come > 1 and seen.low is None:
+                share = _strength_to_come(seen, cards)
+            elif len(cards) == 5:
                 share = _ranked(seen, cards, 3)[0][1]
             else:
                 share = _score(_best_large(seen, cards, 3)[0][1])
@@ -1074,6 +1100,16 @@ _STRENGTHS: dict[tuple[object, ...], float] = {}
 def _chance_of_value(seen: _Seen, value: HandValue, against: list[tuple[float, ...]]) -> float:
     """The chance that one final hand beats every opponent's hand taken from its range: its
     strength (the share of the deck's five-card hands it beats) placed in each range."""
+    strength = _strength_of_value(seen, value)
+    chance = 1.0
+    for quantiles in against:
+        beaten = bisect_left(quantiles, strength) + bisect_right(quantiles, strength)
+        chance *= beaten / (2 * len(quantiles))
+    return chance
+
+
+def _strength_of_value(seen: _Seen, value: HandValue) -> float:
+    """The share of the deck's five-card hands a final hand beats."""
     key = (seen.ranking, seen.wild, seen.deck, value.score)
     strength = _STRENGTHS.get(key)
     if strength is None:
@@ -1082,11 +1118,7 @@ def _chance_of_value(seen: _Seen, value: HandValue, against: list[tuple[float, .
         # by score: the value may stand for hands of another deck (values are shared by
         # every deck of a ranking), so its own cards are never dealt again here
         strength = _STRENGTHS[key] = float(strength_of(value, wild=seen.wild, deck=seen.deck))
-    chance = 1.0
-    for quantiles in against:
-        beaten = bisect_left(quantiles, strength) + bisect_right(quantiles, strength)
-        chance *= beaten / (2 * len(quantiles))
-    return chance
+    return strength
 
 
 def _opponent_ranges(
@@ -1260,9 +1292,10 @@ def _win_chance(
     """The chance to win against everyone left, taking each opponent as an independent hand
     (one of ``bettors`` holding the better part of its range)."""
     opponents = _opponents(seen)
-    key = _range_key(seen.rules) if style.ranges and len(seen.playing) >= 5 else None
+    key = _measured(seen, style)
     if key is not None and seen.draws_left:
-        return _before_the_draw(_share_below(_RANGES[key]["pre"], strength), len(opponents))
+        dealt = _RANGES[key][_before_draws(seen)]
+        return _before_the_draw(_share_below(dealt, strength), len(opponents))
     chance = 1.0
     for seat, draws in opponents:
         share = _chance_against(seen, strength, style, reads, draws)
@@ -1271,6 +1304,24 @@ def _win_chance(
             share = _among_the_better_part(share)
         chance *= share
     return chance
+
+
+def _measured(seen: _Seen, style: _Style) -> _RangeKey | None:
+    """The measured ranges a level weighs the seat's hand by, if any. The easy player keeps
+    the rough guess: its judgement is meant to be plain. A hand still short of five cards
+    (Q-ball's first rounds) has only a rough strength. A game of several draws is weighed
+    by its final hands (or the one-draw game's): against hands dealt at random, a jack-low
+    after the last draw of triple draw looked like the nuts."""
+    if not style.ranges or len(seen.playing) < 5:
+        return None
+    return _range_key(seen.rules, any_draws=True)
+
+
+def _before_draws(seen: _Seen) -> str:
+    """The range a hand's expected strength is placed in while draws are left: the hands as
+    dealt in a game of one draw; in a game of several, where the strength counts every draw
+    to come, the final hands."""
+    return "pre" if _range_key(seen.rules) is not None else "any"
 
 
 def _before_the_draw(share: float, opponents: int) -> float:
@@ -1288,14 +1339,13 @@ def _chance_against(
     is read from it (a reader takes the range of the number of cards the opponent drew, half
     and half with the range of any draw: not every player draws sensibly); otherwise a power
     of the strength stands in for it."""
-    # the easy player keeps the rough guess: its judgement is meant to be plain
-    # a hand still short of five cards (Q-ball's first rounds) has only a rough strength
-    key = _range_key(seen.rules) if style.ranges and len(seen.playing) >= 5 else None
+    key = _measured(seen, style)
     if key is not None:
         ranges = _RANGES[key]
         if seen.draws_left or not draws:
-            return _before_the_draw(_share_below(ranges["pre"], strength), 1)
-        if reads and draws[-1] in ranges:
+            return _before_the_draw(_share_below(ranges[_before_draws(seen)], strength), 1)
+        # a draw read in a game of more draws than the range's one would read it wrong
+        if reads and _range_key(seen.rules) is not None and draws[-1] in ranges:
             read = _share_below(ranges[draws[-1]], strength)
             return _READ_TRUST * read + (1 - _READ_TRUST) * _share_below(ranges["any"], strength)
         return _share_below(ranges["any"], strength)
@@ -1348,17 +1398,22 @@ def _bet(seen: _Seen, legal: BetOptions, style: _Style, rng: random.Random) -> A
         return _check_or_least(legal)
     pressure = 0.0 if legal.fixed_limit else min(0.2, 0.3 * owed / max(1, legal.pot))
     hides = _may_slowplay(seen, style, chance) and rng.random() < style.slowplay
+    needed = style.call_at or owed / (legal.pot + owed) * 1.1
     # After the draw a raise answers a bet that says a made hand: its mark stays one
     # opponent's, the bettor holding the better part of its range whatever the number of
     # callers. Before it, a bet says less (a blind says nothing): a raise there builds a pot
-    # everyone's chances are in, and its mark falls with the fair share as an opening bet's.
-    raise_mark = style.raise_at * (fair if seen.draws_left else 1)
+    # everyone's chances are in, and its mark falls with the fair share as an opening bet's,
+    # though never below what a call needs (a hand too weak to call is too weak to raise).
+    raise_mark = max(style.raise_at * fair, needed) if seen.draws_left else style.raise_at
     if may_raise and stronger >= raise_mark + pressure and not hides:
         return _raise(legal, stronger)
-    needed = style.call_at or owed / (legal.pot + owed) * 1.1
     # Calling down light is for after the draw, where a bet may be a bluff or a draw gone
     # wrong; before it, a bet says a hand worth opening, and junk calling it would rarely win.
-    slack = min(style.call_slack, _DRAW_SLACK) if seen.draws_left else style.call_slack
+    # Against several players, a call before the draw needs its pot odds in full: every
+    # hand's even share of a big pot would otherwise call with anything.
+    slack = style.call_slack
+    if seen.draws_left:
+        slack = min(slack, _DRAW_SLACK) if len(_opponents(seen)) == 1 else 0.0
     if chance + slack >= needed or (legal.call_all_in and chance > 0.5):
         return Call()
     return Fold() if legal.can_fold else Call()
