@@ -94,14 +94,7 @@ def station(table: Table, decision: Decision, rng: random.Random) -> Action:
         return Call()
     if isinstance(legal, DrawOptions):
         # the easy house player's draw is the casual one; its betting is not used here
-        return decide(
-            table.private_view(decision.seat),
-            table.public_view(),
-            decision,
-            Level.EASY,
-            rng,
-            rules=table.current_rules,
-        )
+        return casual(table, decision, rng)
     return random_action(table, decision, rng)
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import gc
 import random
 import tracemalloc
+from collections.abc import Callable
 
 import pytest
 
@@ -22,7 +23,7 @@ from engine.actions import (
     Raise,
 )
 from engine.cards import DECK_52, Card, parse_cards
-from engine.decisions import BetOptions, DecisionKind
+from engine.decisions import BetOptions, Decision, DecisionKind
 from engine.house import LEVELS, Level
 from tests.engine.engine_helpers import make_table
 from tests.house_selfplay import game_name, games, house_action, play
@@ -300,20 +301,16 @@ def test_normal_does_not_raise_a_jack_low_after_three_draws() -> None:
     at random it beats: weighed against those, normal raised it to the cap, and the easy
     player beat normal by 81 big bets per 100 hands heads-up in triple draw."""
     table = _dealt("triple-draw-27", "Jc 9d 6h 3s 2c", 2)
-    while table.pending:
-        decision = table.pending[0]
-        legal = decision.legal
-        if decision.kind is DecisionKind.DRAW:
-            table.act(decision.seat, Discard(()))
-            continue
-        assert isinstance(legal, BetOptions)
+
+    def choose(decision: Decision, legal: BetOptions) -> Action | None:
         last = all(len(s.draws) == 3 for s in table.public_view().seats)
         if last and decision.player_id == "house" and legal.to_call:
-            break
-        if last and decision.player_id != "house" and legal.can_check and legal.min_to is not None:
-            table.act(decision.seat, Bet(legal.min_to))
-        else:
-            table.act(decision.seat, Check() if legal.can_check else Call())
+            return None
+        if last and decision.player_id != "house" and legal.can_check and legal.min_to:
+            return Bet(legal.min_to)
+        return Check() if legal.can_check else Call()
+
+    _standing_pat(table, choose)
     decision = table.pending[0]
     assert decision.player_id == "house"
     actions = [
@@ -337,6 +334,22 @@ def test_hard_folds_nothing_to_a_bet_before_the_draw() -> None:
     assert sum(isinstance(action, Fold) for action in actions) >= 15, actions
 
 
+def _standing_pat(table: Table, choose: Callable[[Decision, BetOptions], Action | None]) -> Table:
+    """``table`` played on with everyone standing pat at every draw and each bet as
+    ``choose`` says, up to the decision it answers ``None`` to (left pending)."""
+    while table.pending:
+        decision = table.pending[0]
+        if decision.kind is DecisionKind.DRAW:
+            table.act(decision.seat, Discard(()))
+            continue
+        assert isinstance(decision.legal, BetOptions)
+        action = choose(decision, decision.legal)
+        if action is None:
+            return table
+        table.act(decision.seat, action)
+    raise AssertionError("the hand ended before the house player faced a bet")
+
+
 def _facing_a_bet_after_the_draw(
     slug: str, hand: str, players: int, options: tuple[str, ...] = ()
 ) -> Table:
@@ -348,25 +361,21 @@ def _facing_a_bet_after_the_draw(
     assert isinstance(legal, BetOptions) and legal.min_to is not None
     table.act(table.pending[0].seat, Bet(legal.min_to))
     checked = bet = False
-    while table.pending:
-        decision = table.pending[0]
-        legal = decision.legal
-        if decision.kind is DecisionKind.DRAW:
-            table.act(decision.seat, Discard(()))
-            continue
-        assert isinstance(legal, BetOptions)
+
+    def choose(decision: Decision, legal: BetOptions) -> Action | None:
+        nonlocal checked, bet
         drawn = any(s.draws for s in table.public_view().seats)
         if decision.player_id == "house" and drawn:
             if checked:
-                return table
+                return None
             checked = True
-            table.act(decision.seat, Check())
-        elif drawn and not bet and legal.min_to is not None:
+            return Check()
+        if drawn and not bet and legal.min_to is not None:
             bet = True
-            table.act(decision.seat, Bet(legal.min_to))
-        else:
-            table.act(decision.seat, Check() if legal.can_check else Call())
-    raise AssertionError("the hand ended before the house player faced a bet")
+            return Bet(legal.min_to)
+        return Check() if legal.can_check else Call()
+
+    return _standing_pat(table, choose)
 
 
 @pytest.mark.parametrize(
