@@ -1,4 +1,4 @@
-"""How strong the house players are: win rates against two baselines.
+"""How strong the house players are: win rates against baselines.
 
 Run with ``.venv/bin/python bench/house.py [--hands N] [--levels easy,normal,hard]
 [--families high,lowball,ace-to-five,ace-to-six,high-low] [--seats N] [--selfplay N]``.
@@ -158,8 +158,7 @@ def play_hand(
 ) -> int:
     """One hand; the house seat's chip result."""
     stack_size = STACK_BIG_BETS * big_bet(table)
-    for seat in range(sum(seat is not None for seat in table.seats)):
-        player = f"p{seat}"
+    for player in (seat.player_id for seat in table.seats if seat is not None):
         missing = stack_size - table.stack(player)
         if missing > 0:
             table.add_chips(player, missing)

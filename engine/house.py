@@ -550,17 +550,17 @@ def _strength_to_come(seen: _Seen, cards: tuple[Card, ...]) -> float:
     one-card draw to a seven at the first of three draws."""
     to_come = seen.draws_to_come
 
+    def worth(discard: tuple[Card, ...], share: float) -> float:
+        if not discard:
+            return share  # standing pat keeps the hand whatever comes
+        counts: dict[float, int] = {}
+        for value, count in _odds_of(seen, cards, discard).outcomes:
+            strength = _strength_of_value(seen, value)
+            counts[strength] = counts.get(strength, 0) + count
+        return _drawn_again(counts, to_come)
+
     def make() -> float:
-        best = 0.0
-        for discard, share in _ranked(seen, cards, 3)[:_DRAW_CANDIDATES]:
-            if discard:
-                counts: dict[float, int] = {}
-                for value, count in _odds_of(seen, cards, discard).outcomes:
-                    strength = _strength_of_value(seen, value)
-                    counts[strength] = counts.get(strength, 0) + count
-                share = _drawn_again(counts, to_come)
-            best = max(best, share)
-        return best
+        return max(worth(*ranked) for ranked in _ranked(seen, cards, 3)[:_DRAW_CANDIDATES])
 
     result = _cached(("to come", cards, to_come, *_game_key(seen)), make)
     assert isinstance(result, float)
@@ -1182,14 +1182,17 @@ def _draw_chance(
     def make() -> float:
         known = _beaten(seen, against)
         total = 0.0
-        counts: dict[float, int] = {}
+        # how often each chance comes, only for a draw worth drawing again: the one-draw
+        # games, the common case, need only the mean
+        counts: dict[float, int] | None = {} if to_come > 1 else None
         for value, count in odds.outcomes:
             chance = known.get(value.score)
             if chance is None:
                 chance = known[value.score] = _chance_of_value(seen, value, against)
             total += count * chance
-            counts[chance] = counts.get(chance, 0) + count
-        return total / odds.draws if to_come == 1 else _drawn_again(counts, to_come)
+            if counts is not None:
+                counts[chance] = counts.get(chance, 0) + count
+        return total / odds.draws if counts is None else _drawn_again(counts, to_come)
 
     result = _cached(key, make)
     assert isinstance(result, float)
