@@ -504,6 +504,14 @@ class PokerNights(commands.Cog):
                 date=kit.when(starts, "F"),
                 language=language,
             )
+        if game.poll_message_id is not None:
+            # A Discord poll can't be edited: the one open keeps its question's day and its
+            # votes, which still decide (read when the night begins).
+            text += "\n" + _(
+                "🗳️ The game poll already posted still names the old day: "
+                "its votes pick this night's game all the same.",
+                language=language,
+            )
         await kit.announce(interaction, text)
         event = await self._event(game)
         if event is not None:

@@ -141,6 +141,22 @@ async def test_a_poll_a_day_before_picks_the_game(poker_bot, emu: Emulator, worl
     emu.vote(bob, message, 2)
     emu.vote(carol, message, 1)
 
+    # Moved two hours later once the poll is up: a poll can't be edited, so the move says
+    # the poll still decides, and no second poll opens.
+    r = await emu.run_command(
+        world.host,
+        world.channel,
+        "poker schedule move",
+        {"night": pending.schedule_id, "when": "in 26h"},
+    )
+    assert not r.ephemeral and "still names the old day" in r.content, r.content
+    old, night = night, night + 2 * 3600 + 60
+    await cog.nights.run_schedules()
+    assert polls() == [message]
+    set_clock(bot, old + 30)
+    await cog.nights.run_schedules()
+    assert bot.tables.in_channel(world.channel.id) is None
+
     # The night: the poll is closed and its winner is the game on the table.
     set_clock(bot, night + 30)
     await cog.nights.run_schedules()
