@@ -25,6 +25,13 @@ def starts(event: dict[str, Any]) -> float:
     return datetime.datetime.fromisoformat(event["scheduled_start_time"]).timestamp()
 
 
+async def move_night(emu: Emulator, world: World, night: int, when: str) -> Any:
+    """``/poker schedule move`` by the host."""
+    return await emu.run_command(
+        world.host, world.channel, "poker schedule move", {"night": night, "when": when}
+    )
+
+
 def set_clock(bot: Any, when: float) -> Any:
     cog = bot.get_cog("Tournaments")
     cog.clock = lambda: when
@@ -115,12 +122,7 @@ async def test_a_poll_a_day_before_picks_the_game(poker_bot, emu: Emulator, worl
     night = at("2027-03-03 12:00")
     # Moving it keeps the hour people need to vote, as setting it does.
     (pending,) = await bot.db.pending_schedules(night + 1)
-    r = await emu.run_command(
-        world.host,
-        world.channel,
-        "poker schedule move",
-        {"night": pending.schedule_id, "when": "in 30m"},
-    )
+    r = await move_night(emu, world, pending.schedule_id, "in 30m")
     assert r.ephemeral and "an hour from now" in r.content, r.content
     assert (await bot.db.schedule(pending.schedule_id)).starts_at == night
 
@@ -143,12 +145,7 @@ async def test_a_poll_a_day_before_picks_the_game(poker_bot, emu: Emulator, worl
 
     # Moved two hours later once the poll is up: a poll can't be edited, so the move says
     # the poll still decides, and no second poll opens.
-    r = await emu.run_command(
-        world.host,
-        world.channel,
-        "poker schedule move",
-        {"night": pending.schedule_id, "when": "in 26h"},
-    )
+    r = await move_night(emu, world, pending.schedule_id, "in 26h")
     assert not r.ephemeral and "still names the old day" in r.content, r.content
     old, night = night, night + 2 * 3600 + 60
     await cog.nights.run_schedules()
@@ -221,12 +218,7 @@ async def test_a_series_is_moved_then_cancelled(poker_bot, emu: Emulator, world:
     assert unknown.ephemeral and "no poker night" in unknown.content, unknown.content
 
     # Moved to the 31st: the event moves, and the series counts its months from there.
-    r = await emu.run_command(
-        world.host,
-        world.channel,
-        "poker schedule move",
-        {"night": night.schedule_id, "when": "2027-01-31 20:00"},
-    )
+    r = await move_night(emu, world, night.schedule_id, "2027-01-31 20:00")
     assert not r.ephemeral and "moved" in r.content, r.content
     await emu.idle()
     assert starts(event) == at("2027-01-31 20:00") and event["status"] == SCHEDULED
