@@ -66,6 +66,7 @@ from engine.decisions import (
     KeepOptions,
     PassOptions,
 )
+from engine.habits import Habits
 from engine.house import LEVELS, Level, decide
 from engine.rules import Draw
 from engine.stakes import FixedLimit
@@ -154,9 +155,15 @@ def big_bet(table: Table) -> int:
 
 
 def play_hand(
-    table: Table, house_seat: int, level: Level, baseline: str, deal_seed: int, rng: random.Random
+    table: Table,
+    house_seat: int,
+    level: Level,
+    baseline: str,
+    deal_seed: int,
+    rng: random.Random,
+    habits: Habits | None = None,
 ) -> int:
-    """One hand; the house seat's chip result."""
+    """One hand; the house seat's chip result (the house player knowing ``habits``)."""
     stack_size = STACK_BIG_BETS * big_bet(table)
     for player in (seat.player_id for seat in table.seats if seat is not None):
         missing = stack_size - table.stack(player)
@@ -176,6 +183,7 @@ def play_hand(
                 level,
                 rng,
                 rules=table.current_rules,
+                habits=habits,
             )
         else:
             action = other(table, decision, rng)
@@ -195,6 +203,8 @@ def duplicate_pairs(
     are the same whatever else is played; each deck is dealt against every baseline in turn,
     so the house player's first decision on it is counted once and found again."""
     tables: dict[str, list[Table]] = {}
+    # what the house player at each table has seen of its opponents' bets
+    habits: dict[str, list[Habits]] = {baseline: [Habits()] * seats for baseline in baselines}
     for baseline in baselines:
         tables[baseline] = []
         for _ in range(seats):
@@ -210,10 +220,11 @@ def duplicate_pairs(
         for baseline in baselines:
             rng = rngs[baseline]
             # the same deck once with the house player in each seat
-            won = sum(
-                play_hand(table, seat, level, baseline, deal_seed, rng)
-                for seat, table in enumerate(tables[baseline])
-            )
+            won = 0
+            for seat, table in enumerate(tables[baseline]):
+                seen = habits[baseline][seat]
+                won += play_hand(table, seat, level, baseline, deal_seed, rng, seen)
+                habits[baseline][seat] = seen.after_hand(table.events)
             pairs[baseline].append(won / unit / seats)
     return pairs
 

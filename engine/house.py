@@ -35,12 +35,13 @@ from __future__ import annotations
 import random
 from bisect import bisect_left, bisect_right
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from fractions import Fraction
 from itertools import combinations, combinations_with_replacement
 from math import comb
+from types import MappingProxyType
 from typing import Any
 
 from engine.actions import (
@@ -73,6 +74,7 @@ from engine.decisions import (
 )
 from engine.errors import Refusal
 from engine.events import Drew, Event, Reshuffled
+from engine.habits import Habits
 from engine.hands import MOST_CARDS, Category, HandValue, Ranking, evaluate, low_qualifies
 from engine.odds import (
     EXACT_LIMIT,
@@ -200,16 +202,18 @@ def decide(
     rng: random.Random,
     *,
     rules: GameRules,
+    habits: Habits | None = None,
 ) -> Action:
     """The action a house player of ``level`` takes for ``decision``, always a legal one.
 
     ``private`` is the view of the deciding seat, ``public`` the table's view and ``rules``
-    the rules of the hand in play. ``rng`` supplies the only randomness, so the same inputs
-    and the same generator state give the same action.
+    the rules of the hand in play; ``habits``, what the table has seen of its players' bets
+    in earlier hands (none by default). ``rng`` supplies the only randomness, so the same
+    inputs and the same generator state give the same action.
     """
     style = _STYLES[Level(level)]
     legal = decision.legal
-    seen = _Seen(private, public, rules)
+    seen = _Seen(private, public, rules, habits=habits or _NO_HABITS)
     if isinstance(legal, BetOptions):
         return _bet(seen, legal, style, rng)
     if isinstance(legal, DrawOptions):
@@ -234,8 +238,13 @@ def decide(
 # What the seat knows
 
 
+_NO_HABITS = Habits()
+_NOBODY: Mapping[int, float] = MappingProxyType({})
+
+
 class _Seen:
-    """The facts a decision uses, all from the seat's views and the game's rules."""
+    """The facts a decision uses, all from the seat's views and the game's rules (and what
+    the table has seen of its players' habits)."""
 
     __slots__ = (
         "board",
@@ -243,6 +252,7 @@ class _Seen:
         "dead",
         "deck",
         "drawn",
+        "habits",
         "plays",
         "private",
         "public",
@@ -256,8 +266,10 @@ class _Seen:
         public: PublicView,
         rules: GameRules,
         dead: tuple[Card, ...] = (),
+        habits: Habits | None = None,
     ) -> None:
         self.private = private
+        self.habits = habits or _NO_HABITS
         self.public = public
         self.rules = rules
         self.cards = private.cards
@@ -285,6 +297,7 @@ class _Seen:
         seen.deck = rules.deck
         seen.dead = dead
         seen.drawn = 0
+        seen.habits = _NO_HABITS
         return seen
 
     @property
@@ -1122,11 +1135,11 @@ def _strength_of_value(seen: _Seen, value: HandValue) -> float:
 
 
 def _opponent_ranges(
-    seen: _Seen, reads: bool, bettors: frozenset[int] = frozenset()
+    seen: _Seen, reads: bool, bettors: Mapping[int, float] = _NOBODY
 ) -> list[tuple[float, ...]]:
     """The measured range of each opponent's final hand: after its draw by the number of
     cards it drew when ``reads`` (half of it: not everyone draws sensibly), else any; for
-    one of ``bettors``, only the better part of that range (:data:`_BETTOR_KEEPS` of it)."""
+    one of ``bettors``, only the better part of that range (the share it maps to)."""
     key = _range_key(seen.rules, any_draws=True)
     assert key is not None
     ranges = _RANGES[key]
@@ -1138,7 +1151,8 @@ def _opponent_ranges(
             quantiles = tuple(sorted(ranges[draws[-1]] + ranges["any"]))
         else:
             quantiles = ranges["any"]
-        found.append(_better_part(quantiles) if seat in bettors else quantiles)
+        keeps = bettors.get(seat)
+        found.append(quantiles if keeps is None else _better_part(quantiles, keeps))
     return found
 
 
@@ -1146,26 +1160,38 @@ def _opponent_ranges(
 _BETTOR_KEEPS = 0.5
 
 
-def _among_the_better_part(share: float) -> float:
-    """A share of a whole range as a share of its better :data:`_BETTOR_KEEPS`."""
-    return max(0.0, (share - 1 + _BETTOR_KEEPS) / _BETTOR_KEEPS)
+def _among_the_better_part(share: float, keeps: float = _BETTOR_KEEPS) -> float:
+    """A share of a whole range as a share of its better part (``keeps`` of it)."""
+    return max(0.0, (share - 1 + keeps) / keeps)
 
 
-def _better_part(quantiles: tuple[float, ...]) -> tuple[float, ...]:
-    """The part of a range a bet leaves, or the showdown: its better :data:`_BETTOR_KEEPS`."""
-    return quantiles[round(len(quantiles) * (1 - _BETTOR_KEEPS)) :]
+def _better_part(quantiles: tuple[float, ...], keeps: float = _BETTOR_KEEPS) -> tuple[float, ...]:
+    """The part of a range a bet leaves, or the showdown: its better ``keeps`` (at least its
+    top quantile)."""
+    return quantiles[min(len(quantiles) - 1, round(len(quantiles) * (1 - keeps))) :]
 
 
-def _bettors(seen: _Seen) -> frozenset[int]:
-    """The opponents who put chips in after the last draw: a bet then says a hand is made (a
-    reader takes it for the better half of what that player might hold)."""
-    if seen.draws_left:
-        return frozenset()
-    return frozenset(
-        s.seat
-        for s in seen.public.seats
-        if s.bet > 0 and s.in_hand and not s.folded and s.seat != seen.private.seat
-    )
+def _bettors(seen: _Seen) -> dict[int, float]:
+    """The opponents whose bets say their hand is better than most, each with the share of
+    its range its bet leaves. After the last draw, everyone who put chips in: a bet then says
+    a hand is made (the better half of what that player might hold). Before it, those who bet
+    or raised in the round, by how seldom they do (:meth:`Habits.bets_from`): a blind says
+    nothing, and a player who bets every other hand says little more."""
+    me = seen.private.seat
+    if not seen.draws_left:
+        return {
+            s.seat: _BETTOR_KEEPS
+            for s in seen.public.seats
+            if s.bet > 0 and s.in_hand and not s.folded and s.seat != me
+        }
+    players = {s.seat: s.player_id for s in seen.public.seats if not s.folded}
+    found: dict[int, float] = {}
+    for seat in seen.public.aggressors:
+        if seat != me and seat in players:
+            keeps = seen.habits.bets_from(players[seat])
+            if keeps < 1:
+                found[seat] = keeps
+    return found
 
 
 def _draw_chance(
@@ -1269,14 +1295,21 @@ _DRAW_CANDIDATES = 8
 
 
 def _best_draw_chance(
-    seen: _Seen, legal: DrawOptions | None, reads: bool, *, showdown: bool = False
+    seen: _Seen,
+    legal: DrawOptions | None,
+    reads: bool,
+    *,
+    showdown: bool = False,
+    bettors: Mapping[int, float] = _NOBODY,
 ) -> tuple[float, tuple[Card, ...]]:
     """The discard with the best chance to win at the showdown, among the few that hold the
-    most expected strength, and that chance; with ``showdown``, against the hands opponents
-    still hold there (the better part of each range: the rest is folded on the way)."""
+    most expected strength, and that chance (against ``bettors``' better parts); with
+    ``showdown``, against the hands opponents still hold there (the better part of each
+    range: the rest is folded on the way)."""
     five = seen.cards
-    still_in = frozenset(seat for seat, _ in _opponents(seen)) if showdown else frozenset()
-    against = _opponent_ranges(seen, reads, still_in)
+    if showdown:
+        bettors = {seat: _BETTOR_KEEPS for seat, _ in _opponents(seen)}
+    against = _opponent_ranges(seen, reads, bettors)
     most = min(legal.most, 3) if legal is not None else 3
     best: tuple[float, tuple[Card, ...]] | None = None
     for discard, _ in _ranked(seen, five, most)[:_DRAW_CANDIDATES]:
@@ -1290,23 +1323,32 @@ def _best_draw_chance(
 
 
 def _win_chance(
-    seen: _Seen, strength: float, style: _Style, reads: bool, bettors: frozenset[int] = frozenset()
+    seen: _Seen,
+    strength: float,
+    style: _Style,
+    reads: bool,
+    bettors: Mapping[int, float] = _NOBODY,
 ) -> float:
     """The chance to win against everyone left, taking each opponent as an independent hand
     (one of ``bettors`` holding the better part of its range)."""
     opponents = _opponents(seen)
     key = _measured(seen, style)
     if key is not None and seen.draws_left:
-        dealt = _RANGES[key][_before_draws(seen)]
-        return _before_the_draw(_share_below(dealt, strength), len(opponents))
+        share = _share_below(_RANGES[key][_before_draws(seen)], strength)
+        shares = [_among_the_better(share, bettors.get(seat)) for seat, _ in opponents]
+        return _before_the_draw(shares)
     chance = 1.0
     for seat, draws in opponents:
-        share = _chance_against(seen, strength, style, reads, draws)
-        if seat in bettors:
-            # what beats that share of a range beats the worse part of it, then the rest
-            share = _among_the_better_part(share)
-        chance *= share
+        chance *= _among_the_better(
+            _chance_against(seen, strength, style, reads, draws), bettors.get(seat)
+        )
     return chance
+
+
+def _among_the_better(share: float, keeps: float | None) -> float:
+    """What beats ``share`` of a range beats the worse part of it first, then the rest: its
+    share of the better part a bet leaves (``keeps``; ``None``, no bet, leaves it whole)."""
+    return share if keeps is None else _among_the_better_part(share, keeps)
 
 
 def _measured(seen: _Seen, style: _Style) -> _RangeKey | None:
@@ -1327,12 +1369,15 @@ def _before_draws(seen: _Seen) -> str:
     return "pre" if _range_key(seen.rules) is not None else "any"
 
 
-def _before_the_draw(share: float, opponents: int) -> float:
-    """The chance to win before the draw with a hand that beats ``share`` of the hands a
-    casual player holds then: half of it is the chance to beat each opponent if the draw
-    kept the order of the hands, half an even share of the pot, since the draw can turn
-    any hand around. Heads-up that puts every lead at half its size around even."""
-    return 0.5 * share**opponents + 0.5 / (1 + opponents)
+def _before_the_draw(shares: list[float]) -> float:
+    """The chance to win before the draw with a hand that beats ``shares`` of the hands each
+    opponent holds then: half of it is the chance to beat them all if the draw kept the
+    order of the hands, half an even share of the pot, since the draw can turn any hand
+    around. Heads-up that puts every lead at half its size around even."""
+    product = 1.0
+    for share in shares:
+        product *= share
+    return 0.5 * product + 0.5 / (1 + len(shares))
 
 
 def _chance_against(
@@ -1346,7 +1391,7 @@ def _chance_against(
     if key is not None:
         ranges = _RANGES[key]
         if seen.draws_left or not draws:
-            return _before_the_draw(_share_below(ranges[_before_draws(seen)], strength), 1)
+            return _before_the_draw([_share_below(ranges[_before_draws(seen)], strength)])
         # a draw read in a game of more draws than the range's one would read it wrong
         if reads and _range_key(seen.rules) is not None and draws[-1] in ranges:
             read = _share_below(ranges[draws[-1]], strength)
@@ -1373,11 +1418,16 @@ def _bet(seen: _Seen, legal: BetOptions, style: _Style, rng: random.Random) -> A
     owed = legal.to_call
     # a bettor may be bluffing or drawing: its draw says what it holds only when it checked
     reads = style.reads and owed == 0
-    chance = _chance(seen, style, reads, frozenset())
-    # a reader calls a bet as it would bet (bets can be bluffs and draws gone wrong) but
-    # raises it only with what beats the better part of the bettor's range
-    bettors = _bettors(seen) if style.reads and owed else frozenset()
+    chance = _chance(seen, style, reads, _NOBODY)
+    # After the draw a reader calls a bet as it would bet (bets can be bluffs and draws gone
+    # wrong) but raises it only with what beats the better part of the bettor's range.
+    # Before it, a level that weighs ranges takes a bet from a player who seldom bets for
+    # the better part of that player's hands, to call it as well as to raise it.
+    weighs_bets = style.ranges if seen.draws_left else style.reads
+    bettors = _bettors(seen) if weighs_bets and owed else {}
     stronger = _chance(seen, style, reads, bettors) if bettors else chance
+    if bettors and seen.draws_left:
+        chance = stronger
     if style.reads and _in_position(seen):
         chance = min(1.0, chance * 1.08)
     if style.noise:
@@ -1426,10 +1476,10 @@ def _bet(seen: _Seen, legal: BetOptions, style: _Style, rng: random.Random) -> A
 _DRAW_SLACK = 0.05
 
 
-def _chance(seen: _Seen, style: _Style, reads: bool, bettors: frozenset[int]) -> float:
+def _chance(seen: _Seen, style: _Style, reads: bool, bettors: Mapping[int, float]) -> float:
     """The seat's chance to win the pot at the showdown as its level judges it."""
     if style.counts and _counted(seen) and seen.draws_left:
-        return _best_draw_chance(seen, None, reads)[0]
+        return _best_draw_chance(seen, None, reads, bettors=bettors)[0]
     if style.counts and _counted(seen):
         against = _opponent_ranges(seen, reads, bettors)
         return _draw_chance(seen, _odds_of(seen, seen.cards, ()), against)

@@ -1622,6 +1622,7 @@ class Table:
         current_bet = 0
         last = None
         wild = None
+        aggressors: tuple[int, ...] = ()
         if hand is not None:
             players = hand.players
             collected, dead = hand.pot_inputs([p.committed - p.bet for p in players])
@@ -1640,6 +1641,8 @@ class Table:
                 if len(waiting) == 1 and phase == "bet":
                     p = waiting[0]
                     to_call = min(current_bet - p.bet, p.stack)
+                if phase == "bet":
+                    aggressors = _round_aggressors(hand.events)
             last = self._last_action(hand)
             wild_cards = hand.wild_cards()
             if wild_cards:
@@ -1671,6 +1674,7 @@ class Table:
             opening_requirement=self._requirement_label(),
             structure=structure.label,
             forced_bets=forced.label,
+            aggressors=aggressors,
         )
 
     @staticmethod
@@ -1835,3 +1839,14 @@ def _op_to_json(op: tuple[Any, ...]) -> dict[str, Any]:
     if kind in ("take_payouts", "close", "return_carried"):
         return {"op": kind}
     return {"op": kind, "player_id": op[1]}
+
+
+def _round_aggressors(events: Sequence[ev.Event]) -> tuple[int, ...]:
+    """The seats that bet or raised since the betting round in play began, in turn."""
+    found: list[int] = []
+    for event in reversed(events):
+        if isinstance(event, ev.RoundStarted):
+            break
+        if isinstance(event, ev.BetPlaced | ev.Raised):
+            found.append(event.seat)
+    return tuple(reversed(found))

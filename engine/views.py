@@ -105,6 +105,8 @@ class PublicView:
     * ``to_act``: seats with a pending decision; ``to_call``: what the player to act owes.
     * ``opening_requirement``: e.g. ``"a pair of jacks or better"`` when one applies.
     * ``structure``/``forced_bets``: short descriptions of the stakes.
+    * ``aggressors``: the seats that bet or raised in the betting round in play, in turn
+      (forced bets such as blinds are not counted).
     """
 
     game: str
@@ -125,6 +127,7 @@ class PublicView:
     opening_requirement: str | None
     structure: str
     forced_bets: str
+    aggressors: tuple[int, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-friendly form."""

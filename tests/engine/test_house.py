@@ -24,6 +24,7 @@ from engine.actions import (
 )
 from engine.cards import DECK_52, Card, parse_cards
 from engine.decisions import BetOptions, Decision, DecisionKind
+from engine.habits import Habits
 from engine.house import LEVELS, Level
 from tests.engine.engine_helpers import make_table
 from tests.house_selfplay import game_name, games, house_action, play
@@ -571,3 +572,35 @@ def test_house_players_bet_on_a_hand_still_being_dealt(
             decided += 1
         table.act(seat, house_action(table, seat, LEVELS[seat % len(LEVELS)], rng))
     assert decided >= 2 and table.chips() == total
+
+
+@pytest.mark.parametrize("level", [Level.NORMAL, Level.HARD])
+def test_a_bet_before_the_draw_from_a_player_who_seldom_bets_is_respected(level: Level) -> None:
+    """Six-handed, a pair of sevens facing an opening bet: hard plays it (normal now and
+    then) against a player nothing is known of, or one who bets every other hand, and both
+    fold it against a player who has opened 2 hands in 40."""
+    table = _dealt("five-card-draw", "7c 7d Ks 9h 3c", 6, at=3, opened=True)
+    decision = table.pending[0]
+    assert table.public_view().aggressors == (0,)
+
+    def actions(habits: Habits | None) -> set[str]:
+        return {
+            type(
+                house.decide(
+                    table.private_view(decision.seat),
+                    table.public_view(),
+                    decision,
+                    level,
+                    random.Random(seed),
+                    rules=table.current_rules,
+                    habits=habits,
+                )
+            ).__name__
+            for seed in range(6)
+        }
+
+    loose = Habits({"p1": (40, 20)})
+    tight = Habits({"p1": (40, 2)})
+    assert actions(None) == actions(loose)
+    assert actions(None) != {"Fold"}
+    assert actions(tight) == {"Fold"}
