@@ -17,6 +17,7 @@ from typing import Any
 
 import engine
 from engine import Action, IllegalAction, seating
+from engine.habits import Habits
 from engine.house import Level, decide
 from engine.seating import house_level
 from tables.errors import TableProblem
@@ -149,10 +150,11 @@ class TableClock:
                     # only what that seat may see: its own view and the public one
                     seen = (table.private_view(decision.seat), table.public_view())
                     rules = table.current_rules
+                    habits = live.habits
                 # The odds thread is shared by every table: the house player thinks there
                 # without the table's lock, so the people at the table are answered meanwhile.
                 action = await in_worker(
-                    _house_action, *seen, decision, level, self._house_rng, rules
+                    _house_action, *seen, decision, level, self._house_rng, rules, habits
                 )
                 # A hand that takes long to weigh must not show: it acts when its pause ends.
                 await asyncio.sleep(max(0.0, acts_at - loop.time()))
@@ -234,5 +236,6 @@ def _house_action(
     level: Level,
     rng: Any,
     rules: engine.GameRules,
+    habits: Habits,
 ) -> Action:
-    return decide(private, public, decision, level, rng, rules=rules)
+    return decide(private, public, decision, level, rng, rules=rules, habits=habits)

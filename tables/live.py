@@ -21,6 +21,7 @@ import orjson
 import engine
 from engine import HandResult, Table
 from engine.events import RoundStarted
+from engine.habits import Habits
 from engine.house import Level
 from engine.seating import house_level
 from engine.timebank import DEFAULT_TIME_BANK, TimeBank
@@ -368,6 +369,10 @@ class Presenter(Protocol):
     async def present(self, live: LiveTable, outcome: Outcome) -> None: ...
 
 
+NO_HABITS = Habits()
+"""Every table's habits until a hand ends with a house player seated (one shared value)."""
+
+
 class LiveTable:
     """One open table: the engine table plus what the bot keeps about it."""
 
@@ -396,12 +401,20 @@ class LiveTable:
         self.timer: asyncio.TimerHandle | None = None
         self.auto_deal: asyncio.Task[None] | None = None
         self.last_private: dict[str, tuple[engine.Card, ...]] = {}
+        # What house players here have seen of everyone's bets (kept in memory only: a
+        # restarted table starts over, as a newcomer to the table would).
+        self.habits = NO_HABITS
         self.closed = False
         # The presentation in the last snapshot written, and the pending save of a newer one.
         self.saved_presentation: dict[str, Any] = dict(self.presentation.saved())
         self.presentation_save: asyncio.TimerHandle | None = None
 
     # -- derived --------------------------------------------------------------------------------
+
+    def note_habits(self) -> None:
+        """Count the hand just ended into :attr:`habits`, for the house players seated."""
+        if any(s is not None and house_level(s.player_id) for s in self.engine.seats):
+            self.habits = self.habits.after_hand(self.engine.events)
 
     def seated(self, user_id: int) -> bool:
         return any(s is not None and s.player_id == str(user_id) for s in self.engine.seats)

@@ -1138,6 +1138,7 @@ class TableService:
         info = live.meta.hand
         if info is not None and not live.engine.in_hand:
             result = live.engine.result
+            live.note_habits()
             if not await self.records.end_hand(live, info, result):
                 # Voided: play goes on with the next deal, unless /poker end was asked during
                 # the hand (the table closes now, as after any hand).

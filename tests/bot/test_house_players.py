@@ -11,6 +11,7 @@ import pytest
 
 import engine
 from data.accounts import HOUSE_ACCOUNT
+from engine.habits import Habits
 from tables import worker
 from tables.errors import TableProblem
 from tables.worker import in_worker
@@ -72,6 +73,8 @@ async def test_a_person_plays_a_hand_against_two_house_players(
     assert not live.engine.in_hand
     result = live.engine.result
     assert result is not None
+    # the house players remember how everyone bet before the draw
+    assert live.habits.seen and live.habits == Habits().after_hand(live.engine.events)
     assert len(emu.dms(alice)) >= dms_before
     audit = await bot.db.chip_audit()
     assert audit.ok, audit
