@@ -1171,27 +1171,27 @@ def _better_part(quantiles: tuple[float, ...], keeps: float = _BETTOR_KEEPS) -> 
     return quantiles[min(len(quantiles) - 1, round(len(quantiles) * (1 - keeps))) :]
 
 
-def _bettors(seen: _Seen) -> dict[int, float]:
+def _bettors(seen: _Seen, reads: bool) -> dict[int, float]:
     """The opponents whose bets say their hand is better than most, each with the share of
-    its range its bet leaves. After the last draw, everyone who put chips in: a bet then says
-    a hand is made (the better half of what that player might hold). Before it, those who bet
-    or raised in the round, by how seldom they do (:meth:`Habits.bets_from`): a blind says
-    nothing, and a player who bets every other hand says little more."""
+    its range its bet leaves, by how seldom that player bets (:class:`Habits`: a player who
+    bets every other hand says little). Before the draw, those who bet or raised in the
+    round (a blind says nothing). After the last draw, everyone who put chips in; a reader
+    takes any such bet to say a hand is made, the better half of what that player might
+    hold, or less."""
     me = seen.private.seat
-    if not seen.draws_left:
-        return {
-            s.seat: _BETTOR_KEEPS
-            for s in seen.public.seats
-            if s.bet > 0 and s.in_hand and not s.folded and s.seat != me
-        }
-    players = {s.seat: s.player_id for s in seen.public.seats if not s.folded}
+    habits = seen.habits
     found: dict[int, float] = {}
-    for seat in seen.public.aggressors:
-        if seat != me and seat in players:
-            keeps = seen.habits.bets_from(players[seat])
-            if keeps < 1:
-                found[seat] = keeps
-    return found
+    if seen.draws_left:
+        players = {s.seat: s.player_id for s in seen.public.seats if not s.folded}
+        for seat in seen.public.aggressors:
+            if seat != me and seat in players:
+                found[seat] = habits.bets_before(players[seat])
+    else:
+        most = _BETTOR_KEEPS if reads else 1.0
+        for s in seen.public.seats:
+            if s.bet > 0 and s.in_hand and not s.folded and s.seat != me:
+                found[s.seat] = min(most, habits.bets_after(s.player_id))
+    return {seat: keeps for seat, keeps in found.items() if keeps < 1}
 
 
 def _draw_chance(
@@ -1419,12 +1419,11 @@ def _bet(seen: _Seen, legal: BetOptions, style: _Style, rng: random.Random) -> A
     # a bettor may be bluffing or drawing: its draw says what it holds only when it checked
     reads = style.reads and owed == 0
     chance = _chance(seen, style, reads, _NOBODY)
-    # After the draw a reader calls a bet as it would bet (bets can be bluffs and draws gone
-    # wrong) but raises it only with what beats the better part of the bettor's range.
-    # Before it, a level that weighs ranges takes a bet from a player who seldom bets for
-    # the better part of that player's hands, to call it as well as to raise it.
-    weighs_bets = style.ranges if seen.draws_left else style.reads
-    bettors = _bettors(seen) if weighs_bets and owed else {}
+    # A level that weighs ranges takes a bet for the better part of the bettor's hands
+    # (_bettors). After the draw it calls as it would bet (bets can be bluffs and draws gone
+    # wrong) but raises only with what beats that better part; before it, a bet says a hand
+    # worth opening, and it calls by that too.
+    bettors = _bettors(seen, style.reads) if style.ranges and owed else {}
     stronger = _chance(seen, style, reads, bettors) if bettors else chance
     if bettors and seen.draws_left:
         chance = stronger

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from engine import Action, Table, TableConfig, list_variants
+from engine.habits import Habits
 from engine.house import LEVELS, Level, decide
 
 NAMES = ("easy", "normal", "hard")
@@ -33,8 +34,11 @@ MAX_STEPS = 3000
 """Decisions in one hand beyond which it counts as stuck (the longest games take ~100)."""
 
 
-def house_action(table: Table, seat: int, level: Level, rng: random.Random) -> Action:
-    """What the house player in ``seat`` does now: from its own view and the public one only."""
+def house_action(
+    table: Table, seat: int, level: Level, rng: random.Random, habits: Habits | None = None
+) -> Action:
+    """What the house player in ``seat`` does now: from its own view and the public one only
+    (and ``habits``, what it has seen of the table's players in earlier hands)."""
     decision = next(d for d in table.pending if d.seat == seat)
     return decide(
         table.private_view(seat),
@@ -43,6 +47,7 @@ def house_action(table: Table, seat: int, level: Level, rng: random.Random) -> A
         level,
         rng,
         rules=table.current_rules,
+        habits=habits,
     )
 
 

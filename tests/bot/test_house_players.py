@@ -74,7 +74,7 @@ async def test_a_person_plays_a_hand_against_two_house_players(
     result = live.engine.result
     assert result is not None
     # the house players remember how everyone bet before the draw
-    assert live.habits.seen and live.habits == Habits().after_hand(live.engine.events)
+    assert live.habits.before and live.habits == Habits().after_hand(live.engine.events)
     assert len(emu.dms(alice)) >= dms_before
     audit = await bot.db.chip_audit()
     assert audit.ok, audit

@@ -580,27 +580,35 @@ def test_a_bet_before_the_draw_from_a_player_who_seldom_bets_is_respected(level:
     then) against a player nothing is known of, or one who bets every other hand, and both
     fold it against a player who has opened 2 hands in 40."""
     table = _dealt("five-card-draw", "7c 7d Ks 9h 3c", 6, at=3, opened=True)
-    decision = table.pending[0]
     assert table.public_view().aggressors == (0,)
-
-    def actions(habits: Habits | None) -> set[str]:
-        return {
-            type(
-                house.decide(
-                    table.private_view(decision.seat),
-                    table.public_view(),
-                    decision,
-                    level,
-                    random.Random(seed),
-                    rules=table.current_rules,
-                    habits=habits,
-                )
-            ).__name__
-            for seed in range(6)
-        }
-
+    assert table.pending[0].seat == 3
     loose = Habits({"p1": (40, 20)})
     tight = Habits({"p1": (40, 2)})
-    assert actions(None) == actions(loose)
-    assert actions(None) != {"Fold"}
-    assert actions(tight) == {"Fold"}
+    assert _actions(table, level, None) == _actions(table, level, loose)
+    assert _actions(table, level, None) != {"Fold"}
+    assert _actions(table, level, tight) == {"Fold"}
+
+
+def _actions(table: Table, level: Level, habits: Habits | None) -> set[str]:
+    """What ``level`` does at the pending decision on six generators, knowing ``habits``."""
+    seat = table.pending[0].seat
+    return {
+        type(house_action(table, seat, level, random.Random(seed), habits)).__name__
+        for seed in range(6)
+    }
+
+
+@pytest.mark.parametrize("level", [Level.NORMAL, Level.HARD])
+def test_a_bet_after_the_draw_from_a_player_who_seldom_bets_is_called_not_raised(
+    level: Level,
+) -> None:
+    """Aces up facing a bet after the draw with one more player in: raised against a bettor
+    nothing is known of, or one who bets every other hand after the draw, only called
+    against one who has bet after it once in 40 hands (trips are still raised)."""
+    for hand, against_tight in (("As Ad Kc Ks 2h", {"Call"}), ("9s 9d 9c 5s 2h", {"Raise"})):
+        table = _facing_a_bet_after_the_draw("five-card-draw", hand, 3)
+        view = table.public_view()
+        (bettor,) = (s.player_id for s in view.seats if s.seat in view.aggressors)
+        loose = Habits(after={bettor: (40, 20)})
+        assert _actions(table, level, None) == _actions(table, level, loose) == {"Raise"}, hand
+        assert _actions(table, level, Habits(after={bettor: (40, 1)})) == against_tight, hand
