@@ -2,16 +2,18 @@
 
 :func:`decide` answers one pending decision. It reads only the seat's
 :class:`~engine.views.PrivateView` (its own cards), the table's
-:class:`~engine.views.PublicView` and the game's :class:`~engine.rules.GameRules` (which everyone
-at the table knows), so a house player never knows more than a person in its seat would. The
-levels differ in judgement, not in information:
+:class:`~engine.views.PublicView`, the game's :class:`~engine.rules.GameRules` (which everyone
+at the table knows) and the table's :class:`~engine.habits.Habits` (how often each player has
+bet in the hands played there), so a house player never knows more than a person in its seat
+would. The levels differ in judgement, not in information:
 
 * ``easy`` draws by a rule of thumb and plays straightforwardly: it opens good hands, bets
   after the draw only with a big one, calls from a fixed chance whatever the pot and never
   raises light nor bluffs;
 * ``normal`` draws by the exact odds (:func:`engine.odds.best_draws`), for the best chance to
   beat what a casual player finishes with where that is measured, judges its hand against the
-  measured range of a casual player's hand and weighs pot odds;
+  measured range of a casual player's hand (or its better part, when the bet it faces comes
+  from a player who seldom bets) and weighs pot odds;
 * ``hard`` counts its chance to beat each opponent over every card it may draw, against a
   range read from how many cards that opponent drew, draws for that chance rather than for
   raw strength, bets whenever it is ahead, calls down lighter but raises a bet only with
