@@ -215,7 +215,7 @@ def decide(
     """
     style = _STYLES[Level(level)]
     legal = decision.legal
-    seen = _Seen(private, public, rules, habits=habits or _NO_HABITS)
+    seen = _Seen(private, public, rules, habits=habits)
     if isinstance(legal, BetOptions):
         return _bet(seen, legal, style, rng)
     if isinstance(legal, DrawOptions):
@@ -1153,8 +1153,7 @@ def _opponent_ranges(
             quantiles = tuple(sorted(ranges[draws[-1]] + ranges["any"]))
         else:
             quantiles = ranges["any"]
-        keeps = bettors.get(seat)
-        found.append(quantiles if keeps is None else _better_part(quantiles, keeps))
+        found.append(_better_part(quantiles, bettors.get(seat, 1.0)))
     return found
 
 
@@ -1163,13 +1162,14 @@ _BETTOR_KEEPS = 0.5
 
 
 def _among_the_better_part(share: float, keeps: float = _BETTOR_KEEPS) -> float:
-    """A share of a whole range as a share of its better part (``keeps`` of it)."""
-    return max(0.0, (share - 1 + keeps) / keeps)
+    """A share of a whole range as a share of its better part (``keeps`` of it; 1, the whole
+    range): what beats that share beats the worse part first, then the rest."""
+    return share if keeps >= 1 else max(0.0, (share - 1 + keeps) / keeps)
 
 
 def _better_part(quantiles: tuple[float, ...], keeps: float = _BETTOR_KEEPS) -> tuple[float, ...]:
     """The part of a range a bet leaves, or the showdown: its better ``keeps`` (at least its
-    top quantile)."""
+    top quantile; 1, all of it)."""
     return quantiles[min(len(quantiles) - 1, round(len(quantiles) * (1 - keeps))) :]
 
 
@@ -1337,20 +1337,13 @@ def _win_chance(
     key = _measured(seen, style)
     if key is not None and seen.draws_left:
         share = _share_below(_RANGES[key][_before_draws(seen)], strength)
-        shares = [_among_the_better(share, bettors.get(seat)) for seat, _ in opponents]
+        shares = [_among_the_better_part(share, bettors.get(seat, 1.0)) for seat, _ in opponents]
         return _before_the_draw(shares)
     chance = 1.0
     for seat, draws in opponents:
-        chance *= _among_the_better(
-            _chance_against(seen, strength, style, reads, draws), bettors.get(seat)
-        )
+        share = _chance_against(seen, strength, style, reads, draws)
+        chance *= _among_the_better_part(share, bettors.get(seat, 1.0))
     return chance
-
-
-def _among_the_better(share: float, keeps: float | None) -> float:
-    """What beats ``share`` of a range beats the worse part of it first, then the rest: its
-    share of the better part a bet leaves (``keeps``; ``None``, no bet, leaves it whole)."""
-    return share if keeps is None else _among_the_better_part(share, keeps)
 
 
 def _measured(seen: _Seen, style: _Style) -> _RangeKey | None:
