@@ -211,7 +211,12 @@ async def _act(
     kill: Any,
 ) -> bool:
     labels = message.button_labels
-    if decision.kind is engine.DecisionKind.DRAW:
+    drawing = decision.kind is engine.DecisionKind.DRAW
+    if drawing != ("Draw / stand pat…" in labels):
+        # The message still shows another moment of the hand (a restarted bot has not
+        # brought it up to date yet): handled as a press refused as stale.
+        return True
+    if drawing:
         opened = await emu.click(user, message, label="Draw / stand pat…")
         if opened.type == 4 and "no longer valid" in (opened.content or ""):
             return True
