@@ -42,7 +42,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from fractions import Fraction
 from itertools import combinations, combinations_with_replacement
-from math import comb
+from math import comb, prod
 from types import MappingProxyType
 from typing import Any
 
@@ -1369,10 +1369,7 @@ def _before_the_draw(shares: list[float]) -> float:
     opponent holds then: half of it is the chance to beat them all if the draw kept the
     order of the hands, half an even share of the pot, since the draw can turn any hand
     around. Heads-up that puts every lead at half its size around even."""
-    product = 1.0
-    for share in shares:
-        product *= share
-    return 0.5 * product + 0.5 / (1 + len(shares))
+    return 0.5 * prod(shares) + 0.5 / (1 + len(shares))
 
 
 def _chance_against(
@@ -1413,15 +1410,16 @@ def _bet(seen: _Seen, legal: BetOptions, style: _Style, rng: random.Random) -> A
     owed = legal.to_call
     # a bettor may be bluffing or drawing: its draw says what it holds only when it checked
     reads = style.reads and owed == 0
-    chance = _chance(seen, style, reads, _NOBODY)
     # A level that weighs ranges takes a bet for the better part of the bettor's hands
     # (_bettors). After the draw it calls as it would bet (bets can be bluffs and draws gone
     # wrong) but raises only with what beats that better part; before it, a bet says a hand
     # worth opening, and it calls by that too.
     bettors = _bettors(seen, style.reads) if style.ranges and owed else {}
-    stronger = _chance(seen, style, reads, bettors) if bettors else chance
     if bettors and seen.draws_left:
-        chance = stronger
+        chance = stronger = _chance(seen, style, reads, bettors)
+    else:
+        chance = _chance(seen, style, reads, _NOBODY)
+        stronger = _chance(seen, style, reads, bettors) if bettors else chance
     if style.reads and _in_position(seen):
         chance = min(1.0, chance * 1.08)
     if style.noise:
